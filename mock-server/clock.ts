@@ -1,0 +1,49 @@
+/**
+ * The mock's virtual clock. It runs in real time from a chosen start (or stands still when frozen)
+ * and can be moved forward; engines listen for moves. Real time comes from an injected source.
+ */
+
+/** Called after the clock has moved, with the time before and after. */
+export type ClockListener = (from: number, to: number) => void;
+
+/** A virtual clock over an injected real-time source. */
+export class VirtualClock {
+  private base: number;
+  private realBase: number;
+  private readonly listeners: ClockListener[] = [];
+
+  constructor(
+    start: number,
+    readonly frozen: boolean = false,
+    private readonly realNow: () => number = Date.now,
+  ) {
+    this.base = start;
+    this.realBase = realNow();
+  }
+
+  /** The current virtual time in epoch ms. */
+  now(): number {
+    return this.frozen ? this.base : this.base + (this.realNow() - this.realBase);
+  }
+
+  /** Moves the clock forward by `ms` and notifies listeners. */
+  advance(ms: number): number {
+    if (!(ms >= 0)) throw new RangeError('the clock only moves forward');
+    return this.set(this.now() + ms);
+  }
+
+  /** Moves the clock to `to` (never backwards) and notifies listeners. */
+  set(to: number): number {
+    const from = this.now();
+    if (to < from) throw new RangeError('the clock only moves forward');
+    this.base = to;
+    this.realBase = this.realNow();
+    for (const l of this.listeners) l(from, to);
+    return to;
+  }
+
+  /** Registers a listener for clock moves. */
+  onMove(listener: ClockListener): void {
+    this.listeners.push(listener);
+  }
+}

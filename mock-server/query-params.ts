@@ -1,0 +1,78 @@
+/** Query parameters shared by the list endpoints: pagination, sort clauses, booleans. */
+import { validationError } from './api-error.js';
+
+/** A page request. */
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+const INT_RE = /^\d+$/;
+
+/** Reads offset and limit: limit above the maximum is clamped; 0, negative or non-integer is a 400. */
+export function parsePage(params: URLSearchParams, limits: { default: number; max: number }): Page {
+  const offsetText = params.get('offset');
+  const limitText = params.get('limit');
+  let offset = 0;
+  let limit = limits.default;
+  if (offsetText !== null) {
+    if (!INT_RE.test(offsetText.trim())) throw validationError('offset', `must be a whole number 0 or more, got '${offsetText}'`);
+    offset = Number(offsetText);
+  }
+  if (limitText !== null) {
+    if (!INT_RE.test(limitText.trim()) || Number(limitText) < 1) {
+      throw validationError('limit', `must be a whole number from 1 to ${limits.max}, got '${limitText}'`);
+    }
+    limit = Math.min(Number(limitText), limits.max);
+  }
+  return { offset, limit };
+}
+
+/** One sort clause. */
+export interface SortClause {
+  field: string;
+  desc: boolean;
+}
+
+/**
+ * Reads `sort_by`: clauses of "field" or "field asc|desc", joined by commas.
+ * A field outside `allowed` or a direction other than asc/desc is a 400 naming it.
+ */
+export function parseSortBy(text: string | null, allowed: ReadonlySet<string>, fallback: SortClause[] = []): SortClause[] {
+  if (text === null || text.trim() === '') return fallback;
+  return text.split(',').map((clause) => {
+    const [field, dir, ...rest] = clause.trim().split(/\s+/);
+    if (!field || !allowed.has(field)) throw validationError('sort_by', `unknown field '${field ?? ''}'`);
+    if (rest.length > 0 || (dir !== undefined && !/^(asc|desc)$/i.test(dir))) {
+      throw validationError('sort_by', `direction must be asc or desc, got '${clause.trim()}'`);
+    }
+    return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
+  });
+}
+
+/** Sorts `items` in place by the clauses, reading fields with `get`; nulls sort last. */
+export function sortBy<T>(items: T[], clauses: SortClause[], get: (item: T, field: string) => unknown): T[] {
+  if (clauses.length === 0) return items;
+  return items.sort((a, b) => {
+    for (const c of clauses) {
+      const x = get(a, c.field);
+      const y = get(b, c.field);
+      if (x === y) continue;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      const cmp = x < y ? -1 : 1;
+      return c.desc ? -cmp : cmp;
+    }
+    return 0;
+  });
+}
+
+/** Reads a boolean parameter case-insensitively; null when absent, a 400 when neither true nor false. */
+export function parseBool(params: URLSearchParams, name: string): boolean | null {
+  const v = params.get(name);
+  if (v === null) return null;
+  const t = v.trim().toLowerCase();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  throw validationError(name, `must be true or false, got '${v}'`);
+}

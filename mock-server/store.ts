@@ -1,0 +1,274 @@
+/**
+ * The mock marketplace's whole state, explicit and serialisable: listings, users and accounts,
+ * orders, loans and notes, OAuth clients and grants, partner codes. Engines and handlers change it;
+ * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
+ */
+import type { BidResult, BidStatus, OrderStatus } from '../src/contract/enums.js';
+
+/** A listing with its catalogue fields under their API names (dates as epoch ms) and internal fields in camelCase. */
+export interface Listing {
+  listing_number: number;
+  listing_status: number;
+  listing_status_reason: string;
+  listing_amount: number;
+  amount_funded: number;
+  amount_remaining: number;
+  percent_funded: number;
+  funding_threshold: number;
+  partial_funding_indicator: boolean;
+  investment_typeid: number;
+  investment_type_description: string;
+  investment_product_id: number;
+  listing_term: number;
+  listing_monthly_payment: number;
+  borrower_rate: number;
+  borrower_apr: number;
+  lender_yield: number;
+  platform_rating: string;
+  platform_score: number;
+  fico_score: string;
+  listing_category_id: number;
+  listing_title: string;
+  listing_purpose: string;
+  borrower_listing_description: string | null;
+  channel_code: string;
+  borrower_state: string;
+  employment_status_description: string;
+  occupation: string | null;
+  months_employed: number;
+  income_range: number;
+  income_range_description: string;
+  income_verifiable: boolean;
+  stated_monthly_income: number;
+  dti_wplatform_loan: number;
+  estimated_monthly_housing_expense: number;
+  has_mortgage: boolean;
+  member_key: string;
+  lender_indicator: number;
+  decision_bureau: string;
+  verification_stage: number;
+  co_borrower_application: boolean;
+  combined_dti_wplatform_loan: number | null;
+  combined_stated_monthly_income: number | null;
+  historical_return: number;
+  historical_return_10th_pctl: number;
+  historical_return_90th_pctl: number;
+  effective_yield: number;
+  estimated_loss_rate: number;
+  estimated_return: number;
+  max_prior_platform_loan: number | null;
+  min_prior_platform_loan: number | null;
+  prior_platform_loans: number;
+  prior_platform_loan_earliest_pay_off: number;
+  prior_platform_loans31dpd: number;
+  prior_platform_loans61dpd: number;
+  prior_platform_loans_active: number;
+  prior_platform_loans_balance_outstanding: number;
+  prior_platform_loans_cycles_billed: number;
+  prior_platform_loans_late_cycles: number;
+  prior_platform_loans_late_payments_one_month_plus: number;
+  prior_platform_loans_ontime_payments: number;
+  prior_platform_loans_principal_borrowed: number;
+  prior_platform_loans_principal_outstanding: number;
+  listing_creation_date: number;
+  listing_start_date: number;
+  listing_end_date: number;
+  last_updated_date: number;
+  whole_loan_start_date: number | null;
+  whole_loan_end_date: number | null;
+  loan_number: number | null;
+  loan_origination_date: number | null;
+  /** Indexed bureau2 values by short name. */
+  bureau2: Record<string, number>;
+  /** When the bureau2 report was pulled. */
+  creditReportDate: number;
+  /** Bureau1 data, only for listings created before 2017-03-31. */
+  bureau1: Record<string, number> | null;
+  /** The investor user who is also this listing's borrower, if any (dave). */
+  borrowerUserId: string | null;
+}
+
+/** An investor user. */
+export interface User {
+  id: string;
+  name: string;
+  state: string;
+  active: boolean;
+  emailVerified: boolean;
+  wholeLoanEligible: boolean;
+  /** False where the user's state does not allow investing. */
+  stateAllowsInvesting: boolean;
+  accountIds: string[];
+}
+
+/** An investor account (a user may have several; one auth key per account). */
+export interface Account {
+  id: string;
+  userId: string;
+  externalUserId: string;
+  cash: number;
+}
+
+/** One money movement. The sum of entries per account is its cash. */
+export interface LedgerEntry {
+  at: number;
+  accountId: string;
+  amount: number;
+  kind: string;
+  ref: string | null;
+}
+
+/** One bid of an order. */
+export interface Bid {
+  listing_id: number;
+  bid_amount: number;
+  bid_amount_placed: number;
+  bid_status: BidStatus;
+  bid_result: BidResult;
+  note_number: string | null;
+}
+
+/** An investment order. */
+export interface Order {
+  order_id: string;
+  accountId: string;
+  order_date: number;
+  order_status: OrderStatus;
+  source: string;
+  bids: Bid[];
+  /** When the worker processes the order (virtual time). */
+  processAt: number;
+  processed: boolean;
+}
+
+/** A note: an account's share of one loan. */
+export interface Note {
+  note_number: string;
+  accountId: string;
+  listingNumber: number;
+  loanNumber: number;
+  amount: number;
+  orderId: string | null;
+}
+
+/** A whole loan, serviced monthly. */
+export interface Loan {
+  loan_number: number;
+  listingNumber: number;
+  amount_borrowed: number;
+  borrower_rate: number;
+  term: number;
+  platform_rating: string;
+  origination_date: number;
+  loan_status: number;
+  loan_default_reason: number | null;
+  days_past_due: number;
+  principal_balance: number;
+  principal_paid: number;
+  interest_paid: number;
+  late_fees_paid: number;
+  platform_fees_paid: number;
+  service_fees_paid: number;
+  collection_fees_paid: number;
+  debt_sale_proceeds_received: number;
+  next_payment_due_date: number | null;
+  next_payment_due_amount: number;
+  /** Monthly payments made so far. */
+  paymentsMade: number;
+}
+
+/** A registered OAuth agent client. */
+export interface OAuthClient {
+  clientId: string;
+  secret: string;
+  redirectUri: string;
+}
+
+/** An access grant of one account to one client: the current auth key and its scopes. */
+export interface Grant {
+  clientId: string;
+  accountId: string;
+  authKey: string;
+  scopes: string[];
+  createdAt: number;
+}
+
+/** An issued token (access or refresh). */
+export interface Token {
+  value: string;
+  kind: 'access' | 'refresh';
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  expiresAt: number;
+  /** The auth key it was issued under; a refresh token dies with its key. */
+  authKey: string;
+}
+
+/** A partner source code for the offers endpoint. */
+export interface PartnerCode {
+  code: string;
+  expired: boolean;
+}
+
+/** The whole world of the mock. */
+export interface Store {
+  seed: number;
+  listings: Listing[];
+  listingByNumber: Map<number, Listing>;
+  users: Map<string, User>;
+  accounts: Map<string, Account>;
+  ledger: LedgerEntry[];
+  orders: Map<string, Order>;
+  notes: Note[];
+  loans: Map<number, Loan>;
+  clients: Map<string, OAuthClient>;
+  grants: Grant[];
+  tokens: Map<string, Token>;
+  partnerCodes: Map<string, PartnerCode>;
+  /** Next listing, loan and note numbers to hand out. */
+  counters: { listing: number; loan: number; note: number };
+}
+
+/** An empty store; `seedStore` fills it. */
+export function emptyStore(seed: number): Store {
+  return {
+    seed,
+    listings: [],
+    listingByNumber: new Map(),
+    users: new Map(),
+    accounts: new Map(),
+    ledger: [],
+    orders: new Map(),
+    notes: [],
+    loans: new Map(),
+    clients: new Map(),
+    grants: [],
+    tokens: new Map(),
+    partnerCodes: new Map(),
+    counters: { listing: 0, loan: 0, note: 0 },
+  };
+}
+
+/** Adds a listing and indexes it by number. */
+export function addListing(store: Store, listing: Listing): void {
+  store.listings.push(listing);
+  store.listingByNumber.set(listing.listing_number, listing);
+}
+
+/** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
+export function participationOf(store: Store, accountId: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const n of store.notes) {
+    if (n.accountId === accountId) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
+  }
+  for (const o of store.orders.values()) {
+    if (o.accountId !== accountId) continue;
+    for (const b of o.bids) {
+      if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) {
+        out.set(b.listing_id, (out.get(b.listing_id) ?? 0) + b.bid_amount_placed);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * Date formats of the API: date-times as `yyyy-MM-dd HH:mm:ss +0000` (the zone's own offset when a
+ * `timezone` header names one), dates as `yyyy-MM-dd`. Times are kept as epoch milliseconds.
+ */
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+interface Parts {
+  y: number; mo: number; d: number; h: number; mi: number; s: number; offsetMin: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** True when `zone` is an IANA zone name this runtime knows. */
+export function isValidTimeZone(zone: string): boolean {
+  if (!zone || !/^[A-Za-z_+\-/0-9]+$/.test(zone)) return false;
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function partsIn(ms: number, zone: string | undefined): Parts {
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') {
+    const t = new Date(ms);
+    return {
+      y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(),
+      h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds(), offsetMin: 0,
+    };
+  }
+  const p: Record<string, number> = {};
+  for (const part of formatterFor(zone).formatToParts(new Date(ms))) {
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  }
+  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  const offsetMin = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+  return { y: p.year!, mo: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second!, offsetMin };
+}
+
+/** `yyyy-MM-dd HH:mm:ss ±hhmm` in `zone` (UTC when omitted). */
+export function formatDateTime(ms: number, zone?: string): string {
+  const p = partsIn(ms, zone);
+  const sign = p.offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(p.offsetMin);
+  return `${p.y}-${pad(p.mo)}-${pad(p.d)} ${pad(p.h)}:${pad(p.mi)}:${pad(p.s)} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
+}
+
+/** `yyyy-MM-dd` in `zone` (UTC when omitted). */
+export function formatDate(ms: number, zone?: string): string {
+  const p = partsIn(ms, zone);
+  return `${p.y}-${pad(p.mo)}-${pad(p.d)}`;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
+
+/**
+ * Reads a filter bound (`yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss`) as wall time in `zone`.
+ * A date-only bound is the start of that day, or its last millisecond when `endOfDay`.
+ * Returns null when the text is not one of the two formats or not a real date.
+ */
+export function parseFilterDate(text: string, zone: string | undefined, endOfDay: boolean): number | null {
+  const m = DATE_RE.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const hasTime = m[4] !== undefined;
+  const [h, mi, s] = hasTime ? [Number(m[4]), Number(m[5]), Number(m[6])] : [0, 0, 0];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(wall);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
+    return null;
+  }
+  const extra = !hasTime && endOfDay ? 86_400_000 - 1 : 0;
+  return wallToInstant(wall, zone) + extra;
+}
+
+/** Converts a wall-clock time in `zone` (given as if it were UTC) to the instant it names. */
+export function wallToInstant(wall: number, zone: string | undefined): number {
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return wall;
+  let guess = wall - partsIn(wall, zone).offsetMin * 60000;
+  guess = wall - partsIn(guess, zone).offsetMin * 60000;
+  return guess;
+}
+
+/** Parses an API date-time (`yyyy-MM-dd HH:mm:ss ±hhmm`) or date (`yyyy-MM-dd`) into epoch ms. */
+export function parseApiDateTime(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2}))?$/.exec(text);
+  if (!m) return null;
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+  if (m[7] === undefined) return wall;
+  const off = (+m[8]! * 60 + +m[9]!) * (m[7] === '-' ? -1 : 1);
+  return wall - off * 60000;
+}

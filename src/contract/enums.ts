@@ -1,0 +1,113 @@
+/** Enumerations the spec leaves open, fixed by DESIGN.md, and the ones the spec names. */
+
+/** Platform risk ratings, best first. */
+export const PLATFORM_RATINGS = ['AA', 'A', 'B', 'C', 'D', 'E', 'HR'] as const;
+export type PlatformRating = (typeof PLATFORM_RATINGS)[number];
+
+/** Listing terms in months. */
+export const LISTING_TERMS = [24, 36, 48, 60] as const;
+
+/** Binned FICO scores as filter values and responses carry them. */
+export const FICO_BINS = [
+  '<600', '600-619', '620-639', '640-659', '660-679', '680-699', '700-719', '720-739',
+  '740-759', '760-779', '780-799', '800-819', '820-850',
+] as const;
+
+/** income_range code → description. */
+export const INCOME_RANGES: Readonly<Record<number, string>> = {
+  0: 'Not displayed',
+  1: '$0',
+  2: '$1-24,999',
+  3: '$25,000-49,999',
+  4: '$50,000-74,999',
+  5: '$75,000-99,999',
+  6: '$100,000+',
+  7: 'Not employed',
+};
+
+/** listing_status code → listing_status_reason. */
+export const LISTING_STATUSES: Readonly<Record<number, string>> = {
+  2: 'Active',
+  4: 'Withdrawn',
+  5: 'Expired',
+  6: 'Completed',
+  7: 'Cancelled',
+  8: 'Pending',
+};
+export const LISTING_STATUS = { ACTIVE: 2, WITHDRAWN: 4, EXPIRED: 5, COMPLETED: 6, CANCELLED: 7, PENDING: 8 } as const;
+
+/** listing_category_id → name (and the borrower's listing_title). */
+export const LISTING_CATEGORIES: Readonly<Record<number, string>> = {
+  1: 'Debt consolidation', 2: 'Home improvement', 3: 'Business', 4: 'Personal loan', 5: 'Student use',
+  6: 'Auto', 7: 'Other', 8: 'Baby & adoption', 9: 'Boat', 10: 'Cosmetic procedures', 11: 'Engagement ring',
+  12: 'Green loans', 13: 'Household expenses', 14: 'Large purchases', 15: 'Medical/dental', 16: 'Motorcycle',
+  17: 'RV', 18: 'Taxes', 19: 'Vacation', 20: 'Wedding', 21: 'Special occasion',
+};
+
+/** investment_typeid → investment_type_description. */
+export const INVESTMENT_TYPES: Readonly<Record<number, string>> = { 1: 'Fractional', 2: 'Whole' };
+
+/** Employment status descriptions found on listings. */
+export const EMPLOYMENT_STATUSES = ['Employed', 'Self-employed', 'Full-time', 'Part-time', 'Retired', 'Not employed', 'Other'] as const;
+
+/** Two-letter state codes (50 states and DC). */
+export const US_STATES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
+  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH',
+  'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+] as const;
+
+/** Order bid outcomes of the initial processing. */
+export const BID_RESULTS = [
+  'NONE', 'BID_SUCCEEDED', 'PARTIAL_BID_SUCCEEDED', 'LISTING_NOT_BIDDABLE', 'LENDER_NOT_ELIGIBLE_TO_BID',
+  'INSUFFICIENT_FUNDS', 'AMOUNT_BID_TOO_HIGH', 'AMOUNT_BID_TOO_LOW', 'BID_FAILED', 'CANNOT_BID_ON_FRACTIONAL_LOANS',
+  'CANNOT_BID_ON_OWN_LISTING', 'SUITABILITY_REQUIREMENTS_NOT_MET', 'INVESTMENT_ORDER_ALREADY_PROCESSED',
+  'INTERNAL_ERROR',
+] as const;
+export type BidResult = (typeof BID_RESULTS)[number];
+
+export const BID_STATUSES = ['PENDING', 'INVESTED', 'EXPIRED'] as const;
+export type BidStatus = (typeof BID_STATUSES)[number];
+
+export const ORDER_STATUSES = ['IN_PROGRESS', 'COMPLETED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** loan_status code → description. */
+export const LOAN_STATUSES: Readonly<Record<number, string>> = {
+  0: 'ORIGINATIONDELAYED', 1: 'CURRENT', 2: 'CHARGEOFF', 3: 'DEFAULTED', 4: 'COMPLETED',
+  5: 'FINALPAYMENTINPROGRESS', 6: 'CANCELLED',
+};
+export const LOAN_STATUS = {
+  ORIGINATIONDELAYED: 0, CURRENT: 1, CHARGEOFF: 2, DEFAULTED: 3, COMPLETED: 4, FINALPAYMENTINPROGRESS: 5, CANCELLED: 6,
+} as const;
+
+/** loan_default_reason code → description (null: not in default). */
+export const LOAN_DEFAULT_REASONS: Readonly<Record<number, string>> = {
+  1: 'Delinquency', 2: 'Bankruptcy', 3: 'Deceased', 4: 'Repurchased', 5: 'PaidInFull', 6: 'SettledInFull', 7: 'Sold',
+};
+
+/** OAuth scopes a read/write grant yields. */
+export const READ_WRITE_SCOPES = [
+  'write_invest_order', 'read_listing', 'read_loan', 'read_note', 'read_platform_account', 'write_user_profile',
+] as const;
+/** OAuth scopes a read-only grant yields. */
+export const READ_ONLY_SCOPES = [
+  'read_invest_order', 'read_listing', 'read_loan', 'read_note', 'read_platform_account', 'read_user_profile',
+] as const;
+
+/** Minimum bid amount in dollars. */
+export const MIN_BID = 25;
+/** Most bid requests in one order. */
+export const MAX_BIDS_PER_ORDER = 100;
+
+/** Pagination defaults and maxima per endpoint. */
+export const PAGINATION = {
+  listings: { default: 25, max: 500 },
+  orders: { default: 25, max: 100 },
+  orderListings: { default: 100, max: 100 },
+  loans: { default: 25, max: 25 },
+} as const;
+
+/** Access tokens last this many seconds; refresh tokens 10 hours. */
+export const ACCESS_TOKEN_SECONDS = 3599;
+export const REFRESH_TOKEN_SECONDS = 10 * 3600;
