@@ -18,9 +18,9 @@ const FALLBACK_ACCOUNT = 'alice-1';
 
 /**
  * Authenticates `request`. A token the store issued must be live on the mock's clock and carry
- * `scope` when one is named. Until the OAuth issue lands, any other bearer token stands for alice.
+ * one of `scope` when named (a read/write grant holds write_invest_order, a read-only one read_invest_order). Until the OAuth issue lands, any other bearer token stands for alice.
  */
-export function authenticate(ctx: MockContext, request: Request, scope?: string): Caller {
+export function authenticate(ctx: MockContext, request: Request, scope?: string | readonly string[]): Caller {
   const header = request.headers.get('authorization');
   const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!m) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
@@ -30,8 +30,9 @@ export function authenticate(ctx: MockContext, request: Request, scope?: string)
     return { accountId: account.id, userId: account.userId, scopes: READ_WRITE_SCOPES };
   }
   if (token.kind !== 'access' || token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired or invalid');
-  if (scope && !token.scopes.includes(scope)) {
-    throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${scope} scope` });
+  const anyOf = typeof scope === 'string' ? [scope] : scope ?? [];
+  if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
+    throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
   }
   const account = ctx.store.accounts.get(token.accountId)!;
   return { accountId: account.id, userId: account.userId, scopes: token.scopes };

@@ -13,6 +13,12 @@ export interface MockOptions {
   frozen: boolean;
   /** Admin routes (/__mock/*) enabled. */
   admin: boolean;
+  /** File that keeps the world across restarts (--state), if any. */
+  stateFile?: string;
+  /** Users whose grant is approved at once, without the consent page (--auto-approve). */
+  autoApprove?: string[];
+  /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
+  clients?: string[];
 }
 
 /** The live mock: options, clock and the current store (replaced on reset). */
