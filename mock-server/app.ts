@@ -5,8 +5,12 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { VirtualClock } from './clock.js';
 import type { MockContext, MockOptions } from './context.js';
+import { attachEngine } from './engine/engine.js';
+import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
+import { loansHandlers } from './handlers/loans.js';
+import { ordersHandlers } from './handlers/orders.js';
 import { seedStore } from './seed.js';
 
 /** A running mock, without a transport. */
@@ -32,8 +36,12 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       ctx.store = seedStore({ seed: options.seed, listings: options.listings, now: clock.now() });
     },
   };
+  attachEngine(ctx);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
+    ...ordersHandlers(ctx),
+    ...loansHandlers(ctx),
+    ...accountsHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];
   return {

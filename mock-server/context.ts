@@ -13,6 +13,8 @@ export interface MockOptions {
   frozen: boolean;
   /** Admin routes (/__mock/*) enabled. */
   admin: boolean;
+  /** Virtual milliseconds between accepting an order and processing it (default 1500). */
+  processDelayMs?: number;
   /** File that keeps the world across restarts (--state), if any. */
   stateFile?: string;
   /** Users whose grant is approved at once, without the consent page (--auto-approve). */

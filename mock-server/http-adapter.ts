@@ -1,11 +1,15 @@
 /**
  * A small node:http adapter over the mock's handlers (no framework): turns each incoming request
  * into a Fetch Request, asks the app, and writes the Response back. Paths are matched with or
- * without a trailing slash; admin routes answer only to loopback callers.
+ * without a trailing slash; admin routes answer only to loopback callers. Injected faults (faults.ts)
+ * are applied here; while the server listens the engine follows real time, and on close it stops and
+ * writes the state file.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockApp } from './app.js';
+import { engineOf } from './engine/engine.js';
+import { decideFault } from './faults.js';
 
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;
@@ -73,15 +77,29 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
 /** Starts an HTTP server for `app` on host:port (port 0 picks a free one). */
 export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0): Promise<RunningServer> {
   let origin = '';
+  const engine = engineOf(app.ctx);
   const server = createServer(async (req, res) => {
     try {
       const path = (req.url ?? '/').split('?')[0]!;
+      const method = req.method ?? 'GET';
       if (path.startsWith('/__mock/') && !isLoopback(req.socket.remoteAddress)) {
         return send(res, 403, { code: 'FORBIDDEN', message: 'admin routes answer only to loopback callers' });
       }
+      const fault = decideFault(app.ctx, method, path);
+      if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+      if (fault.action === 'drop') return void req.socket.destroy();
+      if (fault.action === 'error') return send(res, 500, { code: 'SYS0001', message: 'Application Error' });
+      if (fault.action === 'rate_limit') {
+        res.setHeader('retry-after', String(fault.retryAfter));
+        return send(res, 429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` });
+      }
       const body = await readBody(req);
       if (body === null) return send(res, 413, { code: 'VAL0001', message: `request body larger than ${MAX_BODY} bytes` });
-      await writeResponse(res, await app.handle(toFetchRequest(req, origin, body)));
+      const response = await app.handle(toFetchRequest(req, origin, body));
+      if (method !== 'GET' && method !== 'HEAD') engine.markDirty();
+      // The handler ran (an order may now exist) but the client never hears back.
+      if (fault.action === 'drop_response') return void req.socket.destroy();
+      await writeResponse(res, response);
     } catch (err) {
       console.error('mock: adapter error', err);
       if (!res.headersSent) send(res, 500, { code: 'SYS0001', message: 'Application Error' });
@@ -89,6 +107,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     }
   });
   server.keepAliveTimeout = 5000;
+  server.on('close', () => engine.close());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -96,11 +115,13 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const addr = server.address() as AddressInfo;
   const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `http://${h}:${addr.port}`;
+  engine.start();
   return {
     server,
     origin,
     port: addr.port,
     close: () => new Promise<void>((resolve) => {
+      engine.close();
       server.close(() => resolve());
       server.closeAllConnections();
     }),

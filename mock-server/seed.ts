@@ -10,6 +10,7 @@ import {
   LISTING_STATUSES, LISTING_TERMS, LOAN_STATUS, PLATFORM_RATINGS, US_STATES,
 } from '../src/contract/enums.js';
 import { cents, monthlyPayment } from './money.js';
+import { seedEngineExtras } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
 
@@ -71,6 +72,7 @@ export function seedStore(opts: SeedOptions): Store {
   }
   const own = store.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
   if (own) own.borrowerUserId = 'dave';
+  seedEngineExtras(store, opts.now, opts.listings);
   return store;
 }
 

@@ -78,6 +78,14 @@ export interface Listing {
   whole_loan_end_date: number | null;
   loan_number: number | null;
   loan_origination_date: number | null;
+  /** Only these users may invest in the listing (ORD0016); absent or null: everyone. */
+  authorizedUsers?: string[] | null;
+  /** A defective listing whose investment type id is unset in the operator's records (ORD0037). */
+  investmentTypeUnset?: boolean;
+  /** The special part this listing plays in the seeded world (see engine/seed-extras.ts). */
+  mockRole?: string;
+  /** When a Pending listing originates (engine). */
+  originateAt?: number | null;
   /** Indexed bureau2 values by short name. */
   bureau2: Record<string, number>;
   /** When the bureau2 report was pulled. */
@@ -99,6 +107,16 @@ export interface User {
   /** False where the user's state does not allow investing. */
   stateAllowsInvesting: boolean;
   accountIds: string[];
+  /** When the user registered (email verification is asked for within 3 days of it). Absent: long ago. */
+  registeredAt?: number;
+  /** False when the user has not signed the investor agreements (ORD0039). Absent: signed. */
+  agreementsSigned?: boolean;
+  /** True when the user has delinquent loans as a borrower (ORD0041). */
+  delinquent?: boolean;
+  /** False for a whole-loan-only (institutional) investor (ORD0036). Absent: eligible. */
+  fractionalEligible?: boolean;
+  /** Largest order total the user's state suitability rule allows (ORD0022). Absent: no limit. */
+  suitabilityLimit?: number;
 }
 
 /** An investor account (a user may have several; one auth key per account). */
@@ -107,6 +125,8 @@ export interface Account {
   userId: string;
   externalUserId: string;
   cash: number;
+  /** True when the account's ledger is frozen for review: every debit is refused (ORD0035). */
+  ledgerFrozen?: boolean;
 }
 
 /** One money movement. The sum of entries per account is its cash. */
@@ -149,6 +169,12 @@ export interface Note {
   loanNumber: number;
   amount: number;
   orderId: string | null;
+  /** Principal still outstanding on the note (absent on notes written before the engine: see `notePrincipal`). */
+  principal?: number;
+  /** Principal the note held when it entered the world without an order (seeded history notes). */
+  initialPrincipal?: number;
+  /** Principal lost when the loan was charged off. */
+  chargedOff?: number;
 }
 
 /** A whole loan, serviced monthly. */
@@ -175,6 +201,12 @@ export interface Loan {
   next_payment_due_amount: number;
   /** Monthly payments made so far. */
   paymentsMade: number;
+  /** Due dates missed and not yet caught up (engine servicing). */
+  missedPayments?: number;
+  /** The oldest missed due date, for days_past_due. */
+  oldestMissedDue?: number | null;
+  /** When a defaulted loan is charged off. */
+  chargeOffAt?: number | null;
 }
 
 /** A registered OAuth agent client. */
@@ -228,6 +260,18 @@ export interface Store {
   partnerCodes: Map<string, PartnerCode>;
   /** Next listing, loan and note numbers to hand out. */
   counters: { listing: number; loan: number; note: number };
+  /** The marketplace engine's own state (mock-server/engine). */
+  engine: EngineState;
+}
+
+/** What the engine keeps between runs: where the hourly market ticks stand and how fast listings arrive. */
+export interface EngineState {
+  /** The last hourly tick run (epoch ms, a whole hour). */
+  lastTick: number;
+  /** New active listings per hour, on average. */
+  arrivalsPerHour: number;
+  /** Orders accepted and not yet processed, oldest first. */
+  queue: string[];
 }
 
 /** An empty store; `seedStore` fills it. */
@@ -247,6 +291,7 @@ export function emptyStore(seed: number): Store {
     tokens: new Map(),
     partnerCodes: new Map(),
     counters: { listing: 0, loan: 0, note: 0 },
+    engine: { lastTick: 0, arrivalsPerHour: 0, queue: [] },
   };
 }
 

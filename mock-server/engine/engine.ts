@@ -1,0 +1,164 @@
+/**
+ * The engine attached to a running mock: keeps the world in step with the virtual clock (orders
+ * processed at their time, hourly market ticks in between), runs on a timer while a server listens,
+ * and keeps the state file (--state) up to date.
+ */
+import type { MockContext } from '../context.js';
+import { loadStateFile, saveStateFile } from '../persistence.js';
+import type { Account, Order } from '../store.js';
+import { runTick, TICK_MS } from './market.js';
+import { acceptOrder, processOrder } from './orders.js';
+import { validateOrder } from './validate-order.js';
+
+/** Default delay between accepting an order and processing it (virtual time). */
+export const DEFAULT_PROCESS_DELAY_MS = 1500;
+/** A catch-up longer than this (a state file reloaded after years) skips the market ahead instead. */
+const MAX_CATCH_UP_TICKS = 24 * 800;
+/** How often the running server looks at the clock. */
+const TIMER_MS = 200;
+/** How long changes may wait before the state file is written. */
+const SAVE_DEBOUNCE_MS = 250;
+
+const engines = new WeakMap<MockContext, Engine>();
+
+/** The engine of a mock. */
+export class Engine {
+  private timer: NodeJS.Timeout | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private dirty = false;
+  private syncing = false;
+
+  constructor(readonly ctx: MockContext, readonly processDelayMs: number) {}
+
+  /** Brings the world up to the clock's current time. */
+  sync(): void {
+    this.syncTo(this.ctx.clock.now());
+  }
+
+  /** Runs every order due and every market tick up to `now`, in time order. */
+  syncTo(now: number): void {
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      const store = this.ctx.store;
+      const e = store.engine;
+      if (now - e.lastTick > MAX_CATCH_UP_TICKS * TICK_MS) e.lastTick = Math.floor(now / TICK_MS) * TICK_MS - MAX_CATCH_UP_TICKS * TICK_MS;
+      let steps = 0;
+      for (;;) {
+        const next = e.queue.length > 0 ? store.orders.get(e.queue[0]!) : undefined;
+        if (e.queue.length > 0 && !next) {
+          e.queue.shift();
+          continue;
+        }
+        const tick = e.lastTick + TICK_MS;
+        if (next && next.processAt <= now && next.processAt <= tick) {
+          processOrder(store, next, next.processAt);
+        } else if (tick <= now) {
+          runTick(store, tick);
+          e.lastTick = tick;
+        } else break;
+        steps++;
+      }
+      if (steps > 0) this.markDirty();
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  /** Validates and accepts an order for `account` (throws the first ORD error); the world is synced first. */
+  submit(account: Account, body: unknown): Order {
+    this.sync();
+    const now = this.ctx.clock.now();
+    const bids = validateOrder(this.ctx.store, account, body, now);
+    const order = acceptOrder(this.ctx.store, account, bids, now, now + this.processDelayMs);
+    this.markDirty();
+    return order;
+  }
+
+  /** Processes every queued order now, whatever its time (POST /__mock/process). */
+  processAll(): number {
+    this.sync();
+    const store = this.ctx.store;
+    const now = this.ctx.clock.now();
+    const ids = [...store.engine.queue];
+    for (const id of ids) {
+      const order = store.orders.get(id);
+      if (order) processOrder(store, order, now);
+    }
+    store.engine.queue = [];
+    if (ids.length > 0) this.markDirty();
+    return ids.length;
+  }
+
+  /** Notes that the world changed: the state file is written shortly. */
+  markDirty(): void {
+    if (!this.ctx.options.stateFile) return;
+    this.dirty = true;
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.flush();
+    }, SAVE_DEBOUNCE_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes the state file now if anything changed. */
+  flush(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    if (!this.dirty || !this.ctx.options.stateFile) return;
+    this.dirty = false;
+    saveStateFile(this.ctx.options.stateFile, this.ctx.store, this.ctx.clock.now());
+  }
+
+  /** Starts following real time (a running server); returns nothing, stop with `close`. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      try {
+        this.sync();
+      } catch (err) {
+        console.error('mock: engine error', err);
+      }
+    }, TIMER_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes pending changes. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.flush();
+  }
+}
+
+/**
+ * Attaches an engine to a freshly built mock: loads the state file when one is named and exists
+ * (throwing a clear error when it is corrupt), and follows every move of the clock.
+ */
+export function attachEngine(ctx: MockContext): Engine {
+  const existing = engines.get(ctx);
+  if (existing) return existing;
+  const engine = new Engine(ctx, ctx.options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
+  engines.set(ctx, engine);
+  if (ctx.options.stateFile) {
+    const saved = loadStateFile(ctx.options.stateFile);
+    if (saved) {
+      ctx.store = saved.store;
+      if (saved.now > ctx.clock.now()) ctx.clock.set(saved.now);
+    }
+  }
+  ctx.clock.onMove((_from, to) => engine.syncTo(to));
+  if (ctx.options.stateFile) {
+    engine.markDirty();
+    engine.flush();
+  }
+  return engine;
+}
+
+/** The engine of `ctx` (attached on first use). */
+export function engineOf(ctx: MockContext): Engine {
+  return engines.get(ctx) ?? attachEngine(ctx);
+}

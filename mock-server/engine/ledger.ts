@@ -1,0 +1,71 @@
+/**
+ * The ledger: the only way money moves. Every change of an account's cash is one entry, so the sum
+ * of an account's entries is its cash; a debit that would take cash below zero is a bug and throws.
+ */
+import { cents } from '../money.js';
+import type { Bid, Note, Store } from '../store.js';
+
+/** Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it. */
+export const LEDGER_KINDS = {
+  DEPOSIT: 'DEPOSIT', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', PRINCIPAL: 'PRINCIPAL',
+  INTEREST: 'INTEREST', LATE_FEE: 'LATE_FEE', SERVICE_FEE: 'SERVICE_FEE',
+} as const;
+
+/** Kinds that bring money in from outside (or send it out): they change cash + pending + invested principal. */
+export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE']);
+
+/** Posts one entry and moves the account's cash by `amount`. */
+export function post(store: Store, accountId: string, amount: number, kind: string, ref: string | null, at: number): void {
+  const account = store.accounts.get(accountId);
+  if (!account) throw new Error(`ledger: no account ${accountId}`);
+  const amt = cents(amount);
+  if (amt === 0) return;
+  const next = cents(account.cash + amt);
+  if (next < 0) throw new Error(`ledger: ${kind} of ${amt} would take ${accountId} below zero (${account.cash})`);
+  account.cash = next;
+  store.ledger.push({ at, accountId, amount: amt, kind, ref });
+}
+
+/** What a bid still holds of the investor's money: the whole amount until processed, then what was placed. */
+export function bidPending(b: Bid): number {
+  if (b.bid_status !== 'PENDING') return 0;
+  return b.bid_result === 'NONE' ? b.bid_amount : b.bid_amount_placed;
+}
+
+/** Principal still outstanding on a note. */
+export function notePrincipal(n: Note): number {
+  return n.principal ?? n.amount;
+}
+
+/** Cash, pending investments and outstanding note principal of one account. */
+export interface Balances {
+  cash: number;
+  pending: number;
+  invested: number;
+  total: number;
+}
+
+/** Balances of every account in one pass over orders and notes. */
+export function allBalances(store: Store): Map<string, Balances> {
+  const out = new Map<string, Balances>();
+  for (const a of store.accounts.values()) out.set(a.id, { cash: a.cash, pending: 0, invested: 0, total: 0 });
+  for (const o of store.orders.values()) {
+    const b = out.get(o.accountId);
+    if (b) for (const bid of o.bids) b.pending += bidPending(bid);
+  }
+  for (const n of store.notes) {
+    const b = out.get(n.accountId);
+    if (b) b.invested += notePrincipal(n);
+  }
+  for (const b of out.values()) {
+    b.pending = cents(b.pending);
+    b.invested = cents(b.invested);
+    b.total = cents(b.cash + b.pending + b.invested);
+  }
+  return out;
+}
+
+/** Balances of one account. */
+export function balancesOf(store: Store, accountId: string): Balances {
+  return allBalances(store).get(accountId) ?? { cash: 0, pending: 0, invested: 0, total: 0 };
+}

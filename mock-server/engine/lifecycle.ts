@@ -1,0 +1,144 @@
+/**
+ * Listing and bid transitions shared by order processing and the market: placing money on a listing,
+ * Pending, origination (loan, notes, INVESTED bids), and the endings that EXPIRE bids with refunds
+ * (expired unfunded, withdrawn or cancelled by the operator). Orders complete here.
+ */
+import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
+import { cents, monthlyPayment } from '../money.js';
+import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { LEDGER_KINDS, post } from './ledger.js';
+import { rngFor } from './rng-for.js';
+
+const DAY = 86_400_000;
+/** Origination happens at most this long after the listing started. */
+export const ORIGINATION_WINDOW_MS = 14 * DAY;
+
+/** Sets a listing's status and its reason text. */
+export function setStatus(l: Listing, status: number, at: number): void {
+  l.listing_status = status;
+  l.listing_status_reason = LISTING_STATUSES[status]!;
+  l.last_updated_date = at;
+}
+
+/** Adds `amount` to what a listing has been funded (never above its amount). */
+export function fund(l: Listing, amount: number, at: number): void {
+  const funded = cents(Math.min(l.listing_amount, l.amount_funded + amount));
+  l.amount_funded = funded;
+  l.amount_remaining = cents(l.listing_amount - funded);
+  l.percent_funded = Math.round((funded / l.listing_amount) * 10000) / 10000;
+  l.last_updated_date = at;
+}
+
+/** Every bid of every order on listing `n`, with its order. */
+export function bidsOn(store: Store, n: number): { order: Order; bid: Bid }[] {
+  const out: { order: Order; bid: Bid }[] = [];
+  for (const order of store.orders.values()) {
+    if (order.order_status === 'COMPLETED') continue;
+    for (const bid of order.bids) if (bid.listing_id === n) out.push({ order, bid });
+  }
+  return out;
+}
+
+/** Marks an order COMPLETED once every bid is INVESTED or EXPIRED. */
+export function completeIfDone(order: Order): void {
+  if (order.processed && order.bids.every((b) => b.bid_status === 'INVESTED' || b.bid_status === 'EXPIRED')) {
+    order.order_status = 'COMPLETED';
+  }
+}
+
+/** Expires one bid and credits back what it still holds (the whole amount if never processed). */
+export function expireBid(store: Store, order: Order, bid: Bid, at: number): void {
+  if (bid.bid_status !== 'PENDING') return;
+  const held = bid.bid_result === 'NONE' ? bid.bid_amount : bid.bid_amount_placed;
+  bid.bid_status = 'EXPIRED';
+  post(store, order.accountId, held, LEDGER_KINDS.BID_REFUND, `${order.order_id}:${bid.listing_id}`, at);
+  completeIfDone(order);
+}
+
+/** Ends a listing without a loan (expired, withdrawn, cancelled): its placed bids EXPIRE with refunds. */
+export function endListing(store: Store, l: Listing, status: number, at: number): void {
+  setStatus(l, status, at);
+  l.originateAt = null;
+  for (const { order, bid } of bidsOn(store, l.listing_number)) {
+    // An unprocessed bid keeps its money until processing finds the listing no longer biddable.
+    if (bid.bid_result !== 'NONE') expireBid(store, order, bid, at);
+  }
+}
+
+/** True when a listing may originate: three verification stages and funded enough. */
+export function canOriginate(l: Listing, atEnd: boolean): boolean {
+  if (l.verification_stage < 3) return false;
+  if (l.amount_funded >= l.listing_amount) return true;
+  return atEnd && l.investment_typeid === 1 && l.partial_funding_indicator && l.percent_funded >= 0.7;
+}
+
+/** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
+export function makePending(store: Store, l: Listing, at: number): void {
+  setStatus(l, LISTING_STATUS.PENDING, at);
+  const delay = rngFor(store.seed, l.listing_number, 0x0419).int(6, 72) * 3_600_000;
+  l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
+}
+
+/** Adds whole calendar months to a time (UTC), keeping the day where the month has it. */
+export function addMonths(ms: number, months: number): number {
+  const d = new Date(ms);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime();
+}
+
+/** Originates a Pending listing: a loan of the funded amount, a note per placed bid, bids INVESTED. */
+export function originate(store: Store, l: Listing, at: number): Loan {
+  const amount = l.amount_funded;
+  const loan: Loan = {
+    loan_number: store.counters.loan++,
+    listingNumber: l.listing_number,
+    amount_borrowed: amount,
+    borrower_rate: l.borrower_rate,
+    term: l.listing_term,
+    platform_rating: l.platform_rating,
+    origination_date: at,
+    loan_status: LOAN_STATUS.CURRENT,
+    loan_default_reason: null,
+    days_past_due: 0,
+    principal_balance: amount,
+    principal_paid: 0,
+    interest_paid: 0,
+    late_fees_paid: 0,
+    platform_fees_paid: 0,
+    service_fees_paid: 0,
+    collection_fees_paid: 0,
+    debt_sale_proceeds_received: 0,
+    next_payment_due_date: addMonths(at, 1),
+    next_payment_due_amount: monthlyPayment(amount, l.borrower_rate, l.listing_term),
+    paymentsMade: 0,
+    missedPayments: 0,
+    oldestMissedDue: null,
+    chargeOffAt: null,
+  };
+  store.loans.set(loan.loan_number, loan);
+  setStatus(l, LISTING_STATUS.COMPLETED, at);
+  l.loan_number = loan.loan_number;
+  l.loan_origination_date = at;
+  l.originateAt = null;
+  for (const { order, bid } of bidsOn(store, l.listing_number)) {
+    // An unprocessed bid is left to processing, which will find the listing no longer biddable.
+    if (bid.bid_status !== 'PENDING' || bid.bid_result === 'NONE') continue;
+    if (bid.bid_amount_placed <= 0) {
+      expireBid(store, order, bid, at);
+      continue;
+    }
+    const note_number = `${loan.loan_number}-${store.counters.note++}`;
+    store.notes.push({
+      note_number, accountId: order.accountId, listingNumber: l.listing_number, loanNumber: loan.loan_number,
+      amount: bid.bid_amount_placed, orderId: order.order_id, principal: bid.bid_amount_placed, initialPrincipal: 0, chargedOff: 0,
+    });
+    bid.bid_status = 'INVESTED';
+    bid.note_number = note_number;
+    completeIfDone(order);
+  }
+  return loan;
+}

@@ -1,0 +1,89 @@
+/**
+ * One hourly market tick: simulated investors fund listings, verification stages advance, listings
+ * end (Pending or Expired), Pending listings originate (or, rarely, the operator cancels them), the
+ * operator withdraws a few, loans are serviced, and new listings arrive. Randomness comes from the
+ * seed and the tick's time only, so a world is the same for the same seed and sequence of events.
+ */
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { makeListing } from '../seed.js';
+import type { Listing, Store } from '../store.js';
+import { canOriginate, endListing, fund, makePending, originate } from './lifecycle.js';
+import { rngFor } from './rng-for.js';
+import { serviceLoans } from './servicing.js';
+import type { Rng } from '../rng.js';
+
+/** The market's time step. */
+export const TICK_MS = 3_600_000;
+/** Chance per hour that the operator withdraws an active listing. */
+const WITHDRAW_PER_HOUR = 0.0001;
+/** Chance per hour that a listing's verification moves up a stage. */
+const VERIFY_PER_HOUR = 0.05;
+/** Chance that the operator cancels a Pending listing instead of originating it. */
+const CANCEL_AT_ORIGINATION = 0.03;
+
+/** Runs the tick at `t` (a whole hour). */
+export function runTick(store: Store, t: number): void {
+  const rng = rngFor(store.seed, t / TICK_MS);
+  for (const l of store.listings) {
+    if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, rng);
+    else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
+      if (rng.chance(CANCEL_AT_ORIGINATION)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
+      else originate(store, l, t);
+    }
+  }
+  serviceLoans(store, t, rng);
+  arrivals(store, t, rng);
+}
+
+/** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7. */
+function appetite(store: Store, l: Listing): number {
+  return rngFor(store.seed, l.listing_number, 0xa99e).range(0.3, 1.7);
+}
+
+function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
+  if (t < l.listing_start_date) return;
+  if (t >= l.listing_end_date) {
+    if (canOriginate(l, true)) {
+      makePending(store, l, t);
+      if (l.originateAt != null && l.originateAt <= t) originate(store, l, t);
+    } else {
+      endListing(store, l, LISTING_STATUS.EXPIRED, t);
+    }
+    return;
+  }
+  if (rng.chance(WITHDRAW_PER_HOUR)) return endListing(store, l, LISTING_STATUS.WITHDRAWN, t);
+  if (l.verification_stage < 3 && rng.chance(VERIFY_PER_HOUR)) {
+    l.verification_stage += 1;
+    l.last_updated_date = t;
+  }
+  if (l.amount_remaining > 0) {
+    if (l.investment_typeid === 2) {
+      // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
+      if (l.amount_funded === 0 && rng.chance(0.004) && !heldByBid(store, l.listing_number)) fund(l, l.listing_amount, t);
+    } else if (rng.chance(0.25)) {
+      const lots = Math.max(1, Math.round((l.listing_amount * appetite(store, l) * rng.range(0.5, 1.5)) / 84 / 25));
+      fund(l, Math.min(l.amount_remaining, lots * 25), t);
+    }
+  }
+  if (canOriginate(l, false)) makePending(store, l, t);
+}
+
+function heldByBid(store: Store, n: number): boolean {
+  for (const o of store.orders.values()) {
+    if (!o.processed && o.bids.some((b) => b.listing_id === n && b.bid_status === 'PENDING')) return true;
+  }
+  return false;
+}
+
+/** New active listings, about as many per hour as keep the seeded number of active listings steady. */
+function arrivals(store: Store, t: number, rng: Rng): void {
+  const rate = store.engine.arrivalsPerHour;
+  const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
+  for (let i = 0; i < count; i++) {
+    const number = store.counters.listing++;
+    const l = makeListing(rng, number, t, t, number);
+    Object.assign(l, { amount_funded: 0, amount_remaining: l.listing_amount, percent_funded: 0, verification_stage: 1, last_updated_date: t });
+    store.listings.push(l);
+    store.listingByNumber.set(number, l);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Orders in the engine: accepting a validated order (debit the whole total, every bid PENDING/NONE,
+ * queue it) and processing it (each bid's bid_result per the spec, crediting what was not placed).
+ */
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { cents } from '../money.js';
+import type { Account, Bid, Order, Store } from '../store.js';
+import { LEDGER_KINDS, post } from './ledger.js';
+import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
+import { rngFor } from './rng-for.js';
+import type { BidRequest } from './validate-order.js';
+
+const DAY = 86_400_000;
+/** Source recorded on orders placed through the API. */
+export const ORDER_SOURCE = 'API';
+
+/** Accepts an order: debits its total at once and queues it for processing at `processAt`. */
+export function acceptOrder(store: Store, account: Account, bids: BidRequest[], now: number, processAt: number): Order {
+  const seq = store.orders.size + 1;
+  const order_id = rngFor(store.seed, seq, now, 0x0dde).uuid();
+  const order: Order = {
+    order_id,
+    accountId: account.id,
+    order_date: now,
+    order_status: 'IN_PROGRESS',
+    source: ORDER_SOURCE,
+    bids: bids.map((b) => ({
+      listing_id: b.listing.listing_number, bid_amount: b.amount, bid_amount_placed: 0,
+      bid_status: 'PENDING', bid_result: 'NONE', note_number: null,
+    })),
+    processAt,
+    processed: false,
+  };
+  const total = cents(bids.reduce((s, b) => s + b.amount, 0));
+  post(store, account.id, -total, LEDGER_KINDS.ORDER_DEBIT, order_id, now);
+  store.orders.set(order_id, order);
+  store.engine.queue.push(order_id);
+  return order;
+}
+
+/** Processes one queued order at `at`: every bid gets its bid_result. */
+export function processOrder(store: Store, order: Order, at: number): void {
+  if (order.processed) return;
+  for (const bid of order.bids) processBid(store, order, bid, at);
+  order.processed = true;
+  store.engine.queue = store.engine.queue.filter((id) => id !== order.order_id);
+  completeIfDone(order);
+}
+
+function refund(store: Store, order: Order, bid: Bid, amount: number, at: number): void {
+  post(store, order.accountId, amount, LEDGER_KINDS.BID_REFUND, `${order.order_id}:${bid.listing_id}`, at);
+}
+
+/** Ends a bid at processing: EXPIRED with `result` and the whole amount credited. */
+function fail(store: Store, order: Order, bid: Bid, result: Bid['bid_result'], at: number): void {
+  bid.bid_result = result;
+  bid.bid_status = 'EXPIRED';
+  bid.bid_amount_placed = 0;
+  refund(store, order, bid, bid.bid_amount, at);
+}
+
+function processBid(store: Store, order: Order, bid: Bid, at: number): void {
+  if (bid.bid_result !== 'NONE' || bid.bid_status !== 'PENDING') return;
+  const l = store.listingByNumber.get(bid.listing_id);
+  if (!l || l.listing_status !== LISTING_STATUS.ACTIVE || at >= l.listing_end_date || at < l.listing_start_date) {
+    return fail(store, order, bid, 'LISTING_NOT_BIDDABLE', at);
+  }
+  const user = store.users.get(store.accounts.get(order.accountId)?.userId ?? '');
+  if (user && l.borrowerUserId === user.id) return fail(store, order, bid, 'CANNOT_BID_ON_OWN_LISTING', at);
+  if (l.investment_typeid === 2) {
+    // A whole loan is taken whole or not at all.
+    if (l.amount_funded > 0 || bid.bid_amount !== l.listing_amount) return fail(store, order, bid, 'BID_FAILED', at);
+  } else {
+    if (user?.fractionalEligible === false) return fail(store, order, bid, 'CANNOT_BID_ON_FRACTIONAL_LOANS', at);
+    const young = at - l.listing_creation_date < DAY;
+    if (l.partial_funding_indicator && young && bid.bid_amount > cents(l.listing_amount * 0.1)) {
+      return fail(store, order, bid, 'LENDER_NOT_ELIGIBLE_TO_BID', at);
+    }
+  }
+  const remaining = cents(l.listing_amount - l.amount_funded);
+  if (remaining <= 0) return fail(store, order, bid, 'LISTING_NOT_BIDDABLE', at);
+  if (bid.bid_amount <= remaining) {
+    bid.bid_result = 'BID_SUCCEEDED';
+    bid.bid_amount_placed = bid.bid_amount;
+  } else {
+    bid.bid_result = 'PARTIAL_BID_SUCCEEDED';
+    bid.bid_amount_placed = remaining;
+    refund(store, order, bid, cents(bid.bid_amount - remaining), at);
+  }
+  fund(l, bid.bid_amount_placed, at);
+  if (canOriginate(l, false)) makePending(store, l, at);
+}

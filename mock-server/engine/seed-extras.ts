@@ -1,0 +1,86 @@
+/**
+ * What the engine adds to the seeded world, without drawing from the main seed's random stream
+ * (so every listing and loan the foundation seeds stays as it was): investors whose flags trigger
+ * the order errors no base user can, listings with the special traits some ORD codes and bid
+ * results need, the outstanding principal of seeded notes, and the engine's starting state.
+ */
+import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
+import { cents } from '../money.js';
+import { Rng } from '../rng.js';
+import type { Listing, Store, User } from '../store.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Extra investors and what each is for (DESIGN.md names alice…erin; these follow the alphabet). */
+const EXTRA_USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number; ledgerFrozen?: boolean; registeredDaysAgo?: number }> = [
+  { id: 'frank', name: 'Frank Fischer', state: 'IL', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, agreementsSigned: false, cash: 5_000 },
+  { id: 'gina', name: 'Gina Garcia', state: 'GA', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, delinquent: true, cash: 5_000 },
+  { id: 'hank', name: 'Hank Hughes', state: 'MA', active: true, emailVerified: false, wholeLoanEligible: false, stateAllowsInvesting: true, registeredDaysAgo: 1, cash: 5_000 },
+  { id: 'ivy', name: 'Ivy Ito', state: 'KY', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, suitabilityLimit: 2_500, cash: 20_000 },
+  { id: 'kate', name: 'Kate Kim', state: 'NJ', active: true, emailVerified: true, wholeLoanEligible: true, stateAllowsInvesting: true, fractionalEligible: false, cash: 500_000 },
+  { id: 'lena', name: 'Lena Lopez', state: 'CO', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, ledgerFrozen: true, cash: 5_000 },
+];
+
+/** Special listings by role: the numbers a test or a script looks up in GET /__mock/state. */
+export type SpecialRole = 'restricted' | 'not_started' | 'type_unset' | 'young_partial';
+const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
+
+/** Adds the engine's part of the seed to a freshly seeded store. */
+export function seedEngineExtras(store: Store, now: number, activeListings: number): void {
+  const rng = new Rng((store.seed ^ 0x5eed_e4) >>> 0);
+  for (const u of EXTRA_USERS) {
+    const { cash, ledgerFrozen, registeredDaysAgo, ...user } = u;
+    const id = `${u.id}-1`;
+    store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
+    store.ledger.push({ at: now, accountId: id, amount: cash, kind: 'DEPOSIT', ref: null });
+    const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
+    store.users.set(u.id, { ...user, accountIds: [id], ...(registeredAt !== undefined ? { registeredAt } : {}) });
+  }
+  markSpecialListings(store, now);
+  for (const n of store.notes) {
+    if (n.principal !== undefined) continue;
+    const loan = store.loans.get(n.loanNumber);
+    const lost = !loan || loan.loan_status === LOAN_STATUS.CHARGEOFF;
+    n.principal = lost ? 0 : Math.min(n.amount, cents((n.amount * loan.principal_balance) / loan.amount_borrowed));
+    n.initialPrincipal = n.principal;
+    n.chargedOff = 0;
+  }
+  for (const loan of store.loans.values()) {
+    if (loan.loan_status === LOAN_STATUS.CURRENT && loan.days_past_due > 0) {
+      loan.missedPayments = 1;
+      loan.oldestMissedDue = now - loan.days_past_due * DAY;
+    }
+  }
+  store.engine = { lastTick: Math.floor(now / HOUR) * HOUR, arrivalsPerHour: activeListings / (14 * 24), queue: [] };
+}
+
+/** The listing that plays `role` in this world, if the world is big enough to have one. */
+export function specialListing(store: Store, role: SpecialRole): Listing | undefined {
+  switch (role) {
+    case 'restricted': return store.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
+    case 'type_unset': return store.listings.find((l) => l.investmentTypeUnset);
+    default: return store.listings.find((l) => l.mockRole === role);
+  }
+}
+
+function markSpecialListings(store: Store, now: number): void {
+  const candidates = store.listings.filter((l) => l.listing_status === LISTING_STATUS.ACTIVE
+    && l.investment_typeid === 1 && l.borrowerUserId === null && l.listing_number % 17 !== 3);
+  ROLES.forEach((role, i) => {
+    const l = candidates[candidates.length - 1 - i];
+    if (!l) return;
+    l.mockRole = role;
+    if (role === 'restricted') l.authorizedUsers = ['alice'];
+    if (role === 'type_unset') l.investmentTypeUnset = true;
+    if (role === 'not_started' || role === 'young_partial') {
+      const created = role === 'not_started' ? now - 10 * 60_000 : now - 2 * HOUR;
+      const start = role === 'not_started' ? now + 50 * 60_000 : now - 90 * 60_000;
+      Object.assign(l, {
+        listing_creation_date: created, listing_start_date: start, listing_end_date: start + 14 * DAY,
+        last_updated_date: Math.min(now, start), amount_funded: 0, amount_remaining: l.listing_amount,
+        percent_funded: 0, verification_stage: 1, partial_funding_indicator: true,
+      });
+    }
+  });
+}

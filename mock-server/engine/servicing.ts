@@ -1,0 +1,154 @@
+/**
+ * Monthly loan servicing: on each due date a borrower pays (amortised interest and principal, a
+ * service fee for the operator), misses (days past due grow; 91+ days defaults, 121+ charges off),
+ * catches up with late fees, pays off early, or defaults outright (bankruptcy, death). Investors'
+ * notes get their pro-rata share through the ledger; a charge-off writes the notes' principal off.
+ */
+import { LOAN_STATUS } from '../../src/contract/enums.js';
+import { cents, monthlyPayment } from '../money.js';
+import type { Rng } from '../rng.js';
+import type { Loan, Note, Store } from '../store.js';
+import { LEDGER_KINDS, post } from './ledger.js';
+import { addMonths } from './lifecycle.js';
+
+const DAY = 86_400_000;
+/** Late fee per missed installment, paid on catching up. */
+export const LATE_FEE = 15;
+/** The operator's servicing fee, a yearly rate on the outstanding balance. */
+export const SERVICE_FEE_RATE = 0.01;
+const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B: 0.02, C: 0.03, D: 0.045, E: 0.06, HR: 0.08 };
+
+/** Money of one payment event, whole-loan figures. */
+interface Payment {
+  principal: number;
+  interest: number;
+  lateFees: number;
+  serviceFee: number;
+}
+
+/** Services every loan due at or before `t`. */
+export function serviceLoans(store: Store, t: number, rng: Rng): void {
+  let notesByLoan: Map<number, Note[]> | null = null;
+  const notesOf = (n: number): Note[] => {
+    if (!notesByLoan) {
+      notesByLoan = new Map();
+      for (const note of store.notes) {
+        const list = notesByLoan.get(note.loanNumber) ?? [];
+        list.push(note);
+        notesByLoan.set(note.loanNumber, list);
+      }
+    }
+    return notesByLoan.get(n) ?? [];
+  };
+  for (const loan of store.loans.values()) {
+    if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
+      updateArrears(loan, t);
+      if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOf(loan.loan_number));
+      continue;
+    }
+    if (loan.loan_status !== LOAN_STATUS.CURRENT) continue;
+    updateArrears(loan, t);
+    if (loan.days_past_due >= 91) {
+      defaultLoan(loan, 1, t);
+      continue;
+    }
+    if (loan.next_payment_due_date == null || loan.next_payment_due_date > t) continue;
+    dueDate(store, loan, notesOf(loan.loan_number), t, rng);
+  }
+}
+
+function updateArrears(loan: Loan, t: number): void {
+  loan.days_past_due = loan.oldestMissedDue != null ? Math.max(0, Math.floor((t - loan.oldestMissedDue) / DAY)) : 0;
+}
+
+function defaultLoan(loan: Loan, reason: number, t: number): void {
+  loan.loan_status = LOAN_STATUS.DEFAULTED;
+  loan.loan_default_reason = reason;
+  loan.next_payment_due_amount = 0;
+  loan.next_payment_due_date = null;
+  // Delinquent loans charge off at 121 days past due; bankruptcy and death 30 days after the default.
+  loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
+}
+
+function dueDate(store: Store, loan: Loan, notes: Note[], t: number, rng: Rng): void {
+  const due = loan.next_payment_due_date!;
+  const missed = loan.missedPayments ?? 0;
+  const r = rng.next();
+  const missChance = MISS_BY_RATING[loan.platform_rating] ?? 0.03;
+  if (r < 0.0008) return defaultLoan(loan, 2, t);
+  if (r < 0.0012) return defaultLoan(loan, 3, t);
+  if (r < 0.0012 + (missed > 0 ? 0.45 : missChance)) {
+    loan.missedPayments = missed + 1;
+    loan.oldestMissedDue ??= due;
+    loan.next_payment_due_date = addMonths(due, 1);
+    loan.next_payment_due_amount = cents(installment(loan) * (missed + 2) + LATE_FEE * (missed + 1));
+    updateArrears(loan, t);
+    return;
+  }
+  const payoff = missed === 0 && r > 0.992;
+  const pay: Payment = { principal: 0, interest: 0, lateFees: cents(LATE_FEE * missed), serviceFee: 0 };
+  const installments = payoff ? 1 : missed + 1;
+  for (let i = 0; i < installments && loan.principal_balance > 0; i++) {
+    const interest = cents((loan.principal_balance * loan.borrower_rate) / 12);
+    const fee = cents((loan.principal_balance * SERVICE_FEE_RATE) / 12);
+    const last = loan.paymentsMade + 1 >= loan.term;
+    const principal = payoff || last ? loan.principal_balance : Math.min(loan.principal_balance, cents(installment(loan) - interest));
+    pay.interest = cents(pay.interest + interest);
+    pay.serviceFee = cents(pay.serviceFee + fee);
+    pay.principal = cents(pay.principal + principal);
+    loan.principal_balance = cents(loan.principal_balance - principal);
+    loan.paymentsMade += 1;
+  }
+  loan.principal_paid = cents(loan.principal_paid + pay.principal);
+  loan.interest_paid = cents(loan.interest_paid + pay.interest);
+  loan.late_fees_paid = cents(loan.late_fees_paid + pay.lateFees);
+  loan.service_fees_paid = cents(loan.service_fees_paid - pay.serviceFee);
+  loan.missedPayments = 0;
+  loan.oldestMissedDue = null;
+  loan.days_past_due = 0;
+  const done = loan.principal_balance <= 0;
+  if (done) {
+    loan.loan_status = LOAN_STATUS.COMPLETED;
+    loan.loan_default_reason = 5;
+    loan.next_payment_due_date = null;
+    loan.next_payment_due_amount = 0;
+  } else {
+    loan.next_payment_due_date = addMonths(due, installments);
+    loan.next_payment_due_amount = installment(loan);
+  }
+  payNotes(store, loan, notes, pay, done, t);
+}
+
+/** The level installment of a loan over its whole term. */
+function installment(loan: Loan): number {
+  return monthlyPayment(loan.amount_borrowed, loan.borrower_rate, loan.term);
+}
+
+/** Each note's pro-rata share of a payment, through the ledger. */
+function payNotes(store: Store, loan: Loan, notes: Note[], pay: Payment, done: boolean, t: number): void {
+  for (const n of notes) {
+    const held = n.principal ?? 0;
+    if (held <= 0 && !done) continue;
+    const share = n.amount / loan.amount_borrowed;
+    const principal = done ? held : Math.min(held, cents(pay.principal * share));
+    const interest = cents(pay.interest * share);
+    const late = cents(pay.lateFees * share);
+    const fee = Math.min(cents(pay.serviceFee * share), cents(interest + late));
+    const ref = `${loan.loan_number}:${n.note_number}`;
+    n.principal = cents(held - principal);
+    post(store, n.accountId, principal, LEDGER_KINDS.PRINCIPAL, ref, t);
+    post(store, n.accountId, interest, LEDGER_KINDS.INTEREST, ref, t);
+    post(store, n.accountId, late, LEDGER_KINDS.LATE_FEE, ref, t);
+    post(store, n.accountId, -fee, LEDGER_KINDS.SERVICE_FEE, ref, t);
+  }
+}
+
+function chargeOff(loan: Loan, notes: Note[]): void {
+  loan.loan_status = LOAN_STATUS.CHARGEOFF;
+  loan.chargeOffAt = null;
+  loan.collection_fees_paid = cents(loan.collection_fees_paid + loan.principal_balance * 0.02);
+  for (const n of notes) {
+    n.chargedOff = cents((n.chargedOff ?? 0) + (n.principal ?? 0));
+    n.principal = 0;
+  }
+}

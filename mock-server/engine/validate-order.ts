@@ -1,0 +1,140 @@
+/**
+ * Validation of POST /orders: all-or-nothing, the first error found wins. The checks run in a fixed
+ * order, documented in README.md beside this file: the body, the investor, the shape of every entry,
+ * each entry against its listing, then the order as a whole against the account.
+ */
+import { LISTING_STATUS, MAX_BIDS_PER_ORDER, MIN_BID } from '../../src/contract/enums.js';
+import { ORDER_ERRORS } from '../../src/contract/errors.js';
+import { ApiError, invalidToken } from '../api-error.js';
+import { cents } from '../money.js';
+import type { Account, Listing, Store, User } from '../store.js';
+
+/** The most one bid may carry (ORD0014). */
+export const MAX_BID_AMOUNT = 50_000;
+/** The most one order may carry in total (ORD0034). */
+export const MAX_ORDER_TOTAL = 500_000;
+/** Email verification is asked for during this long after registration; later the user cannot log in. */
+const EMAIL_GRACE_MS = 3 * 86_400_000;
+
+/** One accepted bid request. */
+export interface BidRequest {
+  listing: Listing;
+  amount: number;
+}
+
+/** An ORD error with the status ORDER_ERRORS gives it and a message naming what was wrong. */
+export function orderError(code: string, detail?: string): ApiError {
+  const info = ORDER_ERRORS[code];
+  if (!info) throw new Error(`unknown order error ${code}`);
+  return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
+}
+
+const AMOUNT_TEXT = /^\d+(\.\d{1,2})?$/;
+
+/** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
+export function validateOrder(store: Store, account: Account, body: unknown, now: number): BidRequest[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw orderError('ORD0032', 'The body must be a JSON object with a bid_requests array.');
+  }
+  const entries = (body as Record<string, unknown>).bid_requests;
+  if (!Array.isArray(entries)) throw orderError('ORD0032', 'bid_requests must be an array.');
+  checkInvestor(store.users.get(account.userId), now);
+  if (entries.length === 0) throw orderError('ORD0008');
+  if (entries.length > MAX_BIDS_PER_ORDER) {
+    throw orderError('ORD0029', `The order has ${entries.length} bid requests; at most ${MAX_BIDS_PER_ORDER} are allowed.`);
+  }
+
+  const shaped: { id: number; amount: number }[] = [];
+  const seen = new Set<number>();
+  entries.forEach((e, i) => {
+    const at = `bid_requests[${i}]`;
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) throw orderError('ORD0033', `${at} is not an object.`);
+    const entry = e as Record<string, unknown>;
+    if (!('listing_id' in entry) || entry.listing_id === null) throw orderError('ORD0033', `${at} has no listing_id.`);
+    if (!('bid_amount' in entry) || entry.bid_amount === null) throw orderError('ORD0033', `${at} has no bid_amount.`);
+    const id = entry.listing_id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
+      throw orderError('ORD0009', `${at}.listing_id must be a positive integer, got ${JSON.stringify(id)}.`);
+    }
+    const amount = readAmount(entry.bid_amount, at);
+    if (amount > MAX_BID_AMOUNT) throw orderError('ORD0014', `${at}.bid_amount ${amount} is above the ${MAX_BID_AMOUNT.toFixed(2)} a bid may carry.`);
+    if (seen.has(id)) throw orderError('ORD0030', `Listing ${id} appears more than once.`);
+    seen.add(id);
+    shaped.push({ id, amount });
+  });
+
+  const user = store.users.get(account.userId)!;
+  const bids = shaped.map(({ id, amount }, i) => ({ listing: checkListing(store, user, id, amount, i, now), amount }));
+
+  const total = cents(bids.reduce((s, b) => s + b.amount, 0));
+  if (total > MAX_ORDER_TOTAL) throw orderError('ORD0034', `The order totals ${total.toFixed(2)}; at most ${MAX_ORDER_TOTAL.toFixed(2)} is allowed.`);
+  if (user.suitabilityLimit !== undefined && total > user.suitabilityLimit) {
+    throw orderError('ORD0022', `Orders from ${user.state} are limited to ${user.suitabilityLimit.toFixed(2)} for this investor.`);
+  }
+  if (total > account.cash) throw orderError('ORD0021', `The order totals ${total.toFixed(2)}; available cash is ${account.cash.toFixed(2)}.`);
+  if (account.ledgerFrozen) throw orderError('ORD0035', 'The account ledger is frozen for review.');
+  return bids;
+}
+
+/** A bid amount: a positive JSON number (a string is not one) with at most 2 decimals, at least MIN_BID. */
+function readAmount(v: unknown, at: string): number {
+  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  if (!AMOUNT_TEXT.test(text) || Number(text) <= 0) {
+    throw orderError('ORD0005', `${at}.bid_amount must be a positive amount with at most 2 decimals, got ${JSON.stringify(v)}.`);
+  }
+  const amount = Number(text);
+  if (amount < MIN_BID) throw orderError('ORD0005', `${at}.bid_amount ${amount} is below the ${MIN_BID.toFixed(2)} minimum.`);
+  return amount;
+}
+
+function checkInvestor(user: User | undefined, now: number): void {
+  if (!user) throw orderError('ORD0024');
+  if (!user.active) throw orderError('ORD0038');
+  if (!user.emailVerified) {
+    const since = user.registeredAt ?? 0;
+    if (now - since > EMAIL_GRACE_MS) throw invalidToken('The user never verified their email and can no longer log in');
+    throw orderError('ORD0042', 'Verify the email address to invest.');
+  }
+  if (user.agreementsSigned === false) throw orderError('ORD0039', 'Sign the investor agreements to invest.');
+  if (!user.stateAllowsInvesting) throw orderError('ORD0040', `Investing is not allowed in ${user.state}.`);
+  if (user.delinquent) throw orderError('ORD0041');
+}
+
+/** Pending (not yet processed) whole-loan bids hold the listing: anyone else's would fund it in part. */
+function wholeLoanHeld(store: Store, listingNumber: number): boolean {
+  for (const o of store.orders.values()) {
+    if (o.processed) continue;
+    if (o.bids.some((b) => b.listing_id === listingNumber && b.bid_status === 'PENDING')) return true;
+  }
+  return false;
+}
+
+function checkListing(store: Store, user: User, id: number, amount: number, i: number, now: number): Listing {
+  const l = store.listingByNumber.get(id);
+  const at = `bid_requests[${i}]`;
+  if (!l) throw orderError('ORD0003', `${at}: no listing ${id}.`);
+  if (l.investmentTypeUnset) throw orderError('ORD0037', `${at}: listing ${id}.`);
+  if (l.listing_status === LISTING_STATUS.EXPIRED) throw orderError('ORD0013', `${at}: listing ${id} expired.`);
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) {
+    throw orderError('ORD0019', `${at}: listing ${id} is ${l.listing_status_reason} (status ${l.listing_status}).`);
+  }
+  if (l.listing_start_date > now) throw orderError('ORD0020', `${at}: listing ${id} has not started.`);
+  if (l.listing_end_date <= now) throw orderError('ORD0013', `${at}: listing ${id} ended.`);
+  if (l.borrowerUserId === user.id) throw orderError('ORD0011', `${at}: listing ${id} is your own.`);
+  if (l.authorizedUsers && l.authorizedUsers.length > 0 && !l.authorizedUsers.includes(user.id)) {
+    throw orderError('ORD0016', `${at}: listing ${id}.`);
+  }
+  if (l.investment_typeid === 2) {
+    if (!user.wholeLoanEligible) throw orderError('ORD0012', `${at}: listing ${id} is a whole loan.`);
+    if (amount !== l.listing_amount) {
+      throw orderError('ORD0018', `${at}: bid ${amount.toFixed(2)} on whole loan ${id} of ${l.listing_amount.toFixed(2)}.`);
+    }
+    if (l.amount_funded > 0 || wholeLoanHeld(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
+    return l;
+  }
+  if (user.fractionalEligible === false) throw orderError('ORD0036', `${at}: listing ${id} is fractional.`);
+  if (amount > l.listing_amount) {
+    throw orderError('ORD0015', `${at}: bid ${amount.toFixed(2)} is above the listing amount ${l.listing_amount.toFixed(2)}.`);
+  }
+  return l;
+}

@@ -1,0 +1,84 @@
+/**
+ * Orders: POST {base_url}/orders/ (validated all-or-nothing, first ORD error wins), GET one order,
+ * the caller's orders, and the listings within an order. Order errors answer {"code","message"}.
+ */
+import { http } from 'msw';
+import { BID_STATUSES, PAGINATION } from '../../src/contract/enums.js';
+import { validationError } from '../api-error.js';
+import { authenticate } from '../auth.js';
+import type { MockContext } from '../context.js';
+import { engineOf } from '../engine/engine.js';
+import { orderError } from '../engine/validate-order.js';
+import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
+import { parsePage, parseSortBy, sortBy } from '../query-params.js';
+import type { Order } from '../store.js';
+import { route } from './route.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
+const ORDER_LISTING_FIELDS = new Set([
+  'listing_title', 'invested_amount', 'listing_amount', 'loan_term_months', 'current_yield', 'amount_funded',
+  'platform_rating', 'verification_stage', 'percent_funded', 'historical_return', 'historical_return_10th_pctl',
+  'historical_return_90th_pctl', 'listing_duration', 'listing_number', 'status', 'status_reason',
+  'estimated_end_date', 'listing_status', 'start_date', 'note_number', 'listing_category_id', 'listing_category_name',
+]);
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw orderError('ORD0032', 'The body is not valid JSON.');
+  }
+}
+
+/** The caller's order `id`: ORD0002 when it is not a UUID, ORD0001 when unknown or someone else's. */
+function findOrder(ctx: MockContext, accountId: string, id: string): Order {
+  if (!UUID_RE.test(id)) throw orderError('ORD0002', `'${id}' is not an order id.`);
+  const order = ctx.store.orders.get(id.toLowerCase());
+  if (!order || order.accountId !== accountId) throw orderError('ORD0001', `No order ${id}.`);
+  return order;
+}
+
+/** The orders handlers. */
+export function ordersHandlers(ctx: MockContext) {
+  const engine = engineOf(ctx);
+  return [
+    http.post('*/v1/orders', route(async ({ request, zone }) => {
+      const caller = authenticate(ctx, request, 'write_invest_order');
+      const body = await readJson(request);
+      const account = ctx.store.accounts.get(caller.accountId)!;
+      const order = engine.submit(account, body);
+      return createdOrderView(ctx.store, order, zone);
+    })),
+    http.get('*/v1/orders', route(({ request, url, zone }) => {
+      const caller = authenticate(ctx, request, READ_SCOPES);
+      engine.sync();
+      const page = parsePage(url.searchParams, PAGINATION.orders);
+      const mine = [...ctx.store.orders.values()].filter((o) => o.accountId === caller.accountId);
+      const slice = mine.slice(page.offset, page.offset + page.limit);
+      return { result: slice.map((o) => orderView(ctx.store, o, zone)), result_count: slice.length, total_count: mine.length };
+    })),
+    http.get('*/v1/orders/:orderId', route(({ request, params, zone }) => {
+      const caller = authenticate(ctx, request, READ_SCOPES);
+      engine.sync();
+      return orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone);
+    })),
+    http.get('*/v1/orders/:orderId/listings', route(({ request, url, params, zone }) => {
+      const caller = authenticate(ctx, request, READ_SCOPES);
+      engine.sync();
+      const order = findOrder(ctx, caller.accountId, String(params.orderId));
+      const page = parsePage(url.searchParams, PAGINATION.orderListings);
+      const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_FIELDS, [{ field: 'listing_number', desc: true }]);
+      const status = url.searchParams.get('status');
+      if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
+        throw validationError('status', `must be one of ${BID_STATUSES.join(', ')}, got '${status}'`);
+      }
+      let items = order.bids.map((b) => orderListingView(ctx.store, order, b, zone));
+      if (status !== null) items = items.filter((i) => i.status === status.trim().toUpperCase());
+      sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
+      const slice = items.slice(page.offset, page.offset + page.limit);
+      return { result: slice, result_count: slice.length, total_count: items.length };
+    })),
+  ];
+}

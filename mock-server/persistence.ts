@@ -1,0 +1,111 @@
+/**
+ * The state file (--state): the whole store and the clock's time, written atomically (a temporary
+ * file, fsync, rename, fsync of the folder) so a crash never leaves a torn file, and checked on load
+ * (a header with the body's length and SHA-256) so a torn or edited file is refused with a clear error.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Listing, Store } from './store.js';
+
+const MAGIC = 'MKT-MOCK-STATE';
+const VERSION = 1;
+
+/** What a state file holds. */
+export interface SavedState {
+  store: Store;
+  /** The virtual time when it was written. */
+  now: number;
+}
+
+/** A state file that cannot be used. */
+export class StateFileError extends Error {
+  constructor(readonly path: string, problem: string) {
+    super(`mock state file ${path} ${problem}; move it away or delete it to start a fresh world`);
+    this.name = 'StateFileError';
+  }
+}
+
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  if (key === 'listingByNumber') return undefined;
+  if (value instanceof Map) return { $map: [...value.entries()] };
+  if (value instanceof Set) return { $set: [...value.values()] };
+  return value;
+}
+
+function reviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === '$map' && Array.isArray(o.$map)) return new Map(o.$map as [unknown, unknown][]);
+    if (keys.length === 1 && keys[0] === '$set' && Array.isArray(o.$set)) return new Set(o.$set);
+  }
+  return value;
+}
+
+/** The file's text for `store` at virtual time `now`. */
+export function serializeState(store: Store, now: number): string {
+  const body = JSON.stringify({ now, store }, replacer);
+  const sha = createHash('sha256').update(body).digest('hex');
+  return `${MAGIC} v${VERSION} bytes=${Buffer.byteLength(body)} sha256=${sha}\n${body}`;
+}
+
+/** Reads a state file's text; throws StateFileError naming what is wrong. */
+export function parseState(text: string, path = '(state)'): SavedState {
+  const nl = text.indexOf('\n');
+  const header = nl < 0 ? text : text.slice(0, nl);
+  const m = new RegExp(`^${MAGIC} v(\\d+) bytes=(\\d+) sha256=([0-9a-f]{64})$`).exec(header);
+  if (!m) throw new StateFileError(path, 'is not a mkt mock state file (bad header)');
+  if (Number(m[1]) !== VERSION) throw new StateFileError(path, `has format version ${m[1]}, this mock reads version ${VERSION}`);
+  const body = text.slice(nl + 1);
+  const bytes = Buffer.byteLength(body);
+  if (bytes !== Number(m[2])) throw new StateFileError(path, `is torn: ${bytes} bytes of body where the header promises ${m[2]}`);
+  if (createHash('sha256').update(body).digest('hex') !== m[3]) throw new StateFileError(path, 'is corrupt: its checksum does not match');
+  let parsed: { now: number; store: Store };
+  try {
+    parsed = JSON.parse(body, reviver) as { now: number; store: Store };
+  } catch (err) {
+    throw new StateFileError(path, `is not valid JSON (${(err as Error).message})`);
+  }
+  const store = parsed.store;
+  if (!store || !Array.isArray(store.listings) || !(store.accounts instanceof Map) || typeof parsed.now !== 'number') {
+    throw new StateFileError(path, 'does not hold a mock world');
+  }
+  store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
+  return { store, now: parsed.now };
+}
+
+/** Loads `path`; null when there is no such file yet. */
+export function loadStateFile(path: string): SavedState | null {
+  if (!existsSync(path)) return null;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new StateFileError(path, `cannot be read (${(err as Error).message})`);
+  }
+  return parseState(text, path);
+}
+
+/** Writes `store` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
+export function saveStateFile(path: string, store: Store, now: number): void {
+  const data = Buffer.from(serializeState(store, now));
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(tmp, path);
+  try {
+    const dir = openSync(dirname(path), 'r');
+    try { fsyncSync(dir); } finally { closeSync(dir); }
+  } catch {
+    // Some platforms cannot fsync a folder; the rename itself is still atomic.
+  }
+}

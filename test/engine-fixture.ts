@@ -1,0 +1,58 @@
+/** Shared set-up of the engine and orders tests: a frozen mock, tokens for any seeded account, JSON calls. */
+import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockOptions } from '../mock-server/context.js';
+import { READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../src/contract/enums.js';
+
+/** A fixed virtual start for every test world. */
+export const START = Date.parse('2026-03-02T12:00:00Z');
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+/** A frozen mock world with a fixed seed and start. */
+export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
+  return createMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, ...opts }, () => START);
+}
+
+/** Puts an access token for `accountId` into the store (read/write grant unless `readOnly`). */
+export function tokenFor(app: MockApp, accountId: string, readOnly = false): string {
+  const value = `test-${accountId}-${readOnly ? 'ro' : 'rw'}`;
+  app.ctx.store.tokens.set(value, {
+    value, kind: 'access', clientId: 'mkt-demo', accountId,
+    scopes: [...(readOnly ? READ_ONLY_SCOPES : READ_WRITE_SCOPES)], expiresAt: START + 3650 * DAY, authKey: 'test',
+  });
+  return value;
+}
+
+/** A JSON answer. */
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Headers;
+}
+
+/** Calls the app in-process: `path` under http://mock.test, `body` sent as JSON (a string as is). */
+export async function call(app: MockApp, method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.token !== undefined) headers.authorization = `bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await app.handle(new Request(`http://mock.test${path}`, { method, headers, body }));
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** Submits an order as `token`. */
+export function order(app: MockApp, token: string, bids: { listing_id: number; bid_amount: number }[]): Promise<Answer> {
+  return call(app, 'POST', '/v1/orders', { token, body: { bid_requests: bids } });
+}
+
+/** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule). */
+export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
+  const now = app.ctx.clock.now();
+  return app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1
+    && !l.borrowerUserId && !l.mockRole && now - l.listing_creation_date >= minAgeMs && l.listing_end_date - now > 2 * DAY);
+}
