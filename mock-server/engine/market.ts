@@ -43,9 +43,10 @@ function appetite(store: Store, l: Listing): number {
 function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
   if (t < l.listing_start_date) return;
   if (t >= l.listing_end_date) {
+    // The 14-day window closes with the listing: one that qualifies now originates now.
     if (canOriginate(l, true)) {
       makePending(store, l, t);
-      if (l.originateAt != null && l.originateAt <= t) originate(store, l, t);
+      originate(store, l, t);
     } else {
       endListing(store, l, LISTING_STATUS.EXPIRED, t);
     }
