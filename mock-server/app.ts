@@ -5,7 +5,7 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { VirtualClock } from './clock.js';
 import type { MockContext, MockOptions } from './context.js';
-import { attachEngine } from './engine/engine.js';
+import { attachEngine, engineOf } from './engine/engine.js';
 import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
@@ -57,6 +57,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
         { code: 'NOT_FOUND', message: `No route for ${request.method} ${path}` },
         { status: 404 },
       );
+    },
+    async close() {
+      engineOf(ctx).close();
     },
   };
 }

@@ -1,9 +1,29 @@
-/** `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port. */
+/** `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`: move its clock. */
 import { Command } from 'commander';
+import type { HttpClient } from '../api/http.js';
+import { errorFromResponse } from '../api/errors.js';
 import type { CommandContext } from '../context.js';
+import { parseDuration } from '../contract/duration.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { parseCount } from './options.js';
+
+/** What the mock answers to a clock move. */
+export interface ClockMove {
+  now: string;
+  moved_ms: number;
+}
+
+/**
+ * Moves the clock of the mock running at `rootUrl` forward by `duration` (`90m`, `24h`, `15d`, `PT1H`):
+ * POST {root_url}/__mock/clock. A bad duration is a UsageError before anything is sent.
+ */
+export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string): Promise<ClockMove> {
+  if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
+  const res = await http.send({ method: 'POST', url: `${rootUrl.replace(/\/+$/, '')}/__mock/clock`, json: { advance: duration } });
+  if (res.status !== 200) throw errorFromResponse(res.status, res.data, 'moving the mock clock');
+  return res.data as ClockMove;
+}
 
 interface ServeOptions {
   port: string;
@@ -78,6 +98,16 @@ export function makeMockCommand(ctx: CommandContext): Command {
       await server.close();
       await app.close?.();
       return { kind: 'none' };
+    }));
+  mock
+    .command('clock')
+    .description("the mock's virtual clock")
+    .command('advance')
+    .description('move the clock of the running mock (at root_url) forward')
+    .argument('<duration>', 'how far: 90m, 24h, 15d or ISO 8601 (PT1H)')
+    .action(ctx.action(async (duration: string): Promise<Output> => {
+      const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration);
+      return { kind: 'item', item: { ...moved } };
     }));
   return mock;
 }
