@@ -1,0 +1,54 @@
+/** `mkt mock clock advance` in-process against a real mock on 127.0.0.1. */
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { main } from '../src/main.js';
+import type { Io } from '../src/io.js';
+import { startMock, type TestMock } from './helpers/mock.js';
+
+function io(env: Record<string, string>): { io: Io; out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  return {
+    io: {
+      stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+      env, sleep: async () => undefined, now: () => 0, stopSignal: () => new Promise(() => undefined),
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startMock({ listings: 50 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+test('mkt mock clock advance 24h moves the running mock a day forward and prints the new time', async () => {
+  const before = mock.app.ctx.clock.now();
+  const run = io({ MKT_ROOT_URL: mock.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  const code = await main(['mock', 'clock', 'advance', '24h', '-o', 'json'], run.io);
+  expect(run.err()).toBe('');
+  expect(code).toBe(0);
+  expect(mock.app.ctx.clock.now() - before).toBe(86_400_000);
+  expect(JSON.parse(run.out())).toEqual({ now: '2026-06-02 12:00:00 +0000', moved_ms: 86_400_000 });
+});
+
+test('a bad duration is a usage error (exit 2) and the clock does not move', async () => {
+  const before = mock.app.ctx.clock.now();
+  const run = io({ MKT_ROOT_URL: mock.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'clock', 'advance', 'soon'], run.io)).toBe(2);
+  expect(run.err()).toContain('DURATION');
+  expect(mock.app.ctx.clock.now()).toBe(before);
+});
+
+test('no mock listening is exit 5', async () => {
+  const run = io({ MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'clock', 'advance', '1h'], run.io)).toBe(5);
+});
