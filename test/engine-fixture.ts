@@ -1,6 +1,7 @@
 /** Shared set-up of the engine and orders tests: a frozen mock, tokens for any seeded account, JSON calls. */
 import { createMockApp, type MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
+import { cancelledAtOrigination } from '../mock-server/engine/market.js';
 import { READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../src/contract/enums.js';
 
 /** A fixed virtual start for every test world. */
@@ -50,9 +51,9 @@ export function order(app: MockApp, token: string, bids: { listing_id: number; b
   return call(app, 'POST', '/v1/orders', { token, body: { bid_requests: bids } });
 }
 
-/** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule). */
+/** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule), none the operator will cancel. */
 export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
   const now = app.ctx.clock.now();
   return app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1
-    && !l.borrowerUserId && !l.mockRole && now - l.listing_creation_date >= minAgeMs && l.listing_end_date - now > 2 * DAY);
+    && !l.borrowerUserId && !l.mockRole && !cancelledAtOrigination(app.ctx.store, l) && now - l.listing_creation_date >= minAgeMs && l.listing_end_date - now > 2 * DAY);
 }

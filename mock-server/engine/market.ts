@@ -27,12 +27,17 @@ export function runTick(store: Store, t: number): void {
   for (const l of store.listings) {
     if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, rng);
     else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
-      if (rng.chance(CANCEL_AT_ORIGINATION)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
+      if (cancelledAtOrigination(store, l)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
       else originate(store, l, t);
     }
   }
   serviceLoans(store, t, rng);
   arrivals(store, t, rng);
+}
+
+/** Whether the operator cancels this listing when it would originate: fixed per listing, so tests can avoid it. */
+export function cancelledAtOrigination(store: Store, l: Listing): boolean {
+  return rngFor(store.seed, l.listing_number, 0xca9c).chance(CANCEL_AT_ORIGINATION);
 }
 
 /** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7. */
