@@ -1,0 +1,95 @@
+/** --state: the world survives a restart, is written atomically, and a torn or corrupt file is refused. */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { MockApp } from '../mock-server/app.js';
+import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { startHttpServer } from '../mock-server/http-adapter.js';
+import { parseState, serializeState, StateFileError } from '../mock-server/persistence.js';
+import { call, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
+
+const apps: MockApp[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close?.();
+});
+
+function stateApp(file: string): MockApp {
+  const app = makeApp({ stateFile: file, listings: 120 });
+  apps.push(app);
+  return app;
+}
+
+describe('a restart with --state', () => {
+  test('continues where it left off: clock, orders, balances, listings, and the engine keeps going', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
+    const first = stateApp(file);
+    const alice = tokenFor(first, 'alice-1');
+    const l = plainListings(first)[0]!;
+    l.verification_stage = 3;
+    const id = (await order(first, alice, [{ listing_id: l.listing_number, bid_amount: l.amount_remaining }])).body.order_id;
+    await call(first, 'POST', '/__mock/process');
+    await call(first, 'POST', '/__mock/clock', { body: { advance: '2h' } });
+    const before = (await call(first, 'GET', '/v1/accounts/platform', { token: alice })).body;
+    const orderBefore = (await call(first, 'GET', `/v1/orders/${id}`, { token: alice })).body;
+    await first.close?.();
+
+    const second = stateApp(file);
+    expect(second.ctx.clock.now()).toBe(START + 2 * 3_600_000);
+    expect((await call(second, 'GET', '/v1/accounts/platform', { token: alice })).body).toEqual(before);
+    expect((await call(second, 'GET', `/v1/orders/${id}`, { token: alice })).body).toEqual(orderBefore);
+    expect(second.ctx.store.listingByNumber.get(l.listing_number)!.listing_status).toBe(8);
+    await call(second, 'POST', '/__mock/clock', { body: { advance: '4d' } });
+    expect((await call(second, 'GET', `/v1/orders/${id}`, { token: alice })).body.order_status).toBe('COMPLETED');
+    expect(checkInvariants(second.ctx.store).ok).toBe(true);
+  });
+
+  test('a running server writes the file on its own and on close, without leaving temporary files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-state-'));
+    const file = join(dir, 'world.json');
+    const app = stateApp(file);
+    const server = await startHttpServer(app, '127.0.0.1', 0);
+    const token = tokenFor(app, 'alice-1');
+    const res = await fetch(`${server.origin}/v1/orders/`, {
+      method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bid_requests: [{ listing_id: plainListings(app)[0]!.listing_number, bid_amount: 25 }] }),
+    });
+    expect(res.status).toBe(200);
+    const { order_id } = (await res.json()) as { order_id: string };
+    await server.close();
+    expect(readdirSync(dir)).toEqual(['world.json']);
+    const saved = parseState(readFileSync(file, 'utf8'), file);
+    expect(saved.store.orders.has(order_id)).toBe(true);
+  });
+});
+
+describe('a bad state file', () => {
+  const world = (): string => {
+    const app = makeApp({ listings: 20 });
+    return serializeState(app.ctx.store, app.ctx.clock.now());
+  };
+
+  test('a torn file (cut short mid-write) is refused with a clear error', () => {
+    const text = world();
+    expect(() => parseState(text.slice(0, Math.floor(text.length / 2)), 'w.json')).toThrow(/w\.json is torn/);
+  });
+
+  test('an edited file (checksum mismatch) is refused', () => {
+    const text = world().replace('"alice"', '"alicf"');
+    expect(() => parseState(text, 'w.json')).toThrow(/corrupt/);
+  });
+
+  test('something that is not a state file is refused, and the mock does not start on it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-state-'));
+    const file = join(dir, 'world.json');
+    writeFileSync(file, '{"hello": "world"}');
+    expect(() => makeApp({ stateFile: file })).toThrow(StateFileError);
+    expect(() => makeApp({ stateFile: file })).toThrow(/not a mkt mock state file.*delete it to start a fresh world/);
+  });
+
+  test('an intact file round-trips to the same world', () => {
+    const text = world();
+    const saved = parseState(text);
+    expect(serializeState(saved.store, saved.now)).toBe(text);
+  });
+});
