@@ -21,7 +21,6 @@ afterAll(async () => {
   await server.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.origin}${path}`, {
     method, signal: AbortSignal.timeout(10_000),

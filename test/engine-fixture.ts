@@ -6,6 +6,7 @@ import { READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../src/contract/enums.js';
 
 /** A fixed virtual start for every test world. */
 export const START = Date.parse('2026-03-02T12:00:00Z');
+/** An hour and a day in milliseconds. */
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
@@ -27,7 +28,6 @@ export function tokenFor(app: MockApp, accountId: string, readOnly = false): str
 /** A JSON answer. */
 export interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }

@@ -46,7 +46,7 @@ export class Engine {
       let steps = 0;
       for (;;) {
         const next = e.queue.length > 0 ? store.orders.get(e.queue[0]!) : undefined;
-        if (e.queue.length > 0 && !next) {
+        if (e.queue.length > 0 && (!next || next.processed)) {
           e.queue.shift();
           continue;
         }

@@ -16,8 +16,9 @@ export const ORDER_SOURCE = 'API';
 
 /** Accepts an order: debits its total at once and queues it for processing at `processAt`. */
 export function acceptOrder(store: Store, account: Account, bids: BidRequest[], now: number, processAt: number): Order {
-  const seq = store.orders.size + 1;
-  const order_id = rngFor(store.seed, seq, now, 0x0dde).uuid();
+  let seq = store.orders.size + 1;
+  let order_id = rngFor(store.seed, seq, now, 0x0dde).uuid();
+  while (store.orders.has(order_id)) order_id = rngFor(store.seed, ++seq, now, 0x0dde).uuid();
   const order: Order = {
     order_id,
     accountId: account.id,
