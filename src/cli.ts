@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { makeListingsCommand } from './commands/listings.js';
 import { makeMockCommand } from './commands/mock.js';
+import { makeOffersCommand } from './commands/offers.js';
 import type { CommandContext } from './context.js';
 import { FORMATS } from './output/render.js';
 import { VERSION } from './version.js';
@@ -21,6 +22,7 @@ export function buildProgram(ctx: CommandContext): Command {
   ctx.program = program;
   program.addCommand(makeListingsCommand(ctx));
   program.addCommand(makeMockCommand(ctx));
+  program.addCommand(makeOffersCommand(ctx));
   configure(program, ctx);
   return program;
 }
