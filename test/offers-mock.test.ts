@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../src/contract/errors.js';
@@ -191,5 +192,30 @@ describe('offers and their pages', () => {
     const { body } = await post(applicantWith({ 'personal_info.first_name': "O'Neil" }));
     const html = await (await app.handle(new Request(body.offers_url))).text();
     expect(html).toContain('O&#39;Neil');
+  });
+});
+
+describe('POST /marketplace/application/offers: never a 500', () => {
+  const OBJECTS = ['loan_info', 'personal_info', 'address_info', 'contact_info', 'employment_info', 'identification'];
+
+  it('answers any JSON body with 200, 400 or 401', async () => {
+    await fc.assert(fc.asyncProperty(fc.jsonValue(), async (value) => {
+      const { status } = await post(JSON.stringify(value));
+      expect([200, 400, 401]).toContain(status);
+    }), { numRuns: 200 });
+  });
+
+  it('answers any value in any applicant field with 200 and a well-formed errors array, or offers', async () => {
+    const field = fc.constantFrom(...OBJECTS.filter((o) => o !== 'identification')).chain((obj) =>
+      fc.tuple(fc.constant(obj), fc.constantFrom(...Object.keys(validApplicant()[obj])), fc.jsonValue()));
+    await fc.assert(fc.asyncProperty(fc.array(field, { minLength: 1, maxLength: 6 }), async (changes) => {
+      const { status, body } = await post(applicantWith(Object.fromEntries(changes.map(([o, k, v]) => [`${o}.${k}`, v]))));
+      expect(status).toBe(200);
+      if (body.errors.length === 0) expect(body.offers.length).toBeGreaterThan(0);
+      for (const e of body.errors) {
+        expect(OFFER_ERRORS[e.code]).toBeDefined();
+        for (const a of e.assertions ?? []) expect(OFFER_ASSERTIONS[a.code]).toBeDefined();
+      }
+    }), { numRuns: 300 });
   });
 });

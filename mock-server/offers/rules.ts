@@ -9,13 +9,16 @@
  * - states not served: IA and WV (MKTPL-1007); state limits below the 35000 cap: MA 25000,
  *   NM 20000, OH 30000 on the requested amount (MKTPL-1008).
  * - annual income at most 5,000,000 (MKTPL-1012-293).
+ * - terms 24, 36, 48 and 60 months, each offered only when its payment is at most 35% of gross
+ *   monthly income (none left: MKTPL-1009; so is credit score code 6).
  * - client_reference_id: a string of at most 255 characters, else 400 VAL0001 (a partner's
  *   integration bug, not applicant data, so it is not an MKTPL-1012 assertion).
  */
 import { LISTING_CATEGORIES } from '../../src/contract/enums.js';
 
-/** Smallest and largest loan amount a partner may request (spec "Limits"). */
+/** Smallest loan amount a partner may request (spec "Limits"). */
 export const LOAN_AMOUNT_MIN = 2000;
+/** Largest loan amount a partner may request (spec "Limits"). */
 export const LOAN_AMOUNT_MAX = 35000;
 
 /** Accepted loan_purpose_id values: the listing categories of DESIGN.md. */
