@@ -57,9 +57,9 @@ export const PARTNER_CODES = { valid: 'PARTNER-DEMO', expired: 'PARTNER-EXPIRED'
  * last name and date of birth, match one). Dave is also the borrower of a listing.
  */
 export const EXISTING_BORROWERS: ReadonlyArray<ExistingBorrower> = [
-  { firstName: 'Dave', lastName: 'Diaz', dateOfBirth: '1985-04-12', ssn: '555001234', email: 'dave@example.com' },
-  { firstName: 'Grace', lastName: 'Green', dateOfBirth: '1979-11-03', ssn: '555005678', email: 'grace@example.com' },
-  { firstName: 'Henry', lastName: 'Hill', dateOfBirth: '1992-06-30', ssn: '555009012', email: 'henry@example.com' },
+  { firstName: 'Dave', lastName: 'Diaz', dateOfBirth: '1985-04-12', ssn: '555001234' },
+  { firstName: 'Grace', lastName: 'Green', dateOfBirth: '1979-11-03', ssn: '555005678' },
+  { firstName: 'Henry', lastName: 'Hill', dateOfBirth: '1992-06-30', ssn: '555009012' },
 ];
 
 /** Builds the whole world for `opts`. */

@@ -219,7 +219,6 @@ export interface ExistingBorrower {
   dateOfBirth: string;
   /** 9 digits */
   ssn: string;
-  email: string;
 }
 
 /** One offer as the offers endpoint returns it. */

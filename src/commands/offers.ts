@@ -188,7 +188,7 @@ export function makeOffersCommand(ctx: CommandContext): Command {
     .command('request')
     .description('send applicant JSON and print the offers, or every error and assertion with its meaning (exit 4)')
     .argument('<file>', "applicant JSON file, or '-' for standard input")
-    .option('--partner-code <code>', 'partner source code for identification.partner_source_code (env MKT_PARTNER_CODE)')
+    .option('--partner-code <code>', 'partner source code; overrides MKT_PARTNER_CODE, which overrides identification.partner_source_code in the file')
     .action(ctx.action(async (file: string, opts: RequestOptions): Promise<Output> => {
       const format = ctx.format();
       const applicant = await loadApplicant(ctx, file, opts);
