@@ -18,6 +18,7 @@ interface Group {
 /** Every command group, in help order. */
 const GROUPS: Group[] = [
   { name: 'listings', description: 'search and read loan listings', load: async () => (await import('./commands/listings.js')).makeListingsCommand },
+  { name: 'offers', description: 'partner: request personalised loan offers for an applicant', load: async () => (await import('./commands/offers.js')).makeOffersCommand },
   { name: 'mock', description: 'the bundled mock marketplace', load: async () => (await import('./commands/mock.js')).makeMockCommand },
 ];
 
