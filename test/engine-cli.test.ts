@@ -1,4 +1,7 @@
 /** `mkt mock clock advance` in-process against a real mock on 127.0.0.1. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../src/main.js';
@@ -51,4 +54,12 @@ test('a bad duration is a usage error (exit 2) and the clock does not move', asy
 test('no mock listening is exit 5', async () => {
   const run = io({ MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
   expect(await main(['mock', 'clock', 'advance', '1h'], run.io)).toBe(5);
+});
+
+test('mkt mock serve refuses a torn state file with exit 2 and says why', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
+  writeFileSync(file, 'MKT-MOCK-STATE v1 bytes=999 sha256=' + '0'.repeat(64) + '\n{"now":');
+  const run = io({ MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'serve', '--port', '0', '--listings', '10', '--state', file], run.io)).toBe(2);
+  expect(run.err()).toMatch(/is torn.*delete it to start a fresh world/);
 });

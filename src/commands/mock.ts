@@ -83,7 +83,14 @@ export function makeMockCommand(ctx: CommandContext): Command {
         import('../../mock-server/http-adapter.js'),
         import('../../mock-server/describe.js'),
       ]);
-      const app = createMockApp(options);
+      let app;
+      try {
+        app = createMockApp(options);
+      } catch (err) {
+        // A torn or foreign --state file is the user's to fix, not a bug: exit 2 with the reason.
+        if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message);
+        throw err;
+      }
       let server;
       try {
         server = await startHttpServer(app, host, port);
