@@ -120,3 +120,24 @@ describe('servicing and the account', () => {
     expect((await call(app, 'GET', '/v1/accounts/platform', { token: bob })).status).toBe(403);
   });
 });
+
+describe('arrears', () => {
+  test('missed payments grow days past due, are caught up with late and failed-payment fees, or end in default and charge-off', async () => {
+    const app = makeApp();
+    await call(app, 'POST', '/__mock/clock', { body: { advance: '365d' } });
+    const loans = [...app.ctx.store.loans.values()].filter((l) => l.origination_date > Date.parse('2026-01-01'));
+    const caughtUp = loans.filter((l) => l.late_fees_paid > 0);
+    expect(caughtUp.length).toBeGreaterThan(0);
+    for (const l of caughtUp) expect(l.platform_fees_paid).toBeGreaterThan(0);
+    const delinquent = loans.filter((l) => l.loan_default_reason === 1);
+    expect(delinquent.length).toBeGreaterThan(0);
+    for (const l of delinquent) {
+      expect(l.days_past_due).toBeGreaterThanOrEqual(91);
+      if (l.loan_status === LOAN_STATUS.CHARGEOFF) expect(l.days_past_due).toBeGreaterThanOrEqual(121);
+    }
+    // Notes in a charged-off loan hold no principal any more.
+    for (const n of app.ctx.store.notes) {
+      if (app.ctx.store.loans.get(n.loanNumber)!.loan_status === LOAN_STATUS.CHARGEOFF) expect(n.principal).toBe(0);
+    }
+  });
+});

@@ -14,6 +14,8 @@ import { addMonths } from './lifecycle.js';
 const DAY = 86_400_000;
 /** Late fee per missed installment, paid on catching up. */
 export const LATE_FEE = 15;
+/** Failed-payment fee per missed installment, the operator's on catching up (platform_fees_paid). */
+export const FAILED_PAYMENT_FEE = 15;
 /** The operator's servicing fee, a yearly rate on the outstanding balance. */
 export const SERVICE_FEE_RATE = 0.01;
 const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B: 0.02, C: 0.03, D: 0.045, E: 0.06, HR: 0.08 };
@@ -81,7 +83,7 @@ function dueDate(store: Store, loan: Loan, notes: Note[], t: number, rng: Rng): 
     loan.missedPayments = missed + 1;
     loan.oldestMissedDue ??= due;
     loan.next_payment_due_date = addMonths(due, 1);
-    loan.next_payment_due_amount = cents(installment(loan) * (missed + 2) + LATE_FEE * (missed + 1));
+    loan.next_payment_due_amount = cents(installment(loan) * (missed + 2) + (LATE_FEE + FAILED_PAYMENT_FEE) * (missed + 1));
     updateArrears(loan, t);
     return;
   }
@@ -102,6 +104,7 @@ function dueDate(store: Store, loan: Loan, notes: Note[], t: number, rng: Rng): 
   loan.principal_paid = cents(loan.principal_paid + pay.principal);
   loan.interest_paid = cents(loan.interest_paid + pay.interest);
   loan.late_fees_paid = cents(loan.late_fees_paid + pay.lateFees);
+  loan.platform_fees_paid = cents(loan.platform_fees_paid + FAILED_PAYMENT_FEE * missed);
   loan.service_fees_paid = cents(loan.service_fees_paid - pay.serviceFee);
   loan.missedPayments = 0;
   loan.oldestMissedDue = null;
