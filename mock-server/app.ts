@@ -7,6 +7,7 @@ import { VirtualClock } from './clock.js';
 import type { MockContext, MockOptions } from './context.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
+import { oauthHandlers } from './handlers/oauth.js';
 import { seedStore } from './seed.js';
 
 /** A running mock, without a transport. */
@@ -34,6 +35,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   };
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
+    ...oauthHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];
   return {
