@@ -42,7 +42,8 @@ describe('POST /v1/security/oauth/token', () => {
   it('answers 401 invalid_client for an unknown client, a wrong secret or missing credentials', async () => {
     const app = smallApp();
     const key = grantKey(app);
-    for (const creds of [{ client_id: 'nobody', client_secret: 'x' }, { client_id: DEMO_CLIENT.clientId, client_secret: 'wrong' }, {}]) {
+    const tries: Record<string, string>[] = [{ client_id: 'nobody', client_secret: 'x' }, { client_id: DEMO_CLIENT.clientId, client_secret: 'wrong' }, {}];
+    for (const creds of tries) {
       const { status, body } = await postToken(app, { grant_type: 'authorization_key', auth_key: key, ...creds });
       expect([status, body.error]).toEqual([401, 'invalid_client']);
     }
