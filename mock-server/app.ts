@@ -16,6 +16,8 @@ export interface MockApp {
   handlers: RequestHandler[];
   /** Answers one request. */
   handle(request: Request): Promise<Response>;
+  /** Stops timers and flushes state; called when the server stops. */
+  close?(): Promise<void>;
 }
 
 /** Defaults for the options a caller leaves out. */

@@ -3,13 +3,11 @@
  * predicates driven by the field catalogue, picks the pool (active or originated, invested or not),
  * sorts and pages. Every unknown parameter or bad value is a 400 naming it.
  */
-import { BUREAU2_BY_SHORT } from '../src/contract/bureau.js';
-import { parseFilterDate } from '../src/contract/dates.js';
-import { FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PAGINATION, PLATFORM_RATINGS, US_STATES } from '../src/contract/enums.js';
-import { LISTING_FIELD_BY_NAME, SORTABLE_FIELDS, type ListingField } from '../src/contract/listing-fields.js';
+import { LISTING_STATUS, PAGINATION } from '../src/contract/enums.js';
+import { checkBoolean, checkMultivalue, checkRangeBound, resolveFilterParam } from '../src/contract/listing-filters.js';
+import { LISTING_FIELD_BY_NAME, SORTABLE_FIELDS } from '../src/contract/listing-fields.js';
 import { validationError } from './api-error.js';
 import { parseBool, parsePage, parseSortBy, sortBy, type SortClause } from './query-params.js';
-import { LISTING_STATUS } from '../src/contract/enums.js';
 import type { Listing } from './store.js';
 
 type Predicate = (l: Listing) => boolean;
@@ -19,17 +17,6 @@ const CONTROL_PARAMS = new Set([
   'offset', 'limit', 'include_credit_bureau_values', 'biddable', 'invested', 'sort_by', 'whole_loan',
   'exclude_co_borrower_application',
 ]);
-
-/** Closed value lists for multivalue filters: a value outside them is a 400, not an empty result. */
-const ALLOWED_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
-  fico_score: new Set(FICO_BINS),
-  platform_rating: new Set(PLATFORM_RATINGS),
-  borrower_state: new Set(US_STATES),
-  listing_term: new Set(LISTING_TERMS.map(String)),
-  income_range: new Set(['0', '1', '2', '3', '4', '5', '6', '7']),
-  listing_category_id: new Set(Object.keys(LISTING_CATEGORIES)),
-  listing_status: new Set(Object.keys(LISTING_STATUSES)),
-};
 
 /** A parsed search. */
 export interface ListingQuery {
@@ -49,42 +36,39 @@ export interface ListingQuery {
 /** Parses the query string of a listings search; `zone` reads date bounds. Throws ApiError (400). */
 export function parseListingQuery(params: URLSearchParams, zone: string | undefined): ListingQuery {
   const predicates: Predicate[] = [];
-  const ranges = new Map<string, { min?: number; max?: number; field: string }>();
+  const ranges = new Map<string, { min?: number; max?: number; bureau: boolean }>();
   for (const key of new Set(params.keys())) {
     if (CONTROL_PARAMS.has(key)) continue;
-    const values = params.getAll(key);
-    const value = values.join(',');
-    const field = LISTING_FIELD_BY_NAME.get(key);
-    if (field && field.filter === 'boolean') {
-      const b = parseBool(params, key)!;
+    const value = params.getAll(key).join(',');
+    const p = resolveFilterParam(key);
+    if (!p) {
+      const field = LISTING_FIELD_BY_NAME.get(key);
+      if (field?.filter === 'range') throw validationError(key, `is a range filter: use ${key}_min and/or ${key}_max`);
+      if (field) throw validationError(key, 'cannot be filtered (see the field catalogue for filterable fields)');
+      throw validationError(key, 'unknown parameter');
+    }
+    if (p.kind === 'boolean') {
+      const problem = checkBoolean(value);
+      if (problem) throw validationError(key, problem);
+      const b = value.trim().toLowerCase() === 'true';
       predicates.push((l) => fieldOf(l, key) === b);
-      continue;
+    } else if (p.kind === 'multivalue') {
+      const parts = checkMultivalue(p.field, p.type, value);
+      if (typeof parts === 'string') throw validationError(key, parts);
+      predicates.push(multivaluePredicate(p.field, p.type, parts));
+    } else {
+      const n = checkRangeBound(p.type, value, zone, p.kind === 'max');
+      if (typeof n === 'string') throw validationError(key, n);
+      const r = ranges.get(p.field) ?? { bureau: p.bureau };
+      r[p.kind] = n;
+      ranges.set(p.field, r);
     }
-    if (field && field.filter === 'multivalue') {
-      predicates.push(multivaluePredicate(field, value));
-      continue;
-    }
-    const m = /^(.+)_(min|max)$/.exec(key);
-    if (m) {
-      const [, base, bound] = m as unknown as [string, string, 'min' | 'max'];
-      const rangeField = LISTING_FIELD_BY_NAME.get(base);
-      const isBureau = BUREAU2_BY_SHORT.has(base);
-      if ((rangeField && rangeField.filter === 'range') || isBureau) {
-        const n = rangeBound(key, value, rangeField?.type ?? 'integer', zone, bound === 'max');
-        const r = ranges.get(base) ?? { field: base };
-        r[bound] = n;
-        ranges.set(base, r);
-        continue;
-      }
-    }
-    if (field) throw validationError(key, `'${key}' cannot be filtered (see the field catalogue for filterable fields)`);
-    throw validationError(key, 'unknown parameter');
   }
   for (const [base, r] of ranges) {
     if (r.min !== undefined && r.max !== undefined && r.min > r.max) {
       throw validationError(`${base}_min`, `is greater than ${base}_max`);
     }
-    const get = BUREAU2_BY_SHORT.has(base) && !LISTING_FIELD_BY_NAME.has(base)
+    const get = r.bureau
       ? (l: Listing) => l.bureau2[base]
       : (l: Listing) => fieldOf(l, base) as number | null;
     const { min, max } = r;
@@ -129,32 +113,13 @@ function fieldOf(l: Listing, name: string): unknown {
   return (l as unknown as Record<string, unknown>)[name];
 }
 
-function multivaluePredicate(field: ListingField, value: string): Predicate {
-  const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (parts.length === 0) throw validationError(field.name, 'needs at least one value');
-  const allowed = ALLOWED_VALUES[field.name];
-  for (const p of parts) {
-    if (field.type === 'integer' && !/^-?\d+$/.test(p)) throw validationError(field.name, `'${p}' is not a whole number`);
-    if (allowed && !allowed.has(p)) throw validationError(field.name, `unknown value '${p}'; expected one of ${[...allowed].join(', ')}`);
-  }
-  const name = field.name;
-  if (field.type === 'integer') {
+function multivaluePredicate(name: string, type: string, parts: string[]): Predicate {
+  if (type === 'integer') {
     const set = new Set(parts.map(Number));
     return (l) => set.has(fieldOf(l, name) as number);
   }
   const set = new Set(parts);
   return (l) => set.has(fieldOf(l, name) as string);
-}
-
-function rangeBound(param: string, text: string, type: string, zone: string | undefined, isMax: boolean): number {
-  if (type === 'datetime' || type === 'date') {
-    const ms = parseFilterDate(text, zone, isMax);
-    if (ms === null) throw validationError(param, `'${text}' is not a date (yyyy-MM-dd or yyyy-MM-dd HH:mm:ss)`);
-    return ms;
-  }
-  const t = text.trim();
-  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(t)) throw validationError(param, `'${text}' is not a number`);
-  return Number(t);
 }
 
 /** The page of matches and the total count, in the query's order. */

@@ -1,0 +1,21 @@
+/** What `mkt mock serve` prints on start: the URLs to configure and the seeded credentials. */
+import type { MockApp } from './app.js';
+import { DEMO_CLIENT, PARTNER_CODES } from './seed.js';
+
+/** A human-readable summary of a started mock. */
+export function describeMock(app: MockApp, origin: string): string {
+  const s = app.ctx.store;
+  const users = [...s.users.values()].map((u) => `${u.id} (${u.accountIds.join(', ')})`).join(', ');
+  return [
+    `mock marketplace listening on ${origin}`,
+    `  base_url  ${origin}/v1`,
+    `  root_url  ${origin}`,
+    `  auth_url  ${origin}`,
+    `  seed ${s.seed}, ${s.listings.length} listings, clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
+    `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
+    `  investors: ${users}`,
+    `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
+    `  try: MKT_ROOT_URL=${origin} MKT_ACCESS_TOKEN=any mkt listings search --fico_score=760-779`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,66 @@
+/**
+ * The typed client's core: resolves the endpoint's base (base_url, root_url), adds the bearer
+ * token, `Accept` and `timezone` headers, maps failures to typed errors, retries once with a fresh
+ * token after a 401.
+ */
+import type { Settings } from '../config/settings.js';
+import type { TokenProvider } from '../auth/token-provider.js';
+import { errorFromResponse } from './errors.js';
+import type { HttpClient, HttpRequest } from './http.js';
+
+/** Which of the API's base addresses a path hangs off. */
+export type Base = 'base' | 'root' | 'auth';
+
+/** A list response. */
+export interface ListEnvelope<T = Record<string, unknown>> {
+  result: T[];
+  result_count: number;
+  total_count: number;
+}
+
+/** A call to a resource. */
+export interface Call {
+  method: HttpRequest['method'];
+  base: Base;
+  /** Path below the base, segments already encoded (use `seg`). */
+  path: string;
+  query?: URLSearchParams;
+  json?: unknown;
+  /** What the call does, for messages ("search listings"). */
+  what: string;
+}
+
+/** Encodes one path segment. */
+export const seg = (value: string | number): string => encodeURIComponent(String(value));
+
+/** The authenticated client every resource module uses. */
+export class ApiClient {
+  constructor(
+    readonly http: HttpClient,
+    readonly settings: Settings,
+    private readonly tokens: TokenProvider,
+  ) {}
+
+  /** The absolute URL of `path` under `base`. */
+  url(base: Base, path: string): string {
+    const root = base === 'base' ? this.settings.baseUrl : base === 'root' ? this.settings.rootUrl : this.settings.authUrl;
+    return `${root}${path.startsWith('/') ? '' : '/'}${path}`;
+  }
+
+  /** Sends a resource call and returns the parsed body, or throws the mapped error. */
+  async call<T>(c: Call): Promise<T> {
+    let token = await this.tokens.accessToken();
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { authorization: `bearer ${token}` };
+      if (this.settings.timezone) headers.timezone = this.settings.timezone;
+      const res = await this.http.send({ method: c.method, url: this.url(c.base, c.path), query: c.query, json: c.json, headers });
+      if (res.status >= 200 && res.status < 300) return res.data as T;
+      const body = res.data as { error?: string } | undefined;
+      if (res.status === 401 && attempt === 0 && body?.error === 'invalid_token') {
+        token = await this.tokens.accessToken({ refresh: true });
+        continue;
+      }
+      throw errorFromResponse(res.status, res.data, c.what);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Typed API failures, mapped from an HTTP answer in exactly one function (`errorFromResponse`).
+ * Each carries the status, the API's code and message, and the CLI exit code it leads to.
+ */
+import { AUTH_ERRORS, OFFER_ERRORS, ORDER_ERRORS } from '../contract/errors.js';
+import { CliError, EXIT } from '../errors.js';
+
+/** Any failure answered by the marketplace. */
+export class ApiError extends CliError {
+  constructor(
+    message: string,
+    exitCode: number,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly body: unknown,
+    hint?: string,
+  ) {
+    super(message, exitCode, hint);
+  }
+}
+
+/** 401/403: the token or grant was refused (exit 3). */
+export class AuthenticationError extends ApiError {}
+/** 4xx: the marketplace rejected the request (exit 4). */
+export class RejectedError extends ApiError {}
+/** 5xx after retries (exit 5). */
+export class ServerError extends ApiError {}
+
+/** The marketplace could not be reached at all (exit 5). */
+export class ConnectionError extends CliError {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message, EXIT.UNREACHABLE, 'is the marketplace (or `mkt mock serve`) running, and is base_url right?');
+  }
+}
+
+/** The meaning of a known code, for messages. */
+export function meaningOf(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  return ORDER_ERRORS[code]?.message ?? OFFER_ERRORS[code]?.message ?? AUTH_ERRORS[code];
+}
+
+/** Maps a non-2xx answer to its typed error. */
+export function errorFromResponse(status: number, body: unknown, what: string): ApiError {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const errors = Array.isArray(b.errors) ? (b.errors as Array<Record<string, unknown>>) : [];
+  const code = (b.code ?? b.error ?? errors[0]?.code) as string | undefined;
+  const text = (b.message ?? b.error_description ?? errors[0]?.message) as string | undefined;
+  const detail = [code, text ?? meaningOf(code)].filter(Boolean).join(': ') || (typeof body === 'string' ? body.slice(0, 200) : '');
+  const message = `${what} failed (HTTP ${status})${detail ? `: ${detail}` : ''}`;
+  if (status === 401 || status === 403) {
+    return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'run `mkt login` (or check MKT_ACCESS_TOKEN)');
+  }
+  if (status >= 500) return new ServerError(message, EXIT.UNREACHABLE, status, code, body);
+  return new RejectedError(message, EXIT.REJECTED, status, code, body);
+}

@@ -1,0 +1,19 @@
+/** Following every page of a list endpoint, one page in memory at a time. */
+import type { ListEnvelope } from './client.js';
+
+/**
+ * Yields every item from `offset` on, fetching pages of `pageSize` with `fetchPage` until a short
+ * page or `total_count` says the end is reached.
+ */
+export async function* paginate<T>(
+  fetchPage: (offset: number, limit: number) => Promise<ListEnvelope<T>>,
+  pageSize: number,
+  offset = 0,
+): AsyncGenerator<T> {
+  for (;;) {
+    const page = await fetchPage(offset, pageSize);
+    for (const item of page.result) yield item;
+    offset += page.result.length;
+    if (page.result.length === 0 || page.result.length < pageSize || offset >= page.total_count) return;
+  }
+}

@@ -1,0 +1,153 @@
+/** `mkt listings search|fields|get`: every filterable catalogue field is a flag of `search`. */
+import { Command, Option } from 'commander';
+import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
+import { checkBoolean, checkFilterValue, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
+import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-fields.js';
+import type { CommandContext } from '../context.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { parseCount, parseColumns } from './options.js';
+
+/** Columns a table shows when --columns is not given. */
+export const DEFAULT_LISTING_COLUMNS = [
+  'listing_number', 'platform_rating', 'fico_score', 'listing_term', 'borrower_rate', 'listing_amount',
+  'amount_remaining', 'percent_funded', 'listing_title', 'borrower_state',
+];
+
+const LISTING_COLUMNS = [...LISTING_FIELDS.map((f) => f.name), 'invested', 'biddable'];
+
+interface SearchOptions {
+  sortBy?: string;
+  limit?: string;
+  offset?: string;
+  all?: boolean;
+  columns?: string;
+  biddable?: string;
+  invested?: string;
+  wholeLoan?: boolean;
+  excludeCoBorrower?: boolean;
+  includeCreditBureauValues?: string;
+  [filter: string]: unknown;
+}
+
+function filterDescription(name: string): string {
+  const p = resolveFilterParam(name)!;
+  if (p.bureau) {
+    const e = BUREAU2_BY_SHORT.get(p.field)!;
+    return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${e.long} (bureau2, ${e.units})`;
+  }
+  const f = LISTING_FIELD_BY_NAME.get(p.field)!;
+  const what = f.description.replace(/\.$/, '');
+  if (p.kind === 'boolean') return `${what} (true|false)`;
+  if (p.kind === 'multivalue') return `${what} (comma-separated values)`;
+  const unit = f.type === 'datetime' || f.type === 'date' ? 'yyyy-MM-dd[ HH:mm:ss]' : 'number';
+  return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${f.name}: ${what} (${unit})`;
+}
+
+/** Turns the parsed flags into the search query, checking every value first (exit 2, nothing sent). */
+export function buildSearchQuery(opts: SearchOptions, zone: string | undefined): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const name of filterParamNames()) {
+    const value = opts[name];
+    if (value === undefined) continue;
+    const text = String(value);
+    const p = resolveFilterParam(name)!;
+    const problem = checkFilterValue(p, text, zone);
+    if (problem) throw new UsageError(`--${name}: ${problem}`);
+    q.set(name, p.kind === 'boolean' ? text.toLowerCase() : text);
+  }
+  for (const [flag, param] of [['biddable', 'biddable'], ['invested', 'invested']] as const) {
+    const v = opts[flag];
+    if (v === undefined) continue;
+    const problem = checkBoolean(String(v));
+    if (problem) throw new UsageError(`--${flag}: ${problem}`);
+    q.set(param, String(v).toLowerCase());
+  }
+  if (opts.wholeLoan) q.set('whole_loan', 'true');
+  if (opts.excludeCoBorrower) q.set('exclude_co_borrower_application', 'true');
+  if (opts.includeCreditBureauValues !== undefined) {
+    const parts = opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase());
+    const bad = parts.find((b) => b !== 'bureau1' && b !== 'bureau2');
+    if (bad !== undefined) throw new UsageError(`--include-credit-bureau-values: must be bureau1, bureau2 or both, got '${bad}'`);
+    q.set('include_credit_bureau_values', parts.join(','));
+  }
+  if (opts.sortBy !== undefined) q.set('sort_by', checkSortBy(opts.sortBy));
+  if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
+  if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+  return q;
+}
+
+function checkSortBy(text: string): string {
+  for (const clause of text.split(',')) {
+    const [field, dir, ...rest] = clause.trim().split(/\s+/);
+    const known = field !== undefined && LISTING_FIELD_BY_NAME.has(field) && LISTING_FIELD_BY_NAME.get(field)!.type !== 'object';
+    if (!known) throw new UsageError(`--sort-by: unknown field '${field ?? ''}'`, 'run `mkt listings fields` for the field names');
+    if (rest.length > 0 || (dir !== undefined && !/^(asc|desc)$/i.test(dir))) {
+      throw new UsageError(`--sort-by: direction must be asc or desc in '${clause.trim()}'`);
+    }
+  }
+  return text;
+}
+
+/** The `listings` command group. */
+export function makeListingsCommand(ctx: CommandContext): Command {
+  const listings = new Command('listings').description('search and read loan listings');
+
+  const search = listings
+    .command('search')
+    .description('search active listings (or, with --biddable false, originated listings you invested in)')
+    .option('--sort-by <clauses>', "sort, e.g. 'borrower_rate desc' or 'platform_rating asc,listing_amount desc'")
+    .option('--limit <n>', 'listings per page (default 25, maximum 500)')
+    .option('--offset <n>', 'index of the first listing')
+    .option('--all', 'follow every page and stream the listings')
+    .option('--columns <names>', `columns for table and csv (default: ${DEFAULT_LISTING_COLUMNS.join(',')})`)
+    .option('--biddable <bool>', 'true: active listings (default); false: originated listings')
+    .option('--invested <bool>', 'true: only listings you invested in; false: only those you did not')
+    .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
+    .option('--exclude-co-borrower', 'leave out co-borrower applications')
+    .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)');
+  for (const name of filterParamNames()) {
+    search.addOption(new Option(`--${name} <value>`, filterDescription(name)));
+  }
+  search.action(ctx.action(async (opts: SearchOptions): Promise<Output> => {
+    const settings = ctx.settings();
+    const query = buildSearchQuery(opts, settings.timezone);
+    const columns = opts.columns ? parseColumns(opts.columns, LISTING_COLUMNS) : DEFAULT_LISTING_COLUMNS;
+    const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
+    if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns };
+    return { kind: 'page', envelope: await api.search(client, query), columns };
+  }));
+
+  listings
+    .command('fields')
+    .description('the filter catalogue: every listing field, its type and how it can be filtered')
+    .action(ctx.action(async (): Promise<Output> => {
+      const rows = LISTING_FIELDS.map((f) => ({
+        field: f.name, type: f.type, filter: f.filter,
+        flags: f.filter === 'range' ? `--${f.name}_min --${f.name}_max` : f.filter === 'none' ? '' : `--${f.name}`,
+        description: f.description,
+      }));
+      for (const e of BUREAU2_ELEMENTS) {
+        rows.push({
+          field: `credit_bureau_values_bureau2_indexed.${e.long}`, type: 'integer', filter: 'range',
+          flags: `--${e.short}_min --${e.short}_max`,
+          description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
+        });
+      }
+      return { kind: 'rows', rows, columns: ['field', 'type', 'filter', 'flags', 'description'] };
+    }));
+
+  listings
+    .command('get')
+    .description('one listing by number, active or originated')
+    .argument('<number>', 'listing number')
+    .action(ctx.action(async (numberText: string): Promise<Output> => {
+      const number = parseCount('listing number', numberText, 1);
+      const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
+      const listing = await api.get(client, number);
+      if (!listing) throw new CliError(`listing ${number} not found (neither active nor originated)`, EXIT.REJECTED);
+      return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing) };
+    }));
+
+  return listings;
+}

@@ -1,0 +1,92 @@
+/**
+ * The context every command factory receives: the injected world, the global options, lazily
+ * built settings and API client, and the action wrapper that renders what a command returns.
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from './api/client.js';
+import type { HttpClient } from './api/http.js';
+import { resolveSettings, type Settings } from './config/settings.js';
+import type { Io } from './io.js';
+import { render, resolveFormat, type Format, type Output } from './output/render.js';
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  profile?: string;
+  output?: string;
+  timezone?: string;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+/** Shared by all commands of one run. */
+export class CommandContext {
+  /** Set by commands that end with a code other than 0 without an error (e.g. --wait: 6). */
+  exitCode = 0;
+  program!: Command;
+  private http?: HttpClient;
+  private client?: ApiClient;
+
+  constructor(readonly io: Io) {}
+
+  /** The global options as parsed. */
+  globals(): GlobalOptions {
+    return this.program.opts<GlobalOptions>();
+  }
+
+  /** Resolved settings of the selected profile. */
+  settings(): Settings {
+    const g = this.globals();
+    return resolveSettings(this.io.env, g.profile, g.timezone);
+  }
+
+  /** The chosen output format. */
+  format(): Format {
+    return resolveFormat(this.globals().output ?? this.io.env.MKT_OUTPUT, this.io.stdoutIsTTY);
+  }
+
+  /** Colour only on a terminal, and never with --no-color or NO_COLOR. */
+  color(): boolean {
+    return this.io.stdoutIsTTY && this.globals().color !== false && !this.io.env.NO_COLOR;
+  }
+
+  /** A message for the person: stderr. */
+  info(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /** The HTTP client (undici is loaded on first use). */
+  async httpClient(): Promise<HttpClient> {
+    if (!this.http) {
+      const { HttpClient } = await import('./api/http.js');
+      const trace = this.globals().verbose ? (line: string) => this.info(line) : undefined;
+      this.http = new HttpClient({ trace, sleep: this.io.sleep });
+    }
+    return this.http;
+  }
+
+  /** The authenticated API client for the selected profile. */
+  async api(): Promise<ApiClient> {
+    if (!this.client) {
+      const [{ ApiClient }, { createTokenProvider }] = await Promise.all([import('./api/client.js'), import('./auth/index.js')]);
+      const settings = this.settings();
+      const http = await this.httpClient();
+      const tokens = await createTokenProvider({ settings, env: this.io.env, http, stderr: (l) => this.info(l) });
+      this.client = new ApiClient(http, settings, tokens);
+    }
+    return this.client;
+  }
+
+  /** Wraps a command body: it returns an Output, which is rendered in the chosen format. */
+  action<A extends unknown[]>(body: (...args: A) => Promise<Output | void>): (...args: A) => Promise<void> {
+    return async (...args: A) => {
+      const format = this.format();
+      const output = await body(...args);
+      if (output) await render(this.io.stdout, output, format, this.color());
+    };
+  }
+
+  /** Releases pooled connections so the process can end. */
+  async close(): Promise<void> {
+    await this.http?.close();
+  }
+}

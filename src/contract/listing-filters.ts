@@ -1,0 +1,94 @@
+/**
+ * What a listings filter parameter is and which values it takes, shared by the mock's filter
+ * engine (400 naming the parameter) and the CLI's flags (exit 2 before anything is sent).
+ */
+import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from './bureau.js';
+import { parseFilterDate } from './dates.js';
+import { FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from './enums.js';
+import { FILTERABLE_FIELDS, LISTING_FIELD_BY_NAME, type FieldType } from './listing-fields.js';
+
+/** A filter parameter resolved against the catalogue. */
+export interface FilterParam {
+  /** The listing field, or the bureau2 short name. */
+  field: string;
+  kind: 'boolean' | 'multivalue' | 'min' | 'max';
+  type: FieldType;
+  bureau: boolean;
+}
+
+/** Closed value lists of multivalue filters: a value outside them is refused. */
+export const ALLOWED_VALUES: Readonly<Record<string, readonly string[]>> = {
+  fico_score: FICO_BINS,
+  platform_rating: PLATFORM_RATINGS,
+  borrower_state: US_STATES,
+  listing_term: LISTING_TERMS.map(String),
+  income_range: ['0', '1', '2', '3', '4', '5', '6', '7'],
+  listing_category_id: Object.keys(LISTING_CATEGORIES),
+  listing_status: Object.keys(LISTING_STATUSES),
+};
+
+/** Every filter parameter name: booleans and multivalues by name, ranges with _min and _max, bureau2 short names. */
+export function filterParamNames(): string[] {
+  const out: string[] = [];
+  for (const f of FILTERABLE_FIELDS) {
+    if (f.filter === 'range') out.push(`${f.name}_min`, `${f.name}_max`);
+    else out.push(f.name);
+  }
+  for (const e of BUREAU2_ELEMENTS) out.push(`${e.short}_min`, `${e.short}_max`);
+  return out;
+}
+
+/** Resolves a parameter name, or null when it is not a filter. */
+export function resolveFilterParam(name: string): FilterParam | null {
+  const field = LISTING_FIELD_BY_NAME.get(name);
+  if (field && (field.filter === 'boolean' || field.filter === 'multivalue')) {
+    return { field: name, kind: field.filter, type: field.type, bureau: false };
+  }
+  const m = /^(.+)_(min|max)$/.exec(name);
+  if (!m) return null;
+  const base = m[1]!;
+  const kind = m[2] as 'min' | 'max';
+  const rangeField = LISTING_FIELD_BY_NAME.get(base);
+  if (rangeField?.filter === 'range') return { field: base, kind, type: rangeField.type, bureau: false };
+  if (BUREAU2_BY_SHORT.has(base)) return { field: base, kind, type: 'integer', bureau: true };
+  return null;
+}
+
+/** Checks a boolean value (case-insensitive). Returns the problem, or null. */
+export function checkBoolean(value: string): string | null {
+  return /^(true|false)$/i.test(value.trim()) ? null : `must be true or false, got '${value}'`;
+}
+
+/** Splits a multivalue and checks each part. Returns the parts, or the problem. */
+export function checkMultivalue(field: string, type: FieldType, value: string): string[] | string {
+  const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (parts.length === 0) return 'needs at least one value';
+  const allowed = ALLOWED_VALUES[field];
+  for (const p of parts) {
+    if (type === 'integer' && !/^-?\d+$/.test(p)) return `'${p}' is not a whole number`;
+    if (allowed && !allowed.includes(p)) return `unknown value '${p}'; expected one of ${allowed.join(', ')}`;
+  }
+  return parts;
+}
+
+/** Reads a range bound: a number, or for date fields a date in `zone`. Returns the value, or the problem. */
+export function checkRangeBound(type: FieldType, text: string, zone: string | undefined, isMax: boolean): number | string {
+  if (type === 'datetime' || type === 'date') {
+    const ms = parseFilterDate(text, zone, isMax);
+    return ms ?? `'${text}' is not a date (yyyy-MM-dd or yyyy-MM-dd HH:mm:ss)`;
+  }
+  const t = text.trim();
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(t)) return `'${text}' is not a number`;
+  return Number(t);
+}
+
+/** Checks one value of a filter parameter. Returns the problem, or null when the value is good. */
+export function checkFilterValue(p: FilterParam, text: string, zone: string | undefined): string | null {
+  if (p.kind === 'boolean') return checkBoolean(text);
+  if (p.kind === 'multivalue') {
+    const parts = checkMultivalue(p.field, p.type, text);
+    return typeof parts === 'string' ? parts : null;
+  }
+  const n = checkRangeBound(p.type, text, zone, p.kind === 'max');
+  return typeof n === 'string' ? n : null;
+}

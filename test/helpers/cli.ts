@@ -1,0 +1,57 @@
+/** Spawns the built `bin/mkt.js` as a user or a cron job would, with its own temporary config and state dirs. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Path of the built binary. */
+export const BIN = resolve(import.meta.dirname, '../../bin/mkt.js');
+
+/** What a run printed and how it ended. */
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  env?: Record<string, string>;
+  /** Text fed to standard input (stdin is closed otherwise). */
+  input?: string;
+  timeoutMs?: number;
+  /** Reuse a home (config and state dirs) across runs. */
+  home?: string;
+}
+
+/** A fresh temporary home with config and state dirs under it. */
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'mkt-test-'));
+}
+
+/** Runs `mkt args…` with a clean environment (PATH, HOME, temp config/state dirs, and `env`). */
+export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const home = opts.home ?? tempHome();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    MKT_CONFIG_DIR: join(home, 'config'),
+    MKT_STATE_DIR: join(home, 'state'),
+    MKT_CREDENTIAL_STORE: 'file',
+    ...opts.env,
+  };
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}

@@ -1,0 +1,31 @@
+/** Starts the real mock server on 127.0.0.1 port 0 for a test, and stops it after. */
+import { createMockApp, type MockApp } from '../../mock-server/app.js';
+import type { MockOptions } from '../../mock-server/context.js';
+import { startHttpServer } from '../../mock-server/http-adapter.js';
+
+/** A fixed start so that seeded worlds are the same on every run. */
+export const TEST_START = Date.parse('2026-06-01T12:00:00Z');
+
+/** A running mock for a test. */
+export interface TestMock {
+  app: MockApp;
+  origin: string;
+  /** Environment that points the CLI at this mock. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Starts a mock (frozen clock at TEST_START, 300 listings unless told otherwise). */
+export async function startMock(options: Partial<MockOptions> = {}): Promise<TestMock> {
+  const app = createMockApp({ seed: 7, listings: 300, frozen: true, start: TEST_START, ...options });
+  const server = await startHttpServer(app, '127.0.0.1', 0);
+  return {
+    app,
+    origin: server.origin,
+    env: { MKT_ROOT_URL: server.origin },
+    async close() {
+      await server.close();
+      await app.close?.();
+    },
+  };
+}
