@@ -1,6 +1,9 @@
 /** The root command: global options, and each command group added from its own factory. */
 import { Command, Option } from 'commander';
+import { makeAuthCommand } from './commands/auth.js';
+import { makeConfigCommand } from './commands/config.js';
 import { makeListingsCommand } from './commands/listings.js';
+import { makeLoginCommand, makeLogoutCommand } from './commands/login.js';
 import { makeMockCommand } from './commands/mock.js';
 import type { CommandContext } from './context.js';
 import { FORMATS } from './output/render.js';
@@ -19,6 +22,10 @@ export function buildProgram(ctx: CommandContext): Command {
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)');
   ctx.program = program;
+  program.addCommand(makeLoginCommand(ctx));
+  program.addCommand(makeLogoutCommand(ctx));
+  program.addCommand(makeAuthCommand(ctx));
+  program.addCommand(makeConfigCommand(ctx));
   program.addCommand(makeListingsCommand(ctx));
   program.addCommand(makeMockCommand(ctx));
   configure(program, ctx);
