@@ -35,6 +35,8 @@ export interface CredentialStore {
   save(account: string, credentials: Credentials): Promise<void>;
   /** Removes `account`; true when something was removed. */
   remove(account: string): Promise<boolean>;
+  /** Proves the store can be written now (a locked keyring fails here, before any browser work). */
+  check(): Promise<void>;
 }
 
 /** The store account name of a profile: `PROFILE@HOST`. */

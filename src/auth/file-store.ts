@@ -75,6 +75,12 @@ export class FileStore implements CredentialStore {
     await this.write(shape);
   }
 
+  /** Proves the file can be read (it is written atomically later). */
+  async check(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.read();
+  }
+
   /** Removes `account`. */
   async remove(account: string): Promise<boolean> {
     const shape = await this.read();

@@ -8,6 +8,8 @@ import { parseCredentials, type CredentialStore, type Credentials } from './cred
 
 /** The keychain service name. */
 export const KEYCHAIN_SERVICE = 'mkt';
+/** The account of the probe entry `check` writes and removes at once. */
+const PROBE_ACCOUNT = '__mkt_probe__';
 /** Default time a keychain call may take. */
 export const KEYCHAIN_TIMEOUT_MS = 5000;
 
@@ -92,5 +94,13 @@ export class KeychainStore implements CredentialStore {
   /** Removes `account`. */
   async remove(account: string): Promise<boolean> {
     return this.call('remove credentials', (k) => k.deletePassword(KEYCHAIN_SERVICE, account));
+  }
+
+  /** Writes and removes a probe entry: a locked or absent keyring fails here. */
+  async check(): Promise<void> {
+    await this.call('write a test entry', async (k) => {
+      await k.setPassword(KEYCHAIN_SERVICE, PROBE_ACCOUNT, 'probe');
+      await k.deletePassword(KEYCHAIN_SERVICE, PROBE_ACCOUNT);
+    });
   }
 }

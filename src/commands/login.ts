@@ -39,8 +39,10 @@ export function makeLoginCommand(ctx: CommandContext): Command {
       const [{ resolveClientSecret }, { runLogin }, { openBrowser }] = await Promise.all([
         import('../auth/client-secret.js'), import('../auth/login-flow.js'), import('../auth/open-browser.js'),
       ]);
-      // Reading first fails fast, before any browser work, when the store is locked or absent.
-      const previous = await auth.stores.forWriting().load(auth.account);
+      // Fail fast, before any browser work, when the store is locked or absent.
+      const store = auth.stores.forWriting();
+      await store.check();
+      const previous = await store.load(auth.account);
       const interactive = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
       const { secret } = await resolveClientSecret({
         flag: opts.clientSecret, env: ctx.io.env, clientId: settings.clientId, baseUrl: settings.baseUrl,
