@@ -66,7 +66,8 @@ export class TokenEndpoint {
     return this.grant({ grant_type: 'refresh_token', client_id: client.clientId, client_secret: client.clientSecret, refresh_token: refreshToken });
   }
 
-  private async grant(form: Record<string, string>): Promise<TokenResponse> {
+  /** Posts one grant form as it is (the two helpers above build the valid ones). */
+  async grant(form: Record<string, string>): Promise<TokenResponse> {
     const res = await this.http.send({ method: 'POST', url: this.url, form });
     const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
     if (res.status === 200 && typeof body.access_token === 'string' && typeof body.refresh_token === 'string') {
