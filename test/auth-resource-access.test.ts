@@ -52,6 +52,15 @@ describe('resource routes require a live bearer token', () => {
     expect(authenticate(app.ctx, request, 'read_listing')).toMatchObject({ accountId: 'bob-1', userId: 'bob' });
   });
 
+  it("answers listings for the token's own account: originated listings alice invested in, none for dave", async () => {
+    const app = smallApp();
+    const path = '/listingsvc/v2/listings?biddable=false&limit=1';
+    const alice = (await (await getWithToken(app, path, await tokenFor(app, 'alice-1'))).json()) as { total_count: number };
+    const dave = (await (await getWithToken(app, path, await tokenFor(app, 'dave-1'))).json()) as { total_count: number };
+    expect(alice.total_count).toBeGreaterThan(0);
+    expect(dave.total_count).toBe(0);
+  });
+
   it('refuses a read-only grant on the order write scope with 403 insufficient_scope, and lets read/write through', async () => {
     const app = smallApp();
     const ro = await tokenFor(app, 'alice-2', 'read_only');
