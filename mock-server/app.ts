@@ -8,6 +8,7 @@ import type { MockContext, MockOptions } from './context.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
 import { oauthHandlers } from './handlers/oauth.js';
+import { offersHandlers } from './handlers/offers.js';
 import { seedStore } from './seed.js';
 
 /** A running mock, without a transport. */
@@ -38,6 +39,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
     ...oauthHandlers(ctx),
+    ...offersHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];
   return {

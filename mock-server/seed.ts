@@ -11,6 +11,7 @@ import {
 } from '../src/contract/enums.js';
 import { cents, monthlyPayment } from './money.js';
 import { Rng } from './rng.js';
+import type { ExistingBorrower } from './store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
 
 /** What to build. */
@@ -51,6 +52,16 @@ export const DEMO_CLIENT = { clientId: 'mkt-demo', secret: 'mkt-demo-secret', re
 /** Partner source codes: one valid, one expired. */
 export const PARTNER_CODES = { valid: 'PARTNER-DEMO', expired: 'PARTNER-EXPIRED' } as const;
 
+/**
+ * Applicants who already borrowed (offers answer MKTPL-100 when an applicant's SSN, or first name,
+ * last name and date of birth, match one). Dave is also the borrower of a listing.
+ */
+export const EXISTING_BORROWERS: ReadonlyArray<ExistingBorrower> = [
+  { firstName: 'Dave', lastName: 'Diaz', dateOfBirth: '1985-04-12', ssn: '555001234' },
+  { firstName: 'Grace', lastName: 'Green', dateOfBirth: '1979-11-03', ssn: '555005678' },
+  { firstName: 'Henry', lastName: 'Hill', dateOfBirth: '1992-06-30', ssn: '555009012' },
+];
+
 /** Builds the whole world for `opts`. */
 export function seedStore(opts: SeedOptions): Store {
   const rng = new Rng(opts.seed);
@@ -59,6 +70,7 @@ export function seedStore(opts: SeedOptions): Store {
   store.clients.set(DEMO_CLIENT.clientId, { ...DEMO_CLIENT });
   store.partnerCodes.set(PARTNER_CODES.valid, { code: PARTNER_CODES.valid, expired: false });
   store.partnerCodes.set(PARTNER_CODES.expired, { code: PARTNER_CODES.expired, expired: true });
+  store.existingBorrowers = EXISTING_BORROWERS.map((b) => ({ ...b }));
 
   const historyCount = Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
   store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };

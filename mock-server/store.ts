@@ -211,6 +211,41 @@ export interface PartnerCode {
   expired: boolean;
 }
 
+/** Someone who already borrowed on the marketplace: an offers applicant matching one gets MKTPL-100. */
+export interface ExistingBorrower {
+  firstName: string;
+  lastName: string;
+  /** yyyy-MM-dd */
+  dateOfBirth: string;
+  /** 9 digits */
+  ssn: string;
+}
+
+/** One offer as the offers endpoint returns it. */
+export interface Offer {
+  id: number;
+  apr: number;
+  /** Whole dollars, origination fee included. */
+  loan_amount: number;
+  /** Dollars: loan_amount less the amount requested (what the borrower does not receive). */
+  origination_fee: number;
+  loan_rate: number;
+  loan_term_in_months: number;
+  loan_term_in_years: number;
+  monthly_payment: number;
+  offer_url: string;
+}
+
+/** A successful offers response, kept so that its offer pages answer. */
+export interface OfferRecord {
+  referralCode: string;
+  createdAt: number;
+  /** The applicant's first name, shown on the pages. */
+  firstName: string;
+  requestedAmount: number;
+  offers: Offer[];
+}
+
 /** The whole world of the mock. */
 export interface Store {
   seed: number;
@@ -226,6 +261,11 @@ export interface Store {
   grants: Grant[];
   tokens: Map<string, Token>;
   partnerCodes: Map<string, PartnerCode>;
+  /** Applicants who already borrowed (offers answer MKTPL-100). */
+  existingBorrowers: ExistingBorrower[];
+  /** Offers responses by referral code, for their pages; and the next response and offer numbers. */
+  offerRecords: Map<string, OfferRecord>;
+  offerCounters: { response: number; offer: number };
   /** Next listing, loan and note numbers to hand out. */
   counters: { listing: number; loan: number; note: number };
 }
@@ -246,6 +286,9 @@ export function emptyStore(seed: number): Store {
     grants: [],
     tokens: new Map(),
     partnerCodes: new Map(),
+    existingBorrowers: [],
+    offerRecords: new Map(),
+    offerCounters: { response: 1, offer: 700_001 },
     counters: { listing: 0, loan: 0, note: 0 },
   };
 }

@@ -1,16 +1,46 @@
-/** The root command: global options, and each command group added from its own factory. */
+/**
+ * The root command: global options, and each command group added from its own factory. Only the
+ * group being run is loaded; the others stand in as name and description (enough for root help and
+ * typo suggestions), which keeps start-up lean as groups grow.
+ */
 import { Command, Option } from 'commander';
-import { makeAuthCommand } from './commands/auth.js';
-import { makeConfigCommand } from './commands/config.js';
-import { makeListingsCommand } from './commands/listings.js';
-import { makeLoginCommand, makeLogoutCommand } from './commands/login.js';
-import { makeMockCommand } from './commands/mock.js';
 import type { CommandContext } from './context.js';
 import { FORMATS } from './output/render.js';
 import { VERSION } from './version.js';
 
+/** A command group: its name, one-line description and factory module. */
+interface Group {
+  name: string;
+  description: string;
+  load(): Promise<(ctx: CommandContext) => Command>;
+}
+
+/** Every command group, in help order. */
+const GROUPS: Group[] = [
+  { name: 'login', description: 'sign in through the browser and store the credentials', load: async () => (await import('./commands/login.js')).makeLoginCommand },
+  { name: 'logout', description: "remove the profile's stored credentials", load: async () => (await import('./commands/login.js')).makeLogoutCommand },
+  { name: 'auth', description: 'credentials of the current profile: status, token', load: async () => (await import('./commands/auth.js')).makeAuthCommand },
+  { name: 'config', description: 'settings per profile: get, set, list, unset', load: async () => (await import('./commands/config.js')).makeConfigCommand },
+  { name: 'listings', description: 'search and read loan listings', load: async () => (await import('./commands/listings.js')).makeListingsCommand },
+  { name: 'offers', description: 'partner: request personalised loan offers for an applicant', load: async () => (await import('./commands/offers.js')).makeOffersCommand },
+  { name: 'mock', description: 'the bundled mock marketplace', load: async () => (await import('./commands/mock.js')).makeMockCommand },
+];
+
+/** Global options that take a value, so that the group name can be found after them. */
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--timezone']);
+
+/** The first non-option word of argv: the command group being run. */
+export function invokedGroup(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a === 'help' ? argv[i + 1] : a;
+  }
+  return undefined;
+}
+
 /** Builds the program for one run; help and errors go through the injected streams. */
-export function buildProgram(ctx: CommandContext): Command {
+export async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('mkt')
     .description('Invest on the peer-to-peer lending marketplace from the command line, or run its bundled mock.')
     .version(VERSION, '-V, --version')
@@ -22,12 +52,11 @@ export function buildProgram(ctx: CommandContext): Command {
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)');
   ctx.program = program;
-  program.addCommand(makeLoginCommand(ctx));
-  program.addCommand(makeLogoutCommand(ctx));
-  program.addCommand(makeAuthCommand(ctx));
-  program.addCommand(makeConfigCommand(ctx));
-  program.addCommand(makeListingsCommand(ctx));
-  program.addCommand(makeMockCommand(ctx));
+  const invoked = invokedGroup(argv);
+  for (const group of GROUPS) {
+    const cmd = group.name === invoked ? (await group.load())(ctx) : new Command(group.name).description(group.description);
+    program.addCommand(cmd);
+  }
   configure(program, ctx);
   return program;
 }

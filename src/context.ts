@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
 import { resolveSettings, type Settings } from './config/settings.js';
+import { isValidTimeZone } from './contract/dates.js';
+import { UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { render, resolveFormat, type Format, type Output } from './output/render.js';
 
@@ -36,7 +38,11 @@ export class CommandContext {
   /** Resolved settings of the selected profile. */
   settings(): Settings {
     const g = this.globals();
-    return resolveSettings(this.io.env, g.profile, g.timezone);
+    const settings = resolveSettings(this.io.env, g.profile, g.timezone);
+    if (settings.timezone && !isValidTimeZone(settings.timezone)) {
+      throw new UsageError(`unknown time zone '${settings.timezone}'`, 'use an IANA name such as America/New_York');
+    }
+    return settings;
   }
 
   /** The chosen output format. */

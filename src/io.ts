@@ -1,5 +1,6 @@
 /** The world a command runs in, injected so that every command can run in-process in a test. */
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 /** Streams, terminal facts and environment. */
 export interface Io {
@@ -23,10 +24,13 @@ export function processIo(): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
-    stdoutIsTTY: !!process.stdout.isTTY,
-    stderrIsTTY: !!process.stderr.isTTY,
-    stdinIsTTY: !!process.stdin.isTTY,
+    // process.stdin builds a stream on first touch, which costs start-up time: only commands that read it pay.
+    get stdin() {
+      return process.stdin;
+    },
+    stdoutIsTTY: isatty(1),
+    stderrIsTTY: isatty(2),
+    stdinIsTTY: isatty(0),
     env: process.env,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

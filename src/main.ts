@@ -2,20 +2,31 @@
  * Entry point: parses argv, runs the command, and turns every outcome into an exit code.
  * Nothing here calls process.exit, so commands run in-process in tests.
  */
-import { CommanderError } from 'commander';
-import { buildProgram } from './cli.js';
-import { CommandContext } from './context.js';
+import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { processIo, type Io } from './io.js';
+import { VERSION } from './version.js';
 
 /** Runs `mkt` with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    // Scripts call this to probe for mkt: answer without building the command tree.
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.OK;
+  }
+  const [{ buildProgram }, { CommandContext }, { CommanderError }] = await Promise.all([
+    import('./cli.js'), import('./context.js'), import('commander'),
+  ]);
   const ctx = new CommandContext(io);
   try {
-    const program = buildProgram(ctx);
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are exit 0; commander has already printed its message.
+      return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    }
     return reportError(ctx, err);
   } finally {
     await ctx.close().catch(() => undefined);
@@ -23,11 +34,6 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 function reportError(ctx: CommandContext, err: unknown): number {
-  if (err instanceof CommanderError) {
-    // Help and version are exit 0; commander has already printed its usage message.
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
-    return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-  }
   if (err instanceof CliError) {
     ctx.info(`mkt: ${err.message}`);
     if (err.hint) ctx.info(`  hint: ${err.hint}`);

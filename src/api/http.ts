@@ -3,7 +3,8 @@
  * connection errors; capped backoff with jitter; Retry-After honoured), a redacted --verbose trace.
  * A POST that moves money is never retried here.
  */
-import { Agent, request } from 'undici';
+import type { Agent as AgentType } from 'undici';
+import { Agent, request } from './undici.js';
 import { ConnectionError } from './errors.js';
 
 /** One request. */
@@ -61,7 +62,7 @@ export function retryDelay(attempt: number, retryAfter: string | undefined, rand
 
 /** A client over one undici keep-alive pool. */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly agent: AgentType;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -117,7 +118,7 @@ export class HttpClient {
     }
     let res;
     try {
-      res = await request(url, { method: req.method, headers, body, dispatcher: this.agent, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      res = await request(this.agent, url, { method: req.method, headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
     } catch (err) {
       const e = err as Error & { code?: string };
       throw new ConnectionError(`cannot reach ${url.origin}: ${e.code ?? e.message}`, err);

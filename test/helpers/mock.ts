@@ -2,6 +2,7 @@
 import { createMockApp, type MockApp } from '../../mock-server/app.js';
 import type { MockOptions } from '../../mock-server/context.js';
 import { startHttpServer } from '../../mock-server/http-adapter.js';
+import { READ_WRITE_SCOPES } from '../../src/contract/enums.js';
 
 /** A fixed start so that seeded worlds are the same on every run. */
 export const TEST_START = Date.parse('2026-06-01T12:00:00Z');
@@ -10,7 +11,7 @@ export const TEST_START = Date.parse('2026-06-01T12:00:00Z');
 export interface TestMock {
   app: MockApp;
   origin: string;
-  /** Environment that points the CLI at this mock. */
+  /** Environment that points the CLI at this mock, with a live token for alice's first account. */
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -22,10 +23,20 @@ export async function startMock(options: Partial<MockOptions> = {}): Promise<Tes
   return {
     app,
     origin: server.origin,
-    env: { MKT_ROOT_URL: server.origin },
+    env: { MKT_ROOT_URL: server.origin, MKT_ACCESS_TOKEN: issueTestToken(app) },
     async close() {
       await server.close();
       await app.close?.();
     },
   };
+}
+
+/** Puts a live access token for `accountId` straight into the mock's store (no OAuth round trip) and returns it. */
+export function issueTestToken(app: MockApp, accountId = 'alice-1', scopes: readonly string[] = READ_WRITE_SCOPES, ttlMs = 3_599_000): string {
+  const value = `test-${accountId}-${Math.random().toString(36).slice(2)}`;
+  app.ctx.store.tokens.set(value, {
+    value, kind: 'access', clientId: 'mkt-demo', accountId, scopes: [...scopes],
+    expiresAt: app.ctx.clock.now() + ttlMs, authKey: 'test',
+  });
+  return value;
 }

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Benchmarks, as ratios against a baseline measured in the same run (DESIGN.md "Bars"):
+//   mkt --version / --help vs `node -e ''`, mkt listings search vs `node -e ''`,
+//   and the mock with 100,000 listings: start time, median filtered search (limit=500, three filters), resident memory.
+// All traffic goes to 127.0.0.1; every loop is bounded. Run after `npm run build`.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'mkt.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function timeCommand(args, env = {}) {
+  const times = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    if (i >= 2) times.push(ms); // the first two runs warm the file cache
+  }
+  return median(times);
+}
+
+/** Starts `mkt mock serve` on a free port; resolves when it prints its URL. */
+function startMock(listings) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    const timer = setTimeout(() => { child.kill(); reject(new Error('mock did not start within 60 s')); }, 60_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+  });
+}
+
+function rssMiB(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const rows = [];
+const row = (what, value, bar, ok) => rows.push({ what, value, bar, verdict: ok ? 'ok' : 'OVER' });
+
+const baseline = timeCommand(['-e', '']);
+const version = timeCommand([bin, '--version']);
+const help = timeCommand([bin, '--help']);
+row('node -e "" (baseline)', `${baseline.toFixed(1)} ms`, '', true);
+row('mkt --version / baseline', `${(version / baseline).toFixed(2)}x (${version.toFixed(1)} ms)`, '<= 1.5x', version / baseline <= 1.5);
+row('mkt --help / baseline', `${(help / baseline).toFixed(2)}x (${help.toFixed(1)} ms)`, '<= 1.5x', help / baseline <= 1.5);
+
+const small = await startMock(2000);
+try {
+  const env = { MKT_ROOT_URL: small.origin, MKT_ACCESS_TOKEN: 'bench' };
+  const search = timeCommand([bin, 'listings', 'search', '--fico_score=760-779', '-o', 'json'], env);
+  row('mkt listings search / baseline', `${(search / baseline).toFixed(2)}x (${search.toFixed(1)} ms)`, '<= 3x', search / baseline <= 3);
+} finally {
+  small.child.kill('SIGTERM');
+}
+
+const big = await startMock(LISTINGS);
+try {
+  row(`mock start, ${LISTINGS} listings`, `${(big.startMs / 1000).toFixed(2)} s`, '< 5 s', big.startMs < 5000);
+  const url = `${big.origin}/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60`;
+  const times = [];
+  let count = 0;
+  for (let i = 0; i < 32; i++) {
+    const t = process.hrtime.bigint();
+    const res = await fetch(url, { headers: { authorization: 'bearer bench' } });
+    const body = await res.json();
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+    count = body.result_count;
+    if (i >= 2) times.push(ms);
+  }
+  const med = median(times);
+  row(`filtered search, limit=500, 3 filters (${count} rows)`, `${med.toFixed(1)} ms median`, '< 50 ms', med < 50);
+  const rss = rssMiB(big.child.pid);
+  row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
+} finally {
+  big.child.kill('SIGTERM');
+}
+
+const w = Math.max(...rows.map((r) => r.what.length));
+console.log(`mkt benchmarks (node ${process.version}, ${RUNS} runs each, medians)`);
+for (const r of rows) console.log(`${r.what.padEnd(w)}  ${r.value.padEnd(28)} ${r.bar.padEnd(10)} ${r.bar ? r.verdict : ''}`);

@@ -1,0 +1,41 @@
+/**
+ * POST {base_url}/marketplace/application/offers/ (bearer header plus a partner code in the body)
+ * and the browser pages behind offers_url and offer_url (no credentials: they are links for people).
+ */
+import { http } from 'msw';
+import { authenticate } from '../auth.js';
+import type { MockContext } from '../context.js';
+import { answerOffersRequest, offersBadRequest } from '../offers/assess.js';
+import { OFFER_PAGES_PATH } from '../offers/book.js';
+import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
+import { route } from './route.js';
+
+/** Reads the body as JSON, or a 400 that says where it broke. */
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') throw offersBadRequest('request body: empty; send the offer request as JSON');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw offersBadRequest(`request body: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The offers handlers. */
+export function offersHandlers(ctx: MockContext) {
+  return [
+    http.post('*/v1/marketplace/application/offers', route(async ({ request, url }) => {
+      authenticate(ctx, request);
+      return answerOffersRequest(ctx, await readJson(request), url.origin);
+    })),
+    http.get(`*${OFFER_PAGES_PATH}/:code`, route(({ params }) => {
+      const record = ctx.store.offerRecords.get(String(params.code));
+      return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);
+    })),
+    http.get(`*${OFFER_PAGES_PATH}/:code/:offerId`, route(({ params }) => {
+      const record = ctx.store.offerRecords.get(String(params.code));
+      const offer = record?.offers.find((o) => String(o.id) === params.offerId);
+      return record && offer ? offerPage(record, offer) : notFoundPage(`Offer ${String(params.offerId)} of ${String(params.code)}`);
+    })),
+  ];
+}

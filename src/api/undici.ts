@@ -1,0 +1,28 @@
+/**
+ * The two pieces of undici the client uses — the keep-alive Agent and the `request` API — loaded
+ * from their own modules. undici's index also loads fetch, WebSocket, caches and mocks, which
+ * doubles the start-up cost of every command that talks HTTP (bench/run.js measures it).
+ * The version is pinned by the lockfile; test/http-client.test.ts exercises this path.
+ */
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import type { Agent as AgentType, Dispatcher } from 'undici';
+
+const require = createRequire(import.meta.url);
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises that module on background
+// threads, and Node waits for those jobs before a process may exit: 100-300 ms added to every
+// short-lived command for a handful of responses. The baseline compiler is plenty for a CLI.
+setFlagsFromString('--liftoff-only');
+
+/** undici's keep-alive connection pool. */
+export const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
+
+const apiRequest = require('undici/lib/api/api-request.js') as (
+  this: Dispatcher, opts: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+
+/** Sends one request through `dispatcher` (undici's `request`, without the full package index). */
+export function request(dispatcher: Dispatcher, url: URL, opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData> {
+  return apiRequest.call(dispatcher, { ...opts, origin: url.origin, path: `${url.pathname}${url.search}` });
+}

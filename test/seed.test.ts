@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
+import { FICO_BINS, LISTING_CATEGORIES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from '../src/contract/enums.js';
+import { seedStore } from '../mock-server/seed.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const store = seedStore({ seed: 3, listings: 2000, now: NOW });
+const active = store.listings.filter((l) => l.listing_status === 2);
+const originated = store.listings.filter((l) => l.loan_number !== null);
+
+function amortised(p: number, rate: number, n: number): number {
+  const r = rate / 12;
+  return Math.round(((p * r) / (1 - (1 + r) ** -n)) * 100) / 100;
+}
+
+describe('the seeded world', () => {
+  it('has the requested number of active listings and an originated history', () => {
+    expect(active).toHaveLength(2000);
+    expect(originated.length).toBeGreaterThanOrEqual(100);
+  });
+
+  it('is the same for the same seed and different for another seed', () => {
+    const again = seedStore({ seed: 3, listings: 2000, now: NOW });
+    expect(JSON.stringify(again.listings)).toBe(JSON.stringify(store.listings));
+    const other = seedStore({ seed: 4, listings: 2000, now: NOW });
+    expect(JSON.stringify(other.listings)).not.toBe(JSON.stringify(store.listings));
+  });
+
+  it('keeps funding arithmetic consistent on every listing', () => {
+    for (const l of store.listings) {
+      expect(l.amount_remaining).toBe(l.listing_amount - l.amount_funded);
+      expect(Math.abs(l.percent_funded - l.amount_funded / l.listing_amount)).toBeLessThanOrEqual(0.00005 + 1e-12);
+      expect(l.amount_funded).toBeLessThanOrEqual(l.listing_amount);
+    }
+  });
+
+  it('prices every listing consistently: lender yield below borrower rate, payment from rate and term', () => {
+    for (const l of store.listings) {
+      expect(l.lender_yield).toBeLessThan(l.borrower_rate);
+      expect(l.borrower_apr).toBeGreaterThan(l.borrower_rate);
+      expect(l.listing_monthly_payment).toBe(amortised(l.listing_amount, l.borrower_rate, l.listing_term));
+    }
+  });
+
+  it('carries bureau1 data only on listings created before 2017-03-31', () => {
+    const cutoff = Date.parse('2017-03-31T00:00:00Z');
+    for (const l of store.listings) expect(l.bureau1 !== null).toBe(l.listing_creation_date < cutoff);
+    expect(store.listings.some((l) => l.bureau1 !== null)).toBe(true);
+  });
+
+  it('has co-borrower fields only on co-borrower listings', () => {
+    for (const l of store.listings) {
+      expect(l.combined_dti_wplatform_loan !== null).toBe(l.co_borrower_application);
+      expect(l.combined_stated_monthly_income !== null).toBe(l.co_borrower_application);
+    }
+    expect(active.some((l) => l.co_borrower_application)).toBe(true);
+  });
+
+  it('represents every rating, term, category, state and FICO bin among active listings', () => {
+    const seen = (f: (l: (typeof active)[number]) => unknown) => new Set(active.map(f));
+    expect(seen((l) => l.platform_rating)).toEqual(new Set(PLATFORM_RATINGS));
+    expect(seen((l) => l.listing_term)).toEqual(new Set(LISTING_TERMS));
+    expect(seen((l) => l.listing_category_id)).toEqual(new Set(Object.keys(LISTING_CATEGORIES).map(Number)));
+    expect(seen((l) => l.borrower_state)).toEqual(new Set(US_STATES));
+    expect(seen((l) => l.fico_score)).toEqual(new Set(FICO_BINS));
+  });
+
+  it('has listings at every funding level, whole loans, and young listings for the 10% rule', () => {
+    expect(active.some((l) => l.amount_funded === 0)).toBe(true);
+    expect(active.some((l) => l.percent_funded > 0.9)).toBe(true);
+    expect(active.some((l) => l.investment_typeid === 2)).toBe(true);
+    expect(active.some((l) => NOW - l.listing_creation_date < 86_400_000 && l.partial_funding_indicator)).toBe(true);
+  });
+
+  it('gives every indexed bureau2 element a value in range or its special value', () => {
+    for (const l of active) {
+      for (const e of BUREAU2_ELEMENTS) {
+        const v = l.bureau2[e.short]!;
+        const ok = (v >= e.min && v <= e.max) || (e.special !== null && v === e.special.value);
+        expect(ok, `${e.short}=${v}`).toBe(true);
+      }
+    }
+  });
+
+  it('has originated loans in every status, with balances that match the payments', () => {
+    const statuses = new Set([...store.loans.values()].map((l) => l.loan_status));
+    for (const s of [0, 1, 2, 3, 4, 6]) expect(statuses.has(s), `status ${s}`).toBe(true);
+    for (const loan of store.loans.values()) {
+      expect(loan.principal_balance).toBeGreaterThanOrEqual(0);
+      expect(loan.principal_balance).toBeLessThanOrEqual(loan.amount_borrowed);
+      if (loan.loan_status === 4) expect(loan.principal_balance).toBe(0);
+      if (loan.loan_default_reason === null) expect([0, 1, 6]).toContain(loan.loan_status);
+    }
+  });
+
+  it('seeds the fixed investors, the demo client and the partner codes', () => {
+    expect([...store.users.keys()]).toEqual(['alice', 'bob', 'carol', 'dave', 'erin']);
+    expect(store.users.get('alice')!.accountIds).toHaveLength(2);
+    expect(store.users.get('carol')!.stateAllowsInvesting).toBe(false);
+    expect(store.users.get('erin')!.active).toBe(false);
+    expect(active.some((l) => l.borrowerUserId === 'dave')).toBe(true);
+    expect(store.clients.get('mkt-demo')!.secret).toBe('mkt-demo-secret');
+    expect(store.partnerCodes.get('PARTNER-EXPIRED')!.expired).toBe(true);
+  });
+});
