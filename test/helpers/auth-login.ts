@@ -23,7 +23,7 @@ export interface LoginMock extends TestMock {
   clientId: string;
   secret: string;
   redirectUri: string;
-  /** Env for mkt: URLs, client id and redirect URI (no secret, no store choice). */
+  /** Env for mkt: URLs, client id and redirect URI (no token, no secret, no store choice). */
   loginEnv: Record<string, string>;
 }
 
@@ -34,9 +34,11 @@ export async function startLoginMock(options: Partial<MockOptions> = {}): Promis
   const clientId = 'cli-test';
   const secret = 'cli-test-secret';
   const mock = await startMock({ listings: 60, clients: [`${clientId}:${secret}:${redirectUri}`], ...options });
+  // No MKT_ACCESS_TOKEN here: these tests prove what the stored credentials do on their own.
+  const env = { MKT_ROOT_URL: mock.origin };
   return {
-    ...mock, clientId, secret, redirectUri,
-    loginEnv: { ...mock.env, MKT_CLIENT_ID: clientId, MKT_REDIRECT_URI: redirectUri },
+    ...mock, env, clientId, secret, redirectUri,
+    loginEnv: { ...env, MKT_CLIENT_ID: clientId, MKT_REDIRECT_URI: redirectUri },
   };
 }
 
