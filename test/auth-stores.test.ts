@@ -105,3 +105,18 @@ describe('the profile lock', () => {
     expect(readFileSync(path, 'utf8')).toContain(String(process.pid));
   });
 });
+
+describe('switching stores between logins', () => {
+  it('the newer login wins when both the keychain and the file hold the profile', async () => {
+    const dir = join(tempHome(), 'config');
+    await new FileStore(dir).save('p@h', { ...creds('file-key'), loggedInAt: 200 });
+    const keychain = (loggedInAt: number): CredentialStore => ({
+      kind: 'keychain', location: 'fake', load: async () => ({ ...creds('keychain-key'), loggedInAt }),
+      save: async () => undefined, remove: async () => true, check: async () => undefined,
+    });
+    const newerFile = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: keychain(100) });
+    expect((await newerFile.locate('p@h'))?.credentials.authKey).toBe('file-key');
+    const newerKeychain = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: keychain(300) });
+    expect((await newerKeychain.locate('p@h'))?.credentials.authKey).toBe('keychain-key');
+  });
+});

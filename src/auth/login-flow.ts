@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Credentials } from './credentials.js';
+import { FileStore } from './file-store.js';
 import type { BrowserOpener } from './open-browser.js';
 import { startCatcher } from './redirect-catcher.js';
 import type { AuthSession } from './session.js';
@@ -73,7 +74,11 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
     loggedInAt: now,
   };
   const credentials = applyTokens(base, tokens, now, REFRESH_TOKEN_SECONDS);
-  await session.lock(() => store.save(session.account, credentials));
+  await session.lock(async () => {
+    await store.save(session.account, credentials);
+    // A keychain login leaves no older copy of the secrets behind in the plain file.
+    if (store.kind === 'keychain') await new FileStore(settings.configDir).remove(session.account).catch(() => false);
+  });
   return {
     profile: settings.profile,
     account: session.account,

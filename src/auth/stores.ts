@@ -68,16 +68,17 @@ export class Stores {
     if (this.preference === 'file') return found(this.file(), await this.file().load(account));
     if (this.preference === 'keychain') return found(this.keychain(), await this.keychain().load(account));
     let failure: KeychainError | undefined;
+    let inKeychain: Credentials | null = null;
     try {
-      const c = await this.keychain().load(account);
-      if (c) return { store: this.keychain(), credentials: c };
+      inKeychain = await this.keychain().load(account);
     } catch (err) {
       if (!(err instanceof KeychainError)) throw err;
       failure = err;
     }
-    const fileStore = new FileStore(this.opts.configDir);
-    const c = await fileStore.load(account);
-    if (c) return { store: this.file(), credentials: c };
+    const inFile = await new FileStore(this.opts.configDir).load(account);
+    // Both hold the profile when the user switched stores between logins: the newer login wins.
+    if (inFile && (!inKeychain || inFile.loggedInAt > inKeychain.loggedInAt)) return { store: this.file(), credentials: inFile };
+    if (inKeychain) return { store: this.keychain(), credentials: inKeychain };
     if (failure) throw failure;
     return null;
   }
