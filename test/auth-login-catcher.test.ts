@@ -41,6 +41,14 @@ describe('the login redirect catcher', () => {
     await expect(catcher.result).resolves.toEqual({ authKey: 'the-key', scope: 'read_listing read_loan' });
   });
 
+  it('a localhost redirect URL is caught on 127.0.0.1 (and on ::1 where the machine has it)', async () => {
+    const port = await freePort();
+    const catcher = await startCatcher({ redirectUri: `http://localhost:${port}/callback`, state: 's', timeoutMs: 5000 });
+    closers.push(() => catcher.close());
+    expect((await fetch(`http://127.0.0.1:${port}/callback?state=s&auth_key=k&scope=`)).status).toBe(200);
+    await expect(catcher.result).resolves.toEqual({ authKey: 'k', scope: '' });
+  });
+
   it('times out with exit 3', async () => {
     const port = await freePort();
     const catcher = await startCatcher({ redirectUri: `http://127.0.0.1:${port}/cb`, state: 's', timeoutMs: 150 });
