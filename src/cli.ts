@@ -22,6 +22,9 @@ const GROUPS: Group[] = [
   { name: 'auth', description: 'credentials of the current profile: status, token', load: async () => (await import('./commands/auth.js')).makeAuthCommand },
   { name: 'config', description: 'settings per profile: get, set, list, unset', load: async () => (await import('./commands/config.js')).makeConfigCommand },
   { name: 'listings', description: 'search and read loan listings', load: async () => (await import('./commands/listings.js')).makeListingsCommand },
+  { name: 'order', description: 'place bids and follow orders', load: async () => (await import('./commands/order.js')).makeOrderCommand },
+  { name: 'loans', description: 'loans you hold notes in', load: async () => (await import('./commands/loans.js')).makeLoansCommand },
+  { name: 'account', description: 'cash balance, pending investments, total value and external_user_id', load: async () => (await import('./commands/account.js')).makeAccountCommand },
   { name: 'offers', description: 'partner: request personalised loan offers for an applicant', load: async () => (await import('./commands/offers.js')).makeOffersCommand },
   { name: 'mock', description: 'the bundled mock marketplace', load: async () => (await import('./commands/mock.js')).makeMockCommand },
 ];

@@ -13,7 +13,7 @@ export type Format = (typeof FORMATS)[number];
 export type Output =
   | { kind: 'page'; envelope: { result: Record<string, unknown>[] }; columns: string[] }
   | { kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[] }
-  | { kind: 'item'; item: Record<string, unknown>; columns?: string[] }
+  | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] } }
   | { kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] }
   | { kind: 'none' };
 
@@ -57,6 +57,7 @@ export async function render(out: Writable, output: Output, format: Format, colo
     case 'item': {
       if (format === 'json') return write(out, `${JSON.stringify(output.item, null, 2)}\n`);
       if (format === 'ndjson') return write(out, `${JSON.stringify(output.item)}\n`);
+      if (output.table) return render(out, { kind: 'rows', ...output.table }, format, color);
       const cols = output.columns ?? Object.keys(output.item);
       if (format === 'csv') return write(out, `${cols.map(csvField).join(',')}\n${cols.map((c) => csvField(output.item[c])).join(',')}\n`);
       return table(out, cols.map((c) => ({ field: c, value: output.item[c] })), ['field', 'value'], color);

@@ -1,0 +1,41 @@
+/** `mkt loans list|get`: the loans you hold notes in. */
+import { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { Output } from '../output/render.js';
+import { parseCount } from './options.js';
+
+const LOAN_COLUMNS = [
+  'loan_number', 'origination_date', 'platform_rating', 'term', 'borrower_rate', 'amount_borrowed', 'principal_balance',
+  'loan_status_description', 'days_past_due', 'next_payment_due_date',
+];
+
+/** The `loans` command group. */
+export function makeLoansCommand(ctx: CommandContext): Command {
+  const loans = new Command('loans').description('loans you hold notes in');
+  loans
+    .command('list')
+    .description('your loans (default: newest origination first)')
+    .option('--all', 'every page, streamed')
+    .option('--sort-by <clause>', "e.g. 'origination_date desc' or 'principal_balance asc'")
+    .option('--limit <n>', 'loans per page (default and maximum 25)')
+    .option('--offset <n>', 'index of the first loan')
+    .action(ctx.action(async (opts: { all?: boolean; sortBy?: string; limit?: string; offset?: string }): Promise<Output> => {
+      const q = new URLSearchParams();
+      if (opts.sortBy) q.set('sort_by', opts.sortBy);
+      if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
+      if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+      const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
+      if (opts.all) return { kind: 'stream', items: api.listAll(client, q), columns: LOAN_COLUMNS };
+      return { kind: 'page', envelope: await api.list(client, q), columns: LOAN_COLUMNS };
+    }));
+  loans
+    .command('get')
+    .description('one loan by number')
+    .argument('<number>', 'loan number')
+    .action(ctx.action(async (text: string): Promise<Output> => {
+      const number = parseCount('loan number', text, 1);
+      const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
+      return { kind: 'item', item: await api.get(client, number) };
+    }));
+  return loans;
+}
