@@ -24,15 +24,17 @@ function stored(home: string) {
   return { account: entries[0]![0], ...entries[0]![1] };
 }
 
-async function loggedInHome(): Promise<string> {
+async function loggedInHome(args: string[] = []): Promise<string> {
   const home = tempHome();
-  const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret });
+  const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, args);
   const response = await followWithoutBrowser(await login.url);
   expect(response.status).toBe(200);
   const result = await login.done;
   expect(result.code, result.stderr).toBe(0);
+  lastLogin = result;
   return home;
 }
+let lastLogin: { stdout: string; stderr: string } | undefined;
 
 const search = (home: string) => runMkt(['listings', 'search', '--limit', '2', '-o', 'json'], { home, env: mock.env });
 
@@ -123,6 +125,22 @@ describe('unattended tokens', () => {
     const out = await runMkt(['logout'], { home, env: mock.env });
     expect(out.code).toBe(0);
     expect((await search(home)).code).toBe(3);
+  });
+
+  it('--verbose traces the token exchange and renewals with every secret redacted', async () => {
+    const home = await loggedInHome(['--verbose', '--insecure-storage']);
+    const s = stored(home);
+    const loginOutput = lastLogin!.stdout + lastLogin!.stderr;
+    expect(loginOutput).toContain('POST');
+    mock.app.ctx.clock.advance(HOUR);
+    const r = await runMkt(['--verbose', 'listings', 'search', '--limit', '1'], { home, env: mock.env });
+    expect(r.code, r.stderr).toBe(0);
+    const after = stored(home);
+    for (const secret of [s.accessToken, s.refreshToken, s.authKey, s.clientSecret, after.accessToken]) {
+      expect(loginOutput).not.toContain(secret);
+      expect(r.stderr).not.toContain(secret);
+    }
+    expect(r.stderr).toContain('refresh_token=***');
   });
 
   it('MKT_ACCESS_TOKEN overrides stored credentials and stores nothing', async () => {

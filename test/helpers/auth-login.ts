@@ -66,7 +66,9 @@ export interface RunningLogin {
 
 /** Spawns `mkt login …args` (always with --no-browser) and watches stderr for the URL. */
 export function spawnLogin(home: string, env: Record<string, string>, args: string[] = [], timeoutMs = 25_000): RunningLogin {
-  const child = spawn(process.execPath, [BIN, 'login', '--no-browser', ...args], { env: mktEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const verbose = args.includes('--verbose') ? ['--verbose'] : [];
+  const rest = args.filter((a) => a !== '--verbose');
+  const child = spawn(process.execPath, [BIN, ...verbose, 'login', '--no-browser', ...rest], { env: mktEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let gotUrl!: (u: string) => void;
