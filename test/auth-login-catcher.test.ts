@@ -71,6 +71,19 @@ describe('the login redirect catcher', () => {
     expect(r.stderr).toContain('timed out after 1 s');
   });
 
+  it('Ctrl-C during mkt login stops it cleanly with exit 3 and frees the port', async () => {
+    const mock = await startLoginMock();
+    closers.push(() => mock.close());
+    const login = spawnLogin(tempHome(), { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret });
+    await login.url;
+    login.child.kill('SIGINT');
+    const r = await login.done;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('interrupted');
+    const again = await startCatcher({ redirectUri: mock.redirectUri, state: 's', timeoutMs: 1000 });
+    closers.push(() => again.close());
+  });
+
   it('mkt login refuses a non-loopback redirect_uri before printing a URL', async () => {
     const mock = await startLoginMock();
     closers.push(() => mock.close());
