@@ -26,6 +26,7 @@ const GROUPS: Group[] = [
   { name: 'loans', description: 'loans you hold notes in', load: async () => (await import('./commands/loans.js')).makeLoansCommand },
   { name: 'account', description: 'cash balance, pending investments, total value and external_user_id', load: async () => (await import('./commands/account.js')).makeAccountCommand },
   { name: 'offers', description: 'partner: request personalised loan offers for an applicant', load: async () => (await import('./commands/offers.js')).makeOffersCommand },
+  { name: 'demo', description: 'walk through the whole story against an embedded mock', load: async () => (await import('./commands/demo.js')).makeDemoCommand },
   { name: 'mock', description: 'the bundled mock marketplace', load: async () => (await import('./commands/mock.js')).makeMockCommand },
 ];
 
