@@ -2,7 +2,7 @@
  * Which credential store a run uses. Lookup order (DESIGN.md): MKT_ACCESS_TOKEN (handled by the
  * token provider) > keychain > the 0600 file. The file is used only by choice: `--insecure-storage`
  * or MKT_CREDENTIAL_STORE=file for writing, and for reading when it holds the profile and the
- * keychain does not. Using the file always says so on stderr.
+ * keychain does not. Writing to the file, or falling back to it, says so on stderr.
  */
 import { UsageError } from '../errors.js';
 import type { CredentialStore, Credentials } from './credentials.js';
@@ -48,10 +48,10 @@ export class Stores {
     return this.kc;
   }
 
-  /** The plain-file store (warns once on stderr). */
-  file(): CredentialStore {
+  /** The plain-file store; `warn` says so on stderr (once per run). */
+  file(warn = true): CredentialStore {
     this.fs ??= new FileStore(this.opts.configDir);
-    if (!this.warned) {
+    if (warn && !this.warned) {
       this.warned = true;
       this.opts.warn(`mkt: warning: credentials are kept in a plain file, ${this.fs.location} (mode 0600), not in the OS keychain`);
     }
@@ -65,7 +65,8 @@ export class Stores {
 
   /** Finds the credentials of `account`; a keychain failure is reported unless the chosen file holds them. */
   async locate(account: string): Promise<{ store: CredentialStore; credentials: Credentials } | null> {
-    if (this.preference === 'file') return found(this.file(), await this.file().load(account));
+    // MKT_CREDENTIAL_STORE=file is an explicit, lasting choice: reads stay quiet (cron mail), writes warn.
+    if (this.preference === 'file') return found(this.file(false), await this.file(false).load(account));
     if (this.preference === 'keychain') return found(this.keychain(), await this.keychain().load(account));
     let failure: KeychainError | undefined;
     let inKeychain: Credentials | null = null;
