@@ -10,6 +10,7 @@ import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
+import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { ordersHandlers } from './handlers/orders.js';
 import { seedStore } from './seed.js';
@@ -45,6 +46,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...ordersHandlers(ctx),
     ...loansHandlers(ctx),
     ...accountsHandlers(ctx),
+    ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];

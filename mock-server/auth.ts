@@ -1,10 +1,9 @@
 /**
  * Who is calling: reads the bearer token of a resource call and answers with the caller's account
- * and scopes, or a 401/403 the way the real API does.
+ * and scopes, or a 401/403 the way the real API does. Only a live access token the mock issued counts.
  */
 import { ApiError, invalidToken } from './api-error.js';
 import type { MockContext } from './context.js';
-import { READ_WRITE_SCOPES } from '../src/contract/enums.js';
 
 /** The authenticated caller of a resource call. */
 export interface Caller {
@@ -13,27 +12,25 @@ export interface Caller {
   scopes: readonly string[];
 }
 
-/** The account a token stands for until the OAuth flow issues real tokens: alice's first account. */
-const FALLBACK_ACCOUNT = 'alice-1';
-
 /**
- * Authenticates `request`. A token the store issued must be live on the mock's clock and carry
- * one of `scope` when named (a read/write grant holds write_invest_order, a read-only one read_invest_order). Until the OAuth issue lands, any other bearer token stands for alice.
+ * Authenticates `request`: the token must be an access token the store issued, live on the mock's
+ * clock, and carry one of `scope` when named (a read/write grant holds write_invest_order, a
+ * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
+ * insufficient_scope when the grant does not allow the call.
  */
 export function authenticate(ctx: MockContext, request: Request, scope?: string | readonly string[]): Caller {
   const header = request.headers.get('authorization');
-  const m = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!m) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
+  if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
+  const m = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
   const token = ctx.store.tokens.get(m[1]!);
-  if (!token) {
-    const account = ctx.store.accounts.get(FALLBACK_ACCOUNT)!;
-    return { accountId: account.id, userId: account.userId, scopes: READ_WRITE_SCOPES };
-  }
-  if (token.kind !== 'access' || token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired or invalid');
+  if (!token || token.kind !== 'access') throw invalidToken('Access token invalid');
+  if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
+  const account = ctx.store.accounts.get(token.accountId);
+  if (!account) throw invalidToken('Access token invalid');
   const anyOf = typeof scope === 'string' ? [scope] : scope ?? [];
   if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
     throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
   }
-  const account = ctx.store.accounts.get(token.accountId)!;
   return { accountId: account.id, userId: account.userId, scopes: token.scopes };
 }

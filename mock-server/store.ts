@@ -233,7 +233,7 @@ export interface Token {
   accountId: string;
   scopes: string[];
   expiresAt: number;
-  /** The auth key it was issued under; a refresh token dies with its key. */
+  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire). */
   authKey: string;
 }
 

@@ -17,6 +17,10 @@ interface Group {
 
 /** Every command group, in help order. */
 const GROUPS: Group[] = [
+  { name: 'login', description: 'sign in through the browser and store the credentials', load: async () => (await import('./commands/login.js')).makeLoginCommand },
+  { name: 'logout', description: "remove the profile's stored credentials", load: async () => (await import('./commands/login.js')).makeLogoutCommand },
+  { name: 'auth', description: 'credentials of the current profile: status, token', load: async () => (await import('./commands/auth.js')).makeAuthCommand },
+  { name: 'config', description: 'settings per profile: get, set, list, unset', load: async () => (await import('./commands/config.js')).makeConfigCommand },
   { name: 'listings', description: 'search and read loan listings', load: async () => (await import('./commands/listings.js')).makeListingsCommand },
   { name: 'order', description: 'place bids and follow orders', load: async () => (await import('./commands/order.js')).makeOrderCommand },
   { name: 'loans', description: 'loans you hold notes in', load: async () => (await import('./commands/loans.js')).makeLoansCommand },

@@ -1,7 +1,8 @@
-/** Picks the token provider for a profile: MKT_ACCESS_TOKEN first, then stored credentials. */
+/** Picks the token provider for a profile: MKT_ACCESS_TOKEN first (stores nothing), then stored credentials. */
 import type { Settings } from '../config/settings.js';
-import { envTokenProvider, missingTokenProvider, type TokenProvider } from './token-provider.js';
+import { envTokenProvider, type TokenProvider } from './token-provider.js';
 import type { HttpClient } from '../api/http.js';
+import { AuthSession } from './session.js';
 
 /** What the provider may use. */
 export interface TokenContext {
@@ -9,11 +10,13 @@ export interface TokenContext {
   env: Readonly<Record<string, string | undefined>>;
   http: HttpClient;
   stderr: (line: string) => void;
+  /** Wall-clock time (defaults to Date.now). */
+  now?: () => number;
 }
 
 /** The token provider for this run. */
 export async function createTokenProvider(ctx: TokenContext): Promise<TokenProvider> {
   const token = ctx.env.MKT_ACCESS_TOKEN;
   if (token) return envTokenProvider(token);
-  return missingTokenProvider(ctx.settings.profile);
+  return new AuthSession(ctx).tokenProvider();
 }

@@ -1,0 +1,97 @@
+/**
+ * The authorization-key flow's state changes: approving a grant (a new key replaces the old one),
+ * and the token endpoint's two grants with every error of the spec's authorization table.
+ * Keys never expire; access tokens live ACCESS_TOKEN_SECONDS and refresh tokens REFRESH_TOKEN_SECONDS
+ * on the mock's clock, from their issue (no sliding). Tokens already issued outlive a replaced key.
+ */
+import { randomBytes } from 'node:crypto';
+import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
+import { ApiError } from '../api-error.js';
+import type { MockContext } from '../context.js';
+import type { Grant, Token } from '../store.js';
+import { findClient } from './clients.js';
+
+/** Which grant the user chose on the consent page. */
+export type Access = 'read_write' | 'read_only';
+
+/** The scopes a grant of `access` yields (the spec's two lists). */
+export function scopesFor(access: Access): string[] {
+  return [...(access === 'read_only' ? READ_ONLY_SCOPES : READ_WRITE_SCOPES)];
+}
+
+/** An RFC 6749 error answer: `{"error":…,"error_description":…}`. */
+export function oauthError(status: number, error: string, description: string): ApiError {
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (status === 401) headers['www-authenticate'] = `Bearer error="${error}"`;
+  return new ApiError(status, { error, error_description: description }, headers);
+}
+
+function secret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The grant of `accountId` to `clientId`, if the user ever approved one. */
+export function findGrant(ctx: MockContext, clientId: string, accountId: string): Grant | undefined {
+  return ctx.store.grants.find((g) => g.clientId === clientId && g.accountId === accountId);
+}
+
+/** Approves (or renews) a grant: a fresh auth key replaces any earlier key of this client and account. */
+export function approveGrant(ctx: MockContext, clientId: string, accountId: string, scopes: string[]): Grant {
+  const grant = findGrant(ctx, clientId, accountId);
+  const renewed: Grant = { clientId, accountId, authKey: secret(), scopes: [...scopes], createdAt: ctx.clock.now() };
+  if (grant) Object.assign(grant, renewed);
+  else ctx.store.grants.push(renewed);
+  return grant ?? renewed;
+}
+
+/** The token endpoint's success body. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  refresh_token: string;
+  expires_in: number;
+}
+
+function pruneExpired(ctx: MockContext, now: number): void {
+  for (const [value, t] of ctx.store.tokens) if (t.expiresAt <= now) ctx.store.tokens.delete(value);
+}
+
+function issue(ctx: MockContext, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number): Token {
+  const token: Token = { ...from, scopes: [...from.scopes], kind, value: secret(), expiresAt: ctx.clock.now() + seconds * 1000 };
+  ctx.store.tokens.set(token.value, token);
+  return token;
+}
+
+/** Answers POST {base_url}/security/oauth/token for the form `form`; throws the spec's errors. */
+export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenResponse {
+  const grantType = form.get('grant_type');
+  if (!grantType) throw oauthError(400, 'invalid_request', 'Missing grant_type');
+  if (grantType !== 'authorization_key' && grantType !== 'refresh_token') {
+    throw oauthError(400, 'unsupported_grant_type', `Grant type '${grantType}' is not supported (authorization_key or refresh_token)`);
+  }
+  const client = findClient(ctx, form.get('client_id'));
+  if (!client || form.get('client_secret') !== client.secret) {
+    throw oauthError(401, 'invalid_client', 'Invalid or missing client credentials');
+  }
+  const now = ctx.clock.now();
+  pruneExpired(ctx, now);
+  if (grantType === 'authorization_key') {
+    const key = form.get('auth_key');
+    if (!key) throw oauthError(400, 'invalid_authkey', 'Missing auth_key');
+    const grant = ctx.store.grants.find((g) => g.authKey === key);
+    if (!grant) throw oauthError(400, 'invalid_authkey', 'Invalid auth key (unknown, revoked or replaced by a newer one)');
+    if (grant.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to get tokens for this user');
+    const access = issue(ctx, 'access', grant, ACCESS_TOKEN_SECONDS);
+    const refresh = issue(ctx, 'refresh', grant, REFRESH_TOKEN_SECONDS);
+    return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
+  }
+  const value = form.get('refresh_token');
+  if (!value) throw oauthError(400, 'invalid_grant', 'Missing refresh_token');
+  const refresh = ctx.store.tokens.get(value);
+  if (!refresh || refresh.kind !== 'refresh' || refresh.expiresAt <= now) {
+    throw oauthError(400, 'invalid_grant', 'Invalid or expired refresh token');
+  }
+  if (refresh.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to refresh this token');
+  const access = issue(ctx, 'access', refresh, ACCESS_TOKEN_SECONDS);
+  return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
+}

@@ -1,0 +1,92 @@
+/**
+ * The plain-file store, only by choice (`--insecure-storage` or MKT_CREDENTIAL_STORE=file):
+ * `$MKT_CONFIG_DIR/credentials.json`, mode 0600, one record per `PROFILE@HOST`. Every write goes to
+ * a 0600 temporary file in the same directory and is renamed over the old one, so a reader never
+ * sees a torn file; callers serialise read-modify-write with the profile lock.
+ */
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { CliError, EXIT } from '../errors.js';
+import { parseCredentials, type CredentialStore, type Credentials } from './credentials.js';
+
+/** The file's name under the config directory. */
+export const CREDENTIALS_FILE = 'credentials.json';
+
+interface FileShape {
+  version: 1;
+  credentials: Record<string, unknown>;
+}
+
+/** Credentials in a 0600 JSON file. */
+export class FileStore implements CredentialStore {
+  readonly kind = 'file' as const;
+  readonly location: string;
+
+  constructor(readonly dir: string) {
+    this.location = join(dir, CREDENTIALS_FILE);
+  }
+
+  private async read(): Promise<FileShape> {
+    let text: string;
+    try {
+      text = await readFile(this.location, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, credentials: {} };
+      throw new CliError(`cannot read ${this.location}: ${(err as Error).message}`, EXIT.AUTH);
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<FileShape>;
+      return { version: 1, credentials: parsed.credentials && typeof parsed.credentials === 'object' ? parsed.credentials : {} };
+    } catch {
+      throw new CliError(`credentials file ${this.location} is not valid JSON`, EXIT.AUTH, 'remove it and run `mkt login` again');
+    }
+  }
+
+  private async write(shape: FileShape): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.location}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const fh = await open(tmp, 'wx', 0o600);
+    try {
+      await fh.writeFile(`${JSON.stringify(shape, null, 2)}\n`);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await chmod(tmp, 0o600);
+      await rename(tmp, this.location);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** The credentials stored under `account`, or null. */
+  async load(account: string): Promise<Credentials | null> {
+    const value = (await this.read()).credentials[account];
+    return value === undefined ? null : parseCredentials(JSON.stringify(value));
+  }
+
+  /** Stores the credentials of `account`. */
+  async save(account: string, credentials: Credentials): Promise<void> {
+    const shape = await this.read();
+    shape.credentials[account] = credentials;
+    await this.write(shape);
+  }
+
+  /** Proves the file can be read (it is written atomically later). */
+  async check(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.read();
+  }
+
+  /** Removes `account`. */
+  async remove(account: string): Promise<boolean> {
+    const shape = await this.read();
+    if (!(account in shape.credentials)) return false;
+    delete shape.credentials[account];
+    await this.write(shape);
+    return true;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `mkt login`'s flow: a 32-byte random state, the loopback catcher on the redirect URL's port, the
+ * authorization URL (always printed to stderr, opened in a browser unless told not to), one
+ * matching callback, the key exchanged for tokens, everything stored under the profile's lock.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Credentials } from './credentials.js';
+import { FileStore } from './file-store.js';
+import type { BrowserOpener } from './open-browser.js';
+import { startCatcher } from './redirect-catcher.js';
+import type { AuthSession } from './session.js';
+import { applyTokens } from './stored-token-provider.js';
+import { REFRESH_TOKEN_SECONDS } from '../contract/enums.js';
+import { AuthError } from '../errors.js';
+
+/** Inputs of one login. */
+export interface LoginInput {
+  session: AuthSession;
+  clientSecret: string;
+  openBrowser: BrowserOpener | null;
+  timeoutMs: number;
+  stderr: (line: string) => void;
+  /** Resolves when the user interrupts (Ctrl-C); the login then stops cleanly. */
+  interrupted?: Promise<string>;
+}
+
+/** What a login stored (no secrets). */
+export interface LoginResult {
+  profile: string;
+  account: string;
+  store: string;
+  location: string;
+  client_id: string;
+  scopes: string;
+  access_token_expires_at: string;
+  refresh_token_expires_at: string;
+}
+
+/** The authorization URL for `clientId` and `state`. */
+export function authorizationUrl(authUrl: string, clientId: string, state: string): string {
+  const q = new URLSearchParams({ client_id: clientId, response_type: 'auth_key', state });
+  return `${authUrl}/oauth?${q.toString()}`;
+}
+
+/** Runs the browser login and stores the credentials. */
+export async function runLogin(input: LoginInput): Promise<LoginResult> {
+  const { session, stderr } = input;
+  const { settings } = session.deps;
+  const store = session.stores.forWriting();
+  const state = randomBytes(32).toString('base64url');
+  const catcher = await startCatcher({ redirectUri: settings.redirectUri, state, timeoutMs: input.timeoutMs, notice: stderr });
+  let callback;
+  try {
+    const url = authorizationUrl(settings.authUrl, settings.clientId, state);
+    stderr('Open this URL in a browser to sign in and allow mkt:');
+    stderr(`  ${url}`);
+    stderr(`Waiting for the browser on ${settings.redirectUri} (up to ${Math.round(input.timeoutMs / 1000)} s)…`);
+    input.openBrowser?.(url);
+    const stop = input.interrupted?.then((sig) => {
+      throw new AuthError(`login interrupted (${sig}); nothing was stored`);
+    });
+    callback = await (stop ? Promise.race([catcher.result, stop]) : catcher.result);
+  } finally {
+    await catcher.close();
+  }
+  const client = { clientId: settings.clientId, clientSecret: input.clientSecret };
+  const tokens = await session.endpoint.exchangeKey(client, callback.authKey);
+  const now = session.now();
+  const base: Credentials = {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    authKey: callback.authKey,
+    scopes: callback.scope.split(/\s+/).filter(Boolean),
+    loggedInAt: now,
+  };
+  const credentials = applyTokens(base, tokens, now, REFRESH_TOKEN_SECONDS);
+  await session.lock(async () => {
+    await store.save(session.account, credentials);
+    // A keychain login leaves no older copy of the secrets behind in the plain file.
+    if (store.kind === 'keychain') await new FileStore(settings.configDir).remove(session.account).catch(() => false);
+  });
+  return {
+    profile: settings.profile,
+    account: session.account,
+    store: store.kind,
+    location: store.location,
+    client_id: client.clientId,
+    scopes: credentials.scopes.join(' '),
+    access_token_expires_at: new Date(credentials.accessExpiresAt!).toISOString(),
+    refresh_token_expires_at: new Date(credentials.refreshExpiresAt!).toISOString(),
+  };
+}

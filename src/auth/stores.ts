@@ -1,0 +1,90 @@
+/**
+ * Which credential store a run uses. Lookup order (DESIGN.md): MKT_ACCESS_TOKEN (handled by the
+ * token provider) > keychain > the 0600 file. The file is used only by choice: `--insecure-storage`
+ * or MKT_CREDENTIAL_STORE=file for writing, and for reading when it holds the profile and the
+ * keychain does not. Writing to the file, or falling back to it, says so on stderr.
+ */
+import { UsageError } from '../errors.js';
+import type { CredentialStore, Credentials } from './credentials.js';
+import { FileStore } from './file-store.js';
+import { KEYCHAIN_TIMEOUT_MS, KeychainError, KeychainStore } from './keychain-store.js';
+
+/** What the user asked for: one store, or keychain first with the file as a chosen fallback. */
+export type StorePreference = 'keychain' | 'file' | 'auto';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads MKT_CREDENTIAL_STORE and --insecure-storage (exit 2 on an unknown store name). */
+export function storePreference(env: Env, insecureStorage = false): StorePreference {
+  const v = env.MKT_CREDENTIAL_STORE?.trim().toLowerCase();
+  if (v && v !== 'keychain' && v !== 'file') throw new UsageError(`MKT_CREDENTIAL_STORE must be keychain or file, got '${env.MKT_CREDENTIAL_STORE}'`);
+  if (insecureStorage) {
+    if (v === 'keychain') throw new UsageError('--insecure-storage contradicts MKT_CREDENTIAL_STORE=keychain');
+    return 'file';
+  }
+  return (v as StorePreference | undefined) ?? 'auto';
+}
+
+/** Keychain call timeout: MKT_KEYCHAIN_TIMEOUT seconds, else the default. */
+export function keychainTimeoutMs(env: Env): number {
+  const s = Number(env.MKT_KEYCHAIN_TIMEOUT);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : KEYCHAIN_TIMEOUT_MS;
+}
+
+/** The stores of one run, built on first use, with the file-store warning printed once. */
+export class Stores {
+  private kc?: CredentialStore;
+  private fs?: CredentialStore;
+  private warned = false;
+
+  constructor(
+    readonly preference: StorePreference,
+    private readonly opts: { configDir: string; keychainTimeoutMs?: number; warn: (line: string) => void; keychain?: CredentialStore },
+  ) {}
+
+  /** The keychain store. */
+  keychain(): CredentialStore {
+    this.kc ??= this.opts.keychain ?? new KeychainStore(this.opts.keychainTimeoutMs);
+    return this.kc;
+  }
+
+  /** The plain-file store; `warn` says so on stderr (once per run). */
+  file(warn = true): CredentialStore {
+    this.fs ??= new FileStore(this.opts.configDir);
+    if (warn && !this.warned) {
+      this.warned = true;
+      this.opts.warn(`mkt: warning: credentials are kept in a plain file, ${this.fs.location} (mode 0600), not in the OS keychain`);
+    }
+    return this.fs;
+  }
+
+  /** Where `mkt login` writes. */
+  forWriting(): CredentialStore {
+    return this.preference === 'file' ? this.file() : this.keychain();
+  }
+
+  /** Finds the credentials of `account`; a keychain failure is reported unless the chosen file holds them. */
+  async locate(account: string): Promise<{ store: CredentialStore; credentials: Credentials } | null> {
+    // MKT_CREDENTIAL_STORE=file is an explicit, lasting choice: reads stay quiet (cron mail), writes warn.
+    if (this.preference === 'file') return found(this.file(false), await this.file(false).load(account));
+    if (this.preference === 'keychain') return found(this.keychain(), await this.keychain().load(account));
+    let failure: KeychainError | undefined;
+    let inKeychain: Credentials | null = null;
+    try {
+      inKeychain = await this.keychain().load(account);
+    } catch (err) {
+      if (!(err instanceof KeychainError)) throw err;
+      failure = err;
+    }
+    const inFile = await new FileStore(this.opts.configDir).load(account);
+    // Both hold the profile when the user switched stores between logins: the newer login wins.
+    if (inFile && (!inKeychain || inFile.loggedInAt > inKeychain.loggedInAt)) return { store: this.file(), credentials: inFile };
+    if (inKeychain) return { store: this.keychain(), credentials: inKeychain };
+    if (failure) throw failure;
+    return null;
+  }
+}
+
+function found(store: CredentialStore, credentials: Credentials | null) {
+  return credentials ? { store, credentials } : null;
+}

@@ -1,0 +1,120 @@
+/** `mkt config get|set|list|unset`: per-profile settings in `$MKT_CONFIG_DIR/config.json` (never secrets). */
+import { Command } from 'commander';
+import { CONFIG_KEYS, readConfig, resolveSettings, writeConfig, type ConfigKey, type Settings } from '../config/settings.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { suggest } from './options.js';
+
+/** The environment variable that overrides each key. */
+const ENV_OF: Readonly<Record<ConfigKey, string>> = {
+  base_url: 'MKT_BASE_URL', root_url: 'MKT_ROOT_URL', auth_url: 'MKT_AUTH_URL', client_id: 'MKT_CLIENT_ID',
+  redirect_uri: 'MKT_REDIRECT_URI', timezone: 'MKT_TIMEZONE', output: 'MKT_OUTPUT',
+};
+
+function effective(s: Settings, key: ConfigKey): string | undefined {
+  const map: Partial<Record<ConfigKey, string | undefined>> = {
+    base_url: s.baseUrl, root_url: s.rootUrl, auth_url: s.authUrl, client_id: s.clientId, redirect_uri: s.redirectUri, timezone: s.timezone,
+  };
+  return map[key];
+}
+
+/** Checks a key name (exit 2 with a suggestion). */
+export function checkKey(key: string): ConfigKey {
+  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  if (/secret|token|password|auth_key/i.test(key)) throw new UsageError(`'${key}' is not a setting: secrets never go into config.json`, 'mkt login stores them in the keychain; use MKT_CLIENT_SECRET for the client secret');
+  const near = suggest(key, CONFIG_KEYS);
+  throw new UsageError(`unknown setting '${key}'`, near ? `did you mean '${near}'? (settings: ${CONFIG_KEYS.join(', ')})` : `settings: ${CONFIG_KEYS.join(', ')}`);
+}
+
+/** Checks a value for `key` (exit 2). */
+export function checkValue(key: ConfigKey, value: string): string {
+  const v = value.trim();
+  if (!v) throw new UsageError(`${key} needs a value`);
+  if (key.endsWith('_url') || key === 'redirect_uri') {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      throw new UsageError(`${key} must be an absolute URL, got '${value}'`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${key} must be an http or https URL, got '${value}'`);
+    if (url.hash) throw new UsageError(`${key} must not have an anchor (#)`);
+    return key === 'redirect_uri' ? v : v.replace(/\/+$/, '');
+  }
+  if (key === 'timezone') {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: v });
+    } catch {
+      throw new UsageError(`unknown time zone '${value}'`);
+    }
+  }
+  if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v)) throw new UsageError(`output must be table, json, ndjson or csv, got '${value}'`);
+  return v;
+}
+
+/** The `config` command group. */
+export function makeConfigCommand(ctx: CommandContext): Command {
+  const config = new Command('config').description(`settings per profile (${CONFIG_KEYS.join(', ')})`);
+  const profile = () => ctx.settings().profile;
+
+  config
+    .command('list')
+    .description('every setting of the profile: its value and where it comes from')
+    .action(ctx.action(async (): Promise<Output> => {
+      const env = ctx.io.env;
+      const s = ctx.settings();
+      const file = readConfig(env).profiles[s.profile] ?? {};
+      const rows = CONFIG_KEYS.map((key) => {
+        const source = env[ENV_OF[key]] ? ENV_OF[key] : file[key] !== undefined ? 'config file' : 'default';
+        return { key, value: file[key] !== undefined && source === 'config file' ? file[key] : effective(s, key) ?? env[ENV_OF[key]] ?? null, source };
+      });
+      return { kind: 'rows', rows, columns: ['key', 'value', 'source'] };
+    }));
+
+  config
+    .command('get')
+    .description('the effective value of one setting')
+    .argument('<key>', 'setting name')
+    .action(ctx.action(async (keyText: string): Promise<Output> => {
+      const key = checkKey(keyText);
+      const s = resolveSettings(ctx.io.env, ctx.globals().profile, undefined);
+      const value = effective(s, key) ?? readConfig(ctx.io.env).profiles[s.profile]?.[key] ?? ctx.io.env[ENV_OF[key]];
+      if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
+      return { kind: 'none' };
+    }));
+
+  config
+    .command('set')
+    .description('set a setting of the profile')
+    .argument('<key>', 'setting name')
+    .argument('<value>', 'new value')
+    .action(ctx.action(async (keyText: string, valueText: string): Promise<Output> => {
+      const key = checkKey(keyText);
+      const value = checkValue(key, valueText);
+      const name = profile();
+      const file = readConfig(ctx.io.env);
+      file.profiles[name] = { ...file.profiles[name], [key]: value };
+      writeConfig(ctx.io.env, file);
+      if (ctx.io.env[ENV_OF[key]]) ctx.info(`mkt: note: ${ENV_OF[key]} is set and overrides ${key}`);
+      return { kind: 'none' };
+    }));
+
+  config
+    .command('unset')
+    .description('remove a setting of the profile (back to the default)')
+    .argument('<key>', 'setting name')
+    .action(ctx.action(async (keyText: string): Promise<Output> => {
+      const key = checkKey(keyText);
+      const name = profile();
+      const file = readConfig(ctx.io.env);
+      const p = { ...file.profiles[name] };
+      delete p[key];
+      if (Object.keys(p).length) file.profiles[name] = p;
+      else delete file.profiles[name];
+      writeConfig(ctx.io.env, file);
+      return { kind: 'none' };
+    }));
+
+  return config;
+}

@@ -1,0 +1,76 @@
+/** `mkt login` and `mkt logout`: the browser authorization-key flow, and removing what it stored. */
+import { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { parseCount } from './options.js';
+
+interface LoginOptions {
+  browser: boolean;
+  timeout: string;
+  insecureStorage?: boolean;
+  clientSecret?: string;
+}
+
+/** Default seconds `mkt login` waits for the browser. */
+export const LOGIN_TIMEOUT_SECONDS = 300;
+
+async function session(ctx: CommandContext, insecureStorage = false) {
+  const { AuthSession } = await import('../auth/session.js');
+  return new AuthSession({
+    settings: ctx.settings(), env: ctx.io.env, http: await ctx.httpClient(),
+    stderr: (l) => ctx.info(l), now: () => ctx.io.now(), insecureStorage,
+  });
+}
+
+/** The `login` command. */
+export function makeLoginCommand(ctx: CommandContext): Command {
+  return new Command('login')
+    .description('sign in through the browser (authorization-key flow) and store the credentials')
+    .option('--no-browser', 'do not open a browser; only print the URL to open')
+    .option('--timeout <seconds>', 'how long to wait for the browser', String(LOGIN_TIMEOUT_SECONDS))
+    .option('--insecure-storage', 'keep credentials in a 0600 file under the config dir instead of the OS keychain')
+    .option('--client-secret <secret>', 'the client secret (else MKT_CLIENT_SECRET, the stored one, the demo default on a local mock, or a prompt)')
+    .action(ctx.action(async (opts: LoginOptions): Promise<Output> => {
+      if (ctx.io.env.MKT_ACCESS_TOKEN) throw new UsageError('MKT_ACCESS_TOKEN is set: mkt uses that token and stores nothing', 'unset MKT_ACCESS_TOKEN to log in');
+      const timeoutMs = parseCount('--timeout', opts.timeout, 1) * 1000;
+      const auth = await session(ctx, !!opts.insecureStorage);
+      const settings = auth.deps.settings;
+      const [{ resolveClientSecret }, { runLogin }, { openBrowser }] = await Promise.all([
+        import('../auth/client-secret.js'), import('../auth/login-flow.js'), import('../auth/open-browser.js'),
+      ]);
+      // Fail fast, before any browser work, when the store is locked or absent.
+      const store = auth.stores.forWriting();
+      await store.check();
+      const previous = await store.load(auth.account);
+      const interactive = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+      const { secret } = await resolveClientSecret({
+        flag: opts.clientSecret, env: ctx.io.env, clientId: settings.clientId, baseUrl: settings.baseUrl,
+        stored: previous?.clientId === settings.clientId ? previous.clientSecret : undefined,
+        interactive,
+        prompt: async (message) => {
+          const { password } = await import('@inquirer/prompts');
+          return password({ message, mask: '*' }, { input: ctx.io.stdin, output: ctx.io.stderr });
+        },
+      });
+      const result = await runLogin({
+        session: auth, clientSecret: secret, timeoutMs, stderr: (l) => ctx.info(l),
+        openBrowser: opts.browser ? openBrowser : null, interrupted: ctx.io.stopSignal(),
+      });
+      ctx.info(`Logged in: profile ${result.profile}, credentials in the ${result.store === 'file' ? `file ${result.location}` : 'OS keychain'}.`);
+      return { kind: 'item', item: { ...result } };
+    }));
+}
+
+/** The `logout` command. */
+export function makeLogoutCommand(ctx: CommandContext): Command {
+  return new Command('logout')
+    .description("remove the profile's stored credentials (keychain and file)")
+    .action(ctx.action(async (): Promise<Output> => {
+      const auth = await session(ctx);
+      const { removeEverywhere } = await import('../auth/logout.js');
+      const removed = await auth.lock(() => removeEverywhere(auth));
+      ctx.info(removed.length ? `Logged out: removed ${auth.account} from ${removed.join(' and ')}.` : `Nothing stored for ${auth.account}.`);
+      return { kind: 'item', item: { profile: auth.deps.settings.profile, account: auth.account, removed_from: removed.join(',') } };
+    }));
+}

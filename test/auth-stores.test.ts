@@ -1,0 +1,122 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Credentials, CredentialStore } from '../src/auth/credentials.js';
+import { credentialAccount } from '../src/auth/credentials.js';
+import { FileStore } from '../src/auth/file-store.js';
+import { KeychainError } from '../src/auth/keychain-store.js';
+import { withLock } from '../src/auth/lock.js';
+import { storePreference, Stores } from '../src/auth/stores.js';
+import { tempHome } from './helpers/cli.js';
+
+const creds = (authKey: string): Credentials => ({ clientId: 'c', clientSecret: 'secret', authKey, scopes: ['read_listing'], loggedInAt: 1 });
+
+function fakeKeychain(behaviour: 'fail' | 'empty'): CredentialStore {
+  const fail = async () => {
+    throw new KeychainError('the OS keychain is not reachable: test');
+  };
+  return {
+    kind: 'keychain', location: 'fake keychain',
+    load: behaviour === 'fail' ? fail : async () => null,
+    save: fail, remove: fail, check: fail,
+  };
+}
+
+describe('credential stores', () => {
+  it('names the store account PROFILE@HOST from base_url', () => {
+    expect(credentialAccount('cron', 'http://127.0.0.1:4010/v1')).toBe('cron@127.0.0.1:4010');
+  });
+
+  it('the file store writes a 0600 file atomically, one record per account, and removes one', async () => {
+    const dir = join(tempHome(), 'config');
+    const store = new FileStore(dir);
+    await store.save('a@h', creds('k1'));
+    await store.save('b@h', creds('k2'));
+    expect(statSync(store.location).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect((await store.load('a@h'))?.authKey).toBe('k1');
+    expect(await store.remove('a@h')).toBe(true);
+    expect(await store.remove('a@h')).toBe(false);
+    expect(await store.load('a@h')).toBeNull();
+    expect((await store.load('b@h'))?.authKey).toBe('k2');
+  });
+
+  it('a torn credentials file is a clear error, not "not logged in"', async () => {
+    const dir = join(tempHome(), 'config');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'credentials.json'), '{"credentials": {', { mode: 0o600 });
+    await expect(new FileStore(dir).load('a@h')).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('MKT_CREDENTIAL_STORE and --insecure-storage choose the store; an unknown name is exit 2', () => {
+    expect(storePreference({})).toBe('auto');
+    expect(storePreference({ MKT_CREDENTIAL_STORE: 'file' })).toBe('file');
+    expect(storePreference({}, true)).toBe('file');
+    expect(() => storePreference({ MKT_CREDENTIAL_STORE: 'vault' })).toThrow(/keychain or file/);
+    expect(() => storePreference({ MKT_CREDENTIAL_STORE: 'keychain' }, true)).toThrow(/contradicts/);
+  });
+
+  it('looks in the keychain first, then in the chosen file, and warns when the file is used', async () => {
+    const dir = join(tempHome(), 'config');
+    await new FileStore(dir).save('p@h', creds('from-file'));
+    const warnings: string[] = [];
+    const stores = new Stores('auto', { configDir: dir, warn: (l) => warnings.push(l), keychain: fakeKeychain('fail') });
+    const found = await stores.locate('p@h');
+    expect(found?.store.kind).toBe('file');
+    expect(found?.credentials.authKey).toBe('from-file');
+    expect(warnings.join('\n')).toContain('plain file');
+  });
+
+  it('an unreachable keychain with nothing in the file is reported as the keychain problem', async () => {
+    const stores = new Stores('auto', { configDir: join(tempHome(), 'config'), warn: () => undefined, keychain: fakeKeychain('fail') });
+    await expect(stores.locate('p@h')).rejects.toThrow(/keychain is not reachable/);
+    const empty = new Stores('auto', { configDir: join(tempHome(), 'config'), warn: () => undefined, keychain: fakeKeychain('empty') });
+    expect(await empty.locate('p@h')).toBeNull();
+  });
+});
+
+describe('the profile lock', () => {
+  it('lets one holder in at a time', async () => {
+    const path = join(tempHome(), 'state', 'default', 'credentials.lock');
+    let inside = 0;
+    let most = 0;
+    await Promise.all(Array.from({ length: 6 }, () => withLock(path, async () => {
+      inside++;
+      most = Math.max(most, inside);
+      await new Promise((r) => setTimeout(r, 15));
+      inside--;
+    })));
+    expect(most).toBe(1);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('breaks a lock left behind by a process that died', async () => {
+    const path = join(tempHome(), 'state', 'p', 'credentials.lock');
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `999999999\n${Date.now()}\n`);
+    expect(await withLock(path, async () => 'ran', { timeoutMs: 2000 })).toBe('ran');
+  });
+
+  it('gives up with a clear error when a live holder keeps the lock', async () => {
+    const path = join(tempHome(), 'state', 'p', 'credentials.lock');
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `${process.pid}\n${Date.now()}\n`);
+    await expect(withLock(path, async () => 'ran', { timeoutMs: 100 })).rejects.toThrow(/another mkt process holds/);
+    expect(readFileSync(path, 'utf8')).toContain(String(process.pid));
+  });
+});
+
+describe('switching stores between logins', () => {
+  it('the newer login wins when both the keychain and the file hold the profile', async () => {
+    const dir = join(tempHome(), 'config');
+    await new FileStore(dir).save('p@h', { ...creds('file-key'), loggedInAt: 200 });
+    const keychain = (loggedInAt: number): CredentialStore => ({
+      kind: 'keychain', location: 'fake', load: async () => ({ ...creds('keychain-key'), loggedInAt }),
+      save: async () => undefined, remove: async () => true, check: async () => undefined,
+    });
+    const newerFile = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: keychain(100) });
+    expect((await newerFile.locate('p@h'))?.credentials.authKey).toBe('file-key');
+    const newerKeychain = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: keychain(300) });
+    expect((await newerKeychain.locate('p@h'))?.credentials.authKey).toBe('keychain-key');
+  });
+});

@@ -1,0 +1,14 @@
+/** Launches Debian's chromium headless through playwright-core (never downloads a browser). */
+import { chromium, type Browser } from 'playwright-core';
+
+/** The system chromium the CI installs. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** A headless chromium with the network-quiet flags of the brief. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: 20_000,
+  });
+}
