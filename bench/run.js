@@ -34,7 +34,7 @@ function timeCommand(args, env = {}) {
 function startMock(listings) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen'], {
+    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -49,6 +49,15 @@ function startMock(listings) {
     });
     child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
   });
+}
+
+/** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
+async function accessToken(origin) {
+  const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
+  const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
+  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+  return (await tok.json()).access_token;
 }
 
 function rssMiB(pid) {
@@ -68,7 +77,7 @@ row('mkt --help / baseline', `${(help / baseline).toFixed(2)}x (${help.toFixed(1
 
 const small = await startMock(2000);
 try {
-  const env = { MKT_ROOT_URL: small.origin, MKT_ACCESS_TOKEN: 'bench' };
+  const env = { MKT_ROOT_URL: small.origin, MKT_ACCESS_TOKEN: await accessToken(small.origin) };
   const search = timeCommand([bin, 'listings', 'search', '--fico_score=760-779', '-o', 'json'], env);
   row('mkt listings search / baseline', `${(search / baseline).toFixed(2)}x (${search.toFixed(1)} ms)`, '<= 3x', search / baseline <= 3);
 } finally {
@@ -79,11 +88,12 @@ const big = await startMock(LISTINGS);
 try {
   row(`mock start, ${LISTINGS} listings`, `${(big.startMs / 1000).toFixed(2)} s`, '< 5 s', big.startMs < 5000);
   const url = `${big.origin}/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60`;
+  const token = await accessToken(big.origin);
   const times = [];
   let count = 0;
   for (let i = 0; i < 32; i++) {
     const t = process.hrtime.bigint();
-    const res = await fetch(url, { headers: { authorization: 'bearer bench' } });
+    const res = await fetch(url, { headers: { authorization: `bearer ${token}` } });
     const body = await res.json();
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     if (res.status !== 200) throw new Error(`search answered ${res.status}`);

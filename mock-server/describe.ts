@@ -15,7 +15,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
     `  investors: ${users}`,
     `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
-    `  try: MKT_ROOT_URL=${origin} MKT_ACCESS_TOKEN=any mkt listings search --fico_score=760-779`,
+    `  try: MKT_ROOT_URL=${origin} mkt login   (start with --auto-approve alice to skip the consent page)`,
     '',
   ].join('\n');
 }

@@ -4,16 +4,19 @@ import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../src/contract/errors.js';
 import { applicantWith, fixture, validApplicant } from './fixtures/offers/applicants.js';
 import { CASES } from './fixtures/offers/cases.js';
+import { issueTestToken } from './helpers/mock.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 const URL_OFFERS = 'http://mock.test/v1/marketplace/application/offers';
 
 let app: MockApp;
+let token: string;
 beforeEach(() => {
   app = createMockApp({ frozen: true, start: START, listings: 50 });
+  token = issueTestToken(app);
 });
 
-async function post(body: unknown, headers: Record<string, string> = { authorization: 'bearer test-token' }) {
+async function post(body: unknown, headers: Record<string, string> = { authorization: `bearer ${token}` }) {
   const res = await app.handle(new Request(URL_OFFERS, {
     method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body),
   }));

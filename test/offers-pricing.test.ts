@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { applicantWith } from './fixtures/offers/applicants.js';
+import { issueTestToken } from './helpers/mock.js';
 
 // Written here on purpose, not imported from the code under test: P·i·(1+i)^n / ((1+i)^n − 1).
 function amortisedPayment(principal: number, annualRate: number, months: number): number {
@@ -36,7 +37,7 @@ beforeAll(() => {
 async function offersFor(score: number | undefined, amount: number, income: number): Promise<Offer[]> {
   const body = applicantWith({ 'loan_info.self_reported_credit_score': score, 'loan_info.loan_amount': amount, 'employment_info.annual_income': income });
   const res = await app.handle(new Request('http://mock.test/v1/marketplace/application/offers', {
-    method: 'POST', headers: { authorization: 'bearer t' }, body: JSON.stringify(body),
+    method: 'POST', headers: { authorization: `bearer ${issueTestToken(app)}` }, body: JSON.stringify(body),
   }));
   const json = (await res.json()) as { offers: Offer[]; errors: unknown[] };
   expect(json.errors).toEqual([]);
