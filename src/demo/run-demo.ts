@@ -57,8 +57,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     const out = collector();
     const err = collector();
     if (watch) err.stream.on('data', () => watch(err.text()));
-    if (!capture) out.stream.pipe(o.io.stdout, { end: false });
-    err.stream.pipe(o.io.stderr, { end: false });
+    // Forward by hand: pipe() would add listeners to the real stdout for every step.
+    if (!capture) out.stream.on('data', (c: Buffer) => o.io.stdout.write(c));
+    err.stream.on('data', (c: Buffer) => o.io.stderr.write(c));
     o.io.stderr.write(`$ mkt ${args.map((a) => (/[\s'"]/.test(a) ? `'${a}'` : a)).join(' ')}\n`);
     const code = await main(args, { ...o.io, env, stdout: out.stream, stderr: err.stream, stdinIsTTY: false });
     return { code, out: out.text(), err: err.text() };
@@ -98,13 +99,13 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     must('duplicate submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes']), [2]);
 
     say('▶ 6. Move the mock clock 15 days: other investors fund, listings originate (or expire), loans appear.');
-    must('clock', await run(['mock', 'clock', 'advance', '15d']));
+    must('clock', await run(['mock', 'clock', 'advance', '15d', '-o', 'table']));
     const orders = JSON.parse((await run(['order', 'list', '-o', 'json'], true)).out) as { result: Array<{ order_id: string }> };
     const orderId = orders.result[0]?.order_id;
     if (orderId) must('order get', await run(['order', 'get', orderId, '-o', 'table']));
 
     say('▶ 7. Loans, and the account after origination.');
-    must('clock', await run(['mock', 'clock', 'advance', '35d']));
+    must('clock', await run(['mock', 'clock', 'advance', '35d', '-o', 'table']));
     must('loans', await run(['loans', 'list', '-o', 'table', '--limit', '10']));
     must('account', await run(['account', '-o', 'table']));
     say('✔ Demo finished. Try it yourself: `npx mkt mock serve` in one terminal, `npx mkt login` in another.');
