@@ -47,6 +47,9 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   const text = (b.message ?? b.error_description ?? errors[0]?.message) as string | undefined;
   const detail = [code, text ?? meaningOf(code)].filter(Boolean).join(': ') || (typeof body === 'string' ? body.slice(0, 200) : '');
   const message = `${what} failed (HTTP ${status})${detail ? `: ${detail}` : ''}`;
+  if (status === 403 && code === 'insufficient_scope') {
+    return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'this grant is read-only: run `mkt login` again and choose read/write');
+  }
   if (status === 401 || status === 403) {
     return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'run `mkt login` (or check MKT_ACCESS_TOKEN)');
   }

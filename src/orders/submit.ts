@@ -99,7 +99,8 @@ export async function sendOrders(client: ApiClient, journal: Journal, baseUrl: s
       const placed = sent.length ? ` Orders already placed: ${sent.map((s) => s.order.order_id).join(', ')}.` : '';
       if (err instanceof ApiError && err.status < 500) {
         journal.append({ t: 'rejected', batch, at: nowIso(), status: err.status, code: err.code, message: err.message });
-        throw new CliError(`order ${i + 1}/${groups.length} rejected: ${err.message}.${placed}`, err.exitCode, err.hint ?? rejectionHint(err.code));
+        const detail = err.code === 'ORD0021' ? await fundsDetail(client, group) : '';
+        throw new CliError(`order ${i + 1}/${groups.length} rejected: ${err.message}${detail}.${placed}`, err.exitCode, err.hint ?? rejectionHint(err.code));
       }
       const reason = err instanceof Error ? err.message : String(err);
       journal.append({ t: 'lost', batch, at: nowIso(), error: reason });
@@ -111,6 +112,18 @@ export async function sendOrders(client: ApiClient, journal: Journal, baseUrl: s
     }
   }
   return sent;
+}
+
+/** For ORD0021: what is available against what the order needed. */
+async function fundsDetail(client: ApiClient, group: orders.BidRequest[]): Promise<string> {
+  const total = group.reduce((sum, b) => sum + b.bid_amount, 0);
+  try {
+    const { platform } = await import('../api/accounts.js');
+    const account = await platform(client);
+    return ` (insufficient funds: available ${account.available_cash_balance.toFixed(2)}, order total ${total.toFixed(2)})`;
+  } catch {
+    return ` (order total ${total.toFixed(2)})`;
+  }
 }
 
 /** What the user can do about an order rejection. */
