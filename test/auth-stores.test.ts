@@ -5,7 +5,7 @@ import type { Credentials, CredentialStore } from '../src/auth/credentials.js';
 import { credentialAccount } from '../src/auth/credentials.js';
 import { FileStore } from '../src/auth/file-store.js';
 import { KeychainError } from '../src/auth/keychain-store.js';
-import { withLock } from '../src/auth/lock.js';
+import { withLock } from '../src/lock-file.js';
 import { storePreference, Stores } from '../src/auth/stores.js';
 import { tempHome } from './helpers/cli.js';
 

@@ -7,7 +7,7 @@ import type { HttpClient } from '../api/http.js';
 import type { Settings } from '../config/settings.js';
 import { REFRESH_TOKEN_SECONDS } from '../contract/enums.js';
 import { credentialAccount, type CredentialStore } from './credentials.js';
-import { withLock } from './lock.js';
+import { withLock } from '../lock-file.js';
 import { StoredTokenProvider } from './stored-token-provider.js';
 import { keychainTimeoutMs, storePreference, Stores } from './stores.js';
 import { TokenEndpoint } from './token-endpoint.js';

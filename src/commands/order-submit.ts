@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { readBids, type PlannedBid } from '../orders/bids-file.js';
 import { parseCount } from './options.js';
@@ -76,12 +76,12 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
         if (report.cash < total || report.rows.some((r) => !r.ok)) ctx.exitCode = 2;
         return { kind: 'rows', rows: report.rows, columns: ['line', 'listing_id', 'bid_amount', 'amount_remaining', 'verdict'] };
       }
-      const [{ Journal }, { acquireLock }, submit] = await Promise.all([
-        import('../orders/journal.js'), import('../orders/lock.js'), import('../orders/submit.js'),
+      const [{ Journal }, { withLock }, submit] = await Promise.all([
+        import('../orders/journal.js'), import('../lock-file.js'), import('../orders/submit.js'),
       ]);
       const dir = join(settings.stateDir, settings.profile);
-      const release = await acquireLock(join(dir, 'submit.lock'), 5000, ctx.io.sleep, `mkt order submit for profile ${settings.profile}`);
-      try {
+      // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
+      return withLock(join(dir, 'submit.lock'), async (): Promise<Output> => {
         const journal = new Journal(join(dir, 'journal.jsonl'));
         await submit.reconcile(client, journal, settings.baseUrl, (l) => ctx.info(l));
         if (!opts.allowDuplicate) await submit.checkDuplicates(client, journal, settings.baseUrl, bids, source);
@@ -97,8 +97,9 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
         }
         const rows = await followOrders(ctx, client, sent.map((s) => s.order.order_id), opts, journal);
         return { kind: 'rows', rows, columns: WAIT_COLUMNS };
-      } finally {
-        release();
-      }
+      }, {
+        timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: ctx.io.sleep,
+        busy: (path) => new CliError(`another mkt order submit is running for profile ${settings.profile}; nothing was sent`, EXIT.USAGE, `wait for it to finish, or remove ${path} if no mkt process is running`),
+      });
     }));
 }

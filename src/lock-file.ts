@@ -1,11 +1,11 @@
 /**
  * A cross-process lock file, so that concurrent `mkt` processes (cron jobs overlapping a terminal)
- * refresh tokens and write credentials one at a time. `open(…, 'wx')` is atomic; a lock whose owner
+ * refresh tokens, write credentials and submit orders one at a time. `open(…, 'wx')` is atomic; a lock whose owner
  * died or that is older than `staleMs` is broken.
  */
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CliError, EXIT } from '../errors.js';
+import { CliError, EXIT } from './errors.js';
 
 /** Knobs and injected pieces. */
 export interface LockOptions {
@@ -15,6 +15,8 @@ export interface LockOptions {
   staleMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** The error when the lock stays taken past the timeout (default: exit 3, naming the file). */
+  busy?: (path: string) => CliError;
 }
 
 function alive(pid: number): boolean {
@@ -59,7 +61,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
         continue;
       }
       if (now() - started > timeoutMs) {
-        throw new CliError(`another mkt process holds ${path}`, EXIT.AUTH, 'wait for it to finish, or remove the file if no mkt process is running');
+        throw opts.busy?.(path) ?? new CliError(`another mkt process holds ${path}`, EXIT.AUTH, 'wait for it to finish, or remove the file if no mkt process is running');
       }
       await sleep(Math.min(25 * 2 ** Math.min(attempt, 4), 250) + Math.random() * 25);
     }
