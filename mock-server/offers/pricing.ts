@@ -10,6 +10,7 @@
  * apr = 12 × the monthly rate at which that payment repays the amount received, 4 decimals.
  * An offer is made only when its payment is at most 35% of gross monthly income.
  */
+import type { Offer } from '../store.js';
 import { cents, monthlyPayment } from '../money.js';
 import { CREDIT_SCORES, DEFAULT_CREDIT_SCORE, MAX_PAYMENT_TO_INCOME, OFFER_TERMS } from './rules.js';
 
@@ -23,15 +24,7 @@ export interface PricingInput {
 }
 
 /** An offer before it gets an id and a URL. */
-export interface PricedOffer {
-  apr: number;
-  loan_amount: number;
-  origination_fee: number;
-  loan_rate: number;
-  loan_term_in_months: number;
-  loan_term_in_years: number;
-  monthly_payment: number;
-}
+export type PricedOffer = Omit<Offer, 'id' | 'offer_url'>;
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
