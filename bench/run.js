@@ -104,6 +104,18 @@ try {
   row(`filtered search, limit=500, 3 filters (${count} rows)`, `${med.toFixed(1)} ms median`, '< 50 ms', med < 50);
   const rss = rssMiB(big.child.pid);
   row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
+
+  // Streaming: the CLI's peak memory for --all -o ndjson over a small and a large result should match.
+  const env = { ...process.env, MKT_ROOT_URL: big.origin, MKT_ACCESS_TOKEN: token };
+  const peak = (filters) => {
+    const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'report-rss.cjs'), bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500', ...filters], { env, maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`search --all exited ${r.status}: ${r.stderr}`);
+    return { kib: Number(/maxrss_kib=(\d+)/.exec(r.stderr.toString())[1]), lines: r.stdout.toString().split('\n').length - 1 };
+  };
+  const smallRun = peak(['--platform_rating', 'AA']);
+  const bigRun = peak([]);
+  const growth = bigRun.kib / smallRun.kib;
+  row(`search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`, `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`, '~flat', growth < 1.5);
 } finally {
   big.child.kill('SIGTERM');
 }
