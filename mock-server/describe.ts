@@ -11,11 +11,13 @@ export function describeMock(app: MockApp, origin: string): string {
     `  base_url  ${origin}/v1`,
     `  root_url  ${origin}`,
     `  auth_url  ${origin}`,
-    `  seed ${s.seed}, ${s.listings.length} listings, clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
+    `  seed ${s.seed}, ${s.listings.filter((l) => l.listing_status === 2).length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
     `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
     `  investors: ${users}`,
     `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
-    `  try: MKT_ROOT_URL=${origin} mkt login   (start with --auto-approve alice to skip the consent page)`,
+    app.ctx.options.autoApprove?.length
+      ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}; try: MKT_ROOT_URL=${origin} mkt login`
+      : `  try: MKT_ROOT_URL=${origin} mkt login   (start with --auto-approve alice to skip the consent page)`,
     '',
   ].join('\n');
 }
