@@ -19,12 +19,3 @@ export function envTokenProvider(token: string): TokenProvider {
     },
   };
 }
-
-/** Used when there is no token at all. */
-export function missingTokenProvider(profile: string): TokenProvider {
-  return {
-    async accessToken() {
-      throw new AuthError(`not logged in (profile ${profile})`, 'run `mkt login`, or set MKT_ACCESS_TOKEN');
-    },
-  };
-}
