@@ -47,7 +47,7 @@ export class CommandContext {
 
   /** The chosen output format. */
   format(): Format {
-    return resolveFormat(this.globals().output ?? this.io.env.MKT_OUTPUT, this.io.stdoutIsTTY);
+    return resolveFormat(this.globals().output ?? this.settings().output, this.io.stdoutIsTTY);
   }
 
   /** Colour only on a terminal, and never with --no-color or NO_COLOR. */

@@ -135,6 +135,15 @@ describe('mkt listings get and fields', () => {
     expect(rows.some((f) => f.flags === '--at01s_min --at01s_max')).toBe(true);
   });
 
+  it('takes the output format from the profile config, and -o over it', async () => {
+    const home = (await import('./helpers/cli.js')).tempHome();
+    expect((await runMkt(['config', 'set', 'output', 'csv'], { home })).code).toBe(0);
+    const csv = await runMkt(['listings', 'fields'], { home });
+    expect(csv.stdout.split('\n')[0]).toBe('field,type,filter,flags,description');
+    const json = await runMkt(['listings', 'fields', '-o', 'json'], { home });
+    expect(JSON.parse(json.stdout)[0].field).toBe('amount_funded');
+  });
+
   it('prints the version and help quickly with exit 0', async () => {
     const v = await runMkt(['--version']);
     expect(v.code).toBe(0);

@@ -31,6 +31,8 @@ export interface Settings {
   clientId: string;
   redirectUri: string;
   timezone: string | undefined;
+  /** Output format from MKT_OUTPUT or the config file (the -o flag wins over both). */
+  output: string | undefined;
   configDir: string;
   stateDir: string;
 }
@@ -91,6 +93,7 @@ export function resolveSettings(env: Env, profileFlag: string | undefined, timez
     clientId: pick('MKT_CLIENT_ID', 'client_id') ?? 'mkt-demo',
     redirectUri: pick('MKT_REDIRECT_URI', 'redirect_uri') ?? 'http://localhost:8765/callback',
     timezone: timezoneFlag || env.MKT_TIMEZONE || file.timezone || undefined,
+    output: env.MKT_OUTPUT || file.output || undefined,
     configDir: configDir(env),
     stateDir: stateDir(env),
   };
