@@ -55,6 +55,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     handlers,
     async handle(request) {
       const response = await getResponse(handlers, request);
+      // Any write (an order, a grant, a token, an offer, an admin move) may change the world: with
+      // --state the engine saves it shortly after, whichever handler made the change.
+      if (request.method !== 'GET' && request.method !== 'HEAD') engineOf(ctx).markDirty();
       if (response) return response;
       const path = new URL(request.url).pathname;
       return Response.json(

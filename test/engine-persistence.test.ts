@@ -93,3 +93,28 @@ describe('a bad state file', () => {
     expect(serializeState(saved.store, saved.now)).toBe(text);
   });
 });
+
+describe('a restart with --state keeps the OAuth world', () => {
+  test('a key and tokens issued before the restart still work after it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
+    const first = makeApp({ stateFile: file, listings: 60, autoApprove: ['alice'] });
+    apps.push(first);
+    const redirect = await first.handle(new Request('http://127.0.0.1/oauth?client_id=mkt-demo&response_type=auth_key&state=s1'));
+    expect(redirect.status).toBe(302);
+    const authKey = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
+    const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: authKey });
+    const tokenRes = await first.handle(new Request('http://127.0.0.1/v1/security/oauth/token', {
+      method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }));
+    const tokens = await tokenRes.json() as { access_token: string };
+    await first.close?.();
+
+    const second = makeApp({ stateFile: file, listings: 60 });
+    apps.push(second);
+    expect((await call(second, 'GET', '/v1/accounts/platform', { token: tokens.access_token })).status).toBe(200);
+    const again = await second.handle(new Request('http://127.0.0.1/v1/security/oauth/token', {
+      method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }));
+    expect(again.status).toBe(200);
+  });
+});
