@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_WRITE_SCOPES } from '../src/contract/enums.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../src/contract/errors.js';
-import { locateJsonError, lineColumn } from '../src/commands/offers.js';
+import { lineColumn, locateJsonError } from '../src/input.js';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { applicantWith, FIXTURES } from './fixtures/offers/applicants.js';

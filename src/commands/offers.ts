@@ -1,11 +1,11 @@
 /** `mkt offers request FILE|-` (partner side): send an applicant, print the offers or every error with its meaning. */
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { OfferRequest, OfferResponse } from '../api/offers.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../contract/errors.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { lineColumn, locateJsonError, readInput } from '../input.js';
 
 /** Largest applicant file read (the mock reads at most 1 MiB too). */
 const MAX_INPUT = 1 << 20;
@@ -19,87 +19,6 @@ interface RequestOptions {
   partnerCode?: string;
 }
 
-class JsonFault {
-  constructor(readonly offset: number, readonly problem: string) {}
-}
-
-/** Where and why `text` is not JSON: the offset of the first fault (found by a small scanner, since V8's messages differ between Node versions). */
-export function locateJsonError(text: string): { offset: number; problem: string } {
-  let i = 0;
-  const at = (): string => (i >= text.length ? 'end of input' : JSON.stringify(text[i]));
-  const fail = (problem: string, offset = i): never => {
-    throw new JsonFault(offset, problem);
-  };
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const string = (): void => {
-    const start = i++;
-    while (i < text.length) {
-      const c = text[i]!;
-      if (c === '"') return void i++;
-      if (c === '\\') {
-        const e = text[i + 1] ?? '';
-        if ('"\\/bfnrt'.includes(e) && e !== '') i += 2;
-        else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else fail('invalid escape in string');
-        continue;
-      }
-      if (c < ' ') fail('line break or control character inside a string (a missing closing quote?)');
-      i++;
-    }
-    fail('string never closed', start);
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++;
-      ws();
-      if (text[i] === close) return void i++;
-      for (;;) {
-        ws();
-        if (c === '{') {
-          if (text[i] !== '"') fail(`expected a double-quoted property name, found ${at()}`);
-          string();
-          ws();
-          if (text[i] !== ':') fail(`expected ':' after the property name, found ${at()}`);
-          i++;
-        }
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === close) return void i++;
-        else fail(`expected ',' or '${close}', found ${at()}`);
-      }
-    }
-    if (c === '"') return string();
-    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-    num.lastIndex = i;
-    const m = c === '-' || (c !== undefined && c >= '0' && c <= '9') ? num.exec(text) : null;
-    if (m) return void (i += m[0].length);
-    for (const lit of ['true', 'false', 'null']) if (text.startsWith(lit, i)) return void (i += lit.length);
-    fail(`expected a value, found ${at()}`);
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail(`unexpected ${at()} after the end of the JSON value`);
-    return { offset: i, problem: 'no fault found' };
-  } catch (err) {
-    if (err instanceof JsonFault) return { offset: err.offset, problem: err.problem };
-    return { offset: 0, problem: 'nested too deeply to locate the fault' };
-  }
-}
-
-/** 1-based line and column of `offset` in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}
-
 /** Parses the applicant file; malformed JSON is a UsageError naming line and column. */
 export function parseApplicant(text: string, source: string): unknown {
   const body = text.replace(/^\uFEFF/, '');
@@ -109,25 +28,6 @@ export function parseApplicant(text: string, source: string): unknown {
     const { offset, problem } = locateJsonError(body);
     const { line, column } = lineColumn(body, offset);
     throw new UsageError(`${source}: not valid JSON at line ${line}, column ${column}: ${problem}`);
-  }
-}
-
-async function readInput(ctx: CommandContext, file: string): Promise<{ text: string; source: string }> {
-  if (file === '-') {
-    let text = '';
-    for await (const chunk of ctx.io.stdin) {
-      text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-      if (text.length > MAX_INPUT) throw new UsageError(`stdin: larger than ${MAX_INPUT} bytes`);
-    }
-    return { text, source: 'stdin' };
-  }
-  try {
-    const text = await readFile(file, 'utf8');
-    if (text.length > MAX_INPUT) throw new UsageError(`${file}: larger than ${MAX_INPUT} bytes`);
-    return { text, source: file };
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 
@@ -168,7 +68,7 @@ export function errorRows(r: OfferResponse): Record<string, unknown>[] {
 
 /** Reads, checks and completes the applicant: the partner code comes from --partner-code, else MKT_PARTNER_CODE, else the file. */
 export async function loadApplicant(ctx: CommandContext, file: string, opts: RequestOptions): Promise<OfferRequest> {
-  const { text, source } = await readInput(ctx, file);
+  const { text, source } = await readInput(ctx.io, file, MAX_INPUT);
   const value = parseApplicant(text, source);
   const code = opts.partnerCode ?? (ctx.io.env.MKT_PARTNER_CODE || undefined);
   if (code !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {

@@ -1,13 +1,16 @@
 /** `mkt order submit FILE|-`: check every bid, never bid twice, place orders of at most 100, optionally follow them. */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { readInput } from '../input.js';
 import { readBids, type PlannedBid } from '../orders/bids-file.js';
 import { parseCount } from './options.js';
 import { followOrders, WAIT_COLUMNS, type WaitFlags } from './order-wait.js';
+
+/** Largest bids file read: far beyond any real order book, small enough to hold in memory. */
+const MAX_BIDS_FILE = 16 << 20;
 
 interface SubmitOptions extends WaitFlags {
   amount?: string;
@@ -15,19 +18,6 @@ interface SubmitOptions extends WaitFlags {
   yes?: boolean;
   wait?: boolean;
   allowDuplicate?: boolean;
-}
-
-async function readInput(ctx: CommandContext, file: string): Promise<string> {
-  if (file !== '-') {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  const chunks: Buffer[] = [];
-  for await (const c of ctx.io.stdin) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function confirmBids(ctx: CommandContext, bids: PlannedBid[], total: number, opts: SubmitOptions): Promise<boolean> {
@@ -60,8 +50,8 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
     .option('--allow-duplicate', 'bid even on listings the journal holds (outcome unknown, PENDING or INVESTED)')
     .action(ctx.action(async (file: string, opts: SubmitOptions): Promise<Output> => {
-      const source = file === '-' ? 'stdin' : file;
-      const bids = await readBids(await readInput(ctx, file), source, opts.amount);
+      const { text, source } = await readInput(ctx.io, file, MAX_BIDS_FILE);
+      const bids = await readBids(text, source, opts.amount);
       const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
       if (opts.wait) {
         if (opts.until !== 'processed' && opts.until !== 'completed') throw new UsageError(`--until must be processed or completed, got '${opts.until}'`);
