@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { Offer } from '../mock-server/store.js';
 import { applicantWith } from './fixtures/offers/applicants.js';
 import { issueTestToken } from './helpers/mock.js';
 
@@ -15,18 +16,6 @@ function balanceAfter(principal: number, annualRate: number, months: number, pay
   let balance = principal;
   for (let m = 0; m < months; m++) balance = balance * (1 + annualRate / 12) - payment;
   return balance;
-}
-
-interface Offer {
-  id: number;
-  apr: number;
-  loan_amount: number;
-  origination_fee: number;
-  loan_rate: number;
-  loan_term_in_months: number;
-  loan_term_in_years: number;
-  monthly_payment: number;
-  offer_url: string;
 }
 
 let app: MockApp;
