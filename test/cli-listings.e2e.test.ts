@@ -69,6 +69,15 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     });
   });
 
+  it('takes --invested alone as true and --biddable false for originated listings you hold', async () => {
+    const invested = await runMkt(['listings', 'search', '--invested'], { env: mock.env });
+    expect(invested.code).toBe(0);
+    expect(JSON.parse(invested.stdout).total_count).toBe(0);
+    const originated = await runMkt(['listings', 'search', '--biddable', 'false', '--limit', '500'], { env: mock.env });
+    const held = new Set(mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
+    expect(JSON.parse(originated.stdout).total_count).toBe(held.size);
+  });
+
   it('shows dates in the --timezone zone', async () => {
     const r = await runMkt(['listings', 'search', '--limit', '1', '--timezone', 'America/New_York'], { env: mock.env });
     expect(JSON.parse(r.stdout).result[0].listing_end_date).toMatch(/ -0400$/);

@@ -57,7 +57,7 @@ export function buildSearchQuery(opts: SearchOptions, zone: string | undefined):
     q.set(name, p.kind === 'boolean' ? text.toLowerCase() : text);
   }
   for (const [flag, param] of [['biddable', 'biddable'], ['invested', 'invested']] as const) {
-    const v = opts[flag];
+    const v = opts[flag] === true ? 'true' : opts[flag];
     if (v === undefined) continue;
     const problem = checkBoolean(String(v));
     if (problem) throw new UsageError(`--${flag}: ${problem}`);
@@ -101,8 +101,8 @@ export function makeListingsCommand(ctx: CommandContext): Command {
     .option('--offset <n>', 'index of the first listing')
     .option('--all', 'follow every page and stream the listings')
     .option('--columns <names>', `columns for table and csv (default: ${DEFAULT_LISTING_COLUMNS.join(',')})`)
-    .option('--biddable <bool>', 'true: active listings (default); false: originated listings')
-    .option('--invested <bool>', 'true: only listings you invested in; false: only those you did not')
+    .option('--biddable [bool]', 'true: active listings (default); false: originated listings')
+    .option('--invested [bool]', 'true (or alone): only listings you invested in; false: only those you did not')
     .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
     .option('--exclude-co-borrower', 'leave out co-borrower applications')
     .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)');
