@@ -22,8 +22,8 @@ interface SearchOptions {
   offset?: string;
   all?: boolean;
   columns?: string;
-  biddable?: string;
-  invested?: string;
+  biddable?: string | boolean;
+  invested?: string | boolean;
   wholeLoan?: boolean;
   excludeCoBorrower?: boolean;
   includeCreditBureauValues?: string;
