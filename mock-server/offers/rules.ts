@@ -62,7 +62,7 @@ export const STATES_NOT_SERVED: ReadonlySet<string> = new Set(['IA', 'WV']);
 export const STATE_AMOUNT_LIMITS: Readonly<Record<string, number>> = { MA: 25_000, NM: 20_000, OH: 30_000 };
 
 /** Longest client_reference_id (spec "Limits"). */
-export const CLIENT_REFERENCE_MAX = 255;
+export { CLIENT_REFERENCE_MAX } from '../../src/contract/enums.js';
 
 /** Terms offered, in months. */
 export const OFFER_TERMS = [24, 36, 48, 60] as const;

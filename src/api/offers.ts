@@ -3,12 +3,10 @@
  * eligibility failures come back with HTTP 200 in `errors` and are returned as data; only a
  * refused partner code (401 MKTPL-1001/1004) or an unreadable request (400) is thrown.
  */
+import { CLIENT_REFERENCE_MAX } from '../contract/enums.js';
 import { UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { AuthenticationError, type ApiError } from './errors.js';
-
-/** Longest client_reference_id (spec "Limits"). */
-export const CLIENT_REFERENCE_MAX_LENGTH = 255;
 
 /** The applicant objects of an offers request (their elements are checked by the marketplace). */
 export const REQUIRED_OBJECTS = ['loan_info', 'identification', 'personal_info', 'address_info', 'contact_info', 'employment_info'] as const;
@@ -67,8 +65,8 @@ export function checkOfferRequest(value: unknown, source: string): OfferRequest 
     throw new UsageError(`${source}: missing or not an object: ${missing.join(', ')}`, `an offers request needs ${REQUIRED_OBJECTS.join(', ')}`);
   }
   const ref = (body.identification as Record<string, unknown>).client_reference_id;
-  if (ref !== undefined && ref !== null && (typeof ref !== 'string' || ref.length > CLIENT_REFERENCE_MAX_LENGTH)) {
-    throw new UsageError(`${source}: identification.client_reference_id must be a string of at most ${CLIENT_REFERENCE_MAX_LENGTH} characters`);
+  if (ref !== undefined && ref !== null && (typeof ref !== 'string' || ref.length > CLIENT_REFERENCE_MAX)) {
+    throw new UsageError(`${source}: identification.client_reference_id must be a string of at most ${CLIENT_REFERENCE_MAX} characters`);
   }
   return body as OfferRequest;
 }

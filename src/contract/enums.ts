@@ -95,6 +95,9 @@ export const READ_ONLY_SCOPES = [
   'read_invest_order', 'read_listing', 'read_loan', 'read_note', 'read_platform_account', 'read_user_profile',
 ] as const;
 
+/** Longest identification.client_reference_id of an offers request (spec "Limits"). */
+export const CLIENT_REFERENCE_MAX = 255;
+
 /** Minimum bid amount in dollars. */
 export const MIN_BID = 25;
 /** Most bid requests in one order. */
