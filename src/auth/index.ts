@@ -1,18 +1,9 @@
 /** Picks the token provider for a profile: MKT_ACCESS_TOKEN first (stores nothing), then stored credentials. */
-import type { Settings } from '../config/settings.js';
 import { envTokenProvider, type TokenProvider } from './token-provider.js';
-import type { HttpClient } from '../api/http.js';
-import { AuthSession } from './session.js';
+import { AuthSession, type SessionDeps } from './session.js';
 
-/** What the provider may use. */
-export interface TokenContext {
-  settings: Settings;
-  env: Readonly<Record<string, string | undefined>>;
-  http: HttpClient;
-  stderr: (line: string) => void;
-  /** Wall-clock time (defaults to Date.now). */
-  now?: () => number;
-}
+/** What the provider may use: the session's dependencies without the login-only ones. */
+export type TokenContext = Pick<SessionDeps, 'settings' | 'env' | 'http' | 'stderr' | 'now'>;
 
 /** The token provider for this run. */
 export async function createTokenProvider(ctx: TokenContext): Promise<TokenProvider> {
