@@ -70,7 +70,7 @@ export function makeOrderCommand(ctx: CommandContext): Command {
 
   order
     .command('journal')
-    .description("what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after")
+    .description('what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after')
     .action(ctx.action(async (): Promise<Output> => {
       const settings = ctx.settings();
       const { profileEntries } = await import('../orders/journal.js');
