@@ -13,30 +13,57 @@ afterAll(async () => {
   await mock.close();
 });
 
-describe('two mkt order submit runs of one profile', () => {
+/** Two listings alice may bid on that no earlier test of this file used. */
+function twoListings(): [number, number] {
+  const now = mock.app.ctx.clock.now();
+  const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
+  const [a, b] = mock.app.ctx.store.listings
+    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && now - l.listing_creation_date > 2 * 86_400_000 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)
+    .map((l) => l.listing_number)
+    .filter((n) => !taken.has(n));
+  return [a!, b!];
+}
+
+/**
+ * Starts a submit that holds the lock (it --waits on a frozen mock), runs a second submit with
+ * `secondEnv`, lets the first finish, and returns the second's result.
+ */
+async function whileOneWaits(secondEnv: Record<string, string>) {
+  const home = tempHome();
+  const [a, b] = twoListings();
+  const env = {
+    PATH: process.env.PATH ?? '', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), ...mock.env,
+  };
+  const ordersBefore = mock.app.ctx.store.orders.size;
+  const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let firstErr = '';
+  first.stderr.on('data', (d) => (firstErr += d));
+  const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+  first.stdin.end(`listing_id,bid_amount\n${a},25\n`);
+  for (let i = 0; i < 100 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(firstErr).toContain('accepted');
+
+  const second = await runMkt(['order', 'submit', '-', '--yes'], { env: secondEnv, home, input: `listing_id,bid_amount\n${b},25\n` });
+  const sent = mock.app.ctx.store.orders.size - ordersBefore;
+
+  await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
+  expect(await firstDone).toBe(0);
+  return { second, sent };
+}
+
+describe('two mkt order submit runs for one marketplace account', () => {
   it('do not overlap: the second waits briefly, then exits 2 with a clear message and sends nothing', async () => {
-    const home = tempHome();
-    const now = mock.app.ctx.clock.now();
-    const [a, b] = mock.app.ctx.store.listings
-      .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && now - l.listing_creation_date > 2 * 86_400_000 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)
-      .map((l) => l.listing_number);
-    const env = {
-      PATH: process.env.PATH ?? '', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), ...mock.env,
-    };
-    const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let firstErr = '';
-    first.stderr.on('data', (d) => (firstErr += d));
-    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
-    first.stdin.end(`listing_id,bid_amount\n${a},25\n`);
-    for (let i = 0; i < 100 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(firstErr).toContain('accepted');
-
-    const second = await runMkt(['order', 'submit', '-', '--yes'], { env: mock.env, home, input: `listing_id,bid_amount\n${b},25\n` });
+    const { second, sent } = await whileOneWaits(mock.env);
     expect(second.code).toBe(2);
-    expect(second.stderr).toContain('another mkt order submit is running for profile default; nothing was sent');
-    expect(mock.app.ctx.store.orders.size).toBe(1);
+    expect(second.stderr).toMatch(/another mkt order submit is running for account \S+ at http:\/\/127\.0\.0\.1:\d+\/v1 \(from this or another profile\); nothing was sent/);
+    expect(sent).toBe(1);
+  }, 40_000);
 
-    await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
-    expect(await firstDone).toBe(0);
+  it('do not overlap under another spelling of the address and from another profile', async () => {
+    const port = new URL(mock.origin).port;
+    const { second, sent } = await whileOneWaits({ ...mock.env, MKT_BASE_URL: `http://LOCALHOST:${port}/v1//`, MKT_PROFILE: 'other' });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('another mkt order submit is running for account');
+    expect(sent).toBe(1);
   }, 40_000);
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
@@ -134,6 +134,61 @@ describe('mkt order submit', () => {
     const journal = await runMkt(['order', 'journal', '-o', 'json'], { env: mock.env, home });
     const events = (JSON.parse(journal.stdout) as Array<{ event: string }>).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(['intent', 'lost', 'reconciled']));
+  });
+
+  it('refuses, as a possible duplicate, a retry of a lost order under another spelling of the same marketplace', async () => {
+    const home = tempHome();
+    const ids = biddable(mock, 2);
+    const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
+    await fetch(`${mock.origin}/__mock/faults`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ drop_response_rate: 1, path: '/v1/orders', method: 'POST', count: 1 }),
+    });
+    const lost = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
+    expect(lost.code).toBe(5);
+    expect(ordersIn(mock)).toHaveLength(1);
+    const port = new URL(mock.origin).port;
+    const otherSpelling = { ...mock.env, MKT_ROOT_URL: `http://LocalHost:${port}/`, MKT_BASE_URL: `http://localhost:${port}/v1/` };
+    const retry = await runMkt(['order', 'submit', file, '--yes'], { env: otherSpelling, home });
+    expect(retry.stderr).toMatch(/could place money twice; nothing was sent/);
+    expect(retry.code).toBe(2);
+    expect(ordersIn(mock)).toHaveLength(1);
+  });
+
+  it('sends nothing when it cannot tell which account the bids are for (exit 5)', async () => {
+    const home = tempHome();
+    const [id] = biddable(mock, 1);
+    // Every try of GET /accounts/platform (first answer and the three retries) fails with a 500.
+    await fetch(`${mock.origin}/__mock/faults`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error_rate: 1, path: '/v1/accounts', method: 'GET', count: 4 }),
+    });
+    const r = await runMkt(['order', 'submit', '-', '--yes'], { env: mock.env, home, input: `listing_id,bid_amount\n${id},25\n` });
+    expect(r.stderr).toMatch(/could not tell which marketplace account the bids are for: .*HTTP 500.*; nothing was sent/);
+    expect(r.code).toBe(5);
+    expect(ordersIn(mock)).toHaveLength(0);
+    expect(existsSync(join(home, 'state', 'accounts'))).toBe(false);
+  });
+
+  it('honours, after an upgrade, an order of the old per-profile journal whose answer was lost', async () => {
+    const home = tempHome();
+    const ids = biddable(mock, 2);
+    const bids = ids.map((listing_id) => ({ listing_id, bid_amount: 25 }));
+    const placed = await fetch(`${mock.origin}/v1/orders/`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `bearer ${mock.env.MKT_ACCESS_TOKEN}` },
+      body: JSON.stringify({ bid_requests: bids }),
+    });
+    expect(placed.status).toBe(200);
+    // The journal an older mkt wrote: keyed by the URL as spelt, no account, the answer never seen.
+    mkdirSync(join(home, 'state', 'default'), { recursive: true });
+    const port = new URL(mock.origin).port;
+    writeFileSync(join(home, 'state', 'default', 'journal.jsonl'), `${JSON.stringify({ t: 'intent', batch: 'old-1', at: '2026-05-31T00:00:00.000Z', base_url: `http://localhost:${port}/v1/`, bids })}\n`);
+    const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
+    const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
+    expect(r.stderr).toMatch(/was placed \(the answer had been lost\)/);
+    expect(r.stderr).toMatch(/could place money twice; nothing was sent/);
+    expect(r.code).toBe(2);
+    expect(ordersIn(mock)).toHaveLength(1);
   });
 
   it('--wait exits 0 when every bid is placed and 6 when a bid is not', async () => {

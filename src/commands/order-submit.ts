@@ -1,5 +1,4 @@
 /** `mkt order submit FILE|-`: check every bid, never bid twice, place orders of at most 100, optionally follow them. */
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
@@ -66,21 +65,22 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
         if (report.cash < total || report.rows.some((r) => !r.ok)) ctx.exitCode = 2;
         return { kind: 'rows', rows: report.rows, columns: ['line', 'listing_id', 'bid_amount', 'amount_remaining', 'verdict'] };
       }
-      const [{ Journal }, { withLock }, submit] = await Promise.all([
-        import('../orders/journal.js'), import('../lock-file.js'), import('../orders/submit.js'),
+      const [{ openJournal }, { identifyMarketplace }, { withLock }, submit] = await Promise.all([
+        import('../orders/journal.js'), import('../orders/marketplace.js'), import('../lock-file.js'), import('../orders/submit.js'),
       ]);
-      const dir = join(settings.stateDir, settings.profile);
+      // Journal and lock belong to the account the credentials act for, whatever the URL's spelling or the profile.
+      const market = await identifyMarketplace(client);
+      const { journal, lock } = openJournal(settings.stateDir, settings.profile, market);
       // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
-      return withLock(join(dir, 'submit.lock'), async (): Promise<Output> => {
-        const journal = new Journal(join(dir, 'journal.jsonl'));
-        await submit.reconcile(client, journal, settings.baseUrl, (l) => ctx.info(l));
-        if (!opts.allowDuplicate) await submit.checkDuplicates(client, journal, settings.baseUrl, bids, source);
+      return withLock(lock, async (): Promise<Output> => {
+        await submit.reconcile(client, journal, market, (l) => ctx.info(l));
+        if (!opts.allowDuplicate) await submit.checkDuplicates(client, journal, market, bids, source);
         if (!(await confirmBids(ctx, bids, total, opts))) {
           ctx.info('cancelled: nothing was sent');
           ctx.exitCode = 2;
           return { kind: 'none' };
         }
-        const sent = await submit.sendOrders(client, journal, settings.baseUrl, bids, (l) => ctx.info(l));
+        const sent = await submit.sendOrders(client, journal, market, bids, (l) => ctx.info(l));
         if (!opts.wait) {
           const rows = sent.flatMap((s) => s.order.bid_requests.map((b) => ({ order_id: s.order.order_id, ...b })));
           return { kind: 'rows', rows, columns: ['order_id', 'listing_id', 'bid_amount', 'bid_status'] };
@@ -89,7 +89,10 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
         return { kind: 'rows', rows, columns: WAIT_COLUMNS };
       }, {
         timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: ctx.io.sleep,
-        busy: (path) => new CliError(`another mkt order submit is running for profile ${settings.profile}; nothing was sent`, EXIT.USAGE, `wait for it to finish, or remove ${path} if no mkt process is running`),
+        busy: (path) => new CliError(
+          `another mkt order submit is running for account ${market.account} at ${settings.baseUrl} (from this or another profile); nothing was sent`,
+          EXIT.USAGE, `wait for it to finish, or remove ${path} if no mkt process is running`,
+        ),
       });
     }));
 }

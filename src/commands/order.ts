@@ -1,5 +1,4 @@
 /** `mkt order submit|get|list|listings|journal`: place bids and read orders. */
-import { join } from 'node:path';
 import { Command } from 'commander';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
@@ -71,16 +70,16 @@ export function makeOrderCommand(ctx: CommandContext): Command {
 
   order
     .command('journal')
-    .description('what this profile sent: every order before it was sent and its result after')
+    .description('what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after')
     .action(ctx.action(async (): Promise<Output> => {
       const settings = ctx.settings();
-      const { Journal } = await import('../orders/journal.js');
-      const journal = new Journal(join(settings.stateDir, settings.profile, 'journal.jsonl'));
-      const rows = journal.entries().map((e) => ({
+      const { profileEntries } = await import('../orders/journal.js');
+      // Read from disk only: the journal matters most when the marketplace cannot be reached.
+      const rows = profileEntries(settings.stateDir, settings.profile).map((e) => ({
         at: e.at, event: e.t, batch: 'batch' in e ? e.batch : '',
         order_id: 'order_id' in e ? e.order_id : '',
         bids: 'bids' in e ? e.bids.length : '',
-        detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' ? e.error : e.t === 'intent' ? e.base_url : '',
+        detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' ? e.error : e.t === 'intent' ? (e.market ?? e.base_url) : '',
       }));
       return { kind: 'rows', rows, columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
     }));

@@ -1,15 +1,19 @@
 /**
- * The order journal: an append-only, fsync'd JSON-lines file per profile that records every order
- * before it is sent and its result after, so that money is never bid twice — not after a crash,
- * not after a lost answer, not when the same file is submitted again.
+ * The order journal: an append-only, fsync'd JSON-lines file per marketplace account that records
+ * every order before it is sent and its result after, so that money is never bid twice — not after
+ * a crash, not after a lost answer, not when the same file is submitted again, not under another
+ * spelling of the marketplace's address or from another profile acting for the same account.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
+import { legacyKey, type Marketplace } from './marketplace.js';
 
 /** One journal line. */
 export type JournalEntry =
-  | { t: 'intent'; batch: string; at: string; base_url: string; bids: BidRequest[] }
+  /** `market` is the marketplace key; entries written before it existed have only `base_url`. */
+  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[] }
   | { t: 'accepted'; batch: string; at: string; order_id: string }
   | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
   | { t: 'lost'; batch: string; at: string; error: string }
@@ -20,7 +24,8 @@ export type JournalEntry =
 export interface BatchState {
   batch: string;
   at: string;
-  baseUrl: string;
+  /** The marketplace key the batch was sent under. */
+  key: string | null;
   bids: BidRequest[];
   /** unknown: sent, answer not seen; accepted: the marketplace has it; rejected / not-placed: nothing placed. */
   status: 'unknown' | 'accepted' | 'rejected' | 'not-placed';
@@ -35,9 +40,36 @@ export interface ListingHold {
   batch: string;
 }
 
-/** The journal file of a profile. */
+/** Which account a lookup is about: its key, and its id to key entries that predate keys. */
+export type MarketplaceRef = Pick<Marketplace, 'key' | 'account'>;
+
+/** Every entry of one journal file; a torn last line (a crash mid-write) is skipped. */
+function readEntries(path: string): JournalEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      // A partial line can only be the last one written before a crash: its batch stays unknown.
+    }
+  }
+  return out;
+}
+
+/** The journal of one marketplace account. */
 export class Journal {
-  constructor(readonly path: string) {}
+  /**
+   * `path` is the file appended to; `older` files are read before it and never written: journals of
+   * earlier versions, so that an upgrade never forgets an order whose outcome is unknown.
+   */
+  constructor(readonly path: string, readonly older: readonly string[] = []) {}
 
   /** Appends one entry and forces it to disk before returning. */
   append(entry: JournalEntry): void {
@@ -51,32 +83,20 @@ export class Journal {
     }
   }
 
-  /** Every entry; a torn last line (a crash mid-write) is skipped. */
+  /** Every entry, older files first; a torn last line (a crash mid-write) is skipped. */
   entries(): JournalEntry[] {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch {
-      return [];
-    }
-    const out: JournalEntry[] = [];
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        out.push(JSON.parse(line) as JournalEntry);
-      } catch {
-        // A partial line can only be the last one written before a crash: its batch stays unknown.
-      }
-    }
-    return out;
+    return [...this.older, this.path].flatMap(readEntries);
   }
 
-  /** The state of every batch sent to `baseUrl`, oldest first. */
-  batches(baseUrl: string): BatchState[] {
+  /** The state of every batch sent for `market`, oldest first. */
+  batches(market: MarketplaceRef): BatchState[] {
     const map = new Map<string, BatchState>();
     for (const e of this.entries()) {
       if (e.t === 'intent') {
-        map.set(e.batch, { batch: e.batch, at: e.at, baseUrl: e.base_url, bids: e.bids, status: 'unknown', orderId: null });
+        // An entry without a key was written by an older version in this profile's own journal: it
+        // is taken as this account's, its URL read through the same normaliser.
+        const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, market.account);
+        map.set(e.batch, { batch: e.batch, at: e.at, key, bids: e.bids, status: 'unknown', orderId: null });
         continue;
       }
       if (e.t === 'outcome') continue;
@@ -87,7 +107,7 @@ export class Journal {
       else if (e.t === 'lost') b.status = 'unknown';
       else if (e.t === 'reconciled') Object.assign(b, e.order_id ? { status: 'accepted', orderId: e.order_id } : { status: 'not-placed' });
     }
-    return [...map.values()].filter((b) => b.baseUrl === baseUrl);
+    return [...map.values()].filter((b) => b.key === market.key);
   }
 
   /** The last bid statuses seen per order. */
@@ -101,10 +121,10 @@ export class Journal {
   }
 
   /** Listings that must not be bid on again: outcome unknown, or a bid PENDING or INVESTED. */
-  holds(baseUrl: string): Map<number, ListingHold> {
+  holds(market: MarketplaceRef): Map<number, ListingHold> {
     const outcomes = this.outcomes();
     const holds = new Map<number, ListingHold>();
-    for (const b of this.batches(baseUrl)) {
+    for (const b of this.batches(market)) {
       if (b.status === 'rejected' || b.status === 'not-placed') continue;
       for (const bid of b.bids) {
         if (b.status === 'unknown') {
@@ -117,5 +137,39 @@ export class Journal {
       }
     }
     return holds;
+  }
+}
+
+/** The directory of a marketplace account's journal and submit lock, shared by every profile acting for it. */
+export function accountDir(stateDir: string, key: string): string {
+  // A digest: the key holds a URL and an id the marketplace chose, neither fit for a file name.
+  return join(stateDir, 'accounts', createHash('sha256').update(key).digest('hex').slice(0, 32));
+}
+
+/** The journal a profile's submits to `market` use, and their lock; remembers the account for `order journal`. */
+export function openJournal(stateDir: string, profile: string, market: Marketplace): { journal: Journal; lock: string } {
+  const dir = accountDir(stateDir, market.key);
+  const index = join(stateDir, profile, 'accounts');
+  const name = basename(dir);
+  if (!readLines(index).includes(name)) {
+    mkdirSync(dirname(index), { recursive: true, mode: 0o700 });
+    appendFileSync(index, `${name}\n`, { mode: 0o600 });
+  }
+  return { journal: new Journal(join(dir, 'journal.jsonl'), [join(stateDir, profile, 'journal.jsonl')]), lock: join(dir, 'submit.lock') };
+}
+
+/** Every entry of the journals a profile has used (its own from older versions, then each account's), by time. */
+export function profileEntries(stateDir: string, profile: string): JournalEntry[] {
+  const names = readLines(join(stateDir, profile, 'accounts')).filter((n) => /^[0-9a-f]{32}$/.test(n));
+  const files = [join(stateDir, profile, 'journal.jsonl'), ...[...new Set(names)].map((n) => join(stateDir, 'accounts', n, 'journal.jsonl'))];
+  // A stable sort: entries of one file keep their order when written within the same millisecond.
+  return files.flatMap(readEntries).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+function readLines(path: string): string[] {
+  try {
+    return readFileSync(path, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  } catch {
+    return [];
   }
 }

@@ -10,6 +10,7 @@ import { MAX_BIDS_PER_ORDER } from '../contract/enums.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { chunk, type PlannedBid } from './bids-file.js';
 import type { Journal } from './journal.js';
+import type { Marketplace } from './marketplace.js';
 
 const nowIso = (): string => new Date().toISOString();
 
@@ -35,8 +36,8 @@ const sameBids = (a: orders.BidRequest[], b: orders.Bid[]): boolean =>
  * orders (same bids, not claimed by another batch), or records that nothing was placed.
  * Returns how many were settled each way.
  */
-export async function reconcile(client: ApiClient, journal: Journal, baseUrl: string, info: (line: string) => void): Promise<{ found: number; absent: number }> {
-  const batches = journal.batches(baseUrl);
+export async function reconcile(client: ApiClient, journal: Journal, market: Marketplace, info: (line: string) => void): Promise<{ found: number; absent: number }> {
+  const batches = journal.batches(market);
   const unknown = batches.filter((b) => b.status === 'unknown');
   if (unknown.length === 0) return { found: 0, absent: 0 };
   info(`reconciling ${unknown.length} order${unknown.length > 1 ? 's' : ''} whose answer was lost…`);
@@ -64,11 +65,11 @@ export async function reconcile(client: ApiClient, journal: Journal, baseUrl: st
  * Refuses bids on listings the journal holds (outcome unknown, PENDING or INVESTED). A PENDING hold
  * is first checked against the marketplace, since the bid may have expired since.
  */
-export async function checkDuplicates(client: ApiClient, journal: Journal, baseUrl: string, bids: PlannedBid[], source: string): Promise<void> {
-  let holds = journal.holds(baseUrl);
+export async function checkDuplicates(client: ApiClient, journal: Journal, market: Marketplace, bids: PlannedBid[], source: string): Promise<void> {
+  let holds = journal.holds(market);
   const pendingOrders = new Set(bids.map((b) => holds.get(b.listing_id)).filter((h) => h?.state === 'PENDING').map((h) => h!.orderId!));
   for (const id of pendingOrders) recordOutcome(journal, await orders.get(client, id));
-  if (pendingOrders.size > 0) holds = journal.holds(baseUrl);
+  if (pendingOrders.size > 0) holds = journal.holds(market);
   const refused = bids.filter((b) => holds.has(b.listing_id));
   if (refused.length === 0) return;
   const lines = refused.map((b) => {
@@ -83,12 +84,12 @@ export async function checkDuplicates(client: ApiClient, journal: Journal, baseU
 }
 
 /** Sends the bids as orders of at most 100, journalling each before and after. Stops at the first failure. */
-export async function sendOrders(client: ApiClient, journal: Journal, baseUrl: string, bids: PlannedBid[], info: (line: string) => void): Promise<SentOrder[]> {
+export async function sendOrders(client: ApiClient, journal: Journal, market: Marketplace, bids: PlannedBid[], info: (line: string) => void): Promise<SentOrder[]> {
   const sent: SentOrder[] = [];
   const groups = chunk(bids.map(({ listing_id, bid_amount }) => ({ listing_id, bid_amount })), MAX_BIDS_PER_ORDER);
   for (const [i, group] of groups.entries()) {
     const batch = randomUUID();
-    journal.append({ t: 'intent', batch, at: nowIso(), base_url: baseUrl, bids: group });
+    journal.append({ t: 'intent', batch, at: nowIso(), base_url: market.baseUrl, market: market.key, bids: group });
     try {
       const order = await orders.submit(client, group);
       journal.append({ t: 'accepted', batch, at: nowIso(), order_id: order.order_id });
