@@ -6,8 +6,6 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import { isValidTimeZone } from './contract/dates.js';
-import { UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { render, resolveFormat, type Format, type Output } from './output/render.js';
 
@@ -35,19 +33,20 @@ export class CommandContext {
     return this.program.opts<GlobalOptions>();
   }
 
-  /** Resolved settings of the selected profile. */
+  /** Resolved and checked settings of the selected profile (a bad value is exit 2 naming its source). */
   settings(): Settings {
     const g = this.globals();
-    const settings = resolveSettings(this.io.env, g.profile, g.timezone);
-    if (settings.timezone && !isValidTimeZone(settings.timezone)) {
-      throw new UsageError(`unknown time zone '${settings.timezone}'`, 'use an IANA name such as America/New_York');
-    }
-    return settings;
+    return resolveSettings(this.io.env, g.profile, { timezone: g.timezone, output: g.output });
   }
 
-  /** The chosen output format. */
+  /**
+   * The chosen output format. Only the output setting is checked here: every command renders, and a bad
+   * URL must not stop `config set` from fixing it, nor `mock serve` (which uses none) from starting.
+   */
   format(): Format {
-    return resolveFormat(this.globals().output ?? this.settings().output, this.io.stdoutIsTTY);
+    const g = this.globals();
+    const output = g.output ?? resolveSettings(this.io.env, g.profile, {}, ['output']).output;
+    return resolveFormat(output, this.io.stdoutIsTTY);
   }
 
   /** Colour only on a terminal, and never with --no-color or NO_COLOR. */

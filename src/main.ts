@@ -27,29 +27,32 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       // Help and version are exit 0; commander has already printed its message.
       return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
     }
-    return reportError(ctx, err);
+    return reportError(ctx, argv, err);
   } finally {
     await ctx.close().catch(() => undefined);
   }
 }
 
-function reportError(ctx: CommandContext, err: unknown): number {
+function reportError(ctx: CommandContext, argv: readonly string[], err: unknown): number {
   if (err instanceof CliError) {
     ctx.info(`mkt: ${err.message}`);
     if (err.hint) ctx.info(`  hint: ${err.hint}`);
     return err.exitCode;
   }
-  const verbose = safeVerbose(ctx);
-  ctx.info(`mkt: unexpected error: ${(err as Error)?.message ?? String(err)}`);
-  if (verbose && err instanceof Error && err.stack) ctx.info(err.stack);
-  else ctx.info('  (this is a bug; run again with --verbose for the stack trace)');
+  // A bug: one line that says so and asks for a report; the stack only when asked for.
+  const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  ctx.info(`mkt: internal error (${what}); this is a bug in mkt ${VERSION}, please report it with the command and the output of --verbose`);
+  if (isVerbose(ctx, argv) && err instanceof Error && err.stack) ctx.info(err.stack);
   return EXIT.BUG;
 }
 
-function safeVerbose(ctx: CommandContext): boolean {
+/** --verbose as parsed, or as written when the failure came before parsing finished. */
+function isVerbose(ctx: CommandContext, argv: readonly string[]): boolean {
   try {
-    return !!ctx.globals().verbose;
+    if (ctx.globals().verbose) return true;
   } catch {
-    return false;
+    // No program yet: fall back to argv.
   }
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--verbose');
 }

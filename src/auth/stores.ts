@@ -25,10 +25,16 @@ export function storePreference(env: Env, insecureStorage = false): StorePrefere
   return (v as StorePreference | undefined) ?? 'auto';
 }
 
-/** Keychain call timeout: MKT_KEYCHAIN_TIMEOUT seconds, else the default. */
+/** Keychain call timeout: MKT_KEYCHAIN_TIMEOUT seconds, else the default; a bad value is exit 2, not silently the default. */
 export function keychainTimeoutMs(env: Env): number {
-  const s = Number(env.MKT_KEYCHAIN_TIMEOUT);
-  return Number.isFinite(s) && s > 0 ? s * 1000 : KEYCHAIN_TIMEOUT_MS;
+  const text = env.MKT_KEYCHAIN_TIMEOUT?.trim();
+  if (!text) return KEYCHAIN_TIMEOUT_MS;
+  const s = Number(text);
+  // Capped: a timer past 2^31 ms fires at once in Node, which would report the keychain as unreachable.
+  if (!/^\d+(\.\d+)?$/.test(text) || !(s > 0) || s > 3600) {
+    throw new UsageError(`MKT_KEYCHAIN_TIMEOUT must be a number of seconds above 0 and at most 3600, got '${env.MKT_KEYCHAIN_TIMEOUT}'`);
+  }
+  return s * 1000;
 }
 
 /** The stores of one run, built on first use, with the file-store warning printed once. */

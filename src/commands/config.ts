@@ -1,16 +1,10 @@
 /** `mkt config get|set|list|unset`: per-profile settings in `$MKT_CONFIG_DIR/config.json` (never secrets). */
 import { Command } from 'commander';
-import { CONFIG_KEYS, readConfig, resolveSettings, writeConfig, type ConfigKey, type Settings } from '../config/settings.js';
+import { checkSetting, CONFIG_KEYS, ENV_OF, readConfig, resolveSettings, writeConfig, type ConfigKey, type Settings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { suggest } from './options.js';
-
-/** The environment variable that overrides each key. */
-const ENV_OF: Readonly<Record<ConfigKey, string>> = {
-  base_url: 'MKT_BASE_URL', root_url: 'MKT_ROOT_URL', auth_url: 'MKT_AUTH_URL', client_id: 'MKT_CLIENT_ID',
-  redirect_uri: 'MKT_REDIRECT_URI', timezone: 'MKT_TIMEZONE', output: 'MKT_OUTPUT',
-};
 
 function effective(s: Settings, key: ConfigKey): string | undefined {
   const map: Partial<Record<ConfigKey, string | undefined>> = {
@@ -27,43 +21,24 @@ export function checkKey(key: string): ConfigKey {
   throw new UsageError(`unknown setting '${key}'`, near ? `did you mean '${near}'? (settings: ${CONFIG_KEYS.join(', ')})` : `settings: ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** Checks a value for `key` (exit 2). */
+/** Checks a value for `key` (exit 2), by the same rule that checks it on use. */
 export function checkValue(key: ConfigKey, value: string): string {
-  const v = value.trim();
-  if (!v) throw new UsageError(`${key} needs a value`);
-  if (key.endsWith('_url') || key === 'redirect_uri') {
-    let url: URL;
-    try {
-      url = new URL(v);
-    } catch {
-      throw new UsageError(`${key} must be an absolute URL, got '${value}'`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${key} must be an http or https URL, got '${value}'`);
-    if (url.hash) throw new UsageError(`${key} must not have an anchor (#)`);
-    return key === 'redirect_uri' ? v : v.replace(/\/+$/, '');
-  }
-  if (key === 'timezone') {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: v });
-    } catch {
-      throw new UsageError(`unknown time zone '${value}'`);
-    }
-  }
-  if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v)) throw new UsageError(`output must be table, json, ndjson or csv, got '${value}'`);
-  return v;
+  return checkSetting(key, value);
 }
 
 /** The `config` command group. */
 export function makeConfigCommand(ctx: CommandContext): Command {
   const config = new Command('config').description(`settings per profile (${CONFIG_KEYS.join(', ')})`);
-  const profile = () => ctx.settings().profile;
+  // Unchecked: a bad value already in the file or the environment must not stop listing or fixing it.
+  const settings = () => resolveSettings(ctx.io.env, ctx.globals().profile, {}, false);
+  const profile = () => settings().profile;
 
   config
     .command('list')
     .description('every setting of the profile: its value and where it comes from')
     .action(ctx.action(async (): Promise<Output> => {
       const env = ctx.io.env;
-      const s = ctx.settings();
+      const s = settings();
       const file = readConfig(env).profiles[s.profile] ?? {};
       const rows = CONFIG_KEYS.map((key) => {
         const source = env[ENV_OF[key]] ? ENV_OF[key] : file[key] !== undefined ? 'config file' : 'default';
@@ -78,7 +53,7 @@ export function makeConfigCommand(ctx: CommandContext): Command {
     .argument('<key>', 'setting name')
     .action(ctx.action(async (keyText: string): Promise<Output> => {
       const key = checkKey(keyText);
-      const s = resolveSettings(ctx.io.env, ctx.globals().profile, undefined);
+      const s = settings();
       const value = effective(s, key) ?? readConfig(ctx.io.env).profiles[s.profile]?.[key] ?? ctx.io.env[ENV_OF[key]];
       if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
       return { kind: 'none' };

@@ -1,5 +1,6 @@
 /** `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`: move its clock. */
 import { Command } from 'commander';
+import { parseClientSpec } from '../../mock-server/oauth/clients.js';
 import type { HttpClient } from '../api/http.js';
 import { errorFromResponse } from '../api/errors.js';
 import type { CommandContext } from '../context.js';
@@ -44,8 +45,18 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export function serveOptions(opts: ServeOptions) {
   const start = opts.start === undefined ? undefined : Date.parse(opts.start);
   if (start !== undefined && !Number.isFinite(start)) throw new UsageError(`--start must be an ISO date-time, got '${opts.start}'`);
+  const port = parseCount('--port', opts.port, 0);
+  if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
+  for (const spec of opts.client ?? []) {
+    try {
+      parseClientSpec(spec);
+    } catch (err) {
+      // The mock's message names the client; the flag and the whole value say more here.
+      throw new UsageError(`--client '${spec}': ${(err as Error).message.replace(/^bad client '[^']*': /, '')}`);
+    }
+  }
   return {
-    port: parseCount('--port', opts.port, 0),
+    port,
     host: opts.host,
     options: {
       seed: parseCount('--seed', opts.seed, 0),
@@ -58,6 +69,16 @@ export function serveOptions(opts: ServeOptions) {
       ...(opts.client ? { clients: opts.client } : {}),
     },
   };
+}
+
+/** A failure to listen on --host/--port as the user's mistake (exit 2 naming the flag), or as it was. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
+  if (code === 'EACCES') return new UsageError(`--port ${port} needs privileges to bind on ${host}`, 'pick one above 1023 with --port');
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`--host '${host}' is not an address of this machine`, 'bind a local address, such as 127.0.0.1');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UsageError(`--host '${host}' does not resolve to an address`, 'bind a local address, such as 127.0.0.1');
+  return err;
 }
 
 /** The `mock` command group. */
@@ -87,17 +108,19 @@ export function makeMockCommand(ctx: CommandContext): Command {
       try {
         app = createMockApp(options);
       } catch (err) {
-        // A torn or foreign --state file is the user's to fix, not a bug: exit 2 with the reason.
-        if ((err as Error).name === 'StateFileError') throw new UsageError((err as Error).message);
+        // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
+        // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
+        const e = err as Error;
+        if (e.name === 'StateFileError') throw new UsageError(e.message);
+        if (opts.autoApprove && e.message.startsWith('--auto-approve:')) throw new UsageError(e.message);
         throw err;
       }
       let server;
       try {
         server = await startHttpServer(app, host, port);
       } catch (err) {
-        const e = err as Error & { code?: string };
-        if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use`, 'pick another with --port (0 picks a free one)');
-        throw err;
+        await app.close?.(); // its timers would keep the process alive after the error
+        throw listenError(err, host, port);
       }
       ctx.io.stdout.write(describeMock(app, server.origin));
       const signal = await ctx.io.stopSignal();

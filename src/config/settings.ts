@@ -5,7 +5,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isValidTimeZone } from '../contract/dates.js';
 import { UsageError } from '../errors.js';
+import { FORMATS } from '../output/render.js';
 
 /** Keys a profile can set with `mkt config set`. */
 export const CONFIG_KEYS = ['base_url', 'root_url', 'auth_url', 'client_id', 'redirect_uri', 'timezone', 'output'] as const;
@@ -31,7 +33,7 @@ export interface Settings {
   clientId: string;
   redirectUri: string;
   timezone: string | undefined;
-  /** Output format from MKT_OUTPUT or the config file (the -o flag wins over both). */
+  /** Output format: the -o flag, else MKT_OUTPUT, else the config file. */
   output: string | undefined;
   configDir: string;
   stateDir: string;
@@ -78,22 +80,86 @@ export function writeConfig(env: Env, config: ConfigFile): void {
 
 const trimSlash = (u: string): string => u.replace(/\/+$/, '');
 
-/** Resolves a profile's settings from the environment and the config file. */
-export function resolveSettings(env: Env, profileFlag: string | undefined, timezoneFlag: string | undefined): Settings {
+/** The environment variable that overrides each key. */
+export const ENV_OF: Readonly<Record<ConfigKey, string>> = {
+  base_url: 'MKT_BASE_URL', root_url: 'MKT_ROOT_URL', auth_url: 'MKT_AUTH_URL', client_id: 'MKT_CLIENT_ID',
+  redirect_uri: 'MKT_REDIRECT_URI', timezone: 'MKT_TIMEZONE', output: 'MKT_OUTPUT',
+};
+
+/**
+ * Checks one setting's value and returns it normalised (URLs without a trailing slash, except the
+ * redirect URI, which must match its registration exactly). `origin` names where the value came from
+ * (a flag, a variable, a profile's key) so that the message points at what to fix; exit 2.
+ */
+export function checkSetting(key: ConfigKey, value: string, origin: string = key, hint?: string): string {
+  const v = value.trim();
+  if (!v) throw new UsageError(`${origin} needs a value`, hint);
+  if (key.endsWith('_url') || key === 'redirect_uri') {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      // WHATWG URL refuses a port above 65535 too, without saying so: say it.
+      const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(v)?.[1];
+      if (port !== undefined && Number(port) > 65_535) throw new UsageError(`${origin} has port ${port}, above 65535, got '${value}'`, hint);
+      throw new UsageError(`${origin} must be an absolute http or https URL, got '${value}'`, hint);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${origin} must be an http or https URL, got '${value}'`, hint);
+    if (url.hash) throw new UsageError(`${origin} must not have an anchor (#), got '${value}'`, hint);
+    return key === 'redirect_uri' ? v : trimSlash(v);
+  }
+  if (key === 'timezone' && !isValidTimeZone(v)) {
+    throw new UsageError(`${origin}: unknown time zone '${value}'; use an IANA name such as America/New_York`, hint);
+  }
+  if (key === 'output' && !(FORMATS as readonly string[]).includes(v)) {
+    throw new UsageError(`${origin} must be one of ${FORMATS.join(', ')}, got '${value}'`, hint);
+  }
+  return v;
+}
+
+/** Flags that win over the environment and the config file. */
+export interface SettingFlags {
+  timezone?: string | undefined;
+  output?: string | undefined;
+}
+
+/**
+ * Which values resolveSettings checks: all (the default), none (the `config` commands, so that a bad
+ * value can still be listed and fixed), or only some (the output format, which every command needs).
+ */
+export type CheckSettings = boolean | readonly ConfigKey[];
+
+/**
+ * Resolves a profile's settings from the environment and the config file. Checked by default: a bad
+ * value is a UsageError naming the flag, variable or profile key it came from, before anything is sent.
+ */
+export function resolveSettings(env: Env, profileFlag: string | undefined, flags: SettingFlags = {}, check: CheckSettings = true): Settings {
   const profile = profileFlag || env.MKT_PROFILE || 'default';
-  if (!/^[A-Za-z0-9_.-]+$/.test(profile)) throw new UsageError(`profile name '${profile}' may use only letters, digits, '.', '_' and '-'`);
+  if (!/^[A-Za-z0-9_.-]+$/.test(profile)) {
+    throw new UsageError(`${profileFlag ? '--profile' : 'MKT_PROFILE'}: profile name '${profile}' may use only letters, digits, '.', '_' and '-'`);
+  }
   const file = readConfig(env).profiles[profile] ?? {};
-  const pick = (envName: string, key: ConfigKey): string | undefined => env[envName] || file[key] || undefined;
-  const rootUrl = trimSlash(pick('MKT_ROOT_URL', 'root_url') ?? DEFAULT_ROOT_URL);
+  const pick = (key: ConfigKey, flag?: { name: string; value: string | undefined }): string | undefined => {
+    const envName = ENV_OF[key];
+    const checked = typeof check === 'boolean' ? check : check.includes(key);
+    if (flag?.value) return checked ? checkSetting(key, flag.value, flag.name) : flag.value;
+    if (env[envName]) return checked ? checkSetting(key, env[envName], envName, `fix or unset ${envName}`) : env[envName];
+    const stored = file[key];
+    if (!stored) return undefined;
+    if (!checked) return stored;
+    const fix = `mkt${profile === 'default' ? '' : ` --profile ${profile}`} config set ${key} VALUE`;
+    return checkSetting(key, stored, `${key} of profile '${profile}' in ${join(configDir(env), 'config.json')}`, `fix it with \`${fix}\``);
+  };
+  const rootUrl = trimSlash(pick('root_url') ?? DEFAULT_ROOT_URL);
   return {
     profile,
     rootUrl,
-    baseUrl: trimSlash(pick('MKT_BASE_URL', 'base_url') ?? `${rootUrl}/v1`),
-    authUrl: trimSlash(pick('MKT_AUTH_URL', 'auth_url') ?? rootUrl),
-    clientId: pick('MKT_CLIENT_ID', 'client_id') ?? 'mkt-demo',
-    redirectUri: pick('MKT_REDIRECT_URI', 'redirect_uri') ?? 'http://localhost:8765/callback',
-    timezone: timezoneFlag || env.MKT_TIMEZONE || file.timezone || undefined,
-    output: env.MKT_OUTPUT || file.output || undefined,
+    baseUrl: trimSlash(pick('base_url') ?? `${rootUrl}/v1`),
+    authUrl: trimSlash(pick('auth_url') ?? rootUrl),
+    clientId: pick('client_id') ?? 'mkt-demo',
+    redirectUri: pick('redirect_uri') ?? 'http://localhost:8765/callback',
+    timezone: pick('timezone', { name: '--timezone', value: flags.timezone }),
+    output: pick('output', { name: '--output', value: flags.output }),
     configDir: configDir(env),
     stateDir: stateDir(env),
   };
