@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, openSync, closeSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
 import { readInput } from '../src/input.js';
 import type { Io } from '../src/io.js';
@@ -10,6 +10,7 @@ import { runMkt } from './helpers/cli.js';
 
 const MiB = 1 << 20;
 const dir = mkdtempSync(join(tmpdir(), 'mkt-input-cap-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A sparse file of `size` bytes: it takes no disk, and reading it whole would take `size` of memory. */
 function sparseFile(name: string, size: number): string {
