@@ -68,6 +68,11 @@ export async function buildProgram(ctx: CommandContext, argv: readonly string[])
 /** Routes help and errors of a command and all its subcommands through the context's streams. */
 function configure(cmd: Command, ctx: CommandContext): void {
   cmd.exitOverride();
+  // Commander hands `--flag=value` whole to its typo matcher when the flag is unknown, which then finds
+  // nothing: give it the flag alone, so `--fico_scor=760-779` is told about --fico_score as `--fico_scor` is.
+  const own = cmd as unknown as { unknownOption(flag: string): void };
+  const unknownOption = own.unknownOption.bind(cmd);
+  own.unknownOption = (flag) => unknownOption(/^--[^=]+=/.test(flag) ? flag.slice(0, flag.indexOf('=')) : flag);
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),

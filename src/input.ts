@@ -1,29 +1,74 @@
 /** Reading a command's input file (or standard input with `-`), and locating faults in JSON text. */
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { UsageError } from './errors.js';
 import type { Io } from './io.js';
 
-/** Reads `file`, or standard input when it is `-`; larger than `maxBytes` or unreadable is a UsageError. */
+/** Bytes asked of the file system per read: the cap is checked between reads. */
+const READ_CHUNK = 256 * 1024;
+
+function tooLarge(source: string, maxBytes: number): UsageError {
+  const mib = maxBytes / (1 << 20);
+  const size = Number.isInteger(mib) ? `${mib} MiB` : `${maxBytes} bytes`;
+  return new UsageError(`${source} is larger than the ${size} limit (${maxBytes} bytes); nothing was sent`);
+}
+
+function unreadable(file: string, err: unknown): UsageError {
+  return new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+}
+
+/**
+ * Reads `file`, or standard input when it is `-`; larger than `maxBytes` or unreadable is a UsageError.
+ * Never holds more than the cap: a regular file's size is checked before any read, and a stream
+ * (stdin, a pipe, a device) is read in chunks and given up as soon as it passes the cap.
+ */
 export async function readInput(io: Io, file: string, maxBytes: number): Promise<{ text: string; source: string }> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of io.stdin) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buf.length;
-      if (size > maxBytes) throw new UsageError(`stdin: larger than ${maxBytes} bytes`);
-      chunks.push(buf);
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), source: 'stdin' };
-  }
-  let text: string;
+  if (file === '-') return { text: (await readStreamCapped(io.stdin, maxBytes)).toString('utf8'), source: 'stdin' };
+  let handle: FileHandle;
   try {
-    text = await readFile(file, 'utf8');
+    handle = await open(file, 'r');
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw unreadable(file, err);
   }
-  if (Buffer.byteLength(text) > maxBytes) throw new UsageError(`${file}: larger than ${maxBytes} bytes`);
-  return { text, source: file };
+  try {
+    const stat = await handle.stat().catch((err: unknown) => { throw unreadable(file, err); });
+    if (stat.isFile() && stat.size > maxBytes) throw tooLarge(file, maxBytes);
+    return { text: (await readHandleCapped(handle, file, maxBytes)).toString('utf8'), source: file };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function readStreamCapped(stream: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early (the throw) destroys the stream: nothing more is read.
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > maxBytes) throw tooLarge('stdin', maxBytes);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Reads to the end, whatever the file's reported size (a pipe or /dev/zero reports 0), stopping past the cap. */
+async function readHandleCapped(handle: FileHandle, file: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    let bytesRead: number;
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    try {
+      ({ bytesRead } = await handle.read(buf, 0, READ_CHUNK, null));
+    } catch (err) {
+      throw unreadable(file, err);
+    }
+    if (bytesRead === 0) return Buffer.concat(chunks, size);
+    size += bytesRead;
+    if (size > maxBytes) throw tooLarge(file, maxBytes);
+    chunks.push(buf.subarray(0, bytesRead));
+  }
 }
 
 class JsonFault {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunk, readBids } from '../src/orders/bids-file.js';
 import { UsageError } from '../src/errors.js';
@@ -53,5 +54,82 @@ describe('reading a bids file', () => {
 
   it('splits 250 bids into orders of 100, 100 and 50', () => {
     expect(chunk(Array.from({ length: 250 }, (_, i) => i), 100).map((c) => c.length)).toEqual([100, 100, 50]);
+  });
+});
+
+/** A CSV cell: quoted (quotes doubled) when it holds a comma, quote, line break or edge space, or when asked. */
+function cell(text: string, forceQuote = false): string {
+  return forceQuote || /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const EXTRA_NAMES = ['comment', 'note', 'listing_title', 'amount', 'source'];
+const extraText = fc.array(fc.constantFrom('a', 'b', ' ', ',', '"', '\n', '\r\n', '\r', 'é'), { maxLength: 8 }).map((a) => a.join(''));
+
+describe('bids file shapes: BOM, CRLF, extra columns, quoted multi-line fields', () => {
+  it('returns the rows, each with the line its record starts on', async () => {
+    const file = fc.record({
+      bom: fc.boolean(),
+      eol: fc.constantFrom('\n', '\r\n'),
+      trailingEol: fc.boolean(),
+      extras: fc.array(fc.constantFrom(...EXTRA_NAMES), { maxLength: 3 }),
+      idName: fc.constantFrom('listing_id', 'listing_number', 'Listing_ID'),
+      idAt: fc.nat(),
+      amountAt: fc.nat(),
+      rows: fc.uniqueArray(
+        fc.record({
+          id: fc.integer({ min: 1, max: 2 ** 31 }),
+          cents: fc.integer({ min: 2500, max: 1_000_000 }),
+          extra: fc.array(extraText, { minLength: 3, maxLength: 3 }),
+          quoteId: fc.boolean(),
+          blankLinesBefore: fc.nat({ max: 2 }),
+        }),
+        { selector: (r) => r.id, minLength: 1, maxLength: 15 },
+      ),
+    });
+    await fc.assert(fc.asyncProperty(file, async (f) => {
+      // Header columns: the extras, with listing id and amount put in at random places.
+      const cols: string[] = f.extras.map((_, i) => `x${i}`);
+      cols.splice(f.idAt % (cols.length + 1), 0, 'id');
+      cols.splice(f.amountAt % (cols.length + 1), 0, 'amount');
+      const name = (c: string): string => (c === 'id' ? f.idName : c === 'amount' ? 'bid_amount' : f.extras[Number(c.slice(1))]!);
+      let text = (f.bom ? '\ufeff' : '') + cols.map(name).join(',');
+      const expected: Array<{ listing_id: number; bid_amount: number; line: number }> = [];
+      for (const r of f.rows) {
+        text += f.eol.repeat(1 + r.blankLinesBefore);
+        const amount = (r.cents / 100).toFixed(r.cents % 100 === 0 ? 0 : 2);
+        const value = (c: string): string => (c === 'id' ? cell(String(r.id), r.quoteId) : c === 'amount' ? amount : cell(r.extra[Number(c.slice(1))]!));
+        expected.push({ listing_id: r.id, bid_amount: r.cents / 100, line: text.split('\n').length });
+        text += cols.map(value).join(',');
+      }
+      if (f.trailingEol) text += f.eol;
+      expect(await readBids(text, 'bids.csv')).toEqual(expected);
+    }), { numRuns: 300 });
+  });
+
+  it('names the right line for a problem after a quoted field spanning lines (CRLF)', async () => {
+    const text = 'listing_id,comment,bid_amount\r\n1,"first\r\nsecond\r\nthird",25\r\nabc,x,25\r\n2,"a\nb",10\r\n';
+    const msg = await problems(text);
+    expect(msg).toContain("bids.csv line 5: listing id 'abc'");
+    expect(msg).toContain('bids.csv line 6: bid_amount 10 is below the minimum');
+  });
+
+  it('names the line where a record with an unclosed quote starts', async () => {
+    const msg = await problems('listing_id,comment,bid_amount\r\n1,"ok\r\nstill",25\r\n2,"never closed,25\r\n3,x,25\r\n');
+    expect(msg).toMatch(/^bids\.csv line 4: not valid CSV: Quote Not Closed/);
+  });
+
+  it('refuses a header naming a column twice, naming the column', async () => {
+    expect(await problems('listing_id,bid_amount,bid_amount\n1,25,30\n')).toMatch(
+      /line 1: the header has bid_amount more than once: bid_amount \(column 2\) and bid_amount \(column 3\)/,
+    );
+    expect(await problems('\ufeffcomment,LISTING_ID,listing_id,bid_amount\n,1,2,25\n')).toMatch(
+      /line 1: the header has more than one listing column: listing_id \(column 2\) and listing_id \(column 3\)/,
+    );
+    expect(await problems('listing_id,listing_number,bid_amount\n1,1,25\n')).toMatch(/listing_id \(column 1\) and listing_number \(column 2\)/);
+  });
+
+  it('ignores other columns, even repeated ones', async () => {
+    const bids = await readBids('comment,listing_id,comment,bid_amount\r\nhi,1,there,25\r\n', 'bids.csv');
+    expect(bids).toEqual([{ listing_id: 1, bid_amount: 25, line: 2 }]);
   });
 });

@@ -102,10 +102,14 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('suggests the right flag for a typo', async () => {
-    const r = await runMkt(['listings', 'search', '--fico_scor', '760-779'], { env: NOWHERE });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Did you mean --fico_score?');
+  it('suggests the right flag for a typo, written with a space or with =', async () => {
+    for (const args of [['--fico_scor', '760-779'], ['--fico_scor=760-779'], ['--borrower_rate_mn=0.1']]) {
+      const r = await runMkt(['listings', 'search', ...args], { env: NOWHERE });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`unknown option '${args[0]!.split('=')[0]}'`);
+      expect(r.stderr).toContain(`Did you mean --${args[0]!.startsWith('--fico') ? 'fico_score' : 'borrower_rate_min'}?`);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it('exits 3 when there is no token, and 5 when the marketplace is unreachable', async () => {

@@ -126,7 +126,8 @@ describe('date range filters', () => {
     const byTime = await search({ listing_creation_date_max: `${day} 23:59:59` });
     const end = Date.parse(`${day}T23:59:59.999Z`);
     expect(byDate.body.total_count).toBe(pool.filter((l) => l.listing_creation_date <= end).length);
-    expect(byTime.body.total_count).toBe(pool.filter((l) => l.listing_creation_date <= Date.parse(`${day}T23:59:59Z`)).length);
+    // A bound to the second covers that whole second: 23:59:59 as _max is the same end as the date alone.
+    expect(byTime.body.total_count).toBe(byDate.body.total_count);
   });
 
   it('read bounds in the timezone header', async () => {

@@ -69,10 +69,11 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
 
 /**
  * Reads a filter bound (`yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss`) as wall time in `zone`.
- * A date-only bound is the start of that day, or its last millisecond when `endOfDay`.
+ * A bound names a whole day or a whole second, as dates are shown: a lower bound is its first
+ * millisecond, an upper bound (`isMax`) its last, so that a time shown as the bound is inside it.
  * Returns null when the text is not one of the two formats or not a real date.
  */
-export function parseFilterDate(text: string, zone: string | undefined, endOfDay: boolean): number | null {
+export function parseFilterDate(text: string, zone: string | undefined, isMax: boolean): number | null {
   const m = DATE_RE.exec(text.trim());
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -83,8 +84,10 @@ export function parseFilterDate(text: string, zone: string | undefined, endOfDay
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
     return null;
   }
-  const extra = !hasTime && endOfDay ? 86_400_000 - 1 : 0;
-  return wallToInstant(wall, zone) + extra;
+  if (!isMax) return wallToInstant(wall, zone);
+  if (hasTime) return wallToInstant(wall, zone) + 999;
+  // The last millisecond before the next day starts: a day is not 24 hours across a DST change.
+  return wallToInstant(wall + 86_400_000, zone) - 1;
 }
 
 /** Converts a wall-clock time in `zone` (given as if it were UTC) to the instant it names. */

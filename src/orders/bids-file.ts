@@ -33,20 +33,10 @@ export async function readBids(text: string, source: string, fillAmount?: string
     const p = amountProblem(fillAmount);
     if (p) throw new UsageError(`--amount: ${p.replace(/^bid_amount /, '')}`);
   }
-  const { parse } = await import('csv-parse/sync');
-  let records: string[][];
-  try {
-    records = parse(text, { relax_column_count: true, skip_empty_lines: false, trim: true, bom: true }) as string[][];
-  } catch (err) {
-    const e = err as Error & { lines?: number };
-    throw new UsageError(`${source}: not valid CSV${e.lines ? ` near line ${e.lines}` : ''}: ${e.message}`);
-  }
-  const nonEmpty = records.map((r, i) => ({ cells: r, line: i + 1 })).filter((r) => r.cells.some((c) => c !== ''));
-  if (nonEmpty.length === 0) throw new UsageError(`${source} is empty: expected a header with listing_id and bid_amount`);
-  const header = nonEmpty[0]!;
+  const { header, rows } = await parseRecords(text, source);
   const names = header.cells.map((c) => c.toLowerCase());
-  const idCol = names.findIndex((n) => n === 'listing_id' || n === 'listing_number');
-  const amountCol = names.indexOf('bid_amount');
+  const idCol = uniqueColumn(names, ['listing_id', 'listing_number'], `${source} line ${header.line}`);
+  const amountCol = uniqueColumn(names, ['bid_amount'], `${source} line ${header.line}`);
   if (idCol < 0) {
     throw new UsageError(`${source} line ${header.line}: the header needs a listing_id or listing_number column (found: ${header.cells.join(', ')})`);
   }
@@ -56,7 +46,7 @@ export async function readBids(text: string, source: string, fillAmount?: string
   const problems: string[] = [];
   const bids: PlannedBid[] = [];
   const seen = new Map<number, number>();
-  for (const row of nonEmpty.slice(1)) {
+  for (const row of rows) {
     const where = `${source} line ${row.line}`;
     const idText = row.cells[idCol] ?? '';
     const amountText = (amountCol >= 0 ? row.cells[amountCol] : undefined) ?? '';
@@ -91,6 +81,57 @@ export async function readBids(text: string, source: string, fillAmount?: string
   }
   if (bids.length === 0) throw new UsageError(`${source} has a header but no bids; nothing was sent`);
   return bids;
+}
+
+/** A CSV record and the file line it starts on. */
+interface CsvRecord {
+  cells: string[];
+  line: number;
+}
+
+/**
+ * Splits the text into records, each with the line it starts on, and returns the first non-empty one
+ * (the header) and the non-empty ones after it. Lines are counted by their LF (CRLF is one line end;
+ * csv-parse's own count takes CR and LF apart inside quoted fields and gives where a record ends).
+ */
+async function parseRecords(text: string, source: string): Promise<{ header: CsvRecord; rows: CsvRecord[] }> {
+  const { parse } = await import('csv-parse/sync');
+  const bytes = Buffer.from(text, 'utf8');
+  const records: CsvRecord[] = [];
+  let start = 1;
+  let scanned = 0;
+  let line = 1;
+  try {
+    parse(bytes, {
+      relax_column_count: true, skip_empty_lines: false, trim: true, bom: true, record_delimiter: ['\r\n', '\n'],
+      on_record: (cells: string[], context) => {
+        records.push({ cells, line: start });
+        // The context carries the parser's info (its typings leave bytes out): bytes is where this record
+        // ends, its line end included, so the next record starts on the line after.
+        const end = (context as unknown as { bytes: number }).bytes;
+        for (; scanned < end; scanned++) if (bytes[scanned] === 0x0a) line++;
+        start = line;
+        return null;
+      },
+    });
+  } catch (err) {
+    const message = (err as Error).message.replace(/ at line \d+/, '');
+    throw new UsageError(`${source} line ${start}: not valid CSV: ${message}`);
+  }
+  const nonEmpty = records.filter((r) => r.cells.some((c) => c !== ''));
+  const [header, ...rows] = nonEmpty;
+  if (!header) throw new UsageError(`${source} is empty: expected a header with listing_id and bid_amount`);
+  return { header, rows };
+}
+
+/** Index of the one header column named by any of `aliases`, -1 when none; two such columns are ambiguous, so refused. */
+function uniqueColumn(names: string[], aliases: string[], where: string): number {
+  const found = names.flatMap((n, i) => (aliases.includes(n) ? [i] : []));
+  if (found.length > 1) {
+    const cols = found.map((i) => `${names[i]} (column ${i + 1})`).join(' and ');
+    throw new UsageError(`${where}: the header has ${aliases.length > 1 ? 'more than one listing column' : `${aliases[0]} more than once`}: ${cols}`, 'keep one');
+  }
+  return found[0] ?? -1;
 }
 
 /** Splits items into groups of at most `size`. */

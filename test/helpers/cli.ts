@@ -52,6 +52,8 @@ export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
+    // A child that stops reading early (an input over its size cap) closes the pipe: that is its answer, not a test error.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
   });
 }
