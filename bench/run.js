@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Benchmarks, as ratios against a baseline measured in the same run (DESIGN.md "Bars"):
 //   mkt --version / --help vs `node -e ''`, mkt listings search vs `node -e ''`,
+//   orders per second the mock acknowledges (2,000 listings) without and with --state (each acknowledged order fsynced),
 //   and the mock with 100,000 listings: start time, median filtered search (limit=500, three filters), resident memory.
 // All traffic goes to 127.0.0.1; every loop is bounded. Run after `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,10 +33,10 @@ function timeCommand(args, env = {}) {
 }
 
 /** Starts `mkt mock serve` on a free port; resolves when it prints its URL. */
-function startMock(listings) {
+function startMock(listings, extraArgs = []) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice'], {
+    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -82,6 +84,61 @@ try {
   row('mkt listings search / baseline', `${(search / baseline).toFixed(2)}x (${search.toFixed(1)} ms)`, '<= 3x', search / baseline <= 3);
 } finally {
   small.child.kill('SIGTERM');
+}
+
+/** Orders acknowledged per second by `origin` with `clients` in flight: a 2 s window, at most 4,000 orders (alice has cash for 10,000). */
+async function ordersPerSecond(origin, token, listingId, clients) {
+  const post = () => fetch(`${origin}/v1/orders/`, {
+    method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
+  });
+  const started = process.hrtime.bigint();
+  const until = Date.now() + 2000;
+  let sent = 0;
+  let acked = 0;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (Date.now() < until && sent < 4000) {
+      sent++;
+      const res = await post();
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`order answered ${res.status}`);
+      acked++;
+    }
+  }));
+  return acked / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+/** The first listed listing that accepts alice's 25.00 bid. */
+async function biddableListing(origin, token) {
+  const res = await fetch(`${origin}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${token}` } });
+  for (const l of (await res.json()).result) {
+    const r = await fetch(`${origin}/v1/orders/`, {
+      method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] }),
+    });
+    await r.arrayBuffer();
+    if (r.status === 200) return l.listing_number;
+  }
+  throw new Error('no listing accepts a bid');
+}
+
+const stateDir = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
+try {
+  for (const [label, args] of [['without --state', []], ['with --state', ['--state', join(stateDir, 'world.json')]]]) {
+    const m = await startMock(2000, args);
+    try {
+      const token = await accessToken(m.origin);
+      const listingId = await biddableListing(m.origin, token);
+      for (const clients of [1, 8]) {
+        const rate = await ordersPerSecond(m.origin, token, listingId, clients);
+        row(`orders/s, 2000 listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`, `${rate.toFixed(0)} orders/s`, '', true);
+      }
+    } finally {
+      m.child.kill('SIGTERM');
+    }
+  }
+} finally {
+  rmSync(stateDir, { recursive: true, force: true });
 }
 
 const big = await startMock(LISTINGS);

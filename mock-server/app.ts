@@ -56,8 +56,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     async handle(request) {
       const response = await getResponse(handlers, request);
       // Any write (an order, a grant, a token, an offer, an admin move) may change the world: with
-      // --state the engine saves it shortly after, whichever handler made the change.
-      if (request.method !== 'GET' && request.method !== 'HEAD') engineOf(ctx).markDirty();
+      // --state no answer goes out before the change is durable, whichever handler made it.
+      if (request.method !== 'GET' && request.method !== 'HEAD') engineOf(ctx).markPromised();
+      await engineOf(ctx).durable();
       if (response) return response;
       const path = new URL(request.url).pathname;
       return Response.json(
@@ -66,7 +67,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       );
     },
     async close() {
-      engineOf(ctx).close();
+      await engineOf(ctx).close();
     },
   };
 }

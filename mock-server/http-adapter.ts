@@ -96,7 +96,6 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const body = await readBody(req);
       if (body === null) return send(res, 413, { code: 'VAL0001', message: `request body larger than ${MAX_BODY} bytes` });
       const response = await app.handle(toFetchRequest(req, origin, body));
-      if (method !== 'GET' && method !== 'HEAD') engine.markDirty();
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
       await writeResponse(res, response);
@@ -107,7 +106,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     }
   });
   server.keepAliveTimeout = 5000;
-  server.on('close', () => engine.close());
+  server.on('close', () => void engine.close().catch((err: unknown) => console.error('mock: cannot write the state file', err)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -120,9 +119,9 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     server,
     origin,
     port: addr.port,
-    close: () => new Promise<void>((resolve) => {
-      engine.close();
-      server.close(() => resolve());
+    close: () => new Promise<void>((resolve, reject) => {
+      const saved = engine.close();
+      server.close(() => void saved.then(resolve, reject));
       server.closeAllConnections();
     }),
   };

@@ -4,7 +4,8 @@
  * (a header with the body's length and SHA-256) so a torn or edited file is refused with a clear error.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Listing, Store } from './store.js';
 
@@ -26,11 +27,20 @@ export class StateFileError extends Error {
   }
 }
 
-function replacer(this: unknown, key: string, value: unknown): unknown {
-  if (key === 'listingByNumber') return undefined;
-  if (value instanceof Map) return { $map: [...value.entries()] };
-  if (value instanceof Set) return { $set: [...value.values()] };
-  return value;
+/**
+ * The store with its Maps as `{ $map: entries }` and without the listingByNumber index. Maps sit only
+ * at the top level of the store, so this shallow copy lets JSON.stringify run without a replacer
+ * function, which is what made a save slow (the text is the same).
+ */
+function plainStore(store: Store): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(store)) {
+    if (key === 'listingByNumber') plain[key] = undefined;
+    else if (value instanceof Map) plain[key] = { $map: [...value.entries()] };
+    else if (value instanceof Set) plain[key] = { $set: [...value.values()] };
+    else plain[key] = value;
+  }
+  return plain;
 }
 
 function reviver(_key: string, value: unknown): unknown {
@@ -45,7 +55,7 @@ function reviver(_key: string, value: unknown): unknown {
 
 /** The file's text for `store` at virtual time `now`. */
 export function serializeState(store: Store, now: number): string {
-  const body = JSON.stringify({ now, store }, replacer);
+  const body = JSON.stringify({ now, store: plainStore(store) });
   const sha = createHash('sha256').update(body).digest('hex');
   return `${MAGIC} v${VERSION} bytes=${Buffer.byteLength(body)} sha256=${sha}\n${body}`;
 }
@@ -87,10 +97,43 @@ export function loadStateFile(path: string): SavedState | null {
   return parseState(text, path);
 }
 
+/** The temporary file a save of `path` by process `pid` writes before renaming it over `path`. */
+function tempPath(path: string, pid = process.pid): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+}
+
+/** Makes the rename durable: fsync of the folder. */
+function fsyncFolder(path: string): void {
+  try {
+    const dir = openSync(dirname(path), 'r');
+    try { fsyncSync(dir); } finally { closeSync(dir); }
+  } catch {
+    // Some platforms cannot fsync a folder; the rename itself is still atomic.
+  }
+}
+
+/**
+ * Deletes temporary files that saves of `path` by any process left behind when it was killed
+ * mid-save (they are never read: the state file is only replaced by a complete, fsynced one).
+ */
+export function removeLeftoverTemps(path: string): void {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return; // no folder yet: nothing left over
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^\d+\.tmp$/.test(name.slice(prefix.length))) continue;
+    try { unlinkSync(join(dirname(path), name)); } catch { /* gone already */ }
+  }
+}
+
 /** Writes `store` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
 export function saveStateFile(path: string, store: Store, now: number): void {
   const data = Buffer.from(serializeState(store, now));
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const tmp = tempPath(path);
   const fd = openSync(tmp, 'w', 0o600);
   try {
     for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
@@ -102,10 +145,30 @@ export function saveStateFile(path: string, store: Store, now: number): void {
   }
   closeSync(fd);
   renameSync(tmp, path);
+  fsyncFolder(path);
+}
+
+/**
+ * Like saveStateFile for text already serialised, but the write and fsyncs run off the event loop,
+ * so requests keep arriving (and join the next save) while the disk works. One at a time per path.
+ */
+export async function writeStateFile(path: string, text: string): Promise<void> {
+  const tmp = tempPath(path);
+  const fh = await open(tmp, 'w', 0o600);
   try {
-    const dir = openSync(dirname(path), 'r');
-    try { fsyncSync(dir); } finally { closeSync(dir); }
+    await fh.writeFile(text);
+    await fh.sync();
+  } catch (err) {
+    await fh.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fh.close();
+  await rename(tmp, path);
+  try {
+    const dir = await open(dirname(path), 'r');
+    try { await dir.sync(); } finally { await dir.close(); }
   } catch {
-    // Some platforms cannot fsync a folder; the rename itself is still atomic.
+    // As in fsyncFolder: not every platform can fsync a folder.
   }
 }

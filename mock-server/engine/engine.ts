@@ -1,10 +1,12 @@
 /**
  * The engine attached to a running mock: keeps the world in step with the virtual clock (orders
  * processed at their time, hourly market ticks in between), runs on a timer while a server listens,
- * and keeps the state file (--state) up to date.
+ * and keeps the state file (--state) up to date: a change someone is told of is in the file before
+ * the answer goes out (one fsynced save covers every change made while the previous one ran), and
+ * background changes no one was told of are saved shortly after.
  */
 import type { MockContext } from '../context.js';
-import { loadStateFile, saveStateFile } from '../persistence.js';
+import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../persistence.js';
 import type { Account, Order } from '../store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
@@ -16,17 +18,22 @@ export const DEFAULT_PROCESS_DELAY_MS = 1500;
 const MAX_CATCH_UP_TICKS = 24 * 800;
 /** How often the running server looks at the clock. */
 const TIMER_MS = 200;
-/** How long changes may wait before the state file is written. */
-const SAVE_DEBOUNCE_MS = 250;
+/** How long background changes (market ticks no one was told of) may wait before the state file is written. */
+const LAZY_SAVE_MS = 250;
 
 const engines = new WeakMap<MockContext, Engine>();
 
 /** The engine of a mock. */
 export class Engine {
   private timer: NodeJS.Timeout | null = null;
-  private saveTimer: NodeJS.Timeout | null = null;
-  private dirty = false;
+  private lazyTimer: NodeJS.Timeout | null = null;
   private syncing = false;
+  /** Changes to the world so far; the last one someone was (or is about to be) told of; the last one the state file holds. */
+  private changes = 0;
+  private promised = 0;
+  private saved = 0;
+  /** The save under way, if any. */
+  private saving: Promise<void> | null = null;
 
   constructor(readonly ctx: MockContext, readonly processDelayMs: number) {}
 
@@ -71,7 +78,7 @@ export class Engine {
     const now = this.ctx.clock.now();
     const bids = validateOrder(this.ctx.store, account, body, now);
     const order = acceptOrder(this.ctx.store, account, bids, now, now + this.processDelayMs);
-    this.markDirty();
+    this.markPromised();
     return order;
   }
 
@@ -86,31 +93,60 @@ export class Engine {
       if (order) processOrder(store, order, now);
     }
     store.engine.queue = [];
-    if (ids.length > 0) this.markDirty();
+    if (ids.length > 0) this.markPromised();
     return ids.length;
   }
 
-  /** Notes that the world changed: the state file is written shortly. */
+  /** Notes a background change no one was told of: the state file is written shortly. */
   markDirty(): void {
     if (!this.ctx.options.stateFile) return;
-    this.dirty = true;
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.flush();
-    }, SAVE_DEBOUNCE_MS);
-    this.saveTimer.unref();
+    this.changes++;
+    if (this.lazyTimer) return;
+    this.lazyTimer = setTimeout(() => {
+      this.lazyTimer = null;
+      this.saveUpTo(this.changes).catch((err: unknown) => console.error('mock: cannot write the state file', err));
+    }, LAZY_SAVE_MS);
+    this.lazyTimer.unref();
   }
 
-  /** Writes the state file now if anything changed. */
-  flush(): void {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = null;
+  /** Notes a change the caller is about to be told of: the next `durable()` waits until it is in the state file. */
+  markPromised(): void {
+    if (!this.ctx.options.stateFile) return;
+    this.promised = ++this.changes;
+  }
+
+  /**
+   * Resolves once every change noted with markPromised is in the state file (at once without --state
+   * or with nothing pending). Every answer waits for it, so none acknowledges or shows a change that
+   * a crash could still take back.
+   */
+  durable(): Promise<void> {
+    return this.saveUpTo(this.promised);
+  }
+
+  /** Saves until the file holds change number `target`; a save covers every change made before it began (group commit). */
+  private async saveUpTo(target: number): Promise<void> {
+    while (this.saved < target) {
+      this.saving ??= this.saveNow().finally(() => {
+        this.saving = null;
+      });
+      await this.saving;
     }
-    if (!this.dirty || !this.ctx.options.stateFile) return;
-    this.dirty = false;
+  }
+
+  /** One save: the text is taken at once (a consistent world), then written and fsynced off the event loop. */
+  private async saveNow(): Promise<void> {
+    const covers = this.changes;
+    const text = serializeState(this.ctx.store, this.ctx.clock.now());
+    await writeStateFile(this.ctx.options.stateFile!, text);
+    this.saved = Math.max(this.saved, covers);
+  }
+
+  /** Writes the state file at start, synchronously (nothing else runs yet): a fresh world or one caught up after a restart. */
+  saveAtStart(): void {
+    if (!this.ctx.options.stateFile) return;
     saveStateFile(this.ctx.options.stateFile, this.ctx.store, this.ctx.clock.now());
+    this.saved = this.changes;
   }
 
   /** Starts following real time (a running server); returns nothing, stop with `close`. */
@@ -126,11 +162,13 @@ export class Engine {
     this.timer.unref();
   }
 
-  /** Stops the timer and writes pending changes. */
-  close(): void {
+  /** Stops the timers and writes every change not yet in the state file. */
+  async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.lazyTimer) clearTimeout(this.lazyTimer);
     this.timer = null;
-    this.flush();
+    this.lazyTimer = null;
+    await this.saveUpTo(this.changes);
   }
 }
 
@@ -144,6 +182,8 @@ export function attachEngine(ctx: MockContext): Engine {
   const engine = new Engine(ctx, ctx.options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
   engines.set(ctx, engine);
   if (ctx.options.stateFile) {
+    // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
+    removeLeftoverTemps(ctx.options.stateFile);
     const saved = loadStateFile(ctx.options.stateFile);
     if (saved) {
       ctx.store = saved.store;
@@ -151,10 +191,7 @@ export function attachEngine(ctx: MockContext): Engine {
     }
   }
   ctx.clock.onMove((_from, to) => engine.syncTo(to));
-  if (ctx.options.stateFile) {
-    engine.markDirty();
-    engine.flush();
-  }
+  engine.saveAtStart();
   return engine;
 }
 

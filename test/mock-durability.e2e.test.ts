@@ -1,0 +1,133 @@
+/**
+ * `mkt mock serve --state FILE`: an acknowledged change is durable before its answer is sent, so a
+ * kill -9 at any moment loses nothing acknowledged, and a clean stop still writes the final state.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { parseState } from '../mock-server/persistence.js';
+import { aliceToken, serveMock, type ServedMock } from './helpers/serve.js';
+
+/** Kill -9 trials, in-flight requests per trial, and the most orders one trial sends (all bounded). */
+const TRIALS = 20;
+const WORKERS = 4;
+const MAX_ORDERS_PER_TRIAL = 300;
+
+const running: ServedMock[] = [];
+afterEach(() => {
+  for (const m of running.splice(0)) m.child.kill('SIGKILL');
+});
+
+/** A frozen clock at a fixed start, so that a restart neither moves time nor processes the queued orders. */
+function serveArgs(file: string): string[] {
+  return ['--state', file, '--listings', '60', '--frozen', '--start', '2026-06-01T12:00:00Z', '--auto-approve', 'alice'];
+}
+
+async function serve(file: string): Promise<ServedMock> {
+  const m = await serveMock(serveArgs(file));
+  running.push(m);
+  return m;
+}
+
+async function postOrder(origin: string, token: string, listingId: number): Promise<Response> {
+  return fetch(`${origin}/v1/orders/`, {
+    method: 'POST',
+    headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
+  });
+}
+
+/** Every order id of the token's account, page by page. */
+async function orderIds(origin: string, token: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (let offset = 0; ; offset += 100) {
+    const res = await fetch(`${origin}/v1/orders?limit=100&offset=${offset}`, { headers: { authorization: `bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { result: { order_id: string }[]; total_count: number };
+    for (const o of page.result) ids.add(o.order_id);
+    if (page.result.length === 0 || offset + 100 >= page.total_count) return ids;
+  }
+}
+
+/** The first listed listing that accepts a 25.00 bid from alice, and the id of that first order. */
+async function biddableListing(origin: string, token: string): Promise<{ listingId: number; orderId: string }> {
+  const res = await fetch(`${origin}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${token}` } });
+  const { result } = (await res.json()) as { result: { listing_number: number }[] };
+  for (const l of result) {
+    const r = await postOrder(origin, token, l.listing_number);
+    if (r.ok) return { listingId: l.listing_number, orderId: ((await r.json()) as { order_id: string }).order_id };
+  }
+  throw new Error('no listing accepts a bid');
+}
+
+describe('mock serve --state under kill -9', () => {
+  test(`no acknowledged order is lost over ${TRIALS} kills at random moments`, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world.json');
+    let mock = await serve(file);
+    const token = await aliceToken(mock.origin);
+    const { listingId, orderId } = await biddableListing(mock.origin, token);
+    const acked: string[] = [orderId];
+    const missingAfterTrial: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      let sent = 0;
+      let stop = false;
+      const origin = mock.origin;
+      const worker = async (): Promise<void> => {
+        while (!stop && sent < MAX_ORDERS_PER_TRIAL) {
+          sent++;
+          try {
+            const res = await postOrder(origin, token, listingId);
+            if (res.ok) acked.push(((await res.json()) as { order_id: string }).order_id);
+          } catch {
+            return; // the server is gone: whatever was not answered was never acknowledged
+          }
+        }
+      };
+      const workers = Array.from({ length: WORKERS }, worker);
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 280));
+      mock.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await mock.exited;
+      mock = await serve(file);
+      const found = await orderIds(mock.origin, token);
+      missingAfterTrial.push(acked.filter((id) => !found.has(id)).length);
+    }
+    expect(acked.length).toBeGreaterThan(TRIALS);
+    expect(missingAfterTrial).toEqual(missingAfterTrial.map(() => 0));
+  }, 120_000);
+
+  test('an auth key handed out by the consent page on a GET survives a kill -9 right after the redirect', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world.json');
+    const first = await serve(file);
+    const res = await fetch(`${first.origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=s`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    const authKey = new URL(res.headers.get('location')!).searchParams.get('auth_key')!;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await serve(file);
+    const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: authKey });
+    const tok = await fetch(`${second.origin}/v1/security/oauth/token`, { method: 'POST', body: form });
+    expect(tok.status).toBe(200);
+  }, 30_000);
+
+  test('a clean stop (SIGTERM) writes the final state, and a restart removes temporary files left by a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-durable-'));
+    const file = join(dir, 'world.json');
+    const first = await serve(file);
+    const token = await aliceToken(first.origin);
+    const { orderId } = await biddableListing(first.origin, token);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(parseState(readFileSync(file, 'utf8'), file).store.orders.has(orderId)).toBe(true);
+
+    // What a crash mid-save leaves behind, from this and from other processes; and a stranger's file.
+    writeFileSync(join(dir, '.world.json.12345.tmp'), 'half a state file');
+    writeFileSync(join(dir, `.world.json.${first.child.pid}.tmp`), '');
+    writeFileSync(join(dir, '.other.json.12345.tmp'), 'not ours');
+    const second = await serve(file);
+    expect(readdirSync(dir).sort()).toEqual(['.other.json.12345.tmp', 'world.json']);
+    expect((await orderIds(second.origin, token)).has(orderId)).toBe(true);
+  }, 60_000);
+});
