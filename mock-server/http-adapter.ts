@@ -75,12 +75,14 @@ export function toFetchRequest(req: IncomingMessage, url: URL, body: Buffer): Re
 }
 
 /** What a connection gets when node's parser refuses the request itself (before any handler runs). */
-function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
   const [status, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
     : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? [413, 'Payload Too Large'] : [400, 'Bad Request'];
   const text = JSON.stringify({ code: 'VAL0001', message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'}: ${err.message})` });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  // The answer to a HEAD carries no body, or the client reads the body as a stray next response.
+  const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
 }
 
 /** Writes a Fetch Response to a node response. */
