@@ -1,5 +1,5 @@
 /**
- * Admin routes of the mock (loopback only; off with --no-admin): reset, the clock, processing,
+ * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock, processing,
  * faults, operator actions on a listing, and a look at the state with the invariant check.
  */
 import { http } from 'msw';
