@@ -13,6 +13,7 @@ import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { isAdminPath, normaliseTarget } from '../mock-server/request-target.js';
 import { filterParamNames } from '../src/contract/listing-filters.js';
+import { applicantWith, validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START } from './helpers/mock.js';
 import { rawRequest, rawSocket, type RawAnswer, type RawRequest } from './helpers/raw-http.js';
 
@@ -65,9 +66,19 @@ const orderBody = fc.array(fc.record({
   listing_id: fc.oneof(fc.constantFrom(...[0]).map(() => listingIds[0]!), fc.integer({ min: 0, max: 40 }).map((i) => listingIds[i] ?? i), fc.string()),
   bid_amount: fc.oneof(fc.constant(25), fc.double(), fc.integer(), fc.string(), fc.constant(null)),
 }), { maxLength: 4 }).map((bids) => JSON.stringify({ bid_requests: bids }));
+// The valid offers applicant with one field (or one whole section) replaced by any JSON value.
+const applicant = validApplicant();
+const applicantPaths = Object.entries(applicant).flatMap(([k, v]) => [k, ...(v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).map((leaf) => `${k}.${leaf}`) : [])]);
+const offersBody = fc.tuple(fc.constantFrom(...applicantPaths), fc.oneof(fc.jsonValue(), fc.constant(undefined)))
+  .map(([path, value]) => JSON.stringify(applicantWith({ [path]: value })));
+const tokenForm = fc.record({
+  grant_type: fc.constantFrom('authorization_code', 'refresh_token', 'client_credentials', 'password', ''),
+  code: printable(), refresh_token: printable(), client_id: fc.constantFrom('mkt-demo', ''), client_secret: fc.constantFrom('mkt-demo-secret', 'x'),
+  redirect_uri: fc.constantFrom('http://localhost:8765/callback', '%zz', ''),
+}, { requiredKeys: [] }).map((f) => new URLSearchParams(f).toString());
 const body = fc.oneof(
   fc.constant(undefined), fc.constant(undefined),
-  orderBody,
+  orderBody, offersBody, tokenForm,
   fc.json(),
   fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
   printable(0x20),
