@@ -121,7 +121,7 @@ describe('admin routes: one normalised path, one access rule', () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
     const store = app.ctx.store;
     for (const target of ADMIN_SPELLINGS) {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-mock-admin-token': 's3cret-token' }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-mock-admin-token': 's3cret-token' }] as Record<string, string>[]) {
         const res = await rawRequest(port, adminCall(target, headers));
         expect(res.status, target).toBe(404);
         expect(json(res.text)).toMatchObject({ code: 'NOT_FOUND' });
@@ -136,7 +136,7 @@ describe('admin routes: one normalised path, one access rule', () => {
   it('bound off loopback, the token opens every spelling, in either header', async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
     for (const [i, target] of ADMIN_SPELLINGS.entries()) {
-      const headers = i % 2 ? { authorization: 'Bearer S3cret-token' } : { 'x-mock-admin-token': 'S3cret-token' };
+      const headers: Record<string, string> = i % 2 ? { authorization: 'Bearer S3cret-token' } : { 'x-mock-admin-token': 'S3cret-token' };
       expect((await rawRequest(port, adminCall(target, headers))).status, target).toBe(200);
     }
     expect(app.ctx.clock.now()).toBeGreaterThan(TEST_START);
