@@ -1,8 +1,9 @@
 /**
  * The mock marketplace as a request → response function: the msw handlers of every resource over
- * one context, resolved with msw's `getResponse`, and a loud JSON 404 for anything unmatched.
+ * one context, resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for
+ * a known path with another method, and a loud JSON 404 for anything unmatched.
  */
-import { getResponse, type RequestHandler } from 'msw';
+import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
 import { VirtualClock } from './clock.js';
 import type { MockContext, MockOptions } from './context.js';
 import { attachEngine, engineOf } from './engine/engine.js';
@@ -21,8 +22,32 @@ export interface MockApp {
   handlers: RequestHandler[];
   /** Answers one request. */
   handle(request: Request): Promise<Response>;
+  /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
+  unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
   close?(): Promise<void>;
+}
+
+/** The methods the handlers answer on `url`'s path (HEAD wherever GET is), in a stable order. */
+export function routeMethods(handlers: readonly RequestHandler[], url: URL): string[] {
+  const methods = new Set<string>();
+  for (const h of handlers) {
+    if (!(h instanceof HttpHandler) || typeof h.info.method !== 'string') continue;
+    const path = h.info.path;
+    if (typeof path !== 'string' && !(path instanceof RegExp)) continue;
+    try {
+      if (matchRequestUrl(url, path).matches) methods.add(h.info.method.toUpperCase());
+    } catch {
+      // A parameter that does not decode matches nothing.
+    }
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+/** The JSON 404 for a path no route serves (and, word for word, for an admin path the caller may not reach). */
+export function notFound(method: string, path: string): Response {
+  return Response.json({ code: 'NOT_FOUND', message: `No route for ${method} ${path}` }, { status: 404 });
 }
 
 /** Defaults for the options a caller leaves out. */
@@ -50,21 +75,37 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...offersHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];
+  const unrouted = (method: string, url: URL): Response => {
+    const allow = routeMethods(handlers, url);
+    if (allow.length > 0) {
+      return Response.json(
+        { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${url.pathname}; allowed: ${allow.join(', ')}` },
+        { status: 405, headers: { allow: allow.join(', ') } },
+      );
+    }
+    return notFound(method, url.pathname);
+  };
   return {
     ctx,
     handlers,
+    unrouted,
     async handle(request) {
-      const response = await getResponse(handlers, request);
+      // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
+      const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
+      let response: Response | undefined;
+      try {
+        response = await getResponse(handlers, routed);
+      } catch (err) {
+        // msw decodes route parameters with decodeURIComponent; a bad escape is the client's, not a bug.
+        if (!(err instanceof URIError)) throw err;
+        return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
+      }
       // Any write (an order, a grant, a token, an offer, an admin move) may change the world: with
       // --state no answer goes out before the change is durable, whichever handler made it.
       if (request.method !== 'GET' && request.method !== 'HEAD') engineOf(ctx).markPromised();
       await engineOf(ctx).durable();
       if (response) return response;
-      const path = new URL(request.url).pathname;
-      return Response.json(
-        { code: 'NOT_FOUND', message: `No route for ${request.method} ${path}` },
-        { status: 404 },
-      );
+      return unrouted(request.method, new URL(request.url));
     },
     async close() {
       await engineOf(ctx).close();

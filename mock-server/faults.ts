@@ -6,6 +6,7 @@
  */
 import { validationError } from './api-error.js';
 import type { MockContext } from './context.js';
+import { isAdminPath, normalisePath } from './request-target.js';
 import { Rng } from './rng.js';
 
 /** The fault settings. Rates are chances per matching request, 0 to 1. */
@@ -62,6 +63,14 @@ function num(body: Record<string, unknown>, key: string, min: number, max: numbe
   return v;
 }
 
+/** The `path` setting, normalised as request paths are (so `/v1/orders/` matches `/v1/orders`). */
+function faultPath(path: string | null): string | null {
+  if (path === null) return null;
+  const norm = normalisePath(path.split('?')[0]!);
+  if ('problem' in norm) throw validationError('path', norm.problem);
+  return norm.path;
+}
+
 /** Replaces the settings from a request body (`{}` clears them); throws a 400 naming a bad field. */
 export function setFaults(ctx: MockContext, body: unknown): FaultConfig {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationError('body', 'must be a JSON object');
@@ -80,7 +89,7 @@ export function setFaults(ctx: MockContext, body: unknown): FaultConfig {
     retry_after: num(b, 'retry_after', 0, 3600, true) ?? 1,
     drop_rate: num(b, 'drop_rate', 0, 1) ?? 0,
     drop_response_rate: num(b, 'drop_response_rate', 0, 1) ?? 0,
-    path: str('path'),
+    path: faultPath(str('path')),
     method: str('method')?.toUpperCase() ?? null,
     count: num(b, 'count', 1, 1_000_000, true) ?? null,
   };
@@ -91,13 +100,17 @@ export function setFaults(ctx: MockContext, body: unknown): FaultConfig {
   return { ...config };
 }
 
-/** Decides the fault for one request (admin routes never get one); returns the latency to add too. */
+/**
+ * Decides the fault for one request (admin routes never get one); returns the latency to add too.
+ * `path` is the normalised path (request-target.ts), the one the router sees.
+ */
 export function decideFault(ctx: MockContext, method: string, path: string): { action: FaultAction; latencyMs: number; retryAfter: number } {
   const s = stateOf(ctx);
   const c = s.config;
   const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
-  if (path.startsWith('/__mock/')) return none;
-  if (c.path && !path.startsWith(c.path)) return none;
+  if (isAdminPath(path)) return none;
+  // The router matches paths case-insensitively; so does a fault's path, or /V1/ORDERS would slip by.
+  if (c.path && !path.toLowerCase().startsWith(c.path.toLowerCase())) return none;
   if (c.method && c.method !== method.toUpperCase()) return none;
   const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
   if (!active) return none;

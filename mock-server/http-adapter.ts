@@ -1,18 +1,23 @@
 /**
- * A small node:http adapter over the mock's handlers (no framework): turns each incoming request
- * into a Fetch Request, asks the app, and writes the Response back. Paths are matched with or
- * without a trailing slash; admin routes answer only to loopback callers. Injected faults (faults.ts)
- * are applied here; while the server listens the engine follows real time, and on close it stops and
- * writes the state file.
+ * A small node:http adapter over the mock's handlers (no framework): normalises each request target
+ * once (request-target.ts) and hands that one URL to the admin-access decision, to fault matching and
+ * to the app as a Fetch Request, then writes the Response back. Client input never gets a 5xx: a bad
+ * target is 400, a body over 1 MiB 413, a request node cannot parse a JSON 400. Injected faults
+ * (faults.ts) are applied here; while the server listens the engine follows real time, and on close
+ * it stops and writes the state file.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { MockApp } from './app.js';
+import type { AddressInfo, Socket } from 'node:net';
+import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
+import { notFound, type MockApp } from './app.js';
 import { engineOf } from './engine/engine.js';
 import { decideFault } from './faults.js';
+import { normaliseTarget } from './request-target.js';
 
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;
+/** Methods node parses but a Fetch Request refuses to carry; no route uses them. */
+const FETCH_FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** A listening mock. */
 export interface RunningServer {
@@ -20,34 +25,44 @@ export interface RunningServer {
   /** `http://HOST:PORT` */
   origin: string;
   port: number;
+  /** The token admin routes need off loopback (given, or random for a non-loopback bind); null: none. */
+  adminToken: string | null;
   close(): Promise<void>;
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return !!address && (address.startsWith('127.') || address === '::1' || address === '::ffff:127.0.0.1' || address.startsWith('::ffff:127.'));
+/** How the server guards its admin routes. */
+export interface ServerOptions {
+  /** `--admin-token`: admin callers present it; without one a non-loopback bind gets a random one. */
+  adminToken?: string;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** Reads the body, or null as soon as it passes MAX_BODY (the rest is left unread; the caller closes). */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.off('data', onData);
+        req.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }
 
-/** Turns one node request into a Fetch Request for the app (path without its trailing slash). */
-export function toFetchRequest(req: IncomingMessage, origin: string, body: Buffer): Request {
-  const url = new URL(req.url ?? '/', origin);
-  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
+/** Turns one node request into a Fetch Request for the app, on the already normalised `url`. */
+export function toFetchRequest(req: IncomingMessage, url: URL, body: Buffer): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
@@ -57,6 +72,17 @@ export function toFetchRequest(req: IncomingMessage, origin: string, body: Buffe
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : undefined });
+}
+
+/** What a connection gets when node's parser refuses the request itself (before any handler runs). */
+function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? [413, 'Payload Too Large'] : [400, 'Bad Request'];
+  const text = JSON.stringify({ code: 'VAL0001', message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'}: ${err.message})` });
+  // The answer to a HEAD carries no body, or the client reads the body as a stray next response.
+  const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
 }
 
 /** Writes a Fetch Response to a node response. */
@@ -74,16 +100,25 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
   res.end(buf);
 }
 
-/** Starts an HTTP server for `app` on host:port (port 0 picks a free one). */
-export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0): Promise<RunningServer> {
+/**
+ * Starts an HTTP server for `app` on host:port (port 0 picks a free one). Admin routes answer loopback
+ * callers on a loopback bind, and only callers with the admin token on any other.
+ */
+export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0, options: ServerOptions = {}): Promise<RunningServer> {
   let origin = '';
+  let boundHost = host;
+  let adminToken: string | null = options.adminToken ?? null;
   const engine = engineOf(app.ctx);
   const server = createServer(async (req, res) => {
     try {
-      const path = (req.url ?? '/').split('?')[0]!;
       const method = req.method ?? 'GET';
-      if (path.startsWith('/__mock/') && !isLoopback(req.socket.remoteAddress)) {
-        return send(res, 403, { code: 'FORBIDDEN', message: 'admin routes answer only to loopback callers' });
+      const target = normaliseTarget(req.url ?? '/', origin);
+      if (!target.ok) return send(res, 400, { code: 'VAL0001', message: target.problem });
+      const url = target.url;
+      // One normalised path for the access decision, the faults and the router alike.
+      const path = url.pathname;
+      if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
+        return void (await writeResponse(res, notFound(method, path)));
       }
       const fault = decideFault(app.ctx, method, path);
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
@@ -93,9 +128,18 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
         res.setHeader('retry-after', String(fault.retryAfter));
         return send(res, 429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` });
       }
+      const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return send(res, 413, tooLarge, { connection: 'close' });
+      if (FETCH_FORBIDDEN.has(method)) return void (await writeResponse(res, app.unrouted(method, url)));
       const body = await readBody(req);
-      if (body === null) return send(res, 413, { code: 'VAL0001', message: `request body larger than ${MAX_BODY} bytes` });
-      const response = await app.handle(toFetchRequest(req, origin, body));
+      if (body === null) return send(res, 413, tooLarge, { connection: 'close' });
+      let request: Request;
+      try {
+        request = toFetchRequest(req, url, body);
+      } catch (err) {
+        return send(res, 400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
+      }
+      const response = await app.handle(request);
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
       await writeResponse(res, response);
@@ -105,6 +149,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       else res.destroy();
     }
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5000;
   server.on('close', () => void engine.close().catch((err: unknown) => console.error('mock: cannot write the state file', err)));
   await new Promise<void>((resolve, reject) => {
@@ -114,11 +159,14 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const addr = server.address() as AddressInfo;
   const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `http://${h}:${addr.port}`;
+  boundHost = addr.address;
+  if (adminToken === null && app.ctx.options.admin && !isLoopbackAddress(boundHost)) adminToken = randomAdminToken();
   engine.start();
   return {
     server,
     origin,
     port: addr.port,
+    adminToken,
     close: () => new Promise<void>((resolve, reject) => {
       const saved = engine.close();
       server.close(() => void saved.then(resolve, reject));

@@ -1,5 +1,5 @@
 /**
- * Admin routes of the mock (loopback only; off with --no-admin): reset, the clock, processing,
+ * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock, processing,
  * faults, operator actions on a listing, and a look at the state with the invariant check.
  */
 import { http } from 'msw';
@@ -113,10 +113,10 @@ export function adminHandlers(ctx: MockContext) {
       ctx.clock.set(to);
       engine.syncTo(to);
       return { now: formatDateTime(to), moved_ms: to - from };
-    })),
+    }, { json: true })),
     http.post('*/__mock/process', route(() => ({ processed: engine.processAll() }))),
     http.get('*/__mock/faults', route(() => getFaults(ctx))),
-    http.post('*/__mock/faults', route(async ({ request }) => setFaults(ctx, await jsonBody(request)))),
+    http.post('*/__mock/faults', route(async ({ request }) => setFaults(ctx, await jsonBody(request)), { json: true })),
     http.post('*/__mock/listings/:number/:action', route(({ params }) => {
       engine.sync();
       const action = String(params.action);

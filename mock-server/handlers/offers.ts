@@ -27,7 +27,7 @@ export function offersHandlers(ctx: MockContext) {
     http.post('*/v1/marketplace/application/offers', route(async ({ request, url }) => {
       authenticate(ctx, request);
       return answerOffersRequest(ctx, await readJson(request), url.origin);
-    })),
+    }, { json: true })),
     http.get(`*${OFFER_PAGES_PATH}/:code`, route(({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));
       return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);

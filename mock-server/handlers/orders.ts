@@ -50,7 +50,7 @@ export function ordersHandlers(ctx: MockContext) {
       const account = ctx.store.accounts.get(caller.accountId)!;
       const order = engine.submit(account, body);
       return createdOrderView(ctx.store, order, zone);
-    })),
+    }, { json: true })),
     http.get('*/v1/orders', route(({ request, url, zone }) => {
       const caller = authenticate(ctx, request, READ_SCOPES);
       engine.sync();

@@ -17,11 +17,14 @@ export interface ClockMove {
 
 /**
  * Moves the clock of the mock running at `rootUrl` forward by `duration` (`90m`, `24h`, `15d`, `PT1H`):
- * POST {root_url}/__mock/clock. A bad duration is a UsageError before anything is sent.
+ * POST {root_url}/__mock/clock, with the admin token when given (a mock bound off loopback needs it).
+ * A bad duration is a UsageError before anything is sent.
  */
-export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string): Promise<ClockMove> {
+export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string): Promise<ClockMove> {
   if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
-  const res = await http.send({ method: 'POST', url: `${rootUrl.replace(/\/+$/, '')}/__mock/clock`, json: { advance: duration } });
+  // Sent as Authorization so that --verbose traces redact it like any credential.
+  const headers = adminToken ? { authorization: `Bearer ${adminToken}` } : undefined;
+  const res = await http.send({ method: 'POST', url: `${rootUrl.replace(/\/+$/, '')}/__mock/clock`, json: { advance: duration }, ...(headers ? { headers } : {}) });
   if (res.status !== 200) throw errorFromResponse(res.status, res.data, 'moving the mock clock');
   return res.data as ClockMove;
 }
@@ -37,6 +40,7 @@ interface ServeOptions {
   frozen?: boolean;
   start?: string;
   admin: boolean;
+  adminToken?: string;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -97,6 +101,7 @@ export function makeMockCommand(ctx: CommandContext): Command {
     .option('--frozen', 'the clock stands still unless moved')
     .option('--start <iso>', 'virtual start time (default: now)')
     .option('--no-admin', 'disable the /__mock admin routes')
+    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
     .action(ctx.action(async (opts: ServeOptions): Promise<Output> => {
       const { port, host, options } = serveOptions(opts);
       const [{ createMockApp }, { startHttpServer }, { describeMock }] = await Promise.all([
@@ -117,12 +122,16 @@ export function makeMockCommand(ctx: CommandContext): Command {
       }
       let server;
       try {
-        server = await startHttpServer(app, host, port);
+        server = await startHttpServer(app, host, port, opts.adminToken ? { adminToken: opts.adminToken } : {});
       } catch (err) {
         await app.close?.(); // its timers would keep the process alive after the error
         throw listenError(err, host, port);
       }
       ctx.io.stdout.write(describeMock(app, server.origin));
+      // Only a token the user did not choose is printed: one given with --admin-token stays unechoed.
+      if (server.adminToken && !opts.adminToken) {
+        ctx.io.stdout.write(`  admin token (bound off loopback, /__mock/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);
+      }
       const signal = await ctx.io.stopSignal();
       ctx.info(`mock: ${signal}, stopping`);
       await server.close();
@@ -135,8 +144,10 @@ export function makeMockCommand(ctx: CommandContext): Command {
     .command('advance')
     .description('move the clock of the running mock (at root_url) forward')
     .argument('<duration>', 'how far: 90m, 24h, 15d or ISO 8601 (PT1H)')
-    .action(ctx.action(async (duration: string): Promise<Output> => {
-      const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration);
+    .option('--admin-token <token>', 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)')
+    .action(ctx.action(async (duration: string, opts: { adminToken?: string }): Promise<Output> => {
+      const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
+      const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token);
       return { kind: 'item', item: { ...moved } };
     }));
   return mock;

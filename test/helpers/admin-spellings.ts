@@ -1,0 +1,9 @@
+/** Request targets that spell an admin path another way: each must meet the same access rule as /__mock/…. */
+
+/** Every way of spelling an admin path that used to slip past the raw-target check. */
+export const ADMIN_SPELLINGS = [
+  '/__mock/state', '/v1/../__mock/state', '/./__mock/reset', '//x/__mock/state', '/__MOCK/reset',
+  '/v1/%2e%2e/__mock/state', '/%2E%2E/__mock/clock', '/v1/%2e%2e/%2e%2e/__mock/faults',
+  'http://evil.example/__mock/state', 'HTTP://127.0.0.1/v1/../__mock/reset', '/\\__mock/state',
+  '/%5F%5Fmock/state', '/v1/__mock/state', '/__mock/state/', '/__mock//state', '/__Mock/clock?x=1',
+];

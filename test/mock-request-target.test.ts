@@ -1,0 +1,104 @@
+/** The one reading of a request target, and the admin-access decision made on it (pure; no sockets). */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { adminAccessAllowed, type AdminAccessInput } from '../mock-server/admin-access.js';
+import { isAdminPath, normalisePath, normaliseTarget } from '../mock-server/request-target.js';
+import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
+
+const ORIGIN = 'http://127.0.0.1:4010';
+
+function pathOf(raw: string): string {
+  const t = normaliseTarget(raw, ORIGIN);
+  if (!t.ok) throw new Error(t.problem);
+  return t.url.pathname;
+}
+
+
+describe('normaliseTarget', () => {
+  it('resolves dot segments (also escaped), collapses slashes, reads \\ as / and drops a trailing slash', () => {
+    expect(pathOf('/v1/../__mock/state')).toBe('/__mock/state');
+    expect(pathOf('/./__mock/reset')).toBe('/__mock/reset');
+    expect(pathOf('//x/__mock/state')).toBe('/x/__mock/state');
+    expect(pathOf('/v1/%2e%2e/__mock/state')).toBe('/__mock/state');
+    expect(pathOf('/%2E%2e/../../v1/loans/')).toBe('/v1/loans');
+    expect(pathOf('/\\x\\__mock/state')).toBe('/x/__mock/state');
+    expect(pathOf('/%5F%5Fmock/state')).toBe('/__mock/state');
+    expect(pathOf('/v1/orders/a%2fb')).toBe('/v1/orders/a%2Fb');
+    expect(pathOf('/')).toBe('/');
+  });
+
+  it('takes the path of an absolute-form target and ignores its authority', () => {
+    const t = normaliseTarget('http://evil.example:99/v1/loans/?limit=5', ORIGIN);
+    expect(t.ok && t.url.href).toBe(`${ORIGIN}/v1/loans?limit=5`);
+  });
+
+  it('refuses what cannot be read, naming the problem', () => {
+    const problem = (raw: string) => {
+      const t = normaliseTarget(raw, ORIGIN);
+      return t.ok ? 'ok' : t.problem;
+    };
+    expect(problem('/v1/orders/%zz')).toMatch(/malformed percent-escape '%zz'/);
+    expect(problem('/v1/orders/%4')).toMatch(/malformed percent-escape '%4'/);
+    expect(problem('/v1/loans/%FF')).toMatch(/'%FF' in the path are not UTF-8/);
+    expect(problem('http://%zz/v1/loans')).toMatch(/not a valid absolute URL/);
+    expect(problem('ftp://x/v1/loans')).toMatch(/scheme 'ftp' is not http/);
+    expect(problem('v1/loans')).toMatch(/must start with '\/'/);
+    expect(problem('*')).toMatch(/must start with '\/'/);
+    expect(problem('/v1/lo ans')).toMatch(/only printable ASCII/);
+    expect(problem('/v1/lo\u00e9ns')).toMatch(/U\+00E9/);
+    expect(problem('//[zz]/v1/loans')).toBe('ok');
+  });
+
+  it('never throws, and a normalised path reads the same when normalised again', () => {
+    const chars = fc.constantFrom(...'/.%\\?#azAZ09_-~:@[]{}|"<>^`'.split(''), '%2e', '%2E', '%2F', '%5C', '%zz', '%FF', '%C3%A9', '..', '__mock');
+    fc.assert(fc.property(fc.array(chars, { maxLength: 30 }).map((a) => `/${a.join('')}`), (raw) => {
+      const t = normaliseTarget(raw, ORIGIN);
+      if (!t.ok) return;
+      const again = normaliseTarget(t.url.pathname + t.url.search, ORIGIN);
+      expect(again.ok && again.url.pathname).toBe(t.url.pathname);
+      expect(t.url.origin).toBe(ORIGIN);
+    }), { numRuns: 2000 });
+  });
+
+  it('normalisePath is what the fault settings use, so /v1/orders/ and /v1/./orders mean /v1/orders', () => {
+    expect(normalisePath('/v1/./orders/')).toEqual({ path: '/v1/orders' });
+  });
+});
+
+describe('admin access', () => {
+  const base: AdminAccessInput = { path: '/__mock/state', peer: '127.0.0.1', boundHost: '127.0.0.1', headers: {}, adminToken: null };
+  const allowed = (raw: string, over: Partial<AdminAccessInput>) => adminAccessAllowed({ ...base, ...over, path: pathOf(raw) });
+
+  it('counts every spelling of an admin path as admin, in any case', () => {
+    for (const raw of ADMIN_SPELLINGS) expect(isAdminPath(pathOf(raw)), raw).toBe(true);
+    expect(isAdminPath('/v1/loans')).toBe(false);
+    expect(isAdminPath('/v1/__mockery')).toBe(false);
+  });
+
+  it('bound to loopback: loopback callers reach every spelling, others none', () => {
+    for (const raw of ADMIN_SPELLINGS) {
+      expect(allowed(raw, { peer: '127.0.0.1' }), raw).toBe(true);
+      expect(allowed(raw, { peer: '::ffff:127.0.0.1', boundHost: '::1' }), raw).toBe(true);
+      expect(allowed(raw, { peer: '192.0.2.7' }), raw).toBe(false);
+    }
+  });
+
+  it('bound off loopback: every caller, loopback too, needs the token, in either header', () => {
+    const off = { boundHost: '0.0.0.0', adminToken: 'T0ken' };
+    for (const raw of ADMIN_SPELLINGS) {
+      for (const peer of ['127.0.0.1', '::1', '192.0.2.7']) {
+        expect(allowed(raw, { ...off, peer }), `${raw} from ${peer}`).toBe(false);
+        expect(allowed(raw, { ...off, peer, headers: { authorization: 'Bearer T0ken' } }), raw).toBe(true);
+        expect(allowed(raw, { ...off, peer, headers: { 'x-mock-admin-token': 'T0ken' } }), raw).toBe(true);
+        expect(allowed(raw, { ...off, peer, headers: { authorization: 'Bearer t0ken' } }), raw).toBe(false);
+        expect(allowed(raw, { ...off, peer, headers: { 'x-mock-admin-token': 'T0ken-and-more' } }), raw).toBe(false);
+      }
+    }
+    expect(allowed('/__mock/state', { boundHost: '::', peer: '::1' })).toBe(false);
+    expect(allowed('/__mock/state', { boundHost: '0.0.0.0', adminToken: '', headers: { 'x-mock-admin-token': '' } })).toBe(false);
+  });
+
+  it('never stands in the way of a resource path', () => {
+    expect(allowed('/v1/loans', { boundHost: '0.0.0.0', peer: '192.0.2.7', adminToken: 'T' })).toBe(true);
+  });
+});
