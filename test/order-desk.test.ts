@@ -143,10 +143,12 @@ describe('the order desk never bids twice', () => {
     expect(journal.list.slice(written).map((e) => e.t)).toEqual(['outcome']);
   });
 
-  it('places again with allowDuplicate', async () => {
+  it('refuses bids that name no source by listing alone, and places them again with allowDuplicate', async () => {
     const { api, desk } = setup();
-    await desk.place(bidsOn([1]));
-    await desk.place(bidsOn([1]), { allowDuplicate: true });
+    await desk.place([{ listing_id: 1, bid_amount: 25 }]);
+    const err = await failure(desk.place([{ listing_id: 1, bid_amount: 30 }]));
+    expect(err.message).toMatch(/\n {2}listing 1: already PENDING in order o1$/);
+    await desk.place([{ listing_id: 1, bid_amount: 30 }], { allowDuplicate: true });
     expect(api.orders).toHaveLength(2);
   });
 
