@@ -68,7 +68,7 @@ export function readSourceTree(text: string, fileName: string): { root: SourceNo
 /** The line a JSON.parse message points at (Node names a character position), or 1. */
 function lineOfJsonError(text: string, message: string): number {
   const m = /position (\d+)/.exec(message);
-  if (!m) return 1;
+  if (!m) return /end of JSON/i.test(message) ? text.split('\n').length : 1;
   const at = Math.min(Number(m[1]), text.length);
   let line = 1;
   for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;

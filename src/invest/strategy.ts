@@ -91,7 +91,8 @@ export function parseStrategy(text: string, fileName: string, zone?: string): { 
   if (bids) strategy.max_bids_per_run = count(bids, 'max_bids_per_run', report);
   const shares = top.get('rating_share');
   if (shares) strategy.rating_share = readByRating(shares, 'rating_share', report, (n, k) => share(n, k, report));
-  return problems.length > 0 ? { problems } : { strategy };
+  // By line, so the list reads down the file (sort is stable: same-line problems keep their order).
+  return problems.length > 0 ? { problems: problems.sort((a, b) => a.line - b.line) } : { strategy };
 }
 
 type Report = (line: number, key: string, message: string) => void;
