@@ -208,3 +208,22 @@ describe('a bad strategy gets every problem with its line', () => {
     expect(found).toEqual([{ line: 4, key: 'rules[0].filters.listing_end_date_max', message: expect.stringMatching(/not a date/) }]);
   });
 });
+
+describe('any JSON text JSON.parse accepts is read, with the same values', () => {
+  it('holds for random JSON, compact or indented', async () => {
+    const fc = (await import('fast-check')).default;
+    const { readSourceTree } = await import('../src/invest/source-tree.js');
+    type Tree = import('../src/invest/source-tree.js').SourceNode;
+    const plain = (n: Tree): unknown =>
+      n.kind === 'scalar' ? n.value : n.kind === 'list' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const read = readSourceTree(text, 'x.json');
+        expect(read).not.toHaveProperty('problems');
+        expect(plain((read as { root: Tree }).root)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
