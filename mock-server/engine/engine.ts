@@ -1,6 +1,6 @@
 /**
- * The engine of a running mock (one per MockContext, which holds it): keeps the world in step with the virtual clock (orders
- * processed at their time, hourly market ticks in between), runs on a timer while a server listens,
+ * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual
+ * clock (orders processed at their time, hourly market ticks in between), runs on a timer while a server listens,
  * and keeps the state file (--state) up to date: a change someone is told of is in the file before
  * the answer goes out (one fsynced save covers every change made while the previous one ran), and
  * background changes no one was told of are saved shortly after.
@@ -124,7 +124,7 @@ export class Engine {
     this.lazyTimer.unref();
   }
 
-  /** Notes a change the caller is about to be told of: the next `durable()` waits until it is in the state file. */
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file. */
   markPromised(): void {
     if (!this.ctx.options.stateFile) return;
     this.promised = ++this.changes;

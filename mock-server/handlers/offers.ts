@@ -23,10 +23,10 @@ async function readJson(request: Request): Promise<unknown> {
 /** The offers handlers. */
 export function offersHandlers(ctx: MockContext) {
   return [
-    // Any live token will do: the partner code in the body is what the call is checked against.
-    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, url }) => {
-      return answerOffersRequest(ctx, await readJson(request), url.origin);
-    }, { json: true, sync: false })),
+    // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
+    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, url }) => (
+      answerOffersRequest(ctx, await readJson(request), url.origin)
+    ), { json: true, sync: false })),
     http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));
       return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);

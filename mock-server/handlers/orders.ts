@@ -47,12 +47,13 @@ export function ordersHandlers(ctx: MockContext) {
       const account = ctx.store.accounts.get(caller.accountId)!;
       return createdOrderView(ctx.store, ctx.engine.submit(account, body), zone);
     }, { json: true })),
-    http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => {
-      return paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone));
-    }, { list: PAGINATION.orders })),
-    http.get('*/v1/orders/:orderId', authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) => {
-      return orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone);
-    })),
+    // Only the page asked for is viewed.
+    http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (
+      paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone))
+    ), { list: PAGINATION.orders })),
+    http.get('*/v1/orders/:orderId', authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) => (
+      orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone)
+    ))),
     http.get('*/v1/orders/:orderId/listings', authedRoute(ctx, READ_SCOPES, ({ caller, url, params, zone, page }) => {
       const order = findOrder(ctx, caller.accountId, String(params.orderId));
       page(); // paging is checked after the order, before sorting and the status
