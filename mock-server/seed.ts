@@ -12,6 +12,7 @@ import {
 import { cents, monthlyPayment } from './money.js';
 import { seedEngineExtras } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
+import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
 
@@ -266,7 +267,7 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     store.loans.set(loan.loan_number, loan);
     const holder = i % 5 === 0 ? 'alice-1' : i % 23 === 1 ? 'bob-1' : null;
     if (holder) {
-      store.notes.push({
+      addNote(store, {
         note_number: `${loan.loan_number}-${store.counters.note++}`,
         accountId: holder, listingNumber: listing.listing_number, loanNumber: loan.loan_number,
         amount: rng.int(1, 4) * 25, orderId: null,

@@ -4,6 +4,7 @@
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
 import type { BidResult, BidStatus, OrderStatus } from '../src/contract/enums.js';
+import { emptyIndex, notesOf, ordersOf, type StoreIndex } from './store-index.js';
 
 /** A listing with its catalogue fields under their API names (dates as epoch ms) and internal fields in camelCase. */
 export interface Listing {
@@ -302,6 +303,8 @@ export interface Store {
   counters: { listing: number; loan: number; note: number };
   /** The marketplace engine's own state (mock-server/engine). */
   engine: EngineState;
+  /** Orders and notes by account, notes by loan, bids by listing (store-index.ts; derived, never saved). */
+  index: StoreIndex;
 }
 
 /** What the engine keeps between runs: where the hourly market ticks stand and how fast listings arrive. */
@@ -335,6 +338,7 @@ export function emptyStore(seed: number): Store {
     offerCounters: { response: 1, offer: 700_001 },
     counters: { listing: 0, loan: 0, note: 0 },
     engine: { lastTick: 0, arrivalsPerHour: 0, queue: [] },
+    index: emptyIndex(),
   };
 }
 
@@ -347,11 +351,8 @@ export function addListing(store: Store, listing: Listing): void {
 /** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
 export function participationOf(store: Store, accountId: string): Map<number, number> {
   const out = new Map<number, number>();
-  for (const n of store.notes) {
-    if (n.accountId === accountId) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
-  }
-  for (const o of store.orders.values()) {
-    if (o.accountId !== accountId) continue;
+  for (const n of notesOf(store, accountId)) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
+  for (const o of ordersOf(store, accountId)) {
     for (const b of o.bids) {
       if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) {
         out.set(b.listing_id, (out.get(b.listing_id) ?? 0) + b.bid_amount_placed);

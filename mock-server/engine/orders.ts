@@ -5,6 +5,7 @@
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../money.js';
 import type { Account, Bid, Order, Store } from '../store.js';
+import { addOrder } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { rngFor } from './rng-for.js';
@@ -34,7 +35,7 @@ export function acceptOrder(store: Store, account: Account, bids: BidRequest[], 
   };
   const total = cents(bids.reduce((s, b) => s + b.amount, 0));
   post(store, account.id, -total, LEDGER_KINDS.ORDER_DEBIT, order_id, now);
-  store.orders.set(order_id, order);
+  addOrder(store, order);
   store.engine.queue.push(order_id);
   return order;
 }

@@ -8,6 +8,7 @@ import { ORDER_ERRORS } from '../../src/contract/errors.js';
 import { ApiError, invalidToken } from '../api-error.js';
 import { cents } from '../money.js';
 import type { Account, Listing, Store, User } from '../store.js';
+import { heldByUnprocessedBid } from './lifecycle.js';
 
 /** The most one bid may carry (ORD0014). */
 export const MAX_BID_AMOUNT = 50_000;
@@ -100,15 +101,6 @@ function checkInvestor(user: User | undefined, now: number): void {
   if (user.delinquent) throw orderError('ORD0041');
 }
 
-/** Pending (not yet processed) whole-loan bids hold the listing: anyone else's would fund it in part. */
-function wholeLoanHeld(store: Store, listingNumber: number): boolean {
-  for (const o of store.orders.values()) {
-    if (o.processed) continue;
-    if (o.bids.some((b) => b.listing_id === listingNumber && b.bid_status === 'PENDING')) return true;
-  }
-  return false;
-}
-
 function checkListing(store: Store, user: User, id: number, amount: number, i: number, now: number): Listing {
   const l = store.listingByNumber.get(id);
   const at = `bid_requests[${i}]`;
@@ -129,7 +121,7 @@ function checkListing(store: Store, user: User, id: number, amount: number, i: n
     if (amount !== l.listing_amount) {
       throw orderError('ORD0018', `${at}: bid ${amount.toFixed(2)} on whole loan ${id} of ${l.listing_amount.toFixed(2)}.`);
     }
-    if (l.amount_funded > 0 || wholeLoanHeld(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
+    if (l.amount_funded > 0 || heldByUnprocessedBid(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
     return l;
   }
   if (user.fractionalEligible === false) throw orderError('ORD0036', `${at}: listing ${id} is fractional.`);

@@ -7,6 +7,7 @@ import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../s
 import { DEPRECATED_FIELDS_UNTIL } from '../../src/contract/listing-fields.js';
 import { cents } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { notesOf } from '../store-index.js';
 
 const DEPRECATED_LAST = Date.parse(`${DEPRECATED_FIELDS_UNTIL}T23:59:59.999Z`);
 const DAY = 86_400_000;
@@ -77,7 +78,7 @@ const STATUS_REASON: Readonly<Record<string, string>> = {
 export function orderListingView(store: Store, o: Order, b: Bid, zone: string | undefined): Record<string, unknown> {
   const l = store.listingByNumber.get(b.listing_id)!;
   let invested = 0;
-  for (const n of store.notes) if (n.accountId === o.accountId && n.listingNumber === l.listing_number) invested += n.amount;
+  for (const n of notesOf(store, o.accountId)) if (n.listingNumber === l.listing_number) invested += n.amount;
   const reason = b.bid_status === 'PENDING' && b.bid_result === 'NONE' ? 'Waiting to be processed'
     : b.bid_status === 'EXPIRED' && b.bid_result !== 'BID_SUCCEEDED' && b.bid_result !== 'PARTIAL_BID_SUCCEEDED'
       ? `Expired: ${b.bid_result}` : STATUS_REASON[b.bid_status]!;

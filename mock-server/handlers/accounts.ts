@@ -1,18 +1,13 @@
 /** GET {base_url}/accounts/platform: the caller's cash, pending investments and total value. */
 import { http } from 'msw';
-import { authenticate } from '../auth.js';
 import type { MockContext } from '../context.js';
-import { engineOf } from '../engine/engine.js';
 import { balancesOf } from '../engine/ledger.js';
-import { route } from './route.js';
+import { authedRoute } from './route.js';
 
 /** The accounts handlers. */
 export function accountsHandlers(ctx: MockContext) {
-  const engine = engineOf(ctx);
   return [
-    http.get('*/v1/accounts/platform', route(({ request }) => {
-      const caller = authenticate(ctx, request, 'read_platform_account');
-      engine.sync();
+    http.get('*/v1/accounts/platform', authedRoute(ctx, 'read_platform_account', ({ caller }) => {
       const account = ctx.store.accounts.get(caller.accountId)!;
       const b = balancesOf(ctx.store, account.id);
       return {
