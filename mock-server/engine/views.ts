@@ -4,16 +4,15 @@
  */
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
-import { DEPRECATED_FIELDS_UNTIL } from '../../src/contract/listing-fields.js';
+import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
 import { cents } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
 
-const DEPRECATED_LAST = Date.parse(`${DEPRECATED_FIELDS_UNTIL}T23:59:59.999Z`);
 const DAY = 86_400_000;
 
 /** True when a listing is old enough to carry the deprecated yield fields. */
 export function hasDeprecatedYields(l: Listing | undefined): boolean {
-  return !!l && l.listing_start_date <= DEPRECATED_LAST;
+  return !!l && hasDeprecatedFields(l.listing_start_date);
 }
 
 /** The deprecated yields of an order: bid-weighted over its old listings, or nothing. */
