@@ -214,7 +214,6 @@ export interface Offer {
   loan_term_in_years: number;
   monthly_payment: number;
   offer_url: string;
-  [field: string]: unknown;
 }
 
 /** One MKTPL-1012 assertion. */
