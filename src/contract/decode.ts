@@ -5,7 +5,7 @@
  */
 import { BID_STATUSES, ORDER_STATUSES } from './enums.js';
 import type {
-  Account, Bid, ListEnvelope, Listing, Loan, LoanAnswerFields, Offer, OfferError, OfferResponse, Open, Order, OrderListing, OrderListingFields,
+  Account, AccountFields, Bid, BidFields, ListEnvelope, Listing, ListingCheckedFields, Loan, LoanAnswerFields, Offer, OfferAssertion, OfferError, OfferResponse, OfferResponseFields, Open, Order, OrderAnswerFields, OrderListing, OrderListingFields,
 } from './resources.js';
 
 /** An answer without the shape the client relies on: `path` names the value, `problem` what is wrong with it. */
@@ -64,46 +64,6 @@ const listingId: Reader<number | string> = (v, p) => (typeof v === 'string' ? v 
 /** Reads field `key` of `o` with `r`. */
 const field = <T>(o: Json, path: string, key: string, r: Reader<T>): T => r(o[key], `${path}.${key}`);
 
-/** A listing (GET /listingsvc/v2/listings/). */
-export const decodeListing: Reader<Listing> = (v, p) => {
-  const o = record(v, p);
-  return {
-    ...o,
-    listing_number: field(o, p, 'listing_number', int),
-    listing_amount: field(o, p, 'listing_amount', num),
-    amount_remaining: field(o, p, 'amount_remaining', num),
-    listing_creation_date: field(o, p, 'listing_creation_date', str),
-    partial_funding_indicator: field(o, p, 'partial_funding_indicator', bool),
-  };
-};
-
-/** A bid as read back. */
-export const decodeBid: Reader<Bid> = (v, p) => {
-  const o = record(v, p);
-  field(o, p, 'bid_amount_placed', optional(num));
-  field(o, p, 'bid_result', optional(str));
-  return {
-    ...o,
-    listing_id: field(o, p, 'listing_id', listingId),
-    bid_amount: field(o, p, 'bid_amount', num),
-    bid_status: field(o, p, 'bid_status', member(BID_STATUSES)),
-  };
-};
-
-/** An order (the create answer, or one read back). */
-export const decodeOrder: Reader<Order> = (v, p) => {
-  const o = record(v, p);
-  for (const key of ['order_amount', 'order_amount_placed', 'order_amount_invested']) field(o, p, key, optional(num));
-  field(o, p, 'source', optional(str));
-  return {
-    ...o,
-    order_id: field(o, p, 'order_id', str),
-    order_date: field(o, p, 'order_date', str),
-    order_status: field(o, p, 'order_status', member(ORDER_STATUSES)),
-    bid_requests: field(o, p, 'bid_requests', list(decodeBid)),
-  };
-};
-
 /** One reader per named field of `T`. */
 type Table<T> = { readonly [K in keyof T]-?: Reader<T[K]> };
 
@@ -119,6 +79,23 @@ function shape<T extends object>(table: Table<T>): Reader<T & Open> {
     return o as T & Open;
   };
 }
+
+/** A listing (GET /listingsvc/v2/listings/). */
+export const decodeListing: Reader<Listing> = shape<ListingCheckedFields>({
+  listing_number: int, listing_amount: num, amount_remaining: num, listing_creation_date: str, partial_funding_indicator: bool,
+});
+
+/** A bid as read back. */
+export const decodeBid: Reader<Bid> = shape<BidFields>({
+  listing_id: listingId, bid_amount: num, bid_amount_placed: optional(num), bid_status: member(BID_STATUSES), bid_result: optional(str),
+});
+
+/** An order (the create answer, or one read back). */
+export const decodeOrder: Reader<Order> = shape<OrderAnswerFields>({
+  order_id: str, order_date: str, order_status: member(ORDER_STATUSES), source: optional(str), bid_requests: list(decodeBid),
+  order_amount: optional(num), order_amount_placed: optional(num), order_amount_invested: optional(num),
+  saved_search: optional((x) => x), estimated_return: optional(num), estimated_loss: optional(num), effective_yield: optional(num),
+});
 
 const date = str;
 const nullableNum: Reader<number | null> = (v, p) => (v === null ? null : num(v, p));
@@ -146,49 +123,22 @@ export const decodeLoan: Reader<Loan> = shape<LoanAnswerFields>({
 });
 
 /** The account summary: the cash the dry run and the funds message read, the id the journal is keyed by. */
-export const decodeAccount: Reader<Account> = (v, p) => {
-  const o = record(v, p);
-  return {
-    ...o,
-    available_cash_balance: field(o, p, 'available_cash_balance', num),
-    external_user_id: field(o, p, 'external_user_id', str),
-  };
-};
+export const decodeAccount: Reader<Account> = shape<AccountFields>({ available_cash_balance: num, external_user_id: str });
 
-const decodeOffer: Reader<Offer> = (v, p) => {
-  const o = record(v, p);
-  field(o, p, 'origination_fee', optional(num));
-  return {
-    ...o,
-    id: field(o, p, 'id', int),
-    apr: field(o, p, 'apr', num),
-    loan_amount: field(o, p, 'loan_amount', num),
-    loan_rate: field(o, p, 'loan_rate', num),
-    loan_term_in_months: field(o, p, 'loan_term_in_months', int),
-    loan_term_in_years: field(o, p, 'loan_term_in_years', int),
-    monthly_payment: field(o, p, 'monthly_payment', num),
-    offer_url: field(o, p, 'offer_url', str),
-  };
-};
+const decodeOffer: Reader<Offer> = shape<Offer>({
+  id: int, apr: num, loan_amount: num, origination_fee: optional(num), loan_rate: num, loan_term_in_months: int,
+  loan_term_in_years: int, monthly_payment: num, offer_url: str,
+});
 
-const decodeOfferError: Reader<OfferError> = (v, p) => {
-  const o = record(v, p);
-  const assertions = field(o, p, 'assertions', optional(list((a, q) => {
-    const x = record(a, q);
-    return { ...x, code: field(x, q, 'code', str), message: field(x, q, 'message', str) };
-  })));
-  return { ...o, code: field(o, p, 'code', str), message: field(o, p, 'message', str), ...(assertions ? { assertions } : {}) };
-};
+const decodeOfferError: Reader<OfferError> = shape<OfferError>({
+  code: str, message: str, assertions: optional(list(shape<OfferAssertion>({ code: str, message: str }))),
+});
 
 /** The offers response: offers, or the errors that kept them from being made. */
-export const decodeOfferResponse: Reader<OfferResponse> = (v, p) => {
-  const o = record(v, p);
-  const identification = field(o, p, 'identification', optional(record));
-  const offers = field(o, p, 'offers', optional(list(decodeOffer)));
-  const errors = field(o, p, 'errors', optional(list(decodeOfferError)));
-  for (const key of ['referral_code', 'offers_url']) field(o, p, key, optional(str));
-  return { ...o, ...(identification ? { identification } : {}), ...(offers ? { offers } : {}), ...(errors ? { errors } : {}) };
-};
+export const decodeOfferResponse: Reader<OfferResponse> = shape<OfferResponseFields>({
+  referral_code: optional(str), offers_url: optional(str), identification: optional(record),
+  offers: optional(list(decodeOffer)), errors: optional(list(decodeOfferError)),
+});
 
 /** A list answer whose items `item` decodes. */
 export const decodeEnvelope = <T>(item: Reader<T>): Reader<ListEnvelope<T>> => (v, p) => {

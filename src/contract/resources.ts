@@ -5,6 +5,9 @@
  */
 import type { BidStatus, OrderStatus } from './enums.js';
 
+/** Fields beyond those a resource names: kept as they came, for printing. */
+export type Open = { [field: string]: unknown };
+
 /** The catalogue fields of a listing under their API names; `D` is how a date is held (text on the wire, epoch ms in the mock). */
 export interface ListingFields<D> {
   listing_number: number;
@@ -80,9 +83,11 @@ export interface ListingFields<D> {
   loan_origination_date: D | null;
 }
 
-/** The fields of a listing the client relies on (checked by `decodeListing`); the rest of the catalogue rides along for printing. */
-export type Listing = Pick<ListingFields<string>, 'listing_number' | 'listing_amount' | 'amount_remaining' | 'listing_creation_date' | 'partial_funding_indicator'>
-  & { [field: string]: unknown };
+/** The fields of a listing the client relies on (checked by `decodeListing`). */
+export type ListingCheckedFields = Pick<ListingFields<string>, 'listing_number' | 'listing_amount' | 'amount_remaining' | 'listing_creation_date' | 'partial_funding_indicator'>;
+
+/** A listing as the API returns it: the checked fields, and the rest of the catalogue riding along for printing. */
+export type Listing = ListingCheckedFields & Open;
 
 /** A bid as sent in POST /orders/. */
 export interface BidRequest {
@@ -90,8 +95,8 @@ export interface BidRequest {
   bid_amount: number;
 }
 
-/** A bid as read back: the create answer carries listing_id, bid_amount and bid_status only. */
-export interface Bid {
+/** The named fields of a bid as read back: the create answer carries listing_id, bid_amount and bid_status only. */
+export interface BidFields {
   /** A string in the spec, an integer in its sample payloads. */
   listing_id: number | string;
   bid_amount: number;
@@ -99,8 +104,10 @@ export interface Bid {
   bid_status: BidStatus;
   /** Open: the spec does not show the complete list. */
   bid_result?: string;
-  [field: string]: unknown;
 }
+
+/** A bid as read back. */
+export type Bid = BidFields & Open;
 
 /** What an order is on both sides; `D` is how its date is held. */
 export interface OrderFields<D> {
@@ -109,8 +116,8 @@ export interface OrderFields<D> {
   order_status: OrderStatus;
 }
 
-/** An order as POST /orders/, GET /orders/{id} and GET /orders/ return it (sums absent on the create answer). */
-export interface Order extends OrderFields<string> {
+/** The named fields of an order as the API returns it (sums absent on the create answer). */
+export interface OrderAnswerFields extends OrderFields<string> {
   order_amount?: number;
   order_amount_placed?: number;
   order_amount_invested?: number;
@@ -120,11 +127,10 @@ export interface Order extends OrderFields<string> {
   estimated_loss?: number;
   effective_yield?: number;
   source?: string;
-  [field: string]: unknown;
 }
 
-/** Fields beyond those a resource names: kept as they came, for printing. */
-export type Open = { [field: string]: unknown };
+/** An order as POST /orders/, GET /orders/{id} and GET /orders/ return it. */
+export type Order = OrderAnswerFields & Open;
 
 /** The named fields of an order listing. */
 export interface OrderListingFields {
@@ -194,12 +200,14 @@ export interface LoanAnswerFields extends LoanFields<string> {
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
 export type Loan = LoanAnswerFields & Open;
 
-/** The investor's account (GET /accounts/platform); the many by-rating figures ride along for printing. */
-export interface Account {
+/** The fields of the account summary the client relies on. */
+export interface AccountFields {
   available_cash_balance: number;
   external_user_id: string;
-  [field: string]: unknown;
 }
+
+/** The investor's account (GET /accounts/platform); the many by-rating figures ride along for printing. */
+export type Account = AccountFields & Open;
 
 /** One offer of an offers response. */
 export interface Offer {
@@ -229,15 +237,17 @@ export interface OfferError {
   assertions?: OfferAssertion[];
 }
 
-/** The offers response: offers, or the errors that kept them from being made (both with HTTP 200). */
-export interface OfferResponse {
+/** The named fields of an offers response. */
+export interface OfferResponseFields {
   referral_code?: string;
   offers_url?: string;
   identification?: { [field: string]: unknown };
   offers?: Offer[];
   errors?: OfferError[];
-  [field: string]: unknown;
 }
+
+/** The offers response: offers, or the errors that kept them from being made (both with HTTP 200). */
+export type OfferResponse = OfferResponseFields & Open;
 
 /** The token endpoint's answer. */
 export interface Token {
