@@ -47,7 +47,7 @@ export interface ListingSearch {
 }
 
 /** Parameters that are not field filters. */
-export const CONTROL_PARAMS: ReadonlySet<string> = new Set([
+const CONTROL_PARAMS: ReadonlySet<string> = new Set([
   'offset', 'limit', 'include_credit_bureau_values', 'biddable', 'invested', 'sort_by', 'whole_loan',
   'exclude_co_borrower_application',
 ]);
