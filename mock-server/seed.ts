@@ -15,6 +15,7 @@ import { Rng } from './rng.js';
 import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
+import { DEMO_CLIENT } from '../src/contract/demo-client.js';
 
 /** What to build. */
 export interface SeedOptions {
@@ -49,8 +50,7 @@ const USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number[] }> = [
   { id: 'erin', name: 'Erin Evans', state: 'WA', active: false, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [1_000] },
 ];
 
-/** The demo OAuth client (DESIGN.md). */
-export const DEMO_CLIENT = { clientId: 'mkt-demo', secret: 'mkt-demo-secret', redirectUri: 'http://localhost:8765/callback' } as const;
+export { DEMO_CLIENT };
 /** Partner source codes: one valid, one expired. */
 export const PARTNER_CODES = { valid: 'PARTNER-DEMO', expired: 'PARTNER-EXPIRED' } as const;
 

@@ -2,6 +2,7 @@
  * Orders in the engine: accepting a validated order (debit the whole total, every bid PENDING/NONE,
  * queue it) and processing it (each bid's bid_result per the spec, crediting what was not placed).
  */
+import { youngPartialCap } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../money.js';
 import type { Account, Bid, Order, Store } from '../store.js';
@@ -11,7 +12,6 @@ import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js'
 import { rngFor } from './rng-for.js';
 import type { BidRequest } from './validate-order.js';
 
-const DAY = 86_400_000;
 /** Source recorded on orders placed through the API. */
 export const ORDER_SOURCE = 'API';
 
@@ -74,8 +74,8 @@ function processBid(store: Store, order: Order, bid: Bid, at: number): void {
     if (l.amount_funded > 0 || bid.bid_amount !== l.listing_amount) return fail(store, order, bid, 'BID_FAILED', at);
   } else {
     if (user?.fractionalEligible === false) return fail(store, order, bid, 'CANNOT_BID_ON_FRACTIONAL_LOANS', at);
-    const young = at - l.listing_creation_date < DAY;
-    if (l.partial_funding_indicator && young && bid.bid_amount > cents(l.listing_amount * 0.1)) {
+    const cap = youngPartialCap(l, l.listing_creation_date, at);
+    if (cap !== null && bid.bid_amount > cap) {
       return fail(store, order, bid, 'LENDER_NOT_ELIGIBLE_TO_BID', at);
     }
   }

@@ -3,7 +3,8 @@
  * order, documented in README.md beside this file: the body, the investor, the shape of every entry,
  * each entry against its listing, then the order as a whole against the account.
  */
-import { LISTING_STATUS, MAX_BIDS_PER_ORDER, MIN_BID } from '../../src/contract/enums.js';
+import { isAmountText, MIN_BID } from '../../src/contract/bid-rules.js';
+import { LISTING_STATUS, MAX_BIDS_PER_ORDER } from '../../src/contract/enums.js';
 import { ORDER_ERRORS } from '../../src/contract/errors.js';
 import { ApiError, invalidToken } from '../api-error.js';
 import { cents } from '../money.js';
@@ -29,8 +30,6 @@ export function orderError(code: string, detail?: string): ApiError {
   if (!info) throw new Error(`unknown order error ${code}`);
   return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
 }
-
-const AMOUNT_TEXT = /^\d+(\.\d{1,2})?$/;
 
 /** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
 export function validateOrder(store: Store, account: Account, body: unknown, now: number): BidRequest[] {
@@ -80,7 +79,7 @@ export function validateOrder(store: Store, account: Account, body: unknown, now
 /** A bid amount: a positive JSON number (a string is not one) with at most 2 decimals, at least MIN_BID. */
 function readAmount(v: unknown, at: string): number {
   const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
-  if (!AMOUNT_TEXT.test(text) || Number(text) <= 0) {
+  if (!isAmountText(text) || Number(text) <= 0) {
     throw orderError('ORD0005', `${at}.bid_amount must be a positive amount with at most 2 decimals, got ${JSON.stringify(v)}.`);
   }
   const amount = Number(text);
