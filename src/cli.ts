@@ -23,6 +23,7 @@ const GROUPS: Group[] = [
   { name: 'config', description: 'settings per profile: get, set, list, unset', load: async () => (await import('./commands/config.js')).makeConfigCommand },
   { name: 'listings', description: 'search and read loan listings', load: async () => (await import('./commands/listings.js')).makeListingsCommand },
   { name: 'order', description: 'place bids and follow orders', load: async () => (await import('./commands/order.js')).makeOrderCommand },
+  { name: 'invest', description: 'scripted batch investing from a strategy file: check, run', load: async () => (await import('./commands/invest.js')).makeInvestCommand },
   { name: 'loans', description: 'loans you hold notes in', load: async () => (await import('./commands/loans.js')).makeLoansCommand },
   { name: 'account', description: 'cash balance, pending investments, total value and external_user_id', load: async () => (await import('./commands/account.js')).makeAccountCommand },
   { name: 'offers', description: 'partner: request personalised loan offers for an applicant', load: async () => (await import('./commands/offers.js')).makeOffersCommand },
