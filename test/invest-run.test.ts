@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ListEnvelope } from '../src/api/client.js';
 import type { BidRequest, Order } from '../src/api/orders.js';
 import { CliError, EXIT } from '../src/errors.js';
-import { investRun, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
+import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
 import { OrderDesk, type OrdersApi } from '../src/orders/desk.js';
 import { JournalBase, type JournalEntry } from '../src/orders/journal.js';
@@ -32,7 +31,7 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
   const queries: URLSearchParams[] = [];
   const reads: MarketReads = {
     account: async () => ({ available_cash_balance: cash, external_user_id: 'acct-1' }),
-    listingsPage: async (q): Promise<ListEnvelope> => {
+    listingsPage: async (q): Promise<ListingPage> => {
       queries.push(q);
       const ids = q.get('listing_number')?.split(',').map(Number);
       // Bids stay unprocessed here, so a listing bid on is still `invested: false`, as before processing.

@@ -6,6 +6,9 @@
  */
 import * as accounts from '../api/accounts.js';
 import type { ApiClient, ListEnvelope } from '../api/client.js';
+
+/** A page of listings as a run reads it: their fields by name (the planner checks what it uses). */
+export type ListingPage = ListEnvelope<Record<string, unknown>>;
 import * as listings from '../api/listings.js';
 import * as orders from '../api/orders.js';
 import { paginate } from '../api/pagination.js';
@@ -38,7 +41,7 @@ export interface MarketReads {
   /** GET /accounts/platform. */
   account(): Promise<Record<string, unknown>>;
   /** One page of GET listings. */
-  listingsPage(query: URLSearchParams): Promise<ListEnvelope>;
+  listingsPage(query: URLSearchParams): Promise<ListingPage>;
   /** Every order of the account. */
   orders(): AsyncIterable<SeenOrder>;
 }
@@ -215,7 +218,7 @@ export async function principalByRating(
     return done();
   }
   const originated = new URLSearchParams({ biddable: 'false', invested: 'true' });
-  const pageOf = (offset: number, limit: number): Promise<ListEnvelope> => {
+  const pageOf = (offset: number, limit: number): Promise<ListingPage> => {
     const p = new URLSearchParams(originated);
     p.set('offset', String(offset));
     p.set('limit', String(limit));
