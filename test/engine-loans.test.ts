@@ -111,8 +111,9 @@ describe('servicing and the account', () => {
     const bob = tokenFor(app, 'bob-1');
     const res = await call(app, 'GET', '/v1/accounts/platform', { token: bob });
     const invested = app.ctx.store.notes.filter((n) => n.accountId === 'bob-1').reduce((s, n) => s + (n.principal ?? 0), 0);
-    expect(res.body).toEqual({
-      available_cash_balance: 40, pending_investments: 0,
+    expect(res.body).toMatchObject({
+      available_cash_balance: 40, pending_investments: 0, pending_investments_primary_market: 0,
+      outstanding_principal_on_active_notes: Math.round(invested * 100) / 100,
       total_account_value: Math.round((40 + invested) * 100) / 100,
       external_user_id: app.ctx.store.accounts.get('bob-1')!.externalUserId,
     });
