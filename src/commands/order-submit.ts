@@ -1,5 +1,5 @@
 /** `mkt order submit FILE|-`: check every bid, never bid twice, place orders of at most 100, optionally follow them. */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';

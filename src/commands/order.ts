@@ -1,8 +1,9 @@
 /** `mkt order submit|get|list|listings|journal`: place bids and read orders. */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { groupCommand } from './groups.js';
 import type { Output } from '../output/render.js';
 import { parseCount } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
@@ -13,7 +14,7 @@ const ORDER_LISTING_COLUMNS = ['listing_number', 'status', 'listing_status', 'in
 
 /** The `order` command group. */
 export function makeOrderCommand(ctx: CommandContext): Command {
-  const order = new Command('order').description('place bids and follow orders');
+  const order = groupCommand('order');
   addSubmitCommand(ctx, order);
 
   order
