@@ -16,7 +16,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   auth: async () => (await import('./commands/auth.js')).makeAuthCommand,
   config: async () => (await import('./commands/config.js')).makeConfigCommand,
   listings: async () => (await import('./commands/listings.js')).makeListingsCommand,
-  order: async () => (await import('./commands/order.js')).makeOrderCommand,
+  order: async () => (await import('./commands/order.js')).orderCommand,
   loans: async () => (await import('./commands/loans.js')).makeLoansCommand,
   account: async () => (await import('./commands/account.js')).makeAccountCommand,
   offers: async () => (await import('./commands/offers.js')).makeOffersCommand,

@@ -1,9 +1,10 @@
 /** The world a command runs in, injected so that every command can run in-process in a test. */
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
+import { systemClock, type Clock } from './clock.js';
 
-/** Streams, terminal facts and environment. */
-export interface Io {
+/** Streams, terminal facts, environment and the clock. */
+export interface Io extends Clock {
   stdout: Writable;
   stderr: Writable;
   stdin: Readable;
@@ -11,10 +12,6 @@ export interface Io {
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   env: Readonly<Record<string, string | undefined>>;
-  /** Waits `ms` milliseconds (tests swap it). */
-  sleep(ms: number): Promise<void>;
-  /** Wall-clock time in ms. */
-  now(): number;
   /** Resolves with the signal's name when the process is asked to stop (SIGINT or SIGTERM). */
   stopSignal(): Promise<string>;
 }
@@ -32,8 +29,8 @@ export function processIo(): Io {
     stderrIsTTY: isatty(2),
     stdinIsTTY: isatty(0),
     env: process.env,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    now: Date.now,
+    sleep: systemClock.sleep,
+    now: systemClock.now,
     stopSignal: () => new Promise((resolve) => {
       const on = (sig: string) => {
         process.off('SIGINT', on);

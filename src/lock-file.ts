@@ -5,6 +5,7 @@
  */
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { systemClock } from './clock.js';
 import { CliError, EXIT } from './errors.js';
 
 /** Knobs and injected pieces. */
@@ -44,8 +45,8 @@ async function isStale(path: string, staleMs: number, now: number): Promise<bool
 export async function withLock<T>(path: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const staleMs = opts.staleMs ?? 60_000;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
-  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? systemClock.sleep;
+  const now = opts.now ?? systemClock.now;
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const started = now();
   for (let attempt = 0; ; attempt++) {

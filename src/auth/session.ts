@@ -7,6 +7,7 @@ import type { HttpClient } from '../api/http.js';
 import type { Settings } from '../config/settings.js';
 import { REFRESH_TOKEN_SECONDS } from '../contract/enums.js';
 import { credentialAccount, type CredentialStore } from './credentials.js';
+import { systemClock } from '../clock.js';
 import { withLock } from '../lock-file.js';
 import { StoredTokenProvider } from './stored-token-provider.js';
 import { keychainTimeoutMs, storePreference, Stores } from './stores.js';
@@ -19,6 +20,7 @@ export interface SessionDeps {
   http: HttpClient;
   /** Messages for the person (stderr). */
   stderr: (line: string) => void;
+  /** The clock credentials' expiry is read against (default: the system clock). */
   now?: () => number;
   /** --insecure-storage was given. */
   insecureStorage?: boolean;
@@ -45,12 +47,12 @@ export class AuthSession {
     });
     this.endpoint = new TokenEndpoint(deps.http, settings.baseUrl);
     this.lockPath = join(settings.stateDir, settings.profile, 'credentials.lock');
-    this.now = deps.now ?? Date.now;
+    this.now = deps.now ?? systemClock.now;
   }
 
   /** Runs `fn` under the profile's cross-process lock. */
   lock<T>(fn: () => Promise<T>): Promise<T> {
-    return withLock(this.lockPath, fn, { now: this.now === Date.now ? undefined : this.now });
+    return withLock(this.lockPath, fn, { now: this.now });
   }
 
   /** The provider of access tokens from the stored credentials. */

@@ -2,18 +2,18 @@
 import { Command } from '@commander-js/extra-typings';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { groupCommand } from './groups.js';
+import { EXIT } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { parseCount } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
-import { followOrders, WAIT_COLUMNS, type WaitFlags } from './order-wait.js';
+import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
 const ORDER_COLUMNS = ['order_id', 'order_date', 'order_status', 'order_amount', 'order_amount_placed', 'order_amount_invested'];
 const ORDER_LISTING_COLUMNS = ['listing_number', 'status', 'listing_status', 'invested_amount', 'amount_funded', 'percent_funded', 'note_number', 'platform_rating'];
 
-/** The `order` command group. */
-export function makeOrderCommand(ctx: CommandContext): Command {
+/** The `order` command group, typed by its definitions. */
+export function orderCommand(ctx: CommandContext): Command {
   const order = groupCommand('order');
   addSubmitCommand(ctx, order);
 
@@ -24,17 +24,19 @@ export function makeOrderCommand(ctx: CommandContext): Command {
     .option('--wait', 'poll until every bid has a result (see --until)')
     .option('--until <what>', 'with --wait: processed or completed', 'processed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
-    .action(ctx.action(async (id: string, opts: WaitFlags & { wait?: boolean }): Promise<Output> => {
-      if (opts.wait && opts.until !== 'processed' && opts.until !== 'completed') throw new UsageError(`--until must be processed or completed, got '${opts.until}'`);
-      const [orders, client] = await Promise.all([import('../api/orders.js'), ctx.api()]);
-      if (opts.wait) {
-        const rows = await followOrders(ctx, client, [id], opts);
+    .action(ctx.action(async (id, opts): Promise<Output> => {
+      const wait = opts.wait ? waitPlan(opts) : undefined;
+      const [orders, { followOrders, bidRows }, client] = await Promise.all([import('../api/orders.js'), import('../orders/wait.js'), ctx.api()]);
+      if (wait) {
+        const { rows, incomplete } = await followOrders([id], wait, {
+          get: (orderId) => orders.get(client, orderId), clock: ctx.io, progress: progressOn(ctx), info: (l) => ctx.info(l),
+        });
+        if (incomplete) ctx.exitCode = EXIT.INCOMPLETE;
         const final = await orders.get(client, id);
         return { kind: 'item', item: final, table: { rows, columns: WAIT_COLUMNS } };
       }
       const o = await orders.get(client, id);
-      const rows = o.bid_requests.map((b) => ({ order_id: o.order_id, ...b }));
-      return { kind: 'item', item: o, table: { rows, columns: WAIT_COLUMNS } };
+      return { kind: 'item', item: o, table: { rows: bidRows(o), columns: WAIT_COLUMNS } };
     }));
 
   order
@@ -43,7 +45,7 @@ export function makeOrderCommand(ctx: CommandContext): Command {
     .option('--all', 'every page, streamed')
     .option('--limit <n>', `orders per page (default ${PAGINATION.orders.default}, maximum ${PAGINATION.orders.max})`)
     .option('--offset <n>', 'index of the first order')
-    .action(ctx.action(async (opts: { all?: boolean; limit?: string; offset?: string }): Promise<Output> => {
+    .action(ctx.action(async (opts): Promise<Output> => {
       const limit = opts.limit === undefined ? undefined : parseCount('--limit', opts.limit, 1);
       const offset = opts.offset === undefined ? 0 : parseCount('--offset', opts.offset, 0);
       const [orders, client] = await Promise.all([import('../api/orders.js'), ctx.api()]);
@@ -59,7 +61,7 @@ export function makeOrderCommand(ctx: CommandContext): Command {
     .option('--sort-by <clauses>', "e.g. 'listing_number desc'")
     .option('--limit <n>', 'listings per page (default and maximum 100)')
     .option('--offset <n>', 'index of the first listing')
-    .action(ctx.action(async (id: string, opts: { status?: string; sortBy?: string; limit?: string; offset?: string }): Promise<Output> => {
+    .action(ctx.action(async (id, opts): Promise<Output> => {
       const q = new URLSearchParams();
       if (opts.status) q.set('status', opts.status);
       if (opts.sortBy) q.set('sort_by', opts.sortBy);
@@ -74,15 +76,9 @@ export function makeOrderCommand(ctx: CommandContext): Command {
     .description('what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after')
     .action(ctx.action(async (): Promise<Output> => {
       const settings = ctx.settings();
-      const { profileEntries } = await import('../orders/journal.js');
-      // Read from disk only: the journal matters most when the marketplace cannot be reached.
-      const rows = profileEntries(settings.stateDir, settings.profile).map((e) => ({
-        at: e.at, event: e.t, batch: 'batch' in e ? e.batch : '',
-        order_id: 'order_id' in e ? e.order_id : '',
-        bids: 'bids' in e ? e.bids.length : '',
-        detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' ? e.error : e.t === 'intent' ? (e.market ?? e.base_url) : '',
-      }));
-      return { kind: 'rows', rows, columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
+      const { journalRows } = await import('../orders/open-desk.js');
+      return { kind: 'rows', rows: journalRows(settings.stateDir, settings.profile), columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
     }));
   return order;
 }
+

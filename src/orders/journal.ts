@@ -63,30 +63,16 @@ function readEntries(path: string): JournalEntry[] {
   return out;
 }
 
-/** The journal of one marketplace account. */
-export class Journal {
-  /**
-   * `path` is the file appended to; `older` files are read before it and never written: journals of
-   * earlier versions, so that an upgrade never forgets an order whose outcome is unknown.
-   */
-  constructor(readonly path: string, readonly older: readonly string[] = []) {}
+/**
+ * What a journal knows, whatever holds its entries: the file below, or a list in memory in tests of
+ * the order desk.
+ */
+export abstract class JournalBase {
+  /** Appends one entry; durable when this returns. */
+  abstract append(entry: JournalEntry): void;
 
-  /** Appends one entry and forces it to disk before returning. */
-  append(entry: JournalEntry): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const fd = openSync(this.path, 'a', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(entry)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  /** Every entry, older files first; a torn last line (a crash mid-write) is skipped. */
-  entries(): JournalEntry[] {
-    return [...this.older, this.path].flatMap(readEntries);
-  }
+  /** Every entry, oldest first. */
+  abstract entries(): JournalEntry[];
 
   /** The state of every batch sent for `market`, oldest first. */
   batches(market: MarketplaceRef): BatchState[] {
@@ -137,6 +123,34 @@ export class Journal {
       }
     }
     return holds;
+  }
+}
+
+/** The journal of one marketplace account, in an append-only fsync'd file. */
+export class Journal extends JournalBase {
+  /**
+   * `path` is the file appended to; `older` files are read before it and never written: journals of
+   * earlier versions, so that an upgrade never forgets an order whose outcome is unknown.
+   */
+  constructor(readonly path: string, readonly older: readonly string[] = []) {
+    super();
+  }
+
+  /** Appends one entry and forces it to disk before returning. */
+  append(entry: JournalEntry): void {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const fd = openSync(this.path, 'a', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Every entry, older files first; a torn last line (a crash mid-write) is skipped. */
+  entries(): JournalEntry[] {
+    return [...this.older, this.path].flatMap(readEntries);
   }
 }
 

@@ -1,21 +1,39 @@
 /**
- * Following an order until every bid has a result (`processed`) or the order is COMPLETED
+ * Following orders until every bid has a result (`processed`) or the order is COMPLETED
  * (`completed`), with capped backoff and an overall timeout; reports each change as it happens.
  */
-import type { ApiClient } from '../api/client.js';
-import { get, type Order } from '../api/orders.js';
+import type { Bid, Order } from '../api/orders.js';
+import type { Clock } from '../clock.js';
+import { EXIT } from '../errors.js';
 
 /** What to wait for. */
 export type Until = 'processed' | 'completed';
 
-/** Knobs and injected pieces. */
-export interface WaitOptions {
+/** What to wait for, and for how long at most per order. */
+export interface FollowPlan {
   until: Until;
   timeoutMs: number;
-  sleep(ms: number): Promise<void>;
-  now(): number;
-  /** Called with a one-line description whenever the order's state changes. */
-  onChange(line: string, order: Order): void;
+}
+
+/** Where progress goes: each change of an order's state, then the end of following that order. */
+export interface Progress {
+  change(line: string): void;
+  settled(): void;
+}
+
+/** One bid of an order, as the reports show it (mapped, so that it is a plain record for the renderer). */
+export type BidRow = { order_id: string } & { [K in keyof Bid]: Bid[K] };
+
+/** What following needs, injected. */
+export interface FollowDeps {
+  /** Reads one order from the marketplace. */
+  get(orderId: string): Promise<Order>;
+  clock: Clock;
+  progress: Progress;
+  /** Messages for the person. */
+  info(line: string): void;
+  /** Called with each order as last seen (the desk records its outcome in the journal). */
+  record?(order: Order): void;
 }
 
 /** True when the order has reached what we wait for. */
@@ -43,22 +61,43 @@ export function hasShortfall(order: Order, until: Until): boolean {
   });
 }
 
-/** Polls until done or timed out; returns the last order seen and whether it timed out. */
-export async function waitForOrder(client: ApiClient, orderId: string, o: WaitOptions): Promise<{ order: Order; timedOut: boolean }> {
-  const deadline = o.now() + o.timeoutMs;
+/** Every bid of `order` as a report row. */
+export function bidRows(order: Order): BidRow[] {
+  return order.bid_requests.map((b) => ({ order_id: order.order_id, ...b }));
+}
+
+/** Polls one order until done or timed out; returns the last order seen and whether it timed out. */
+export async function waitForOrder(get: FollowDeps['get'], orderId: string, plan: FollowPlan, clock: Clock, onChange: (line: string) => void): Promise<{ order: Order; timedOut: boolean }> {
+  const deadline = clock.now() + plan.timeoutMs;
   let delay = 500;
   let last = '';
   for (;;) {
-    const order = await get(client, orderId);
+    const order = await get(orderId);
     const line = summarize(order);
     if (line !== last) {
-      o.onChange(line, order);
+      onChange(line);
       last = line;
     }
-    if (isDone(order, o.until)) return { order, timedOut: false };
-    const left = deadline - o.now();
+    if (isDone(order, plan.until)) return { order, timedOut: false };
+    const left = deadline - clock.now();
     if (left <= 0) return { order, timedOut: true };
-    await o.sleep(Math.min(delay, left));
+    await clock.sleep(Math.min(delay, left));
     delay = Math.min(delay * 2, 5000);
   }
+}
+
+/** Follows each order in turn; `incomplete` when one timed out or ended with a shortfall (exit 6). */
+export async function followOrders(orderIds: readonly string[], plan: FollowPlan, deps: FollowDeps): Promise<{ rows: BidRow[]; incomplete: boolean }> {
+  const rows: BidRow[] = [];
+  let incomplete = false;
+  for (const id of orderIds) {
+    const { order, timedOut } = await waitForOrder(deps.get, id, plan, deps.clock, (line) => deps.progress.change(line));
+    deps.progress.settled();
+    deps.record?.(order);
+    if (timedOut) deps.info(`order ${id}: gave up after ${plan.timeoutMs / 1000} s before every bid was ${plan.until}`);
+    if (timedOut || hasShortfall(order, plan.until)) incomplete = true;
+    rows.push(...bidRows(order));
+  }
+  if (incomplete) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
+  return { rows, incomplete };
 }

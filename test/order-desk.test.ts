@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, RejectedError } from '../src/api/errors.js';
+import type { Bid, BidRequest, Order } from '../src/api/orders.js';
+import type { Clock } from '../src/clock.js';
+import { CliError, EXIT } from '../src/errors.js';
+import { OrderDesk, type DeskBid, type OrdersApi } from '../src/orders/desk.js';
+import { JournalBase, type JournalEntry } from '../src/orders/journal.js';
+import { marketplaceKey, type Marketplace } from '../src/orders/marketplace.js';
+
+const BASE = 'http://127.0.0.1:4010/v1';
+const MARKET: Marketplace = { baseUrl: BASE, account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') };
+const T0 = Date.parse('2026-06-01T12:00:00Z');
+
+/** A journal in memory. */
+class MemoryJournal extends JournalBase {
+  readonly list: JournalEntry[] = [];
+  append(entry: JournalEntry): void {
+    this.list.push(entry);
+  }
+  entries(): JournalEntry[] {
+    return [...this.list];
+  }
+}
+
+/** A clock that only moves when slept on. */
+function fakeClock(): Clock {
+  let now = T0;
+  return { now: () => now, sleep: async (ms) => void (now += ms) };
+}
+
+/** A marketplace in memory: orders placed, what the next submits do, and how a get answers. */
+class FakeMarket implements OrdersApi {
+  readonly orders: Order[] = [];
+  /** What each next submit does: place and answer, place and lose the answer, or reject. */
+  readonly next: Array<'ok' | 'lose' | 'lost-before' | RejectedError> = [];
+  cash = 1000;
+  /** The status a get shows for every bid (bids start PENDING, without a result). */
+  settle?: Partial<Bid>;
+
+  async submit(bids: BidRequest[]): Promise<Order> {
+    const how = this.next.shift() ?? 'ok';
+    if (how instanceof RejectedError) throw how;
+    if (how === 'lost-before') throw new ConnectionError('connect ECONNREFUSED 127.0.0.1:4010');
+    const order: Order = {
+      order_id: `o${this.orders.length + 1}`, order_date: '2026-06-01', order_status: 'IN_PROGRESS',
+      bid_requests: bids.map((b): Bid => ({ ...b, bid_status: 'PENDING' })),
+    };
+    this.orders.push(order);
+    if (how === 'lose') throw new ConnectionError('socket hang up');
+    return structuredClone(order);
+  }
+
+  async get(orderId: string): Promise<Order> {
+    const o = this.orders.find((x) => x.order_id === orderId);
+    if (!o) throw new RejectedError(`order ${orderId} failed (HTTP 404)`, EXIT.REJECTED, 404, undefined, null);
+    return { ...o, bid_requests: o.bid_requests.map((b) => ({ ...b, ...this.settle })) };
+  }
+
+  async *list(): AsyncIterable<Order> {
+    yield* this.orders.map((o) => structuredClone(o));
+  }
+
+  async availableCash(): Promise<number> {
+    return this.cash;
+  }
+}
+
+/** A desk over fakes; `lock` records that it was held and may refuse. */
+function setup(opts: { busy?: boolean } = {}) {
+  const api = new FakeMarket();
+  const journal = new MemoryJournal();
+  const clock = fakeClock();
+  const lines: string[] = [];
+  const lock = { held: false, taken: 0 };
+  const desk = new OrderDesk({
+    api, journal, clock, market: MARKET, info: (l) => lines.push(l),
+    lock: async (fn) => {
+      if (opts.busy) throw new CliError('another mkt order submit is running', EXIT.USAGE);
+      lock.taken++;
+      lock.held = true;
+      try {
+        return await fn();
+      } finally {
+        lock.held = false;
+      }
+    },
+  });
+  return { api, journal, clock, lines, lock, desk };
+}
+
+const bidsOn = (ids: number[], amount = 25): DeskBid[] => ids.map((listing_id, i) => ({ listing_id, bid_amount: amount, line: i + 2 }));
+const range = (n: number, from = 1000): number[] => Array.from({ length: n }, (_, i) => from + i);
+const failure = (p: Promise<unknown>): Promise<CliError> => p.then(() => expect.fail('expected a failure'), (e: unknown) => {
+  expect(e).toBeInstanceOf(CliError);
+  return e as CliError;
+});
+
+describe('the order desk places bids', () => {
+  it('in orders of at most 100, under the lock, each journalled before it is sent and after, on its clock', async () => {
+    const { api, journal, desk, lines, lock } = setup();
+    const placed = await desk.place(bidsOn(range(250)));
+    expect(api.orders.map((o) => o.bid_requests.length)).toEqual([100, 100, 50]);
+    expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK, orderIds: ['o1', 'o2', 'o3'] });
+    expect(placed.rows).toHaveLength(250);
+    expect(placed.rows[0]).toEqual({ order_id: 'o1', listing_id: 1000, bid_amount: 25, bid_status: 'PENDING' });
+    expect(journal.list.map((e) => e.t)).toEqual(['intent', 'accepted', 'outcome', 'intent', 'accepted', 'outcome', 'intent', 'accepted', 'outcome']);
+    expect(new Set(journal.list.map((e) => e.at))).toEqual(new Set(['2026-06-01T12:00:00.000Z']));
+    expect(journal.list[0]).toMatchObject({ base_url: BASE, market: MARKET.key });
+    expect(lines.at(-1)).toBe('order 3/3 accepted: o3 (50 bids)');
+    expect(lock).toEqual({ held: false, taken: 1 });
+  });
+
+  it('asks for confirmation inside the lock, after the checks; a no sends nothing (exit 2)', async () => {
+    const { api, desk, lines, lock } = setup();
+    let heldWhenAsked = false;
+    const placed = await desk.place(bidsOn([1]), { confirm: async () => ((heldWhenAsked = lock.held), false) });
+    expect(heldWhenAsked).toBe(true);
+    expect(placed).toEqual({ verdict: 'cancelled', exitCode: EXIT.USAGE, rows: [], orderIds: [] });
+    expect(lines).toContain('cancelled: nothing was sent');
+    expect(api.orders).toHaveLength(0);
+  });
+
+  it('sends nothing and writes nothing when the lock is held by another run', async () => {
+    const { api, journal, desk } = setup({ busy: true });
+    const err = await failure(desk.place(bidsOn([1])));
+    expect(err.exitCode).toBe(EXIT.USAGE);
+    expect(api.orders).toHaveLength(0);
+    expect(journal.list).toHaveLength(0);
+  });
+});
+
+describe('the order desk never bids twice', () => {
+  it('refuses listings held PENDING, naming the source line; nothing is sent (exit 2)', async () => {
+    const { api, journal, desk } = setup();
+    await desk.place(bidsOn([1, 2]));
+    const written = journal.list.length;
+    const err = await failure(desk.place(bidsOn([3, 2, 4]), { source: 'bids.csv' }));
+    expect(err.exitCode).toBe(EXIT.USAGE);
+    expect(err.message).toBe('refusing 1 bid that could place money twice; nothing was sent:\n  bids.csv line 3: listing 2: already PENDING in order o1');
+    expect(err.hint).toMatch(/--allow-duplicate/);
+    expect(api.orders).toHaveLength(1);
+    // The PENDING hold was checked against the marketplace (and recorded), nothing else written.
+    expect(journal.list.slice(written).map((e) => e.t)).toEqual(['outcome']);
+  });
+
+  it('refuses bids that name no source by listing alone, and places them again with allowDuplicate', async () => {
+    const { api, desk } = setup();
+    await desk.place([{ listing_id: 1, bid_amount: 25 }]);
+    const err = await failure(desk.place([{ listing_id: 1, bid_amount: 30 }]));
+    expect(err.message).toMatch(/\n {2}listing 1: already PENDING in order o1$/);
+    await desk.place([{ listing_id: 1, bid_amount: 30 }], { allowDuplicate: true });
+    expect(api.orders).toHaveLength(2);
+  });
+
+  it('frees a PENDING hold the marketplace has since EXPIRED, and records it', async () => {
+    const { api, journal, desk } = setup();
+    await desk.place(bidsOn([1]));
+    api.settle = { bid_status: 'EXPIRED', bid_result: 'LISTING_NOT_BIDDABLE' };
+    await desk.place(bidsOn([1]));
+    expect(api.orders).toHaveLength(2);
+    expect(journal.list.filter((e) => e.t === 'outcome').map((e) => e.t === 'outcome' && e.bids[0]!.bid_status)).toContain('EXPIRED');
+  });
+
+  it('finds an order whose answer was lost instead of sending it again', async () => {
+    const { api, journal, desk, lines } = setup();
+    api.next.push('lose');
+    const lost = await failure(desk.place(bidsOn([1, 2])));
+    expect(lost.exitCode).toBe(EXIT.UNREACHABLE);
+    expect(lost.message).toBe('order 1/1: no answer from the marketplace (socket hang up); it may or may not have been placed.');
+    expect(journal.list.map((e) => e.t)).toEqual(['intent', 'lost']);
+    const again = await failure(desk.place(bidsOn([1, 2])));
+    expect(lines).toContain('  order o1 was placed (the answer had been lost); it will not be sent again');
+    expect(again.message).toContain('already PENDING in order o1');
+    expect(journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: 'o1' });
+    expect(api.orders).toHaveLength(1);
+  });
+
+  it('frees the bids of a lost order that never reached the marketplace', async () => {
+    const { api, journal, desk, lines } = setup();
+    api.next.push('lost-before');
+    await failure(desk.place(bidsOn([1])));
+    const placed = await desk.place(bidsOn([1]));
+    expect(lines.some((l) => /batch \S+ never reached the marketplace; its bids are free to send/.test(l))).toBe(true);
+    expect(journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: null });
+    expect(placed.orderIds).toEqual(['o1']);
+  });
+
+  it('tells a planner which listings it holds, and shows the journal', async () => {
+    const { api, desk } = setup();
+    api.next.push('ok', 'lose');
+    await desk.place(bidsOn([1]));
+    await failure(desk.place(bidsOn([2])));
+    expect([...desk.holds().values()].map((h) => [h.listingId, h.state])).toEqual([[1, 'PENDING'], [2, 'unknown']]);
+    expect(desk.journalEntries().map((e) => e.t)).toEqual(['intent', 'accepted', 'outcome', 'intent', 'lost']);
+  });
+});
+
+describe('the order desk on a rejection', () => {
+  it('stops at the rejected order (exit 4), names the orders already placed, and explains the funds', async () => {
+    const { api, journal, desk } = setup();
+    api.cash = 40;
+    api.next.push('ok', new RejectedError('order submit failed (HTTP 400): ORD0021: insufficient funds', EXIT.REJECTED, 400, 'ORD0021', null));
+    const err = await failure(desk.place(bidsOn(range(150))));
+    expect(err.exitCode).toBe(EXIT.REJECTED);
+    expect(err.message).toBe('order 2/2 rejected: order submit failed (HTTP 400): ORD0021: insufficient funds (insufficient funds: available 40.00, order total 1250.00). Orders already placed: o1.');
+    expect(err.hint).toMatch(/mkt account/);
+    expect(journal.list.at(-1)).toMatchObject({ t: 'rejected', status: 400, code: 'ORD0021' });
+    expect(desk.holds().size).toBe(100);
+  });
+});
+
+describe('the order desk following its orders', () => {
+  it('records each outcome and ends placed when every bid succeeded', async () => {
+    const { api, journal, desk } = setup();
+    api.settle = { bid_result: 'BID_SUCCEEDED', bid_status: 'INVESTED' };
+    const placed = await desk.place(bidsOn([1, 2]), { wait: { until: 'processed', timeoutMs: 60_000 } });
+    expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK });
+    expect(placed.rows.map((r) => r.bid_result)).toEqual(['BID_SUCCEEDED', 'BID_SUCCEEDED']);
+    expect(journal.list.at(-1)).toMatchObject({ t: 'outcome', bids: [{ listing_id: 1, bid_status: 'INVESTED' }, { listing_id: 2, bid_status: 'INVESTED' }] });
+    expect(desk.holds().get(1)?.state).toBe('INVESTED');
+  });
+
+  it('ends incomplete (exit 6) when a bid was not placed', async () => {
+    const { api, desk, lines } = setup();
+    api.settle = { bid_result: 'LENDER_NOT_ELIGIBLE_TO_BID', bid_status: 'EXPIRED' };
+    const placed = await desk.place(bidsOn([1]), { wait: { until: 'processed', timeoutMs: 60_000 } });
+    expect(placed).toMatchObject({ verdict: 'incomplete', exitCode: EXIT.INCOMPLETE });
+    expect(lines.at(-1)).toBe('some bids were not placed or not invested (exit 6)');
+  });
+
+  it('gives up at the timeout on its clock, without real waiting, and ends incomplete', async () => {
+    const { desk, clock, lines } = setup();
+    const changes: string[] = [];
+    let settled = 0;
+    const placed = await desk.place(bidsOn([1]), { wait: { until: 'completed', timeoutMs: 3000, progress: { change: (l) => changes.push(l), settled: () => settled++ } } });
+    expect(placed.verdict).toBe('incomplete');
+    expect(clock.now() - T0).toBe(3000);
+    expect(changes).toEqual(['order o1 IN_PROGRESS: 1 NONE; 1 PENDING']);
+    expect(settled).toBe(1);
+    expect(lines).toContain('order o1: gave up after 3 s before every bid was completed');
+  });
+});
