@@ -3,11 +3,10 @@
  * group being run is loaded; the others stand in as name and description (enough for root help and
  * typo suggestions), which keeps start-up lean as groups grow.
  */
-import { Command, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { GROUPS, groupCommand, type GroupName } from './commands/groups.js';
+import { rootCommand, type RootCommand } from './commands/root.js';
 import type { CommandContext } from './context.js';
-import { FORMATS } from './output/render.js';
-import { VERSION } from './version.js';
 
 /** Loads a group's factory: only the group being run is imported. */
 const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => CommandUnknownOpts>> = {
@@ -36,23 +35,6 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
   }
   return undefined;
 }
-
-/** The root command and its global options, whose types `CommandContext.globals()` reads. */
-function rootCommand() {
-  return new Command('mkt')
-    .description('Invest on the peer-to-peer lending marketplace from the command line, or run its bundled mock.')
-    .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'credentials and settings profile (env MKT_PROFILE)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
-    .option('--timezone <zone>', 'IANA time zone for dates in answers (sent as the timezone header)')
-    .option('--verbose', 'trace HTTP requests on stderr (secrets redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)');
-}
-
-/** The root command as its definition types it. */
-export type RootCommand = ReturnType<typeof rootCommand>;
 
 /** Builds the program for one run; help and errors go through the injected streams. */
 export async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promise<RootCommand> {

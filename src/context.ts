@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
-import type { RootCommand } from './cli.js';
+import type { RootCommand } from './commands/root.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { render, resolveFormat, type Format, type Output } from './output/render.js';
