@@ -4,9 +4,7 @@
  * a known path with another method, and a loud JSON 404 for anything unmatched.
  */
 import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
-import { VirtualClock } from './clock.js';
-import type { MockContext, MockOptions } from './context.js';
-import { attachEngine, engineOf } from './engine/engine.js';
+import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
@@ -14,7 +12,6 @@ import { loansHandlers } from './handlers/loans.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { ordersHandlers } from './handlers/orders.js';
-import { seedStore } from './seed.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -55,17 +52,8 @@ export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listi
 
 /** Builds the world and its handlers. `realNow` is the real-time source the virtual clock runs on. */
 export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () => number = Date.now): MockApp {
-  const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial };
-  const clock = new VirtualClock(options.start, options.frozen, realNow);
-  const ctx: MockContext = {
-    options,
-    clock,
-    store: seedStore({ seed: options.seed, listings: options.listings, now: options.start }),
-    reset() {
-      ctx.store = seedStore({ seed: options.seed, listings: options.listings, now: clock.now() });
-    },
-  };
-  attachEngine(ctx);
+  const ctx = new MockContext({ ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial }, realNow);
+  const options = ctx.options;
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
     ...ordersHandlers(ctx),
@@ -100,15 +88,12 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
         if (!(err instanceof URIError)) throw err;
         return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
       }
-      // Any write (an order, a grant, a token, an offer, an admin move) may change the world: with
-      // --state no answer goes out before the change is durable, whichever handler made it.
-      if (request.method !== 'GET' && request.method !== 'HEAD') engineOf(ctx).markPromised();
-      await engineOf(ctx).durable();
+      // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
       if (response) return response;
       return unrouted(request.method, new URL(request.url));
     },
     async close() {
-      await engineOf(ctx).close();
+      await ctx.engine.close();
     },
   };
 }

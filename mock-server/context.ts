@@ -1,5 +1,12 @@
-/** What every handler and engine of the mock shares: the store, the clock and the options it was started with. */
-import type { VirtualClock } from './clock.js';
+/**
+ * What every handler and engine of the mock shares, passed to them explicitly: the options it was
+ * started with, the virtual clock, the store, the engine that keeps the store in step with the clock
+ * (and the state file up to date), and the injected faults.
+ */
+import { VirtualClock } from './clock.js';
+import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
+import { Faults } from './faults.js';
+import { seedStore } from './seed.js';
 import type { Store } from './store.js';
 
 /** How the mock was started. */
@@ -23,11 +30,28 @@ export interface MockOptions {
   clients?: string[];
 }
 
-/** The live mock: options, clock and the current store (replaced on reset). */
-export interface MockContext {
-  options: MockOptions;
-  clock: VirtualClock;
+/** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */
+export class MockContext {
+  readonly clock: VirtualClock;
   store: Store;
+  readonly engine: Engine;
+  readonly faults: Faults;
+
+  /**
+   * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt).
+   * `realNow` is the real-time source the virtual clock runs on.
+   */
+  constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
+    this.clock = new VirtualClock(options.start, options.frozen, realNow);
+    this.store = seedStore({ seed: options.seed, listings: options.listings, now: options.start });
+    this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
+    this.engine.open();
+    // Seeded from the world actually running (a state file's may differ from --seed).
+    this.faults = new Faults(this.store.seed);
+  }
+
   /** Rebuilds the world from the seed at the clock's current time. */
-  reset(): void;
+  reset(): void {
+    this.store = seedStore({ seed: this.options.seed, listings: this.options.listings, now: this.clock.now() });
+  }
 }

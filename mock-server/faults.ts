@@ -5,7 +5,6 @@
  * optionally limited to a path prefix, a method and a number of requests; `{}` clears them.
  */
 import { validationError } from './api-error.js';
-import type { MockContext } from './context.js';
 import { isAdminPath, normalisePath } from './request-target.js';
 import { Rng } from './rng.js';
 
@@ -34,25 +33,6 @@ const NONE: FaultConfig = {
 };
 const MAX_LATENCY_MS = 30_000;
 
-interface FaultState {
-  config: FaultConfig;
-  rng: Rng;
-}
-const states = new WeakMap<MockContext, FaultState>();
-
-function stateOf(ctx: MockContext): FaultState {
-  let s = states.get(ctx);
-  if (!s) {
-    s = { config: { ...NONE }, rng: new Rng((ctx.store.seed ^ 0xfa017) >>> 0) };
-    states.set(ctx, s);
-  }
-  return s;
-}
-
-/** The current settings. */
-export function getFaults(ctx: MockContext): FaultConfig {
-  return { ...stateOf(ctx).config };
-}
 
 function num(body: Record<string, unknown>, key: string, min: number, max: number, integer = false): number | undefined {
   const v = body[key];
@@ -71,8 +51,8 @@ function faultPath(path: string | null): string | null {
   return norm.path;
 }
 
-/** Replaces the settings from a request body (`{}` clears them); throws a 400 naming a bad field. */
-export function setFaults(ctx: MockContext, body: unknown): FaultConfig {
+/** Reads fault settings from a request body (`{}` clears them); throws a 400 naming a bad field. */
+function parseFaults(body: unknown): FaultConfig {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationError('body', 'must be a JSON object');
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (!(k in NONE)) throw validationError(k, `unknown fault setting; known: ${Object.keys(NONE).join(', ')}`);
@@ -96,34 +76,53 @@ export function setFaults(ctx: MockContext, body: unknown): FaultConfig {
   if (config.error_rate + config.rate_limit_rate + config.drop_rate + config.drop_response_rate > 1) {
     throw validationError('error_rate', 'the rates together must not exceed 1');
   }
-  stateOf(ctx).config = config;
-  return { ...config };
+  return config;
 }
 
-/**
- * Decides the fault for one request (admin routes never get one); returns the latency to add too.
- * `path` is the normalised path (request-target.ts), the one the router sees.
- */
-export function decideFault(ctx: MockContext, method: string, path: string): { action: FaultAction; latencyMs: number; retryAfter: number } {
-  const s = stateOf(ctx);
-  const c = s.config;
-  const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
-  if (isAdminPath(path)) return none;
-  // The router matches paths case-insensitively; so does a fault's path, or /V1/ORDERS would slip by.
-  if (c.path && !path.toLowerCase().startsWith(c.path.toLowerCase())) return none;
-  if (c.method && c.method !== method.toUpperCase()) return none;
-  const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
-  if (!active) return none;
-  if (c.count !== null) {
-    c.count -= 1;
-    if (c.count <= 0) s.config = { ...NONE };
+/** The faults of one mock: its settings and the random source that picks who gets one (survives a reset). */
+export class Faults {
+  private config: FaultConfig = { ...NONE };
+  private readonly rng: Rng;
+
+  constructor(seed: number) {
+    this.rng = new Rng((seed ^ 0xfa017) >>> 0);
   }
-  const r = s.rng.next();
-  let edge = c.drop_rate;
-  let action: FaultAction = 'none';
-  if (r < edge) action = 'drop';
-  else if (r < (edge += c.error_rate)) action = 'error';
-  else if (r < (edge += c.rate_limit_rate)) action = 'rate_limit';
-  else if (r < (edge += c.drop_response_rate)) action = 'drop_response';
-  return { action, latencyMs: c.latency_ms, retryAfter: c.retry_after };
+
+  /** The current settings. */
+  get(): FaultConfig {
+    return { ...this.config };
+  }
+
+  /** Replaces the settings from a request body (`{}` clears them); throws a 400 naming a bad field. */
+  set(body: unknown): FaultConfig {
+    this.config = parseFaults(body);
+    return this.get();
+  }
+
+  /**
+   * Decides the fault for one request (admin routes never get one); returns the latency to add too.
+   * `path` is the normalised path (request-target.ts), the one the router sees.
+   */
+  decide(method: string, path: string): { action: FaultAction; latencyMs: number; retryAfter: number } {
+    const c = this.config;
+    const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
+    if (isAdminPath(path)) return none;
+    // The router matches paths case-insensitively; so does a fault's path, or /V1/ORDERS would slip by.
+    if (c.path && !path.toLowerCase().startsWith(c.path.toLowerCase())) return none;
+    if (c.method && c.method !== method.toUpperCase()) return none;
+    const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
+    if (!active) return none;
+    if (c.count !== null) {
+      c.count -= 1;
+      if (c.count <= 0) this.config = { ...NONE };
+    }
+    const r = this.rng.next();
+    let edge = c.drop_rate;
+    let action: FaultAction = 'none';
+    if (r < edge) action = 'drop';
+    else if (r < (edge += c.error_rate)) action = 'error';
+    else if (r < (edge += c.rate_limit_rate)) action = 'rate_limit';
+    else if (r < (edge += c.drop_response_rate)) action = 'drop_response';
+    return { action, latencyMs: c.latency_ms, retryAfter: c.retry_after };
+  }
 }

@@ -10,8 +10,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
 import { notFound, type MockApp } from './app.js';
-import { engineOf } from './engine/engine.js';
-import { decideFault } from './faults.js';
 import { normaliseTarget } from './request-target.js';
 
 /** Largest request body the mock reads. */
@@ -108,7 +106,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   let origin = '';
   let boundHost = host;
   let adminToken: string | null = options.adminToken ?? null;
-  const engine = engineOf(app.ctx);
+  const engine = app.ctx.engine;
   const server = createServer(async (req, res) => {
     try {
       const method = req.method ?? 'GET';
@@ -120,7 +118,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
         return void (await writeResponse(res, notFound(method, path)));
       }
-      const fault = decideFault(app.ctx, method, path);
+      const fault = app.ctx.faults.decide(method, path);
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
       if (fault.action === 'error') return send(res, 500, { code: 'SYS0001', message: 'Application Error' });

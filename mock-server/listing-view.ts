@@ -6,7 +6,7 @@
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { formatDate, formatDateTime } from '../src/contract/dates.js';
 import { LISTING_STATUS } from '../src/contract/enums.js';
-import { DEPRECATED_FIELDS_UNTIL, LISTING_FIELDS } from '../src/contract/listing-fields.js';
+import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import type { Listing } from './store.js';
 
 /** What the caller asked for and who they are. */
@@ -17,9 +17,8 @@ export interface ViewOptions {
   showLoanFields: boolean;
 }
 
-const DEPRECATED_LAST = Date.parse(`${DEPRECATED_FIELDS_UNTIL}T23:59:59Z`);
 const CO_BORROWER_FIELDS = new Set(['combined_dti_wplatform_loan', 'combined_stated_monthly_income']);
-const DEPRECATED_FIELDS = new Set(['effective_yield', 'estimated_loss_rate', 'estimated_return']);
+const DEPRECATED_FIELDS: ReadonlySet<string> = new Set(DEPRECATED_YIELD_FIELDS);
 const LOAN_FIELDS = new Set(['loan_number', 'loan_origination_date']);
 const COMPUTED = new Set([
   'amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2',
@@ -41,7 +40,7 @@ export function listingView(l: Listing, o: ViewOptions): Record<string, unknown>
       continue;
     }
     if (CO_BORROWER_FIELDS.has(name) && !l.co_borrower_application) continue;
-    if (DEPRECATED_FIELDS.has(name) && l.listing_start_date > DEPRECATED_LAST) continue;
+    if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
     if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
     const v = raw[name];
     if (v === null || v === undefined) out[name] = null;

@@ -1,7 +1,9 @@
 /** Money arithmetic of the mock: cents and amortisation. */
 
-/** Rounds to cents. */
-export const cents = (x: number): number => Math.round(x * 100) / 100;
+import { toCents as cents } from '../src/contract/bid-rules.js';
+
+/** Rounds to cents (the contract's rounding, shared with the client's checks). */
+export { cents };
 
 /** The level monthly payment of an amortised loan. */
 export function monthlyPayment(principal: number, annualRate: number, months: number): number {

@@ -9,6 +9,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MockSetupError } from './setup-error.js';
 import type { Listing, Store } from './store.js';
+import { buildIndex } from './store-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
 const VERSION = 1;
@@ -27,15 +28,18 @@ export class StateFileError extends MockSetupError {
   }
 }
 
+/** Store fields derived from the others: not saved, rebuilt on load. */
+const DERIVED = new Set(['listingByNumber', 'index']);
+
 /**
- * The store with its Maps as `{ $map: entries }` and without the listingByNumber index. Maps sit only
+ * The store with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
  * at the top level of the store, so this shallow copy lets JSON.stringify run without a replacer
  * function, which is what made a save slow (the text is the same).
  */
 function plainStore(store: Store): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(store)) {
-    if (key === 'listingByNumber') plain[key] = undefined;
+    if (DERIVED.has(key)) plain[key] = undefined;
     else if (value instanceof Map) plain[key] = { $map: [...value.entries()] };
     else if (value instanceof Set) plain[key] = { $set: [...value.values()] };
     else plain[key] = value;
@@ -78,10 +82,12 @@ export function parseState(text: string, path = '(state)'): SavedState {
     throw new StateFileError(path, `is not valid JSON (${(err as Error).message})`);
   }
   const store = parsed.store;
-  if (!store || !Array.isArray(store.listings) || !(store.accounts instanceof Map) || typeof parsed.now !== 'number') {
+  if (!store || !Array.isArray(store.listings) || !(store.accounts instanceof Map) || !(store.orders instanceof Map)
+    || !Array.isArray(store.notes) || typeof parsed.now !== 'number') {
     throw new StateFileError(path, 'does not hold a mock world');
   }
   store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
+  store.index = buildIndex(store);
   return { store, now: parsed.now };
 }
 

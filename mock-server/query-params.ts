@@ -1,5 +1,8 @@
 /** Query parameters shared by the list endpoints: pagination, sort clauses, booleans. */
+import { QueryError, readSortClauses, type SortClause } from '../src/contract/listing-query.js';
 import { validationError } from './api-error.js';
+
+export type { SortClause } from '../src/contract/listing-query.js';
 
 /** A page request. */
 export interface Page {
@@ -28,26 +31,13 @@ export function parsePage(params: URLSearchParams, limits: { default: number; ma
   return { offset, limit };
 }
 
-/** One sort clause. */
-export interface SortClause {
-  field: string;
-  desc: boolean;
-}
-
 /**
- * Reads `sort_by`: clauses of "field" or "field asc|desc", joined by commas.
- * A field outside `allowed` or a direction other than asc/desc is a 400 naming it.
+ * Reads `sort_by` with the contract's reader: clauses of "field" or "field asc|desc", joined by
+ * commas. A field outside `allowed` or a direction other than asc/desc is a 400 naming it.
  */
 export function parseSortBy(text: string | null, allowed: ReadonlySet<string>, fallback: SortClause[] = []): SortClause[] {
-  if (text === null || text.trim() === '') return fallback;
-  return text.split(',').map((clause) => {
-    const [field, dir, ...rest] = clause.trim().split(/\s+/);
-    if (!field || !allowed.has(field)) throw validationError('sort_by', `unknown field '${field ?? ''}'`);
-    if (rest.length > 0 || (dir !== undefined && !/^(asc|desc)$/i.test(dir))) {
-      throw validationError('sort_by', `direction must be asc or desc, got '${clause.trim()}'`);
-    }
-    return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
-  });
+  const clauses = asValidation(() => readSortClauses(text, allowed));
+  return clauses.length > 0 ? clauses : fallback;
 }
 
 /** Sorts `items` in place by the clauses, reading fields with `get`; nulls sort last. */
@@ -67,12 +57,12 @@ export function sortBy<T>(items: T[], clauses: SortClause[], get: (item: T, fiel
   });
 }
 
-/** Reads a boolean parameter case-insensitively; null when absent, a 400 when neither true nor false. */
-export function parseBool(params: URLSearchParams, name: string): boolean | null {
-  const v = params.get(name);
-  if (v === null) return null;
-  const t = v.trim().toLowerCase();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  throw validationError(name, `must be true or false, got '${v}'`);
+/** Runs a contract reader, answering its QueryError with a 400 VAL0001 naming the parameter. */
+export function asValidation<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof QueryError) throw validationError(err.param, err.problem);
+    throw err;
+  }
 }

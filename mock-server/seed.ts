@@ -12,8 +12,10 @@ import {
 import { cents, monthlyPayment } from './money.js';
 import { seedEngineExtras } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
+import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
+import { DEMO_CLIENT } from '../src/contract/demo-client.js';
 
 /** What to build. */
 export interface SeedOptions {
@@ -48,8 +50,7 @@ const USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number[] }> = [
   { id: 'erin', name: 'Erin Evans', state: 'WA', active: false, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [1_000] },
 ];
 
-/** The demo OAuth client (DESIGN.md). */
-export const DEMO_CLIENT = { clientId: 'mkt-demo', secret: 'mkt-demo-secret', redirectUri: 'http://localhost:8765/callback' } as const;
+export { DEMO_CLIENT };
 /** Partner source codes: one valid, one expired. */
 export const PARTNER_CODES = { valid: 'PARTNER-DEMO', expired: 'PARTNER-EXPIRED' } as const;
 
@@ -266,7 +267,7 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     store.loans.set(loan.loan_number, loan);
     const holder = i % 5 === 0 ? 'alice-1' : i % 23 === 1 ? 'bob-1' : null;
     if (holder) {
-      store.notes.push({
+      addNote(store, {
         note_number: `${loan.loan_number}-${store.counters.note++}`,
         accountId: holder, listingNumber: listing.listing_number, loanNumber: loan.loan_number,
         amount: rng.int(1, 4) * 25, orderId: null,

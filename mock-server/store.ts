@@ -3,81 +3,12 @@
  * orders, loans and notes, OAuth clients and grants, partner codes. Engines and handlers change it;
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
-import type { BidResult, BidStatus, OrderStatus } from '../src/contract/enums.js';
+import type { BidResult, BidStatus } from '../src/contract/enums.js';
+import type { BidRequest, ListingFields, LoanFields, Offer as OfferAnswer, OrderFields } from '../src/contract/resources.js';
+import { emptyIndex, notesOf, ordersOf, type StoreIndex } from './store-index.js';
 
-/** A listing with its catalogue fields under their API names (dates as epoch ms) and internal fields in camelCase. */
-export interface Listing {
-  listing_number: number;
-  listing_status: number;
-  listing_status_reason: string;
-  listing_amount: number;
-  amount_funded: number;
-  amount_remaining: number;
-  percent_funded: number;
-  funding_threshold: number;
-  partial_funding_indicator: boolean;
-  investment_typeid: number;
-  investment_type_description: string;
-  investment_product_id: number;
-  listing_term: number;
-  listing_monthly_payment: number;
-  borrower_rate: number;
-  borrower_apr: number;
-  lender_yield: number;
-  platform_rating: string;
-  platform_score: number;
-  fico_score: string;
-  listing_category_id: number;
-  listing_title: string;
-  listing_purpose: string;
-  borrower_listing_description: string | null;
-  channel_code: string;
-  borrower_state: string;
-  employment_status_description: string;
-  occupation: string | null;
-  months_employed: number;
-  income_range: number;
-  income_range_description: string;
-  income_verifiable: boolean;
-  stated_monthly_income: number;
-  dti_wplatform_loan: number;
-  estimated_monthly_housing_expense: number;
-  has_mortgage: boolean;
-  member_key: string;
-  lender_indicator: number;
-  decision_bureau: string;
-  verification_stage: number;
-  co_borrower_application: boolean;
-  combined_dti_wplatform_loan: number | null;
-  combined_stated_monthly_income: number | null;
-  historical_return: number;
-  historical_return_10th_pctl: number;
-  historical_return_90th_pctl: number;
-  effective_yield: number;
-  estimated_loss_rate: number;
-  estimated_return: number;
-  max_prior_platform_loan: number | null;
-  min_prior_platform_loan: number | null;
-  prior_platform_loans: number;
-  prior_platform_loan_earliest_pay_off: number;
-  prior_platform_loans31dpd: number;
-  prior_platform_loans61dpd: number;
-  prior_platform_loans_active: number;
-  prior_platform_loans_balance_outstanding: number;
-  prior_platform_loans_cycles_billed: number;
-  prior_platform_loans_late_cycles: number;
-  prior_platform_loans_late_payments_one_month_plus: number;
-  prior_platform_loans_ontime_payments: number;
-  prior_platform_loans_principal_borrowed: number;
-  prior_platform_loans_principal_outstanding: number;
-  listing_creation_date: number;
-  listing_start_date: number;
-  listing_end_date: number;
-  last_updated_date: number;
-  whole_loan_start_date: number | null;
-  whole_loan_end_date: number | null;
-  loan_number: number | null;
-  loan_origination_date: number | null;
+/** A listing: its catalogue fields under their API names (dates as epoch ms, from the contract) and internal fields in camelCase. */
+export interface Listing extends ListingFields<number> {
   /** Only these users may invest in the listing (ORD0016); absent or null: everyone. */
   authorizedUsers?: string[] | null;
   /** A defective listing whose investment type id is unset in the operator's records (ORD0037). */
@@ -138,22 +69,17 @@ export interface LedgerEntry {
   ref: string | null;
 }
 
-/** One bid of an order. */
-export interface Bid {
-  listing_id: number;
-  bid_amount: number;
+/** One bid of an order: the contract's request plus what processing made of it. */
+export interface Bid extends BidRequest {
   bid_amount_placed: number;
   bid_status: BidStatus;
   bid_result: BidResult;
   note_number: string | null;
 }
 
-/** An investment order. */
-export interface Order {
-  order_id: string;
+/** An investment order: the contract's order fields (date as epoch ms) and the mock's own. */
+export interface Order extends OrderFields<number> {
   accountId: string;
-  order_date: number;
-  order_status: OrderStatus;
   source: string;
   bids: Bid[];
   /** When the worker processes the order (virtual time). */
@@ -177,28 +103,9 @@ export interface Note {
   chargedOff?: number;
 }
 
-/** A whole loan, serviced monthly. */
-export interface Loan {
-  loan_number: number;
+/** A whole loan, serviced monthly: the contract's loan fields (dates as epoch ms) and the mock's own. */
+export interface Loan extends LoanFields<number> {
   listingNumber: number;
-  amount_borrowed: number;
-  borrower_rate: number;
-  term: number;
-  platform_rating: string;
-  origination_date: number;
-  loan_status: number;
-  loan_default_reason: number | null;
-  days_past_due: number;
-  principal_balance: number;
-  principal_paid: number;
-  interest_paid: number;
-  late_fees_paid: number;
-  platform_fees_paid: number;
-  service_fees_paid: number;
-  collection_fees_paid: number;
-  debt_sale_proceeds_received: number;
-  next_payment_due_date: number | null;
-  next_payment_due_amount: number;
   /** Monthly payments made so far. */
   paymentsMade: number;
   /** Due dates missed and not yet caught up (engine servicing). */
@@ -253,19 +160,10 @@ export interface ExistingBorrower {
   ssn: string;
 }
 
-/** One offer as the offers endpoint returns it. */
-export interface Offer {
-  id: number;
-  apr: number;
-  /** Whole dollars, origination fee included. */
-  loan_amount: number;
-  /** Dollars: loan_amount less the amount requested (what the borrower does not receive). */
+
+/** One offer as the mock makes it: the contract's offer, always with its origination fee. */
+export interface Offer extends OfferAnswer {
   origination_fee: number;
-  loan_rate: number;
-  loan_term_in_months: number;
-  loan_term_in_years: number;
-  monthly_payment: number;
-  offer_url: string;
 }
 
 /** A successful offers response, kept so that its offer pages answer. */
@@ -302,6 +200,8 @@ export interface Store {
   counters: { listing: number; loan: number; note: number };
   /** The marketplace engine's own state (mock-server/engine). */
   engine: EngineState;
+  /** Orders and notes by account, notes by loan, bids by listing (store-index.ts; derived, never saved). */
+  index: StoreIndex;
 }
 
 /** What the engine keeps between runs: where the hourly market ticks stand and how fast listings arrive. */
@@ -335,6 +235,7 @@ export function emptyStore(seed: number): Store {
     offerCounters: { response: 1, offer: 700_001 },
     counters: { listing: 0, loan: 0, note: 0 },
     engine: { lastTick: 0, arrivalsPerHour: 0, queue: [] },
+    index: emptyIndex(),
   };
 }
 
@@ -347,11 +248,8 @@ export function addListing(store: Store, listing: Listing): void {
 /** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
 export function participationOf(store: Store, accountId: string): Map<number, number> {
   const out = new Map<number, number>();
-  for (const n of store.notes) {
-    if (n.accountId === accountId) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
-  }
-  for (const o of store.orders.values()) {
-    if (o.accountId !== accountId) continue;
+  for (const n of notesOf(store, accountId)) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
+  for (const o of ordersOf(store, accountId)) {
     for (const b of o.bids) {
       if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) {
         out.set(b.listing_id, (out.get(b.listing_id) ?? 0) + b.bid_amount_placed);

@@ -16,6 +16,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   config: async () => (await import('./commands/config.js')).makeConfigCommand,
   listings: async () => (await import('./commands/listings.js')).makeListingsCommand,
   order: async () => (await import('./commands/order.js')).orderCommand,
+  invest: async () => (await import('./commands/invest.js')).investCommand,
   loans: async () => (await import('./commands/loans.js')).makeLoansCommand,
   account: async () => (await import('./commands/account.js')).makeAccountCommand,
   offers: async () => (await import('./commands/offers.js')).makeOffersCommand,

@@ -65,12 +65,12 @@ describe('planner', () => {
     const young = { partial_funding_indicator: true, created_at: NOW - DAY + 1 };
     const ds = plan({ rules: [rule('r', { amount: 300 })] }, market([[
       listing(1, { ...young, listing_amount: 1000, amount_remaining: 1000 }), // a tenth: 100.00
-      listing(2, { ...young, listing_amount: 2000.05, amount_remaining: 2000 }), // 200.005 rounds down to 200.00, never up past the marketplace's limit
-      listing(3, { ...young, listing_amount: 249.99, amount_remaining: 249.99 }), // a tenth below 25.00
+      listing(2, { ...young, listing_amount: 2000.2, amount_remaining: 2000 }), // a tenth: 200.02, to the cent as the marketplace rounds
+      listing(3, { ...young, listing_amount: 249.94, amount_remaining: 249.94 }), // a tenth (24.99) below 25.00
       listing(4, { ...young, created_at: NOW - DAY, listing_amount: 1000 }), // 24 h old: no longer young
       listing(5, { created_at: NOW, listing_amount: 1000 }), // young but not partial funding
     ]]));
-    expect(brief(ds)).toEqual(['1:r:bid:100:ok', '2:r:bid:200:ok', '3:r:skip:-:ten-percent-rule', '4:r:bid:300:ok', '5:r:bid:300:ok']);
+    expect(brief(ds)).toEqual(['1:r:bid:100:ok', '2:r:bid:200.02:ok', '3:r:skip:-:ten-percent-rule', '4:r:bid:300:ok', '5:r:bid:300:ok']);
   });
 
   it('max_listings caps one rule, max_bids_per_run caps them all', () => {

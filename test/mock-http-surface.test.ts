@@ -2,7 +2,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
-import { getFaults } from '../mock-server/faults.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { normaliseTarget } from '../mock-server/request-target.js';
 import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
@@ -112,7 +111,7 @@ describe('client input never gets a 5xx', () => {
     for (const target of ['/V1/accounts/platform', '/v1/x/../accounts/platform/', '/v1/%61ccounts/platform']) {
       expect((await rawRequest(port, { target, headers: { authorization: `bearer ${token}` } })).status, target).toBe(500);
     }
-    expect(getFaults(app.ctx).error_rate).toBe(1);
+    expect(app.ctx.faults.get().error_rate).toBe(1);
   });
 });
 
@@ -130,7 +129,7 @@ describe('admin routes: one normalised path, one access rule', () => {
     }
     expect(app.ctx.store).toBe(store);
     expect(app.ctx.clock.now()).toBe(TEST_START);
-    expect(getFaults(app.ctx).error_rate).toBe(0);
+    expect(app.ctx.faults.get().error_rate).toBe(0);
   });
 
   it('bound off loopback, the token opens every spelling, in either header', async () => {

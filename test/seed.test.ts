@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from '../src/contract/enums.js';
+import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import { seedStore } from '../mock-server/seed.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -102,5 +103,15 @@ describe('the seeded world', () => {
     expect(active.some((l) => l.borrowerUserId === 'dave')).toBe(true);
     expect(store.clients.get('mkt-demo')!.secret).toBe('mkt-demo-secret');
     expect(store.partnerCodes.get('PARTNER-EXPIRED')!.expired).toBe(true);
+  });
+});
+
+describe('the catalogue and the seed', () => {
+  it('gives every field of the listing catalogue a value on some seeded listing, so a new field cannot be left out of the seed', () => {
+    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-06-01T12:00:00Z') });
+    // Built per request by mock-server/listing-view.ts: the caller's participation and the bureau values asked for.
+    const perRequest = new Set(['amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2', 'credit_bureau_values_bureau2_indexed']);
+    const missing = LISTING_FIELDS.filter((f) => !perRequest.has(f.name) && !store.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined));
+    expect(missing.map((f) => f.name)).toEqual([]);
   });
 });

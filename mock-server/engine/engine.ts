@@ -1,6 +1,6 @@
 /**
- * The engine attached to a running mock: keeps the world in step with the virtual clock (orders
- * processed at their time, hourly market ticks in between), runs on a timer while a server listens,
+ * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual
+ * clock (orders processed at their time, hourly market ticks in between), runs on a timer while a server listens,
  * and keeps the state file (--state) up to date: a change someone is told of is in the file before
  * the answer goes out (one fsynced save covers every change made while the previous one ran), and
  * background changes no one was told of are saved shortly after.
@@ -21,8 +21,6 @@ const TIMER_MS = 200;
 /** How long background changes (market ticks no one was told of) may wait before the state file is written. */
 const LAZY_SAVE_MS = 250;
 
-const engines = new WeakMap<MockContext, Engine>();
-
 /** The engine of a mock. */
 export class Engine {
   private timer: NodeJS.Timeout | null = null;
@@ -35,7 +33,26 @@ export class Engine {
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
 
-  constructor(readonly ctx: MockContext, readonly processDelayMs: number) {}
+  constructor(private readonly ctx: MockContext, readonly processDelayMs: number) {}
+
+  /**
+   * Takes up the world: loads the state file when one is named and exists (throwing a clear error
+   * when it is corrupt), follows every move of the clock, and writes the state file at start.
+   */
+  open(): void {
+    const stateFile = this.ctx.options.stateFile;
+    if (stateFile) {
+      // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
+      removeLeftoverTemps(stateFile);
+      const saved = loadStateFile(stateFile);
+      if (saved) {
+        this.ctx.store = saved.store;
+        if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
+      }
+    }
+    this.ctx.clock.onMove((_from, to) => this.syncTo(to));
+    this.saveAtStart();
+  }
 
   /** Brings the world up to the clock's current time. */
   sync(): void {
@@ -43,7 +60,7 @@ export class Engine {
   }
 
   /** Runs every order due and every market tick up to `now`, in time order. */
-  syncTo(now: number): void {
+  private syncTo(now: number): void {
     if (this.syncing) return;
     this.syncing = true;
     try {
@@ -66,6 +83,7 @@ export class Engine {
         } else break;
         steps++;
       }
+      // Background work no one is told of yet; a request's own changes are marked by its route (handlers/route.ts).
       if (steps > 0) this.markDirty();
     } finally {
       this.syncing = false;
@@ -77,9 +95,7 @@ export class Engine {
     this.sync();
     const now = this.ctx.clock.now();
     const bids = validateOrder(this.ctx.store, account, body, now);
-    const order = acceptOrder(this.ctx.store, account, bids, now, now + this.processDelayMs);
-    this.markPromised();
-    return order;
+    return acceptOrder(this.ctx.store, account, bids, now, now + this.processDelayMs);
   }
 
   /** Processes every queued order now, whatever its time (POST /__mock/process). */
@@ -93,12 +109,11 @@ export class Engine {
       if (order) processOrder(store, order, now);
     }
     store.engine.queue = [];
-    if (ids.length > 0) this.markPromised();
     return ids.length;
   }
 
   /** Notes a background change no one was told of: the state file is written shortly. */
-  markDirty(): void {
+  private markDirty(): void {
     if (!this.ctx.options.stateFile) return;
     this.changes++;
     if (this.lazyTimer) return;
@@ -109,7 +124,7 @@ export class Engine {
     this.lazyTimer.unref();
   }
 
-  /** Notes a change the caller is about to be told of: the next `durable()` waits until it is in the state file. */
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file. */
   markPromised(): void {
     if (!this.ctx.options.stateFile) return;
     this.promised = ++this.changes;
@@ -143,7 +158,7 @@ export class Engine {
   }
 
   /** Writes the state file at start, synchronously (nothing else runs yet): a fresh world or one caught up after a restart. */
-  saveAtStart(): void {
+  private saveAtStart(): void {
     if (!this.ctx.options.stateFile) return;
     saveStateFile(this.ctx.options.stateFile, this.ctx.store, this.ctx.clock.now());
     this.saved = this.changes;
@@ -170,32 +185,4 @@ export class Engine {
     this.lazyTimer = null;
     await this.saveUpTo(this.changes);
   }
-}
-
-/**
- * Attaches an engine to a freshly built mock: loads the state file when one is named and exists
- * (throwing a clear error when it is corrupt), and follows every move of the clock.
- */
-export function attachEngine(ctx: MockContext): Engine {
-  const existing = engines.get(ctx);
-  if (existing) return existing;
-  const engine = new Engine(ctx, ctx.options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
-  engines.set(ctx, engine);
-  if (ctx.options.stateFile) {
-    // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
-    removeLeftoverTemps(ctx.options.stateFile);
-    const saved = loadStateFile(ctx.options.stateFile);
-    if (saved) {
-      ctx.store = saved.store;
-      if (saved.now > ctx.clock.now()) ctx.clock.set(saved.now);
-    }
-  }
-  ctx.clock.onMove((_from, to) => engine.syncTo(to));
-  engine.saveAtStart();
-  return engine;
-}
-
-/** The engine of `ctx` (attached on first use). */
-export function engineOf(ctx: MockContext): Engine {
-  return engines.get(ctx) ?? attachEngine(ctx);
 }

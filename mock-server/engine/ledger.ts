@@ -4,6 +4,7 @@
  */
 import { cents } from '../money.js';
 import type { Bid, Note, Store } from '../store.js';
+import { notesOf, ordersOf } from '../store-index.js';
 
 /** Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it. */
 export const LEDGER_KINDS = {
@@ -45,27 +46,20 @@ export interface Balances {
   total: number;
 }
 
-/** Balances of every account in one pass over orders and notes. */
+/** Balances of every account (each from its own orders and notes). */
 export function allBalances(store: Store): Map<string, Balances> {
-  const out = new Map<string, Balances>();
-  for (const a of store.accounts.values()) out.set(a.id, { cash: a.cash, pending: 0, invested: 0, total: 0 });
-  for (const o of store.orders.values()) {
-    const b = out.get(o.accountId);
-    if (b) for (const bid of o.bids) b.pending += bidPending(bid);
-  }
-  for (const n of store.notes) {
-    const b = out.get(n.accountId);
-    if (b) b.invested += notePrincipal(n);
-  }
-  for (const b of out.values()) {
-    b.pending = cents(b.pending);
-    b.invested = cents(b.invested);
-    b.total = cents(b.cash + b.pending + b.invested);
-  }
-  return out;
+  return new Map([...store.accounts.keys()].map((id) => [id, balancesOf(store, id)]));
 }
 
-/** Balances of one account. */
+/** Balances of one account, from the indexes of its orders and notes. */
 export function balancesOf(store: Store, accountId: string): Balances {
-  return allBalances(store).get(accountId) ?? { cash: 0, pending: 0, invested: 0, total: 0 };
+  const account = store.accounts.get(accountId);
+  if (!account) return { cash: 0, pending: 0, invested: 0, total: 0 };
+  let pending = 0;
+  let invested = 0;
+  for (const o of ordersOf(store, accountId)) for (const bid of o.bids) pending += bidPending(bid);
+  for (const n of notesOf(store, accountId)) invested += notePrincipal(n);
+  pending = cents(pending);
+  invested = cents(invested);
+  return { cash: account.cash, pending, invested, total: cents(account.cash + pending + invested) };
 }

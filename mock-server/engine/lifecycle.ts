@@ -6,6 +6,7 @@
 import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { rngFor } from './rng-for.js';
 
@@ -29,14 +30,14 @@ export function fund(l: Listing, amount: number, at: number): void {
   l.last_updated_date = at;
 }
 
-/** Every bid of every order on listing `n`, with its order. */
-export function bidsOn(store: Store, n: number): { order: Order; bid: Bid }[] {
-  const out: { order: Order; bid: Bid }[] = [];
-  for (const order of store.orders.values()) {
-    if (order.order_status === 'COMPLETED') continue;
-    for (const bid of order.bids) if (bid.listing_id === n) out.push({ order, bid });
-  }
-  return out;
+/** Every bid on listing `n` whose order is not yet completed, with its order. */
+export function bidsOn(store: Store, n: number): BidRef[] {
+  return bidsOnListing(store, n).filter(({ order }) => order.order_status !== 'COMPLETED');
+}
+
+/** True while an order not yet processed holds a PENDING bid on listing `n` (a whole loan is then taken). */
+export function heldByUnprocessedBid(store: Store, n: number): boolean {
+  return bidsOnListing(store, n).some(({ order, bid }) => !order.processed && bid.bid_status === 'PENDING');
 }
 
 /** Marks an order COMPLETED once every bid is INVESTED or EXPIRED. */
@@ -132,7 +133,7 @@ export function originate(store: Store, l: Listing, at: number): Loan {
       continue;
     }
     const note_number = `${loan.loan_number}-${store.counters.note++}`;
-    store.notes.push({
+    addNote(store, {
       note_number, accountId: order.accountId, listingNumber: l.listing_number, loanNumber: loan.loan_number,
       amount: bid.bid_amount_placed, orderId: order.order_id, principal: bid.bid_amount_placed, initialPrincipal: 0, chargedOff: 0,
     });

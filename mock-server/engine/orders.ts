@@ -2,15 +2,16 @@
  * Orders in the engine: accepting a validated order (debit the whole total, every bid PENDING/NONE,
  * queue it) and processing it (each bid's bid_result per the spec, crediting what was not placed).
  */
+import { youngPartialCap } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../money.js';
 import type { Account, Bid, Order, Store } from '../store.js';
+import { addOrder } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { rngFor } from './rng-for.js';
 import type { BidRequest } from './validate-order.js';
 
-const DAY = 86_400_000;
 /** Source recorded on orders placed through the API. */
 export const ORDER_SOURCE = 'API';
 
@@ -34,7 +35,7 @@ export function acceptOrder(store: Store, account: Account, bids: BidRequest[], 
   };
   const total = cents(bids.reduce((s, b) => s + b.amount, 0));
   post(store, account.id, -total, LEDGER_KINDS.ORDER_DEBIT, order_id, now);
-  store.orders.set(order_id, order);
+  addOrder(store, order);
   store.engine.queue.push(order_id);
   return order;
 }
@@ -73,8 +74,8 @@ function processBid(store: Store, order: Order, bid: Bid, at: number): void {
     if (l.amount_funded > 0 || bid.bid_amount !== l.listing_amount) return fail(store, order, bid, 'BID_FAILED', at);
   } else {
     if (user?.fractionalEligible === false) return fail(store, order, bid, 'CANNOT_BID_ON_FRACTIONAL_LOANS', at);
-    const young = at - l.listing_creation_date < DAY;
-    if (l.partial_funding_indicator && young && bid.bid_amount > cents(l.listing_amount * 0.1)) {
+    const cap = youngPartialCap(l, l.listing_creation_date, at);
+    if (cap !== null && bid.bid_amount > cap) {
       return fail(store, order, bid, 'LENDER_NOT_ELIGIBLE_TO_BID', at);
     }
   }

@@ -8,6 +8,7 @@ import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../money.js';
 import type { Rng } from '../rng.js';
 import type { Loan, Note, Store } from '../store.js';
+import { notesOfLoan } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
 
@@ -30,22 +31,10 @@ interface Payment {
 
 /** Services every loan due at or before `t`. */
 export function serviceLoans(store: Store, t: number, rng: Rng): void {
-  let notesByLoan: Map<number, Note[]> | null = null;
-  const notesOf = (n: number): Note[] => {
-    if (!notesByLoan) {
-      notesByLoan = new Map();
-      for (const note of store.notes) {
-        const list = notesByLoan.get(note.loanNumber) ?? [];
-        list.push(note);
-        notesByLoan.set(note.loanNumber, list);
-      }
-    }
-    return notesByLoan.get(n) ?? [];
-  };
   for (const loan of store.loans.values()) {
     if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
       updateArrears(loan, t);
-      if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOf(loan.loan_number));
+      if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number));
       continue;
     }
     if (loan.loan_status !== LOAN_STATUS.CURRENT) continue;
@@ -55,7 +44,7 @@ export function serviceLoans(store: Store, t: number, rng: Rng): void {
       continue;
     }
     if (loan.next_payment_due_date == null || loan.next_payment_due_date > t) continue;
-    dueDate(store, loan, notesOf(loan.loan_number), t, rng);
+    dueDate(store, loan, notesOfLoan(store, loan.loan_number), t, rng);
   }
 }
 
@@ -72,7 +61,7 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
 }
 
-function dueDate(store: Store, loan: Loan, notes: Note[], t: number, rng: Rng): void {
+function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number, rng: Rng): void {
   const due = loan.next_payment_due_date!;
   const missed = loan.missedPayments ?? 0;
   const r = rng.next();
@@ -128,7 +117,7 @@ function installment(loan: Loan): number {
 }
 
 /** Each note's pro-rata share of a payment, through the ledger. */
-function payNotes(store: Store, loan: Loan, notes: Note[], pay: Payment, done: boolean, t: number): void {
+function payNotes(store: Store, loan: Loan, notes: readonly Note[], pay: Payment, done: boolean, t: number): void {
   for (const n of notes) {
     const held = n.principal ?? 0;
     if (held <= 0 && !done) continue;
@@ -146,7 +135,7 @@ function payNotes(store: Store, loan: Loan, notes: Note[], pay: Payment, done: b
   }
 }
 
-function chargeOff(loan: Loan, notes: Note[]): void {
+function chargeOff(loan: Loan, notes: readonly Note[]): void {
   loan.loan_status = LOAN_STATUS.CHARGEOFF;
   loan.chargeOffAt = null;
   loan.collection_fees_paid = cents(loan.collection_fees_paid + loan.principal_balance * 0.02);

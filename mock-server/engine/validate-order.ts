@@ -3,11 +3,13 @@
  * order, documented in README.md beside this file: the body, the investor, the shape of every entry,
  * each entry against its listing, then the order as a whole against the account.
  */
-import { LISTING_STATUS, MAX_BIDS_PER_ORDER, MIN_BID } from '../../src/contract/enums.js';
+import { isAmountText, MIN_BID } from '../../src/contract/bid-rules.js';
+import { LISTING_STATUS, MAX_BIDS_PER_ORDER } from '../../src/contract/enums.js';
 import { ORDER_ERRORS } from '../../src/contract/errors.js';
 import { ApiError, invalidToken } from '../api-error.js';
 import { cents } from '../money.js';
 import type { Account, Listing, Store, User } from '../store.js';
+import { heldByUnprocessedBid } from './lifecycle.js';
 
 /** The most one bid may carry (ORD0014). */
 export const MAX_BID_AMOUNT = 50_000;
@@ -28,8 +30,6 @@ export function orderError(code: string, detail?: string): ApiError {
   if (!info) throw new Error(`unknown order error ${code}`);
   return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
 }
-
-const AMOUNT_TEXT = /^\d+(\.\d{1,2})?$/;
 
 /** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
 export function validateOrder(store: Store, account: Account, body: unknown, now: number): BidRequest[] {
@@ -79,7 +79,7 @@ export function validateOrder(store: Store, account: Account, body: unknown, now
 /** A bid amount: a positive JSON number (a string is not one) with at most 2 decimals, at least MIN_BID. */
 function readAmount(v: unknown, at: string): number {
   const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
-  if (!AMOUNT_TEXT.test(text) || Number(text) <= 0) {
+  if (!isAmountText(text) || Number(text) <= 0) {
     throw orderError('ORD0005', `${at}.bid_amount must be a positive amount with at most 2 decimals, got ${JSON.stringify(v)}.`);
   }
   const amount = Number(text);
@@ -98,15 +98,6 @@ function checkInvestor(user: User | undefined, now: number): void {
   if (user.agreementsSigned === false) throw orderError('ORD0039', 'Sign the investor agreements to invest.');
   if (!user.stateAllowsInvesting) throw orderError('ORD0040', `Investing is not allowed in ${user.state}.`);
   if (user.delinquent) throw orderError('ORD0041');
-}
-
-/** Pending (not yet processed) whole-loan bids hold the listing: anyone else's would fund it in part. */
-function wholeLoanHeld(store: Store, listingNumber: number): boolean {
-  for (const o of store.orders.values()) {
-    if (o.processed) continue;
-    if (o.bids.some((b) => b.listing_id === listingNumber && b.bid_status === 'PENDING')) return true;
-  }
-  return false;
 }
 
 function checkListing(store: Store, user: User, id: number, amount: number, i: number, now: number): Listing {
@@ -129,7 +120,7 @@ function checkListing(store: Store, user: User, id: number, amount: number, i: n
     if (amount !== l.listing_amount) {
       throw orderError('ORD0018', `${at}: bid ${amount.toFixed(2)} on whole loan ${id} of ${l.listing_amount.toFixed(2)}.`);
     }
-    if (l.amount_funded > 0 || wholeLoanHeld(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
+    if (l.amount_funded > 0 || heldByUnprocessedBid(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
     return l;
   }
   if (user.fractionalEligible === false) throw orderError('ORD0036', `${at}: listing ${id} is fractional.`);

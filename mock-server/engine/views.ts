@@ -1,19 +1,20 @@
 /**
- * Orders, order listings and loans as the API returns them: dates in the request's zone, money to the
+ * Orders, order listings and loans as the API returns them (the contract's answer types): dates in the request's zone, money to the
  * cent, deprecated yields only for listings that started on or before 2018-08-08.
  */
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
-import { DEPRECATED_FIELDS_UNTIL } from '../../src/contract/listing-fields.js';
+import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
 import { cents } from '../money.js';
+import type { Loan as LoanAnswer, Order as OrderAnswer, OrderListing } from '../../src/contract/resources.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { notesOf } from '../store-index.js';
 
-const DEPRECATED_LAST = Date.parse(`${DEPRECATED_FIELDS_UNTIL}T23:59:59.999Z`);
 const DAY = 86_400_000;
 
 /** True when a listing is old enough to carry the deprecated yield fields. */
 export function hasDeprecatedYields(l: Listing | undefined): boolean {
-  return !!l && l.listing_start_date <= DEPRECATED_LAST;
+  return !!l && hasDeprecatedFields(l.listing_start_date);
 }
 
 /** The deprecated yields of an order: bid-weighted over its old listings, or nothing. */
@@ -36,7 +37,7 @@ function orderYields(store: Store, order: Order): Record<string, number> {
 }
 
 /** The answer to POST /orders: every bid PENDING, the order IN_PROGRESS. */
-export function createdOrderView(store: Store, o: Order, zone: string | undefined): Record<string, unknown> {
+export function createdOrderView(store: Store, o: Order, zone: string | undefined): OrderAnswer {
   return {
     order_id: o.order_id,
     order_date: formatDateTime(o.order_date, zone),
@@ -48,7 +49,7 @@ export function createdOrderView(store: Store, o: Order, zone: string | undefine
 }
 
 /** An order as GET /orders/{id} and GET /orders/ return it. */
-export function orderView(store: Store, o: Order, zone: string | undefined): Record<string, unknown> {
+export function orderView(store: Store, o: Order, zone: string | undefined): OrderAnswer {
   const sum = (f: (b: Bid) => number): number => cents(o.bids.reduce((s, b) => s + f(b), 0));
   return {
     order_id: o.order_id,
@@ -74,14 +75,14 @@ const STATUS_REASON: Readonly<Record<string, string>> = {
 };
 
 /** One listing of an order (GET /orders/{id}/listings), flat values for sorting and filtering. */
-export function orderListingView(store: Store, o: Order, b: Bid, zone: string | undefined): Record<string, unknown> {
+export function orderListingView(store: Store, o: Order, b: Bid, zone: string | undefined): OrderListing {
   const l = store.listingByNumber.get(b.listing_id)!;
   let invested = 0;
-  for (const n of store.notes) if (n.accountId === o.accountId && n.listingNumber === l.listing_number) invested += n.amount;
+  for (const n of notesOf(store, o.accountId)) if (n.listingNumber === l.listing_number) invested += n.amount;
   const reason = b.bid_status === 'PENDING' && b.bid_result === 'NONE' ? 'Waiting to be processed'
     : b.bid_status === 'EXPIRED' && b.bid_result !== 'BID_SUCCEEDED' && b.bid_result !== 'PARTIAL_BID_SUCCEEDED'
       ? `Expired: ${b.bid_result}` : STATUS_REASON[b.bid_status]!;
-  const out: Record<string, unknown> = {
+  const out: OrderListing = {
     listing_title: l.listing_title,
     invested_amount: cents(invested),
     listing_amount: l.listing_amount,
@@ -124,8 +125,8 @@ function monthsBetween(from: number, to: number): number {
 }
 
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
-export function loanView(store: Store, loan: Loan, now: number, zone: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function loanView(store: Store, loan: Loan, now: number, zone: string | undefined): LoanAnswer {
+  const out: LoanAnswer = {
     loan_number: loan.loan_number,
     age_in_months: monthsBetween(loan.origination_date, now),
     amount_borrowed: loan.amount_borrowed,

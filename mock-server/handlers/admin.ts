@@ -8,12 +8,10 @@ import { parseDuration } from '../../src/contract/duration.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import { engineOf } from '../engine/engine.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { endListing } from '../engine/lifecycle.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
-import { getFaults, setFaults } from '../faults.js';
 import { route } from './route.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
@@ -55,7 +53,7 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     accounts,
     special_listings: special,
     invariants: checkInvariants(s),
-    faults: getFaults(ctx),
+    faults: ctx.faults.get(),
   };
 }
 
@@ -94,31 +92,24 @@ export function clockTarget(body: Record<string, unknown>, now: number): number 
 
 /** The admin handlers. */
 export function adminHandlers(ctx: MockContext) {
-  const engine = engineOf(ctx);
   return [
-    http.post('*/__mock/reset', route(() => {
+    http.post('*/__mock/reset', route(ctx, () => {
       ctx.reset();
-      engine.markDirty();
       return stateSummary(ctx);
     })),
-    http.get('*/__mock/state', route(() => {
-      engine.sync();
-      return stateSummary(ctx);
-    })),
-    http.post('*/__mock/clock', route(async ({ request }) => {
+    http.get('*/__mock/state', route(ctx, () => stateSummary(ctx), { sync: true })),
+    http.post('*/__mock/clock', route(ctx, async ({ request }) => {
       const body = await jsonBody(request);
-      engine.sync();
       const from = ctx.clock.now();
       const to = clockTarget(body, from);
+      // The engine follows the clock's move (Engine.open), so the world is at `to` when this answers.
       ctx.clock.set(to);
-      engine.syncTo(to);
       return { now: formatDateTime(to), moved_ms: to - from };
-    }, { json: true })),
-    http.post('*/__mock/process', route(() => ({ processed: engine.processAll() }))),
-    http.get('*/__mock/faults', route(() => getFaults(ctx))),
-    http.post('*/__mock/faults', route(async ({ request }) => setFaults(ctx, await jsonBody(request)), { json: true })),
-    http.post('*/__mock/listings/:number/:action', route(({ params }) => {
-      engine.sync();
+    }, { json: true, sync: true })),
+    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.processAll() }))),
+    http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
+    http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),
+    http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => {
       const action = String(params.action);
       const status = action === 'withdraw' ? LISTING_STATUS.WITHDRAWN : action === 'cancel' ? LISTING_STATUS.CANCELLED : null;
       if (status === null) throw validationError('action', `must be withdraw or cancel, got '${action}'`);
@@ -129,8 +120,7 @@ export function adminHandlers(ctx: MockContext) {
         throw new ApiError(409, { code: 'CONFLICT', message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it` });
       }
       endListing(ctx.store, l, status, ctx.clock.now());
-      engine.markDirty();
       return { listing_number: l.listing_number, listing_status: l.listing_status, listing_status_reason: l.listing_status_reason };
-    })),
+    }, { sync: true })),
   ];
 }

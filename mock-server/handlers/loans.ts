@@ -2,12 +2,11 @@
 import { http } from 'msw';
 import { PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../api-error.js';
-import { authenticate } from '../auth.js';
 import type { MockContext } from '../context.js';
-import { engineOf } from '../engine/engine.js';
 import { loanView } from '../engine/views.js';
-import { parsePage, parseSortBy, sortBy } from '../query-params.js';
-import { route } from './route.js';
+import { parseSortBy, sortBy } from '../query-params.js';
+import { notesOf } from '../store-index.js';
+import { authedRoute } from './route.js';
 
 const LOAN_SORT_FIELDS = new Set([
   'loan_number', 'age_in_months', 'amount_borrowed', 'borrower_rate', 'days_past_due', 'collection_fees_paid',
@@ -16,32 +15,24 @@ const LOAN_SORT_FIELDS = new Set([
   'platform_rating', 'service_fees_paid', 'term',
 ]);
 
+/** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {
-  const out = new Set<number>();
-  for (const n of ctx.store.notes) if (n.accountId === accountId) out.add(n.loanNumber);
-  return out;
+  return new Set(notesOf(ctx.store, accountId).map((n) => n.loanNumber));
 }
 
 /** The loans handlers. */
 export function loansHandlers(ctx: MockContext) {
-  const engine = engineOf(ctx);
   return [
-    http.get('*/v1/loans', route(({ request, url, zone }) => {
-      const caller = authenticate(ctx, request, 'read_loan');
-      engine.sync();
-      const page = parsePage(url.searchParams, PAGINATION.loans);
+    http.get('*/v1/loans', authedRoute(ctx, 'read_loan', ({ caller, url, zone, page }) => {
+      page(); // paging is checked before sorting
       const sort = parseSortBy(url.searchParams.get('sort_by'), LOAN_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
       const now = ctx.clock.now();
       const items = [...heldLoans(ctx, caller.accountId)]
         .sort((a, b) => b - a)
         .map((n) => loanView(ctx.store, ctx.store.loans.get(n)!, now, zone));
-      sortBy(items, sort, (i, f) => i[f]);
-      const slice = items.slice(page.offset, page.offset + page.limit);
-      return { result: slice, result_count: slice.length, total_count: items.length };
-    })),
-    http.get('*/v1/loans/:loanId', route(({ request, params, zone }) => {
-      const caller = authenticate(ctx, request, 'read_loan');
-      engine.sync();
+      return sortBy(items, sort, (i, f) => i[f]);
+    }, { list: PAGINATION.loans })),
+    http.get('*/v1/loans/:loanId', authedRoute(ctx, 'read_loan', ({ caller, params, zone }) => {
       const text = String(params.loanId);
       if (!/^\d{1,15}$/.test(text)) throw validationError('loan_id', `must be a loan number, got '${text}'`);
       const n = Number(text);

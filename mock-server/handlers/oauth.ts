@@ -22,20 +22,11 @@ function html(status: number, body: string, headers: Record<string, string> = {}
   return new Response(body, { status, headers: { ...HTML_HEADERS, ...headers } });
 }
 
-/** Wraps a browser-facing body: an ApiError becomes an HTML error page with its status. */
-function page(body: (request: Request, url: URL) => Response | Promise<Response>) {
-  return async ({ request }: { request: Request }) => {
-    try {
-      return await body(request, new URL(request.url));
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const b = err.body as { error?: string; error_description?: string };
-        return html(err.status, errorPage(err.status, b.error ?? 'error', b.error_description ?? err.message));
-      }
-      console.error('mock: unexpected error', err);
-      return html(500, errorPage(500, 'server_error', 'Application Error'));
-    }
-  };
+/** How a browser-facing route answers a failure: an HTML error page with the status (a bug: 500). */
+function htmlError(err: ApiError | undefined): Response {
+  if (!err) return html(500, errorPage(500, 'server_error', 'Application Error'));
+  const { error, error_description: description } = err.body;
+  return html(err.status, errorPage(err.status, typeof error === 'string' ? error : 'error', typeof description === 'string' ? description : err.message));
 }
 
 /** Checks client_id and response_type of an authorization request. */
@@ -86,7 +77,8 @@ export function oauthHandlers(ctx: MockContext) {
   optionClients(ctx);
   autoApproveAccount(ctx);
   return [
-    http.get('*/oauth', page((request, url) => {
+    // The consent page approves at once for a remembered or --auto-approve user: a GET that writes.
+    http.get('*/oauth', route(ctx, ({ request, url }) => {
       const client = checkRequest(ctx, url.searchParams);
       const state = url.searchParams.get('state');
       const auto = autoApproveAccount(ctx);
@@ -96,8 +88,8 @@ export function oauthHandlers(ctx: MockContext) {
       if (grant && ctx.store.accounts.has(grant.accountId)) return approveAndRedirect(ctx, client, grant.accountId, grant.scopes, state);
       const users = [...ctx.store.users.values()];
       return html(200, consentPage({ client, state, users, accounts: ctx.store.accounts, action: url.pathname }));
-    })),
-    http.post('*/oauth', page(async (request) => {
+    }, { browser: htmlError, writes: true })),
+    http.post('*/oauth', route(ctx, async ({ request }) => {
       const form = new URLSearchParams(await request.text());
       const client = checkRequest(ctx, form);
       const state = form.get('state');
@@ -109,8 +101,8 @@ export function oauthHandlers(ctx: MockContext) {
       const access = form.get('access') ?? 'read_write';
       if (access !== 'read_write' && access !== 'read_only') throw oauthError(400, 'invalid_request', 'access must be read_write or read_only');
       return approveAndRedirect(ctx, client, accountId, scopesFor(access as Access), state);
-    })),
-    http.post('*/v1/security/oauth/token', route(async ({ request }) => {
+    }, { browser: htmlError })),
+    http.post('*/v1/security/oauth/token', route(ctx, async ({ request }) => {
       const type = request.headers.get('content-type') ?? '';
       if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');

@@ -3,12 +3,11 @@
  * and the browser pages behind offers_url and offer_url (no credentials: they are links for people).
  */
 import { http } from 'msw';
-import { authenticate } from '../auth.js';
 import type { MockContext } from '../context.js';
 import { answerOffersRequest, offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
 import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
-import { route } from './route.js';
+import { authedRoute, route } from './route.js';
 
 /** Reads the body as JSON, or a 400 that says where it broke. */
 async function readJson(request: Request): Promise<unknown> {
@@ -24,15 +23,15 @@ async function readJson(request: Request): Promise<unknown> {
 /** The offers handlers. */
 export function offersHandlers(ctx: MockContext) {
   return [
-    http.post('*/v1/marketplace/application/offers', route(async ({ request, url }) => {
-      authenticate(ctx, request);
-      return answerOffersRequest(ctx, await readJson(request), url.origin);
-    }, { json: true })),
-    http.get(`*${OFFER_PAGES_PATH}/:code`, route(({ params }) => {
+    // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
+    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, url }) => (
+      answerOffersRequest(ctx, await readJson(request), url.origin)
+    ), { json: true, sync: false })),
+    http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));
       return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);
     })),
-    http.get(`*${OFFER_PAGES_PATH}/:code/:offerId`, route(({ params }) => {
+    http.get(`*${OFFER_PAGES_PATH}/:code/:offerId`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));
       const offer = record?.offers.find((o) => String(o.id) === params.offerId);
       return record && offer ? offerPage(record, offer) : notFoundPage(`Offer ${String(params.offerId)} of ${String(params.code)}`);

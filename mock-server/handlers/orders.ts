@@ -5,14 +5,13 @@
 import { http } from 'msw';
 import { BID_STATUSES, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../api-error.js';
-import { authenticate } from '../auth.js';
 import type { MockContext } from '../context.js';
-import { engineOf } from '../engine/engine.js';
 import { orderError } from '../engine/validate-order.js';
 import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
-import { parsePage, parseSortBy, sortBy } from '../query-params.js';
+import { parseSortBy, sortBy } from '../query-params.js';
+import { ordersOf } from '../store-index.js';
 import type { Order } from '../store.js';
-import { route } from './route.js';
+import { authedRoute, paged } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
@@ -42,33 +41,22 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
 
 /** The orders handlers. */
 export function ordersHandlers(ctx: MockContext) {
-  const engine = engineOf(ctx);
   return [
-    http.post('*/v1/orders', route(async ({ request, zone }) => {
-      const caller = authenticate(ctx, request, 'write_invest_order');
+    http.post('*/v1/orders', authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
       const body = await readJson(request);
       const account = ctx.store.accounts.get(caller.accountId)!;
-      const order = engine.submit(account, body);
-      return createdOrderView(ctx.store, order, zone);
+      return createdOrderView(ctx.store, ctx.engine.submit(account, body), zone);
     }, { json: true })),
-    http.get('*/v1/orders', route(({ request, url, zone }) => {
-      const caller = authenticate(ctx, request, READ_SCOPES);
-      engine.sync();
-      const page = parsePage(url.searchParams, PAGINATION.orders);
-      const mine = [...ctx.store.orders.values()].filter((o) => o.accountId === caller.accountId);
-      const slice = mine.slice(page.offset, page.offset + page.limit);
-      return { result: slice.map((o) => orderView(ctx.store, o, zone)), result_count: slice.length, total_count: mine.length };
-    })),
-    http.get('*/v1/orders/:orderId', route(({ request, params, zone }) => {
-      const caller = authenticate(ctx, request, READ_SCOPES);
-      engine.sync();
-      return orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone);
-    })),
-    http.get('*/v1/orders/:orderId/listings', route(({ request, url, params, zone }) => {
-      const caller = authenticate(ctx, request, READ_SCOPES);
-      engine.sync();
+    // Only the page asked for is viewed.
+    http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (
+      paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone))
+    ), { list: PAGINATION.orders })),
+    http.get('*/v1/orders/:orderId', authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) => (
+      orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone)
+    ))),
+    http.get('*/v1/orders/:orderId/listings', authedRoute(ctx, READ_SCOPES, ({ caller, url, params, zone, page }) => {
       const order = findOrder(ctx, caller.accountId, String(params.orderId));
-      const page = parsePage(url.searchParams, PAGINATION.orderListings);
+      page(); // paging is checked after the order, before sorting and the status
       const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_FIELDS, [{ field: 'listing_number', desc: true }]);
       const status = url.searchParams.get('status');
       if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
@@ -76,9 +64,7 @@ export function ordersHandlers(ctx: MockContext) {
       }
       let items = order.bids.map((b) => orderListingView(ctx.store, order, b, zone));
       if (status !== null) items = items.filter((i) => i.status === status.trim().toUpperCase());
-      sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
-      const slice = items.slice(page.offset, page.offset + page.limit);
-      return { result: slice, result_count: slice.length, total_count: items.length };
-    })),
+      return sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
+    }, { list: PAGINATION.orderListings })),
   ];
 }

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
 import { ApiError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import { engineOf } from '../engine/engine.js';
 import type { Grant, Token } from '../store.js';
 import { findClient } from './clients.js';
 
@@ -42,9 +41,6 @@ export function approveGrant(ctx: MockContext, clientId: string, accountId: stri
   const renewed: Grant = { clientId, accountId, authKey: secret(), scopes: [...scopes], createdAt: ctx.clock.now() };
   if (grant) Object.assign(grant, renewed);
   else ctx.store.grants.push(renewed);
-  // The consent page approves on a GET too (remembered or --auto-approve): its redirect hands out
-  // this key, so with --state that answer waits, like any write's, until the key is durable.
-  engineOf(ctx).markPromised();
   return grant ?? renewed;
 }
 

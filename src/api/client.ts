@@ -5,21 +5,17 @@
  */
 import type { Settings } from '../config/settings.js';
 import type { TokenProvider } from '../auth/token-provider.js';
-import { errorFromResponse } from './errors.js';
+import { DecodeError, type Reader } from '../contract/decode.js';
+import { BadAnswerError, errorFromResponse } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
 
 /** Which of the API's base addresses a path hangs off. */
 export type Base = 'base' | 'root' | 'auth';
 
-/** A list response. */
-export interface ListEnvelope<T = Record<string, unknown>> {
-  result: T[];
-  result_count: number;
-  total_count: number;
-}
+export type { ListEnvelope } from '../contract/resources.js';
 
-/** A call to a resource. */
-export interface Call {
+/** A call to a resource; `decode` turns its 2xx answer into the resource. */
+export interface Call<T> {
   method: HttpRequest['method'];
   base: Base;
   /** Path below the base, segments already encoded (use `seg`). */
@@ -28,6 +24,7 @@ export interface Call {
   json?: unknown;
   /** What the call does, for messages ("search listings"). */
   what: string;
+  decode: Reader<T>;
 }
 
 /** Encodes one path segment. */
@@ -47,20 +44,30 @@ export class ApiClient {
     return `${root}${path.startsWith('/') ? '' : '/'}${path}`;
   }
 
-  /** Sends a resource call and returns the parsed body, or throws the mapped error. */
-  async call<T>(c: Call): Promise<T> {
+  /** Sends a resource call and returns the decoded answer, or throws the mapped error. */
+  async call<T>(c: Call<T>): Promise<T> {
     let token = await this.tokens.accessToken();
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { authorization: `bearer ${token}` };
       if (this.settings.timezone) headers.timezone = this.settings.timezone;
       const res = await this.http.send({ method: c.method, url: this.url(c.base, c.path), query: c.query, json: c.json, headers });
-      if (res.status >= 200 && res.status < 300) return res.data as T;
-      const body = res.data as { error?: string } | undefined;
-      if (res.status === 401 && attempt === 0 && body?.error === 'invalid_token') {
+      if (res.status >= 200 && res.status < 300) return decoded(c, res.data);
+      const error = errorFromResponse(res.status, res.data, c.what);
+      if (res.status === 401 && attempt === 0 && error.code === 'invalid_token') {
         token = await this.tokens.accessToken({ refresh: true });
         continue;
       }
-      throw errorFromResponse(res.status, res.data, c.what);
+      throw error;
     }
+  }
+}
+
+/** The answer as the call's resource, or BadAnswerError naming what did not fit. */
+function decoded<T>(c: Call<T>, data: unknown): T {
+  try {
+    return c.decode(data, 'answer');
+  } catch (err) {
+    if (err instanceof DecodeError) throw new BadAnswerError(c.what, err);
+    throw err;
   }
 }

@@ -2,6 +2,7 @@
  * Typed API failures, mapped from an HTTP answer in exactly one function (`errorFromResponse`).
  * Each carries the status, the API's code and message, and the CLI exit code it leads to.
  */
+import type { DecodeError } from '../contract/decode.js';
 import { AUTH_ERRORS, OFFER_ERRORS, ORDER_ERRORS } from '../contract/errors.js';
 import { CliError, EXIT } from '../errors.js';
 
@@ -33,6 +34,17 @@ export class ConnectionError extends CliError {
   }
 }
 
+/**
+ * A 2xx answer without the shape the client relies on (exit 5, as for an unreachable marketplace:
+ * whatever answered is not the marketplace API the client speaks). A ConnectionError, so that an
+ * order whose answer cannot be read is treated as lost, never as refused.
+ */
+export class BadAnswerError extends ConnectionError {
+  constructor(what: string, err: DecodeError) {
+    super(`${what}: the marketplace's answer cannot be read: ${err.message}`, err);
+  }
+}
+
 /** The meaning of a known code, for messages. */
 export function meaningOf(code: string | undefined): string | undefined {
   if (!code) return undefined;
@@ -41,10 +53,10 @@ export function meaningOf(code: string | undefined): string | undefined {
 
 /** Maps a non-2xx answer to its typed error. */
 export function errorFromResponse(status: number, body: unknown, what: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const errors = Array.isArray(b.errors) ? (b.errors as Array<Record<string, unknown>>) : [];
-  const code = (b.code ?? b.error ?? errors[0]?.code) as string | undefined;
-  const text = (b.message ?? b.error_description ?? errors[0]?.message) as string | undefined;
+  const b = fieldsOf(body);
+  const first = fieldsOf(Array.isArray(b.errors) ? b.errors[0] : undefined);
+  const code = textOf(b.code) ?? textOf(b.error) ?? textOf(first.code);
+  const text = textOf(b.message) ?? textOf(b.error_description) ?? textOf(first.message);
   const detail = [code, text ?? meaningOf(code)].filter(Boolean).join(': ') || (typeof body === 'string' ? body.slice(0, 200) : '');
   const message = `${what} failed (HTTP ${status})${detail ? `: ${detail}` : ''}`;
   if (status === 403 && code === 'insufficient_scope') {
@@ -56,3 +68,10 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   if (status >= 500) return new ServerError(message, EXIT.UNREACHABLE, status, code, body);
   return new RejectedError(message, EXIT.REJECTED, status, code, body);
 }
+
+/** The fields of an error body, or none when it is not an object. */
+function fieldsOf(v: unknown): { [field: string]: unknown } {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v } : {};
+}
+
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

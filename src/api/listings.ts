@@ -1,16 +1,19 @@
 /** Listings: search (one page or every page) and get one by number, active or originated. */
+import { decodeEnvelope, decodeListing } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
-import type { ApiClient, ListEnvelope } from './client.js';
+import type { ListEnvelope, Listing } from '../contract/resources.js';
+import type { ApiClient } from './client.js';
 import { paginate } from './pagination.js';
 
-/** A listing as the API returns it. */
-export type Listing = Record<string, unknown> & { listing_number: number };
+export type { Listing } from '../contract/resources.js';
+
+const decodePage = decodeEnvelope(decodeListing);
 
 const PATH = '/listingsvc/v2/listings/';
 
 /** One page of a search. */
 export function search(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope<Listing>> {
-  return client.call<ListEnvelope<Listing>>({ method: 'GET', base: 'root', path: PATH, query, what: 'listings search' });
+  return client.call({ method: 'GET', base: 'root', path: PATH, query, what: 'listings search', decode: decodePage });
 }
 
 /** Every match, page by page (pages of the maximum size unless the query sets `limit`). */

@@ -1,15 +1,21 @@
 /** Loans the caller holds notes in: one page, every page, or one loan. */
+import { decodeEnvelope, decodeLoan } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
-import { seg, type ApiClient, type ListEnvelope } from './client.js';
+import type { ListEnvelope, Loan } from '../contract/resources.js';
+import { seg, type ApiClient } from './client.js';
 import { paginate } from './pagination.js';
 
+export type { Loan } from '../contract/resources.js';
+
+const decodePage = decodeEnvelope(decodeLoan);
+
 /** One page of loans. */
-export function list(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope> {
-  return client.call<ListEnvelope>({ method: 'GET', base: 'base', path: '/loans/', query, what: 'loan list' });
+export function list(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope<Loan>> {
+  return client.call({ method: 'GET', base: 'base', path: '/loans/', query, what: 'loan list', decode: decodePage });
 }
 
 /** Every loan, page by page (the endpoint's maximum page is 25). */
-export function listAll(client: ApiClient, query: URLSearchParams): AsyncGenerator<Record<string, unknown>> {
+export function listAll(client: ApiClient, query: URLSearchParams): AsyncGenerator<Loan> {
   return paginate((offset, limit) => {
     const q = new URLSearchParams(query);
     q.set('offset', String(offset));
@@ -19,6 +25,6 @@ export function listAll(client: ApiClient, query: URLSearchParams): AsyncGenerat
 }
 
 /** One loan by number. */
-export function get(client: ApiClient, loanNumber: number): Promise<Record<string, unknown>> {
-  return client.call<Record<string, unknown>>({ method: 'GET', base: 'base', path: `/loans/${seg(loanNumber)}`, what: `loan ${loanNumber}` });
+export function get(client: ApiClient, loanNumber: number): Promise<Loan> {
+  return client.call({ method: 'GET', base: 'base', path: `/loans/${seg(loanNumber)}`, what: `loan ${loanNumber}`, decode: decodeLoan });
 }

@@ -1,5 +1,5 @@
 /** Following every page of a list endpoint, one page in memory at a time. */
-import type { ListEnvelope } from './client.js';
+import type { ListEnvelope } from '../contract/resources.js';
 
 /**
  * Yields every item from `offset` on, fetching pages of `pageSize` with `fetchPage` until a short

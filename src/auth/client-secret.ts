@@ -4,12 +4,8 @@
  * the client is `mkt-demo` on a loopback marketplace (the bundled mock), else a prompt on a terminal.
  * Without a terminal it fails with exit 2 naming the flag.
  */
+import { DEMO_CLIENT } from '../contract/demo-client.js';
 import { UsageError } from '../errors.js';
-
-/** The bundled mock's demo client (published in DESIGN.md; not a secret). */
-export const DEMO_CLIENT_ID = 'mkt-demo';
-/** Its published secret, used only against a loopback marketplace. */
-export const DEMO_CLIENT_SECRET = 'mkt-demo-secret';
 
 /** What the choice depends on. */
 export interface SecretSources {
@@ -40,7 +36,7 @@ export async function resolveClientSecret(s: SecretSources): Promise<{ secret: s
   if (s.flag) return { secret: s.flag, source: '--client-secret' };
   if (s.env.MKT_CLIENT_SECRET) return { secret: s.env.MKT_CLIENT_SECRET, source: 'MKT_CLIENT_SECRET' };
   if (s.stored) return { secret: s.stored, source: 'stored credentials' };
-  if (s.clientId === DEMO_CLIENT_ID && isLoopbackUrl(s.baseUrl)) return { secret: DEMO_CLIENT_SECRET, source: 'demo client default' };
+  if (s.clientId === DEMO_CLIENT.clientId && isLoopbackUrl(s.baseUrl)) return { secret: DEMO_CLIENT.secret, source: 'demo client default' };
   if (s.interactive && s.prompt) {
     const secret = (await s.prompt(`Client secret for ${s.clientId}`)).trim();
     if (secret) return { secret, source: 'prompt' };

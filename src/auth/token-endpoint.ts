@@ -6,15 +6,11 @@
  */
 import type { HttpClient } from '../api/http.js';
 import { AUTH_ERRORS } from '../contract/errors.js';
+import type { Token } from '../contract/resources.js';
 import { CliError, EXIT } from '../errors.js';
 
-/** The token response of the spec. */
-export interface TokenResponse {
-  access_token: string;
-  token_type: string;
-  refresh_token: string;
-  expires_in: number;
-}
+/** The token endpoint's answer (the contract's Token). */
+export type TokenResponse = Token;
 
 /** A refusal by the token endpoint. */
 export class TokenError extends CliError {

@@ -25,6 +25,7 @@ export const GROUPS = [
   { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
   { name: 'listings', summary: 'search and read loan listings' },
   { name: 'order', summary: 'place bids and follow orders' },
+  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run' },
   { name: 'loans', summary: 'loans you hold notes in' },
   { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
   { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },

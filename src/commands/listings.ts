@@ -1,7 +1,8 @@
 /** `mkt listings search|fields|get`: every filterable catalogue field is a flag of `search`. */
 import { Command, Option } from '@commander-js/extra-typings';
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
-import { checkBoolean, checkFilterValue, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
+import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
+import { QueryError, readListingSearch } from '../contract/listing-query.js';
 import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-fields.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
@@ -50,49 +51,46 @@ function filterDescription(name: string): string {
   return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${f.name}: ${what} (${unit})`;
 }
 
-/** Turns the parsed flags into the search query, checking every value first (exit 2, nothing sent). */
+/** The flag that sets each control parameter of the search. */
+const FLAG_OF_PARAM: Readonly<Record<string, string>> = {
+  sort_by: '--sort-by', include_credit_bureau_values: '--include-credit-bureau-values', biddable: '--biddable', invested: '--invested',
+};
+
+/**
+ * Turns the parsed flags into the search query and checks it with the contract's reader, the one
+ * the marketplace mock answers with: a bad value is exit 2 naming the flag, and nothing is sent.
+ */
 export function buildSearchQuery(opts: SearchOptions, zone: string | undefined): URLSearchParams {
   const q = new URLSearchParams();
   for (const name of filterParamNames()) {
     const value = opts[name];
     if (value === undefined) continue;
-    const text = String(value);
-    const p = resolveFilterParam(name)!;
-    const problem = checkFilterValue(p, text, zone);
-    if (problem) throw new UsageError(`--${name}: ${problem}`);
-    q.set(name, p.kind === 'boolean' ? text.toLowerCase() : text);
+    q.set(name, String(value));
   }
-  for (const [flag, param] of [['biddable', 'biddable'], ['invested', 'invested']] as const) {
-    const v = opts[flag] === true ? 'true' : opts[flag];
-    if (v === undefined) continue;
-    const problem = checkBoolean(String(v));
-    if (problem) throw new UsageError(`--${flag}: ${problem}`);
-    q.set(param, String(v).toLowerCase());
+  for (const flag of ['biddable', 'invested'] as const) {
+    const v = opts[flag];
+    if (v !== undefined) q.set(flag, String(v));
   }
   if (opts.wholeLoan) q.set('whole_loan', 'true');
   if (opts.excludeCoBorrower) q.set('exclude_co_borrower_application', 'true');
   if (opts.includeCreditBureauValues !== undefined) {
-    const parts = opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase());
-    const bad = parts.find((b) => b !== 'bureau1' && b !== 'bureau2');
-    if (bad !== undefined) throw new UsageError(`--include-credit-bureau-values: must be bureau1, bureau2 or both, got '${bad}'`);
-    q.set('include_credit_bureau_values', parts.join(','));
+    q.set('include_credit_bureau_values', opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase()).join(','));
   }
-  if (opts.sortBy !== undefined) q.set('sort_by', checkSortBy(opts.sortBy));
+  if (opts.sortBy !== undefined) q.set('sort_by', opts.sortBy);
+  try {
+    readListingSearch(q, zone);
+  } catch (err) {
+    if (!(err instanceof QueryError)) throw err;
+    const hint = err.param === 'sort_by' && err.problem.startsWith('unknown field') ? 'run `mkt listings fields` for the field names' : undefined;
+    throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
+  }
+  // Booleans are sent as the API writes them.
+  for (const [name, value] of [...q]) {
+    if (name === 'biddable' || name === 'invested' || resolveFilterParam(name)?.kind === 'boolean') q.set(name, value.toLowerCase());
+  }
   if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
   if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
   return q;
-}
-
-function checkSortBy(text: string): string {
-  for (const clause of text.split(',')) {
-    const [field, dir, ...rest] = clause.trim().split(/\s+/);
-    const known = field !== undefined && LISTING_FIELD_BY_NAME.has(field) && LISTING_FIELD_BY_NAME.get(field)!.type !== 'object';
-    if (!known) throw new UsageError(`--sort-by: unknown field '${field ?? ''}'`, 'run `mkt listings fields` for the field names');
-    if (rest.length > 0 || (dir !== undefined && !/^(asc|desc)$/i.test(dir))) {
-      throw new UsageError(`--sort-by: direction must be asc or desc in '${clause.trim()}'`);
-    }
-  }
-  return text;
 }
 
 /** The `listings` command group. */

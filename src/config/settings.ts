@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isValidTimeZone } from '../contract/dates.js';
+import { DEMO_CLIENT } from '../contract/demo-client.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/render.js';
 
@@ -156,8 +157,8 @@ export function resolveSettings(env: Env, profileFlag: string | undefined, flags
     rootUrl,
     baseUrl: trimSlash(pick('base_url') ?? `${rootUrl}/v1`),
     authUrl: trimSlash(pick('auth_url') ?? rootUrl),
-    clientId: pick('client_id') ?? 'mkt-demo',
-    redirectUri: pick('redirect_uri') ?? 'http://localhost:8765/callback',
+    clientId: pick('client_id') ?? DEMO_CLIENT.clientId,
+    redirectUri: pick('redirect_uri') ?? DEMO_CLIENT.redirectUri,
     timezone: pick('timezone', { name: '--timezone', value: flags.timezone }),
     output: pick('output', { name: '--output', value: flags.output }),
     configDir: configDir(env),

@@ -98,8 +98,6 @@ export const READ_ONLY_SCOPES = [
 /** Longest identification.client_reference_id of an offers request (spec "Limits"). */
 export const CLIENT_REFERENCE_MAX = 255;
 
-/** Minimum bid amount in dollars. */
-export const MIN_BID = 25;
 /** Most bid requests in one order. */
 export const MAX_BIDS_PER_ORDER = 100;
 

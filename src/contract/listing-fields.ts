@@ -114,6 +114,11 @@ export const DEPRECATED_YIELD_FIELDS = ['effective_yield', 'estimated_loss_rate'
 
 /** The last listing start date that still carries the deprecated yield fields. */
 export const DEPRECATED_FIELDS_UNTIL = '2018-08-08';
+/** The last instant of that day (UTC): a listing starting at or before it carries the deprecated fields. */
+const DEPRECATED_FIELDS_LAST_MS = Date.parse(`${DEPRECATED_FIELDS_UNTIL}T23:59:59.999Z`);
+
+/** True when a listing that started at `startMs` (epoch ms) carries the deprecated yield fields. */
+export const hasDeprecatedFields = (startMs: number): boolean => startMs <= DEPRECATED_FIELDS_LAST_MS;
 
 /** Listings created before this date carry bureau1 data; later ones only bureau2. */
 export const BUREAU1_UNTIL = '2017-03-31';

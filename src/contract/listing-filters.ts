@@ -81,14 +81,3 @@ export function checkRangeBound(type: FieldType, text: string, zone: string | un
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(t)) return `'${text}' is not a number`;
   return Number(t);
 }
-
-/** Checks one value of a filter parameter. Returns the problem, or null when the value is good. */
-export function checkFilterValue(p: FilterParam, text: string, zone: string | undefined): string | null {
-  if (p.kind === 'boolean') return checkBoolean(text);
-  if (p.kind === 'multivalue') {
-    const parts = checkMultivalue(p.field, p.type, text);
-    return typeof parts === 'string' ? parts : null;
-  }
-  const n = checkRangeBound(p.type, text, zone, p.kind === 'max');
-  return typeof n === 'string' ? n : null;
-}

@@ -4,31 +4,28 @@
  */
 import { buildSearchQuery } from '../commands/listings.js';
 import { suggest } from '../commands/options.js';
+import { MIN_BID, youngPartialCap } from '../contract/bid-rules.js';
 import { PLATFORM_RATINGS, type PlatformRating } from '../contract/enums.js';
-import { MIN_BID } from '../contract/enums.js';
+import { QueryError, readListingSearch } from '../contract/listing-query.js';
 import { UsageError } from '../errors.js';
 
-export { MIN_BID, PLATFORM_RATINGS, suggest, type PlatformRating };
-export { checkBoolean, checkFilterValue, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
+export { MIN_BID, PLATFORM_RATINGS, suggest, youngPartialCap, type PlatformRating };
+export { checkBoolean, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
 export { parseApiDateTime } from '../contract/dates.js';
+
+/** Checks one filter value with the listings search's own reader (the mock's and the CLI's). Returns the problem, or null. */
+export function checkFilterValue(name: string, text: string, zone: string | undefined): string | null {
+  try {
+    readListingSearch(new URLSearchParams([[name, text]]), zone);
+    return null;
+  } catch (err) {
+    if (err instanceof QueryError) return err.problem;
+    throw err;
+  }
+}
 
 /** The minimum bid in cents. */
 export const MIN_BID_CENTS = Math.round(MIN_BID * 100);
-
-/**
- * A partial-funding listing younger than this (from its listing_creation_date) takes bids of at
- * most a tenth of its amount (spec "Limits"; applied the same way in src/orders/dry-run.ts and
- * mock-server/engine/orders.ts, which compare `now - created < DAY`).
- */
-export const YOUNG_LISTING_MS = 86_400_000;
-
-/**
- * The most a bid may be on a young partial-funding listing, in cents: a tenth of the listing
- * amount rounded down, so it is never above what the marketplace's own rounding allows.
- */
-export function tenPercentCapCents(listingAmountCents: number): number {
-  return Math.floor(listingAmountCents / 10);
-}
 
 /** Checks a sort_by value exactly as `mkt listings search --sort-by` does. Returns the problem, or null. */
 export function checkSortBy(text: string): string | null {

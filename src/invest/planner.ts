@@ -20,7 +20,7 @@
  * rating only lowers R's share.
  */
 import type { Candidate, Market, TakenReason } from './market.js';
-import { MIN_BID_CENTS, tenPercentCapCents, YOUNG_LISTING_MS } from './marketplace-rules.js';
+import { MIN_BID_CENTS, youngPartialCap } from './marketplace-rules.js';
 import type { Rule, Strategy } from './strategy.js';
 
 /** Why a candidate is skipped. */
@@ -128,8 +128,9 @@ function decide(
   const remaining = toCents(c.amount_remaining);
   if (remaining < MIN_BID_CENTS) return skip('remaining-below-minimum');
   amount = Math.min(amount, remaining);
-  if (c.partial_funding_indicator && market.now - c.created_at < YOUNG_LISTING_MS) {
-    const cap = tenPercentCapCents(toCents(c.listing_amount));
+  const tenPercent = youngPartialCap(c, c.created_at, market.now);
+  if (tenPercent !== null) {
+    const cap = toCents(tenPercent);
     if (cap < MIN_BID_CENTS) return skip('ten-percent-rule');
     amount = Math.min(amount, cap);
   }

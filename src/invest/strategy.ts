@@ -175,7 +175,7 @@ function readFilters(node: SourceNode, at: string, zone: string | undefined, rep
       continue;
     }
     const isBoolean = param === 'extra' || param.kind === 'boolean';
-    const problem = param === 'extra' ? checkBoolean(text) : checkFilterValue(param, text, zone);
+    const problem = param === 'extra' ? checkBoolean(text) : checkFilterValue(e.key, text, zone);
     if (problem) report(e.value.line, path, problem);
     else out[e.key] = isBoolean ? text.trim().toLowerCase() : text;
   }

@@ -3,7 +3,7 @@
  * Every row is checked before anything is sent, and every problem is reported with its file line
  * (the header is line 1).
  */
-import { MIN_BID } from '../contract/enums.js';
+import { isAmountText, MIN_BID } from '../contract/bid-rules.js';
 import { UsageError } from '../errors.js';
 
 /** One bid to place. */
@@ -14,12 +14,10 @@ export interface PlannedBid {
   line: number;
 }
 
-const AMOUNT_RE = /^\d+(\.\d{1,2})?$/;
-
 /** Checks an amount: a decimal with at most 2 places, at least the minimum bid. Returns the problem or null. */
 export function amountProblem(text: string): string | null {
   const t = text.trim();
-  if (!AMOUNT_RE.test(t)) return `bid_amount '${text}' is not an amount with at most 2 decimals`;
+  if (!isAmountText(t)) return `bid_amount '${text}' is not an amount with at most 2 decimals`;
   if (Number(t) < MIN_BID) return `bid_amount ${t} is below the minimum bid of ${MIN_BID.toFixed(2)}`;
   return null;
 }

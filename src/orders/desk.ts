@@ -83,11 +83,32 @@ const sameBids = (a: BidRequest[], b: Bid[]): boolean =>
 
 /** The order desk of one marketplace account. */
 export class OrderDesk {
+  /** True while session() holds the lock: place() inside it must not take the (not re-entrant) lock again. */
+  private inSession = false;
+
   constructor(private readonly deps: DeskDeps) {}
+
+  /**
+   * Runs `fn` holding the account's lock, after settling lost answers, so that a planner reads the
+   * marketplace, plans and places (through place()) with no other run in between: two runs started
+   * together cannot both plan from the same state and bid twice.
+   */
+  async session<T>(fn: () => Promise<T>): Promise<T> {
+    return this.deps.lock(async () => {
+      this.inSession = true;
+      try {
+        await this.reconcile();
+        return await fn();
+      } finally {
+        this.inSession = false;
+      }
+    });
+  }
 
   /** Places `bids` with every safety; see the module comment for the order of the steps. */
   async place(bids: readonly DeskBid[], opts: PlaceOptions = {}): Promise<Placement> {
-    return this.deps.lock(async (): Promise<Placement> => {
+    const locked = <T>(fn: () => Promise<T>): Promise<T> => (this.inSession ? fn() : this.deps.lock(fn));
+    return locked(async (): Promise<Placement> => {
       await this.reconcile();
       if (!opts.allowDuplicate) await this.refuseHeld(bids, opts.source);
       if (opts.confirm && !(await opts.confirm())) {

@@ -6,7 +6,9 @@
 import * as accounts from '../api/accounts.js';
 import type { ApiClient } from '../api/client.js';
 import * as listings from '../api/listings.js';
+import { toCents, youngPartialCap } from '../contract/bid-rules.js';
 import { parseApiDateTime } from '../contract/dates.js';
+import type { Listing } from '../contract/resources.js';
 import type { PlannedBid } from './bids-file.js';
 import { chunk } from './bids-file.js';
 
@@ -20,30 +22,28 @@ export type DryRunRow = {
   ok: boolean;
 };
 
-const DAY = 86_400_000;
-
 /** Checks `bids`; `now` decides a listing's age for the 10% rule. */
 export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
-  const found = new Map<number, listings.Listing>();
+  const found = new Map<number, Listing>();
   for (const group of chunk(bids.map((b) => b.listing_id), 100)) {
     for (const whole of ['false', 'true']) {
       const q = new URLSearchParams({ listing_number: group.join(','), whole_loan: whole, limit: '500' });
-      for (const l of (await listings.search(client, q)).result) found.set(Number(l.listing_number), l);
+      for (const l of (await listings.search(client, q)).result) found.set(l.listing_number, l);
     }
   }
   const account = await accounts.platform(client);
-  const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
+  const total = toCents(bids.reduce((s, b) => s + b.bid_amount, 0));
   const rows = bids.map((b): DryRunRow => {
     const l = found.get(b.listing_id);
     const base = { line: b.line, listing_id: b.listing_id, bid_amount: b.bid_amount };
     if (!l) return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
-    const remaining = Number(l.amount_remaining);
-    const amount = Number(l.listing_amount);
-    const created = parseApiDateTime(String(l.listing_creation_date));
-    const young = created !== null && now - created < DAY;
+    const remaining = l.amount_remaining;
+    const amount = l.listing_amount;
+    const created = parseApiDateTime(l.listing_creation_date);
+    const cap = created === null ? null : youngPartialCap(l, created, now);
     if (b.bid_amount > amount) return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${amount} (ORD0015)`, ok: false };
-    if (young && l.partial_funding_indicator === true && b.bid_amount > amount * 0.1) {
-      return { ...base, amount_remaining: remaining, verdict: `listing under 24 h old: at most ${(amount * 0.1).toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`, ok: false };
+    if (cap !== null && b.bid_amount > cap) {
+      return { ...base, amount_remaining: remaining, verdict: `listing under 24 h old: at most ${cap.toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`, ok: false };
     }
     if (b.bid_amount > remaining) return { ...base, amount_remaining: remaining, verdict: `only ${remaining} remains: would be placed in part`, ok: true };
     return { ...base, amount_remaining: remaining, verdict: 'ok', ok: true };

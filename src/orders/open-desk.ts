@@ -19,6 +19,8 @@ export interface DeskSetting {
   profile: string;
   clock: Clock;
   info(line: string): void;
+  /** Who may hold the lock, for the busy message (default 'order submit'). */
+  holder?: string;
 }
 
 /** The desk's marketplace calls over the HTTP client. */
@@ -46,7 +48,7 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
     lock: (fn) => withLock(lock, fn, {
       timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
       busy: (path) => new CliError(
-        `another mkt order submit is running for account ${market.account} at ${market.baseUrl} (from this or another profile); nothing was sent`,
+        `another mkt ${setting.holder ?? 'order submit'} is running for account ${market.account} at ${market.baseUrl} (from this or another profile); nothing was sent`,
         EXIT.USAGE, `wait for it to finish, or remove ${path} if no mkt process is running`,
       ),
     }),

@@ -1,0 +1,152 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runMkt, tempHome } from './helpers/cli.js';
+import { startMock, type TestMock } from './helpers/mock.js';
+
+let mock: TestMock;
+let home: string;
+beforeEach(async () => {
+  // The CLI plans on the real clock (listing ages, orders of today): the mock's frozen clock starts there too.
+  mock = await startMock({ listings: 300, frozen: true, start: Date.now() });
+  home = tempHome();
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const strategyFile = (text: string): string => {
+  const f = join(home, `strategy-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(f, text);
+  return f;
+};
+const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
+const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+const RULE = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n';
+
+/** A local webhook and healthcheck catcher: every request's method, path and body. */
+async function catcher() {
+  const seen: { method: string; path: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => {
+      seen.push({ method: req.method ?? '', path: req.url ?? '', body });
+      res.end('OK');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { seen, url, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('mkt invest check', () => {
+  it('exits 2 with every problem as FILE:LINE: key: message, an unknown filter with a suggestion', async () => {
+    const f = strategyFile('rules:\n  - name: a\n    filters:\n      fico_scor: 760-779\n    amount: 10\nreserve: -1\n');
+    const r = await invest(['check', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${f}:4: rules[0].filters.fico_scor: not a listings filter; did you mean fico_score?`);
+    expect(r.stderr).toContain(`${f}:5: rules[0].amount: 10 is below the 25.00 minimum bid`);
+    expect(r.stderr).toContain(`${f}:6: reserve: -1 is negative`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('exits 0 on a good file', async () => {
+    expect((await invest(['check', strategyFile(RULE)])).code).toBe(0);
+  });
+});
+
+describe('mkt invest run', () => {
+  it('--dry-run sends nothing, and still logs, notifies (dry_run true) and pings the healthcheck', async () => {
+    const hooks = await catcher();
+    const log = join(home, 'runs.jsonl');
+    const r = await invest(['run', strategyFile(`${RULE}max_per_run: 100\n`), '--dry-run', '-o', 'json',
+      '--log', log, '--notify', `${hooks.url}/hook`, '--healthcheck', `${hooks.url}/ping/abc`]);
+    await hooks.close();
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { decisions: { action: string; reason: string; amount: number }[]; orders: string[]; total_bid: number; dry_run: boolean };
+    expect(report).toMatchObject({ orders: [], total_bid: 100, dry_run: true });
+    expect(report.decisions.filter((d) => d.action === 'bid')).toHaveLength(4);
+    expect(bidsInMock()).toHaveLength(0);
+    expect(hooks.seen.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /ping/abc/start', 'POST /hook', 'POST /ping/abc']);
+    expect(JSON.parse(hooks.seen[1]!.body)).toMatchObject({ dry_run: true, total_bid: 100, exit_code: 0 });
+    const line = JSON.parse(readFileSync(log, 'utf8').trim()) as Record<string, unknown>;
+    expect(line).toMatchObject({ dry_run: true, orders: [], exit_code: 0, total_bid: 100 });
+    expect(line.strategy_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(hooks.seen) + readFileSync(log, 'utf8')).not.toContain(mock.env.MKT_ACCESS_TOKEN);
+  });
+
+  it('respects reserve, max_per_run and max_listings; a second run places nothing', async () => {
+    const cash = mock.app.ctx.store.accounts.get('alice-1')!.cash;
+    const f = strategyFile(`${RULE}    max_listings: 3\n  - name: any\n    filters: {}\n    amount: 30\nreserve: ${cash - 140}\nmax_per_run: 150\n`);
+    const first = await invest(['run', f, '--yes', '-o', 'json']);
+    expect(first.code).toBe(0);
+    const bids = bidsInMock();
+    // 3 × 25 for abc (max_listings), then 30s while the reserve allows: 75 + 2 × 30 = 135 (a third is 165 > 140).
+    expect(bids.map((b) => b.bid_amount)).toEqual([25, 25, 25, 30, 30]);
+    const second = await invest(['run', f, '--yes', '-o', 'json']);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ orders: [], total_bid: 0 });
+    expect(bidsInMock()).toHaveLength(5);
+  });
+
+  it('counts max_per_day and rating_share across runs from the marketplace', async () => {
+    const f = strategyFile(`${RULE}max_per_run: 50\nmax_per_day: 75\nrating_share:\n  A: 0.4\n`);
+    expect((await invest(['run', f, '--yes'])).code).toBe(0);
+    expect((await invest(['run', f, '--yes'])).code).toBe(0);
+    expect((await invest(['run', f, '--yes'])).code).toBe(0);
+    const bids = bidsInMock();
+    expect(bids.reduce((s, b) => s + b.bid_amount, 0)).toBe(75);
+    const ratingOf = (n: number) => mock.app.ctx.store.listingByNumber.get(n)!.platform_rating;
+    const inA = bids.filter((b) => ratingOf(b.listing_id) === 'A').length;
+    expect(inA * 25).toBeLessThanOrEqual(0.4 * 75);
+  });
+
+  it('two runs started together never bid more than one would', async () => {
+    // max_per_day spans runs: together they may bid what one run alone would, 4 × 25.
+    const f = strategyFile(`${RULE}max_per_day: 100\n`);
+    const [a, b] = await Promise.all([invest(['run', f, '--yes']), invest(['run', f, '--yes'])]);
+    // The second waits for the lock, then plans from what the first placed (exit 0), or gives up (exit 2).
+    expect([0, 2]).toContain(a.code);
+    expect([0, 2]).toContain(b.code);
+    const ids = bidsInMock().map((x) => x.listing_id);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('after an order whose answer was lost, the next run does not bid twice', async () => {
+    const f = strategyFile(`${RULE}max_per_day: 75\n`);
+    await fetch(`${mock.origin}/__mock/faults`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ drop_response_rate: 1, path: '/v1/orders', method: 'POST', count: 1 }),
+    });
+    const lost = await invest(['run', f, '--yes']);
+    expect(lost.code).toBe(5);
+    expect(bidsInMock()).toHaveLength(3);
+    const next = await invest(['run', f, '--yes', '-o', 'json']);
+    expect(next.stderr).toMatch(/was placed \(the answer had been lost\)/);
+    expect(next.code).toBe(0);
+    expect(JSON.parse(next.stdout)).toMatchObject({ orders: [], total_bid: 0 });
+    const ids = bidsInMock().map((x) => x.listing_id);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('off a terminal without --yes exits 2, sends nothing and pings the healthcheck\'s /fail with why', async () => {
+    const hooks = await catcher();
+    const r = await invest(['run', strategyFile(RULE), '--healthcheck', `${hooks.url}/p`]);
+    await hooks.close();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not on a terminal: nothing was sent/);
+    expect(bidsInMock()).toHaveLength(0);
+    expect(hooks.seen.map((s) => s.path)).toEqual(['/p/start', '/p/fail']);
+    expect(hooks.seen[1]!.body).toContain('not on a terminal');
+  });
+
+  it('a webhook that fails is reported and does not change the exit code', async () => {
+    const r = await invest(['run', strategyFile(RULE), '--dry-run', '--notify', 'http://127.0.0.1:9/hook']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/notification to http:\/\/127\.0\.0\.1:9 failed/);
+  });
+});
