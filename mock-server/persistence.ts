@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { MockSetupError } from './setup-error.js';
 import type { Listing, Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
@@ -21,10 +22,9 @@ export interface SavedState {
 }
 
 /** A state file that cannot be used. */
-export class StateFileError extends Error {
+export class StateFileError extends MockSetupError {
   constructor(readonly path: string, problem: string) {
     super(`mock state file ${path} ${problem}; move it away or delete it to start a fresh world`);
-    this.name = 'StateFileError';
   }
 }
 

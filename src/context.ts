@@ -2,35 +2,33 @@
  * The context every command factory receives: the injected world, the global options, lazily
  * built settings and API client, and the action wrapper that renders what a command returns.
  */
-import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
+import type { RootCommand } from './commands/root.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { render, resolveFormat, type Format, type Output } from './output/render.js';
 
-/** Options every command accepts. */
-export interface GlobalOptions {
-  profile?: string;
-  output?: string;
-  timezone?: string;
-  verbose?: boolean;
-  color?: boolean;
-}
+/** Runs `mkt` in-process with `argv` and `io`, returning the exit code: `main` itself, handed in by main. */
+export type RunMkt = (argv: string[], io: Io) => Promise<number>;
 
 /** Shared by all commands of one run. */
 export class CommandContext {
   /** Set by commands that end with a code other than 0 without an error (e.g. --wait: 6). */
   exitCode = 0;
-  program!: Command;
+  program!: RootCommand;
   private http?: HttpClient;
   private client?: ApiClient;
 
-  constructor(readonly io: Io) {}
+  /** `runMkt` lets a command run other mkt commands (the demo) without importing main, which imports every command. */
+  constructor(
+    readonly io: Io,
+    readonly runMkt: RunMkt,
+  ) {}
 
-  /** The global options as parsed. */
-  globals(): GlobalOptions {
-    return this.program.opts<GlobalOptions>();
+  /** The global options as parsed (typed by the root command's definition). */
+  globals(): ReturnType<RootCommand['opts']> {
+    return this.program.opts();
   }
 
   /** Resolved and checked settings of the selected profile (a bad value is exit 2 naming its source). */

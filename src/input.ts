@@ -71,78 +71,46 @@ async function readHandleCapped(handle: FileHandle, file: string, maxBytes: numb
   }
 }
 
-class JsonFault {
-  constructor(readonly offset: number, readonly problem: string) {}
+/** V8's "… in JSON at position N" (or "after JSON"), with Node 22's "(line L column C)" after it. */
+const AT_POSITION = /(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/;
+
+/** JSON.parse's verdict on `text`: undefined when it parses, else where and why, or `{}` when V8 does not say where. */
+function parseFault(text: string): { offset: number; problem: string } | { offset?: undefined } | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    const at = AT_POSITION.exec(err.message);
+    if (at) return { offset: Number(at[1]), problem: err.message.charAt(0).toLowerCase() + err.message.slice(1, at.index) };
+    if (err.message.startsWith('Unexpected end of JSON input')) return { offset: text.length, problem: 'unexpected end of input' };
+    // "Unexpected token 'x', "…text…" is not valid JSON": V8 quotes the text but gives no position.
+    return {};
+  }
 }
 
-/** Where and why `text` is not JSON: the offset of the first fault (found by a small scanner, since V8's messages differ between Node versions). */
+/**
+ * Where and why `text` is not JSON, read from JSON.parse's own message. When V8 gives no position (an
+ * unexpected token), the fault is the last character of the shortest prefix JSON.parse rejects for a
+ * reason other than running out of input, found by bisection (a fault in a prefix stays in every longer one).
+ */
 export function locateJsonError(text: string): { offset: number; problem: string } {
-  let i = 0;
-  const at = (): string => (i >= text.length ? 'end of input' : JSON.stringify(text[i]));
-  const fail = (problem: string, offset = i): never => {
-    throw new JsonFault(offset, problem);
+  const fault = parseFault(text);
+  if (!fault) return { offset: text.length, problem: 'no fault found' };
+  if (fault.offset !== undefined) return fault;
+  const faulty = (length: number): boolean => {
+    const f = parseFault(text.slice(0, length));
+    return f !== undefined && (f.offset === undefined || f.offset < length);
   };
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const string = (): void => {
-    const start = i++;
-    while (i < text.length) {
-      const c = text[i]!;
-      if (c === '"') return void i++;
-      if (c === '\\') {
-        const e = text[i + 1] ?? '';
-        if ('"\\/bfnrt'.includes(e) && e !== '') i += 2;
-        else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else fail('invalid escape in string');
-        continue;
-      }
-      if (c < ' ') fail('line break or control character inside a string (a missing closing quote?)');
-      i++;
-    }
-    fail('string never closed', start);
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++;
-      ws();
-      if (text[i] === close) return void i++;
-      for (;;) {
-        ws();
-        if (c === '{') {
-          if (text[i] !== '"') fail(`expected a double-quoted property name, found ${at()}`);
-          string();
-          ws();
-          if (text[i] !== ':') fail(`expected ':' after the property name, found ${at()}`);
-          i++;
-        }
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === close) return void i++;
-        else fail(`expected ',' or '${close}', found ${at()}`);
-      }
-    }
-    if (c === '"') return string();
-    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-    num.lastIndex = i;
-    const m = c === '-' || (c !== undefined && c >= '0' && c <= '9') ? num.exec(text) : null;
-    if (m) return void (i += m[0].length);
-    for (const lit of ['true', 'false', 'null']) if (text.startsWith(lit, i)) return void (i += lit.length);
-    fail(`expected a value, found ${at()}`);
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail(`unexpected ${at()} after the end of the JSON value`);
-    return { offset: i, problem: 'no fault found' };
-  } catch (err) {
-    if (err instanceof JsonFault) return { offset: err.offset, problem: err.problem };
-    return { offset: 0, problem: 'nested too deeply to locate the fault' };
+  let lo = 1;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (faulty(mid)) hi = mid;
+    else lo = mid + 1;
   }
+  // Named from the text, not V8's message, which shows half of a character outside the BMP.
+  return { offset: lo - 1, problem: `unexpected ${JSON.stringify(String.fromCodePoint(text.codePointAt(lo - 1)!))}` };
 }
 
 /** 1-based line and column of `offset` in `text`. */

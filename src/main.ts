@@ -17,7 +17,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [{ buildProgram }, { CommandContext }, { CommanderError }] = await Promise.all([
     import('./cli.js'), import('./context.js'), import('commander'),
   ]);
-  const ctx = new CommandContext(io);
+  const ctx = new CommandContext(io, main);
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });

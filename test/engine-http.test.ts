@@ -4,6 +4,7 @@ import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { createMockApp } from '../mock-server/app.js';
+import { mockAdminUrl } from '../src/contract/mock-admin.js';
 import { makeApp, plainListings, START, tokenFor } from './engine-fixture.js';
 
 const running: { app: MockApp; server: RunningServer }[] = [];
@@ -32,18 +33,18 @@ describe('faults', () => {
   test('error_rate 1 answers 500 SYS0001; {} clears it', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
-    expect((await post(`${origin}/__mock/faults`, { error_rate: 1 })).status).toBe(200);
+    expect((await post(mockAdminUrl(origin, 'faults'), { error_rate: 1 })).status).toBe(200);
     const res = await fetch(`${origin}/v1/accounts/platform`, { headers: { authorization: `bearer ${token}` } });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ code: 'SYS0001', message: 'Application Error' });
-    await post(`${origin}/__mock/faults`, {});
+    await post(mockAdminUrl(origin, 'faults'), {});
     expect((await fetch(`${origin}/v1/accounts/platform`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
   });
 
   test('rate_limit_rate answers 429 with Retry-After, for the given count of requests only', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
-    await post(`${origin}/__mock/faults`, { rate_limit_rate: 1, retry_after: 7, count: 2 });
+    await post(mockAdminUrl(origin, 'faults'), { rate_limit_rate: 1, retry_after: 7, count: 2 });
     const statuses = [];
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } });
@@ -56,7 +57,7 @@ describe('faults', () => {
   test('drop_response: the order exists though the client never got the answer', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
-    await post(`${origin}/__mock/faults`, { drop_response_rate: 1, path: '/v1/orders', method: 'POST' });
+    await post(mockAdminUrl(origin, 'faults'), { drop_response_rate: 1, path: '/v1/orders', method: 'POST' });
     const listing = plainListings(app)[0]!.listing_number;
     await expect(post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).rejects.toThrow();
     expect(app.ctx.store.orders.size).toBe(1);
@@ -68,7 +69,7 @@ describe('faults', () => {
   test('drop_rate drops the connection before the handler runs: no order', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
-    await post(`${origin}/__mock/faults`, { drop_rate: 1 });
+    await post(mockAdminUrl(origin, 'faults'), { drop_rate: 1 });
     const listing = plainListings(app)[0]!.listing_number;
     await expect(post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).rejects.toThrow();
     expect(app.ctx.store.orders.size).toBe(0);
@@ -77,12 +78,12 @@ describe('faults', () => {
   test('latency_ms delays answers; bad settings are a 400 naming the field', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
-    await post(`${origin}/__mock/faults`, { latency_ms: 150 });
+    await post(mockAdminUrl(origin, 'faults'), { latency_ms: 150 });
     const t0 = performance.now();
     expect((await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
     for (const bad of [{ latency_ms: 10 ** 9 }, { error_rate: 2 }, { error_rate: 0.6, drop_rate: 0.6 }, { nonsense: 1 }, [1]]) {
-      const res = await post(`${origin}/__mock/faults`, bad);
+      const res = await post(mockAdminUrl(origin, 'faults'), bad);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('VAL0001');
     }
@@ -98,7 +99,7 @@ describe('concurrency', () => {
     const bid = Math.min(2500, Math.ceil(listing.amount_remaining / 10 / 25) * 25 + 25);
     const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing.listing_number, bid_amount: bid }] }, tokens[i % tokens.length])));
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(10);
-    await post(`${origin}/__mock/process`, {});
+    await post(mockAdminUrl(origin, 'process'), {});
     expect(listing.amount_funded).toBeLessThanOrEqual(listing.listing_amount);
     const placed = [...app.ctx.store.orders.values()].flatMap((o) => o.bids).reduce((s, b) => s + b.bid_amount_placed, 0);
     expect(placed).toBeLessThanOrEqual(listing.listing_amount);
@@ -131,17 +132,17 @@ describe('admin input', () => {
   test('the clock refuses bad moves with 400 and moves on good ones', async () => {
     const { app, origin } = await serve();
     for (const bad of [{}, { advance: 'soon' }, { to: 'yesterday' }, { advance: '1h', to: '2030-01-01T00:00:00Z' }, { to: '2020-01-01T00:00:00Z' }, { advance: '500d' }]) {
-      expect((await post(`${origin}/__mock/clock`, bad)).status).toBe(400);
+      expect((await post(mockAdminUrl(origin, 'clock'), bad)).status).toBe(400);
     }
     expect(app.ctx.clock.now()).toBe(START);
-    const res = await post(`${origin}/__mock/clock`, { to: '2026-03-05T00:00:00Z' });
+    const res = await post(mockAdminUrl(origin, 'clock'), { to: '2026-03-05T00:00:00Z' });
     expect(await res.json()).toEqual({ now: '2026-03-05 00:00:00 +0000', moved_ms: Date.parse('2026-03-05T00:00:00Z') - START });
-    const invalid = await fetch(`${origin}/__mock/clock`, { method: 'POST', body: '{nope' });
+    const invalid = await fetch(mockAdminUrl(origin, 'clock'), { method: 'POST', body: '{nope' });
     expect(invalid.status).toBe(400);
   });
 
   test('with admin off, the admin routes do not exist', async () => {
     const { origin } = await serve(makeApp({ listings: 30, admin: false }));
-    expect((await post(`${origin}/__mock/clock`, { advance: '1h' })).status).toBe(404);
+    expect((await post(mockAdminUrl(origin, 'clock'), { advance: '1h' })).status).toBe(404);
   });
 });

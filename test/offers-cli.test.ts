@@ -197,12 +197,15 @@ describe('locating a JSON fault', () => {
   it.each([
     ['a trailing comma', '{\n  "a": 1,\n}', 3, 1, 'property name'],
     ['a missing comma', '{\n  "a": 1\n  "b": 2\n}', 3, 3, "expected ',' or '}'"],
-    ['a line break inside a string', '{\n  "a": "abc\n}', 2, 12, 'missing closing quote'],
-    ['a string never closed', '{"a": "abc', 1, 7, 'never closed'],
-    ['a bare word', '{"a": abc}', 1, 7, 'expected a value'],
+    ['a line break inside a string', '{\n  "a": "abc\n}', 2, 12, 'control character in string'],
+    ['a string never closed', '{"a": "abc', 1, 11, 'unterminated string'],
+    ['a bare word', '{"a": abc}', 1, 7, 'unexpected "a"'],
     ['nothing at all', '', 1, 1, 'end of input'],
-    ['text after the value', '{}\n x', 2, 2, 'after the end'],
-    ['a bad escape', '{"a": "\\q"}', 1, 8, 'escape'],
+    ['text after the value', '{}\n x', 2, 2, 'after JSON'],
+    ['a bad escape', '{"a": "\\q"}', 1, 9, 'escaped character'],
+    ['a word past a long string', `{"a": "${'y'.repeat(100)}", "b": x}`, 1, 116, 'unexpected "x"'],
+    ['a character outside the BMP', '{"a": 1,\n "b": \u{1F600}}', 2, 7, 'unexpected "\u{1F600}"'],
+    ['a fault under deep nesting', `${'['.repeat(100_000)}x`, 1, 100_001, 'unexpected "x"'],
   ])('finds %s', (_what, text, line, column, problem) => {
     expect(() => JSON.parse(text)).toThrow();
     const fault = locateJsonError(text);

@@ -9,6 +9,7 @@ import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
 import { approveGrant, findGrant, oauthError, scopesFor, tokenGrant, type Access } from '../oauth/grants.js';
+import { MockSetupError } from '../setup-error.js';
 import type { OAuthClient } from '../store.js';
 import { route } from './route.js';
 
@@ -66,7 +67,7 @@ function autoApproveAccount(ctx: MockContext): string | undefined {
   if (!userId) return undefined;
   const user = ctx.store.users.get(userId);
   if (!user || user.accountIds.length === 0) {
-    throw new Error(`--auto-approve: no investor user '${userId}' (seeded: ${[...ctx.store.users.keys()].join(', ')})`);
+    throw new MockSetupError(`--auto-approve: no investor user '${userId}' (seeded: ${[...ctx.store.users.keys()].join(', ')})`);
   }
   return user.accountIds[0];
 }

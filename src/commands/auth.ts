@@ -1,14 +1,14 @@
 /** `mkt auth status` and `mkt auth token`: where the credentials live and when they expire (never the secrets), and a valid token. */
-import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { AuthError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
 /** The `auth` command group. */
-export function makeAuthCommand(ctx: CommandContext): Command {
-  const auth = new Command('auth').description('credentials of the current profile');
+export function makeAuthCommand(ctx: CommandContext) {
+  const auth = groupCommand('auth');
 
   auth
     .command('status')

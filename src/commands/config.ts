@@ -1,9 +1,9 @@
 /** `mkt config get|set|list|unset`: per-profile settings in `$MKT_CONFIG_DIR/config.json` (never secrets). */
-import { Command } from 'commander';
 import { checkSetting, CONFIG_KEYS, ENV_OF, readConfig, resolveSettings, writeConfig, type ConfigKey, type Settings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { suggest } from './options.js';
 
 function effective(s: Settings, key: ConfigKey): string | undefined {
@@ -27,8 +27,8 @@ export function checkValue(key: ConfigKey, value: string): string {
 }
 
 /** The `config` command group. */
-export function makeConfigCommand(ctx: CommandContext): Command {
-  const config = new Command('config').description(`settings per profile (${CONFIG_KEYS.join(', ')})`);
+export function makeConfigCommand(ctx: CommandContext) {
+  const config = groupCommand('config');
   // Unchecked: a bad value already in the file or the environment must not stop listing or fixing it.
   const settings = () => resolveSettings(ctx.io.env, ctx.globals().profile, {}, false);
   const profile = () => settings().profile;
@@ -51,7 +51,7 @@ export function makeConfigCommand(ctx: CommandContext): Command {
     .command('get')
     .description('the effective value of one setting')
     .argument('<key>', 'setting name')
-    .action(ctx.action(async (keyText: string): Promise<Output> => {
+    .action(ctx.action(async (keyText): Promise<Output> => {
       const key = checkKey(keyText);
       const s = settings();
       const value = effective(s, key) ?? readConfig(ctx.io.env).profiles[s.profile]?.[key] ?? ctx.io.env[ENV_OF[key]];
@@ -64,7 +64,7 @@ export function makeConfigCommand(ctx: CommandContext): Command {
     .description('set a setting of the profile')
     .argument('<key>', 'setting name')
     .argument('<value>', 'new value')
-    .action(ctx.action(async (keyText: string, valueText: string): Promise<Output> => {
+    .action(ctx.action(async (keyText, valueText): Promise<Output> => {
       const key = checkKey(keyText);
       const value = checkValue(key, valueText);
       const name = profile();
@@ -79,7 +79,7 @@ export function makeConfigCommand(ctx: CommandContext): Command {
     .command('unset')
     .description('remove a setting of the profile (back to the default)')
     .argument('<key>', 'setting name')
-    .action(ctx.action(async (keyText: string): Promise<Output> => {
+    .action(ctx.action(async (keyText): Promise<Output> => {
       const key = checkKey(keyText);
       const name = profile();
       const file = readConfig(ctx.io.env);

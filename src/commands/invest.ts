@@ -1,6 +1,5 @@
 /** `mkt invest check|run STRATEGY`: check a strategy file, or plan from it and place through the order desk. */
 import { Command } from '@commander-js/extra-typings';
-import type { Command as CommanderCommand } from 'commander';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
@@ -11,6 +10,7 @@ import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
 import type { DeskBid } from '../orders/desk.js';
 import { render, type Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { progressOn, waitPlan } from './order-wait.js';
 
 /** Largest strategy file read: a hand-written file is a few kB. */
@@ -57,7 +57,7 @@ function totals(outcome: RunOutcome): Record<string, unknown>[] {
 
 /** The `invest` command group, typed by its definitions. */
 export function investCommand(ctx: CommandContext): Command {
-  const invest = new Command('invest').description('scripted batch investing from a strategy file: check, run');
+  const invest = groupCommand('invest');
 
   invest
     .command('check')
@@ -164,7 +164,3 @@ export function investCommand(ctx: CommandContext): Command {
   return invest;
 }
 
-/** The `invest` group for the root program, which src/cli.ts still builds with commander's own typings (see order.ts). */
-export function makeInvestCommand(ctx: CommandContext): CommanderCommand {
-  return investCommand(ctx) as unknown as CommanderCommand;
-}

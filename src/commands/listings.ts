@@ -1,5 +1,5 @@
 /** `mkt listings search|fields|get`: every filterable catalogue field is a flag of `search`. */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
 import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
 import { QueryError, readListingSearch } from '../contract/listing-query.js';
@@ -7,7 +7,8 @@ import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-field
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
-import { parseCount, parseColumns } from './options.js';
+import { groupCommand } from './groups.js';
+import { parseCount, parseColumns, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
 export const DEFAULT_LISTING_COLUMNS = [
@@ -17,19 +18,24 @@ export const DEFAULT_LISTING_COLUMNS = [
 
 const LISTING_COLUMNS = [...LISTING_FIELDS.map((f) => f.name), 'invested', 'biddable'];
 
-interface SearchOptions {
-  sortBy?: string;
-  limit?: string;
-  offset?: string;
-  all?: boolean;
-  columns?: string;
-  biddable?: string | boolean;
-  invested?: string | boolean;
-  wholeLoan?: boolean;
-  excludeCoBorrower?: boolean;
-  includeCreditBureauValues?: string;
-  [filter: string]: unknown;
+/** `mkt listings search` as defined: its flags (the catalogue's filter flags are added to it in a loop). */
+function searchCommand() {
+  return new Command('search')
+    .description('search active listings (or, with --biddable false, originated listings you invested in)')
+    .option('--sort-by <clauses>', "sort, e.g. 'borrower_rate desc' or 'platform_rating asc,listing_amount desc'")
+    .option('--limit <n>', 'listings per page (default 25, maximum 500)')
+    .option('--offset <n>', 'index of the first listing')
+    .option('--all', 'follow every page and stream the listings')
+    .option('--columns <names>', `columns for table and csv (default: ${DEFAULT_LISTING_COLUMNS.join(',')})`)
+    .option('--biddable [bool]', 'true: active listings (default); false: originated listings')
+    .option('--invested [bool]', 'true (or alone): only listings you invested in; false: only those you did not')
+    .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
+    .option('--exclude-co-borrower', 'leave out co-borrower applications')
+    .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)');
 }
+
+/** The parsed flags of `mkt listings search`: the typed ones, and a filter flag per catalogue name. */
+type SearchOptions = OptionsOf<ReturnType<typeof searchCommand>> & { readonly [filter: string]: unknown };
 
 function filterDescription(name: string): string {
   const p = resolveFilterParam(name)!;
@@ -88,26 +94,15 @@ export function buildSearchQuery(opts: SearchOptions, zone: string | undefined):
 }
 
 /** The `listings` command group. */
-export function makeListingsCommand(ctx: CommandContext): Command {
-  const listings = new Command('listings').description('search and read loan listings');
+export function makeListingsCommand(ctx: CommandContext) {
+  const listings = groupCommand('listings');
 
-  const search = listings
-    .command('search')
-    .description('search active listings (or, with --biddable false, originated listings you invested in)')
-    .option('--sort-by <clauses>', "sort, e.g. 'borrower_rate desc' or 'platform_rating asc,listing_amount desc'")
-    .option('--limit <n>', 'listings per page (default 25, maximum 500)')
-    .option('--offset <n>', 'index of the first listing')
-    .option('--all', 'follow every page and stream the listings')
-    .option('--columns <names>', `columns for table and csv (default: ${DEFAULT_LISTING_COLUMNS.join(',')})`)
-    .option('--biddable [bool]', 'true: active listings (default); false: originated listings')
-    .option('--invested [bool]', 'true (or alone): only listings you invested in; false: only those you did not')
-    .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
-    .option('--exclude-co-borrower', 'leave out co-borrower applications')
-    .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)');
+  const search = searchCommand();
+  listings.addCommand(search);
   for (const name of filterParamNames()) {
     search.addOption(new Option(`--${name} <value>`, filterDescription(name)));
   }
-  search.action(ctx.action(async (opts: SearchOptions): Promise<Output> => {
+  search.action(ctx.action(async (opts): Promise<Output> => {
     const settings = ctx.settings();
     const query = buildSearchQuery(opts, settings.timezone);
     const columns = opts.columns ? parseColumns(opts.columns, LISTING_COLUMNS) : DEFAULT_LISTING_COLUMNS;
@@ -139,7 +134,7 @@ export function makeListingsCommand(ctx: CommandContext): Command {
     .command('get')
     .description('one listing by number, active or originated')
     .argument('<number>', 'listing number')
-    .action(ctx.action(async (numberText: string): Promise<Output> => {
+    .action(ctx.action(async (numberText): Promise<Output> => {
       const number = parseCount('listing number', numberText, 1);
       const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
       const listing = await api.get(client, number);

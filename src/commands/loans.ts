@@ -1,7 +1,7 @@
 /** `mkt loans list|get`: the loans you hold notes in. */
-import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { parseCount } from './options.js';
 
 const LOAN_COLUMNS = [
@@ -10,8 +10,8 @@ const LOAN_COLUMNS = [
 ];
 
 /** The `loans` command group. */
-export function makeLoansCommand(ctx: CommandContext): Command {
-  const loans = new Command('loans').description('loans you hold notes in');
+export function makeLoansCommand(ctx: CommandContext) {
+  const loans = groupCommand('loans');
   loans
     .command('list')
     .description('your loans (default: newest origination first)')
@@ -19,7 +19,7 @@ export function makeLoansCommand(ctx: CommandContext): Command {
     .option('--sort-by <clause>', "e.g. 'origination_date desc' or 'principal_balance asc'")
     .option('--limit <n>', 'loans per page (default and maximum 25)')
     .option('--offset <n>', 'index of the first loan')
-    .action(ctx.action(async (opts: { all?: boolean; sortBy?: string; limit?: string; offset?: string }): Promise<Output> => {
+    .action(ctx.action(async (opts): Promise<Output> => {
       const q = new URLSearchParams();
       if (opts.sortBy) q.set('sort_by', opts.sortBy);
       if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
@@ -32,7 +32,7 @@ export function makeLoansCommand(ctx: CommandContext): Command {
     .command('get')
     .description('one loan by number')
     .argument('<number>', 'loan number')
-    .action(ctx.action(async (text: string): Promise<Output> => {
+    .action(ctx.action(async (text): Promise<Output> => {
       const number = parseCount('loan number', text, 1);
       const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
       return { kind: 'item', item: await api.get(client, number) };

@@ -1,16 +1,9 @@
 /** `mkt login` and `mkt logout`: the browser authorization-key flow, and removing what it stored. */
-import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { parseCount } from './options.js';
-
-interface LoginOptions {
-  browser: boolean;
-  timeout: string;
-  insecureStorage?: boolean;
-  clientSecret?: string;
-}
 
 /** Default seconds `mkt login` waits for the browser. */
 export const LOGIN_TIMEOUT_SECONDS = 300;
@@ -24,14 +17,13 @@ async function session(ctx: CommandContext, insecureStorage = false) {
 }
 
 /** The `login` command. */
-export function makeLoginCommand(ctx: CommandContext): Command {
-  return new Command('login')
-    .description('sign in through the browser (authorization-key flow) and store the credentials')
+export function makeLoginCommand(ctx: CommandContext) {
+  return groupCommand('login')
     .option('--no-browser', 'do not open a browser; only print the URL to open')
     .option('--timeout <seconds>', 'how long to wait for the browser', String(LOGIN_TIMEOUT_SECONDS))
     .option('--insecure-storage', 'keep credentials in a 0600 file under the config dir instead of the OS keychain')
     .option('--client-secret <secret>', 'the client secret (else MKT_CLIENT_SECRET, the stored one, the demo default on a local mock, or a prompt)')
-    .action(ctx.action(async (opts: LoginOptions): Promise<Output> => {
+    .action(ctx.action(async (opts): Promise<Output> => {
       if (ctx.io.env.MKT_ACCESS_TOKEN) throw new UsageError('MKT_ACCESS_TOKEN is set: mkt uses that token and stores nothing', 'unset MKT_ACCESS_TOKEN to log in');
       const timeoutMs = parseCount('--timeout', opts.timeout, 1) * 1000;
       const auth = await session(ctx, !!opts.insecureStorage);
@@ -63,9 +55,8 @@ export function makeLoginCommand(ctx: CommandContext): Command {
 }
 
 /** The `logout` command. */
-export function makeLogoutCommand(ctx: CommandContext): Command {
-  return new Command('logout')
-    .description("remove the profile's stored credentials (keychain and file)")
+export function makeLogoutCommand(ctx: CommandContext) {
+  return groupCommand('logout')
     .action(ctx.action(async (): Promise<Output> => {
       const auth = await session(ctx);
       const { removeEverywhere } = await import('../auth/logout.js');

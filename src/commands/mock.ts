@@ -1,13 +1,16 @@
 /** `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`: move its clock. */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
+import { MockSetupError } from '../../mock-server/setup-error.js';
 import type { HttpClient } from '../api/http.js';
 import { errorFromResponse } from '../api/errors.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';
+import { MOCK_ADMIN_PREFIX, mockAdminUrl } from '../contract/mock-admin.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
-import { parseCount } from './options.js';
+import { groupCommand } from './groups.js';
+import { parseCount, type OptionsOf } from './options.js';
 
 /** What the mock answers to a clock move. */
 export interface ClockMove {
@@ -17,33 +20,39 @@ export interface ClockMove {
 
 /**
  * Moves the clock of the mock running at `rootUrl` forward by `duration` (`90m`, `24h`, `15d`, `PT1H`):
- * POST {root_url}/__mock/clock, with the admin token when given (a mock bound off loopback needs it).
+ * POST {root_url}/__mock/clock (see mockAdminUrl), with the admin token when given (a mock bound off loopback needs it).
  * A bad duration is a UsageError before anything is sent.
  */
 export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string): Promise<ClockMove> {
   if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
   // Sent as Authorization so that --verbose traces redact it like any credential.
   const headers = adminToken ? { authorization: `Bearer ${adminToken}` } : undefined;
-  const res = await http.send({ method: 'POST', url: `${rootUrl.replace(/\/+$/, '')}/__mock/clock`, json: { advance: duration }, ...(headers ? { headers } : {}) });
+  const res = await http.send({ method: 'POST', url: mockAdminUrl(rootUrl, 'clock'), json: { advance: duration }, ...(headers ? { headers } : {}) });
   if (res.status !== 200) throw errorFromResponse(res.status, res.data, 'moving the mock clock');
   return res.data as ClockMove;
 }
 
-interface ServeOptions {
-  port: string;
-  host: string;
-  seed: string;
-  listings: string;
-  state?: string;
-  autoApprove?: string[];
-  client?: string[];
-  frozen?: boolean;
-  start?: string;
-  admin: boolean;
-  adminToken?: string;
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `mkt mock serve` as defined: its flags, and so the type of its options. */
+function serveCommand() {
+  return new Command('serve')
+    .description('run the mock marketplace until interrupted (Ctrl-C)')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--seed <n>', 'seed of the generated world', '1')
+    .option('--listings <n>', 'active listings to generate', '2000')
+    .option('--state <file>', 'keep the world in FILE across restarts')
+    .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
+    .option('--client <id:secret:redirect>', 'register another OAuth client (repeatable)', collect)
+    .option('--frozen', 'the clock stands still unless moved')
+    .option('--start <iso>', 'virtual start time (default: now)')
+    .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
+    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)');
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+/** The parsed flags of `mkt mock serve`. */
+export type ServeOptions = OptionsOf<ReturnType<typeof serveCommand>>;
 
 /** Reads the serve flags into mock options (exit 2 on a bad value). */
 export function serveOptions(opts: ServeOptions) {
@@ -86,23 +95,10 @@ function listenError(err: unknown, host: string, port: number): unknown {
 }
 
 /** The `mock` command group. */
-export function makeMockCommand(ctx: CommandContext): Command {
-  const mock = new Command('mock').description('the bundled mock marketplace');
-  mock
-    .command('serve')
-    .description('run the mock marketplace until interrupted (Ctrl-C)')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
-    .option('--seed <n>', 'seed of the generated world', '1')
-    .option('--listings <n>', 'active listings to generate', '2000')
-    .option('--state <file>', 'keep the world in FILE across restarts')
-    .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
-    .option('--client <id:secret:redirect>', 'register another OAuth client (repeatable)', collect)
-    .option('--frozen', 'the clock stands still unless moved')
-    .option('--start <iso>', 'virtual start time (default: now)')
-    .option('--no-admin', 'disable the /__mock admin routes')
-    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
-    .action(ctx.action(async (opts: ServeOptions): Promise<Output> => {
+export function makeMockCommand(ctx: CommandContext) {
+  const mock = groupCommand('mock');
+  mock.addCommand(serveCommand()
+    .action(ctx.action(async (opts): Promise<Output> => {
       const { port, host, options } = serveOptions(opts);
       const [{ createMockApp }, { startHttpServer }, { describeMock }] = await Promise.all([
         import('../../mock-server/app.js'),
@@ -115,9 +111,7 @@ export function makeMockCommand(ctx: CommandContext): Command {
       } catch (err) {
         // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
         // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
-        const e = err as Error;
-        if (e.name === 'StateFileError') throw new UsageError(e.message);
-        if (opts.autoApprove && e.message.startsWith('--auto-approve:')) throw new UsageError(e.message);
+        if (err instanceof MockSetupError) throw new UsageError(err.message);
         throw err;
       }
       let server;
@@ -130,14 +124,14 @@ export function makeMockCommand(ctx: CommandContext): Command {
       ctx.io.stdout.write(describeMock(app, server.origin));
       // Only a token the user did not choose is printed: one given with --admin-token stays unechoed.
       if (server.adminToken && !opts.adminToken) {
-        ctx.io.stdout.write(`  admin token (bound off loopback, /__mock/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);
+        ctx.io.stdout.write(`  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);
       }
       const signal = await ctx.io.stopSignal();
       ctx.info(`mock: ${signal}, stopping`);
       await server.close();
       await app.close?.();
       return { kind: 'none' };
-    }));
+    })));
   mock
     .command('clock')
     .description("the mock's virtual clock")
@@ -145,7 +139,7 @@ export function makeMockCommand(ctx: CommandContext): Command {
     .description('move the clock of the running mock (at root_url) forward')
     .argument('<duration>', 'how far: 90m, 24h, 15d or ISO 8601 (PT1H)')
     .option('--admin-token <token>', 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)')
-    .action(ctx.action(async (duration: string, opts: { adminToken?: string }): Promise<Output> => {
+    .action(ctx.action(async (duration, opts): Promise<Output> => {
       const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
       const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token);
       return { kind: 'item', item: { ...moved } };

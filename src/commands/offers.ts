@@ -1,11 +1,13 @@
 /** `mkt offers request FILE|-` (partner side): send an applicant, print the offers or every error with its meaning. */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { OfferRequest, OfferResponse } from '../api/offers.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../contract/errors.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { lineColumn, locateJsonError, readInput } from '../input.js';
+import { groupCommand } from './groups.js';
+import type { OptionsOf } from './options.js';
 
 /** Largest applicant file read (the mock reads at most 1 MiB too). */
 const MAX_INPUT = 1 << 20;
@@ -15,9 +17,16 @@ export const OFFER_COLUMNS = ['term', 'amount', 'rate', 'apr', 'monthly_payment'
 /** Columns of the errors table. */
 export const ERROR_COLUMNS = ['code', 'meaning', 'detail'];
 
-interface RequestOptions {
-  partnerCode?: string;
+/** `mkt offers request` as defined: its argument and flags. */
+function requestCommand() {
+  return new Command('request')
+    .description('send applicant JSON and print the offers, or every error and assertion with its meaning (exit 4)')
+    .argument('<file>', "applicant JSON file, or '-' for standard input")
+    .option('--partner-code <code>', 'partner source code; overrides MKT_PARTNER_CODE, which overrides identification.partner_source_code in the file');
 }
+
+/** The parsed flags of `mkt offers request`. */
+type RequestOptions = OptionsOf<ReturnType<typeof requestCommand>>;
 
 /** Parses the applicant file; malformed JSON is a UsageError naming line and column. */
 export function parseApplicant(text: string, source: string): unknown {
@@ -81,15 +90,11 @@ export async function loadApplicant(ctx: CommandContext, file: string, opts: Req
 }
 
 /** The `offers` command group. */
-export function makeOffersCommand(ctx: CommandContext): Command {
-  const offers = new Command('offers').description('partner: request personalised loan offers for an applicant');
+export function makeOffersCommand(ctx: CommandContext) {
+  const offers = groupCommand('offers');
 
-  offers
-    .command('request')
-    .description('send applicant JSON and print the offers, or every error and assertion with its meaning (exit 4)')
-    .argument('<file>', "applicant JSON file, or '-' for standard input")
-    .option('--partner-code <code>', 'partner source code; overrides MKT_PARTNER_CODE, which overrides identification.partner_source_code in the file')
-    .action(ctx.action(async (file: string, opts: RequestOptions): Promise<Output> => {
+  offers.addCommand(requestCommand()
+    .action(ctx.action(async (file, opts): Promise<Output> => {
       const format = ctx.format();
       const applicant = await loadApplicant(ctx, file, opts);
       const [api, client] = await Promise.all([import('../api/offers.js'), ctx.api()]);
@@ -106,7 +111,7 @@ export function makeOffersCommand(ctx: CommandContext): Command {
       return failed
         ? { kind: 'rows', rows: errorRows(response), columns: ERROR_COLUMNS }
         : { kind: 'rows', rows: offerRows(response), columns: OFFER_COLUMNS };
-    }));
+    })));
 
   return offers;
 }

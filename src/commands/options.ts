@@ -1,6 +1,9 @@
 /** Checks of option values shared by the commands; every failure is a UsageError (exit 2). */
 import { UsageError } from '../errors.js';
 
+/** The parsed options of a command, typed by its definition (for helpers that take them from the action). */
+export type OptionsOf<C extends { opts(): unknown }> = ReturnType<C['opts']>;
+
 /** A whole number of at least `min`. */
 export function parseCount(flag: string, text: string, min: number): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < min) {

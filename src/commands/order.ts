@@ -1,10 +1,10 @@
 /** `mkt order submit|get|list|listings|journal`: place bids and read orders. */
 import { Command } from '@commander-js/extra-typings';
-import type { Command as CommanderCommand } from 'commander';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { groupCommand } from './groups.js';
 import { parseCount } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
@@ -14,7 +14,7 @@ const ORDER_LISTING_COLUMNS = ['listing_number', 'status', 'listing_status', 'in
 
 /** The `order` command group, typed by its definitions. */
 export function orderCommand(ctx: CommandContext): Command {
-  const order = new Command('order').description('place bids and follow orders');
+  const order = groupCommand('order');
   addSubmitCommand(ctx, order);
 
   order
@@ -82,11 +82,3 @@ export function orderCommand(ctx: CommandContext): Command {
   return order;
 }
 
-/**
- * The `order` group for the root program, which src/cli.ts still builds with commander's own typings.
- * The two packages' Command is one class at run time; their typings do not meet. Once the root is
- * built with extra-typings too (issue 11, item 5), cli.ts loads `orderCommand` and this goes.
- */
-export function makeOrderCommand(ctx: CommandContext): CommanderCommand {
-  return orderCommand(ctx) as unknown as CommanderCommand;
-}

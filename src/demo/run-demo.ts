@@ -9,11 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { CliError, EXIT } from '../errors.js';
+import type { RunMkt } from '../context.js';
 import type { Io } from '../io.js';
 
-/** What the demo prints to and how long it lets each step take. */
+/** What the demo prints to, how it runs each step, and the size of its world. */
 export interface DemoOptions {
   io: Io;
+  /** Runs one mkt command in-process: main, passed down so that this module does not import it back. */
+  runMkt: RunMkt;
   seed: number;
   listings: number;
   bids: number;
@@ -38,8 +41,8 @@ function collector(): { stream: Writable; text: () => string } {
 export async function runDemo(o: DemoOptions): Promise<number> {
   const say = (line: string) => o.io.stderr.write(`\n${line}\n`);
   const home = mkdtempSync(join(tmpdir(), 'mkt-demo-'));
-  const [{ createMockApp }, { startHttpServer }, { main }] = await Promise.all([
-    import('../../mock-server/app.js'), import('../../mock-server/http-adapter.js'), import('../main.js'),
+  const [{ createMockApp }, { startHttpServer }] = await Promise.all([
+    import('../../mock-server/app.js'), import('../../mock-server/http-adapter.js'),
   ]);
   const port = await freePort();
   const redirect = `http://127.0.0.1:${port}/callback`;
@@ -61,7 +64,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     if (!capture) out.stream.on('data', (c: Buffer) => o.io.stdout.write(c));
     err.stream.on('data', (c: Buffer) => o.io.stderr.write(c));
     o.io.stderr.write(`$ mkt ${args.map((a) => (/[\s'"]/.test(a) ? `'${a}'` : a)).join(' ')}\n`);
-    const code = await main(args, { ...o.io, env, stdout: out.stream, stderr: err.stream, stdinIsTTY: false });
+    const code = await o.runMkt(args, { ...o.io, env, stdout: out.stream, stderr: err.stream, stdinIsTTY: false });
     return { code, out: out.text(), err: err.text() };
   };
   const must = (step: string, r: { code: number }, ok: number[] = [0]) => {

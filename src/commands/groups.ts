@@ -1,0 +1,47 @@
+/**
+ * Every command group's name, summary and description, written once. The root command lists the groups
+ * from here without loading their modules (start-up stays lean), and each factory starts its command
+ * from `groupCommand`, so the root help and the group's own help cannot drift apart.
+ */
+import { Command } from '@commander-js/extra-typings';
+import { CONFIG_KEYS } from '../config/settings.js';
+
+/** One group: `summary` is its line in `mkt --help`, `description` heads its own help (default: the summary). */
+export interface GroupInfo {
+  name: string;
+  summary: string;
+  description?: string;
+}
+
+/** Every command group, in help order. */
+export const GROUPS = [
+  {
+    name: 'login',
+    summary: 'sign in through the browser and store the credentials',
+    description: 'sign in through the browser (authorization-key flow) and store the credentials',
+  },
+  { name: 'logout', summary: "remove the profile's stored credentials", description: "remove the profile's stored credentials (keychain and file)" },
+  { name: 'auth', summary: 'credentials of the current profile: status, token', description: 'credentials of the current profile' },
+  { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
+  { name: 'listings', summary: 'search and read loan listings' },
+  { name: 'order', summary: 'place bids and follow orders' },
+  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run' },
+  { name: 'loans', summary: 'loans you hold notes in' },
+  { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
+  { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },
+  {
+    name: 'demo',
+    summary: 'walk through the whole story against an embedded mock',
+    description: 'walk through login, search, order, wait, clock, loans against an embedded mock (no network, keychain or browser)',
+  },
+  { name: 'mock', summary: 'the bundled mock marketplace' },
+] as const satisfies readonly GroupInfo[];
+
+/** A group's name. */
+export type GroupName = (typeof GROUPS)[number]['name'];
+
+/** The bare command of a group, with its summary and description: factories add options and actions to it. */
+export function groupCommand(name: GroupName): Command {
+  const info: GroupInfo = GROUPS.find((g) => g.name === name)!;
+  return new Command(name).summary(info.summary).description(info.description ?? info.summary);
+}
