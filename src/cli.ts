@@ -25,7 +25,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
 };
 
 /** Global options that take a value, so that the group name can be found after them. */
-const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--timezone']);
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--timezone', '--columns', '--query']);
 
 /** The first non-option word of argv: the command group being run. */
 export function invokedGroup(argv: readonly string[]): string | undefined {

@@ -7,7 +7,9 @@ import type { HttpClient } from './api/http.js';
 import type { RootCommand } from './commands/root.js';
 import { resolveSettings, type Settings } from './config/settings.js';
 import type { Io } from './io.js';
+import { UsageError } from './errors.js';
 import { render, resolveFormat, type Format, type Output } from './output/render.js';
+import { checkColumns, parseQuery } from './output/select.js';
 
 /** Runs `mkt` in-process with `argv` and `io`, returning the exit code: `main` itself, handed in by main. */
 export type RunMkt = (argv: string[], io: Io) => Promise<number>;
@@ -44,7 +46,19 @@ export class CommandContext {
   format(): Format {
     const g = this.globals();
     const output = g.output ?? resolveSettings(this.io.env, g.profile, {}, ['output']).output;
-    return resolveFormat(output, this.io.stdoutIsTTY);
+    if (g.query === undefined) return resolveFormat(output, this.io.stdoutIsTTY);
+    // --query shapes JSON: it implies json on a terminal, and a table or csv asked for by name cannot carry its answer.
+    if (output === undefined) return 'json';
+    const format = resolveFormat(output, this.io.stdoutIsTTY);
+    if (format === 'table' || format === 'csv') throw new UsageError(`--query applies to -o json or -o ndjson, not ${format}`);
+    return format;
+  }
+
+  /** The width tables fit: COLUMNS when set, else the terminal's; none when stdout is not a terminal (piped text is not cut). */
+  tableWidth(): number | undefined {
+    const env = this.io.env.COLUMNS?.trim();
+    if (env && /^\d+$/.test(env) && Number(env) >= 20) return Number(env);
+    return this.io.stdoutIsTTY ? (this.io.stdoutColumns ?? 80) : undefined;
   }
 
   /** Colour only on a terminal, and never with --no-color or NO_COLOR. */
@@ -79,12 +93,22 @@ export class CommandContext {
     return this.client;
   }
 
-  /** Wraps a command body: it returns an Output, which is rendered in the chosen format. */
-  action<A extends unknown[]>(body: (...args: A) => Promise<Output | void>): (...args: A) => Promise<void> {
+  /**
+   * Wraps a command body: it returns an Output, which is rendered in the chosen format. `--query`, and
+   * `--columns` against `fields` when the command names them, are checked before the body runs, so a
+   * mistake is exit 2 with nothing sent.
+   */
+  action<A extends unknown[]>(body: (...args: A) => Promise<Output | void>, fields?: readonly string[]): (...args: A) => Promise<void> {
     return async (...args: A) => {
+      const g = this.globals();
       const format = this.format();
+      const query = g.query === undefined ? undefined : await parseQuery(g.query);
+      if (g.columns !== undefined && fields) checkColumns(g.columns, fields);
       const output = await body(...args);
-      if (output) await render(this.io.stdout, output, format, this.color());
+      if (!output) return;
+      await render(this.io.stdout, output, format, {
+        color: this.color(), width: format === 'table' ? this.tableWidth() : undefined, columns: g.columns, query, notes: this.io.stderr,
+      });
     };
   }
 

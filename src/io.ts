@@ -11,6 +11,8 @@ export interface Io extends Clock {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** The terminal's width when stdout is one (tables fit it). */
+  stdoutColumns?: number;
   env: Readonly<Record<string, string | undefined>>;
   /** Resolves with the signal's name when the process is asked to stop (SIGINT or SIGTERM). */
   stopSignal(): Promise<string>;
@@ -28,6 +30,10 @@ export function processIo(): Io {
     stdoutIsTTY: isatty(1),
     stderrIsTTY: isatty(2),
     stdinIsTTY: isatty(0),
+    // Read when a table is printed, so a resized terminal is honoured.
+    get stdoutColumns() {
+      return process.stdout.columns;
+    },
     env: process.env,
     sleep: systemClock.sleep,
     now: systemClock.now,

@@ -160,7 +160,7 @@ export function investCommand(ctx: CommandContext): Command {
       const bids = report.decisions.filter((d) => d.action === 'bid').length;
       ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
       return { kind: 'none' };
-    }));
+    }, [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run']));
   return invest;
 }
 

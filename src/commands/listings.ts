@@ -7,8 +7,9 @@ import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-field
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { LISTING_SECTIONS } from '../output/sections.js';
 import { groupCommand } from './groups.js';
-import { parseCount, parseColumns, type OptionsOf } from './options.js';
+import { parseCount, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
 export const DEFAULT_LISTING_COLUMNS = [
@@ -26,7 +27,6 @@ function searchCommand() {
     .option('--limit <n>', 'listings per page (default 25, maximum 500)')
     .option('--offset <n>', 'index of the first listing')
     .option('--all', 'follow every page and stream the listings')
-    .option('--columns <names>', `columns for table and csv (default: ${DEFAULT_LISTING_COLUMNS.join(',')})`)
     .option('--biddable [bool]', 'true: active listings (default); false: originated listings')
     .option('--invested [bool]', 'true (or alone): only listings you invested in; false: only those you did not')
     .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
@@ -105,11 +105,11 @@ export function makeListingsCommand(ctx: CommandContext) {
   search.action(ctx.action(async (opts): Promise<Output> => {
     const settings = ctx.settings();
     const query = buildSearchQuery(opts, settings.timezone);
-    const columns = opts.columns ? parseColumns(opts.columns, LISTING_COLUMNS) : DEFAULT_LISTING_COLUMNS;
+    const columns = DEFAULT_LISTING_COLUMNS;
     const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
-    if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns };
-    return { kind: 'page', envelope: await api.search(client, query), columns };
-  }));
+    if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns, fields: LISTING_COLUMNS };
+    return { kind: 'page', envelope: await api.search(client, query), columns, fields: LISTING_COLUMNS };
+  }, LISTING_COLUMNS));
 
   listings
     .command('fields')
@@ -127,7 +127,8 @@ export function makeListingsCommand(ctx: CommandContext) {
           description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
         });
       }
-      return { kind: 'rows', rows, columns: ['field', 'type', 'filter', 'flags', 'description'] };
+      // On a narrow terminal the name and its description matter most; the flags follow from the name.
+      return { kind: 'rows', rows, columns: ['field', 'type', 'filter', 'flags', 'description'], priority: ['field', 'description', 'type', 'filter', 'flags'] };
     }));
 
   listings
@@ -139,7 +140,7 @@ export function makeListingsCommand(ctx: CommandContext) {
       const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
       const listing = await api.get(client, number);
       if (!listing) throw new CliError(`listing ${number} not found (neither active nor originated)`, EXIT.REJECTED);
-      return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing) };
+      return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing), sections: LISTING_SECTIONS };
     }));
 
   return listings;

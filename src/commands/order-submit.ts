@@ -7,6 +7,9 @@ import { readInput } from '../input.js';
 import { readBids, type PlannedBid } from '../orders/bids-file.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
+/** What --columns may pick from the report, checked before any bid is sent (a typo must not cost an order). */
+const SUBMIT_FIELDS = [...new Set([...WAIT_COLUMNS, 'order_id', 'listing_id', 'bid_amount', 'bid_status', 'line', 'amount_remaining', 'verdict'])];
+
 /** Largest bids file read: far beyond any real order book, small enough to hold in memory. */
 const MAX_BIDS_FILE = 16 << 20;
 
@@ -63,5 +66,5 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       ctx.exitCode = placed.exitCode;
       if (placed.verdict === 'cancelled') return { kind: 'none' };
       return { kind: 'rows', rows: placed.rows, columns: wait ? WAIT_COLUMNS : ['order_id', 'listing_id', 'bid_amount', 'bid_status'] };
-    }));
+    }, SUBMIT_FIELDS));
 }

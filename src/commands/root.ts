@@ -13,6 +13,8 @@ export function rootCommand() {
     .version(VERSION, '-V, --version')
     .option('--profile <name>', 'credentials and settings profile (env MKT_PROFILE)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .option('--columns <names>', 'fields to show, comma-separated, in every format (json and ndjson objects keep only these keys)')
+    .option('--query <expr>', 'JMESPath expression applied to JSON output (-o json: the whole answer; -o ndjson: each item)')
     .option('--timezone <zone>', 'IANA time zone for dates in answers (sent as the timezone header)')
     .option('--verbose', 'trace HTTP requests on stderr (secrets redacted)')
     .option('--no-color', 'no colour (also NO_COLOR)')

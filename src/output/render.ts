@@ -1,21 +1,41 @@
 /**
  * Rendering of command results: table (terminal), json, ndjson, csv. stdout carries data only.
  * `json` prints a page as the API's envelope unchanged and a stream as one JSON array; `ndjson`
- * and `csv` stream item by item so memory stays flat.
+ * and `csv` stream item by item so memory stays flat. `--columns` picks fields in every format and
+ * `--query` (JMESPath) reshapes json and ndjson; tables alone are fitted to the terminal and humanised.
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { count } from './columns.js';
+import { sectionLines, type Section } from './sections.js';
+import { checkColumns, pick, type Query } from './select.js';
+import { planTable, tableLines, type TablePlan } from './table.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** Names `--columns` may pick beyond the default columns, and the columns a narrow table keeps first. */
+interface Choice {
+  fields?: readonly string[];
+  priority?: readonly string[];
+}
+
 /** What a command hands the runner to print. */
 export type Output =
-  | { kind: 'page'; envelope: { result: Record<string, unknown>[] }; columns: string[] }
-  | { kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[] }
-  | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] } }
-  | { kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] }
+  | ({ kind: 'page'; envelope: { result: Record<string, unknown>[]; total_count?: number }; columns: string[] } & Choice)
+  | ({ kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[] } & Choice)
+  | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] }; sections?: readonly Section[] }
+  | ({ kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] } & Choice)
   | { kind: 'none' };
+
+/** How to print: colour, the width to fit tables to, the raw `--columns`, the compiled `--query`, where notes go. */
+export interface RenderOptions {
+  color?: boolean;
+  width?: number;
+  columns?: string;
+  query?: Query;
+  notes?: Writable;
+}
 
 /** The format to use: the flag, else table on a terminal and json otherwise. */
 export function resolveFormat(flag: string | undefined, isTTY: boolean): Format {
@@ -29,7 +49,7 @@ async function write(out: Writable, text: string): Promise<void> {
   if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 
-/** A cell for table and csv output. */
+/** A cell for csv output: the value as the API gave it. */
 export function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') return JSON.stringify(v);
@@ -42,70 +62,118 @@ export function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-async function table(out: Writable, rows: Record<string, unknown>[], columns: string[], color: boolean): Promise<void> {
-  const { default: Table } = await import('cli-table3');
-  const t = new Table({ head: columns, style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true } });
-  for (const r of rows) t.push(columns.map((c) => cell(r[c])));
-  await write(out, `${t.toString()}\n`);
+const csvLine = (columns: readonly string[], row: Record<string, unknown>): string => `${columns.map((c) => csvField(row[c])).join(',')}\n`;
+const cyan = (s: string): string => `\x1b[36m${s}\x1b[39m`;
+const unique = (names: readonly string[]): string[] => [...new Set(names)];
+
+function tableText(plan: TablePlan, rows: readonly Record<string, unknown>[], o: RenderOptions, header = true): string {
+  return tableLines(plan, rows, { header, ...(o.color ? { paint: cyan } : {}) }).map((l) => `${l}\n`).join('');
 }
 
-/** Prints `output` to `out` in `format`. */
-export async function render(out: Writable, output: Output, format: Format, color = false): Promise<void> {
+function table(out: Writable, rows: readonly Record<string, unknown>[], columns: readonly string[], o: RenderOptions, priority?: readonly string[]): Promise<void> {
+  return write(out, tableText(planTable(rows, columns, { width: o.width, ...(priority ? { priority } : {}) }), rows, o));
+}
+
+/** The JSON text of `value`, after --query when given. */
+function json(value: unknown, o: RenderOptions, indent?: number): string {
+  return JSON.stringify(o.query ? o.query.apply(value) : value, null, indent) ?? 'null';
+}
+
+/** One ndjson line, after --query; an item the query maps to null is left out (JMESPath projections drop nulls too). */
+function ndjsonLine(item: unknown, o: RenderOptions): string {
+  const v = o.query ? o.query.apply(item) : item;
+  return v === null ? '' : `${JSON.stringify(v)}\n`;
+}
+
+/** Prints `output` to `out` in `format`; a boolean fourth argument is the colour alone. */
+export async function render(out: Writable, output: Output, format: Format, options: boolean | RenderOptions = {}): Promise<void> {
+  const o: RenderOptions = typeof options === 'boolean' ? { color: options } : options;
   switch (output.kind) {
     case 'none':
       return;
     case 'item': {
-      if (format === 'json') return write(out, `${JSON.stringify(output.item, null, 2)}\n`);
-      if (format === 'ndjson') return write(out, `${JSON.stringify(output.item)}\n`);
-      if (output.table) return render(out, { kind: 'rows', ...output.table }, format, color);
-      const cols = output.columns ?? Object.keys(output.item);
-      if (format === 'csv') return write(out, `${cols.map(csvField).join(',')}\n${cols.map((c) => csvField(output.item[c])).join(',')}\n`);
-      return table(out, cols.map((c) => ({ field: c, value: output.item[c] })), ['field', 'value'], color);
+      const known = unique([...(output.columns ?? []), ...Object.keys(output.item), ...(output.table?.columns ?? [])]);
+      const chosen = o.columns === undefined ? undefined : checkColumns(o.columns, known);
+      const item = chosen ? pick(output.item, chosen) : output.item;
+      if (format === 'json') return write(out, `${json(item, o, 2)}\n`);
+      if (format === 'ndjson') return write(out, ndjsonLine(item, o));
+      if (output.table) {
+        const cols = chosen?.filter((c) => output.table!.columns.includes(c)) ?? output.table.columns;
+        return render(out, { kind: 'rows', rows: output.table.rows, columns: cols.length > 0 ? cols : output.table.columns }, format, { ...o, columns: undefined });
+      }
+      const cols = chosen ?? output.columns ?? Object.keys(output.item);
+      if (format === 'csv') return write(out, `${cols.map(csvField).join(',')}\n${csvLine(cols, output.item)}`);
+      if (output.sections) return write(out, sectionLines(pick(output.item, cols), output.sections, o.width, o.color ? cyan : undefined).map((l) => `${l}\n`).join(''));
+      return table(out, cols.map((c) => ({ field: c, value: output.item[c] })), ['field', 'value'], o);
     }
     case 'page':
     case 'rows': {
       const rows = output.kind === 'page' ? output.envelope.result : output.rows;
-      if (format === 'json') return write(out, `${JSON.stringify(output.kind === 'page' ? output.envelope : rows, null, 2)}\n`);
-      if (format === 'ndjson') return write(out, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      if (format === 'csv') {
-        return write(out, [output.columns.map(csvField).join(','), ...rows.map((r) => output.columns.map((c) => csvField(r[c])).join(','))].join('\n') + '\n');
-      }
-      return table(out, rows, output.columns, color);
+      const known = output.fields ?? unique([...output.columns, ...rows.flatMap((r) => Object.keys(r))]);
+      const chosen = o.columns === undefined ? undefined : checkColumns(o.columns, known);
+      const shown = chosen ? rows.map((r) => pick(r, chosen)) : rows;
+      const columns = chosen ?? output.columns;
+      if (format === 'json') return write(out, `${json(output.kind === 'page' ? { ...output.envelope, result: shown } : shown, o, 2)}\n`);
+      if (format === 'ndjson') return write(out, shown.map((r) => ndjsonLine(r, o)).join(''));
+      if (format === 'csv') return write(out, `${columns.map(csvField).join(',')}\n${rows.map((r) => csvLine(columns, r)).join('')}`);
+      await table(out, rows, columns, o, chosen ?? output.priority);
+      const total = output.kind === 'page' ? output.envelope.total_count : undefined;
+      if (o.notes && total !== undefined && total > rows.length) await write(o.notes, `${count(rows.length)} of ${count(total)} — use --all or --offset\n`);
+      return;
     }
     case 'stream':
-      return renderStream(out, output.items, output.columns, format, color);
+      return renderStream(out, output, format, o);
   }
 }
 
-async function renderStream(
-  out: Writable, items: AsyncIterable<Record<string, unknown>>, columns: string[], format: Format, color: boolean,
-): Promise<void> {
+async function renderStream(out: Writable, output: Extract<Output, { kind: 'stream' }>, format: Format, o: RenderOptions): Promise<void> {
+  const it = output.items[Symbol.asyncIterator]();
+  const first = await it.next();
+  // Without declared fields, --columns is checked against the first item's keys, before anything is printed.
+  const known = output.fields ?? unique([...output.columns, ...(first.done ? [] : Object.keys(first.value))]);
+  const chosen = o.columns === undefined ? undefined : checkColumns(o.columns, known);
+  const columns = chosen ?? output.columns;
+  async function* items(): AsyncGenerator<Record<string, unknown>> {
+    if (first.done) return;
+    yield chosen ? pick(first.value, chosen) : first.value;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield chosen ? pick(r.value, chosen) : r.value;
+  }
   if (format === 'json') {
-    let first = true;
-    await write(out, '[');
-    for await (const item of items) {
-      await write(out, `${first ? '\n' : ',\n'}${JSON.stringify(item)}`);
-      first = false;
+    if (o.query) {
+      // A query sees the whole array (as with a page), so a stream with --query is held in memory.
+      const all: Record<string, unknown>[] = [];
+      for await (const item of items()) all.push(item);
+      return write(out, `${json(all, o, 2)}\n`);
     }
-    return write(out, first ? ']\n' : '\n]\n');
+    let none = true;
+    await write(out, '[');
+    for await (const item of items()) {
+      await write(out, `${none ? '\n' : ',\n'}${JSON.stringify(item)}`);
+      none = false;
+    }
+    return write(out, none ? ']\n' : '\n]\n');
   }
   if (format === 'ndjson') {
-    for await (const item of items) await write(out, `${JSON.stringify(item)}\n`);
+    for await (const item of items()) await write(out, ndjsonLine(item, o));
     return;
   }
   if (format === 'csv') {
     await write(out, `${columns.map(csvField).join(',')}\n`);
-    for await (const item of items) await write(out, `${columns.map((c) => csvField(item[c])).join(',')}\n`);
+    for await (const item of items()) await write(out, csvLine(columns, item));
     return;
   }
-  // A table needs its column widths: print it in chunks so memory stays bounded.
+  // A table needs its column widths: plan them on the first chunk and print chunk by chunk, so memory stays bounded.
+  let plan: TablePlan | undefined;
   let chunk: Record<string, unknown>[] = [];
-  for await (const item of items) {
+  const flush = async () => {
+    const header = plan === undefined;
+    plan ??= planTable(chunk, columns, { width: o.width, ...(chosen ?? output.priority ? { priority: chosen ?? output.priority } : {}) });
+    await write(out, tableText(plan, chunk, o, header));
+    chunk = [];
+  };
+  for await (const item of items()) {
     chunk.push(item);
-    if (chunk.length === 500) {
-      await table(out, chunk, columns, color);
-      chunk = [];
-    }
+    if (chunk.length === 500) await flush();
   }
-  if (chunk.length > 0) await table(out, chunk, columns, color);
+  if (chunk.length > 0 || plan === undefined) await flush();
 }

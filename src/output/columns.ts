@@ -1,0 +1,47 @@
+/**
+ * How a column reads on a terminal: its header label, whether its numbers are rates (shown as
+ * percentages) or amounts (thousands separators, two decimals), and whether long text wraps or is cut.
+ * Only tables use this; json, ndjson and csv print values exactly as the API gave them.
+ */
+
+/** Short table headers for the long names of the default listing columns, so that they fit 80 columns. */
+export const LABELS: Readonly<Record<string, string>> = {
+  listing_number: 'listing', platform_rating: 'rating', fico_score: 'fico', listing_term: 'term',
+  borrower_rate: 'rate', listing_amount: 'amount', amount_remaining: 'remaining', percent_funded: 'funded',
+  listing_title: 'title', borrower_state: 'state',
+};
+
+/** The header a table shows for `name`. */
+export const label = (name: string): string => LABELS[name] ?? name;
+
+/** Fractions the API sends as 0.1299 for 12.99%: rates, yields, returns, debt-to-income, percent funded. */
+const PERCENT = /(^|_)(rate|apr|yield|return|pctl|dti|threshold)(_|$)|^percent_funded$/;
+/** Money: amounts, balances, payments, principal, income and the like. */
+const AMOUNT = /(^|_)(amount|balance|payment|principal|interest|cash|income|expense|borrowed|outstanding|fees?|total|invested|loan)(_|$)/;
+/** Codes, counts and identifiers whose names contain a money word (income_range, loan_number). */
+const NOT_AMOUNT = /(_number|_id|_count|_term|_range|_off|_months?|_cycles|dpd)$/;
+/** Free text that reads better wrapped onto more lines than cut. */
+const WRAPPED = /(^|_)(description|detail|meaning|reason|message)$/;
+
+const AMOUNT_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PERCENT_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A whole number with thousands separators (1,800). */
+export const count = (n: number): string => COUNT_FORMAT.format(n);
+
+/** True when long text in column `name` wraps rather than being cut with …. */
+export const wraps = (name: string): boolean => WRAPPED.test(name);
+
+/** A value as a table shows it; `numeric` cells are right-aligned. */
+export function display(name: string, v: unknown): { text: string; numeric: boolean } {
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    if (PERCENT.test(name)) return { text: `${PERCENT_FORMAT.format(v * 100)}%`, numeric: true };
+    if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: AMOUNT_FORMAT.format(v), numeric: true };
+    return { text: String(v), numeric: true };
+  }
+  if (v === null || v === undefined) return { text: '', numeric: false };
+  if (typeof v === 'object') return { text: JSON.stringify(v), numeric: false };
+  // Control characters from the answer would move the cursor and break the layout: show them as spaces.
+  return { text: String(v).replace(/[\u0000-\u001f\u007f]/g, ' '), numeric: false };
+}
