@@ -23,9 +23,9 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt listings': ['$ mkt listings search --platform_rating A,B --sort-by "borrower_rate desc"', '$ mkt listings get 10042'],
   'mkt listings search': [
     '$ mkt listings search --fico_score 760-779,780-799 --listing_term 36',
-    '$ mkt listings search --platform_rating AA,A --sort-by "borrower_rate desc"',
+    '$ mkt listings search --platform_rating AA,A --sort-by "lender_yield desc"',
     '$ mkt listings search --borrower_rate_min 0.1 --has_mortgage false',
-    '$ mkt listings search --at02s_min 3 --include-credit-bureau-values bureau2 -o json',
+    '$ mkt listings search --at02s_min 3 --include-credit-bureau-values bureau2',
     '$ mkt listings search --all -o ndjson > listings.ndjson',
     '$ mkt listings search --platform_rating B -o csv --columns listing_number \\',
     '    | mkt order submit - --amount 25 --yes',

@@ -29,7 +29,9 @@ function formatItem(term: string, termWidth: number, description: string, helper
   if (!description) return `  ${term}`;
   const width = helper.helpWidth ?? 80;
   const column = Math.min(termWidth, Math.max(16, Math.floor(width * 0.4)));
-  const fits = helper.displayWidth(term) <= column;
+  // A word that cannot be broken (a bureau2 element's long name) also sends the description under the term.
+  const longest = Math.max(...description.split(/\s+/).filter((w) => !w.includes(',')).map((w) => helper.displayWidth(w)));
+  const fits = helper.displayWidth(term) <= column && longest <= width - column - 4;
   const indent = fits ? column + 4 : UNDER_INDENT;
   const pad = ' '.repeat(indent);
   const body = wrap(helper, description, width - indent).map((l, i) => (i === 0 && fits ? l : pad + l)).join('\n');
