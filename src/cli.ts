@@ -5,6 +5,7 @@
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { GROUPS, groupCommand, type GroupName } from './commands/groups.js';
+import { configureHelp } from './commands/help.js';
 import { rootCommand, type RootCommand } from './commands/root.js';
 import type { CommandContext } from './context.js';
 
@@ -22,7 +23,12 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   offers: async () => (await import('./commands/offers.js')).makeOffersCommand,
   demo: async () => (await import('./commands/demo.js')).makeDemoCommand,
   mock: async () => (await import('./commands/mock.js')).makeMockCommand,
+  api: async () => (await import('./commands/api.js')).makeApiCommand,
+  completion: async () => (await import('./commands/completion.js')).makeCompletionCommand,
 };
+
+/** The hidden command shell completion scripts call back. */
+const COMPLETE = '__complete';
 
 /** Global options that take a value, so that the group name can be found after them. */
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--timezone', '--columns', '--query']);
@@ -42,9 +48,12 @@ export async function buildProgram(ctx: CommandContext, argv: readonly string[])
   const program = rootCommand();
   ctx.program = program;
   const invoked = invokedGroup(argv);
+  // Shell completion needs every group's flags; it loads the factories, which import nothing heavy at the top.
+  const completing = invoked === COMPLETE;
   for (const { name } of GROUPS) {
-    program.addCommand(name === invoked ? (await FACTORIES[name]())(ctx) : groupCommand(name));
+    program.addCommand(name === invoked || completing ? (await FACTORIES[name]())(ctx) : groupCommand(name));
   }
+  if (completing) program.addCommand((await import('./commands/completion.js')).makeCompleteCommand(ctx), { hidden: true });
   configure(program, ctx);
   return program;
 }
@@ -61,5 +70,6 @@ function configure(cmd: CommandUnknownOpts, ctx: CommandContext): void {
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(s),
   });
+  configureHelp(cmd, ctx.io);
   for (const sub of cmd.commands) configure(sub, ctx);
 }

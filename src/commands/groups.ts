@@ -35,6 +35,12 @@ export const GROUPS = [
     description: 'walk through login, search, order, wait, clock, loans against an embedded mock (no network, keychain or browser)',
   },
   { name: 'mock', summary: 'the bundled mock marketplace' },
+  {
+    name: 'api',
+    summary: 'make an authenticated call to any endpoint and print the JSON answer',
+    description: 'make an authenticated call to any marketplace endpoint (as `gh api`) and print the JSON answer',
+  },
+  { name: 'completion', summary: 'print a shell completion script: bash, zsh or fish' },
 ] as const satisfies readonly GroupInfo[];
 
 /** A group's name. */

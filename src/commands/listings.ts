@@ -9,6 +9,7 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
 import { groupCommand } from './groups.js';
+import { filterHelpGroup } from './help.js';
 import { parseCount, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
@@ -100,7 +101,7 @@ export function makeListingsCommand(ctx: CommandContext) {
   const search = searchCommand();
   listings.addCommand(search);
   for (const name of filterParamNames()) {
-    search.addOption(new Option(`--${name} <value>`, filterDescription(name)));
+    search.addOption(new Option(`--${name} <value>`, filterDescription(name)).helpGroup(filterHelpGroup(name)));
   }
   search.action(ctx.action(async (opts): Promise<Output> => {
     const settings = ctx.settings();
