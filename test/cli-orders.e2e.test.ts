@@ -237,7 +237,9 @@ describe('reading orders, loans and the account', () => {
     expect(csv.stdout.split('\n')[0]).toBe('order_id,listing_id,bid_amount,bid_amount_placed,bid_result,bid_status');
     const listings = JSON.parse((await runMkt(['order', 'listings', orderId], { env: mock.env })).stdout);
     expect(listings.total_count).toBe(2);
-    expect((await runMkt(['order', 'get', 'not-a-uuid'], { env: mock.env })).code).toBe(4);
+    // Not a UUID is caught before sending (issue 13); an unknown UUID is the marketplace's to answer.
+    expect((await runMkt(['order', 'get', 'not-a-uuid'], { env: mock.env })).code).toBe(2);
+    expect((await runMkt(['order', 'get', '00000000-0000-4000-8000-000000000000'], { env: mock.env })).code).toBe(4);
   });
 
   it('streams every loan with --all as ndjson and gets one', async () => {

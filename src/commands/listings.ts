@@ -1,8 +1,10 @@
 /** `mkt listings search|fields|get`: every filterable catalogue field is a flag of `search`. */
 import { Command, Option } from '@commander-js/extra-typings';
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
+import { FILTER_DATE_FORMS } from '../contract/dates.js';
+import { PAGINATION } from '../contract/enums.js';
 import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
-import { QueryError, readListingSearch } from '../contract/listing-query.js';
+import { QueryError, readListingSearch, type ListingSearch } from '../contract/listing-query.js';
 import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-fields.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
@@ -10,7 +12,7 @@ import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
 import { groupCommand } from './groups.js';
 import { filterHelpGroup } from './help.js';
-import { parseCount, type OptionsOf } from './options.js';
+import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
 export const DEFAULT_LISTING_COLUMNS = [
@@ -25,14 +27,17 @@ function searchCommand() {
   return new Command('search')
     .description('search active listings (or, with --biddable false, originated listings you invested in)')
     .option('--sort-by <clauses>', "sort, e.g. 'borrower_rate desc' or 'platform_rating asc,listing_amount desc'")
-    .option('--limit <n>', 'listings per page (default 25, maximum 500)')
+    .option('--limit <n>', `listings per page (default ${PAGINATION.listings.default}, maximum ${PAGINATION.listings.max})`)
     .option('--offset <n>', 'index of the first listing')
     .option('--all', 'follow every page and stream the listings')
     .option('--biddable [bool]', 'true: active listings (default); false: originated listings')
     .option('--invested [bool]', 'true (or alone): only listings you invested in; false: only those you did not')
     .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
     .option('--exclude-co-borrower', 'leave out co-borrower applications')
-    .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)');
+    .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)')
+    .addHelpText('after', `
+Every flag also takes the other spelling: --fico_score or --fico-score, --sort-by or --sort_by.
+Listed values are case-insensitive (--platform_rating a,b is A,B). Dates: ${FILTER_DATE_FORMS}.`);
 }
 
 /** The parsed flags of `mkt listings search`: the typed ones, and a filter flag per catalogue name. */
@@ -48,7 +53,7 @@ function filterDescription(name: string): string {
   const what = f.description.replace(/\.$/, '');
   if (p.kind === 'boolean') return `${what} (true|false)`;
   if (p.kind === 'multivalue') return `${what} (comma-separated values)`;
-  const unit = f.type === 'datetime' || f.type === 'date' ? 'yyyy-MM-dd[ HH:mm:ss]' : 'number';
+  const unit = f.type === 'datetime' || f.type === 'date' ? 'date' : 'number';
   return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${f.name}: ${what} (${unit})`;
 }
 
@@ -56,6 +61,17 @@ function filterDescription(name: string): string {
 const FLAG_OF_PARAM: Readonly<Record<string, string>> = {
   sort_by: '--sort-by', include_credit_bureau_values: '--include-credit-bureau-values', biddable: '--biddable', invested: '--invested',
 };
+
+/** Reads the query with the contract's reader; a problem is exit 2 naming the flag. */
+function readOrRefuse(q: URLSearchParams, zone: string | undefined): ListingSearch {
+  try {
+    return readListingSearch(q, zone);
+  } catch (err) {
+    if (!(err instanceof QueryError)) throw err;
+    const hint = err.param === 'sort_by' && err.problem.startsWith('unknown field') ? 'run `mkt listings fields` for the field names' : undefined;
+    throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
+  }
+}
 
 /**
  * Turns the parsed flags into the search query and checks it with the contract's reader, the one
@@ -78,18 +94,13 @@ export function buildSearchQuery(opts: SearchOptions, zone: string | undefined):
     q.set('include_credit_bureau_values', opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase()).join(','));
   }
   if (opts.sortBy !== undefined) q.set('sort_by', opts.sortBy);
-  try {
-    readListingSearch(q, zone);
-  } catch (err) {
-    if (!(err instanceof QueryError)) throw err;
-    const hint = err.param === 'sort_by' && err.problem.startsWith('unknown field') ? 'run `mkt listings fields` for the field names' : undefined;
-    throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
-  }
-  // Booleans are sent as the API writes them.
+  const search = readOrRefuse(q, zone);
+  // Listed values and booleans are sent as the API writes them.
+  for (const m of search.multivalues) q.set(m.field, m.values.join(','));
   for (const [name, value] of [...q]) {
     if (name === 'biddable' || name === 'invested' || resolveFilterParam(name)?.kind === 'boolean') q.set(name, value.toLowerCase());
   }
-  if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
+  if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.listings)));
   if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
   return q;
 }
@@ -103,6 +114,7 @@ export function makeListingsCommand(ctx: CommandContext) {
   for (const name of filterParamNames()) {
     search.addOption(new Option(`--${name} <value>`, filterDescription(name)).helpGroup(filterHelpGroup(name)));
   }
+  acceptBothSpellings(search);
   search.action(ctx.action(async (opts): Promise<Output> => {
     const settings = ctx.settings();
     const query = buildSearchQuery(opts, settings.timezone);

@@ -1,8 +1,9 @@
 /** `mkt loans list|get`: the loans you hold notes in. */
+import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
-import { parseCount } from './options.js';
+import { acceptBothSpellings, parseCount, parseLimit } from './options.js';
 
 const LOAN_COLUMNS = [
   'loan_number', 'origination_date', 'platform_rating', 'term', 'borrower_rate', 'amount_borrowed', 'principal_balance',
@@ -12,22 +13,23 @@ const LOAN_COLUMNS = [
 /** The `loans` command group. */
 export function makeLoansCommand(ctx: CommandContext) {
   const loans = groupCommand('loans');
-  loans
+  const list = loans
     .command('list')
     .description('your loans (default: newest origination first)')
     .option('--all', 'every page, streamed')
     .option('--sort-by <clause>', "e.g. 'origination_date desc' or 'principal_balance asc'")
-    .option('--limit <n>', 'loans per page (default and maximum 25)')
+    .option('--limit <n>', `loans per page (default and maximum ${PAGINATION.loans.max})`)
     .option('--offset <n>', 'index of the first loan')
     .action(ctx.action(async (opts): Promise<Output> => {
       const q = new URLSearchParams();
       if (opts.sortBy) q.set('sort_by', opts.sortBy);
-      if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
+      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.loans)));
       if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
       const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
       if (opts.all) return { kind: 'stream', items: api.listAll(client, q), columns: LOAN_COLUMNS };
       return { kind: 'page', envelope: await api.list(client, q), columns: LOAN_COLUMNS };
     }));
+  acceptBothSpellings(list);
   loans
     .command('get')
     .description('one loan by number')

@@ -1,4 +1,5 @@
 /** Checks of option values shared by the commands; every failure is a UsageError (exit 2). */
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 
 /** The parsed options of a command, typed by its definition (for helpers that take them from the action). */
@@ -10,6 +11,43 @@ export function parseCount(flag: string, text: string, min: number): number {
     throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ' (0 or more)'}, got '${text}'`);
   }
   return Number(text);
+}
+
+/**
+ * A page size for an endpoint with this maximum. The API would clamp a larger one and answer with
+ * fewer items than asked; a script is better told at once.
+ */
+export function parseLimit(text: string, page: { readonly max: number }): number {
+  const n = parseCount('--limit', text, 1);
+  if (n > page.max) throw new UsageError(`--limit must be at most ${page.max}, the marketplace's largest page for this list; got '${text}'`);
+  return n;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Refuses an order id that is not a UUID, as the marketplace's order ids are, before anything is sent. */
+export function checkOrderId(text: string): void {
+  if (!UUID_RE.test(text)) throw new UsageError(`order id must be a UUID (as \`mkt order list\` shows it), got '${text}'`);
+}
+
+/**
+ * Lets every long flag of `cmd` be typed in either spelling, `--fico_score` or `--fico-score`, as the
+ * API's names are snake case and CLI habit is kebab case. Commander matches an option by its `short`
+ * or `long` flag (two long flags are its own form of alias) while help prints `flags`, so help still
+ * lists one spelling per flag.
+ */
+export function acceptBothSpellings(cmd: CommandUnknownOpts): void {
+  const taken = new Set(cmd.options.flatMap((o) => [o.short, o.long]));
+  for (const o of cmd.options) {
+    if (o.short !== undefined || o.long === undefined) continue;
+    const name = o.long.slice(2);
+    const other = `--${name.includes('_') ? name.replaceAll('_', '-') : name.replaceAll('-', '_')}`;
+    if (other === o.long) continue;
+    // Two flags spelt alike would make one of them unreachable: a programming error, not a user's.
+    if (taken.has(other)) throw new Error(`flag ${other} of ${cmd.name()} clashes with another spelling`);
+    o.short = other;
+    taken.add(other);
+  }
 }
 
 /** A comma-separated column list, each one of `known` (an unknown one gets a suggestion). */

@@ -5,7 +5,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
-import { parseCount } from './options.js';
+import { checkOrderId, parseCount, parseLimit } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
@@ -25,6 +25,7 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--until <what>', 'with --wait: processed or completed', 'processed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
     .action(ctx.action(async (id, opts): Promise<Output> => {
+      checkOrderId(id);
       const wait = opts.wait ? waitPlan(opts) : undefined;
       const [orders, { followOrders, bidRows }, client] = await Promise.all([import('../api/orders.js'), import('../orders/wait.js'), ctx.api()]);
       if (wait) {
@@ -46,7 +47,7 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--limit <n>', `orders per page (default ${PAGINATION.orders.default}, maximum ${PAGINATION.orders.max})`)
     .option('--offset <n>', 'index of the first order')
     .action(ctx.action(async (opts): Promise<Output> => {
-      const limit = opts.limit === undefined ? undefined : parseCount('--limit', opts.limit, 1);
+      const limit = opts.limit === undefined ? undefined : parseLimit(opts.limit, PAGINATION.orders);
       const offset = opts.offset === undefined ? 0 : parseCount('--offset', opts.offset, 0);
       const [orders, client] = await Promise.all([import('../api/orders.js'), ctx.api()]);
       if (opts.all) return { kind: 'stream', items: orders.listAll(client), columns: ORDER_COLUMNS };
@@ -62,10 +63,11 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--limit <n>', 'listings per page (default and maximum 100)')
     .option('--offset <n>', 'index of the first listing')
     .action(ctx.action(async (id, opts): Promise<Output> => {
+      checkOrderId(id);
       const q = new URLSearchParams();
       if (opts.status) q.set('status', opts.status);
       if (opts.sortBy) q.set('sort_by', opts.sortBy);
-      if (opts.limit !== undefined) q.set('limit', String(parseCount('--limit', opts.limit, 1)));
+      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.orderListings)));
       if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
       const [orders, client] = await Promise.all([import('../api/orders.js'), ctx.api()]);
       return { kind: 'page', envelope: await orders.listings(client, id, q), columns: ORDER_LISTING_COLUMNS };

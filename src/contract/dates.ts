@@ -65,13 +65,17 @@ export function formatDate(ms: number, zone?: string): string {
   return `${p.y}-${pad(p.mo)}-${pad(p.d)}`;
 }
 
+/** The forms a filter date takes, as messages and help list them. */
+export const FILTER_DATE_FORMS = 'yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-ddTHH:mm:ss';
+
+// The `T` form is ISO 8601's own, which people paste from other tools; it means what the space form does.
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/;
 
 /**
- * Reads a filter bound (`yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss`) as wall time in `zone`.
+ * Reads a filter bound (one of FILTER_DATE_FORMS) as wall time in `zone`.
  * A bound names a whole day or a whole second, as dates are shown: a lower bound is its first
  * millisecond, an upper bound (`isMax`) its last, so that a time shown as the bound is inside it.
- * Returns null when the text is not one of the two formats or not a real date.
+ * Returns null when the text is not one of the forms or not a real date.
  */
 export function parseFilterDate(text: string, zone: string | undefined, isMax: boolean): number | null {
   const m = DATE_RE.exec(text.trim());

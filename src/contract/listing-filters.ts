@@ -3,7 +3,7 @@
  * engine (400 naming the parameter) and the CLI's flags (exit 2 before anything is sent).
  */
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from './bureau.js';
-import { parseFilterDate } from './dates.js';
+import { FILTER_DATE_FORMS, parseFilterDate } from './dates.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from './enums.js';
 import { FILTERABLE_FIELDS, LISTING_FIELD_BY_NAME, type FieldType } from './listing-fields.js';
 
@@ -59,25 +59,44 @@ export function checkBoolean(value: string): string | null {
   return /^(true|false)$/i.test(value.trim()) ? null : `must be true or false, got '${value}'`;
 }
 
-/** Splits a multivalue and checks each part. Returns the parts, or the problem. */
+/**
+ * Splits a multivalue and checks each part. Closed lists match case-insensitively (`a,b` is `A,B`), so
+ * the parts come back in the API's own spelling. Returns the parts, or the problem.
+ */
 export function checkMultivalue(field: string, type: FieldType, value: string): string[] | string {
   const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (parts.length === 0) return 'needs at least one value';
   const allowed = ALLOWED_VALUES[field];
+  const out: string[] = [];
   for (const p of parts) {
     if (type === 'integer' && !/^-?\d+$/.test(p)) return `'${p}' is not a whole number`;
-    if (allowed && !allowed.includes(p)) return `unknown value '${p}'; expected one of ${allowed.join(', ')}`;
+    const canonical = allowed ? allowed.find((a) => a.toUpperCase() === p.toUpperCase()) : p;
+    if (canonical === undefined) return `unknown value '${p}'; expected one of ${allowed!.join(', ')}`;
+    out.push(canonical);
   }
-  return parts;
+  return out;
+}
+
+/**
+ * The lowest bound a numeric range filter takes: no catalogue number (amounts, rates, ratios, counts,
+ * months, scores) is below 0, and a bureau2 element goes no lower than its special value (-4 "no
+ * trades on file" is a value one may filter on). A bound below it can only be a slip.
+ */
+export function rangeFloor(p: FilterParam): number {
+  const e = p.bureau ? BUREAU2_BY_SHORT.get(p.field) : undefined;
+  return e ? Math.min(e.min, e.special?.value ?? e.min) : 0;
 }
 
 /** Reads a range bound: a number, or for date fields a date in `zone`. Returns the value, or the problem. */
-export function checkRangeBound(type: FieldType, text: string, zone: string | undefined, isMax: boolean): number | string {
-  if (type === 'datetime' || type === 'date') {
-    const ms = parseFilterDate(text, zone, isMax);
-    return ms ?? `'${text}' is not a date (yyyy-MM-dd or yyyy-MM-dd HH:mm:ss)`;
+export function checkRangeBound(p: FilterParam, text: string, zone: string | undefined): number | string {
+  if (p.type === 'datetime' || p.type === 'date') {
+    const ms = parseFilterDate(text, zone, p.kind === 'max');
+    return ms ?? `'${text}' is not a date (${FILTER_DATE_FORMS})`;
   }
   const t = text.trim();
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(t)) return `'${text}' is not a number`;
-  return Number(t);
+  const n = Number(t);
+  const floor = rangeFloor(p);
+  if (n < floor) return `must be ${floor} or more, got '${text}'`;
+  return n;
 }

@@ -101,7 +101,7 @@ export function readListingSearch(params: URLSearchParams, zone: string | undefi
       if (typeof values === 'string') throw new QueryError(key, values);
       multivalues.push({ field: p.field, type: p.type, values });
     } else {
-      const n = checkRangeBound(p.type, value, zone, p.kind === 'max');
+      const n = checkRangeBound(p, value, zone);
       if (typeof n === 'string') throw new QueryError(key, n);
       const r = ranges.get(p.field) ?? { field: p.field, bureau: p.bureau };
       r[p.kind] = n;
