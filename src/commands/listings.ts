@@ -36,8 +36,9 @@ function searchCommand() {
     .option('--exclude-co-borrower', 'leave out co-borrower applications')
     .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)')
     .addHelpText('after', `
-Every flag also takes the other spelling: --fico_score or --fico-score, --sort-by or --sort_by.
-Listed values are case-insensitive (--platform_rating a,b is A,B). Dates: ${FILTER_DATE_FORMS}.`);
+Every flag also takes the other spelling: --fico_score or --fico-score.
+Listed values are case-insensitive (--platform_rating a,b is A,B).
+Dates: ${FILTER_DATE_FORMS}.`);
 }
 
 /** The parsed flags of `mkt listings search`: the typed ones, and a filter flag per catalogue name. */
