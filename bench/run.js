@@ -1,19 +1,26 @@
 #!/usr/bin/env node
-// Benchmarks, as ratios against a baseline measured in the same run (DESIGN.md "Bars"):
-//   mkt --version / --help vs `node -e ''`, mkt listings search vs `node -e ''`,
-//   orders per second the mock acknowledges (2,000 listings) without and with --state (each acknowledged order fsynced),
-//   and the mock with 100,000 listings: start time, median filtered search (limit=500, three filters), resident memory.
-// All traffic goes to 127.0.0.1; every loop is bounded. Run after `npm run build`.
+// Benchmarks, each figure as a ratio against its floor measured in the same run (DESIGN.md "Bars"):
+//   CLI start-up (mkt --version / --help / listings search) vs `node -e ''`;
+//   orders per second the mock acknowledges (2,000 listings) without and with --state;
+//   the mock with 100,000 listings, 10 connections: req/s, p50 and p99 of an unfiltered limit=25 page
+//   and a three-filter limit=500 page vs a raw node:http server answering JSON.stringify of the same
+//   page (bench/floor-server.js); `search --all` vs a bare undici paging loop; `mock clock advance 15d`;
+//   start time and resident memory.
+// All traffic goes to 127.0.0.1; every loop is bounded (bench/load.js: 3 s windows). Run after `npm run build`.
+// BENCH_ONLY=mock skips the CLI start-up and orders sections (for iterating on the mock).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request as undiciRequest } from 'undici';
+import { load } from './load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'mkt.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const ONLY_MOCK = process.env.BENCH_ONLY === 'mock';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -34,13 +41,18 @@ function timeCommand(args, env = {}) {
 
 /** Starts `mkt mock serve` on a free port; resolves when it prints its URL. */
 function startMock(listings, extraArgs = []) {
+  return startServer([bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs]);
+}
+
+/** Spawns a node server that prints `listening on http://127.0.0.1:PORT`; resolves with it and its start time. */
+function startServer(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs], {
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error('mock did not start within 60 s')); }, 60_000);
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`${args[0]} did not start within 60 s`)); }, 60_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -49,7 +61,7 @@ function startMock(listings, extraArgs = []) {
         resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
       }
     });
-    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}`)));
   });
 }
 
@@ -70,20 +82,23 @@ function rssMiB(pid) {
 const rows = [];
 const row = (what, value, bar, ok) => rows.push({ what, value, bar, verdict: ok ? 'ok' : 'OVER' });
 
-const baseline = timeCommand(['-e', '']);
-const version = timeCommand([bin, '--version']);
-const help = timeCommand([bin, '--help']);
-row('node -e "" (baseline)', `${baseline.toFixed(1)} ms`, '', true);
-row('mkt --version / baseline', `${(version / baseline).toFixed(2)}x (${version.toFixed(1)} ms)`, '<= 1.5x', version / baseline <= 1.5);
-row('mkt --help / baseline', `${(help / baseline).toFixed(2)}x (${help.toFixed(1)} ms)`, '<= 1.5x', help / baseline <= 1.5);
+/** CLI start-up against `node -e ''`. */
+async function startupSection() {
+  const baseline = timeCommand(['-e', '']);
+  const version = timeCommand([bin, '--version']);
+  const help = timeCommand([bin, '--help']);
+  row('node -e "" (baseline)', `${baseline.toFixed(1)} ms`, '', true);
+  row('mkt --version / baseline', `${(version / baseline).toFixed(2)}x (${version.toFixed(1)} ms)`, '<= 1.5x', version / baseline <= 1.5);
+  row('mkt --help / baseline', `${(help / baseline).toFixed(2)}x (${help.toFixed(1)} ms)`, '<= 1.5x', help / baseline <= 1.5);
 
-const small = await startMock(2000);
-try {
-  const env = { MKT_ROOT_URL: small.origin, MKT_ACCESS_TOKEN: await accessToken(small.origin) };
-  const search = timeCommand([bin, 'listings', 'search', '--fico_score=760-779', '-o', 'json'], env);
-  row('mkt listings search / baseline', `${(search / baseline).toFixed(2)}x (${search.toFixed(1)} ms)`, '<= 3x', search / baseline <= 3);
-} finally {
-  small.child.kill('SIGTERM');
+  const small = await startMock(2000);
+  try {
+    const env = { MKT_ROOT_URL: small.origin, MKT_ACCESS_TOKEN: await accessToken(small.origin) };
+    const search = timeCommand([bin, 'listings', 'search', '--fico_score=760-779', '-o', 'json'], env);
+    row('mkt listings search / baseline', `${(search / baseline).toFixed(2)}x (${search.toFixed(1)} ms)`, '<= 3x', search / baseline <= 3);
+  } finally {
+    small.child.kill('SIGTERM');
+  }
 }
 
 /** Orders acknowledged per second by `origin` with `clients` in flight: a 2 s window, at most 4,000 orders (alice has cash for 10,000). */
@@ -122,60 +137,117 @@ async function biddableListing(origin, token) {
   throw new Error('no listing accepts a bid');
 }
 
-const stateDir = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
-try {
-  for (const [label, args] of [['without --state', []], ['with --state', ['--state', join(stateDir, 'world.json')]]]) {
-    const m = await startMock(2000, args);
-    try {
-      const token = await accessToken(m.origin);
-      const listingId = await biddableListing(m.origin, token);
-      for (const clients of [1, 8]) {
-        const rate = await ordersPerSecond(m.origin, token, listingId, clients);
-        row(`orders/s, 2000 listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`, `${rate.toFixed(0)} orders/s`, '', true);
+/** Orders acknowledged per second, without and with --state. */
+async function ordersSection() {
+  const stateDir = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
+  try {
+    for (const [label, args] of [['without --state', []], ['with --state', ['--state', join(stateDir, 'world.json')]]]) {
+      const m = await startMock(2000, args);
+      try {
+        const token = await accessToken(m.origin);
+        const listingId = await biddableListing(m.origin, token);
+        for (const clients of [1, 8]) {
+          const rate = await ordersPerSecond(m.origin, token, listingId, clients);
+          row(`orders/s, 2000 listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`, `${rate.toFixed(0)} orders/s`, '', true);
+        }
+      } finally {
+        m.child.kill('SIGTERM');
       }
-    } finally {
-      m.child.kill('SIGTERM');
     }
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(stateDir, { recursive: true, force: true });
 }
 
-const big = await startMock(LISTINGS);
-try {
-  row(`mock start, ${LISTINGS} listings`, `${(big.startMs / 1000).toFixed(2)} s`, '< 5 s', big.startMs < 5000);
-  const url = `${big.origin}/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60`;
-  const token = await accessToken(big.origin);
-  const times = [];
-  let count = 0;
-  for (let i = 0; i < 32; i++) {
-    const t = process.hrtime.bigint();
-    const res = await fetch(url, { headers: { authorization: `bearer ${token}` } });
-    const body = await res.json();
-    const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    if (res.status !== 200) throw new Error(`search answered ${res.status}`);
-    count = body.result_count;
-    if (i >= 2) times.push(ms);
-  }
-  const med = median(times);
-  row(`filtered search, limit=500, 3 filters (${count} rows)`, `${med.toFixed(1)} ms median`, '< 50 ms', med < 50);
-  const rss = rssMiB(big.child.pid);
-  row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
+/** The two searches the bars name: an unfiltered page of 25, and three filters with a page of 500. */
+const SEARCHES = [
+  { label: 'unfiltered, limit=25', path: '/listingsvc/v2/listings/?limit=25', bar: 2 },
+  { label: '3 filters, limit=500', path: '/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60', bar: 1.5 },
+];
 
-  // Streaming: the CLI's peak memory for --all -o ndjson over a small and a large result should match.
-  const env = { ...process.env, MKT_ROOT_URL: big.origin, MKT_ACCESS_TOKEN: token };
-  const peak = (filters) => {
-    const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'report-rss.cjs'), bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500', ...filters], { env, maxBuffer: 1 << 30 });
-    if (r.status !== 0) throw new Error(`search --all exited ${r.status}: ${r.stderr}`);
-    return { kib: Number(/maxrss_kib=(\d+)/.exec(r.stderr.toString())[1]), lines: r.stdout.toString().split('\n').length - 1 };
-  };
-  const smallRun = peak(['--platform_rating', 'AA']);
-  const bigRun = peak([]);
-  const growth = bigRun.kib / smallRun.kib;
-  row(`search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`, `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`, '~flat', growth < 1.5);
-} finally {
-  big.child.kill('SIGTERM');
+/** Pages through `path` with a bare undici loop (the floor for `search --all`); returns rows and ms. */
+async function pagingLoop(origin, path, token, limit) {
+  const started = process.hrtime.bigint();
+  let rows = 0;
+  for (let offset = 0, pages = 0; pages < 10_000; pages++, offset += limit) {
+    const res = await undiciRequest(`${origin}${path}&limit=${limit}&offset=${offset}`, { headers: { authorization: `bearer ${token}` } });
+    const body = await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`paging answered ${res.statusCode}`);
+    for (const l of body.result) rows += JSON.stringify(l).length > 0 ? 1 : 0;
+    if (offset + body.result_count >= body.total_count || body.result_count === 0) break;
+  }
+  return { rows, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
+
+/** The mock with LISTINGS listings: start, both searches against their floor, --all, memory, clock advance. */
+async function bigMockSection() {
+  const big = await startMock(LISTINGS);
+  const pagesDir = mkdtempSync(join(tmpdir(), 'mkt-bench-floor-'));
+  let floor = null;
+  try {
+    row(`mock start, ${LISTINGS} listings`, `${(big.startMs / 1000).toFixed(2)} s`, '< 4 s', big.startMs < 4000);
+    const token = await accessToken(big.origin);
+    const headers = { authorization: `bearer ${token}` };
+    // The floor serves exactly the pages the mock answers.
+    const pages = {};
+    for (const s of SEARCHES) {
+      const res = await fetch(`${big.origin}${s.path}`, { headers });
+      if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+      pages[s.path] = await res.json();
+    }
+    writeFileSync(join(pagesDir, 'pages.json'), JSON.stringify(pages));
+    floor = await startServer([join(root, 'bench', 'floor-server.js'), join(pagesDir, 'pages.json')]);
+    for (const s of SEARCHES) {
+      const rows = pages[s.path].result_count;
+      const m = await load(`${big.origin}${s.path}`, { headers });
+      const f = await load(`${floor.origin}${s.path}`);
+      const slower = f.rps / m.rps;
+      row(`${s.label} (${rows} rows): floor req/s / mock req/s`, `${slower.toFixed(2)}x (${m.rps.toFixed(0)} vs ${f.rps.toFixed(0)} req/s)`, `<= ${s.bar}x`, slower <= s.bar);
+      row(`${s.label}: mock p50, p99 (floor p50, p99)`, `${m.p50.toFixed(1)}, ${m.p99.toFixed(1)} ms (${f.p50.toFixed(1)}, ${f.p99.toFixed(1)})`, '', true);
+      row(`${s.label}: mock p99 / p50`, `${(m.p99 / m.p50).toFixed(2)}x`, '<= 3x', m.p99 / m.p50 <= 3);
+    }
+    const rss = rssMiB(big.child.pid);
+    row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
+
+    // --all against a bare undici loop paging the same search.
+    const env = { ...process.env, MKT_ROOT_URL: big.origin, MKT_ACCESS_TOKEN: token };
+    const allStarted = process.hrtime.bigint();
+    const all = spawnSync(process.execPath, [bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500'], { env, maxBuffer: 1 << 30 });
+    const allMs = Number(process.hrtime.bigint() - allStarted) / 1e6;
+    if (all.status !== 0) throw new Error(`search --all exited ${all.status}: ${all.stderr}`);
+    const bare = await pagingLoop(big.origin, '/listingsvc/v2/listings/?', token, 500);
+    row(`search --all -o ndjson (${bare.rows} rows) / undici paging loop`, `${(allMs / bare.ms).toFixed(2)}x (${allMs.toFixed(0)} vs ${bare.ms.toFixed(0)} ms)`, '', true);
+
+    // Streaming: the CLI's peak memory for --all -o ndjson over a small and a large result should match.
+    const peak = (filters) => {
+      const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'report-rss.cjs'), bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500', ...filters], { env, maxBuffer: 1 << 30 });
+      if (r.status !== 0) throw new Error(`search --all exited ${r.status}: ${r.stderr}`);
+      return { kib: Number(/maxrss_kib=(\d+)/.exec(r.stderr.toString())[1]), lines: r.stdout.toString().split('\n').length - 1 };
+    };
+    const smallRun = peak(['--platform_rating', 'AA']);
+    const bigRun = peak([]);
+    const growth = bigRun.kib / smallRun.kib;
+    row(`search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`, `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`, '~flat', growth < 1.5);
+
+    // Last, as it changes the world: 15 virtual days of market ticks (360 hours) through the CLI.
+    const advStarted = process.hrtime.bigint();
+    const adv = spawnSync(process.execPath, [bin, 'mock', 'clock', 'advance', '15d'], { env });
+    const advMs = Number(process.hrtime.bigint() - advStarted) / 1e6;
+    // A move slower than the CLI's own timeout fails; that is a figure too, not a reason to stop.
+    const advFigure = adv.status === 0 ? `${advMs.toFixed(0)} ms` : `failed after ${advMs.toFixed(0)} ms (exit ${adv.status})`;
+    row(`mkt mock clock advance 15d, ${LISTINGS} listings`, advFigure, '< 1000 ms', adv.status === 0 && advMs < 1000);
+  } finally {
+    big.child.kill('SIGTERM');
+    floor?.child.kill('SIGTERM');
+    rmSync(pagesDir, { recursive: true, force: true });
+  }
+}
+
+if (!ONLY_MOCK) {
+  await startupSection();
+  await ordersSection();
+}
+await bigMockSection();
 
 const w = Math.max(...rows.map((r) => r.what.length));
 console.log(`mkt benchmarks (node ${process.version}, ${RUNS} runs each, medians)`);

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
 import { notFound, type MockApp } from './app.js';
+import { JsonAnswer } from './handlers/route.js';
 import { normaliseTarget } from './request-target.js';
 
 /** Largest request body the mock reads. */
@@ -83,7 +84,7 @@ function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, s
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
 }
 
-/** Writes a Fetch Response to a node response. */
+/** Writes a Fetch Response to a node response: a JsonAnswer's text as it is, any other body read once. */
 export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -92,6 +93,12 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
+  if (response instanceof JsonAnswer && !response.bodyUsed) {
+    headers['content-length'] = String(Buffer.byteLength(response.serialised));
+    res.writeHead(response.status, headers);
+    res.end(response.serialised);
+    return;
+  }
   const buf = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(buf.length);
   res.writeHead(response.status, headers);

@@ -8,7 +8,7 @@ import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { makeListing } from '../seed.js';
 import type { Listing, Store } from '../store.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
-import { rngFor } from './rng-for.js';
+import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoans } from './servicing.js';
 import type { Rng } from '../rng.js';
 
@@ -24,25 +24,53 @@ const CANCEL_AT_ORIGINATION = 0.03;
 /** Runs the tick at `t` (a whole hour). */
 export function runTick(store: Store, t: number): void {
   const rng = rngFor(store.seed, t / TICK_MS);
-  for (const l of store.listings) {
+  const live = liveListings(store);
+  // Only Active and Pending listings can change in a tick; ended ones leave the list as the tick passes them.
+  let kept = 0;
+  for (let i = 0; i < live.length; i++) {
+    const l = live[i]!;
     if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, rng);
     else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
       if (cancelledAtOrigination(store, l)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
       else originate(store, l, t);
     }
+    if (isLive(l)) live[kept++] = l;
   }
+  live.length = kept;
   serviceLoans(store, t, rng);
   arrivals(store, t, rng);
 }
 
+/** A listing a tick can still change: Active, or Pending with an origination time. */
+function isLive(l: Listing): boolean {
+  return l.listing_status === LISTING_STATUS.ACTIVE || (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
+}
+
+/** The live listings of a store, in store order (derived, never saved: rebuilt for a loaded or reset store). */
+interface LiveSet {
+  listings: Listing[];
+  /** How many of `store.listings` have been looked at; listings are only ever appended. */
+  scanned: number;
+}
+const liveSets = new WeakMap<Store, LiveSet>();
+
+/** The store's live listings, with those added since the last tick (seed, arrivals) joined in store order. */
+function liveListings(store: Store): Listing[] {
+  let set = liveSets.get(store);
+  if (!set) liveSets.set(store, (set = { listings: [], scanned: 0 }));
+  const all = store.listings;
+  for (; set.scanned < all.length; set.scanned++) if (isLive(all[set.scanned]!)) set.listings.push(all[set.scanned]!);
+  return set.listings;
+}
+
 /** Whether the operator cancels this listing when it would originate: fixed per listing, so tests can avoid it. */
 export function cancelledAtOrigination(store: Store, l: Listing): boolean {
-  return rngFor(store.seed, l.listing_number, 0xca9c).chance(CANCEL_AT_ORIGINATION);
+  return firstDraw(store.seed, l.listing_number, 0xca9c) < CANCEL_AT_ORIGINATION;
 }
 
 /** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7. */
 function appetite(store: Store, l: Listing): number {
-  return rngFor(store.seed, l.listing_number, 0xa99e).range(0.3, 1.7);
+  return 0.3 + firstDraw(store.seed, l.listing_number, 0xa99e) * 1.4;
 }
 
 function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {

@@ -7,7 +7,7 @@
  * but GET, unless told) has its change made durable before its answer goes out, and every answer
  * waits for changes already promised, so none shows a change a crash could take back.
  */
-import { HttpResponse, type JsonBodyType } from 'msw';
+import type { JsonBodyType } from 'msw';
 import { isValidTimeZone } from '../../src/contract/dates.js';
 import { ApiError, validationError } from '../api-error.js';
 import { authenticate, type Caller } from '../auth.js';
@@ -90,10 +90,20 @@ export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unk
   return listEnvelope(items.slice(page.offset, page.offset + page.limit).map(view), items.length);
 }
 
+/**
+ * A JSON answer serialised once: a real Response for in-process callers (app.handle), whose `serialised` text
+ * the HTTP adapter writes straight to the socket instead of reading the body back (no Blob round trip).
+ */
+export class JsonAnswer extends Response {
+  constructor(readonly serialised: string, init: { status?: number; headers?: Record<string, string> } = {}) {
+    super(serialised, { status: init.status ?? 200, headers: { ...init.headers, 'content-type': 'application/json' } });
+  }
+}
+
 /** The API's JSON answer to a failure. */
 function jsonError(err: ApiError | undefined): Response {
-  if (err) return HttpResponse.json(err.body, { status: err.status, headers: err.headers });
-  return HttpResponse.json({ code: 'SYS0001', message: 'Application Error' }, { status: 500 });
+  if (err) return new JsonAnswer(JSON.stringify(err.body), { status: err.status, headers: err.headers });
+  return new JsonAnswer(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), { status: 500 });
 }
 
 /** A JSON value to answer with status 200, or a Response of the body's own. */
@@ -152,5 +162,5 @@ async function answer(
   };
   const result = await run({ request, url, params, zone, page: pageOf });
   if (result instanceof Response) return result;
-  return HttpResponse.json(limits && Array.isArray(result) ? paged(result, pageOf()) : result);
+  return new JsonAnswer(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
 }

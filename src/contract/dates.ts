@@ -34,21 +34,47 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-function partsIn(ms: number, zone: string | undefined): Parts {
-  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') {
-    const t = new Date(ms);
-    return {
-      y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(),
-      h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds(), offsetMin: 0,
-    };
-  }
+const HOUR_MS = 3_600_000;
+/** Offsets (ms) of zones by `zone hour` bucket; a bucket holds only an hour with one offset throughout. */
+const offsets = new Map<string, number>();
+/** Enough buckets for every zone callers use over years of hours; cleared, not evicted, when full. */
+const MAX_OFFSETS = 100_000;
+
+/** The zone's offset from UTC at `ms`, in whole seconds as ms, read from the zone's own wall clock. */
+function offsetAt(ms: number, zone: string): number {
   const p: Record<string, number> = {};
   for (const part of formatterFor(zone).formatToParts(new Date(ms))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
   }
   const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  const offsetMin = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
-  return { y: p.year!, mo: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second!, offsetMin };
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The zone's offset at `ms`, asking Intl (slow: formatToParts) once per zone and hour. An hour whose
+ * first and last millisecond have different offsets (a change of offset inside it) is never cached.
+ */
+function zoneOffset(ms: number, zone: string): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  const key = `${zone} ${hour}`;
+  const cached = offsets.get(key);
+  if (cached !== undefined) return cached;
+  const start = offsetAt(hour * HOUR_MS, zone);
+  if (offsetAt(hour * HOUR_MS + HOUR_MS - 1, zone) !== start) return offsetAt(ms, zone);
+  if (offsets.size >= MAX_OFFSETS) offsets.clear();
+  offsets.set(key, start);
+  return start;
+}
+
+function partsIn(ms: number, zone: string | undefined): Parts {
+  const utc = !zone || zone === 'UTC' || zone === 'Etc/UTC';
+  const offsetMs = utc ? 0 : zoneOffset(ms, zone);
+  // The zone's wall clock to the second, read as if it were UTC.
+  const t = new Date(utc ? ms : Math.floor(ms / 1000) * 1000 + offsetMs);
+  return {
+    y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(),
+    h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds(), offsetMin: Math.round(offsetMs / 60000),
+  };
 }
 
 /** `yyyy-MM-dd HH:mm:ss ±hhmm` in `zone` (UTC when omitted). */
