@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeychainError, KeychainStore, loadKeytar } from '../src/auth/keychain-store.js';
 import { spawnLogin, startLoginMock, type LoginMock } from './helpers/auth-login.js';
-import { runMkt, tempHome } from './helpers/cli.js';
+import { BIN, runMkt, tempHome } from './helpers/cli.js';
+import { skipUnless } from './helpers/requirements.js';
+
+const noTmux = skipUnless('the paste-at-a-terminal login test', ['tmux']);
 
 let mock: LoginMock;
 beforeAll(async () => {
@@ -33,7 +38,6 @@ describe('mkt login with no browser on this machine', () => {
     const home = tempHome();
     const login = spawnLogin(home, { ...mock.loginEnv, ...noKeychain, MKT_CLIENT_SECRET: mock.secret }, ['--insecure-storage', '--timeout', '20'], 25_000, { stdin: true });
     const redirect = await redirectOf(await login.url);
-    await until(login.stderr, /paste it here/);
     const wrongState = new URL(redirect);
     wrongState.searchParams.set('state', 'not-this-login');
     login.child.stdin!.write('hello\n');
@@ -70,7 +74,6 @@ describe('mkt login with no browser on this machine', () => {
     const home = tempHome();
     const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, ['--timeout', '20'], 25_000, { stdin: true });
     const state = new URL(await login.url).searchParams.get('state')!;
-    await until(login.stderr, /paste it here/);
     login.child.stdin!.write(`${mock.redirectUri}?error_code=userCancellation&state=${encodeURIComponent(state)}\n`);
     const r = await login.done;
     expect(r.code).toBe(3);
@@ -82,7 +85,7 @@ describe('mkt login with no browser on this machine', () => {
     const home = tempHome();
     const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, ['--timeout', '20'], 25_000, { browser: true, stdin: true });
     const redirect = await redirectOf(await login.url);
-    await until(login.stderr, /paste it here/);
+    await until(login.stderr, /no browser could be opened/);
     expect(login.stderr()).toContain('mkt: no browser could be opened (no graphical display: DISPLAY and WAYLAND_DISPLAY are not set); open the URL above yourself');
     login.child.stdin!.end(`${redirect}\n`);
     const r = await login.done;
@@ -98,6 +101,30 @@ describe('mkt login with no browser on this machine', () => {
     // The catcher still takes the redirect from a browser elsewhere on this machine.
     await fetch(await login.url).then((r) => r.arrayBuffer());
     expect((await login.done).code).toBe(0);
+  });
+});
+
+describe.skipIf(noTmux)('mkt login --no-browser at a terminal (tmux)', () => {
+  it('says how to paste the redirect URL, and takes it typed at the terminal', async () => {
+    const home = tempHome();
+    const session = `mkt-paste-${process.pid}-${Date.now()}`;
+    const envs = Object.entries({ ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), MKT_CREDENTIAL_STORE: 'file', NO_COLOR: '1' })
+      .map(([k, v]) => `${k}=${v}`).join(' ');
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '250', '-y', '50', `env ${envs} ${process.execPath} ${BIN} login --no-browser --timeout 20 -o json; echo EXIT=$?; sleep 60`]);
+    const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-J', '-t', session]).toString();
+    try {
+      await until(screen, /paste it here, then press Enter/);
+      const url = /(http:\/\/\S+\/oauth\?\S+)/.exec(screen())?.[1];
+      expect(url, screen()).toBeDefined();
+      expect(screen()).toContain(`it is sent to ${mock.redirectUri}?… and that page fails to load`);
+      execFileSync('tmux', ['send-keys', '-t', session, '-l', await redirectOf(url!)]);
+      execFileSync('tmux', ['send-keys', '-t', session, 'Enter']);
+      await until(screen, /EXIT=\d/);
+      expect(screen()).toContain('EXIT=0');
+      expect(screen()).toContain('Logged in');
+    } finally {
+      execFileSync('tmux', ['kill-session', '-t', session]);
+    }
   });
 });
 

@@ -22,6 +22,8 @@ export interface LoginInput {
   openBrowser: BrowserOpener | null;
   /** Standard input: pasted redirect URLs are read from it with --no-browser, or when no browser could be opened. */
   stdin?: Readable;
+  /** Say how to paste (stdin is a terminal); off a terminal a pasted URL is still read, quietly. */
+  promptPaste?: boolean;
   timeoutMs: number;
   stderr: (line: string) => void;
   /** Resolves when the user interrupts (Ctrl-C); the login then stops cleanly. */
@@ -62,8 +64,10 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   // Pasting is offered once: with --no-browser at the start, otherwise when the browser could not be opened.
   const offerPaste = () => {
     if (pasted || !input.stdin) return;
-    stderr(`If the browser is on another machine: once you allow mkt there, it is sent to ${settings.redirectUri}?… and that page fails to load;`);
-    stderr('copy that whole address from its address bar and paste it here, then press Enter.');
+    if (input.promptPaste) {
+      stderr(`If the browser is on another machine: once you allow mkt there, it is sent to ${settings.redirectUri}?… and that page fails to load;`);
+      stderr('copy that whole address from its address bar and paste it here, then press Enter.');
+    }
     pasted = readPastedRedirect(input.stdin, settings.redirectUri, state, stderr);
     pasted.result.then(settlePaste.resolve, settlePaste.reject);
   };

@@ -47,7 +47,7 @@ export function makeLoginCommand(ctx: CommandContext) {
       });
       const result = await runLogin({
         session: auth, clientSecret: secret, timeoutMs, stderr: (l) => ctx.info(l),
-        openBrowser: opts.browser ? browserOpener(ctx.io.env) : null, stdin: ctx.io.stdin, interrupted: ctx.io.stopSignal(),
+        openBrowser: opts.browser ? browserOpener(ctx.io.env) : null, stdin: ctx.io.stdin, promptPaste: ctx.io.stdinIsTTY, interrupted: ctx.io.stopSignal(),
       });
       ctx.info(`Logged in: profile ${result.profile}, credentials in the ${result.store === 'file' ? `file ${result.location}` : 'OS keychain'}.`);
       return { kind: 'item', item: { ...result } };
