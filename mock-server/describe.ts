@@ -2,22 +2,40 @@
 import type { MockApp } from './app.js';
 import { DEMO_CLIENT, PARTNER_CODES } from './seed.js';
 
+/** The origin `mkt` talks to when nothing is configured: the banner leaves MKT_ROOT_URL out for it. */
+const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
+
+/**
+ * The banner's `try:` line, runnable as printed in a clone after `npm ci` (a test runs it): `npx` finds the
+ * project's own bin; `--insecure-storage` because the mock's credentials are throw-away and a fresh
+ * machine may have no keychain; MKT_ROOT_URL exported, not prefixed, so the commands after login find the mock too.
+ */
+export function tryLine(origin: string): string {
+  const login = 'npx mkt login --insecure-storage';
+  return origin === DEFAULT_ORIGIN ? login : `export MKT_ROOT_URL=${origin}; ${login}`;
+}
+
 /** A human-readable summary of a started mock. */
 export function describeMock(app: MockApp, origin: string): string {
   const s = app.ctx.store;
   const users = [...s.users.values()].map((u) => `${u.id} (${u.accountIds.join(', ')})`).join(', ');
+  const active = s.listings.filter((l) => l.listing_status === 2);
+  const whole = active.filter((l) => l.investment_typeid === 2).length;
   return [
     `mock marketplace listening on ${origin}`,
     `  base_url  ${origin}/v1`,
     `  root_url  ${origin}`,
     `  auth_url  ${origin}`,
-    `  seed ${s.seed}, ${s.listings.filter((l) => l.listing_status === 2).length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
+    `  seed ${s.seed}, ${active.length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
+    // Search shows fractional listings unless asked for whole loans, so its total is not the count above.
+    `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,
     `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
     `  investors: ${users}`,
     `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
     app.ctx.options.autoApprove?.length
-      ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}; try: MKT_ROOT_URL=${origin} mkt login`
-      : `  try: MKT_ROOT_URL=${origin} mkt login   (start with --auto-approve alice to skip the consent page)`,
+      ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}`
+      : '  consent: a page in the browser (start with --auto-approve alice to skip it)',
+    `  try, in another terminal of this clone: ${tryLine(origin)}`,
     '',
   ].join('\n');
 }

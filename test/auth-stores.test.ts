@@ -56,7 +56,7 @@ describe('credential stores', () => {
     expect(() => storePreference({ MKT_CREDENTIAL_STORE: 'keychain' }, true)).toThrow(/contradicts/);
   });
 
-  it('looks in the keychain first, then in the chosen file, and warns when the file is used', async () => {
+  it('looks in the keychain first, then in the chosen file, quietly: the warning is said once, at login', async () => {
     const dir = join(tempHome(), 'config');
     await new FileStore(dir).save('p@h', creds('from-file'));
     const warnings: string[] = [];
@@ -64,7 +64,30 @@ describe('credential stores', () => {
     const found = await stores.locate('p@h');
     expect(found?.store.kind).toBe('file');
     expect(found?.credentials.authKey).toBe('from-file');
-    expect(warnings.join('\n')).toContain('plain file');
+    expect(warnings).toEqual([]);
+    stores.forWriting(); // 'auto' writes to the keychain: still nothing said
+    expect(warnings).toEqual([]);
+    const atLogin = new Stores('file', { configDir: dir, warn: (l) => warnings.push(l) });
+    atLogin.forWriting();
+    atLogin.forWriting();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('plain file');
+  });
+
+  it('a file-store user who logged out is not logged in, whatever the keychain says', async () => {
+    const dir = join(tempHome(), 'config');
+    const file = new FileStore(dir);
+    await file.save('p@h', creds('k'));
+    await file.save('q@h', creds('k'));
+    expect(await file.remove('p@h')).toBe(true);
+    const stores = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: fakeKeychain('fail') });
+    expect(await stores.locate('p@h')).toBeNull();
+    // Another profile never logged out of the file: the keychain's failure is still its answer.
+    await expect(stores.locate('r@h')).rejects.toThrow(/keychain is not reachable/);
+    // Logging in again to the file clears the mark.
+    await file.save('p@h', creds('k2'));
+    expect(await file.loggedOut('p@h')).toBe(false);
+    expect((await stores.locate('p@h'))?.credentials.authKey).toBe('k2');
   });
 
   it('an unreachable keychain with nothing in the file is reported as the keychain problem', async () => {

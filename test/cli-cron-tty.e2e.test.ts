@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runMkt, tempHome } from './helpers/cli.js';
 import { issueTestToken, startMock, type TestMock } from './helpers/mock.js';
+import { skipUnless } from './helpers/requirements.js';
+
+const noTmux = skipUnless('the terminal-prompt test', ['tmux']);
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -87,7 +90,7 @@ describe('insufficient funds', () => {
   });
 });
 
-describe('on a terminal', () => {
+describe.skipIf(noTmux)('on a terminal', () => {
   it('shows the bids and the total and asks before placing them (tmux)', async () => {
     const home = tempHome();
     const [id] = freshListings(1);

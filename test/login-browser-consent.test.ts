@@ -6,10 +6,14 @@ import { READ_ONLY_SCOPES } from '../src/contract/enums.js';
 import { launchChromium } from './helpers/auth-browser.js';
 import { spawnLogin, startLoginMock, type LoginMock } from './helpers/auth-login.js';
 import { runMkt, tempHome } from './helpers/cli.js';
+import { skipUnless } from './helpers/requirements.js';
+
+const noBrowser = skipUnless('the real-browser login tests', ['chromium']);
 
 let mock: LoginMock;
 let browser: Browser;
 beforeAll(async () => {
+  if (noBrowser) return;
   [mock, browser] = await Promise.all([startLoginMock(), launchChromium()]);
 });
 afterAll(async () => {
@@ -22,7 +26,7 @@ function storedCredentials(home: string): { scopes: string[]; authKey: string } 
   return Object.values(file.credentials)[0]!;
 }
 
-describe('mkt login in a real browser', () => {
+describe.skipIf(noBrowser)('mkt login in a real browser', () => {
   it('Allow on the consent page logs in the chosen account; the CLI then works with no token in the environment', async () => {
     const home = tempHome();
     const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret });

@@ -16,6 +16,8 @@ export const CREDENTIALS_FILE = 'credentials.json';
 interface FileShape {
   version: 1;
   credentials: Record<string, unknown>;
+  /** Accounts removed by `mkt logout`: their user chose this file, so a keychain they never used stays out of "not logged in". */
+  logged_out?: string[];
 }
 
 /** Credentials in a 0600 JSON file. */
@@ -37,7 +39,12 @@ export class FileStore implements CredentialStore {
     }
     try {
       const parsed = JSON.parse(text) as Partial<FileShape>;
-      return { version: 1, credentials: parsed.credentials && typeof parsed.credentials === 'object' ? parsed.credentials : {} };
+      const loggedOut = Array.isArray(parsed.logged_out) ? parsed.logged_out.filter((a): a is string => typeof a === 'string') : [];
+      return {
+        version: 1,
+        credentials: parsed.credentials && typeof parsed.credentials === 'object' ? parsed.credentials : {},
+        ...(loggedOut.length ? { logged_out: loggedOut } : {}),
+      };
     } catch {
       throw new CliError(`credentials file ${this.location} is not valid JSON`, EXIT.AUTH, 'remove it and run `mkt login` again');
     }
@@ -72,6 +79,7 @@ export class FileStore implements CredentialStore {
   async save(account: string, credentials: Credentials): Promise<void> {
     const shape = await this.read();
     shape.credentials[account] = credentials;
+    if (shape.logged_out) shape.logged_out = shape.logged_out.filter((a) => a !== account);
     await this.write(shape);
   }
 
@@ -86,7 +94,13 @@ export class FileStore implements CredentialStore {
     const shape = await this.read();
     if (!(account in shape.credentials)) return false;
     delete shape.credentials[account];
+    shape.logged_out = [...new Set([...(shape.logged_out ?? []), account])];
     await this.write(shape);
     return true;
+  }
+
+  /** Whether `mkt logout` removed `account` from this file (and no login stored it again since). */
+  async loggedOut(account: string): Promise<boolean> {
+    return (await this.read()).logged_out?.includes(account) ?? false;
   }
 }

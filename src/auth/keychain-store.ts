@@ -17,8 +17,8 @@ const FALLBACK_HINT = 'unlock or start your keyring (a Secret Service such as gn
 
 /** The keychain cannot be used: unreachable, locked, missing, or too slow. Exit 3, never "not logged in". */
 export class KeychainError extends CliError {
-  constructor(message: string, override readonly cause?: unknown) {
-    super(message, EXIT.AUTH, FALLBACK_HINT);
+  constructor(message: string, override readonly cause?: unknown, hint = FALLBACK_HINT) {
+    super(message, EXIT.AUTH, hint);
   }
 }
 
@@ -29,12 +29,19 @@ export interface KeytarApi {
   deletePassword(service: string, account: string): Promise<boolean>;
 }
 
-async function loadKeytar(): Promise<KeytarApi> {
+/** Loads the keychain binding; a shared library it lacks is named with the package that provides it. */
+export async function loadKeytar(importer: () => Promise<unknown> = () => import('@github/keytar')): Promise<KeytarApi> {
   try {
-    const mod = (await import('@github/keytar')) as unknown as { default?: KeytarApi } & KeytarApi;
+    const mod = (await importer()) as { default?: KeytarApi } & KeytarApi;
     return mod.default ?? mod;
   } catch (err) {
-    throw new KeychainError(`the OS keychain is not available: cannot load the keychain binding (${(err as Error).message.split('\n')[0]})`, err);
+    const first = (err as Error)?.message?.split('\n')[0] ?? String(err);
+    // dlopen's words: "libsecret-1.so.0: cannot open shared object file: No such file or directory".
+    if (/libsecret-1\.so/.test(first)) {
+      throw new KeychainError('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage', err,
+        'on a system without apt, install the package that provides libsecret-1.so.0; or set MKT_CREDENTIAL_STORE=file');
+    }
+    throw new KeychainError(`the OS keychain is not available: cannot load the keychain binding (${first})`, err);
   }
 }
 

@@ -4,10 +4,12 @@
  * matching callback, the key exchanged for tokens, everything stored under the profile's lock.
  */
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Credentials } from './credentials.js';
 import { FileStore } from './file-store.js';
 import type { BrowserOpener } from './open-browser.js';
-import { startCatcher } from './redirect-catcher.js';
+import { readPastedRedirect, type PastedRedirect } from './pasted-redirect.js';
+import { startCatcher, type CallbackResult } from './redirect-catcher.js';
 import type { AuthSession } from './session.js';
 import { applyTokens } from './stored-token-provider.js';
 import { REFRESH_TOKEN_SECONDS } from '../contract/enums.js';
@@ -18,6 +20,10 @@ export interface LoginInput {
   session: AuthSession;
   clientSecret: string;
   openBrowser: BrowserOpener | null;
+  /** Standard input: pasted redirect URLs are read from it with --no-browser, or when no browser could be opened. */
+  stdin?: Readable;
+  /** Say how to paste (stdin is a terminal); off a terminal a pasted URL is still read, quietly. */
+  promptPaste?: boolean;
   timeoutMs: number;
   stderr: (line: string) => void;
   /** Resolves when the user interrupts (Ctrl-C); the login then stops cleanly. */
@@ -49,18 +55,43 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const store = session.stores.forWriting();
   const state = randomBytes(32).toString('base64url');
   const catcher = await startCatcher({ redirectUri: settings.redirectUri, state, timeoutMs: input.timeoutMs, notice: stderr });
-  let callback;
+  let callback: CallbackResult;
+  let pasted: PastedRedirect | undefined;
+  let over = false; // an opener that fails after the login ended has nothing left to say
+  // Settles only if a pasted URL ends the login; until then the catcher, the timeout or Ctrl-C decide.
+  let settlePaste!: { resolve: (r: CallbackResult) => void; reject: (e: unknown) => void };
+  const fromPaste = new Promise<CallbackResult>((resolve, reject) => (settlePaste = { resolve, reject }));
+  // Pasting is offered once: with --no-browser at the start, otherwise when the browser could not be opened.
+  const offerPaste = () => {
+    if (pasted || !input.stdin) return;
+    if (input.promptPaste) {
+      stderr(`If the browser is on another machine: once you allow mkt there, it is sent to ${settings.redirectUri}?… and that page fails to load;`);
+      stderr('copy that whole address from its address bar and paste it here, then press Enter.');
+    }
+    pasted = readPastedRedirect(input.stdin, settings.redirectUri, state, stderr);
+    pasted.result.then(settlePaste.resolve, settlePaste.reject);
+  };
   try {
     const url = authorizationUrl(settings.authUrl, settings.clientId, state);
     stderr('Open this URL in a browser to sign in and allow mkt:');
     stderr(`  ${url}`);
     stderr(`Waiting for the browser on ${settings.redirectUri} (up to ${Math.round(input.timeoutMs / 1000)} s)…`);
-    input.openBrowser?.(url);
+    if (input.openBrowser) {
+      input.openBrowser(url, (reason) => {
+        if (over) return;
+        stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
+        offerPaste();
+      });
+    } else {
+      offerPaste();
+    }
     const stop = input.interrupted?.then((sig) => {
       throw new AuthError(`login interrupted (${sig}); nothing was stored`);
     });
-    callback = await (stop ? Promise.race([catcher.result, stop]) : catcher.result);
+    callback = await Promise.race([catcher.result, fromPaste, ...(stop ? [stop] : [])]);
   } finally {
+    over = true;
+    pasted?.close();
     await catcher.close();
   }
   const client = { clientId: settings.clientId, clientSecret: input.clientSecret };

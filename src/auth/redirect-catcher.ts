@@ -63,6 +63,33 @@ function sameState(a: string | null, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** What one redirect's query means for the login in progress, and the page a browser is shown for it. */
+export type CallbackOutcome =
+  | { kind: 'mismatch' }
+  | { kind: 'ok'; result: CallbackResult; page: { status: number; title: string; text: string } }
+  | { kind: 'failed'; error: AuthError; page: { status: number; title: string; text: string } };
+
+/** Reads a redirect's query against `state`: the catcher and a pasted redirect URL go through this one reading. */
+export function readCallback(q: URLSearchParams, state: string): CallbackOutcome {
+  if (!sameState(q.get('state'), state)) return { kind: 'mismatch' };
+  const errorCode = q.get('error_code');
+  if (errorCode) {
+    const message = errorCode === 'userCancellation' ? 'login cancelled in the browser' : `login refused by the marketplace: ${errorCode}`;
+    return {
+      kind: 'failed', error: new AuthError(message, 'run `mkt login` again and choose Allow'),
+      page: { status: 200, title: 'Sign-in cancelled', text: 'Nothing was stored. You can close this tab and return to the terminal.' },
+    };
+  }
+  const authKey = q.get('auth_key');
+  if (!authKey) {
+    return {
+      kind: 'failed', error: new AuthError('the browser callback carried no auth_key', 'run `mkt login` again'),
+      page: { status: 400, title: 'Sign-in failed', text: 'The answer carried no auth key. Return to the terminal.' },
+    };
+  }
+  return { kind: 'ok', result: { authKey, scope: q.get('scope') ?? '' }, page: { status: 200, title: 'Signed in to mkt', text: 'You can close this tab and return to the terminal.' } };
+}
+
 async function listen(server: Server, host: string, port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -89,24 +116,13 @@ export async function startCatcher(opts: CatcherOptions): Promise<Catcher> {
     if (url.pathname !== path) return answer(res, 404, 'Not found', 'This address only receives the mkt login callback.');
     if (req.method !== 'GET') return answer(res, 405, 'Method not allowed', 'Expected a browser redirect (GET).');
     if (done) return answer(res, 410, 'Already handled', 'This login has already finished. You can close this tab.');
-    const q = url.searchParams;
-    if (!sameState(q.get('state'), opts.state)) {
+    const outcome = readCallback(url.searchParams, opts.state);
+    if (outcome.kind === 'mismatch') {
       opts.notice?.('mkt: ignored a callback whose state does not match this login; still waiting');
       return answer(res, 400, 'Not this login', 'This answer does not belong to the login in progress (state mismatch) and was ignored.');
     }
-    const errorCode = q.get('error_code');
-    if (errorCode) {
-      answer(res, 200, 'Sign-in cancelled', 'Nothing was stored. You can close this tab and return to the terminal.');
-      const message = errorCode === 'userCancellation' ? 'login cancelled in the browser' : `login refused by the marketplace: ${errorCode}`;
-      return finish(() => settle.reject(new AuthError(message, 'run `mkt login` again and choose Allow')));
-    }
-    const authKey = q.get('auth_key');
-    if (!authKey) {
-      answer(res, 400, 'Sign-in failed', 'The answer carried no auth key. Return to the terminal.');
-      return finish(() => settle.reject(new AuthError('the browser callback carried no auth_key', 'run `mkt login` again')));
-    }
-    answer(res, 200, 'Signed in to mkt', 'You can close this tab and return to the terminal.');
-    finish(() => settle.resolve({ authKey, scope: q.get('scope') ?? '' }));
+    answer(res, outcome.page.status, outcome.page.title, outcome.page.text);
+    finish(() => (outcome.kind === 'ok' ? settle.resolve(outcome.result) : settle.reject(outcome.error)));
   };
 
   const servers: Server[] = [];

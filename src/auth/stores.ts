@@ -2,7 +2,7 @@
  * Which credential store a run uses. Lookup order (DESIGN.md): MKT_ACCESS_TOKEN (handled by the
  * token provider) > keychain > the 0600 file. The file is used only by choice: `--insecure-storage`
  * or MKT_CREDENTIAL_STORE=file for writing, and for reading when it holds the profile and the
- * keychain does not. Writing to the file, or falling back to it, says so on stderr.
+ * keychain does not. `mkt login` writing to the file says so on stderr, once; later reads stay quiet.
  */
 import { UsageError } from '../errors.js';
 import type { CredentialStore, Credentials } from './credentials.js';
@@ -40,7 +40,7 @@ export function keychainTimeoutMs(env: Env): number {
 /** The stores of one run, built on first use, with the file-store warning printed once. */
 export class Stores {
   private kc?: CredentialStore;
-  private fs?: CredentialStore;
+  private fs?: FileStore;
   private warned = false;
 
   constructor(
@@ -55,7 +55,7 @@ export class Stores {
   }
 
   /** The plain-file store; `warn` says so on stderr (once per run). */
-  file(warn = true): CredentialStore {
+  file(warn = true): FileStore {
     this.fs ??= new FileStore(this.opts.configDir);
     if (warn && !this.warned) {
       this.warned = true;
@@ -82,11 +82,14 @@ export class Stores {
       if (!(err instanceof KeychainError)) throw err;
       failure = err;
     }
-    const inFile = await new FileStore(this.opts.configDir).load(account);
-    // Both hold the profile when the user switched stores between logins: the newer login wins.
-    if (inFile && (!inKeychain || inFile.loggedInAt > inKeychain.loggedInAt)) return { store: this.file(), credentials: inFile };
+    const file = this.file(false);
+    const inFile = await file.load(account);
+    // Both hold the profile when the user switched stores between logins: the newer login wins. Reading
+    // the file the user chose at login stays quiet: the warning was said once, when it was written.
+    if (inFile && (!inKeychain || inFile.loggedInAt > inKeychain.loggedInAt)) return { store: file, credentials: inFile };
     if (inKeychain) return { store: this.keychain(), credentials: inKeychain };
-    if (failure) throw failure;
+    // A file-store user who logged out is not logged in; a keychain they never used has nothing to say.
+    if (failure && !(await file.loggedOut(account))) throw failure;
     return null;
   }
 }

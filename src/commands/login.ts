@@ -19,7 +19,7 @@ async function session(ctx: CommandContext, insecureStorage = false) {
 /** The `login` command. */
 export function makeLoginCommand(ctx: CommandContext) {
   return groupCommand('login')
-    .option('--no-browser', 'do not open a browser; only print the URL to open')
+    .option('--no-browser', 'do not open a browser: print the URL, and accept the redirect URL pasted on standard input (for a browser on another machine)')
     .option('--timeout <seconds>', 'how long to wait for the browser', String(LOGIN_TIMEOUT_SECONDS))
     .option('--insecure-storage', 'keep credentials in a 0600 file under the config dir instead of the OS keychain')
     .option('--client-secret <secret>', 'the client secret (else MKT_CLIENT_SECRET, the stored one, the demo default on a local mock, or a prompt)')
@@ -28,7 +28,7 @@ export function makeLoginCommand(ctx: CommandContext) {
       const timeoutMs = parseCount('--timeout', opts.timeout, 1) * 1000;
       const auth = await session(ctx, !!opts.insecureStorage);
       const settings = auth.deps.settings;
-      const [{ resolveClientSecret }, { runLogin }, { openBrowser }] = await Promise.all([
+      const [{ resolveClientSecret }, { runLogin }, { browserOpener }] = await Promise.all([
         import('../auth/client-secret.js'), import('../auth/login-flow.js'), import('../auth/open-browser.js'),
       ]);
       // Fail fast, before any browser work, when the store is locked or absent.
@@ -47,7 +47,7 @@ export function makeLoginCommand(ctx: CommandContext) {
       });
       const result = await runLogin({
         session: auth, clientSecret: secret, timeoutMs, stderr: (l) => ctx.info(l),
-        openBrowser: opts.browser ? openBrowser : null, interrupted: ctx.io.stopSignal(),
+        openBrowser: opts.browser ? browserOpener(ctx.io.env) : null, stdin: ctx.io.stdin, promptPaste: ctx.io.stdinIsTTY, interrupted: ctx.io.stopSignal(),
       });
       ctx.info(`Logged in: profile ${result.profile}, credentials in the ${result.store === 'file' ? `file ${result.location}` : 'OS keychain'}.`);
       return { kind: 'item', item: { ...result } };

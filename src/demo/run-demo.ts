@@ -48,7 +48,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const redirect = `http://127.0.0.1:${port}/callback`;
   const clientId = 'mkt-demo-cli';
   const secret = `demo-${Math.random().toString(36).slice(2)}`;
-  say(`▶ Starting the mock marketplace (seed ${o.seed}, ${o.listings} active listings) with alice's grant approved at once…`);
+  say(`▶ Starting the mock marketplace (seed ${o.seed}, ${o.listings} active listings; search shows the fractional ones, whole loans need --whole-loan) with alice's grant approved at once.`);
+  o.io.stderr.write(`The demo registers its own OAuth client, ${clientId}, with a one-time secret and the redirect ${redirect} on a free port,\n`
+    + 'so it never needs the seeded mkt-demo client or its port 8765; config, credentials and journal live in a temporary folder removed at the end.\n');
   const app = createMockApp({ seed: o.seed, listings: o.listings, autoApprove: ['alice'], clients: [`${clientId}:${secret}:${redirect}`] });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   const env: Record<string, string | undefined> = {
@@ -56,62 +58,82 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     MKT_CREDENTIAL_STORE: 'file', MKT_ROOT_URL: server.origin, MKT_CLIENT_ID: clientId, MKT_CLIENT_SECRET: secret,
     MKT_REDIRECT_URI: redirect, NO_COLOR: o.io.env.NO_COLOR,
   };
-  const run = async (args: string[], capture = false, watch?: (errText: string) => void): Promise<{ code: number; out: string; err: string }> => {
+  // A shown step prints its command and what it printed; a hidden one is the demo's own bookkeeping.
+  const run = async (args: string[], how: { show?: boolean; watch?: (errText: string) => void } = {}): Promise<{ code: number; out: string; err: string }> => {
+    const show = how.show ?? true;
     const out = collector();
     const err = collector();
-    if (watch) err.stream.on('data', () => watch(err.text()));
+    if (how.watch) err.stream.on('data', () => how.watch!(err.text()));
     // Forward by hand: pipe() would add listeners to the real stdout for every step.
-    if (!capture) out.stream.on('data', (c: Buffer) => o.io.stdout.write(c));
-    err.stream.on('data', (c: Buffer) => o.io.stderr.write(c));
-    o.io.stderr.write(`$ mkt ${args.map((a) => (/[\s'"]/.test(a) ? `'${a}'` : a)).join(' ')}\n`);
-    const code = await o.runMkt(args, { ...o.io, env, stdout: out.stream, stderr: err.stream, stdinIsTTY: false });
+    if (show) {
+      out.stream.on('data', (c: Buffer) => o.io.stdout.write(c));
+      err.stream.on('data', (c: Buffer) => o.io.stderr.write(c));
+      o.io.stderr.write(`$ mkt ${args.map((a) => (/[\s'"]/.test(a) ? `'${a}'` : a)).join(' ')}\n`);
+    }
+    // Standard input is closed: nothing is pasted into the demo's login, which gets its redirect from the demo.
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await o.runMkt(args, { ...o.io, env, stdin, stdout: out.stream, stderr: err.stream, stdinIsTTY: false });
+    if (!show && code !== 0) o.io.stderr.write(err.text());
     return { code, out: out.text(), err: err.text() };
   };
   const must = (step: string, r: { code: number }, ok: number[] = [0]) => {
     if (!ok.includes(r.code)) throw new CliError(`demo step "${step}" failed with exit ${r.code}`, EXIT.BUG);
   };
+  const loanNumbers = async (): Promise<number[]> => {
+    const r = await run(['loans', 'list', '--all', '-o', 'json'], { show: false });
+    must('loans list', r);
+    return (JSON.parse(r.out) as Array<{ loan_number: number }>).map((l) => l.loan_number);
+  };
   try {
-    say('▶ 1. Log in: the authorization-key flow with a loopback redirect catcher (the demo plays the browser).');
+    say('▶ 1. Log in: the authorization-key flow with a loopback redirect catcher (the demo plays the browser; the plain file is its throw-away store).');
     let opened = false;
-    const login = run(['login', '--no-browser', '--timeout', '30'], false, (text) => {
+    const login = run(['login', '--no-browser', '--timeout', '30'], { watch: (text) => {
       const url = /(https?:\/\/\S+\/oauth\?\S+)/.exec(text)?.[1];
       if (url && !opened) {
         opened = true;
         void openLikeABrowser(url);
       }
-    });
+    } });
     must('login', await login);
     must('auth status', await run(['auth', 'status', '-o', 'table']));
 
-    say('▶ 2. The account before investing.');
+    say('▶ 2. The account before investing: alice already holds notes from the seeded history.');
     must('account', await run(['account', '-o', 'table']));
+    const heldBefore = await loanNumbers();
+    o.io.stderr.write(`(alice already holds notes in ${heldBefore.length} loans: the seeded history, not the demo's doing)\n`);
 
     say('▶ 3. Search: A and AA listings over a day old with room left, best rate first.');
     const yesterday = new Date(app.ctx.clock.now() - 86_400_000).toISOString().slice(0, 10);
     const filters = ['--platform_rating', 'AA,A', '--amount_remaining_min', '500', '--listing_creation_date_max', yesterday, '--sort-by', 'borrower_rate desc', '--limit', String(o.bids)];
     must('search', await run(['listings', 'search', ...filters, '-o', 'table']));
-    const found = await run(['listings', 'search', ...filters, '-o', 'csv', '--columns', 'listing_number'], true);
+    say('▶ 4. The same search as CSV with only listing_number: a bids file for `mkt order submit`.');
+    const found = await run(['listings', 'search', ...filters, '-o', 'csv', '--columns', 'listing_number']);
     must('search', found);
 
-    say(`▶ 4. Bid 25.00 on each of them and wait until every bid has a result.`);
+    say('▶ 5. Bid 25.00 on each and wait (--wait, which waits until processed by default) until the marketplace has decided every bid:\n'
+      + '   a placed bid is BID_SUCCEEDED and stays PENDING until its listing funds and originates, days later.');
     const bidsFile = join(home, 'bids.csv');
     writeFileSync(bidsFile, found.out);
     o.io.stderr.write(`(bids.csv: ${found.out.trim().split('\n').length - 1} listings, bid_amount filled by --amount)\n`);
     must('order submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes', '--wait', '-o', 'table']), [0, 6]);
-    say('▶ 5. Submitting the same file again is refused: money is never bid twice.');
+    say('▶ 6. Submitting the same file again is refused: money is never bid twice.');
     must('duplicate submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes']), [2]);
 
-    say('▶ 6. Move the mock clock 15 days: other investors fund, listings originate (or expire), loans appear.');
+    say('▶ 7. Move the mock clock 15 days: other investors fund, listings originate (or expire), loans appear; the order now shows INVESTED or EXPIRED.');
     must('clock', await run(['mock', 'clock', 'advance', '15d', '-o', 'table']));
-    const orders = JSON.parse((await run(['order', 'list', '-o', 'json'], true)).out) as { result: Array<{ order_id: string }> };
+    const orders = JSON.parse((await run(['order', 'list', '-o', 'json'], { show: false })).out) as { result: Array<{ order_id: string }> };
     const orderId = orders.result[0]?.order_id;
     if (orderId) must('order get', await run(['order', 'get', orderId, '-o', 'table']));
 
-    say('▶ 7. Loans, and the account after origination.');
+    say('▶ 8. Another 35 days of servicing, then the loans (newest first) and the account.');
     must('clock', await run(['mock', 'clock', 'advance', '35d', '-o', 'table']));
     must('loans', await run(['loans', 'list', '-o', 'table', '--limit', '10']));
+    const before = new Set(heldBefore);
+    const fromDemo = (await loanNumbers()).filter((n) => !before.has(n));
+    o.io.stderr.write(`(from this demo's bids: ${fromDemo.length ? `loans ${fromDemo.join(', ')}` : 'no loan yet'}; the other ${heldBefore.length} alice already held before the demo)\n`);
     must('account', await run(['account', '-o', 'table']));
-    say('✔ Demo finished. Try it yourself: `npx mkt mock serve` in one terminal, `npx mkt login` in another.');
+    say('✔ Demo finished. Try it yourself: `npx mkt mock serve --auto-approve alice` in one terminal, and in another the line it prints after "try".');
     return EXIT.OK;
   } finally {
     await server.close();

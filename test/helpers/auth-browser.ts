@@ -1,8 +1,6 @@
 /** Launches Debian's chromium headless through playwright-core (never downloads a browser). */
 import { chromium, type Browser } from 'playwright-core';
-
-/** The system chromium the CI installs. */
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM } from './requirements.js';
 
 /** A headless chromium with the network-quiet flags of the brief. */
 export function launchChromium(): Promise<Browser> {

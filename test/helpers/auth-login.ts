@@ -64,11 +64,21 @@ export interface RunningLogin {
   stderr(): string;
 }
 
-/** Spawns `mkt login …args` (always with --no-browser) and watches stderr for the URL. */
-export function spawnLogin(home: string, env: Record<string, string>, args: string[] = [], timeoutMs = 25_000): RunningLogin {
+/** How a login is spawned beyond its arguments. */
+export interface LoginSpawn {
+  /** Leave out --no-browser, so mkt tries to open one (default false). */
+  browser?: boolean;
+  /** Keep standard input open as a pipe (`child.stdin`) for pasted redirect URLs (default: /dev/null). */
+  stdin?: boolean;
+}
+
+/** Spawns `mkt login …args` (with --no-browser unless told) and watches stderr for the URL. */
+export function spawnLogin(home: string, env: Record<string, string>, args: string[] = [], timeoutMs = 25_000, how: LoginSpawn = {}): RunningLogin {
   const verbose = args.includes('--verbose') ? ['--verbose'] : [];
   const rest = args.filter((a) => a !== '--verbose');
-  const child = spawn(process.execPath, [BIN, ...verbose, 'login', '--no-browser', ...rest], { env: mktEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...verbose, 'login', ...(how.browser ? [] : ['--no-browser']), ...rest], {
+    env: mktEnv(home, env), stdio: [how.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let gotUrl!: (u: string) => void;
