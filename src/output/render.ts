@@ -5,6 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { writeOut } from '../io.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -24,10 +25,8 @@ export function resolveFormat(flag: string | undefined, isTTY: boolean): Format 
   return flag as Format;
 }
 
-/** Writes, waiting for the stream to drain when its buffer is full. */
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
-}
+/** Writes, waiting for the stream to drain; rejects once the reader has gone (`mkt … | head`). */
+const write = writeOut;
 
 /** A cell for table and csv output. */
 export function cell(v: unknown): string {
