@@ -50,6 +50,13 @@ function reportError(ctx: CommandContext, argv: readonly string[], err: unknown)
     if (err.hint) ctx.info(`  hint: ${err.hint}`);
     return err.exitCode;
   }
+  const sys = err as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (err instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
+    // The machine refused (a state dir not writable, a disk full): say what and where in words, no bug report.
+    ctx.info(`mkt: cannot ${sys.syscall}${typeof sys.path === 'string' ? ` ${sys.path}` : ''}: ${systemErrorWords(err)}`);
+    if (isVerbose(ctx, argv) && err.stack) ctx.info(err.stack);
+    return EXIT.BUG;
+  }
   // A bug: one line that says so and asks for a report; the stack only when asked for.
   const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   ctx.info(`mkt: internal error (${what}); this is a bug in mkt ${VERSION}, please report it with the command and the output of --verbose`);
