@@ -7,14 +7,23 @@
 export interface Clock {
   /** Wall-clock time in ms since the epoch. */
   now(): number;
-  /** Resolves after `ms` milliseconds. */
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms` milliseconds, or at once when `signal` aborts (its timer cleared, so Ctrl-C ends the run at once). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** The real clock: the only reader of the system time outside the mock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) => new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  }),
 };
 
 /** The clock's time as an ISO 8601 string (journal time stamps). */

@@ -1,7 +1,7 @@
 /** Reading a command's input file (or standard input with `-`), and locating faults in JSON text. */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { UsageError } from './errors.js';
+import { systemErrorWords, UsageError } from './errors.js';
 import type { Io } from './io.js';
 
 /** Bytes asked of the file system per read: the cap is checked between reads. */
@@ -14,7 +14,7 @@ function tooLarge(source: string, maxBytes: number): UsageError {
 }
 
 function unreadable(file: string, err: unknown): UsageError {
-  return new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  return new UsageError(`cannot read ${file}: ${systemErrorWords(err)}`);
 }
 
 /**

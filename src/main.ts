@@ -3,7 +3,7 @@
  * Nothing here calls process.exit, so commands run in-process in tests.
  */
 import type { CommandContext } from './context.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, OutputClosedError, systemErrorWords } from './errors.js';
 import { processIo, type Io } from './io.js';
 import { VERSION } from './version.js';
 
@@ -34,10 +34,28 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 function reportError(ctx: CommandContext, argv: readonly string[], err: unknown): number {
+  if (err instanceof OutputClosedError) {
+    const code = (err.cause as { code?: unknown } | undefined)?.code;
+    if (code === undefined || code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') {
+      // The reader took what it wanted (`mkt … | head`): end quietly, as gh does. A verdict already
+      // reached (an incomplete --wait) still stands; a closed pipe adds no failure of its own.
+      return ctx.exitCode;
+    }
+    // A full disk or a failing device is a real failure: the output is incomplete.
+    ctx.info(`mkt: cannot write the output: ${systemErrorWords(err.cause)}`);
+    return EXIT.BUG;
+  }
   if (err instanceof CliError) {
     ctx.info(`mkt: ${err.message}`);
     if (err.hint) ctx.info(`  hint: ${err.hint}`);
     return err.exitCode;
+  }
+  const sys = err as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (err instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
+    // The machine refused (a state dir not writable, a disk full): say what and where in words, no bug report.
+    ctx.info(`mkt: cannot ${sys.syscall}${typeof sys.path === 'string' ? ` ${sys.path}` : ''}: ${systemErrorWords(err)}`);
+    if (isVerbose(ctx, argv) && err.stack) ctx.info(err.stack);
+    return EXIT.BUG;
   }
   // A bug: one line that says so and asks for a report; the stack only when asked for.
   const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

@@ -33,11 +33,11 @@ afterAll(async () => {
   await mock.close();
 });
 
-test('mkt mock clock advance 24h moves the running mock a day forward and prints the new time', async () => {
+test('mkt mock clock advance 24h moves the running mock a day forward, prints the new time and says so in words', async () => {
   const before = mock.app.ctx.clock.now();
   const run = io({ MKT_ROOT_URL: mock.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
   const code = await main(['mock', 'clock', 'advance', '24h', '-o', 'json'], run.io);
-  expect(run.err()).toBe('');
+  expect(run.err()).toBe('moved the clock 1 day forward, to 2026-06-02 12:00:00 UTC\n');
   expect(code).toBe(0);
   expect(mock.app.ctx.clock.now() - before).toBe(86_400_000);
   expect(JSON.parse(run.out())).toEqual({ now: '2026-06-02 12:00:00 +0000', moved_ms: 86_400_000 });

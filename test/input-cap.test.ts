@@ -67,9 +67,9 @@ describe('input size cap', () => {
     expect(endless.destroyed).toBe(true);
   });
 
-  it('reports an unreadable path by its error code', async () => {
-    expect(await refusal(readInput(ioWith(Readable.from([])), join(dir, 'missing.csv'), MiB))).toBe(`cannot read ${join(dir, 'missing.csv')}: ENOENT`);
-    expect(await refusal(readInput(ioWith(Readable.from([])), dir, MiB))).toBe(`cannot read ${dir}: EISDIR`);
+  it('reports an unreadable path in words, with its error code', async () => {
+    expect(await refusal(readInput(ioWith(Readable.from([])), join(dir, 'missing.csv'), MiB))).toBe(`cannot read ${join(dir, 'missing.csv')}: no such file or directory (ENOENT)`);
+    expect(await refusal(readInput(ioWith(Readable.from([])), dir, MiB))).toBe(`cannot read ${dir}: is a directory, not a file (EISDIR)`);
   });
 });
 

@@ -237,6 +237,7 @@ describe('the order desk following its orders', () => {
     expect(clock.now() - T0).toBe(3000);
     expect(changes).toEqual(['order o1 IN_PROGRESS: 1 NONE; 1 PENDING']);
     expect(settled).toBe(1);
-    expect(lines).toContain('order o1: gave up after 3 s before every bid was completed');
+    expect(lines).toContain('order o1: gave up after 3 s with 1 bid placed and still pending (not yet completed)');
+    expect(lines).not.toContain('some bids were not placed or not invested (exit 6)');
   });
 });

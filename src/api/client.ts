@@ -6,7 +6,8 @@
 import type { Settings } from '../config/settings.js';
 import type { TokenProvider } from '../auth/token-provider.js';
 import { DecodeError, type Reader } from '../contract/decode.js';
-import { BadAnswerError, errorFromResponse } from './errors.js';
+import { CliError } from '../errors.js';
+import { BadAnswerError, errorFromResponse, NotSentError } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
 
 /** Which of the API's base addresses a path hangs off. */
@@ -46,7 +47,7 @@ export class ApiClient {
 
   /** Sends a resource call and returns the decoded answer, or throws the mapped error. */
   async call<T>(c: Call<T>): Promise<T> {
-    let token = await this.tokens.accessToken();
+    let token = await beforeSending(this.tokens.accessToken());
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { authorization: `bearer ${token}` };
       if (this.settings.timezone) headers.timezone = this.settings.timezone;
@@ -54,11 +55,21 @@ export class ApiClient {
       if (res.status >= 200 && res.status < 300) return decoded(c, res.data);
       const error = errorFromResponse(res.status, res.data, c.what);
       if (res.status === 401 && attempt === 0 && error.code === 'invalid_token') {
-        token = await this.tokens.accessToken({ refresh: true });
+        // The marketplace refused the request: failing to get a fresh token leaves nothing placed.
+        token = await beforeSending(this.tokens.accessToken({ refresh: true }));
         continue;
       }
       throw error;
     }
+  }
+}
+
+/** A token, or the failure to get one marked NotSentError: no request went out with it. */
+async function beforeSending(token: Promise<string>): Promise<string> {
+  try {
+    return await token;
+  } catch (err) {
+    throw err instanceof CliError && !(err instanceof NotSentError) ? new NotSentError(err) : err;
   }
 }
 

@@ -29,9 +29,29 @@ export class ServerError extends ApiError {}
 
 /** The marketplace could not be reached at all (exit 5). */
 export class ConnectionError extends CliError {
-  constructor(message: string, override readonly cause?: unknown) {
+  /**
+   * `sent` is false only when the connection was never made (refused, host not found): the request
+   * cannot have reached the marketplace. Anything else may have been received before the failure.
+   */
+  constructor(message: string, override readonly cause?: unknown, readonly sent = true) {
     super(message, EXIT.UNREACHABLE, 'is the marketplace (or `mkt mock serve`) running, and is base_url right?');
   }
+}
+
+/**
+ * A call that failed before its request went out, or that the marketplace refused before acting on it
+ * (a token refused, then no fresh one to be had): nothing was placed. It keeps the failure's message,
+ * exit code and hint; `cause` is the failure as it was.
+ */
+export class NotSentError extends CliError {
+  constructor(override readonly cause: CliError) {
+    super(cause.message, cause.exitCode, cause.hint);
+  }
+}
+
+/** True when `err` proves the call's request had no effect at the marketplace. */
+export function nothingSent(err: unknown): err is CliError {
+  return err instanceof NotSentError || (err instanceof ConnectionError && !err.sent);
 }
 
 /**

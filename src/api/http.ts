@@ -5,6 +5,7 @@
  */
 import type { Agent as AgentType } from 'undici';
 import { Agent, request } from './undici.js';
+import { systemErrorWords } from '../errors.js';
 import { ConnectionError } from './errors.js';
 
 /** One request. */
@@ -40,6 +41,8 @@ export interface HttpOptions {
 const SECRET_KEYS = /^(client_secret|auth_key|refresh_token|access_token|password|ssn)$/i;
 const MAX_BACKOFF_MS = 8000;
 const MAX_RETRY_AFTER_MS = 30_000;
+/** Failures that come before a connection exists: the request cannot have left this machine. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Replaces secret values in a form or JSON text with `***`. */
 export function redact(text: string): string {
@@ -120,14 +123,14 @@ export class HttpClient {
     try {
       res = await request(this.agent, url, { method: req.method, headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
     } catch (err) {
-      const e = err as Error & { code?: string };
-      throw new ConnectionError(`cannot reach ${url.origin}: ${e.code ?? e.message}`, err);
+      const code = (err as { code?: unknown }).code;
+      throw new ConnectionError(`cannot reach ${url.origin}: ${systemErrorWords(err)}`, err, !NEVER_CONNECTED.has(String(code)));
     }
     let text: string;
     try {
       text = await res.body.text();
     } catch (err) {
-      throw new ConnectionError(`connection to ${url.origin} broke while reading the answer`, err);
+      throw new ConnectionError(`connection to ${url.origin} broke while reading the answer: ${systemErrorWords(err)}`, err);
     }
     if (trace) {
       trace(`< ${res.statusCode} (${Date.now() - started} ms)`);

@@ -37,6 +37,8 @@ export interface CredentialStore {
   remove(account: string): Promise<boolean>;
   /** Proves the store can be written now (a locked keyring fails here, before any browser work). */
   check(): Promise<void>;
+  /** Every account name the store holds, for "you have credentials for another host" (optional: best effort). */
+  accounts?(): Promise<string[]>;
 }
 
 /** The store account name of a profile: `PROFILE@HOST`. */

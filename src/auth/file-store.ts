@@ -7,7 +7,7 @@
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CliError, EXIT } from '../errors.js';
+import { CliError, EXIT, systemErrorWords } from '../errors.js';
 import { parseCredentials, type CredentialStore, type Credentials } from './credentials.js';
 
 /** The file's name under the config directory. */
@@ -35,7 +35,7 @@ export class FileStore implements CredentialStore {
       text = await readFile(this.location, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, credentials: {} };
-      throw new CliError(`cannot read ${this.location}: ${(err as Error).message}`, EXIT.AUTH);
+      throw new CliError(`cannot read ${this.location}: ${systemErrorWords(err)}`, EXIT.AUTH);
     }
     try {
       const parsed = JSON.parse(text) as Partial<FileShape>;
@@ -73,6 +73,11 @@ export class FileStore implements CredentialStore {
   async load(account: string): Promise<Credentials | null> {
     const value = (await this.read()).credentials[account];
     return value === undefined ? null : parseCredentials(JSON.stringify(value));
+  }
+
+  /** Every account name in the file. */
+  async accounts(): Promise<string[]> {
+    return Object.keys((await this.read()).credentials);
   }
 
   /** Stores the credentials of `account`. */

@@ -27,6 +27,7 @@ export interface KeytarApi {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials?(service: string): Promise<Array<{ account: string }>>;
 }
 
 /** Loads the keychain binding; a shared library it lacks is named with the package that provides it. */
@@ -91,6 +92,12 @@ export class KeychainStore implements CredentialStore {
   async load(account: string): Promise<Credentials | null> {
     const text = await this.call('read credentials', (k) => k.getPassword(KEYCHAIN_SERVICE, account));
     return text === null ? null : parseCredentials(text);
+  }
+
+  /** Every account name under the `mkt` service. */
+  async accounts(): Promise<string[]> {
+    const found = await this.call('list credentials', async (k) => (k.findCredentials ? k.findCredentials(KEYCHAIN_SERVICE) : []));
+    return found.map((c) => c.account).filter((a) => a !== PROBE_ACCOUNT);
   }
 
   /** Stores the credentials of `account`. */

@@ -10,7 +10,7 @@ import { credentialAccount, type CredentialStore } from './credentials.js';
 import { systemClock } from '../clock.js';
 import { withLock } from '../lock-file.js';
 import { StoredTokenProvider } from './stored-token-provider.js';
-import { keychainTimeoutMs, storePreference, Stores } from './stores.js';
+import { hostsOf, keychainTimeoutMs, storePreference, Stores } from './stores.js';
 import { TokenEndpoint } from './token-endpoint.js';
 
 /** What a session is built from. */
@@ -64,6 +64,9 @@ export class AuthSession {
       endpoint: this.endpoint,
       lock: (fn) => this.lock(fn),
       now: this.now,
+      // Any answer at all means the marketplace is there; only a failure to connect throws (exit 5).
+      probe: async () => void (await this.deps.http.send({ method: 'GET', url: this.deps.settings.baseUrl })),
+      knownHosts: () => hostsOf(this.stores, this.deps.settings.profile, this.deps.settings.configDir),
     }, REFRESH_TOKEN_SECONDS);
   }
 }

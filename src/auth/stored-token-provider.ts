@@ -5,7 +5,7 @@
  * to `mkt login` (exit 3). Renewal runs under the profile's lock file and re-reads the store first,
  * so concurrent processes renew once and never write over each other.
  */
-import { AuthError } from '../errors.js';
+import { AuthError, CliError } from '../errors.js';
 import type { Credentials, CredentialStore } from './credentials.js';
 import { TokenError, type TokenEndpoint, type TokenResponse } from './token-endpoint.js';
 import type { TokenProvider } from './token-provider.js';
@@ -24,6 +24,10 @@ export interface StoredTokenDeps {
   /** Runs `fn` under the profile's cross-process lock. */
   lock<T>(fn: () => Promise<T>): Promise<T>;
   now(): number;
+  /** Throws (exit 5) when the marketplace cannot be reached: said before any talk of logins. */
+  probe?(): Promise<void>;
+  /** The hosts (host:port) this profile holds credentials for, to point at a wrong port or host. */
+  knownHosts?(): Promise<string[]>;
 }
 
 /** Records a token response in `c` (times on the local clock). */
@@ -51,8 +55,23 @@ export class StoredTokenProvider implements TokenProvider {
 
   private async find(): Promise<{ store: CredentialStore; credentials: Credentials }> {
     const found = await this.deps.locate(this.deps.account);
-    if (!found) throw new AuthError(`not logged in (profile ${this.deps.profile}, ${this.deps.account})`, 'run `mkt login`, or set MKT_ACCESS_TOKEN');
-    return found;
+    if (found) return found;
+    // A wrong port or host looks like "not logged in": first say whether the marketplace is there at
+    // all, then which hosts this profile does hold credentials for.
+    const { profile, account } = this.deps;
+    const host = account.slice(account.indexOf('@') + 1);
+    const hosts = ((await this.deps.knownHosts?.()) ?? []).filter((h) => h !== host);
+    const elsewhere = hosts.length > 0 ? `profile ${profile} holds credentials for ${hosts.join(', ')}` : undefined;
+    try {
+      await this.deps.probe?.();
+    } catch (err) {
+      if (elsewhere && err instanceof CliError) throw new CliError(err.message, err.exitCode, `is base_url right? ${elsewhere}`);
+      throw err;
+    }
+    if (elsewhere) {
+      throw new AuthError(`not logged in at ${host} (profile ${profile}): ${elsewhere}, not for ${host}`, 'check base_url (MKT_ROOT_URL, MKT_BASE_URL, --profile) for a wrong port or host, or run `mkt login` to sign in at this one');
+    }
+    throw new AuthError(`not logged in (profile ${profile}, ${account})`, 'run `mkt login`, or set MKT_ACCESS_TOKEN');
   }
 
   /** A token to send; `refresh` when the last one was refused. */

@@ -94,6 +94,15 @@ export class Stores {
   }
 }
 
+/** The hosts (host:port) `profile` holds credentials for in the stores this run may read; best effort, never throws. */
+export async function hostsOf(stores: Stores, profile: string, configDir: string): Promise<string[]> {
+  const lists: Array<Promise<string[]>> = [new FileStore(configDir).accounts()];
+  if (stores.preference !== 'file') lists.push(stores.keychain().accounts?.() ?? Promise.resolve([]));
+  const names = (await Promise.all(lists.map((l) => l.catch(() => [] as string[])))).flat();
+  const prefix = `${profile}@`;
+  return [...new Set(names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length)))].sort();
+}
+
 function found(store: CredentialStore, credentials: Credentials | null) {
   return credentials ? { store, credentials } : null;
 }

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, EXIT, systemErrorWords, UsageError } from '../errors.js';
 import { readInput } from '../input.js';
 import type { Decision } from '../invest/planner.js';
 import { appendLog, below, digest, hookName, hookUrl, logLine, post, tail, type RunReport } from '../invest/report.js';
@@ -98,7 +98,7 @@ export function investCommand(ctx: CommandContext): Command {
           await post(url, body, type);
         } catch (err) {
           // A hook that fails is reported, never a reason to change what the run did.
-          ctx.info(`mkt: ${what} to ${hookName(url)} failed: ${err instanceof Error ? err.message : String(err)}`);
+          ctx.info(`mkt: ${what} to ${hookName(url)} failed: ${systemErrorWords(err)}`);
         }
       };
       if (health) await hook('healthcheck start ping', below(health, 'start'), '', 'text/plain');
@@ -140,7 +140,7 @@ export function investCommand(ctx: CommandContext): Command {
         try {
           await appendLog(opts.log, line);
         } catch (err) {
-          ctx.info(`mkt: could not append to --log ${opts.log}: ${err instanceof Error ? err.message : String(err)}`);
+          ctx.info(`mkt: could not append to --log ${opts.log}: ${systemErrorWords(err)}`);
         }
       }
       if (notify) await hook('notification', notify, JSON.stringify({ ...report, exit_code: exitCode, ...(error ? { error } : {}) }), 'application/json');

@@ -32,6 +32,20 @@ export async function advanceMockClock(http: HttpClient, rootUrl: string, durati
   return res.data as ClockMove;
 }
 
+/** A span in words, largest units first: "15 days", "1 day 2 hours", "90 seconds" is "1 minute 30 seconds". */
+export function durationWords(ms: number): string {
+  const units: Array<[string, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
+  const parts: string[] = [];
+  let left = Math.round(ms);
+  for (const [name, size] of units) {
+    const n = Math.floor(left / size);
+    left -= n * size;
+    if (n > 0) parts.push(`${n} ${name}${n === 1 ? '' : 's'}`);
+  }
+  if (left > 0 || parts.length === 0) parts.push(`${left} ms`);
+  return parts.join(' ');
+}
+
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** `mkt mock serve` as defined: its flags, and so the type of its options. */
@@ -142,6 +156,9 @@ export function makeMockCommand(ctx: CommandContext) {
     .action(ctx.action(async (duration, opts): Promise<Output> => {
       const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
       const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token);
+      const to = Date.parse(moved.now);
+      const when = Number.isFinite(to) ? `${new Date(to).toISOString().slice(0, 19).replace('T', ' ')} UTC` : moved.now;
+      ctx.info(`moved the clock ${durationWords(moved.moved_ms)} forward, to ${when}`);
       return { kind: 'item', item: { ...moved } };
     }));
   return mock;

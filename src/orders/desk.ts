@@ -7,11 +7,11 @@
  * `invest run` hand it bids and nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, ConnectionError } from '../api/errors.js';
+import { ApiError, ConnectionError, nothingSent } from '../api/errors.js';
 import type { Bid, BidRequest, Order } from '../api/orders.js';
 import { isoNow, type Clock } from '../clock.js';
 import { MAX_BIDS_PER_ORDER } from '../contract/enums.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { chunk } from './bids-file.js';
 import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import type { Marketplace } from './marketplace.js';
@@ -42,6 +42,8 @@ export interface DeskDeps {
   market: Marketplace;
   /** Messages for the person (stderr). */
   info(line: string): void;
+  /** Resolves when the person asks to stop (Ctrl-C); stops listening once `until` aborts. Following ends with exit 130. */
+  stopSignal?(until: AbortSignal): Promise<string>;
 }
 
 /** A bid to place; `line` is where it came from in `PlaceOptions.source`, for messages. */
@@ -132,13 +134,34 @@ export class OrderDesk {
     return this.deps.journal.entries();
   }
 
-  /** Follows orders until `plan` is met, recording each outcome in the journal. */
-  follow(orderIds: readonly string[], plan: FollowPlan, progress?: Progress): Promise<{ rows: BidRow[]; incomplete: boolean }> {
+  /**
+   * Follows orders until `plan` is met, recording each outcome in the journal. Ctrl-C stops it: the
+   * orders stay placed at the marketplace, and the InterruptedError (exit 130) names them and how to
+   * resume. Every command that waits through the desk (`order submit`, `invest run`) gets this here.
+   */
+  async follow(orderIds: readonly string[], plan: FollowPlan, progress?: Progress): Promise<{ rows: BidRow[]; incomplete: boolean }> {
     const { api, clock, info } = this.deps;
-    return followOrders(orderIds, plan, {
-      get: (id) => api.get(id), clock, info, record: (order) => this.record(order),
-      progress: progress ?? { change: info, settled: () => undefined },
+    const done = new AbortController();
+    const stop = new AbortController();
+    let signal = '';
+    void this.deps.stopSignal?.(done.signal).then((name) => {
+      signal = name;
+      stop.abort();
     });
+    try {
+      const followed = await followOrders(orderIds, plan, {
+        get: (id) => api.get(id), clock, info, record: (order) => this.record(order), stop: stop.signal,
+        progress: progress ?? { change: info, settled: () => undefined },
+      });
+      if (!stop.signal.aborted) return followed;
+      const ids = orderIds.join(', ');
+      throw new InterruptedError(
+        `interrupted (${signal}) while waiting: order${plural(orderIds.length)} ${ids} ${orderIds.length > 1 ? 'are' : 'is'} placed and go${orderIds.length > 1 ? '' : 'es'} on at the marketplace`,
+        `resume following with ${orderIds.map((id) => `\`mkt order get ${id} --wait\``).join(', ')}`,
+      );
+    } finally {
+      done.abort();
+    }
   }
 
   private verdict(verdict: Verdict, rows: BidRow[], sent: Order[]): Placement {
@@ -231,6 +254,13 @@ export class OrderDesk {
           throw new CliError(`${which} rejected: ${err.message}${detail}.${placed}`, err.exitCode, err.hint ?? rejectionHint(err.code));
         }
         const reason = err instanceof Error ? err.message : String(err);
+        if (nothingSent(err)) {
+          // Refused before it was acted on (a token refused) or never sent (connection refused): the
+          // journal frees its bids, and the message says so rather than "may or may not".
+          this.journal({ t: 'unsent', batch, at: isoNow(clock), error: reason });
+          const what = err instanceof ConnectionError ? 'nothing was sent' : 'nothing was placed';
+          throw new CliError(`${which} not placed: ${reason}; ${what}.${placed}`, err.exitCode, err.hint);
+        }
         this.journal({ t: 'lost', batch, at: isoNow(clock), error: reason });
         throw new CliError(
           `${which}: no answer from the marketplace (${reason}); it may or may not have been placed.${placed}`,

@@ -17,6 +17,8 @@ export type JournalEntry =
   | { t: 'accepted'; batch: string; at: string; order_id: string }
   | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
   | { t: 'lost'; batch: string; at: string; error: string }
+  /** The order never reached the marketplace, or was refused before it was acted on: nothing placed. */
+  | { t: 'unsent'; batch: string; at: string; error: string }
   | { t: 'reconciled'; batch: string; at: string; order_id: string | null }
   | { t: 'outcome'; at: string; order_id: string; bids: Array<{ listing_id: number; bid_status: string; bid_result?: string }> };
 
@@ -91,6 +93,7 @@ export abstract class JournalBase {
       if (e.t === 'accepted') Object.assign(b, { status: 'accepted', orderId: e.order_id });
       else if (e.t === 'rejected') b.status = 'rejected';
       else if (e.t === 'lost') b.status = 'unknown';
+      else if (e.t === 'unsent') b.status = 'not-placed';
       else if (e.t === 'reconciled') Object.assign(b, e.order_id ? { status: 'accepted', orderId: e.order_id } : { status: 'not-placed' });
     }
     return [...map.values()].filter((b) => b.key === market.key);

@@ -7,6 +7,7 @@ import { platform } from '../api/accounts.js';
 import type { ApiClient } from '../api/client.js';
 import * as orders from '../api/orders.js';
 import type { Clock } from '../clock.js';
+import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
@@ -17,7 +18,8 @@ import { identifyMarketplace } from './marketplace.js';
 export interface DeskSetting {
   stateDir: string;
   profile: string;
-  clock: Clock;
+  /** The command's clock; when it is the command's Io, its stop signal (Ctrl-C) interrupts a --wait. */
+  clock: Clock & Partial<Pick<Io, 'stopSignal'>>;
   info(line: string): void;
   /** Who may hold the lock, for the busy message (default 'order submit'). */
   holder?: string;
@@ -44,6 +46,7 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   const { clock } = setting;
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock, info: setting.info,
+    ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
     // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
     lock: (fn) => withLock(lock, fn, {
       timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
@@ -74,6 +77,6 @@ export function journalRows(stateDir: string, profile: string): JournalRow[] {
     at: e.at, event: e.t, batch: 'batch' in e ? e.batch : '',
     order_id: 'order_id' in e ? e.order_id : '',
     bids: 'bids' in e ? e.bids.length : '',
-    detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' ? e.error : e.t === 'intent' ? (e.market ?? e.base_url) : '',
+    detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' || e.t === 'unsent' ? e.error : e.t === 'intent' ? (e.market ?? e.base_url) : '',
   }));
 }

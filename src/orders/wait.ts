@@ -34,6 +34,8 @@ export interface FollowDeps {
   info(line: string): void;
   /** Called with each order as last seen (the desk records its outcome in the journal). */
   record?(order: Order): void;
+  /** Stops following (Ctrl-C): no further poll, no sleep left running. */
+  stop?: AbortSignal;
 }
 
 /** True when the order has reached what we wait for. */
@@ -67,7 +69,7 @@ export function bidRows(order: Order): BidRow[] {
 }
 
 /** Polls one order until done or timed out; returns the last order seen and whether it timed out. */
-export async function waitForOrder(get: FollowDeps['get'], orderId: string, plan: FollowPlan, clock: Clock, onChange: (line: string) => void): Promise<{ order: Order; timedOut: boolean }> {
+export async function waitForOrder(get: FollowDeps['get'], orderId: string, plan: FollowPlan, clock: Clock, onChange: (line: string) => void, stop?: AbortSignal): Promise<{ order: Order; timedOut: boolean }> {
   const deadline = clock.now() + plan.timeoutMs;
   let delay = 500;
   let last = '';
@@ -78,26 +80,44 @@ export async function waitForOrder(get: FollowDeps['get'], orderId: string, plan
       onChange(line);
       last = line;
     }
-    if (isDone(order, plan.until)) return { order, timedOut: false };
+    if (isDone(order, plan.until) || stop?.aborted) return { order, timedOut: false };
     const left = deadline - clock.now();
     if (left <= 0) return { order, timedOut: true };
-    await clock.sleep(Math.min(delay, left));
+    await clock.sleep(Math.min(delay, left), stop);
+    if (stop?.aborted) return { order, timedOut: false };
     delay = Math.min(delay * 2, 5000);
   }
+}
+
+/** True when the bid is still on its way to what we wait for: placed, no final word yet. */
+function stillPending(b: Bid, until: Until): boolean {
+  if (b.bid_status === 'EXPIRED') return false;
+  return until === 'completed' ? b.bid_status === 'PENDING' : b.bid_result === undefined || b.bid_result === 'NONE';
 }
 
 /** Follows each order in turn; `incomplete` when one timed out or ended with a shortfall (exit 6). */
 export async function followOrders(orderIds: readonly string[], plan: FollowPlan, deps: FollowDeps): Promise<{ rows: BidRow[]; incomplete: boolean }> {
   const rows: BidRow[] = [];
-  let incomplete = false;
+  let failed = false;
+  const waiting: string[] = [];
   for (const id of orderIds) {
-    const { order, timedOut } = await waitForOrder(deps.get, id, plan, deps.clock, (line) => deps.progress.change(line));
+    const { order, timedOut } = await waitForOrder(deps.get, id, plan, deps.clock, (line) => deps.progress.change(line), deps.stop);
     deps.progress.settled();
     deps.record?.(order);
-    if (timedOut) deps.info(`order ${id}: gave up after ${plan.timeoutMs / 1000} s before every bid was ${plan.until}`);
-    if (timedOut || hasShortfall(order, plan.until)) incomplete = true;
+    if (deps.stop?.aborted) return { rows, incomplete: true };
+    const pending = order.bid_requests.filter((b) => stillPending(b, plan.until)).length;
+    if (timedOut) {
+      waiting.push(id);
+      deps.info(`order ${id}: gave up after ${plan.timeoutMs / 1000} s with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`);
+    }
+    // After a timeout a pending bid is no shortfall yet: only bids that ended short count as failed.
+    const ended = timedOut ? { ...order, bid_requests: order.bid_requests.filter((b) => !stillPending(b, plan.until)) } : order;
+    if (hasShortfall(ended, plan.until)) failed = true;
     rows.push(...bidRows(order));
   }
-  if (incomplete) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
-  return { rows, incomplete };
+  if (failed) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
+  if (waiting.length > 0) {
+    deps.info(`the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${waiting.map((id) => `\`mkt order get ${id} --wait\``).join(', ')}`);
+  }
+  return { rows, incomplete: failed || waiting.length > 0 };
 }

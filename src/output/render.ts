@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { writeOut } from '../io.js';
 import { count } from './columns.js';
 import { sectionLines, type Section } from './sections.js';
 import { checkColumns, pick, type Query } from './select.js';
@@ -44,10 +45,8 @@ export function resolveFormat(flag: string | undefined, isTTY: boolean): Format 
   return flag as Format;
 }
 
-/** Writes, waiting for the stream to drain when its buffer is full. */
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
-}
+/** Writes, waiting for the stream to drain; rejects once the reader has gone (`mkt … | head`). */
+const write = writeOut;
 
 /** A cell for csv output: the value as the API gave it. */
 export function cell(v: unknown): string {

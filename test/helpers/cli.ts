@@ -22,6 +22,10 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Reuse a home (config and state dirs) across runs. */
   home?: string;
+  /** Close the read end of stdout at once, as `mkt … | head -c 0` would: every write of the child fails. */
+  closeStdout?: boolean;
+  /** Send `signal` to the child once its stderr matches `when` (Ctrl-C in the middle of a run). */
+  interrupt?: { when: RegExp; signal: NodeJS.Signals };
 }
 
 /** A fresh temporary home with config and state dirs under it. */
@@ -44,8 +48,16 @@ export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    if (opts.closeStdout) child.stdout.destroy();
+    else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    let interrupted = false;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (opts.interrupt && !interrupted && opts.interrupt.when.test(stderr)) {
+        interrupted = true;
+        child.kill(opts.interrupt.signal);
+      }
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -1,0 +1,118 @@
+/**
+ * `order submit` tells the truth about what happened to the money: a token refused is exit 3 with
+ * nothing placed, a connection refused is exit 5 with nothing sent, a --wait that times out says the
+ * bids are placed and pending, and Ctrl-C during --wait names the orders and how to resume (exit 130).
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runMkt, tempHome } from './helpers/cli.js';
+import { startMock, type TestMock } from './helpers/mock.js';
+
+let mock: TestMock;
+beforeEach(async () => {
+  mock = await startMock({ listings: 120 });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
+
+/** A bids file with one 25.00 bid on an active fractional listing alice may bid on now. */
+function bidsFile(m: TestMock, home: string): string {
+  const now = m.app.ctx.clock.now();
+  const l = m.app.ctx.store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && x.amount_remaining >= 100
+    && !x.borrowerUserId && now - x.listing_creation_date > 2 * 86_400_000 && x.listing_start_date < now
+    && !x.mockRole && !x.authorizedUsers && !x.investmentTypeUnset)!;
+  const path = join(home, 'bids.csv');
+  writeFileSync(path, `listing_id,bid_amount\n${l.listing_number},25\n`);
+  return path;
+}
+
+/**
+ * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` once the first answer (the
+ * desk's GET /accounts/platform) has gone back; every answer closes its connection, so that the next
+ * request needs a new one.
+ */
+async function gate(target: string, after: (server: Server) => void): Promise<{ origin: string; close(): Promise<void> }> {
+  let first = true;
+  const server = createServer((req, res) => {
+    const up = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
+      answer.pipe(res);
+      res.on('finish', () => {
+        if (first) after(server);
+        first = false;
+      });
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
+  };
+}
+
+describe('mkt order submit says what happened to the money', () => {
+  it('a token refused while submitting is exit 3: nothing was placed, and the next run does not reconcile', async () => {
+    const home = tempHome();
+    const file = bidsFile(mock, home);
+    const proxy = await gate(mock.origin, () => mock.app.ctx.store.tokens.delete(mock.env.MKT_ACCESS_TOKEN!));
+    try {
+      const r = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, MKT_ROOT_URL: proxy.origin }, home });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/order 1\/1 not placed: the marketplace refused MKT_ACCESS_TOKEN; nothing was placed\./);
+      expect(r.stderr).not.toMatch(/may or may not/);
+      expect(ordersIn(mock)).toHaveLength(0);
+    } finally {
+      await proxy.close();
+    }
+    const journal = await runMkt(['order', 'journal', '-o', 'json'], { env: mock.env, home });
+    expect(JSON.parse(journal.stdout).map((e: { event: string }) => e.event)).toEqual(['intent', 'unsent']);
+  });
+
+  it('a connection refused before the order went out is exit 5: nothing was sent', async () => {
+    const home = tempHome();
+    const file = bidsFile(mock, home);
+    const proxy = await gate(mock.origin, (server) => server.close());
+    try {
+      const r = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, MKT_ROOT_URL: proxy.origin }, home });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/order 1\/1 not placed: cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused.*; nothing was sent\./);
+      expect(r.stderr).not.toMatch(/may or may not/);
+      expect(ordersIn(mock)).toHaveLength(0);
+    } finally {
+      await proxy.close();
+    }
+    const again = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
+    expect(again.stderr).not.toMatch(/reconciling/);
+    expect(again.code).toBe(0);
+    expect(ordersIn(mock)).toHaveLength(1);
+  });
+
+  it('a --wait that times out with the bids placed and pending says so (exit 6)', async () => {
+    const home = tempHome();
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--timeout', '1', '-o', 'json'], { env: mock.env, home });
+    expect(r.code).toBe(6);
+    const id = ordersIn(mock)[0]!.order_id;
+    expect(r.stderr).toContain(`order ${id}: gave up after 1 s with 1 bid placed and still pending (not yet processed)`);
+    expect(r.stderr).toContain(`follow with \`mkt order get ${id} --wait\``);
+    expect(r.stderr).not.toMatch(/not placed or not invested/);
+  });
+
+  it('Ctrl-C during --wait names the placed order and how to resume, then exits 130', async () => {
+    const home = tempHome();
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {
+      // The progress line comes once following has begun (and listens for Ctrl-C).
+      env: mock.env, home, interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
+    });
+    const id = ordersIn(mock)[0]!.order_id;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`mkt: interrupted (SIGINT) while waiting: order ${id} is placed and goes on at the marketplace`);
+    expect(r.stderr).toContain(`hint: resume following with \`mkt order get ${id} --wait\``);
+  });
+});
