@@ -17,6 +17,9 @@ import type { Listing, Store } from './store.js';
 export interface ListingIndex {
   /** Positions of `store.listings` indexed so far (new listings are caught up on the next search). */
   size: number;
+  /** Listing number of position 0: numbers are handed out in store order, so most sit at number − base. */
+  base: number;
+  /** Positions of the few listings that do not sit at number − base (a dense map of a million cost 40 MB). */
   position: Map<number, number>;
   byStatus: Map<number, Bits>;
   originated: Bits;
@@ -31,7 +34,7 @@ export interface QueryCacheEntry {
 }
 
 function emptyListingIndex(): ListingIndex {
-  return { size: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map() };
+  return { size: 0, base: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map() };
 }
 
 function addTo<K>(map: Map<K, Bits>, key: K, pos: number): void {
@@ -54,9 +57,10 @@ export function listingIndex(store: Store): ListingIndex {
   const index = (store.index.listings ??= emptyListingIndex());
   const all = store.listings;
   if (index.size === all.length) return index;
+  if (index.size === 0 && all.length > 0) index.base = all[0]!.listing_number;
   for (let i = index.size; i < all.length; i++) {
     const l = all[i]!;
-    index.position.set(l.listing_number, i);
+    if (l.listing_number - index.base !== i) index.position.set(l.listing_number, i);
     addTo(index.byStatus, l.listing_status, i);
     if (l.loan_number !== null) index.originated.set(i);
     const raw = l as unknown as Record<string, unknown>;
@@ -65,6 +69,13 @@ export function listingIndex(store: Store): ListingIndex {
   index.size = all.length;
   store.index.listingsVersion++;
   return index;
+}
+
+/** The position of listing `number` in `listings`, if indexed. */
+export function positionOf(index: ListingIndex, listings: readonly Listing[], number: number): number | undefined {
+  const guess = number - index.base;
+  if (guess >= 0 && guess < index.size && listings[guess]!.listing_number === number) return guess;
+  return index.position.get(number);
 }
 
 /** Positions holding `values` of a static filter field (built on first use). */
@@ -77,7 +88,7 @@ export function positionsWith(store: Store, field: string, values: readonly unkn
 export function reindexListing(store: Store, l: Listing): void {
   store.index.listingsVersion++;
   const index = store.index.listings;
-  const pos = index?.position.get(l.listing_number);
+  const pos = index ? positionOf(index, store.listings, l.listing_number) : undefined;
   if (!index || pos === undefined) return; // not indexed yet: the catch-up reads its current values
   for (const [status, bits] of index.byStatus) if (status !== l.listing_status) bits.clear(pos);
   addTo(index.byStatus, l.listing_status, pos);

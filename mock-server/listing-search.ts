@@ -6,7 +6,7 @@
  */
 import { LISTING_STATUS } from '../src/contract/enums.js';
 import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from './bitset.js';
-import { listingIndex, positionsWith, type ListingIndex } from './listing-index.js';
+import { listingIndex, positionOf, positionsWith, type ListingIndex } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { sortBy } from './query-params.js';
 import type { Listing, Store } from './store.js';
@@ -61,21 +61,21 @@ function candidates(store: Store, index: ListingIndex, q: ListingQuery, particip
   for (const { field, type, values } of s.multivalues) {
     const wanted = type === 'integer' ? values.map(Number) : values;
     if (field === 'listing_status') andInto(cand, union(wanted.map((v) => index.byStatus.get(v as number)), n));
-    else if (field === 'listing_number') andInto(cand, positionsOf(index, wanted as number[], n));
+    else if (field === 'listing_number') andInto(cand, positionsOf(index, store.listings, wanted as number[], n));
     else andInto(cand, union(positionsWith(store, field, wanted), n));
   }
   if (q.invested !== null) {
-    const mine = positionsOf(index, [...participation.keys()], n);
+    const mine = positionsOf(index, store.listings, [...participation.keys()], n);
     if (q.invested) andInto(cand, mine);
     else andNotInto(cand, mine);
   }
   return cand;
 }
 
-function positionsOf(index: ListingIndex, numbers: readonly number[], n: number): Uint32Array {
+function positionsOf(index: ListingIndex, listings: readonly Listing[], numbers: readonly number[], n: number): Uint32Array {
   const b = new Bits(n * 32);
   for (const num of numbers) {
-    const pos = index.position.get(num);
+    const pos = positionOf(index, listings, num);
     if (pos !== undefined) b.set(pos);
   }
   return copyWords(b, n);

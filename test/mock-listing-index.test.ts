@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/listing-query.js';
 import { runListingQuery } from '../mock-server/listing-search.js';
+import { FIRST_ACTIVE_LISTING } from '../mock-server/seed.js';
 import { participationOf, type Listing } from '../mock-server/store.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
@@ -40,6 +41,7 @@ const FILTERS: Record<string, fc.Arbitrary<string>> = {
   percent_funded_min: fc.constantFrom('0.1', '0.5', '0.9'), verification_stage_min: fc.constantFrom('2', '3'),
   at02s_max: fc.constantFrom('0', '10'), loan_origination_date_min: fc.constant('2020-01-01'),
   biddable: bool, invested: bool, whole_loan: bool, exclude_co_borrower_application: bool,
+  listing_number: some([-1, 0, 1, 2, 40, 79, 85, 120].map((d) => FIRST_ACTIVE_LISTING + d)),
   sort_by: fc.constantFrom('listing_amount desc', 'borrower_rate', 'percent_funded desc,listing_number', 'occupation'),
 };
 
@@ -153,5 +155,22 @@ describe('indexed listings search', () => {
         expect(got.total).toBe(want.total);
       }
     }
+  });
+
+  test('finds listings by number wherever they sit in the store, in or out of number order', () => {
+    const app = makeApp({ listings: 80 });
+    const all = app.ctx.store.listings;
+    // A world whose listings are not in number order (as a hand-edited or future state file may hold).
+    [all[3], all[70]] = [all[70]!, all[3]!];
+    const wanted = [all[3]!, all[70]!, all[10]!].map((l) => l.listing_number);
+    for (const params of [{ listing_number: wanted.join(',') }, { listing_number: wanted.join(','), biddable: 'false' }]) {
+      const q = parseListingQuery(new URLSearchParams(params), undefined);
+      const want = scanListingQuery(all, q, new Map());
+      const got = runListingQuery(app.ctx.store, q, new Map());
+      expect(numbers(got.page)).toEqual(numbers(want.page));
+      expect(got.total).toBe(want.total);
+    }
+    expect(numbers(runListingQuery(app.ctx.store, parseListingQuery(new URLSearchParams({ listing_number: wanted.join(',') }), undefined), new Map()).page).sort())
+      .toEqual(wanted.filter((n) => app.ctx.store.listingByNumber.get(n)!.listing_status === 2 && app.ctx.store.listingByNumber.get(n)!.investment_typeid === 1).sort());
   });
 });
