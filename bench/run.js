@@ -4,21 +4,16 @@
 //   orders per second the mock acknowledges (2,000 listings) without and with --state (each acknowledged order fsynced),
 //   and the mock with 100,000 listings: start time, median filtered search (limit=500, three filters), resident memory.
 // All traffic goes to 127.0.0.1; every loop is bounded. Run after `npm run build`.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// More, opt-in: bench/search.js (search vs its raw node:http floor, req/s and p99; --all vs a bare paging
+// loop) and bench/scale.js (start, memory and search latency at 10k to 1M listings; several minutes).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { accessToken, bin, median, root, rssMiB, startMock } from './mock-proc.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'mkt.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function timeCommand(args, env = {}) {
   const times = [];
@@ -30,41 +25,6 @@ function timeCommand(args, env = {}) {
     if (i >= 2) times.push(ms); // the first two runs warm the file cache
   }
   return median(times);
-}
-
-/** Starts `mkt mock serve` on a free port; resolves when it prints its URL. */
-function startMock(listings, extraArgs = []) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error('mock did not start within 60 s')); }, 60_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
-  });
-}
-
-/** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
-async function accessToken(origin) {
-  const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
-  const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
-  return (await tok.json()).access_token;
-}
-
-function rssMiB(pid) {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 const rows = [];
