@@ -1,10 +1,15 @@
 /**
  * The listings search engine: turns the query string of GET /listingsvc/v2/listings/, read by the
- * contract's reader (src/contract/listing-query.ts), into predicates driven by the field catalogue, picks the pool (active or originated, invested or not),
+ * contract's reader (src/contract/listing-query.ts), into a search driven by the field catalogue, picks the pool (active or originated, invested or not),
  * sorts and pages. Every unknown parameter or bad value is a 400 naming it.
+ *
+ * `runListingQuery` answers from the listing indexes (listing-index.ts): bitsets narrow the
+ * candidates, compiled predicates test only the fields that change, and a query's matches are kept
+ * (keyed by the query and the world's version) so its later pages are slices. `scanListingQuery`
+ * is the plain full scan it must always agree with (the property test compares them).
  */
 import { LISTING_STATUS, PAGINATION } from '../src/contract/enums.js';
-import { readListingSearch, type RangeFilter, type SortClause } from '../src/contract/listing-query.js';
+import { readListingSearch, type ListingSearch, type RangeFilter, type SortClause } from '../src/contract/listing-query.js';
 import { asValidation, parsePage, sortBy } from './query-params.js';
 import type { Listing } from './store.js';
 
@@ -12,6 +17,10 @@ type Predicate = (l: Listing) => boolean;
 
 /** A parsed search. */
 export interface ListingQuery {
+  /** The filters as read (the indexed search uses them; `predicates` is their full-scan form). */
+  search: ListingSearch;
+  /** The query without its page: matches of equal keys are equal in the same world. */
+  key: string;
   predicates: Predicate[];
   biddable: boolean;
   invested: boolean | null;
@@ -35,7 +44,10 @@ export function parseListingQuery(params: URLSearchParams, zone: string | undefi
   ];
   const page = parsePage(params, PAGINATION.listings);
   const biddable = s.biddable ?? true;
+  const key = JSON.stringify([s.booleans, s.multivalues, s.ranges, s.biddable, s.invested, s.wholeLoan, s.excludeCoBorrower, s.byNumber, s.sort]);
   return {
+    search: s,
+    key,
     predicates,
     biddable,
     // biddable=false alone means originated listings the caller invested in, unless numbers are named.
@@ -69,8 +81,8 @@ function multivaluePredicate(name: string, type: string, parts: string[]): Predi
   return (l) => set.has(fieldOf(l, name));
 }
 
-/** The page of matches and the total count, in the query's order. */
-export function runListingQuery(
+/** The page of matches and the total count, in the query's order, by scanning every listing (the reference the indexed search must equal). */
+export function scanListingQuery(
   all: readonly Listing[],
   q: ListingQuery,
   participation: ReadonlyMap<number, number>,

@@ -4,6 +4,7 @@
  * own slice instead of scanning every order or note. `addOrder` and `addNote` are the only ways in
  * and keep them right; a loaded state file rebuilds them (`buildIndex`), which the tests compare with.
  */
+import type { ListingIndex, QueryCacheEntry } from './listing-index.js';
 import type { Bid, Note, Order, Store } from './store.js';
 
 /** One bid with the order it belongs to. */
@@ -18,6 +19,12 @@ export interface StoreIndex {
   notesByAccount: Map<string, Note[]>;
   notesByLoan: Map<number, Note[]>;
   bidsByListing: Map<number, BidRef[]>;
+  /** The listing indexes (listing-index.ts), built on the first search; null until then. */
+  listings: ListingIndex | null;
+  /** Bumped by every change to a listing: part of the key of cached search answers. */
+  listingsVersion: number;
+  /** The last few searches' matches (listing-query.ts), so offset pages of one query do not search again. */
+  queryCache: QueryCacheEntry[];
 }
 
 const NONE: readonly never[] = [];
@@ -30,7 +37,10 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /** Empty indexes, for an empty store. */
 export function emptyIndex(): StoreIndex {
-  return { ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map() };
+  return {
+    ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
+    listings: null, listingsVersion: 0, queryCache: [],
+  };
 }
 
 function indexOrder(index: StoreIndex, order: Order): void {

@@ -127,7 +127,7 @@ describe('order processing', () => {
     const whole = app.ctx.store.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2 && x.verification_stage < 3)!;
     const before = await account(app, alice);
     const id = (await order(app, alice, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }])).body.order_id;
-    fund(whole, whole.listing_amount, app.ctx.clock.now());
+    fund(app.ctx.store, whole, whole.listing_amount, app.ctx.clock.now());
     await call(app, 'POST', '/__mock/process');
     expect((await getOrder(app, alice, id)).bid_requests[0]).toMatchObject({ bid_status: 'EXPIRED', bid_result: 'BID_FAILED' });
     expect((await account(app, alice)).available_cash_balance).toBe(before.available_cash_balance);
@@ -169,7 +169,7 @@ describe('after processing', () => {
       l.listing_end_date = now + 2 * HOUR;
       l.amount_funded = 0;
       l.amount_remaining = l.listing_amount;
-      fund(l, Math.ceil((l.listing_amount * 0.75) / 25) * 25 - 50, now);
+      fund(app.ctx.store, l, Math.ceil((l.listing_amount * 0.75) / 25) * 25 - 50, now);
     }
     const ids = [];
     for (const l of [withPartial, without]) ids.push((await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 50 }])).body.order_id);

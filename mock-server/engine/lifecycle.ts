@@ -6,6 +6,7 @@
 import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { reindexListing, touchListings } from '../listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { rngFor } from './rng-for.js';
@@ -14,20 +15,22 @@ const DAY = 86_400_000;
 /** Origination happens at most this long after the listing started. */
 export const ORIGINATION_WINDOW_MS = 14 * DAY;
 
-/** Sets a listing's status and its reason text. */
-export function setStatus(l: Listing, status: number, at: number): void {
+/** Sets a listing's status and its reason text (and moves it in the listing indexes). */
+export function setStatus(store: Store, l: Listing, status: number, at: number): void {
   l.listing_status = status;
   l.listing_status_reason = LISTING_STATUSES[status]!;
   l.last_updated_date = at;
+  reindexListing(store, l);
 }
 
 /** Adds `amount` to what a listing has been funded (never above its amount). */
-export function fund(l: Listing, amount: number, at: number): void {
+export function fund(store: Store, l: Listing, amount: number, at: number): void {
   const funded = cents(Math.min(l.listing_amount, l.amount_funded + amount));
   l.amount_funded = funded;
   l.amount_remaining = cents(l.listing_amount - funded);
   l.percent_funded = Math.round((funded / l.listing_amount) * 10000) / 10000;
   l.last_updated_date = at;
+  touchListings(store);
 }
 
 /** Every bid on listing `n` whose order is not yet completed, with its order. */
@@ -58,7 +61,7 @@ export function expireBid(store: Store, order: Order, bid: Bid, at: number): voi
 
 /** Ends a listing without a loan (expired, withdrawn, cancelled): its placed bids EXPIRE with refunds. */
 export function endListing(store: Store, l: Listing, status: number, at: number): void {
-  setStatus(l, status, at);
+  setStatus(store, l, status, at);
   l.originateAt = null;
   for (const { order, bid } of bidsOn(store, l.listing_number)) {
     // An unprocessed bid keeps its money until processing finds the listing no longer biddable.
@@ -75,7 +78,7 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
 export function makePending(store: Store, l: Listing, at: number): void {
-  setStatus(l, LISTING_STATUS.PENDING, at);
+  setStatus(store, l, LISTING_STATUS.PENDING, at);
   const delay = rngFor(store.seed, l.listing_number, 0x0419).int(6, 72) * 3_600_000;
   l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
 }
@@ -121,10 +124,11 @@ export function originate(store: Store, l: Listing, at: number): Loan {
     chargeOffAt: null,
   };
   store.loans.set(loan.loan_number, loan);
-  setStatus(l, LISTING_STATUS.COMPLETED, at);
+  setStatus(store, l, LISTING_STATUS.COMPLETED, at);
   l.loan_number = loan.loan_number;
   l.loan_origination_date = at;
   l.originateAt = null;
+  reindexListing(store, l);
   for (const { order, bid } of bidsOn(store, l.listing_number)) {
     // An unprocessed bid is left to processing, which will find the listing no longer biddable.
     if (bid.bid_status !== 'PENDING' || bid.bid_result === 'NONE') continue;

@@ -7,6 +7,7 @@
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { makeListing } from '../seed.js';
 import type { Listing, Store } from '../store.js';
+import { touchListings } from '../listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoans } from './servicing.js';
@@ -89,14 +90,15 @@ function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
   if (l.verification_stage < 3 && rng.chance(VERIFY_PER_HOUR)) {
     l.verification_stage += 1;
     l.last_updated_date = t;
+    touchListings(store);
   }
   if (l.amount_remaining > 0) {
     if (l.investment_typeid === 2) {
       // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
-      if (l.amount_funded === 0 && rng.chance(0.004) && !heldByUnprocessedBid(store, l.listing_number)) fund(l, l.listing_amount, t);
+      if (l.amount_funded === 0 && rng.chance(0.004) && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
     } else if (rng.chance(0.25)) {
       const lots = Math.max(1, Math.round((l.listing_amount * appetite(store, l) * rng.range(0.5, 1.5)) / 84 / 25));
-      fund(l, Math.min(l.amount_remaining, lots * 25), t);
+      fund(store, l, Math.min(l.amount_remaining, lots * 25), t);
     }
   }
   if (canOriginate(l, false)) makePending(store, l, t);

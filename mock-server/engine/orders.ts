@@ -89,6 +89,6 @@ function processBid(store: Store, order: Order, bid: Bid, at: number): void {
     bid.bid_amount_placed = remaining;
     refund(store, order, bid, cents(bid.bid_amount - remaining), at);
   }
-  fund(l, bid.bid_amount_placed, at);
+  fund(store, l, bid.bid_amount_placed, at);
   if (canOriginate(l, false)) makePending(store, l, at);
 }

@@ -1,7 +1,8 @@
 /** GET {root_url}/listingsvc/v2/listings/: search active listings or originated ones the caller invested in. */
 import { http } from 'msw';
 import type { MockContext } from '../context.js';
-import { parseListingQuery, runListingQuery } from '../listing-query.js';
+import { parseListingQuery } from '../listing-query.js';
+import { runListingQuery } from '../listing-search.js';
 import { listingView } from '../listing-view.js';
 import { participationOf } from '../store.js';
 import { authedRoute, listEnvelope } from './route.js';
@@ -13,7 +14,7 @@ export function listingsHandlers(ctx: MockContext) {
       // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
       const query = parseListingQuery(url.searchParams, zone);
       const participation = participationOf(ctx.store, caller.accountId);
-      const { page, total } = runListingQuery(ctx.store.listings, query, participation);
+      const { page, total } = runListingQuery(ctx.store, query, participation);
       const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
       return listEnvelope(page.map((l) => listingView(l, view)), total);
     })),

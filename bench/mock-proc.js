@@ -1,0 +1,50 @@
+// Shared by the bench scripts: start `mkt mock serve` as a child process, get a real token, read its RSS.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const bin = join(root, 'bin', 'mkt.js');
+
+/** Starts `mkt mock serve` on a free port; resolves with the child, its origin and the start time (ms) when it prints its URL. */
+export function startMock(listings, extraArgs = [], nodeArgs = []) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [...nodeArgs, bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    const timer = setTimeout(() => { child.kill(); reject(new Error('mock did not start within 60 s')); }, 60_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+  });
+}
+
+/** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
+export async function accessToken(origin) {
+  const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
+  const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
+  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+  return (await tok.json()).access_token;
+}
+
+/** Resident memory of a process, MiB (Linux /proc). */
+export function rssMiB(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The median of a list of numbers. */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// The mock's scale curve (opt-in, several minutes: not part of `npm run bench`): for each size in
+// BENCH_SIZES (default 10000,100000,300000,1000000), start time, resident memory after start and after
+// the searches, and req/s, p50, p99 of the unfiltered limit=25 and three-filter limit=500 searches
+// (10 connections, BENCH_SECONDS ≤ 5 each). All traffic goes to 127.0.0.1.
+import { load } from './load.js';
+import { accessToken, rssMiB, startMock } from './mock-proc.js';
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,300000,1000000').split(',').map(Number);
+const MS = Math.min(5, Number(process.env.BENCH_SECONDS ?? 3)) * 1000;
+const QUERIES = {
+  unfiltered: '/listingsvc/v2/listings/?limit=25',
+  filtered: '/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60',
+};
+
+console.log('listings  start_s  rss_start_MiB  rss_end_MiB  | query: req/s p50_ms p99_ms');
+for (const n of SIZES) {
+  const mock = await startMock(n);
+  try {
+    const rssStart = rssMiB(mock.child.pid);
+    const headers = { authorization: `bearer ${await accessToken(mock.origin)}` };
+    const parts = [];
+    for (const [label, path] of Object.entries(QUERIES)) {
+      const r = await load(mock.origin + path, { headers, durationMs: MS });
+      parts.push(`${label}: ${r.rps.toFixed(0)} ${r.p50.toFixed(1)} ${r.p99.toFixed(1)}`);
+    }
+    const rssEnd = rssMiB(mock.child.pid);
+    console.log(`${String(n).padStart(8)}  ${(mock.startMs / 1000).toFixed(2).padStart(7)}  ${rssStart.toFixed(0).padStart(13)}  ${rssEnd.toFixed(0).padStart(11)}  | ${parts.join(' | ')}`);
+  } finally {
+    mock.child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The indexed listings search: the same answers as `scanListingQuery` (listing-query.ts), at a cost
+ * that follows the answer rather than the world. Filters on fields that never change once a listing
+ * exists are bitset ANDs (listing-index.ts); ranges are compiled predicates over the remaining
+ * candidates; a query's matches are kept so the next pages of it (`--all`) are slices, not searches.
+ */
+import { LISTING_STATUS } from '../src/contract/enums.js';
+import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from './bitset.js';
+import { listingIndex, positionOf, positionsWith, type ListingIndex } from './listing-index.js';
+import type { ListingQuery } from './listing-query.js';
+import { sortBy } from './query-params.js';
+import type { Listing, Store } from './store.js';
+
+type Getter = (l: Listing) => unknown;
+
+/** How many searches' matches are kept (a few clients paging at once). */
+const CACHE_ENTRIES = 4;
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
+const getters = new Map<string, Getter>();
+
+/**
+ * A getter for one field, compiled to a named property load: a generic `l[name]` read on the hot
+ * path is what V8 could not optimise. Names come from the field catalogue, never from a request.
+ */
+function getter(name: string, bureau = false): Getter {
+  const key = bureau ? `bureau2.${name}` : name;
+  let g = getters.get(key);
+  if (!g) {
+    if (!IDENTIFIER.test(name)) throw new Error(`not a field name: ${name}`);
+    g = new Function('l', `return l.${key};`) as Getter;
+    getters.set(key, g);
+  }
+  return g;
+}
+
+function rangeTest({ field, bureau, min, max }: ListingQuery['search']['ranges'][number]): (l: Listing) => boolean {
+  const get = getter(field, bureau);
+  const lo = min ?? -Infinity;
+  const hi = max ?? Infinity;
+  return (l) => {
+    const v = get(l);
+    return typeof v === 'number' && v >= lo && v <= hi;
+  };
+}
+
+function union(bits: readonly (Bits | undefined)[], n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (const b of bits) if (b) orInto(out, b.words);
+  return out;
+}
+
+/** The candidates as a word array: the pool ANDed with every filter the indexes can answer. */
+function candidates(store: Store, index: ListingIndex, q: ListingQuery, participation: ReadonlyMap<number, number>): Uint32Array {
+  const n = (index.size + 31) >>> 5;
+  const s = q.search;
+  const pool = q.biddable ? index.byStatus.get(LISTING_STATUS.ACTIVE) : index.originated;
+  const cand = pool ? copyWords(pool, n) : new Uint32Array(n);
+  andInto(cand, union(positionsWith(store, 'investment_typeid', [q.wholeLoan ? 2 : 1]), n));
+  if (q.excludeCoBorrower) andNotInto(cand, union(positionsWith(store, 'co_borrower_application', [true]), n));
+  for (const { field, value } of s.booleans) andInto(cand, union(positionsWith(store, field, [value]), n));
+  for (const { field, type, values } of s.multivalues) {
+    const wanted = type === 'integer' ? values.map(Number) : values;
+    if (field === 'listing_status') andInto(cand, union(wanted.map((v) => index.byStatus.get(v as number)), n));
+    else if (field === 'listing_number') andInto(cand, positionsOf(index, store.listings, wanted as number[], n));
+    else andInto(cand, union(positionsWith(store, field, wanted), n));
+  }
+  if (q.invested !== null) {
+    const mine = positionsOf(index, store.listings, [...participation.keys()], n);
+    if (q.invested) andInto(cand, mine);
+    else andNotInto(cand, mine);
+  }
+  return cand;
+}
+
+function positionsOf(index: ListingIndex, listings: readonly Listing[], numbers: readonly number[], n: number): Uint32Array {
+  const b = new Bits(n * 32);
+  for (const num of numbers) {
+    const pos = positionOf(index, listings, num);
+    if (pos !== undefined) b.set(pos);
+  }
+  return copyWords(b, n);
+}
+
+/** The page of matches and the total count, in the query's order, from the indexes. */
+export function runListingQuery(store: Store, q: ListingQuery, participation: ReadonlyMap<number, number>): { page: Listing[]; total: number } {
+  const index = listingIndex(store);
+  const all = store.listings;
+  const tests = q.search.ranges.map(rangeTest);
+  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${q.invested === null ? '' : [...participation.keys()].join(',')}`;
+  const cache = store.index.queryCache;
+  const hit = cache.find((e) => e.key === key);
+  if (hit) return { page: hit.matches.slice(q.offset, q.offset + q.limit), total: hit.matches.length };
+
+  const cand = candidates(store, index, q, participation);
+  if (tests.length === 0 && q.sort.length === 0 && q.offset === 0) {
+    // A first page needing no test: count the bits and read one page, without listing every match.
+    return { page: bitsFrom(cand, 0, q.limit).map((p) => all[p]!), total: countBits(cand) };
+  }
+  const matches: Listing[] = [];
+  forEachBit(cand, (p) => {
+    const l = all[p]!;
+    for (const t of tests) if (!t(l)) return true;
+    matches.push(l);
+    return true;
+  });
+  if (q.sort.length > 0) sortBy(matches, q.sort, (l, f) => getter(f)(l));
+  cache.unshift({ key, matches });
+  cache.length = Math.min(cache.length, CACHE_ENTRIES);
+  return { page: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
+}
