@@ -7,15 +7,13 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bin = join(root, 'bin', 'mkt.js');
 
-/** Starts `mkt mock serve` on a free port; resolves with the child, its origin and the start time (ms) when it prints its URL. */
-export function startMock(listings, extraArgs = [], nodeArgs = []) {
+/** Spawns a node server that prints `listening on http://127.0.0.1:PORT`; resolves with the child, its origin and its start time (ms). */
+export function startServer(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...nodeArgs, bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error('mock did not start within 60 s')); }, 60_000);
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`${args.at(-1)} did not start within 60 s`)); }, 60_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -24,8 +22,13 @@ export function startMock(listings, extraArgs = [], nodeArgs = []) {
         resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
       }
     });
-    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
+}
+
+/** Starts `mkt mock serve` on a free port (frozen clock, alice auto-approved). */
+export function startMock(listings, extraArgs = [], nodeArgs = []) {
+  return startServer([...nodeArgs, bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs]);
 }
 
 /** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */

@@ -8,24 +8,17 @@
 //   start time and resident memory.
 // All traffic goes to 127.0.0.1; every loop is bounded (bench/load.js: 3 s windows). Run after `npm run build`.
 // BENCH_ONLY=mock skips the CLI start-up and orders sections (for iterating on the mock).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { request as undiciRequest } from 'undici';
 import { load } from './load.js';
+import { accessToken, bin, median, root, rssMiB, startMock, startServer } from './mock-proc.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'mkt.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ONLY_MOCK = process.env.BENCH_ONLY === 'mock';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function timeCommand(args, env = {}) {
   const times = [];
@@ -37,46 +30,6 @@ function timeCommand(args, env = {}) {
     if (i >= 2) times.push(ms); // the first two runs warm the file cache
   }
   return median(times);
-}
-
-/** Starts `mkt mock serve` on a free port; resolves when it prints its URL. */
-function startMock(listings, extraArgs = []) {
-  return startServer([bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs]);
-}
-
-/** Spawns a node server that prints `listening on http://127.0.0.1:PORT`; resolves with it and its start time. */
-function startServer(args) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${args[0]} did not start within 60 s`)); }, 60_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, origin: m[1], startMs: Number(process.hrtime.bigint() - started) / 1e6 });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}`)));
-  });
-}
-
-/** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
-async function accessToken(origin) {
-  const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
-  const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
-  return (await tok.json()).access_token;
-}
-
-function rssMiB(pid) {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 const rows = [];
