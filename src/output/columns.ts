@@ -23,12 +23,14 @@ const NOT_AMOUNT = /(_number|_id|_count|_term|_range|_off|_months?|_cycles|dpd)$
 /** Free text that reads better wrapped onto more lines than cut. */
 const WRAPPED = /(^|_)(description|detail|meaning|reason|message)$/;
 
-const AMOUNT_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const PERCENT_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Built on first use: creating an Intl formatter loads ICU data (~20 ms), which `mkt --help` must not pay.
+let twoDecimals: Intl.NumberFormat | undefined;
+let whole: Intl.NumberFormat | undefined;
+const TWO_DECIMALS = (): Intl.NumberFormat => (twoDecimals ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const WHOLE = (): Intl.NumberFormat => (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
 
 /** A whole number with thousands separators (1,800). */
-export const count = (n: number): string => COUNT_FORMAT.format(n);
+export const count = (n: number): string => WHOLE().format(n);
 
 /** True when long text in column `name` wraps rather than being cut with …. */
 export const wraps = (name: string): boolean => WRAPPED.test(name);
@@ -36,8 +38,8 @@ export const wraps = (name: string): boolean => WRAPPED.test(name);
 /** A value as a table shows it; `numeric` cells are right-aligned. */
 export function display(name: string, v: unknown): { text: string; numeric: boolean } {
   if (typeof v === 'number' && Number.isFinite(v)) {
-    if (PERCENT.test(name)) return { text: `${PERCENT_FORMAT.format(v * 100)}%`, numeric: true };
-    if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: AMOUNT_FORMAT.format(v), numeric: true };
+    if (PERCENT.test(name)) return { text: `${TWO_DECIMALS().format(v * 100)}%`, numeric: true };
+    if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: TWO_DECIMALS().format(v), numeric: true };
     return { text: String(v), numeric: true };
   }
   if (v === null || v === undefined) return { text: '', numeric: false };
