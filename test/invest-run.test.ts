@@ -4,21 +4,12 @@ import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
 import { OrderDesk, type OrdersApi } from '../src/orders/desk.js';
-import { JournalBase, type JournalEntry } from '../src/orders/journal.js';
+import type { JournalEntry } from '../src/orders/journal.js';
+import { MemoryJournal } from './helpers/memory-journal.js';
 import { marketplaceKey } from '../src/orders/marketplace.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const BASE = 'http://127.0.0.1:4010/v1';
-
-class MemoryJournal extends JournalBase {
-  readonly list: JournalEntry[] = [];
-  append(entry: JournalEntry): void {
-    this.list.push(entry);
-  }
-  entries(): JournalEntry[] {
-    return [...this.list];
-  }
-}
 
 const listing = (n: number, rating = 'A', extra: Record<string, unknown> = {}) => ({
   listing_number: n, platform_rating: rating, listing_amount: 10_000, amount_remaining: 5_000, partial_funding_indicator: false,

@@ -4,23 +4,13 @@ import type { Bid, BidRequest, Order } from '../src/api/orders.js';
 import type { Clock } from '../src/clock.js';
 import { CliError, EXIT } from '../src/errors.js';
 import { OrderDesk, type DeskBid, type OrdersApi } from '../src/orders/desk.js';
-import { JournalBase, type JournalEntry } from '../src/orders/journal.js';
+import type { JournalEntry } from '../src/orders/journal.js';
+import { MemoryJournal } from './helpers/memory-journal.js';
 import { marketplaceKey, type Marketplace } from '../src/orders/marketplace.js';
 
 const BASE = 'http://127.0.0.1:4010/v1';
 const MARKET: Marketplace = { baseUrl: BASE, account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') };
 const T0 = Date.parse('2026-06-01T12:00:00Z');
-
-/** A journal in memory. */
-class MemoryJournal extends JournalBase {
-  readonly list: JournalEntry[] = [];
-  append(entry: JournalEntry): void {
-    this.list.push(entry);
-  }
-  entries(): JournalEntry[] {
-    return [...this.list];
-  }
-}
 
 /** A clock that only moves when slept on. */
 function fakeClock(): Clock {
