@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime } from '../src/contract/dates.js';
-import { runMkt } from './helpers/cli.js';
+import { NOWHERE, runMkt } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
 let mock: TestMock;
@@ -15,8 +15,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-/** A root URL where nothing listens: a command that got this far would fail with exit 5, not 2. */
-const NOWHERE = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };
 const UUID = '3f2a1b2c-1234-4abc-8def-0123456789ab';
 
 /** Runs `mkt listings search … -o json --limit 500` against the mock and returns the listings. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FICO_BINS } from '../src/contract/enums.js';
-import { runMkt } from './helpers/cli.js';
+import { NOWHERE, runMkt } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
 let mock: TestMock;
@@ -11,8 +11,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-/** A root URL where nothing listens: a command that got this far would fail with exit 5, not 2. */
-const NOWHERE = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };
 
 describe('mkt listings search (spawned binary against the mock)', () => {
   it('returns only listings in the FICO bin, with correct counts', async () => {

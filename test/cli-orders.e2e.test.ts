@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runMkt, tempHome } from './helpers/cli.js';
+import { NOWHERE, runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 import { specialListing } from '../mock-server/engine/seed-extras.js';
 
@@ -13,7 +13,6 @@ afterEach(async () => {
   await mock.close();
 });
 
-const NOWHERE = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };
 const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
 
 /** Active fractional listings that take a 25.00 bid from alice now (older than a day, room left, no special role). */

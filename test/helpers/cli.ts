@@ -7,6 +7,9 @@ import { join, resolve } from 'node:path';
 /** Path of the built binary. */
 export const BIN = resolve(import.meta.dirname, '../../bin/mkt.js');
 
+/** A root URL where nothing listens, and a token: a command that got as far as sending would fail with exit 5, not 2. */
+export const NOWHERE: Readonly<Record<string, string>> = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };
+
 /** What a run printed and how it ended. */
 export interface RunResult {
   code: number | null;
