@@ -200,6 +200,47 @@ export interface LoanAnswerFields extends LoanFields<string> {
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
 export type Loan = LoanAnswerFields & Open;
 
+/**
+ * The caller's share of one loan (GET /notes/ and GET /notes/{loan_note_id}), as the real marketplace's
+ * notes resource names its fields. Every `_pro_rata_share` is the note's ownership fraction of the loan's
+ * figure, to the cent; the shares of all notes of a loan add up to the loan's figures.
+ */
+export interface NoteFields<D> {
+  /** `{loan_number}-{n}`: the loan and the note's number on it. */
+  loan_note_id: string;
+  loan_number: number;
+  listing_number: number;
+  note_ownership_amount: number;
+  principal_balance_pro_rata_share: number;
+  principal_paid_pro_rata_share: number;
+  interest_paid_pro_rata_share: number;
+  service_fees_paid_pro_rata_share: number;
+  platform_fees_paid_pro_rata_share: number;
+  late_fees_paid_pro_rata_share: number;
+  collection_fees_paid_pro_rata_share: number;
+  debt_sale_proceeds_received_pro_rata_share: number;
+  next_payment_due_amount_pro_rata_share: number;
+  next_payment_due_date: D;
+  /** The loan's status code (as `loan_status`). */
+  note_status: number;
+  note_status_description: string;
+  note_default_reason: number | null;
+  note_default_reason_description: string | null;
+  platform_rating: string;
+  term: number;
+  borrower_rate: number;
+  lender_yield: number;
+  amount_borrowed: number;
+  age_in_months: number;
+  days_past_due: number;
+  origination_date: D;
+  ownership_start_date: D;
+  is_sold: boolean;
+}
+
+/** A note as the API returns it. */
+export type Note = NoteFields<string> & Open;
+
 /** The fields of the account summary the client relies on. */
 export interface AccountFields {
   available_cash_balance: number;
