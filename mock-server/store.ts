@@ -140,7 +140,7 @@ export interface Token {
   accountId: string;
   scopes: string[];
   expiresAt: number;
-  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire). */
+  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire); empty from the password grant. */
   authKey: string;
 }
 
