@@ -238,6 +238,10 @@ describe('answers the public clients can read', () => {
     expect(yields).toEqual([...yields].sort((a, b) => b - a));
     const statuses = new Set(res.body.result.map((l: { employment_status_description: string }) => l.employment_status_description));
     expect(statuses.size).toBeGreaterThanOrEqual(3);
+    // The old mock's own values are not the marketplace's: a closed list answers 400 naming the parameter and the values it takes.
+    const old = await resource('GET', '/listingsvc/v2/listings/?employment_status_description=Full-time');
+    expect(old.status).toBe(400);
+    expect(old.body.message).toMatch(/employment_status_description.*Full-time.*Self-employed/);
   });
 
   it('repeated parameters, comma lists, Python booleans, encoded commas and either trailing slash ask the same', async () => {
