@@ -28,6 +28,8 @@ export interface MockOptions {
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
   clients?: string[];
+  /** The token endpoint takes grant_type=password with a seeded user's id and password (--allow-password-grant; outside the spec). */
+  allowPasswordGrant?: boolean;
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */

@@ -140,7 +140,7 @@ export interface Token {
   accountId: string;
   scopes: string[];
   expiresAt: number;
-  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire). */
+  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire); empty from the password grant. */
   authKey: string;
 }
 
@@ -248,13 +248,12 @@ export function addListing(store: Store, listing: Listing): void {
 /** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
 export function participationOf(store: Store, accountId: string): Map<number, number> {
   const out = new Map<number, number>();
-  for (const n of notesOf(store, accountId)) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
+  // Summed in whole cents, so that 0.1 + 0.2 answers 0.3, not 0.30000000000000004.
+  const add = (listing: number, amount: number): void => void out.set(listing, (out.get(listing) ?? 0) + Math.round(amount * 100));
+  for (const n of notesOf(store, accountId)) add(n.listingNumber, n.amount);
   for (const o of ordersOf(store, accountId)) {
-    for (const b of o.bids) {
-      if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) {
-        out.set(b.listing_id, (out.get(b.listing_id) ?? 0) + b.bid_amount_placed);
-      }
-    }
+    for (const b of o.bids) if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) add(b.listing_id, b.bid_amount_placed);
   }
+  for (const [listing, c] of out) out.set(listing, c / 100);
   return out;
 }

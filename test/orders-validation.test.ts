@@ -175,7 +175,7 @@ describe('acceptance', () => {
     ]);
     const after = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
     expect(after.available_cash_balance).toBeCloseTo(before.available_cash_balance - 125.5, 2);
-    expect(after.pending_investments).toBeCloseTo(before.pending_investments + 125.5, 2);
+    expect(after.pending_investments_primary_market).toBeCloseTo(before.pending_investments_primary_market + 125.5, 2);
     expect(after.total_account_value).toBeCloseTo(before.total_account_value, 2);
   });
 

@@ -62,7 +62,8 @@ function serveCommand() {
     .option('--frozen', 'the clock stands still unless moved')
     .option('--start <iso>', 'virtual start time (default: now)')
     .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
-    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)');
+    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
+    .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)");
 }
 
 /** The parsed flags of `mkt mock serve`. */
@@ -94,6 +95,7 @@ export function serveOptions(opts: ServeOptions) {
       ...(opts.state ? { stateFile: opts.state } : {}),
       ...(opts.autoApprove ? { autoApprove: opts.autoApprove } : {}),
       ...(opts.client ? { clients: opts.client } : {}),
+      ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
     },
   };
 }

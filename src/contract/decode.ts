@@ -119,7 +119,7 @@ export const decodeLoan: Reader<Loan> = shape<LoanAnswerFields>({
   loan_default_reason: nullableNum, loan_default_reason_description: nullableStr, days_past_due: int,
   principal_balance: num, principal_paid: num, interest_paid: num, late_fees_paid: num, platform_fees_paid: num,
   service_fees_paid: num, collection_fees_paid: num, debt_sale_proceeds_received: num,
-  next_payment_due_date: nullableStr, next_payment_due_amount: num, group_leader_award: optional(int),
+  next_payment_due_date: date, next_payment_due_amount: num, group_leader_award: optional(int),
 });
 
 /** The account summary: the cash the dry run and the funds message read, the id the journal is keyed by. */

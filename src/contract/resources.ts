@@ -3,7 +3,7 @@
  * the wire types (dates as the API formats them), and the mock answers with the same wire types and
  * keeps its records on the shared field sets (dates as epoch ms on its clock, plus its own fields).
  */
-import type { BidStatus, OrderStatus } from './enums.js';
+import type { BidStatus, OrderStatus, PlatformRating } from './enums.js';
 
 /** Fields beyond those a resource names: kept as they came, for printing. */
 export type Open = { [field: string]: unknown };
@@ -184,7 +184,8 @@ export interface LoanFields<D> {
   service_fees_paid: number;
   collection_fees_paid: number;
   debt_sale_proceeds_received: number;
-  next_payment_due_date: D | null;
+  /** Always a date (the spec types it so): an ended loan keeps the last due date its schedule reached. */
+  next_payment_due_date: D;
   next_payment_due_amount: number;
 }
 
@@ -245,6 +246,34 @@ export type Note = NoteFields<string> & Open;
 export interface AccountFields {
   available_cash_balance: number;
   external_user_id: string;
+}
+
+/** Amounts by platform rating, every rating a key (`NA` for loans rated before the ratings). */
+export type AmountsByRating = { [R in PlatformRating]: number };
+
+/**
+ * The account as GET /accounts/platform returns it, in the real marketplace's shape (DESIGN.md; the spec
+ * shows no body). Dates are date-times; a last deposit or withdrawal the account never had is left out.
+ */
+export interface AccountAnswerFields extends AccountFields {
+  pending_investments_primary_market: number;
+  pending_investments_secondary_market: number;
+  pending_quick_invest_orders: number;
+  total_principal_received_on_active_notes: number;
+  total_amount_invested_on_active_notes: number;
+  outstanding_principal_on_active_notes: number;
+  /** Cash + the three pending figures + outstanding principal on active notes. */
+  total_account_value: number;
+  pending_deposit: number;
+  last_deposit_amount?: number;
+  last_deposit_date?: string;
+  last_withdraw_amount?: number;
+  last_withdraw_date?: string;
+  platform_account_digest: string;
+  /** Outstanding principal of active notes by the rating of their loan. */
+  invested_notes: AmountsByRating;
+  /** What pending bids hold by the rating of their listing. */
+  pending_bids: AmountsByRating;
 }
 
 /** The investor's account (GET /accounts/platform); the many by-rating figures ride along for printing. */
