@@ -6,7 +6,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
-import { acceptBothSpellings, parseCount, parseLimit } from './options.js';
+import { acceptBothSpellings, pageQuery } from './options.js';
 
 const NOTE_COLUMNS = [
   'loan_note_id', 'platform_rating', 'note_status_description', 'days_past_due', 'note_ownership_amount',
@@ -77,10 +77,7 @@ export function makeNotesCommand(ctx: CommandContext) {
       if (filtered && (opts.limit !== undefined || opts.offset !== undefined)) {
         throw new UsageError('--status and --rating read every page; leave out --limit and --offset');
       }
-      const q = new URLSearchParams();
-      if (opts.sortBy) q.set('sort_by', opts.sortBy);
-      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.notes)));
-      if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+      const q = pageQuery(opts, PAGINATION.notes);
       const [api, client] = await Promise.all([import('../api/notes.js'), ctx.api()]);
       const shown = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, priority: NOTE_PRIORITY };
       if (filtered) {
