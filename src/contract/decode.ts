@@ -128,7 +128,7 @@ export const decodeNote: Reader<Note> = shape<NoteFields<string>>({
   principal_balance_pro_rata_share: num, principal_paid_pro_rata_share: num, interest_paid_pro_rata_share: num,
   service_fees_paid_pro_rata_share: num, platform_fees_paid_pro_rata_share: num, late_fees_paid_pro_rata_share: num,
   collection_fees_paid_pro_rata_share: num, debt_sale_proceeds_received_pro_rata_share: num,
-  next_payment_due_amount_pro_rata_share: num, next_payment_due_date: nullableStr,
+  next_payment_due_amount_pro_rata_share: num, next_payment_due_date: date,
   note_status: int, note_status_description: nullableStr, note_default_reason: nullableNum, note_default_reason_description: nullableStr,
   platform_rating: str, term: int, borrower_rate: num, lender_yield: num, amount_borrowed: num, age_in_months: int,
   days_past_due: int, origination_date: date, ownership_start_date: date, ownership_end_date: nullableStr,

@@ -222,7 +222,7 @@ export interface NoteFields<D> {
   collection_fees_paid_pro_rata_share: number;
   debt_sale_proceeds_received_pro_rata_share: number;
   next_payment_due_amount_pro_rata_share: number;
-  next_payment_due_date: D | null;
+  next_payment_due_date: D;
   /** The loan's status code (as `loan_status`). */
   note_status: number;
   note_status_description: string | null;
