@@ -28,6 +28,8 @@ export interface MockOptions {
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
   clients?: string[];
+  /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
+  journalSize?: number;
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */

@@ -86,6 +86,8 @@ export function parseState(text: string, path = '(state)'): SavedState {
     || !Array.isArray(store.notes) || typeof parsed.now !== 'number') {
     throw new StateFileError(path, 'does not hold a mock world');
   }
+  // A file from before the outbox existed: nothing was sent yet.
+  store.outbox ??= { next: 1, messages: [] };
   store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
   store.index = buildIndex(store);
   return { store, now: parsed.now };

@@ -8,6 +8,7 @@ import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../money.js';
 import { Rng } from '../rng.js';
 import type { Listing, Store, User } from '../store.js';
+import { investorEmail } from './notifications.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,7 +36,7 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
     store.ledger.push({ at: now, accountId: id, amount: cash, kind: 'DEPOSIT', ref: null });
     const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
-    store.users.set(u.id, { ...user, accountIds: [id], ...(registeredAt !== undefined ? { registeredAt } : {}) });
+    store.users.set(u.id, { ...user, accountIds: [id], email: investorEmail(u.id), ...(registeredAt !== undefined ? { registeredAt } : {}) });
   }
   markSpecialListings(store, now);
   for (const n of store.notes) {

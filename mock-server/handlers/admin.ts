@@ -51,6 +51,9 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     notes: s.notes.length,
     ledger_entries: s.ledger.length,
     accounts,
+    // Every seeded investor is registered for the order notifications (GET /__mock/outbox).
+    users: [...s.users.values()].map((u) => ({ user: u.id, name: u.name, email: u.email ?? null, notifications: u.email !== undefined })),
+    outbox_messages: s.outbox.messages.length,
     special_listings: special,
     invariants: checkInvariants(s),
     faults: ctx.faults.get(),
