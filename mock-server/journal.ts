@@ -20,8 +20,11 @@ const JOURNAL_PATH = /(^|\/)__mock\/requests$/i;
 const TOKEN_PATH = /\/oauth\/token$/i;
 /** A body that is (or says it is) JSON: JSON types, text/plain as fetch sends a string, or no type. */
 const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
-/** Long base64url runs mixing upper case, lower case and digits: random credentials, issued or not. */
-const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)[A-Za-z0-9_-]{24,}$/;
+/**
+ * Long base64url runs mixing upper and lower case: random credentials, issued or not (an expired token
+ * is no longer in the store). 32 random base64url characters lack one of the cases once in ~10^7.
+ */
+const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
 
 /** When and from whom a request arrived (null from `arrive` when the journal is off). */
 export interface Arrival {
