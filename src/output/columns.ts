@@ -4,11 +4,11 @@
  * Only tables use this; json, ndjson and csv print values exactly as the API gave them.
  */
 
-/** Short table headers for the long names of the default listing columns, so that they fit 80 columns. */
+/** Short table headers for long names of default columns (listings, the mock journal), so that they fit 80 columns. */
 export const LABELS: Readonly<Record<string, string>> = {
   listing_number: 'listing', platform_rating: 'rating', fico_score: 'fico', listing_term: 'term',
   borrower_rate: 'rate', listing_amount: 'amount', amount_remaining: 'remaining', percent_funded: 'funded',
-  listing_title: 'title', borrower_state: 'state',
+  listing_title: 'title', borrower_state: 'state', duration_ms: 'ms', at: 'time',
 };
 
 /** The header a table shows for `name`. */
