@@ -89,6 +89,8 @@ export function parseState(text: string, path = '(state)'): SavedState {
   }
   // A world saved when an ended loan's next_payment_due_date was null: the last due date its payments reached.
   for (const loan of store.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
+  // A file from before the outbox existed: nothing was sent yet.
+  store.outbox ??= { next: 1, messages: [] };
   store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
   store.index = buildIndex(store);
   return { store, now: parsed.now };

@@ -10,6 +10,7 @@ import {
   LISTING_RATINGS, LISTING_STATUSES, LISTING_TERMS, LOAN_STATUS, US_STATES,
 } from '../src/contract/enums.js';
 import { cents, monthlyPayment } from './money.js';
+import { investorEmail } from './engine/notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
 import { addNote } from './store-index.js';
@@ -45,7 +46,7 @@ const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
   0: [1500, 9000], 1: [0, 0], 2: [300, 2080], 3: [2084, 4166], 4: [4167, 6249], 5: [6250, 8333], 6: [8334, 25000], 7: [0, 1500],
 };
 
-/** The fixed investor users of DESIGN.md. */
+/** The fixed investor users of DESIGN.md; each is registered for notifications (investorEmail). */
 const USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number[] }> = [
   { id: 'alice', name: 'Alice Archer', state: 'CA', active: true, emailVerified: true, wholeLoanEligible: true, stateAllowsInvesting: true, cash: [250_000, 10_000] },
   { id: 'bob', name: 'Bob Baker', state: 'NY', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [40] },
@@ -103,7 +104,7 @@ function seedUsers(store: Store, rng: Rng, now: number): void {
       accountIds.push(account.id);
     });
     const { cash: _cash, ...user } = u;
-    store.users.set(u.id, { ...user, accountIds });
+    store.users.set(u.id, { ...user, accountIds, email: investorEmail(u.id) });
   }
 }
 

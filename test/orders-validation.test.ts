@@ -186,7 +186,7 @@ describe('acceptance', () => {
     expect(res.body.error).toBe('insufficient_scope');
   });
 
-  test('a rejected order changes no state', async () => {
+  test('a rejected order changes no state but the email telling the investor so', async () => {
     const app = makeApp();
     const snapshot = serializeState(app.ctx.store, app.ctx.clock.now());
     const l = plainListings(app)[0]!;
@@ -199,8 +199,13 @@ describe('acceptance', () => {
       const res = await order(app, tokenFor(app, account), [...bids]);
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
-    // Tokens were added by the test itself; everything else must be byte for byte the same.
+    // One email per rejection, to the investor who sent it (engine/notifications.ts).
+    expect(app.ctx.store.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(['bob', 'alice', 'lena', 'erin'].map((u) => (
+      [`${u}@investors.example`, 'order_validation_error', null]
+    )));
+    // Tokens were added by the test itself, the emails were just checked; everything else must be byte for byte the same.
     app.ctx.store.tokens.clear();
+    app.ctx.store.outbox = { next: 1, messages: [] };
     expect(serializeState(app.ctx.store, app.ctx.clock.now())).toBe(snapshot);
   });
 

@@ -10,6 +10,7 @@ import { Rng } from '../rng.js';
 import type { Listing, Store, User } from '../store.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { rngFor } from './rng-for.js';
+import { investorEmail } from './notifications.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -39,7 +40,7 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash: 0, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
     seedFundingHistory(store, id, cash, now);
     const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
-    store.users.set(u.id, { ...user, accountIds: [id], ...(registeredAt !== undefined ? { registeredAt } : {}) });
+    store.users.set(u.id, { ...user, accountIds: [id], email: investorEmail(u.id), ...(registeredAt !== undefined ? { registeredAt } : {}) });
   }
   markSpecialListings(store, now);
   for (const n of store.notes) {

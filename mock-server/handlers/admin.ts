@@ -34,7 +34,10 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     };
   });
   // Each user's password beside their name: what the password grant (--allow-password-grant) takes.
-  const users = [...s.users.values()].map((u) => ({ user: u.id, name: u.name, password: userPassword(s.seed, u.id), accounts: u.accountIds }));
+  const users = [...s.users.values()].map((u) => ({
+    user: u.id, name: u.name, password: userPassword(s.seed, u.id), accounts: u.accountIds,
+    email: u.email ?? null, notifications: u.email !== undefined,
+  }));
   const special: Record<string, number | null> = {
     own_listing_of_dave: s.listings.find((l) => l.borrowerUserId === 'dave')?.listing_number ?? null,
   };
@@ -56,6 +59,8 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     users,
     password_grant: !!ctx.options.allowPasswordGrant,
     accounts,
+    // Every seeded investor is registered for the order notifications (GET /__mock/outbox).
+    outbox_messages: s.outbox.messages.length,
     special_listings: special,
     invariants: checkInvariants(s),
     faults: ctx.faults.get(),

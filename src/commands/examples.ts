@@ -71,6 +71,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'mkt mock clock': ['$ mkt mock clock advance 24h'],
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
+  'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status'],
+  'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
   'mkt api': [
     '$ mkt api GET /v1/accounts/platform',
     '$ mkt api GET /listingsvc/v2/listings/ -f platform_rating=A,B -F limit=5',
