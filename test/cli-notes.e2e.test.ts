@@ -73,8 +73,10 @@ describe('mkt notes list', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(new Set(lines(r.stdout).map((n) => n.loan_note_id))).toEqual(late);
     }
-    const ratings = new Set(['AA', 'A']);
-    const wanted = held().filter((n) => ratings.has(mock.app.ctx.store.loans.get(n.loanNumber)!.platform_rating) && statusOf(n.loanNumber) === 4);
+    const ratings = new Set(['AA', 'A', 'NA']);
+    const ratingOf = (n: { loanNumber: number }): string => mock.app.ctx.store.loans.get(n.loanNumber)!.platform_rating;
+    const wanted = held().filter((n) => ratings.has(ratingOf(n)) && statusOf(n.loanNumber) === 4);
+    expect(wanted.some((n) => ratingOf(n) === 'NA'), 'the seeded world has completed NA notes').toBe(true);
     const both = await runMkt(['notes', 'list', '--rating', 'aa,A,na', '--status', 'completed', '-o', 'json'], { env: mock.env });
     expect(both.code, both.stderr).toBe(0);
     expect(JSON.parse(both.stdout).map((n: Json) => n.loan_note_id).sort()).toEqual(wanted.map((n) => n.note_number).sort());
