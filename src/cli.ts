@@ -48,6 +48,8 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
 export async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promise<RootCommand> {
   const program = rootCommand();
   ctx.program = program;
+  // Runs before the action of any subcommand: help and usage errors never load what actions need.
+  program.hook('preAction', () => ctx.prepare());
   const invoked = invokedGroup(argv);
   // Shell completion needs every group's flags; it loads the factories, which import nothing heavy at the top.
   const completing = invoked === COMPLETE;

@@ -5,11 +5,17 @@
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
 import type { RootCommand } from './commands/root.js';
-import { resolveSettings, type Settings } from './config/settings.js';
+import type { Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { UsageError } from './errors.js';
-import { render, resolveFormat, type Format, type Output } from './output/render.js';
-import { checkColumns, parseQuery } from './output/select.js';
+import { resolveFormat, type Format } from './output/formats.js';
+import type { Output } from './output/render.js';
+
+/** What every action needs and help does not: the settings reader and the renderers. */
+async function loadActionModules() {
+  const [settings, render, select] = await Promise.all([import('./config/settings.js'), import('./output/render.js'), import('./output/select.js')]);
+  return { settings, render, select };
+}
 
 /** Runs `mkt` in-process with `argv` and `io`, returning the exit code: `main` itself, handed in by main. */
 export type RunMkt = (argv: string[], io: Io) => Promise<number>;
@@ -21,6 +27,7 @@ export class CommandContext {
   program!: RootCommand;
   private http?: HttpClient;
   private client?: ApiClient;
+  private loaded?: Awaited<ReturnType<typeof loadActionModules>>;
 
   /** `runMkt` lets a command run other mkt commands (the demo) without importing main, which imports every command. */
   constructor(
@@ -33,10 +40,23 @@ export class CommandContext {
     return this.program.opts();
   }
 
+  /**
+   * Loads the modules actions use, so that `mkt --help` and a usage error start without them: the root
+   * command runs this before any action (a preAction hook, src/cli.ts).
+   */
+  async prepare(): Promise<void> {
+    this.loaded ??= await loadActionModules();
+  }
+
+  private modules(): NonNullable<typeof this.loaded> {
+    if (!this.loaded) throw new Error('CommandContext used before prepare(): only actions read settings and render');
+    return this.loaded;
+  }
+
   /** Resolved and checked settings of the selected profile (a bad value is exit 2 naming its source). */
   settings(): Settings {
     const g = this.globals();
-    return resolveSettings(this.io.env, g.profile, { timezone: g.timezone, output: g.output });
+    return this.modules().settings.resolveSettings(this.io.env, g.profile, { timezone: g.timezone, output: g.output });
   }
 
   /**
@@ -45,7 +65,7 @@ export class CommandContext {
    */
   format(): Format {
     const g = this.globals();
-    const output = g.output ?? resolveSettings(this.io.env, g.profile, {}, ['output']).output;
+    const output = g.output ?? this.modules().settings.resolveSettings(this.io.env, g.profile, {}, ['output']).output;
     if (g.query === undefined) return resolveFormat(output, this.io.stdoutIsTTY);
     // --query shapes JSON: it implies json on a terminal, and a table or csv asked for by name cannot carry its answer.
     if (output === undefined) return 'json';
@@ -102,6 +122,7 @@ export class CommandContext {
     return async (...args: A) => {
       const g = this.globals();
       const format = this.format();
+      const { render: { render }, select: { checkColumns, parseQuery } } = this.modules();
       const query = g.query === undefined ? undefined : await parseQuery(g.query);
       if (g.columns !== undefined && fields) checkColumns(g.columns, fields);
       const output = await body(...args);

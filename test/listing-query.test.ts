@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchQuery } from '../src/commands/listings.js';
+import { buildSearchQuery } from '../src/commands/listings-actions.js';
 import { parseListingQuery } from '../mock-server/listing-query.js';
 
 /** The mock's 400 message for `query`, or null when it accepts it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LISTING_COLUMNS } from '../src/commands/listings.js';
+import { DEFAULT_LISTING_COLUMNS } from '../src/commands/listings-actions.js';
 import { display } from '../src/output/columns.js';
 import { LISTING_SECTIONS, sectionLines } from '../src/output/sections.js';
 import { planTable, tableLines, wrapText } from '../src/output/table.js';

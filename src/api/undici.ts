@@ -10,17 +10,20 @@ import type { Agent as AgentType, Dispatcher } from 'undici';
 
 const require = createRequire(import.meta.url);
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises that module on background
-// threads, and Node waits for those jobs before a process may exit: 100-300 ms added to every
-// short-lived command for a handful of responses. The baseline compiler is plenty for a CLI.
-setFlagsFromString('--liftoff-only');
-
 /** undici's keep-alive connection pool. */
 export const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
 
 const apiRequest = require('undici/lib/api/api-request.js') as (
   this: Dispatcher, opts: Dispatcher.RequestOptions,
 ) => Promise<Dispatcher.ResponseData>;
+
+// undici parses HTTP with llhttp compiled to WebAssembly, on the first connection. V8 optimises that
+// module on background threads, and Node waits for those jobs before a process may exit: 100-300 ms
+// added to every short-lived command for a handful of responses. The baseline compiler is plenty for
+// a CLI. Set only now, after undici and the Node modules it needs (http, http2, net) are loaded:
+// changing a V8 flag makes V8 refuse the code caches compiled under the old ones, so every module
+// loaded afterwards is compiled from source (loading undici cost twice as much with the flag set first).
+setFlagsFromString('--liftoff-only');
 
 /** Sends one request through `dispatcher` (undici's `request`, without the full package index). */
 export function request(dispatcher: Dispatcher, url: URL, opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData> {

@@ -12,7 +12,8 @@ import type { ListEnvelope } from '../contract/resources.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInput } from '../input.js';
-import { render, type Format } from '../output/render.js';
+import type { Format } from '../output/formats.js';
+import { render } from '../output/render.js';
 import { groupCommand } from './groups.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;

@@ -8,7 +8,7 @@ import { Argument, Command, type CommandUnknownOpts, type Help, type Option } fr
 import { readConfig } from '../config/settings.js';
 import { ALLOWED_VALUES, resolveFilterParam } from '../contract/listing-filters.js';
 import type { CommandContext } from '../context.js';
-import { groupCommand } from './groups.js';
+import { defineDeferred, groupCommand } from './groups.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -60,7 +60,8 @@ export function makeCompleteCommand(ctx: CommandContext) {
     .argument('[words...]')
     .allowUnknownOption()
     .helpOption(false)
-    .action((words) => {
+    .action(async (words) => {
+      await defineDeferred(ctx.program);
       let candidates: string[];
       try {
         candidates = complete(ctx.program, words, ctx.io.env);

@@ -1,5 +1,6 @@
 /** `mkt config get|set|list|unset`: per-profile settings in `$MKT_CONFIG_DIR/config.json` (never secrets). */
-import { checkSetting, CONFIG_KEYS, ENV_OF, readConfig, resolveSettings, writeConfig, type ConfigKey, type Settings } from '../config/settings.js';
+import { CONFIG_KEYS, type ConfigKey } from '../config/keys.js';
+import { checkSetting, ENV_OF, readConfig, resolveSettings, writeConfig, type Settings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';

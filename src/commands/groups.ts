@@ -3,8 +3,8 @@
  * from here without loading their modules (start-up stays lean), and each factory starts its command
  * from `groupCommand`, so the root help and the group's own help cannot drift apart.
  */
-import { Command } from '@commander-js/extra-typings';
-import { CONFIG_KEYS } from '../config/settings.js';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { CONFIG_KEYS } from '../config/keys.js';
 
 /** One group: `summary` is its line in `mkt --help`, `description` heads its own help (default: the summary). */
 export interface GroupInfo {
@@ -51,4 +51,26 @@ export type GroupName = (typeof GROUPS)[number]['name'];
 export function groupCommand(name: GroupName): Command {
   const info: GroupInfo = GROUPS.find((g) => g.name === name)!;
   return new Command(name).summary(info.summary).description(info.description ?? info.summary);
+}
+
+/** Each deferred group's definition, run at most once. */
+const deferred = new WeakMap<CommandUnknownOpts, () => Promise<void>>();
+
+/**
+ * Defers the costly part of a group's definition (the listing catalogue's ~150 flags of `listings search`)
+ * until one of its subcommands runs or shows its help, so that the root help and the group's own help do
+ * not pay for it. `define` adds options and actions to the subcommands the group already has; it must
+ * not add commands (help and error routing are set on the tree before parsing).
+ */
+export function deferDefinition(group: CommandUnknownOpts, define: () => Promise<void>): void {
+  let defined: Promise<void> | undefined;
+  const once = () => (defined ??= define());
+  deferred.set(group, once);
+  group.hook('preSubcommand', once);
+}
+
+/** Runs every deferred definition in the tree under `cmd`: shell completion reads every flag. */
+export async function defineDeferred(cmd: CommandUnknownOpts): Promise<void> {
+  await deferred.get(cmd)?.();
+  for (const sub of cmd.commands) await defineDeferred(sub);
 }

@@ -1,10 +1,10 @@
 /**
  * How help reads, set in one place for every command (as gh's does): global options in each
- * command's help, text wrapped to the terminal, an Examples section from `examples.ts`, and the
- * filter flags of `listings search` grouped by what they describe.
+ * command's help, text wrapped to the terminal, and an Examples section from `examples.ts`. It loads
+ * no catalogue: what a group's help needs beyond this, the group's own module brings (`listings.ts`
+ * groups its filter flags).
  */
 import { Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { resolveFilterParam } from '../contract/listing-filters.js';
 import type { Io } from '../io.js';
 import { examplesOf } from './examples.js';
 
@@ -66,23 +66,4 @@ export function configureHelp(cmd: CommandUnknownOpts, io: Io): void {
   cmd.configureOutput({ getOutHelpWidth: () => helpWidth(io, 'stdout'), getErrHelpWidth: () => helpWidth(io, 'stderr') });
   const examples = examplesOf(commandPath(cmd));
   if (examples.length > 0) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`);
-}
-
-/** Fields of a listing that describe the borrower rather than the listing or their credit. */
-const BORROWER_FIELDS = new Set([
-  'borrower_state', 'employment_status_description', 'months_employed', 'occupation', 'income_range', 'stated_monthly_income',
-  'combined_stated_monthly_income', 'estimated_monthly_housing_expense', 'has_mortgage', 'co_borrower_application',
-]);
-
-/** Fields that describe the borrower's credit (the bureau2 indexed elements have a heading of their own). */
-const CREDIT_FIELDS = new Set(['fico_score', 'platform_rating', 'platform_score', 'dti_wplatform_loan', 'combined_dti_wplatform_loan']);
-
-/** The help heading of a `listings search` filter flag: listing, borrower, credit or bureau2 indexed. */
-export function filterHelpGroup(param: string): string {
-  const p = resolveFilterParam(param);
-  if (!p) return 'Listing filters:';
-  if (p.bureau) return 'Bureau2 indexed filters (credit_bureau_values_bureau2_indexed):';
-  if (CREDIT_FIELDS.has(p.field) || p.field.startsWith('prior_platform_loans')) return 'Credit filters:';
-  if (BORROWER_FIELDS.has(p.field)) return 'Borrower filters:';
-  return 'Listing filters:';
 }

@@ -1,28 +1,15 @@
-/** `mkt listings search|fields|get`: every filterable catalogue field is a flag of `search`. */
-import { Command, Option } from '@commander-js/extra-typings';
-import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
+/**
+ * `mkt listings search|fields|get` as help lists them. What they take from the listing catalogue (the
+ * filter flags of `search`, the columns, the actions) is added by `listings-actions.ts` when one of
+ * them runs, so that `mkt listings --help` loads no catalogue.
+ */
+import { Command } from '@commander-js/extra-typings';
 import { FILTER_DATE_FORMS } from '../contract/dates.js';
 import { PAGINATION } from '../contract/enums.js';
-import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
-import { QueryError, readListingSearch, type ListingSearch } from '../contract/listing-query.js';
-import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-fields.js';
 import type { CommandContext } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
-import type { Output } from '../output/render.js';
-import { LISTING_SECTIONS } from '../output/sections.js';
-import { groupCommand } from './groups.js';
-import { filterHelpGroup } from './help.js';
-import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
+import { deferDefinition, groupCommand } from './groups.js';
 
-/** Columns a table shows when --columns is not given. */
-export const DEFAULT_LISTING_COLUMNS = [
-  'listing_number', 'platform_rating', 'fico_score', 'listing_term', 'borrower_rate', 'listing_amount',
-  'amount_remaining', 'percent_funded', 'listing_title', 'borrower_state',
-];
-
-const LISTING_COLUMNS = [...LISTING_FIELDS.map((f) => f.name), 'invested', 'biddable'];
-
-/** `mkt listings search` as defined: its flags (the catalogue's filter flags are added to it in a loop). */
+/** `mkt listings search` as defined here: its own flags (`listings-actions.ts` adds a flag per catalogue filter). */
 function searchCommand() {
   return new Command('search')
     .description('search active listings (or, with --biddable false, originated listings you invested in)')
@@ -41,121 +28,26 @@ Listed values are case-insensitive (--platform_rating a,b is A,B).
 Dates: ${FILTER_DATE_FORMS}.`);
 }
 
-/** The parsed flags of `mkt listings search`: the typed ones, and a filter flag per catalogue name. */
-type SearchOptions = OptionsOf<ReturnType<typeof searchCommand>> & { readonly [filter: string]: unknown };
-
-function filterDescription(name: string): string {
-  const p = resolveFilterParam(name)!;
-  if (p.bureau) {
-    const e = BUREAU2_BY_SHORT.get(p.field)!;
-    return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${e.long} (bureau2, ${e.units})`;
-  }
-  const f = LISTING_FIELD_BY_NAME.get(p.field)!;
-  const what = f.description.replace(/\.$/, '');
-  if (p.kind === 'boolean') return `${what} (true|false)`;
-  if (p.kind === 'multivalue') return `${what} (comma-separated values)`;
-  const unit = f.type === 'datetime' || f.type === 'date' ? 'date' : 'number';
-  return `${p.kind === 'min' ? 'minimum' : 'maximum'} ${f.name}: ${what} (${unit})`;
+function fieldsCommand() {
+  return new Command('fields').description('the filter catalogue: every listing field, its type and how it can be filtered');
 }
 
-/** The flag that sets each control parameter of the search. */
-const FLAG_OF_PARAM: Readonly<Record<string, string>> = {
-  sort_by: '--sort-by', include_credit_bureau_values: '--include-credit-bureau-values', biddable: '--biddable', invested: '--invested',
-};
-
-/** Reads the query with the contract's reader; a problem is exit 2 naming the flag. */
-function readOrRefuse(q: URLSearchParams, zone: string | undefined): ListingSearch {
-  try {
-    return readListingSearch(q, zone);
-  } catch (err) {
-    if (!(err instanceof QueryError)) throw err;
-    const hint = err.param === 'sort_by' && err.problem.startsWith('unknown field') ? 'run `mkt listings fields` for the field names' : undefined;
-    throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
-  }
+function getCommand() {
+  return new Command('get').description('one listing by number, active or originated').argument('<number>', 'listing number');
 }
 
-/**
- * Turns the parsed flags into the search query and checks it with the contract's reader, the one
- * the marketplace mock answers with: a bad value is exit 2 naming the flag, and nothing is sent.
- */
-export function buildSearchQuery(opts: SearchOptions, zone: string | undefined): URLSearchParams {
-  const q = new URLSearchParams();
-  for (const name of filterParamNames()) {
-    const value = opts[name];
-    if (value === undefined) continue;
-    q.set(name, String(value));
-  }
-  for (const flag of ['biddable', 'invested'] as const) {
-    const v = opts[flag];
-    if (v !== undefined) q.set(flag, String(v));
-  }
-  if (opts.wholeLoan) q.set('whole_loan', 'true');
-  if (opts.excludeCoBorrower) q.set('exclude_co_borrower_application', 'true');
-  if (opts.includeCreditBureauValues !== undefined) {
-    q.set('include_credit_bureau_values', opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase()).join(','));
-  }
-  if (opts.sortBy !== undefined) q.set('sort_by', opts.sortBy);
-  const search = readOrRefuse(q, zone);
-  // Listed values and booleans are sent as the API writes them.
-  for (const m of search.multivalues) q.set(m.field, m.values.join(','));
-  for (const [name, value] of [...q]) {
-    if (name === 'biddable' || name === 'invested' || resolveFilterParam(name)?.kind === 'boolean') q.set(name, value.toLowerCase());
-  }
-  if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.listings)));
-  if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
-  return q;
+/** The subcommands as defined here, in help order: `listings-actions.ts` completes them. */
+export interface ListingsCommands {
+  search: ReturnType<typeof searchCommand>;
+  fields: ReturnType<typeof fieldsCommand>;
+  get: ReturnType<typeof getCommand>;
 }
 
 /** The `listings` command group. */
 export function makeListingsCommand(ctx: CommandContext) {
   const listings = groupCommand('listings');
-
-  const search = searchCommand();
-  listings.addCommand(search);
-  for (const name of filterParamNames()) {
-    search.addOption(new Option(`--${name} <value>`, filterDescription(name)).helpGroup(filterHelpGroup(name)));
-  }
-  acceptBothSpellings(search);
-  search.action(ctx.action(async (opts): Promise<Output> => {
-    const settings = ctx.settings();
-    const query = buildSearchQuery(opts, settings.timezone);
-    const columns = DEFAULT_LISTING_COLUMNS;
-    const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
-    if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns, fields: LISTING_COLUMNS };
-    return { kind: 'page', envelope: await api.search(client, query), columns, fields: LISTING_COLUMNS };
-  }, LISTING_COLUMNS));
-
-  listings
-    .command('fields')
-    .description('the filter catalogue: every listing field, its type and how it can be filtered')
-    .action(ctx.action(async (): Promise<Output> => {
-      const rows = LISTING_FIELDS.map((f) => ({
-        field: f.name, type: f.type, filter: f.filter,
-        flags: f.filter === 'range' ? `--${f.name}_min --${f.name}_max` : f.filter === 'none' ? '' : `--${f.name}`,
-        description: f.description,
-      }));
-      for (const e of BUREAU2_ELEMENTS) {
-        rows.push({
-          field: `credit_bureau_values_bureau2_indexed.${e.long}`, type: 'integer', filter: 'range',
-          flags: `--${e.short}_min --${e.short}_max`,
-          description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
-        });
-      }
-      // On a narrow terminal the name and its description matter most; the flags follow from the name.
-      return { kind: 'rows', rows, columns: ['field', 'type', 'filter', 'flags', 'description'], priority: ['field', 'description', 'type', 'filter', 'flags'] };
-    }));
-
-  listings
-    .command('get')
-    .description('one listing by number, active or originated')
-    .argument('<number>', 'listing number')
-    .action(ctx.action(async (numberText): Promise<Output> => {
-      const number = parseCount('listing number', numberText, 1);
-      const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
-      const listing = await api.get(client, number);
-      if (!listing) throw new CliError(`listing ${number} not found (neither active nor originated)`, EXIT.REJECTED);
-      return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing), sections: LISTING_SECTIONS };
-    }));
-
+  const commands: ListingsCommands = { search: searchCommand(), fields: fieldsCommand(), get: getCommand() };
+  for (const command of Object.values(commands)) listings.addCommand(command);
+  deferDefinition(listings, async () => (await import('./listings-actions.js')).defineListings(ctx, commands));
   return listings;
 }

@@ -3,7 +3,7 @@
  * CommandContext can take the global options' types from this definition without importing cli.ts.
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { FORMATS } from '../output/render.js';
+import { FORMATS } from '../output/formats.js';
 import { VERSION } from '../version.js';
 
 /** The root command with its global options, whose types `CommandContext.globals()` reads. */

@@ -8,11 +8,8 @@ import { join } from 'node:path';
 import { isValidTimeZone } from '../contract/dates.js';
 import { DEMO_CLIENT } from '../contract/demo-client.js';
 import { UsageError } from '../errors.js';
-import { FORMATS } from '../output/render.js';
-
-/** Keys a profile can set with `mkt config set`. */
-export const CONFIG_KEYS = ['base_url', 'root_url', 'auth_url', 'client_id', 'redirect_uri', 'timezone', 'output'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
+import { FORMATS } from '../output/formats.js';
+import type { ConfigKey } from './keys.js';
 
 /** The local mock, where every default points. */
 export const DEFAULT_ROOT_URL = 'http://127.0.0.1:4010';

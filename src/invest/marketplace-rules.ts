@@ -2,7 +2,7 @@
  * Everything `src/invest` borrows from the rest of the project, imported in this one place so a
  * move elsewhere (issue 11 is moving the marketplace rules into src/contract) is a one-file change.
  */
-import { buildSearchQuery } from '../commands/listings.js';
+import { buildSearchQuery } from '../commands/listings-actions.js';
 import { suggest } from '../commands/options.js';
 import { MIN_BID, youngPartialCap } from '../contract/bid-rules.js';
 import { PLATFORM_RATINGS, type PlatformRating } from '../contract/enums.js';

@@ -5,15 +5,12 @@
  * `--query` (JMESPath) reshapes json and ndjson; tables alone are fitted to the terminal and humanised.
  */
 import type { Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
 import { writeOut } from '../io.js';
 import { count } from './columns.js';
+import type { Format } from './formats.js';
 import { sectionLines, type Section } from './sections.js';
 import { checkColumns, pick, type Query } from './select.js';
 import { planTable, tableLines, type TablePlan } from './table.js';
-
-export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
 
 /** Names `--columns` may pick beyond the default columns, and the columns a narrow table keeps first. */
 interface Choice {
@@ -36,13 +33,6 @@ export interface RenderOptions {
   columns?: string;
   query?: Query;
   notes?: Writable;
-}
-
-/** The format to use: the flag, else table on a terminal and json otherwise. */
-export function resolveFormat(flag: string | undefined, isTTY: boolean): Format {
-  if (flag === undefined) return isTTY ? 'table' : 'json';
-  if (!(FORMATS as readonly string[]).includes(flag)) throw new UsageError(`--output must be one of ${FORMATS.join(', ')}, got '${flag}'`);
-  return flag as Format;
 }
 
 /** Writes, waiting for the stream to drain; rejects once the reader has gone (`mkt … | head`). */

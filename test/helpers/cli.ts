@@ -29,6 +29,8 @@ export interface RunOptions {
   closeStdout?: boolean;
   /** Send `signal` to the child once its stderr matches `when` (Ctrl-C in the middle of a run). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals };
+  /** Options for node itself, before the script (`--import` a recorder). */
+  nodeArgs?: string[];
 }
 
 /** A fresh temporary home with config and state dirs under it. */
@@ -48,7 +50,7 @@ export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult
     ...opts.env,
   };
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     if (opts.closeStdout) child.stdout.destroy();
