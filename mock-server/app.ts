@@ -9,6 +9,7 @@ import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { listingsHandlers } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
+import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { ordersHandlers } from './handlers/orders.js';
@@ -58,6 +59,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...listingsHandlers(ctx),
     ...ordersHandlers(ctx),
     ...loansHandlers(ctx),
+    ...notesHandlers(ctx),
     ...accountsHandlers(ctx),
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),

@@ -107,6 +107,7 @@ export const PAGINATION = {
   orders: { default: 25, max: 100 },
   orderListings: { default: 100, max: 100 },
   loans: { default: 25, max: 25 },
+  notes: { default: 25, max: 25 },
 } as const;
 
 /** Access tokens last this many seconds; refresh tokens 10 hours. */

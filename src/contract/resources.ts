@@ -202,8 +202,9 @@ export type Loan = LoanAnswerFields & Open;
 
 /**
  * The caller's share of one loan (GET /notes/ and GET /notes/{loan_note_id}), as the real marketplace's
- * notes resource names its fields. Every `_pro_rata_share` is the note's ownership fraction of the loan's
- * figure, to the cent; the shares of all notes of a loan add up to the loan's figures.
+ * notes resource names its fields (the public clients model them). Every `_pro_rata_share` is the note's
+ * ownership fraction of the loan's figure, to the cent; the shares of all holders of a loan add up to the
+ * loan's figures. Status, dates and rates are the loan's own, typed as the loan types them.
  */
 export interface NoteFields<D> {
   /** `{loan_number}-{n}`: the loan and the note's number on it. */
@@ -220,10 +221,10 @@ export interface NoteFields<D> {
   collection_fees_paid_pro_rata_share: number;
   debt_sale_proceeds_received_pro_rata_share: number;
   next_payment_due_amount_pro_rata_share: number;
-  next_payment_due_date: D;
+  next_payment_due_date: D | null;
   /** The loan's status code (as `loan_status`). */
   note_status: number;
-  note_status_description: string;
+  note_status_description: string | null;
   note_default_reason: number | null;
   note_default_reason_description: string | null;
   platform_rating: string;
@@ -235,7 +236,15 @@ export interface NoteFields<D> {
   days_past_due: number;
   origination_date: D;
   ownership_start_date: D;
+  /** Null while the note is held (the mock has no secondary market, so always). */
+  ownership_end_date: D | null;
   is_sold: boolean;
+  is_sold_folio: boolean;
+  note_sale_gross_amount_received: number;
+  note_sale_fees_paid: number;
+  /** True when the loan defaulted for bankruptcy (loan_default_reason 2). */
+  is_in_bankruptcy: boolean;
+  co_borrower_application: boolean;
 }
 
 /** A note as the API returns it. */
