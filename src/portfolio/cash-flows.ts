@@ -47,6 +47,14 @@ export function statusBucket(n: Pick<Note, 'note_status' | 'days_past_due'>): St
   }
 }
 
+/**
+ * Principal a note still has outstanding: none once charged off (the loan may still show the balance
+ * it was charged off at; the investor's note no longer holds it).
+ */
+export function outstandingPrincipal(n: Note): number {
+  return n.note_status === LOAN_STATUS.CHARGEOFF ? 0 : n.principal_balance_pro_rata_share;
+}
+
 /** A dated cash flow of a note (epoch ms of a UTC day; positive in, negative out). */
 export interface DatedFlow {
   day: number;
@@ -151,7 +159,7 @@ export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   const now = cut >= today;
   // Money received with no due date passed to pin it on (figures ahead of the schedule) counts at the end.
   const unplaced = now && paid.length === 0 ? got.principal + got.income + n.debt_sale_proceeds_received_pro_rata_share : now ? n.debt_sale_proceeds_received_pro_rata_share : 0;
-  const outstanding = now ? n.principal_balance_pro_rata_share : Math.max(0, n.note_ownership_amount - repaid);
+  const outstanding = now ? outstandingPrincipal(n) : Math.max(0, n.note_ownership_amount - repaid);
   const writeDown = outstanding * EXPECTED_LOSS[statusBucket(n)];
   flows.push({ day: cut, amount: unplaced + outstanding - writeDown });
   return { flows, outstanding, writeDown };

@@ -7,7 +7,7 @@
 import { PLATFORM_RATINGS } from '../contract/enums.js';
 import type { Account, Note } from '../contract/resources.js';
 import { formatDay, monthsBetween } from './calendar.js';
-import { netReceived, noteFlows, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
+import { netReceived, noteFlows, outstandingPrincipal, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
 import { irr } from './irr.js';
 
 /** Notes of one status or rating: how many, what they cost, what is outstanding, and their share of what was invested. */
@@ -63,7 +63,7 @@ function buckets(names: readonly string[], notes: readonly Note[], key: (n: Note
     const b = out.get(k) ?? { notes: 0, invested: 0, outstanding_principal: 0, share: 0 };
     b.notes++;
     b.invested += n.note_ownership_amount;
-    b.outstanding_principal += n.principal_balance_pro_rata_share;
+    b.outstanding_principal += outstandingPrincipal(n);
     total += n.note_ownership_amount;
     out.set(k, b);
   }
@@ -86,7 +86,7 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     expectedLoss += f.writeDown;
     const got = netReceived(n);
     sum.invested += n.note_ownership_amount;
-    sum.outstanding += n.principal_balance_pro_rata_share;
+    sum.outstanding += outstandingPrincipal(n);
     sum.principal += n.principal_paid_pro_rata_share;
     sum.interest += n.interest_paid_pro_rata_share;
     sum.late += n.late_fees_paid_pro_rata_share;

@@ -62,12 +62,13 @@ export function scheduledNote(spec: NoteSpec = {}): Note {
     platform_fees_paid_pro_rata_share: 0, late_fees_paid_pro_rata_share: 0, collection_fees_paid_pro_rata_share: 0,
     debt_sale_proceeds_received_pro_rata_share: 0,
     next_payment_due_amount_pro_rata_share: held > 0 ? cents(installment * share) : 0,
-    next_payment_due_date: held > 0 ? iso(addMonths(origination, payments + 1)) : '',
+    next_payment_due_date: held > 0 ? iso(addMonths(origination, payments + 1)) : null,
     note_status: status, note_status_description: LOAN_STATUSES[status]!,
     note_default_reason: null, note_default_reason_description: null,
     platform_rating: rating, term, borrower_rate: rate, lender_yield: cents((rate - SERVICE_FEE_RATE) * 100) / 100,
     amount_borrowed: loanAmount, age_in_months: payments, days_past_due: spec.daysPastDue ?? 0,
-    origination_date: originated, ownership_start_date: spec.bought ?? originated, is_sold: false,
+    origination_date: originated, ownership_start_date: spec.bought ?? originated, ownership_end_date: null,
+    is_sold: false, is_sold_folio: false, note_sale_gross_amount_received: 0, note_sale_fees_paid: 0, is_in_bankruptcy: false, co_borrower_application: false,
   };
 }
 
