@@ -5,7 +5,7 @@ import type { Account } from '../src/contract/resources.js';
 import { monthsBetween } from '../src/portfolio/calendar.js';
 import { EXPECTED_LOSS, noteFlows, statusBucket } from '../src/portfolio/cash-flows.js';
 import { irr } from '../src/portfolio/irr.js';
-import { annualisedReturn, portfolioReport } from '../src/portfolio/model.js';
+import { annualisedReturn, marketToday, portfolioReport } from '../src/portfolio/model.js';
 import { monthsAfter, scheduledNote } from './helpers/notes.js';
 
 const day = (text: string): number => Date.parse(`${text}T00:00:00Z`);
@@ -169,4 +169,26 @@ describe('the buckets', () => {
     expect(r.outstanding_principal).toBeCloseTo(notes[0]!.principal_balance_pro_rata_share + notes[1]!.principal_balance_pro_rata_share, 2);
     expect(r.account_value).toBeCloseTo(500 + r.outstanding_principal, 2);
   });
+});
+
+describe("the marketplace's today", () => {
+  const note = scheduledNote({ payments: 6 });
+  test('is the local day when the notes agree with it', () => {
+    expect(marketToday(Date.parse('2024-08-10T15:00:00Z'), [note])).toBe(day('2024-08-10'));
+  });
+  test("is read from the notes when the local clock is elsewhere (a mock's clock moved or frozen)", () => {
+    // Next payment due 2024-08-31: the marketplace cannot be later than that.
+    expect(marketToday(Date.parse('2026-01-01T00:00:00Z'), [note])).toBe(day('2024-08-31'));
+    // Six months old: the marketplace is at least at 2024-07-31.
+    expect(marketToday(Date.parse('2020-01-01T00:00:00Z'), [{ ...note, age_in_months: 6 }])).toBe(day('2024-07-31'));
+  });
+});
+
+test('a cancelled loan gave the money back: no flows, no effect on the return', () => {
+  const cancelled = { ...scheduledNote({ id: '9-9', amount: 75 }), note_status: LOAN_STATUS.CANCELLED, principal_balance_pro_rata_share: 0 };
+  const good = scheduledNote({ payments: 12 });
+  const asOf = monthsAfter('2024-01-31', 12);
+  expect(noteFlows(cancelled, asOf).flows).toEqual([]);
+  expect(portfolioReport(ACCOUNT, [good, cancelled], asOf).annualized_return).toBe(portfolioReport(ACCOUNT, [good], asOf).annualized_return);
+  expect(statusBucket(cancelled)).toBe('other');
 });

@@ -51,6 +51,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017'],
   'mkt loans list': ['$ mkt loans list --sort-by "principal_balance desc"', '$ mkt loans list --all -o csv > loans.csv'],
   'mkt loans get': ['$ mkt loans get 20017', '$ mkt loans get 20017 -o json'],
+  'mkt portfolio': [
+    '$ mkt portfolio',
+    "$ mkt portfolio -o json --query 'annualized_return'",
+    '$ mkt portfolio --as-of 2025-12-31',
+  ],
   'mkt account': ['$ mkt account', '$ mkt account -o json'],
   'mkt offers': ['$ mkt offers request applicant.json --partner-code CODE'],
   'mkt offers request': ['$ mkt offers request applicant.json --partner-code CODE', '$ cat applicant.json | mkt offers request -'],

@@ -132,13 +132,14 @@ export interface NoteFlows {
  * The rebuilt flows of a note whose figures are as of `today` (a UTC day), cut at `cut` (default
  * today): purchase, the payments dated up to `cut`, and the principal outstanding at `cut` (the note's
  * balance today, or before today what the rebuilt payments had not yet repaid), written down by the
- * note's status today. A note bought after `cut` has no flows.
+ * note's status today. A note bought after `cut`, or whose loan was cancelled, has no flows.
  */
 export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   const bought = parseDay(n.ownership_start_date) ?? parseDay(n.origination_date);
   const origination = parseDay(n.origination_date) ?? bought;
   if (bought === null || origination === null) throw new RangeError(`note ${n.loan_note_id} has no ownership start or origination date`);
-  if (bought > cut) return { flows: [], outstanding: 0, writeDown: 0 };
+  // A cancelled loan gave the money back at once: nothing invested, nothing earned.
+  if (bought > cut || n.note_status === LOAN_STATUS.CANCELLED) return { flows: [], outstanding: 0, writeDown: 0 };
   const plan = schedule(n, origination).filter((i) => i.day > bought);
   const paid = plan.slice(0, installmentsPaid(n, plan, today));
   const got = netReceived(n);

@@ -6,7 +6,8 @@
  */
 import { PLATFORM_RATINGS } from '../contract/enums.js';
 import type { Account, Note } from '../contract/resources.js';
-import { formatDay, monthsBetween } from './calendar.js';
+import { addMonths } from '../contract/amortisation.js';
+import { formatDay, monthsBetween, parseDay } from './calendar.js';
 import { netReceived, noteFlows, outstandingPrincipal, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
 import { irr } from './irr.js';
 
@@ -116,4 +117,24 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     by_status: buckets(STATUS_BUCKETS, notes, statusBucket),
     by_rating: buckets([...PLATFORM_RATINGS, 'NA'], notes, (n) => n.platform_rating || 'NA'),
   };
+}
+
+/**
+ * The marketplace's today as far as can be told: the local clock's day, unless the notes say the
+ * marketplace is elsewhere (a mock whose clock was moved or frozen). A note `age_in_months` old was
+ * originated at least that many months ago; a current note's next payment is not yet past.
+ */
+export function marketToday(now: number, notes: readonly Note[]): number {
+  const local = new Date(now);
+  let today = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
+  let latest = Number.POSITIVE_INFINITY;
+  let earliest = Number.NEGATIVE_INFINITY;
+  for (const n of notes) {
+    const origination = parseDay(n.origination_date);
+    if (origination !== null && n.age_in_months > 0) earliest = Math.max(earliest, addMonths(origination, n.age_in_months));
+    const next = parseDay(n.next_payment_due_date);
+    if (next !== null && statusBucket(n) === 'current') latest = Math.min(latest, next);
+  }
+  today = Math.max(today, earliest);
+  return latest >= earliest ? Math.min(today, latest) : today;
 }
