@@ -25,7 +25,7 @@ export const GROUPS = [
   { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
   { name: 'listings', summary: 'search and read loan listings' },
   { name: 'order', summary: 'place bids and follow orders' },
-  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run' },
+  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run, simulate' },
   { name: 'loans', summary: 'loans you hold notes in' },
   {
     name: 'portfolio',
