@@ -51,6 +51,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017'],
   'mkt loans list': ['$ mkt loans list --sort-by "principal_balance desc"', '$ mkt loans list --all -o csv > loans.csv'],
   'mkt loans get': ['$ mkt loans get 20017', '$ mkt loans get 20017 -o json'],
+  'mkt notes': ['$ mkt notes list', '$ mkt notes get 500123-900456'],
+  'mkt notes list': [
+    '$ mkt notes list --status defaulted,chargeoff',
+    '$ mkt notes list --status current --rating A,B -o csv > notes.csv',
+    '$ mkt notes list --sort-by "principal_balance_pro_rata_share desc"',
+    '$ mkt notes list --all -o ndjson --columns loan_note_id,note_status',
+  ],
+  'mkt notes get': ['$ mkt notes get 500123-900456', '$ mkt notes get 500123-900456 -o json'],
   'mkt portfolio': [
     '$ mkt portfolio',
     "$ mkt portfolio -o json --query 'annualized_return'",

@@ -27,6 +27,7 @@ export const GROUPS = [
   { name: 'order', summary: 'place bids and follow orders' },
   { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run, simulate' },
   { name: 'loans', summary: 'loans you hold notes in' },
+  { name: 'notes', summary: 'your notes: your pro-rata share of each loan you hold' },
   {
     name: 'portfolio',
     summary: 'your notes summed up: value, cash, received, by status and rating, net annualised return',
