@@ -1,25 +1,28 @@
 /**
  * `mkt invest simulate`: a strategy run once a virtual day for N months against an in-process mock
  * whose clock stands still between runs. A fresh investor is funded with the cash asked for; each day
- * the real `invest run` (gather, plan, place through the order desk, with a throw-away journal) runs
- * over HTTP on 127.0.0.1, then the clock moves 24 hours and the mock processes orders, funds and
- * originates listings and services loans. At each month's end the account and the notes are read
- * back and summed up. Nothing reads the real time or Math.random: a seed gives the same report.
+ * the real `invest run` (gather, plan, place through the order desk, its journal in memory: the world
+ * ends with the process) runs over HTTP on 127.0.0.1, then the clock moves 24 hours and the mock
+ * processes orders, funds and originates listings and services loans. At each month's end the account
+ * and the notes are read back and summed up. Nothing reads the real time or Math.random: a seed gives
+ * the same report.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createMockApp } from '../../mock-server/app.js';
+import { noteViews } from '../../mock-server/engine/note-view.js';
 import { startHttpServer } from '../../mock-server/http-adapter.js';
+import { notesOf } from '../../mock-server/store-index.js';
 import { platform } from '../api/accounts.js';
 import { ApiClient } from '../api/client.js';
 import { HttpClient } from '../api/http.js';
-import { listAll } from '../api/notes.js';
 import { addMonths } from '../contract/amortisation.js';
 import { LOAN_STATUS, READ_WRITE_SCOPES } from '../contract/enums.js';
 import type { Note } from '../contract/resources.js';
-import { openDesk } from '../orders/open-desk.js';
+import { OrderDesk } from '../orders/desk.js';
+import { identifyMarketplace } from '../orders/marketplace.js';
+import { MemoryJournal } from '../orders/memory-journal.js';
+import { ordersApi } from '../orders/open-desk.js';
 import { formatDay } from '../portfolio/calendar.js';
 import { netReceived } from '../portfolio/cash-flows.js';
 import { portfolioReport, type Portfolio } from '../portfolio/model.js';
@@ -96,7 +99,7 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 
 /** Runs `strategy` daily for `o.months` months of a fresh mock world; the month rows and the final portfolio report. */
 export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<Simulation> {
-  const home = mkdtempSync(join(tmpdir(), 'mkt-simulate-'));
+  if (!(o.months >= 1)) throw new RangeError('a simulation runs at least one month');
   const app = createMockApp(
     { seed: o.seed, listings: o.listings, frozen: true, start: SIMULATION_START, admin: false, investor: { id: INVESTOR, cash: o.cash } },
     () => SIMULATION_START,
@@ -113,11 +116,14 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
   try {
     const client = new ApiClient(http, {
       profile: 'simulate', baseUrl: `${server.origin}/v1`, rootUrl: server.origin, authUrl: server.origin, clientId: 'mkt-demo',
-      redirectUri: '', timezone: undefined, output: undefined, configDir: home, stateDir: home,
+      redirectUri: '', timezone: undefined, output: undefined, configDir: tmpdir(), stateDir: tmpdir(),
     }, { accessToken: async () => token });
     const virtual = { now: () => clock.now(), sleep: async () => {} };
     const quiet = (): void => {};
-    const desk = await openDesk(client, { stateDir: home, profile: 'simulate', clock: virtual, info: quiet, holder: 'invest simulate' });
+    // No lock: no one else can reach this world's account.
+    const desk = new OrderDesk({
+      api: ordersApi(client), journal: new MemoryJournal(), lock: (fn) => fn(), clock: virtual, market: await identifyMarketplace(client), info: quiet,
+    });
     // A listing the marketplace refuses a whole order over (ORD0037 on a listing whose type a search does
     // not show) is left out of later days, as a person would after the first refusal.
     const refused = new Set<number>();
@@ -143,10 +149,12 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     const months: MonthRow[] = [];
     let before: Totals = { received: 0, earned: 0, defaulted: 0, writtenOff: 0 };
     let bid = 0;
+    let last: Portfolio | undefined;
     const read = async (): Promise<{ portfolio: Portfolio; notes: Note[] }> => {
       const account = await platform(client);
-      const notes: Note[] = [];
-      for await (const n of listAll(client, new URLSearchParams())) notes.push(n);
+      // The notes as GET /notes/ shows them, in one pass: paging 25 at a time would view every note
+      // once a page (the endpoint builds all the caller's notes to sort them), N²/25 views a month.
+      const notes = noteViews(app.ctx.store, [...notesOf(app.ctx.store, `${INVESTOR}-1`)], clock.now(), undefined);
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
       return { portfolio: portfolioReport(account, notes, today), notes };
     };
@@ -169,12 +177,12 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       o.progress?.(row);
       before = now;
       bid = 0;
+      last = portfolio;
     }
-    return { months, portfolio: (await read()).portfolio };
+    return { months, portfolio: last! };
   } finally {
     await http.close();
     await server.close();
     await app.close?.();
-    rmSync(home, { recursive: true, force: true });
   }
 }
