@@ -71,8 +71,8 @@ interface Installment {
   interest: number;
 }
 
-/** The note's share of its loan's level-payment schedule, every installment to the last. */
-export function schedule(n: Note, origination: number): Installment[] {
+/** The note's share of its loan's level-payment schedule, every installment due up to `until` (default: to the last). */
+export function schedule(n: Note, origination: number, until = Number.POSITIVE_INFINITY): Installment[] {
   const share = n.note_ownership_amount / n.amount_borrowed;
   const payment = monthlyPayment(n.amount_borrowed, n.borrower_rate, n.term) * share;
   const feeRate = Math.max(0, n.borrower_rate - n.lender_yield);
@@ -81,7 +81,9 @@ export function schedule(n: Note, origination: number): Installment[] {
   for (let k = 1; k <= n.term && balance > 0; k++) {
     const interest = (balance * n.borrower_rate) / 12;
     const principal = k === n.term ? balance : Math.min(balance, payment - interest);
-    out.push({ day: addMonths(origination, k), principal, interest, income: interest - (balance * feeRate) / 12 });
+    const day = addMonths(origination, k);
+    if (day > until) break;
+    out.push({ day, principal, interest, income: interest - (balance * feeRate) / 12 });
     balance -= principal;
   }
   return out;
@@ -140,7 +142,7 @@ export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   if (bought === null || origination === null) throw new RangeError(`note ${n.loan_note_id} has no ownership start or origination date`);
   // A cancelled loan gave the money back at once: nothing invested, nothing earned.
   if (bought > cut || n.note_status === LOAN_STATUS.CANCELLED) return { flows: [], outstanding: 0, writeDown: 0 };
-  const plan = schedule(n, origination).filter((i) => i.day > bought);
+  const plan = schedule(n, origination, today).filter((i) => i.day > bought);
   const paid = plan.slice(0, installmentsPaid(n, plan, today));
   const got = netReceived(n);
   const principal = spread(got.principal, paid.map((i) => i.principal));
