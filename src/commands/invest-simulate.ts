@@ -12,6 +12,8 @@ import { parseCount } from './options.js';
 const MONTH_COLUMNS = [
   'month', 'date', 'bid', 'cash', 'pending', 'invested', 'account_value', 'notes', 'received', 'earned', 'defaults', 'written_off', 'return_to_date',
 ] satisfies (keyof MonthRow)[];
+/** The month columns a narrow terminal keeps first. */
+const MONTH_PRIORITY = ['month', 'date', 'account_value', 'return_to_date', 'received', 'defaults', 'cash', 'invested'];
 const MAX_MONTHS = 120;
 const MAX_LISTINGS = 100_000;
 const MAX_CASH = 10_000_000;
@@ -78,7 +80,7 @@ the portfolio as \`mkt portfolio -o json\` gives it (see \`mkt portfolio --help\
       const sim = await simulate(strategy, { ...o, ...(progress ? { progress } : {}) });
       const format = ctx.format();
       if (format === 'json') return { kind: 'item', item: { ...sim } };
-      const rows = { kind: 'rows', rows: sim.months as unknown as Record<string, unknown>[], columns: MONTH_COLUMNS } as const;
+      const rows = { kind: 'rows', rows: sim.months as unknown as Record<string, unknown>[], columns: MONTH_COLUMNS, priority: MONTH_PRIORITY } as const;
       if (format !== 'table') return rows;
       const { portfolioLines } = await import('../portfolio/text.js');
       const tty = ctx.io.stdoutIsTTY;
