@@ -42,11 +42,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt order list': ['$ mkt order list', '$ mkt order list --all -o csv'],
   'mkt order listings': ['$ mkt order listings ORDER_ID', '$ mkt order listings ORDER_ID --status INVESTED'],
   'mkt order journal': ['$ mkt order journal', '$ mkt order journal -o json'],
-  'mkt invest': ['$ mkt invest check strategy.yaml', '$ mkt invest run strategy.yaml --dry-run'],
+  'mkt invest': ['$ mkt invest check strategy.yaml', '$ mkt invest run strategy.yaml --dry-run', '$ mkt invest simulate strategy.yaml --months 12'],
   'mkt invest check': ['$ mkt invest check strategy.yaml'],
   'mkt invest run': [
     '$ mkt invest run strategy.yaml --dry-run',
     '$ mkt invest run strategy.yaml --yes --wait --log invest.jsonl',
+  ],
+  'mkt invest simulate': [
+    '$ mkt invest simulate strategy.yaml --months 12',
+    '$ mkt invest simulate strategy.yaml --months 6 --seed 7 --cash 5000',
+    '$ mkt invest simulate strategy.yaml --months 3 -o json > simulation.json',
   ],
   'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017'],
   'mkt loans list': ['$ mkt loans list --sort-by "principal_balance desc"', '$ mkt loans list --all -o csv > loans.csv'],
