@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { request as undiciRequest } from 'undici';
 import { load } from './load.js';
 import { accessToken, bin, median, root, rssMiB, startMock, startServer } from './mock-proc.js';
@@ -235,9 +236,46 @@ async function bigMockSection() {
   }
 }
 
+/** The strategy the simulation bench runs: up to 20 bids a day over four ratings. */
+const SIMULATE_STRATEGY = 'max_per_day: 500\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 20\n';
+
+/**
+ * `mkt invest simulate` of 12 months in a 2,000-listing world (the issue's bar: within a minute), and
+ * its floor: the same world's 12 months moved a day at a time in-process, with no strategy at all.
+ */
+async function simulateSection() {
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-bench-simulate-'));
+  try {
+    const strategy = join(dir, 'strategy.yaml');
+    writeFileSync(strategy, SIMULATE_STRATEGY);
+    const started = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [bin, 'invest', 'simulate', strategy, '--months', '12', '--listings', '2000', '--cash', '10000', '-o', 'json'], {
+      env: { ...process.env, MKT_CONFIG_DIR: dir, MKT_STATE_DIR: dir }, maxBuffer: 1 << 26,
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (r.status !== 0) throw new Error(`invest simulate exited ${r.status}: ${r.stderr}`);
+    const notes = JSON.parse(r.stdout.toString()).portfolio.notes;
+    const [{ createMockApp }, { SIMULATION_START }, { addMonths }] = await Promise.all([
+      import(pathToFileURL(join(root, 'dist', 'mock-server', 'app.js')).href),
+      import(pathToFileURL(join(root, 'dist', 'src', 'invest', 'simulate.js')).href),
+      import(pathToFileURL(join(root, 'dist', 'src', 'contract', 'amortisation.js')).href),
+    ]);
+    const floorStarted = process.hrtime.bigint();
+    const app = createMockApp({ seed: 1, listings: 2000, frozen: true, start: SIMULATION_START, admin: false }, () => SIMULATION_START);
+    for (const end = addMonths(SIMULATION_START, 12); app.ctx.clock.now() < end;) app.ctx.clock.advance(86_400_000);
+    const floor = Number(process.hrtime.bigint() - floorStarted) / 1e6;
+    await app.close();
+    row(`mkt invest simulate, 12 months, 2000 listings (${notes} notes)`, `${(ms / 1000).toFixed(1)} s`, '< 60 s', ms < 60_000);
+    row('  / the world alone, 12 months a day at a time', `${(ms / floor).toFixed(2)}x (${(floor / 1000).toFixed(1)} s)`, '', true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (ONLY !== 'mock') await startupSection();
 if (ONLY === undefined) await ordersSection();
 if (ONLY !== 'startup') await bigMockSection();
+if (ONLY === undefined) await simulateSection();
 
 const w = Math.max(...rows.map((r) => r.what.length));
 console.log(`mkt benchmarks (node ${process.version}, ${RUNS} runs each, medians)`);

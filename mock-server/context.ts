@@ -32,6 +32,8 @@ export interface MockOptions {
   allowPasswordGrant?: boolean;
   /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
   journalSize?: number;
+  /** A fresh investor with one funded account (`mkt invest simulate`). */
+  investor?: { id: string; cash: number };
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */
@@ -47,7 +49,7 @@ export class MockContext {
    */
   constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
     this.clock = new VirtualClock(options.start, options.frozen, realNow);
-    this.store = seedStore({ seed: options.seed, listings: options.listings, now: options.start });
+    this.store = seedStore({ seed: options.seed, listings: options.listings, now: options.start, ...(options.investor ? { investor: options.investor } : {}) });
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
     this.engine.open();
     // Seeded from the world actually running (a state file's may differ from --seed).
@@ -56,6 +58,7 @@ export class MockContext {
 
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
-    this.store = seedStore({ seed: this.options.seed, listings: this.options.listings, now: this.clock.now() });
+    const { seed, listings, investor } = this.options;
+    this.store = seedStore({ seed, listings, now: this.clock.now(), ...(investor ? { investor } : {}) });
   }
 }

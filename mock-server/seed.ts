@@ -25,6 +25,8 @@ export interface SeedOptions {
   listings: number;
   /** The virtual time the world is built around. */
   now: number;
+  /** A fresh investor, one funded account and no history (`mkt invest simulate`); the rest of the world is unchanged. */
+  investor?: { id: string; cash: number };
 }
 
 const DAY = 86_400_000;
@@ -91,7 +93,20 @@ export function seedStore(opts: SeedOptions): Store {
   const own = store.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
   if (own) own.borrowerUserId = 'dave';
   seedEngineExtras(store, opts.now, opts.listings);
+  if (opts.investor) seedInvestor(store, opts.investor, opts.seed, opts.now);
   return store;
+}
+
+/** Adds a fresh investor with account `{id}-1` holding `cash`, drawn from its own stream so the world stays as seeded. */
+function seedInvestor(store: Store, investor: { id: string; cash: number }, seed: number, now: number): void {
+  if (store.users.has(investor.id)) throw new Error(`seed: the investor '${investor.id}' already exists`);
+  const account: Account = { id: `${investor.id}-1`, userId: investor.id, externalUserId: new Rng(seed ^ 0x5eed1e).uuid(), cash: investor.cash };
+  store.accounts.set(account.id, account);
+  store.ledger.push({ at: now, accountId: account.id, amount: investor.cash, kind: 'DEPOSIT', ref: null });
+  store.users.set(investor.id, {
+    id: investor.id, name: investor.id, state: 'CA', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true,
+    accountIds: [account.id],
+  });
 }
 
 function seedUsers(store: Store, rng: Rng, now: number): void {

@@ -4,6 +4,7 @@
  * (expired unfunded, withdrawn or cancelled by the operator). Orders complete here.
  */
 import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
+import { addMonths } from '../../src/contract/amortisation.js';
 import { cents, monthlyPayment } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
 import { reindexListing, touchListings } from '../listing-index.js';
@@ -86,16 +87,8 @@ export function makePending(store: Store, l: Listing, at: number): void {
   l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
 }
 
-/** Adds whole calendar months to a time (UTC), keeping the day where the month has it. */
-export function addMonths(ms: number, months: number): number {
-  const d = new Date(ms);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.getTime();
-}
+/** Calendar months added to a time: the contract's rule, shared with the portfolio report. */
+export { addMonths };
 
 /** Originates a Pending listing: a loan of the funded amount, a note per placed bid, bids INVESTED. */
 export function originate(store: Store, l: Listing, at: number): Loan {

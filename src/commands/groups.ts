@@ -25,9 +25,14 @@ export const GROUPS = [
   { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
   { name: 'listings', summary: 'search and read loan listings' },
   { name: 'order', summary: 'place bids and follow orders' },
-  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run' },
+  { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run, simulate' },
   { name: 'loans', summary: 'loans you hold notes in' },
   { name: 'notes', summary: 'your notes: your pro-rata share of each loan you hold' },
+  {
+    name: 'portfolio',
+    summary: 'your notes summed up: value, cash, received, by status and rating, net annualised return',
+    description: 'your notes summed up: account value, cash, pending bids, outstanding principal, what was received, notes by status and by rating, and the net annualised return (IRR)',
+  },
   { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
   { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },
   {

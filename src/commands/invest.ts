@@ -11,6 +11,7 @@ import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.
 import type { DeskBid } from '../orders/desk.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
+import { addSimulateCommand } from './invest-simulate.js';
 import { progressOn, waitPlan } from './order-wait.js';
 
 /** Largest strategy file read: a hand-written file is a few kB. */
@@ -161,6 +162,8 @@ export function investCommand(ctx: CommandContext): Command {
       ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
       return { kind: 'none' };
     }, [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run']));
+
+  addSimulateCommand(ctx, invest, (text, source) => checkStrategy(ctx, text, source, (l) => ctx.info(l)));
   return invest;
 }
 

@@ -1,0 +1,93 @@
+/** `mkt invest simulate STRATEGY --months N`: the strategy run daily over months of an in-process mock, then the portfolio report. */
+import type { Command } from '@commander-js/extra-typings';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readInput } from '../input.js';
+import type { MonthRow, Simulation } from '../invest/simulate.js';
+import type { Strategy } from '../invest/strategy.js';
+import { writeOut } from '../io.js';
+import { render, type Output } from '../output/render.js';
+import { parseCount } from './options.js';
+
+const MONTH_COLUMNS = [
+  'month', 'date', 'bid', 'cash', 'pending', 'invested', 'account_value', 'notes', 'received', 'earned', 'defaults', 'written_off', 'return_to_date',
+] satisfies (keyof MonthRow)[];
+/** The month columns a narrow terminal keeps first. */
+const MONTH_PRIORITY = ['month', 'date', 'account_value', 'return_to_date', 'received', 'defaults', 'cash', 'invested'];
+const MAX_MONTHS = 120;
+const MAX_LISTINGS = 100_000;
+const MAX_CASH = 10_000_000;
+
+/** A strategy's text checked (every problem reported, then exit 2), as `invest check` does. */
+export type StrategyCheck = (text: string, source: string) => Strategy;
+
+function parseCash(text: string): number {
+  const t = text.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(t) || Number(t) <= 0 || Number(t) > MAX_CASH) {
+    throw new UsageError(`--cash must be an amount above 0 and at most ${MAX_CASH} with at most 2 decimals, got '${text}'`);
+  }
+  return Number(t);
+}
+
+function bounded(flag: string, text: string, min: number, max: number): number {
+  const n = parseCount(flag, text, min);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got '${text}'`);
+  return n;
+}
+
+/** A line chart of the account value, month 0 (the cash) to the last, stretched to `width` columns. */
+async function valueChart(sim: Simulation, cash: number, width: number): Promise<string> {
+  const { plot } = await import('asciichart');
+  const values = [cash, ...sim.months.map((m) => m.account_value)];
+  const columns = Math.max(values.length, Math.min(72, width - 16));
+  const series = Array.from({ length: columns }, (_, i) => {
+    const x = (i / (columns - 1)) * (values.length - 1);
+    const lo = Math.floor(x);
+    const hi = Math.min(values.length - 1, lo + 1);
+    return values[lo]! + (values[hi]! - values[lo]!) * (x - lo);
+  });
+  return `account value, month 0 to ${sim.months.length}\n${plot(series, { height: 10, format: (v) => v.toFixed(0).padStart(10) })}\n`;
+}
+
+/** Adds `simulate` to the invest group. */
+export function addSimulateCommand(ctx: CommandContext, invest: Command, check: StrategyCheck): void {
+  invest
+    .command('simulate')
+    .description('run a strategy once a virtual day for N months of an in-process mock (funding, origination, payments, late payments, defaults), then report the portfolio and each month')
+    .argument('<strategy>', 'strategy file, or - for standard input')
+    .requiredOption('--months <n>', `virtual months to run (1 to ${MAX_MONTHS})`)
+    .option('--seed <n>', 'seed of the simulated world: the same seed gives the same report', '1')
+    .option('--cash <amount>', "the fresh investor's starting cash", '10000')
+    .option('--listings <n>', 'active listings the world starts with (new ones arrive every day)', '2000')
+    .addHelpText('after', `
+Each virtual day runs \`mkt invest run\` (through the order desk, with a throw-away journal)
+against the mock, then moves its clock 24 hours. JSON: {"months": [...], "portfolio": {...}},
+the portfolio as \`mkt portfolio -o json\` gives it (see \`mkt portfolio --help\` for the return).
+`)
+    .action(ctx.action(async (file, opts): Promise<Output> => {
+      const o = {
+        months: bounded('--months', opts.months, 1, MAX_MONTHS),
+        seed: parseCount('--seed', opts.seed, 0),
+        cash: parseCash(opts.cash),
+        listings: bounded('--listings', opts.listings, 1, MAX_LISTINGS),
+      };
+      const input = await readInput(ctx.io, file, 1 << 20);
+      const strategy = check(input.text, input.source);
+      const { simulate } = await import('../invest/simulate.js');
+      const progress = ctx.io.stderrIsTTY
+        ? (m: MonthRow) => ctx.info(`month ${m.month}/${o.months} (${m.date}): account value ${m.account_value.toFixed(2)}, ${m.notes} notes`)
+        : undefined;
+      const sim = await simulate(strategy, { ...o, ...(progress ? { progress } : {}) });
+      const format = ctx.format();
+      if (format === 'json') return { kind: 'item', item: { ...sim } };
+      const rows = { kind: 'rows', rows: sim.months as unknown as Record<string, unknown>[], columns: MONTH_COLUMNS, priority: MONTH_PRIORITY } as const;
+      if (format !== 'table') return rows;
+      const { portfolioLines } = await import('../portfolio/text.js');
+      const tty = ctx.io.stdoutIsTTY;
+      const width = ctx.tableWidth() ?? 100;
+      await writeOut(ctx.io.stdout, `${portfolioLines(sim.portfolio, { bars: tty, width }).join('\n')}\n\n`);
+      await render(ctx.io.stdout, rows, 'table', { color: ctx.color(), width: ctx.tableWidth() });
+      if (tty) await writeOut(ctx.io.stdout, `\n${await valueChart(sim, o.cash, width)}`);
+      return { kind: 'none' };
+    }, MONTH_COLUMNS));
+}

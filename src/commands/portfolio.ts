@@ -1,0 +1,58 @@
+/** `mkt portfolio [--as-of DATE]`: the account and every note, summed up, with the net annualised return. */
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { formatDay, parseDay } from '../portfolio/calendar.js';
+import { groupCommand } from './groups.js';
+
+/** The method, for --help (README.md in src/portfolio has it in full). */
+export const RETURN_METHOD = `
+The net annualised return is the internal rate of return of your own cash flows on notes:
+each note's purchase (an outflow on its ownership start date), the payments it received net
+of service and collection fees (the notes resource gives totals, so they are dated by the
+loan's schedule: origination date plus 1..term months, spread in proportion to the schedule
+over the installments paid), and its outstanding principal as a final inflow, written down
+by the expected loss of late notes (1-15 days 10%, 16-30 25%, 31-120 50%) and to zero for
+defaulted or charged-off ones. Time runs in months; the rate is twelve times the monthly
+rate, as loan rates and lender yields are quoted, so a note paying as scheduled returns its
+lender yield. JSON: annualized_return is a fraction (0.071 is 7.1%), or null with
+annualized_return_reason.
+`;
+
+/** Reads `--as-of`: a day as yyyy-MM-dd (checked before anything is sent). */
+function parseAsOf(text: string): number {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? parseDay(text.trim()) : null;
+  if (day === null) throw new UsageError(`--as-of must be a date as yyyy-MM-dd, got '${text}'`);
+  return day;
+}
+
+/** The `portfolio` command. */
+export function makePortfolioCommand(ctx: CommandContext) {
+  return groupCommand('portfolio')
+    .option('--as-of <date>', "the return from the flows up to this past date (yyyy-MM-dd); the notes' figures and the account are today's")
+    .addHelpText('after', RETURN_METHOD)
+    .action(ctx.action(async (opts): Promise<Output> => {
+      const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+      const [accounts, notesApi, model, client] = await Promise.all([
+        import('../api/accounts.js'), import('../api/notes.js'), import('../portfolio/model.js'), ctx.api(),
+      ]);
+      const account = await accounts.platform(client);
+      const notes = [];
+      for await (const n of notesApi.listAll(client, new URLSearchParams())) notes.push(n);
+      const today = model.marketToday(ctx.io.now(), notes);
+      if (asOf !== undefined && asOf > today) {
+        throw new UsageError(`--as-of ${opts.asOf} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
+      }
+      const cut = asOf ?? today;
+      const report = model.portfolioReport(account, notes, today, cut);
+      if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
+      const { portfolioLines } = await import('../portfolio/text.js');
+      const color = ctx.color();
+      const lines = portfolioLines(report, {
+        bars: ctx.io.stdoutIsTTY, width: ctx.tableWidth() ?? 100, ...(color ? { paint: (s: string) => `\x1b[36m${s}\x1b[39m` } : {}),
+      });
+      const { writeOut } = await import('../io.js');
+      await writeOut(ctx.io.stdout, lines.map((l) => `${l}\n`).join(''));
+      return { kind: 'none' };
+    }));
+}

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { LOAN_STATUS } from '../src/contract/enums.js';
+import type { Account } from '../src/contract/resources.js';
+import { monthsBetween } from '../src/portfolio/calendar.js';
+import { EXPECTED_LOSS, noteFlows, statusBucket } from '../src/portfolio/cash-flows.js';
+import { irr } from '../src/portfolio/irr.js';
+import { annualisedReturn, marketToday, portfolioReport } from '../src/portfolio/model.js';
+import { monthsAfter, scheduledNote } from './helpers/notes.js';
+
+const day = (text: string): number => Date.parse(`${text}T00:00:00Z`);
+const ACCOUNT: Account = { available_cash_balance: 500, external_user_id: 'u' };
+
+describe('the IRR solver', () => {
+  test('finds the rate of a loan paid as scheduled: 1% a month', () => {
+    // 1000 out, 12 level payments at 1% a month.
+    const payment = (1000 * 0.01) / (1 - 1.01 ** -12);
+    const flows = [{ at: 0, amount: -1000 }, ...Array.from({ length: 12 }, (_, k) => ({ at: k + 1, amount: payment }))];
+    expect(irr(flows).rate).toBeCloseTo(0.01, 12);
+  });
+
+  test('finds negative rates: half the money lost after a year', () => {
+    expect(irr([{ at: 0, amount: -100 }, { at: 12, amount: 50 }]).rate).toBeCloseTo(0.5 ** (1 / 12) - 1, 12);
+  });
+
+  test('says why there is no rate: nothing came back, or nothing went out', () => {
+    expect(irr([{ at: 0, amount: -100 }, { at: 1, amount: -5 }])).toEqual({ rate: null, reason: expect.stringContaining('every cash flow is an outflow') });
+    expect(irr([{ at: 0, amount: 100 }])).toEqual({ rate: null, reason: expect.stringContaining('no money went out') });
+  });
+
+  test('refuses to pick one of several rates', () => {
+    // -1, +2.3, -1.32: present value zero at 10% and at 20% a period.
+    const r = irr([{ at: 0, amount: -1 }, { at: 1, amount: 2.3 }, { at: 2, amount: -1.32 }]);
+    expect(r.rate).toBeNull();
+    expect(r.reason).toMatch(/several rates fit \(about 10\.00%, 20\.00%/);
+  });
+
+  test('any rate it finds zeroes the present value (generated flows)', () => {
+    const flow = fc.record({ at: fc.integer({ min: 1, max: 120 }), amount: fc.integer({ min: -50_000, max: 50_000 }).map((c) => c / 100) });
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(flow, { maxLength: 40 }), (outflow, rest) => {
+      const flows = [{ at: 0, amount: -outflow / 100 }, ...rest];
+      const r = irr(flows);
+      if (r.rate === null) {
+        expect(r.reason).toMatch(/\w/);
+        return;
+      }
+      const scale = flows.reduce((s, f) => s + Math.abs(f.amount * (1 + r.rate!) ** -f.at), 0);
+      const pv = flows.reduce((s, f) => s + f.amount * (1 + r.rate!) ** -f.at, 0);
+      expect(Math.abs(pv) / scale).toBeLessThan(1e-9);
+    }));
+  });
+});
+
+describe('time in months', () => {
+  test('due dates are whole months apart, month ends clamped as the loan calendar does', () => {
+    expect(monthsBetween(day('2024-01-31'), day('2024-02-29'))).toBe(1);
+    expect(monthsBetween(day('2024-01-31'), day('2024-03-31'))).toBe(2);
+    expect(monthsBetween(day('2024-01-15'), day('2024-01-30'))).toBeCloseTo(15 / 31, 12);
+    expect(monthsBetween(day('2024-03-01'), day('2024-01-01'))).toBe(-2);
+  });
+});
+
+describe('the net annualised return', () => {
+  test.each([
+    { amount: 10_000, rate: 0.12, term: 36, payments: 12, originated: '2024-01-31' },
+    { amount: 10_000, rate: 0.2299, term: 60, payments: 30, originated: '2023-05-17' },
+    { amount: 5_000, rate: 0.0699, term: 24, payments: 24, originated: '2022-12-31' },
+    { amount: 2_500, loanAmount: 10_000, rate: 0.1549, term: 48, payments: 7, originated: '2024-02-29' },
+  ])('one note paying exactly as scheduled returns its lender yield ($amount of $loanAmount at $rate, $payments payments)', (spec) => {
+    const note = scheduledNote(spec);
+    const asOf = monthsAfter(spec.originated, spec.payments);
+    const r = portfolioReport(ACCOUNT, [note], asOf);
+    expect(r.annualized_return_reason).toBeNull();
+    expect(Math.abs(r.annualized_return! - note.lender_yield)).toBeLessThan(0.0001);
+  });
+
+  test('a day or a month after a payment, the yield holds: outstanding principal is worth its face while current', () => {
+    const note = scheduledNote({ payments: 6 });
+    const r = portfolioReport(ACCOUNT, [note], monthsAfter('2024-01-31', 6) + 86_400_000 * 10);
+    // Ten days of an unpaid month earn nothing, so the rate dips a little, never above the yield.
+    expect(r.annualized_return!).toBeLessThan(note.lender_yield);
+    expect(r.annualized_return!).toBeGreaterThan(note.lender_yield - 0.005);
+  });
+
+  test('a synthetic portfolio with known flows: two notes bought months apart', () => {
+    const a = scheduledNote({ id: '1-1', amount: 1000, rate: 0.1, term: 36, payments: 9, originated: '2024-01-10' });
+    const b = scheduledNote({ id: '2-2', amount: 3000, rate: 0.2, term: 36, payments: 3, originated: '2024-07-10' });
+    const asOf = monthsAfter('2024-01-10', 9);
+    const flows = [...noteFlows(a, asOf).flows, ...noteFlows(b, asOf).flows];
+    // The same flows by hand: each note's schedule, its balance at the end.
+    const expected = annualisedReturn(flows).rate!;
+    expect(portfolioReport(ACCOUNT, [a, b], asOf).annualized_return).toBeCloseTo(expected, 6);
+    // Both notes pay their yield, so the whole does too: between the two yields, nearer the larger note's.
+    expect(expected).toBeGreaterThan(0.09);
+    expect(expected).toBeLessThan(0.19);
+    expect(expected).toBeGreaterThan((0.09 + 0.19) / 2);
+  });
+
+  test('money added over time: the IRR is exact where gain over money put in is not', () => {
+    // 1000 in at month 0 and 9000 more at month 11; everything grows 1% a month; valued at month 12.
+    const flows = [{ at: 0, amount: -1000 }, { at: 11, amount: -9000 }, { at: 12, amount: 1000 * 1.01 ** 12 + 9000 * 1.01 }];
+    expect(irr(flows).rate).toBeCloseTo(0.01, 10);
+    // The hobby formula: total gain / total put in, per year.
+    const gain = flows.reduce((s, f) => s + f.amount, 0);
+    const hobby = gain / 10_000;
+    expect(hobby).toBeLessThan(0.03);
+    expect(12 * irr(flows).rate!).toBeCloseTo(0.12, 8);
+  });
+
+  test('a charged-off note is written off: the return falls below zero', () => {
+    const lost = scheduledNote({ id: '3-3', payments: 4, status: LOAN_STATUS.CHARGEOFF });
+    const r = portfolioReport(ACCOUNT, [lost], monthsAfter('2024-01-31', 9));
+    expect(r.expected_loss).toBe(0);
+    expect(r.annualized_return!).toBeLessThan(-0.5);
+  });
+
+  test('a late note is written down by its bucket, and late installments bring nothing yet', () => {
+    const late = scheduledNote({ payments: 5, daysPastDue: 20 });
+    const asOf = monthsAfter('2024-01-31', 6) + 20 * 86_400_000;
+    const { flows, writeDown } = noteFlows(late, asOf);
+    expect(writeDown).toBeCloseTo(late.principal_balance_pro_rata_share * EXPECTED_LOSS.late_16_30, 6);
+    // Purchase, five payments, the final value.
+    expect(flows).toHaveLength(7);
+  });
+
+  test('no notes: null, with the reason', () => {
+    expect(portfolioReport(ACCOUNT, [], day('2024-06-01'))).toMatchObject({ annualized_return: null, annualized_return_reason: 'no notes' });
+  });
+
+  test('--as-of before today cuts the flows: a note paid on schedule still returns its yield at the cut', () => {
+    const note = scheduledNote({ payments: 20 });
+    const r = portfolioReport(ACCOUNT, [note], monthsAfter('2024-01-31', 20), monthsAfter('2024-01-31', 8));
+    expect(r.as_of).toBe('2024-09-30');
+    expect(Math.abs(r.annualized_return! - note.lender_yield)).toBeLessThan(0.0001);
+  });
+
+  test('a note paid off early: the payoff lands on its last installment', () => {
+    const full = scheduledNote({ payments: 10 });
+    // Paid off at the 10th installment: all the principal left, with that month's interest.
+    const payoff = { ...full, note_status: LOAN_STATUS.COMPLETED, principal_paid_pro_rata_share: 10_000, principal_balance_pro_rata_share: 0 };
+    const { flows } = noteFlows(payoff, monthsAfter('2024-01-31', 15));
+    expect(flows.slice(1, -1)).toHaveLength(10);
+    expect(flows.at(-2)!.amount).toBeGreaterThan(10_000 - full.principal_paid_pro_rata_share);
+    expect(Math.abs(annualisedReturn(flows).rate! - full.lender_yield)).toBeLessThan(0.002);
+  });
+});
+
+describe('the buckets', () => {
+  test('status buckets follow the status and, for a current note, the days late', () => {
+    const b = (note_status: number, days_past_due = 0) => statusBucket({ note_status, days_past_due });
+    expect([b(1), b(1, 1), b(1, 15), b(1, 16), b(1, 30), b(1, 31), b(1, 120)]).toEqual(['current', 'late_1_15', 'late_1_15', 'late_16_30', 'late_16_30', 'late_31_120', 'late_31_120']);
+    expect([b(2), b(3, 95), b(4), b(6)]).toEqual(['charged_off', 'defaulted', 'paid_in_full', 'other']);
+  });
+
+  test('amounts and shares by status and by rating add up to the whole', () => {
+    const notes = [
+      scheduledNote({ id: '1-1', amount: 100, rating: 'AA', payments: 3 }),
+      scheduledNote({ id: '2-2', amount: 300, rating: 'C', payments: 3, daysPastDue: 40 }),
+      scheduledNote({ id: '3-3', amount: 600, rating: 'C', payments: 36 }),
+    ];
+    const r = portfolioReport(ACCOUNT, notes, monthsAfter('2024-01-31', 36));
+    expect(r.by_rating.C).toMatchObject({ notes: 2, invested: 900, share: 0.9 });
+    expect(r.by_rating.AA).toMatchObject({ notes: 1, invested: 100, share: 0.1 });
+    expect(r.by_rating.HR).toMatchObject({ notes: 0, share: 0 });
+    expect(r.by_status).toMatchObject({ current: { notes: 1 }, late_31_120: { notes: 1, share: 0.3 }, paid_in_full: { notes: 1, outstanding_principal: 0 } });
+    const total = (m: Record<string, { invested: number; share: number }>) => Object.values(m).reduce((s, x) => s + x.invested, 0);
+    expect(total(r.by_status)).toBe(1000);
+    expect(total(r.by_rating)).toBe(1000);
+    expect(r.outstanding_principal).toBeCloseTo(notes[0]!.principal_balance_pro_rata_share + notes[1]!.principal_balance_pro_rata_share, 2);
+    expect(r.account_value).toBeCloseTo(500 + r.outstanding_principal, 2);
+  });
+});
+
+describe("the marketplace's today", () => {
+  const note = scheduledNote({ payments: 6 });
+  test('is the local day when the notes agree with it', () => {
+    expect(marketToday(Date.parse('2024-08-10T15:00:00Z'), [note])).toBe(day('2024-08-10'));
+  });
+  test("is read from the notes when the local clock is elsewhere (a mock's clock moved or frozen)", () => {
+    // Next payment due 2024-08-31: the marketplace cannot be later than that.
+    expect(marketToday(Date.parse('2026-01-01T00:00:00Z'), [note])).toBe(day('2024-08-31'));
+    // Six months old: the marketplace is at least at 2024-07-31.
+    expect(marketToday(Date.parse('2020-01-01T00:00:00Z'), [{ ...note, age_in_months: 6 }])).toBe(day('2024-07-31'));
+  });
+});
+
+test('a cancelled loan gave the money back: no flows, no effect on the return', () => {
+  const cancelled = { ...scheduledNote({ id: '9-9', amount: 75 }), note_status: LOAN_STATUS.CANCELLED, principal_balance_pro_rata_share: 0 };
+  const good = scheduledNote({ payments: 12 });
+  const asOf = monthsAfter('2024-01-31', 12);
+  expect(noteFlows(cancelled, asOf).flows).toEqual([]);
+  expect(portfolioReport(ACCOUNT, [good, cancelled], asOf).annualized_return).toBe(portfolioReport(ACCOUNT, [good], asOf).annualized_return);
+  expect(statusBucket(cancelled)).toBe('other');
+});

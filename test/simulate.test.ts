@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { seedStore } from '../mock-server/seed.js';
+import { simulate, SIMULATION_START } from '../src/invest/simulate.js';
+import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
+
+const STRATEGY = 'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
+
+function strategy(): Strategy {
+  const parsed = parseStrategy(STRATEGY, 'strategy.yaml', undefined);
+  if (!('strategy' in parsed)) throw new Error('bad test strategy');
+  return parsed.strategy;
+}
+
+describe('a fresh investor in the seeded world', () => {
+  test('has one funded account and no history, and leaves the rest of the world as seeded', () => {
+    const plain = seedStore({ seed: 3, listings: 100, now: SIMULATION_START });
+    const funded = seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'simulated', cash: 1234.5 } });
+    expect(funded.accounts.get('simulated-1')).toMatchObject({ userId: 'simulated', cash: 1234.5 });
+    expect(funded.users.get('simulated')).toMatchObject({ active: true, stateAllowsInvesting: true, accountIds: ['simulated-1'] });
+    expect(funded.notes.filter((n) => n.accountId === 'simulated-1')).toEqual([]);
+    expect(funded.listings).toEqual(plain.listings);
+    expect([...funded.accounts.values()].filter((a) => a.id !== 'simulated-1')).toEqual([...plain.accounts.values()]);
+  });
+
+  test('cannot take the name of a seeded user', () => {
+    expect(() => seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'alice', cash: 1 } })).toThrow(/'alice' already exists/);
+  });
+});
+
+describe('mkt invest simulate', () => {
+  test('the same seed gives the same report; another seed another', async () => {
+    const o = { months: 1, seed: 5, cash: 2000, listings: 200 };
+    const a = await simulate(strategy(), o);
+    const b = await simulate(strategy(), o);
+    expect(b).toEqual(a);
+    expect(a.months).toHaveLength(1);
+    expect(a.portfolio.notes).toBeGreaterThan(0);
+    const other = await simulate(strategy(), { ...o, seed: 6 });
+    expect(other).not.toEqual(a);
+  }, 120_000);
+});
