@@ -11,6 +11,7 @@ import { listingsHandlers } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
+import { openApiHandlers } from './handlers/openapi.js';
 import { ordersHandlers } from './handlers/orders.js';
 
 /** A running mock, without a transport. */
@@ -23,6 +24,8 @@ export interface MockApp {
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
   close?(): Promise<void>;
+  /** With `checkAnswers`: checks an answer the transport made itself (handle() checks its own). */
+  check?(method: string, url: URL, response: Response): Promise<void>;
 }
 
 /** The methods the handlers answer on `url`'s path (HEAD wherever GET is), in a stable order. */
@@ -47,6 +50,12 @@ export function notFound(method: string, path: string): Response {
   return Response.json({ code: 'NOT_FOUND', message: `No route for ${method} ${path}` }, { status: 404 });
 }
 
+/** `MKT_MOCK_CHECK_ANSWERS=FILE` in `env`: check every answer against the OpenAPI document, mismatches to FILE (the test suite sets it). */
+export function answerCheckOption(env: Readonly<Record<string, string | undefined>>): Pick<MockOptions, 'checkAnswers'> {
+  const file = env.MKT_MOCK_CHECK_ANSWERS;
+  return file ? { checkAnswers: file } : {};
+}
+
 /** Defaults for the options a caller leaves out. */
 export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listings: 2000, frozen: false, admin: true };
 
@@ -61,8 +70,10 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...accountsHandlers(ctx),
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
+    ...openApiHandlers(ctx),
     ...(options.admin ? adminHandlers(ctx) : []),
   ];
+  const check = options.checkAnswers ? answerCheck(options.checkAnswers) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url);
     if (allow.length > 0) {
@@ -73,27 +84,47 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     }
     return notFound(method, url.pathname);
   };
+  const answer = async (request: Request): Promise<Response> => {
+    // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
+    const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
+    let response: Response | undefined;
+    try {
+      response = await getResponse(handlers, routed);
+    } catch (err) {
+      // msw decodes route parameters with decodeURIComponent; a bad escape is the client's, not a bug.
+      if (!(err instanceof URIError)) throw err;
+      return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
+    }
+    // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
+    return response ?? unrouted(request.method, new URL(request.url));
+  };
   return {
     ctx,
     handlers,
     unrouted,
     async handle(request) {
-      // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
-      const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
-      let response: Response | undefined;
-      try {
-        response = await getResponse(handlers, routed);
-      } catch (err) {
-        // msw decodes route parameters with decodeURIComponent; a bad escape is the client's, not a bug.
-        if (!(err instanceof URIError)) throw err;
-        return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
-      }
-      // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
-      if (response) return response;
-      return unrouted(request.method, new URL(request.url));
+      const response = await answer(request);
+      await check?.(request.method, new URL(request.url), response);
+      return response;
     },
     async close() {
       await ctx.engine.close();
     },
+    ...(check ? { check } : {}),
+  };
+}
+
+/**
+ * The answer check of `checkAnswers` (answer-check.ts, loaded only then). A check that fails is
+ * reported and the answer still goes out: the check watches the mock, it never changes what it says.
+ */
+function answerCheck(file: string): MockApp['check'] {
+  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file));
+  return async (method, url, response) => {
+    try {
+      await (await checker).check(method, url, response);
+    } catch (err) {
+      console.error('mock: cannot check an answer against the OpenAPI document', err);
+    }
   };
 }

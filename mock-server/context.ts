@@ -28,6 +28,8 @@ export interface MockOptions {
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
   clients?: string[];
+  /** Check every answer against the OpenAPI document and append mismatches to this file (answer-check.ts). */
+  checkAnswers?: string;
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */

@@ -50,12 +50,12 @@ function plain(node: unknown, root?: object): unknown {
   return out;
 }
 
-/** The Listing component with each field's description from the catalogue. */
+/** The Listing component with each field's description from the catalogue (before the format a date field notes). */
 function describedListing(schema: Json): Json {
   const properties = schema.properties as Record<string, Json>;
   for (const [name, prop] of Object.entries(properties)) {
     const description = LISTING_FIELD_BY_NAME.get(name)?.description;
-    if (description && prop.description === undefined && prop.$ref === undefined) prop.description = description;
+    if (description) prop.description = prop.description === undefined ? description : `${description} (${String(prop.description)})`;
   }
   properties.invested!.description = 'The caller invested in this listing.';
   properties.biddable!.description = 'The listing is active (bids are taken).';
@@ -192,6 +192,12 @@ export function buildOpenApiDocument(origin?: string): Json {
     paths,
     components: {
       schemas,
+      responses: {
+        Unrouted: {
+          description: 'Any path no route serves (404 NOT_FOUND naming the method and path), a known path with another method (405 METHOD_NOT_ALLOWED with Allow), a request target or body that cannot be read (400 VAL0001, 413).',
+          content: { 'application/json': { schema: errorSchema('CodedError', 'code', new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', VALIDATION_ERROR])) } },
+        },
+      },
       parameters: {
         timezone: {
           name: 'timezone', in: 'header', required: false, schema: { type: 'string', examples: ['America/New_York'] },

@@ -64,7 +64,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     answers: {
       200: json('The order, IN_PROGRESS, every bid PENDING.', OrderCreatedSchema),
       400: codes('The order failed validation.', ...orderCodes(400), VALIDATION_ERROR),
-      404: codes('A bid names a listing that does not exist.', ...orderCodes(404)),
+      404: codes('A bid names a listing that does not exist.', 'ORD0003'),
       500: codes('The order could not be written.', ...orderCodes(500)),
     },
   },
