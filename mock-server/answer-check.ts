@@ -53,8 +53,8 @@ class DocumentChecker {
     const paths = this.doc.paths as Record<string, Json>;
     this.routes = Object.keys(paths).map((template) => {
       const body = template.replace(/\/$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      // The mock reads paths without regard to case or a trailing slash, as msw routes them.
-      return { re: new RegExp(`^${body}/?$`, 'i'), template };
+      // As msw routes them (`*/v1/loans`): after any prefix, without regard to case or a trailing slash.
+      return { re: new RegExp(`^.*${body}/?$`, 'i'), template };
     });
   }
 

@@ -4,7 +4,7 @@
  * the answer check that holds the mock to it (mock-server/answer-check.ts) records what does not match.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every route the mock serves, and no route it does not', () => {
-    const app = createMockApp({ listings: 5, frozen: true, start: TEST_START });
+    const app = testMockApp({ listings: 5, frozen: true, start: TEST_START });
     const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/^\*/, '').replace(/\/$/, '').replace(/(:\w+|\{\w+\})/g, '{}').toLowerCase()}`;
     const served = app.handlers.filter((h): h is HttpHandler => h instanceof HttpHandler).map((h) => key(String(h.info.method), String(h.info.path)));
     const documented = Object.entries(doc.paths as Json).flatMap(([path, ops]) => Object.keys(ops).map((m) => key(m, path)));
@@ -214,6 +214,14 @@ describe('the answer check', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('is on for every mock the tests start: they create mocks only through the helper that turns it on', () => {
+    const root = join(import.meta.dirname);
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|mjs)$/.test(f));
+    const creating = files.filter((f) => /\bcreateMockApp\(/.test(readFileSync(join(root, f), 'utf8'))).sort();
+    // mock.ts is the helper; this file checks into logs of its own; the keychain probe runs the built mock with the same option.
+    expect(creating).toEqual(['helpers/auth-keychain-probe.mjs', 'helpers/mock.ts', 'openapi.test.ts']);
   });
 
   it('holds an answer to a path no route serves to the documented 404, 405 and 400', async () => {

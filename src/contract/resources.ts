@@ -39,11 +39,15 @@ const codeIn = (table: Readonly<Record<number, string>>, description?: string) =
 const stringOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const strict = { additionalProperties: false } as const;
 
-/** Money in dollars (decimal). */
-const Money = Type.Number();
+/** Money in dollars (decimal), never below 0. */
+const Money = Type.Number({ minimum: 0 });
 /** A rate or yield as a fraction (0.15 is 15%). */
 const Rate = Type.Number();
+/** A share of a whole, 0 to 1 (percent_funded is a fraction since the 12/15/2015 release). */
+const Fraction = Type.Number({ minimum: 0, maximum: 1 });
 const Int = Type.Integer();
+/** A count of things, months or days. */
+const Count = Type.Integer({ minimum: 0 });
 
 /** `yyyy-MM-dd HH:mm:ss ±hhmm`: a date-time as the API writes it (the request's `timezone`, or +0000). */
 export const DateTimeText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$', description: 'yyyy-MM-dd HH:mm:ss ±hhmm' });
@@ -75,8 +79,8 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
   listing_amount: Money,
   amount_funded: Money,
   amount_remaining: Money,
-  percent_funded: Rate,
-  funding_threshold: Rate,
+  percent_funded: Fraction,
+  funding_threshold: Fraction,
   partial_funding_indicator: Type.Boolean(),
   investment_typeid: Int,
   investment_type_description: Type.String(),
@@ -97,7 +101,7 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
   borrower_state: stringIn(US_STATES),
   employment_status_description: stringIn(EMPLOYMENT_STATUSES),
   occupation: nullable(Type.String()),
-  months_employed: Int,
+  months_employed: Count,
   income_range: codeIn(INCOME_RANGES),
   income_range_description: stringIn(Object.values(INCOME_RANGES)),
   income_verifiable: Type.Boolean(),
@@ -108,7 +112,7 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
   member_key: Type.String(),
   lender_indicator: Int,
   decision_bureau: Type.String(),
-  verification_stage: Int,
+  verification_stage: Type.Integer({ minimum: 1, maximum: 3, description: 'Three verification stages.' }),
   co_borrower_application: Type.Boolean(),
   combined_dti_wplatform_loan: nullable(Rate),
   combined_stated_monthly_income: nullable(Money),
@@ -120,16 +124,16 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
   estimated_return: Rate,
   max_prior_platform_loan: nullable(Money),
   min_prior_platform_loan: nullable(Money),
-  prior_platform_loans: Int,
-  prior_platform_loan_earliest_pay_off: Int,
-  prior_platform_loans31dpd: Int,
-  prior_platform_loans61dpd: Int,
-  prior_platform_loans_active: Int,
+  prior_platform_loans: Count,
+  prior_platform_loan_earliest_pay_off: Count,
+  prior_platform_loans31dpd: Count,
+  prior_platform_loans61dpd: Count,
+  prior_platform_loans_active: Count,
   prior_platform_loans_balance_outstanding: Money,
-  prior_platform_loans_cycles_billed: Int,
-  prior_platform_loans_late_cycles: Int,
-  prior_platform_loans_late_payments_one_month_plus: Int,
-  prior_platform_loans_ontime_payments: Int,
+  prior_platform_loans_cycles_billed: Count,
+  prior_platform_loans_late_cycles: Count,
+  prior_platform_loans_late_payments_one_month_plus: Count,
+  prior_platform_loans_ontime_payments: Count,
   prior_platform_loans_principal_borrowed: Money,
   prior_platform_loans_principal_outstanding: Money,
   listing_creation_date: dates.dateTime,
@@ -275,16 +279,16 @@ export const OrderListingSchema = Type.Object({
   listing_title: Type.String(),
   invested_amount: Money,
   listing_amount: Money,
-  loan_term_months: Int,
+  loan_term_months: Type.Integer({ minimum: 1 }),
   current_yield: Rate,
   amount_funded: Money,
   platform_rating: stringIn(PLATFORM_RATINGS),
-  verification_stage: Int,
-  percent_funded: Rate,
+  verification_stage: Type.Integer({ minimum: 1, maximum: 3, description: 'Three verification stages.' }),
+  percent_funded: Fraction,
   historical_return: Rate,
   historical_return_10th_pctl: Rate,
   historical_return_90th_pctl: Rate,
-  listing_duration: Int,
+  listing_duration: Count,
   status: stringOf(BID_STATUSES),
   status_reason: Type.String(),
   listing_status_reason: Type.String(),
@@ -311,12 +315,12 @@ export const loanFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: D
   loan_number: Int,
   amount_borrowed: Money,
   borrower_rate: Rate,
-  term: Int,
+  term: Type.Integer({ minimum: 1 }),
   platform_rating: stringIn(PLATFORM_RATINGS),
   origination_date: dates.date,
   loan_status: codeIn(LOAN_STATUSES),
   loan_default_reason: nullable(codeIn(LOAN_DEFAULT_REASONS)),
-  days_past_due: Int,
+  days_past_due: Count,
   principal_balance: Money,
   principal_paid: Money,
   interest_paid: Money,
@@ -334,7 +338,7 @@ export type LoanFields<D extends number | string> = Static<ReturnType<typeof loa
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
 export const LoanSchema = Type.Object({
   ...loanFieldsSchema(WIRE_DATES).properties,
-  age_in_months: Int,
+  age_in_months: Count,
   loan_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
   loan_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
   group_leader_award: Type.Optional(Type.Integer({ description: 'Deprecated; only on loans of listings that started through 2018-08-08.' })),
