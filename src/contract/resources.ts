@@ -349,6 +349,52 @@ export type LoanAnswerFields = Static<typeof LoanSchema>;
 export type Loan = LoanAnswerFields & Open;
 
 // ---------------------------------------------------------------------------------------------
+// Notes
+
+/**
+ * The caller's share of one loan (GET /notes/ and GET /notes/{loan_note_id}), as the real marketplace's
+ * notes resource names its fields. Every `_pro_rata_share` is the note's ownership fraction of the loan's
+ * figure, to the cent; the shares of all notes of a loan add up to the loan's figures.
+ */
+export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
+  loan_note_id: Type.String({ description: '`{loan_number}-{n}`: the loan and the note\'s number on it.' }),
+  loan_number: Int,
+  listing_number: Int,
+  note_ownership_amount: Money,
+  principal_balance_pro_rata_share: Money,
+  principal_paid_pro_rata_share: Money,
+  interest_paid_pro_rata_share: Money,
+  service_fees_paid_pro_rata_share: Type.Number({ description: 'May be negative.' }),
+  platform_fees_paid_pro_rata_share: Money,
+  late_fees_paid_pro_rata_share: Money,
+  collection_fees_paid_pro_rata_share: Money,
+  debt_sale_proceeds_received_pro_rata_share: Money,
+  next_payment_due_amount_pro_rata_share: Money,
+  next_payment_due_date: dates.date,
+  note_status: codeIn(LOAN_STATUSES, 'The loan\'s status code (as loan_status).'),
+  note_status_description: stringIn(Object.values(LOAN_STATUSES)),
+  note_default_reason: nullable(codeIn(LOAN_DEFAULT_REASONS)),
+  note_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
+  platform_rating: stringIn(PLATFORM_RATINGS),
+  term: Type.Integer({ minimum: 1 }),
+  borrower_rate: Rate,
+  lender_yield: Rate,
+  amount_borrowed: Money,
+  age_in_months: Count,
+  days_past_due: Count,
+  origination_date: dates.date,
+  ownership_start_date: dates.date,
+  is_sold: Type.Boolean(),
+});
+/** A note's fields; `D` is how a date is held. */
+export type NoteFields<D extends number | string> = Static<ReturnType<typeof noteFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
+
+/** A note as GET /notes/ and GET /notes/{loan_note_id} return it (no endpoint serves it yet: issue 16). */
+export const NoteSchema = Type.Object(noteFieldsSchema(WIRE_DATES).properties, strict);
+/** A note as the API returns it. */
+export type Note = NoteFields<string> & Open;
+
+// ---------------------------------------------------------------------------------------------
 // Account
 
 /** Amounts by platform rating, `NA` for loans rated before ratings. */

@@ -11,7 +11,7 @@ import { ADMIN_TOKEN_HEADER } from '../mock-admin.js';
 import { VALIDATION_ERROR, SYSTEM_ERROR } from '../errors.js';
 import {
   AccountSchema, BidCreatedSchema, BidReadSchema, BidRequestSchema, CodedErrorSchema, IndexedBureau2Schema, ListingSchema, LoanSchema,
-  OAuthErrorSchema, OfferAssertionSchema, OfferErrorAnswerSchema, OfferErrorSchema, OfferRequestSchema, OfferResponseSchema, OfferSchema,
+  NoteSchema, OAuthErrorSchema, OfferAssertionSchema, OfferErrorAnswerSchema, OfferErrorSchema, OfferRequestSchema, OfferResponseSchema, OfferSchema,
   OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, TokenSchema,
 } from '../resources.js';
 import { ADMIN_ENDPOINTS, FaultsSchema, MockStateSchema } from './admin.js';
@@ -27,7 +27,7 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   Listing: ListingSchema, IndexedBureau2: IndexedBureau2Schema,
   OrderRequest: OrderRequestSchema, BidRequest: BidRequestSchema, OrderCreated: OrderCreatedSchema, BidCreated: BidCreatedSchema,
   Order: OrderSchema, Bid: BidReadSchema, OrderListing: OrderListingSchema,
-  Loan: LoanSchema, Account: AccountSchema,
+  Loan: LoanSchema, Note: NoteSchema, Account: AccountSchema,
   OfferRequest: OfferRequestSchema, OfferResponse: OfferResponseSchema, Offer: OfferSchema, OfferError: OfferErrorSchema,
   OfferAssertion: OfferAssertionSchema, OfferErrorAnswer: OfferErrorAnswerSchema,
   Token: TokenSchema, CodedError: CodedErrorSchema, OAuthError: OAuthErrorSchema,
