@@ -18,6 +18,7 @@ import { listingSearchParameters } from './listing-parameters.js';
 const orderCodes = (status: number): string[] => Object.keys(ORDER_ERRORS).filter((c) => ORDER_ERRORS[c]!.status === status);
 
 const ORDER_READ = { kind: 'bearer', scopes: ['read_invest_order', 'write_invest_order'] } as const;
+const REFERRAL_CODE = pathParam('referral_code', { type: 'string' }, 'The referral code of an offers response.');
 const ORDER_ID = pathParam('order_id', { type: 'string' }, 'The order id (a UUID); anything else is ORD0002.');
 
 /** The token endpoint's form (spec "POST {base_url}/security/oauth/token"). */
@@ -161,16 +162,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get', path: '/apply/offers/{referral_code}', operationId: 'offersPage', tags: ['offers'],
     summary: 'The page behind offers_url (a link for people)', access: { kind: 'open' },
-    parameters: [pathParam('referral_code', { type: 'string' }, 'The referral code of an offers response.')],
+    parameters: [REFERRAL_CODE],
     answers: { 200: html('Every offer of the response.'), 404: html('No such referral code.') },
   },
   {
     method: 'get', path: '/apply/offers/{referral_code}/{offer_id}', operationId: 'offerPage', tags: ['offers'],
     summary: 'The page behind one offer_url', access: { kind: 'open' },
-    parameters: [
-      pathParam('referral_code', { type: 'string' }, 'The referral code of an offers response.'),
-      pathParam('offer_id', { type: 'string' }, 'The offer id.'),
-    ],
+    parameters: [REFERRAL_CODE, pathParam('offer_id', { type: 'string' }, 'The offer id.')],
     answers: { 200: html('The offer.'), 404: html('No such offer.') },
   },
   {
