@@ -1,25 +1,34 @@
 /**
  * The mock marketplace as a request → response function: the msw handlers of every resource over
  * one context, resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for
- * a known path with another method, and a loud JSON 404 for anything unmatched.
+ * a known path with another method, and a loud JSON 404 for anything unmatched. `handle` records
+ * each request in the journal; the HTTP adapter calls `dispatch` and records on the wire instead.
  */
 import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
+import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
+import { inspectHandlers } from './handlers/inspect.js';
 import { listingsHandlers } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
+import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { openApiHandlers } from './handlers/openapi.js';
 import { ordersHandlers } from './handlers/orders.js';
+import { keepsBody, RequestJournal } from './journal.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
   ctx: MockContext;
   handlers: RequestHandler[];
-  /** Answers one request. */
+  /** The last requests answered (GET /__mock/requests). */
+  journal: RequestJournal;
+  /** Answers one request and records it in the journal. */
   handle(request: Request): Promise<Response>;
+  /** Answers one request without recording it (the HTTP adapter records what it sees on the wire). */
+  dispatch(request: Request): Promise<Response>;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -63,15 +72,17 @@ export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listi
 export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () => number = Date.now): MockApp {
   const ctx = new MockContext({ ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial }, realNow);
   const options = ctx.options;
+  const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
     ...ordersHandlers(ctx),
     ...loansHandlers(ctx),
+    ...notesHandlers(ctx),
     ...accountsHandlers(ctx),
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? adminHandlers(ctx) : []),
+    ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
   const check = options.checkAnswers ? answerCheck(options.checkAnswers) : undefined;
   const unrouted = (method: string, url: URL): Response => {
@@ -84,7 +95,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     }
     return notFound(method, url.pathname);
   };
-  const answer = async (request: Request): Promise<Response> => {
+  const dispatchUnchecked = async (request: Request): Promise<Response> => {
     // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
     const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
     let response: Response | undefined;
@@ -98,13 +109,25 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
     return response ?? unrouted(request.method, new URL(request.url));
   };
+  // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
+  const dispatch = async (request: Request): Promise<Response> => {
+    const response = await dispatchUnchecked(request);
+    await check?.(request.method, new URL(request.url), response);
+    return response;
+  };
   return {
     ctx,
     handlers,
+    journal,
     unrouted,
+    dispatch,
     async handle(request) {
-      const response = await answer(request);
-      await check?.(request.method, new URL(request.url), response);
+      const arrival = journal.arrive(request.headers.get('authorization'));
+      const url = new URL(request.url);
+      const bodyText = arrival && request.body !== null && keepsBody(request.method, url.pathname, request.headers.get('content-type'))
+        ? await request.clone().text() : null;
+      const response = await dispatch(request);
+      journal.record(arrival, { method: request.method, path: url.pathname, search: url.search, headers: request.headers, bodyText, status: response.status });
       return response;
     },
     async close() {

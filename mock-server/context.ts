@@ -30,6 +30,10 @@ export interface MockOptions {
   clients?: string[];
   /** Check every answer against the OpenAPI document and append mismatches to this file (answer-check.ts). */
   checkAnswers?: string;
+  /** The token endpoint takes grant_type=password with a seeded user's id and password (--allow-password-grant; outside the spec). */
+  allowPasswordGrant?: boolean;
+  /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
+  journalSize?: number;
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */

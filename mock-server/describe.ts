@@ -1,5 +1,6 @@
 /** What `mkt mock serve` prints on start: the URLs to configure and the seeded credentials. */
 import type { MockApp } from './app.js';
+import { userPassword } from './oauth/passwords.js';
 import { DEMO_CLIENT, PARTNER_CODES } from './seed.js';
 
 /** The origin `mkt` talks to when nothing is configured: the banner leaves MKT_ROOT_URL out for it. */
@@ -13,6 +14,11 @@ const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
 export function tryLine(origin: string): string {
   const login = 'npx mkt login --insecure-storage';
   return origin === DEFAULT_ORIGIN ? login : `export MKT_ROOT_URL=${origin}; ${login}`;
+}
+
+/** Each seeded user's id and password, as the password grant takes them. */
+function passwords(app: MockApp): string {
+  return [...app.ctx.store.users.keys()].map((id) => `${id} ${userPassword(app.ctx.store.seed, id)}`).join(', ');
 }
 
 /** A human-readable summary of a started mock. */
@@ -31,6 +37,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,
     `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
     `  investors: ${users}`,
+    `  passwords, for the password grant (outside the spec; ${app.ctx.options.allowPasswordGrant ? 'on' : 'off, on with --allow-password-grant'}): ${passwords(app)}`,
     `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
     app.ctx.options.autoApprove?.length
       ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}`

@@ -4,13 +4,15 @@
  * to the app as a Fetch Request, then writes the Response back. Client input never gets a 5xx: a bad
  * target is 400, a body over 1 MiB 413, a request node cannot parse a JSON 400. Injected faults
  * (faults.ts) are applied here; while the server listens the engine follows real time, and on close
- * it stops and writes the state file.
+ * it stops and writes the state file. Every request on the wire is recorded in the journal here, once
+ * its answer is written or its connection dropped, refused ones (400, 404, 405, 413, faults) included.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
 import { notFound, type MockApp } from './app.js';
 import { JsonAnswer } from './handlers/route.js';
+import { keepsBody, type Seen } from './journal.js';
 import { normaliseTarget } from './request-target.js';
 
 /** Largest request body the mock reads. */
@@ -108,8 +110,13 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   let boundHost = host;
   let adminToken: string | null = options.adminToken ?? null;
   const engine = app.ctx.engine;
+  const journal = app.journal;
   const server = createServer(async (req, res) => {
     const method = req.method ?? 'GET';
+    const arrival = journal.arrive(req.headers.authorization);
+    // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
+    const seen: Seen = { method, path: (req.url ?? '/').split('?')[0]!.slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
+    if (arrival) res.once('close', () => journal.record(arrival, { ...seen, status: res.headersSent ? res.statusCode : null }));
     let url = new URL('/', origin);
     // An answer the adapter makes itself, checked like the app's own (with checkAnswers).
     const reply = async (response: Response): Promise<void> => {
@@ -121,12 +128,15 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const target = normaliseTarget(req.url ?? '/', origin);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
       url = target.url;
-      // One normalised path for the access decision, the faults and the router alike.
+      // One normalised path for the access decision, the faults, the router and the journal alike.
       const path = url.pathname;
+      seen.path = path;
+      seen.search = url.search;
       if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
         return await reply(notFound(method, path));
       }
       const fault = app.ctx.faults.decide(method, path);
+      seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
       if (fault.action === 'error') return await send(500, { code: 'SYS0001', message: 'Application Error' });
@@ -138,13 +148,14 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (FETCH_FORBIDDEN.has(method)) return await reply(app.unrouted(method, url));
       const body = await readBody(req);
       if (body === null) return await send(413, tooLarge, { connection: 'close' });
+      if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
       let request: Request;
       try {
         request = toFetchRequest(req, url, body);
       } catch (err) {
         return await send(400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
       }
-      const response = await app.handle(request);
+      const response = await app.dispatch(request);
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
       await writeResponse(res, response);
@@ -166,6 +177,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   origin = `http://${h}:${addr.port}`;
   boundHost = addr.address;
   if (adminToken === null && app.ctx.options.admin && !isLoopbackAddress(boundHost)) adminToken = randomAdminToken();
+  if (adminToken !== null) journal.addSecret(adminToken);
   engine.start();
   return {
     server,

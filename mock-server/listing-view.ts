@@ -1,7 +1,8 @@
 /**
  * A listing as the API returns it: catalogue order, dates formatted in the request's zone, the
  * caller's participation, and fields present only where the spec says (co-borrower fields on
- * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones).
+ * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones)
+ * or where the listing has a value (no nulls: an absent occupation is left out).
  */
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { formatDate, formatDateTime } from '../src/contract/dates.js';
@@ -43,8 +44,10 @@ export function listingView(l: Listing, o: ViewOptions): Record<string, unknown>
     if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
     if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
     const v = raw[name];
-    if (v === null || v === undefined) out[name] = null;
-    else if (f.type === 'datetime') out[name] = formatDateTime(v as number, o.zone);
+    // A value the listing does not have (no occupation given, no prior loans, never in the whole-loan pool) is
+    // left out, as the real marketplace does and its clients expect, rather than sent as null.
+    if (v === null || v === undefined) continue;
+    if (f.type === 'datetime') out[name] = formatDateTime(v as number, o.zone);
     else if (f.type === 'date') out[name] = formatDate(v as number, o.zone);
     else out[name] = v;
   }

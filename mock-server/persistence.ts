@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { addMonths } from './engine/lifecycle.js';
 import { MockSetupError } from './setup-error.js';
 import type { Listing, Store } from './store.js';
 import { buildIndex } from './store-index.js';
@@ -86,6 +87,10 @@ export function parseState(text: string, path = '(state)'): SavedState {
     || !Array.isArray(store.notes) || typeof parsed.now !== 'number') {
     throw new StateFileError(path, 'does not hold a mock world');
   }
+  // A world saved when an ended loan's next_payment_due_date was null: the last due date its payments reached.
+  for (const loan of store.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
+  // A file from before the outbox existed: nothing was sent yet.
+  store.outbox ??= { next: 1, messages: [] };
   store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
   store.index = buildIndex(store);
   return { store, now: parsed.now };

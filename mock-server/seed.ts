@@ -7,10 +7,11 @@ import { BUREAU2_ELEMENTS, type BureauElement } from '../src/contract/bureau.js'
 import { BUREAU1_UNTIL } from '../src/contract/listing-fields.js';
 import {
   EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, INVESTMENT_TYPES, LISTING_CATEGORIES, LISTING_STATUS,
-  LISTING_STATUSES, LISTING_TERMS, LOAN_STATUS, PLATFORM_RATINGS, US_STATES,
+  LISTING_RATINGS, LISTING_STATUSES, LISTING_TERMS, LOAN_STATUS, US_STATES,
 } from '../src/contract/enums.js';
 import { cents, monthlyPayment } from './money.js';
-import { seedEngineExtras } from './engine/seed-extras.js';
+import { investorEmail } from './engine/notifications.js';
+import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
 import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
@@ -45,7 +46,7 @@ const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
   0: [1500, 9000], 1: [0, 0], 2: [300, 2080], 3: [2084, 4166], 4: [4167, 6249], 5: [6250, 8333], 6: [8334, 25000], 7: [0, 1500],
 };
 
-/** The fixed investor users of DESIGN.md. */
+/** The fixed investor users of DESIGN.md; each is registered for notifications (investorEmail). */
 const USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number[] }> = [
   { id: 'alice', name: 'Alice Archer', state: 'CA', active: true, emailVerified: true, wholeLoanEligible: true, stateAllowsInvesting: true, cash: [250_000, 10_000] },
   { id: 'bob', name: 'Bob Baker', state: 'NY', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [40] },
@@ -97,13 +98,13 @@ function seedUsers(store: Store, rng: Rng, now: number): void {
   for (const u of USERS) {
     const accountIds: string[] = [];
     u.cash.forEach((cash, i) => {
-      const account: Account = { id: `${u.id}-${i + 1}`, userId: u.id, externalUserId: rng.uuid(), cash };
+      const account: Account = { id: `${u.id}-${i + 1}`, userId: u.id, externalUserId: rng.uuid(), cash: 0 };
       store.accounts.set(account.id, account);
-      store.ledger.push({ at: now, accountId: account.id, amount: cash, kind: 'DEPOSIT', ref: null });
+      seedFundingHistory(store, account.id, cash, now);
       accountIds.push(account.id);
     });
     const { cash: _cash, ...user } = u;
-    store.users.set(u.id, { ...user, accountIds });
+    store.users.set(u.id, { ...user, accountIds, email: investorEmail(u.id) });
   }
 }
 
@@ -113,7 +114,7 @@ function seedUsers(store: Store, rng: Rng, now: number): void {
  */
 export function makeListing(rng: Rng, number: number, created: number, now: number, index: number): Listing {
   const cycle = index < 128;
-  const rating = cycle ? PLATFORM_RATINGS[index % PLATFORM_RATINGS.length]! : rng.pick(PLATFORM_RATINGS);
+  const rating = cycle ? LISTING_RATINGS[index % LISTING_RATINGS.length]! : rng.pick(LISTING_RATINGS);
   const term = cycle ? LISTING_TERMS[index % LISTING_TERMS.length]! : rng.pick(LISTING_TERMS);
   const category = cycle ? 1 + (index % 21) : rng.int(1, 21);
   const state = index < US_STATES.length ? US_STATES[index]! : rng.pick(US_STATES);
@@ -267,6 +268,8 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
   for (let i = 0; i < count; i++) {
     const created = HISTORY_START + Math.floor(((end - HISTORY_START) * i) / count) + rng.int(0, DAY);
     const listing = makeListing(rng, store.counters.listing++, created, now, i);
+    // Some old loans carry NA, the rating of loans made before the ratings (alice holds every fifth history loan, so some of these).
+    if (i % 40 === 5) listing.platform_rating = 'NA';
     listing.investment_typeid = 1;
     listing.investment_type_description = INVESTMENT_TYPES[1]!;
     listing.amount_funded = listing.listing_amount;
@@ -290,6 +293,25 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
         amount: rng.int(1, 4) * 25, orderId: null,
       });
     }
+  }
+  settleSomeDefaults(store);
+}
+
+/**
+ * PaidInFull and SettledInFull are default reasons: they belong to loans that defaulted first. Every fourth
+ * defaulted history loan (past the first few, which show each status) was later paid in full, and every
+ * fourth after it settled; both end COMPLETED. Chosen by position, so the seed's random draws stay as they were.
+ */
+function settleSomeDefaults(store: Store): void {
+  let k = 0;
+  for (const loan of [...store.loans.values()].slice(HISTORY_STATUSES.length)) {
+    if (loan.loan_status !== LOAN_STATUS.DEFAULTED && loan.loan_status !== LOAN_STATUS.CHARGEOFF) continue;
+    k += 1;
+    if (k % 4 !== 1 && k % 4 !== 3) continue;
+    Object.assign(loan, {
+      loan_status: LOAN_STATUS.COMPLETED, loan_default_reason: k % 4 === 1 ? 5 : 6, days_past_due: 0,
+      principal_paid: loan.amount_borrowed, principal_balance: 0, next_payment_due_amount: 0,
+    });
   }
 }
 
@@ -315,7 +337,8 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
   if (completed) balance = 0;
   if (status === LOAN_STATUS.CANCELLED) balance = 0;
   const defaulted = status === LOAN_STATUS.CHARGEOFF || status === LOAN_STATUS.DEFAULTED;
-  const nextDue = originated + (made + 1) * 30.4375 * DAY;
+  // The next due date; an ended loan keeps the last one its schedule reached (paid off: its final payment; defaulted: the first one missed).
+  const nextDue = originated + Math.max(1, completed ? made : made + 1) * 30.4375 * DAY;
   return {
     loan_number: number,
     listingNumber: listing.listing_number,
@@ -325,7 +348,8 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
     platform_rating: listing.platform_rating,
     origination_date: originated,
     loan_status: status,
-    loan_default_reason: completed ? 5 : defaulted ? rng.pick([1, 2, 3]) : null,
+    // Completed on schedule is not a default: no reason (spec: null, not in default).
+    loan_default_reason: defaulted ? rng.pick([1, 2, 3]) : null,
     days_past_due: defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0,
     principal_balance: balance,
     principal_paid: status === LOAN_STATUS.CANCELLED ? 0 : cents(principal - balance),
@@ -335,7 +359,7 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
     service_fees_paid: -cents(interest * 0.08),
     collection_fees_paid: defaulted ? cents(rng.range(0, 200)) : 0,
     debt_sale_proceeds_received: 0,
-    next_payment_due_date: status === LOAN_STATUS.CURRENT || status === LOAN_STATUS.ORIGINATIONDELAYED ? Math.round(nextDue) : null,
+    next_payment_due_date: Math.round(nextDue),
     next_payment_due_amount: status === LOAN_STATUS.CURRENT ? pay : 0,
     paymentsMade: made,
   };

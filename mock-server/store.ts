@@ -4,6 +4,7 @@
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
 import type { BidResult, BidStatus } from '../src/contract/enums.js';
+import type { OutboxMessage } from '../src/contract/mock-inspect.js';
 import type { BidRequest, ListingFields, LoanFields, Offer as OfferAnswer, OrderFields } from '../src/contract/resources.js';
 import { emptyIndex, notesOf, ordersOf, type StoreIndex } from './store-index.js';
 
@@ -48,6 +49,8 @@ export interface User {
   fractionalEligible?: boolean;
   /** Largest order total the user's state suitability rule allows (ORD0022). Absent: no limit. */
   suitabilityLimit?: number;
+  /** The address the user registered for order notifications (engine/notifications.ts). Absent: not registered. */
+  email?: string;
 }
 
 /** An investor account (a user may have several; one auth key per account). */
@@ -140,7 +143,7 @@ export interface Token {
   accountId: string;
   scopes: string[];
   expiresAt: number;
-  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire). */
+  /** The auth key it was issued under (a replaced key leaves its tokens alive until they expire); empty from the password grant. */
   authKey: string;
 }
 
@@ -176,6 +179,17 @@ export interface OfferRecord {
   offers: Offer[];
 }
 
+/** An email the mock sent (GET /__mock/outbox): the contract's message, its time as epoch ms. */
+export interface Message extends Omit<OutboxMessage, 'sent_at'> {
+  sent_at: number;
+}
+
+/** The notifications sent so far and the id of the next one. */
+export interface Outbox {
+  next: number;
+  messages: Message[];
+}
+
 /** The whole world of the mock. */
 export interface Store {
   seed: number;
@@ -200,6 +214,8 @@ export interface Store {
   counters: { listing: number; loan: number; note: number };
   /** The marketplace engine's own state (mock-server/engine). */
   engine: EngineState;
+  /** Emails sent to investors, oldest first: part of the world, so saved with the transition that sent each. */
+  outbox: Outbox;
   /** Orders and notes by account, notes by loan, bids by listing (store-index.ts; derived, never saved). */
   index: StoreIndex;
 }
@@ -235,6 +251,7 @@ export function emptyStore(seed: number): Store {
     offerCounters: { response: 1, offer: 700_001 },
     counters: { listing: 0, loan: 0, note: 0 },
     engine: { lastTick: 0, arrivalsPerHour: 0, queue: [] },
+    outbox: { next: 1, messages: [] },
     index: emptyIndex(),
   };
 }
@@ -248,13 +265,12 @@ export function addListing(store: Store, listing: Listing): void {
 /** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
 export function participationOf(store: Store, accountId: string): Map<number, number> {
   const out = new Map<number, number>();
-  for (const n of notesOf(store, accountId)) out.set(n.listingNumber, (out.get(n.listingNumber) ?? 0) + n.amount);
+  // Summed in whole cents, so that 0.1 + 0.2 answers 0.3, not 0.30000000000000004.
+  const add = (listing: number, amount: number): void => void out.set(listing, (out.get(listing) ?? 0) + Math.round(amount * 100));
+  for (const n of notesOf(store, accountId)) add(n.listingNumber, n.amount);
   for (const o of ordersOf(store, accountId)) {
-    for (const b of o.bids) {
-      if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) {
-        out.set(b.listing_id, (out.get(b.listing_id) ?? 0) + b.bid_amount_placed);
-      }
-    }
+    for (const b of o.bids) if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) add(b.listing_id, b.bid_amount_placed);
   }
+  for (const [listing, c] of out) out.set(listing, c / 100);
   return out;
 }

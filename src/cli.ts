@@ -19,6 +19,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   order: async () => (await import('./commands/order.js')).orderCommand,
   invest: async () => (await import('./commands/invest.js')).investCommand,
   loans: async () => (await import('./commands/loans.js')).makeLoansCommand,
+  notes: async () => (await import('./commands/notes.js')).makeNotesCommand,
   account: async () => (await import('./commands/account.js')).makeAccountCommand,
   offers: async () => (await import('./commands/offers.js')).makeOffersCommand,
   demo: async () => (await import('./commands/demo.js')).makeDemoCommand,

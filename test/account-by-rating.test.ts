@@ -15,7 +15,7 @@ describe('GET /accounts/platform by rating', () => {
       expect(typeof res.body.pending_bids[k]).toBe('number');
     }
     expect(sum(res.body.invested_notes)).toBe(res.body.outstanding_principal_on_active_notes);
-    expect(sum(res.body.pending_bids)).toBe(res.body.pending_investments);
+    expect(sum(res.body.pending_bids)).toBe(res.body.pending_investments_primary_market);
   });
 
   test('an order shows as pending in its listing rating at once', async () => {
@@ -26,6 +26,6 @@ describe('GET /accounts/platform by rating', () => {
     expect((await order(app, alice, [{ listing_id: listing.listing_number, bid_amount: 40 }])).status).toBe(200);
     const after = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
     expect(after.pending_bids[listing.platform_rating] - before.pending_bids[listing.platform_rating]).toBeCloseTo(40, 2);
-    expect(sum(after.pending_bids)).toBe(after.pending_investments);
+    expect(sum(after.pending_bids)).toBe(after.pending_investments_primary_market);
   });
 });

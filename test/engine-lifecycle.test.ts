@@ -7,7 +7,7 @@ import type { Listing } from '../mock-server/store.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
 async function account(app: MockApp, token: string) {
-  return (await call(app, 'GET', '/v1/accounts/platform', { token })).body as { available_cash_balance: number; pending_investments: number; total_account_value: number };
+  return (await call(app, 'GET', '/v1/accounts/platform', { token })).body as { available_cash_balance: number; pending_investments_primary_market: number; total_account_value: number };
 }
 
 async function getOrder(app: MockApp, token: string, id: string) {
@@ -94,7 +94,7 @@ describe('order processing', () => {
     expect(l.amount_funded).toBe(l.listing_amount);
     const after = await account(app, alice);
     expect(after.available_cash_balance).toBeCloseTo(before.available_cash_balance - remaining, 2);
-    expect(after.pending_investments).toBeCloseTo(before.pending_investments + remaining, 2);
+    expect(after.pending_investments_primary_market).toBeCloseTo(before.pending_investments_primary_market + remaining, 2);
   });
 
   test('partial-funding listing under 24 hours old: a bid above 10% is LENDER_NOT_ELIGIBLE_TO_BID and EXPIRED with a refund; 10% is fine; later any amount is', async () => {
@@ -193,7 +193,7 @@ describe('after processing', () => {
     const before = await account(app, alice);
     const id = (await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 60 }])).body.order_id;
     await call(app, 'POST', '/__mock/process');
-    expect((await account(app, alice)).pending_investments).toBeCloseTo(before.pending_investments + 60, 2);
+    expect((await account(app, alice)).pending_investments_primary_market).toBeCloseTo(before.pending_investments_primary_market + 60, 2);
     await call(app, 'POST', `/__mock/listings/${l.listing_number}/${action}`);
     expect(l.listing_status).toBe(status);
     const o = await getOrder(app, alice, id);
@@ -201,7 +201,7 @@ describe('after processing', () => {
     expect(o.order_status).toBe('COMPLETED');
     const after = await account(app, alice);
     expect(after.available_cash_balance).toBe(before.available_cash_balance);
-    expect(after.pending_investments).toBe(before.pending_investments);
+    expect(after.pending_investments_primary_market).toBe(before.pending_investments_primary_market);
   });
 
   test('listing expired unfunded: bid EXPIRED with a refund when the listing ends short', async () => {

@@ -44,25 +44,31 @@ describe('GET /loans/', () => {
 
   test('loan_status and loan_default_reason are consistent on every loan, seeded or serviced over a year', async () => {
     const app = makeApp();
+    const seeded = new Set(app.ctx.store.loans.keys());
     await call(app, 'POST', '/__mock/clock', { body: { advance: '365d' } });
     const statuses = new Set<number>();
+    const completedByServicing: number[] = [];
     for (const loan of app.ctx.store.loans.values()) {
       statuses.add(loan.loan_status);
+      // The spec types it as a date: every loan has one, ended loans too.
+      expect(typeof loan.next_payment_due_date).toBe('number');
       if (loan.loan_status === LOAN_STATUS.CURRENT) {
         expect(loan.loan_default_reason).toBeNull();
         expect(loan.principal_balance).toBeGreaterThan(0);
       }
       if (loan.loan_status === LOAN_STATUS.COMPLETED) {
-        expect([5, 6]).toContain(loan.loan_default_reason);
+        // Paid off is no default (null); PaidInFull and SettledInFull only after a default, which servicing never reverses.
+        expect([null, 5, 6]).toContain(loan.loan_default_reason);
+        if (!seeded.has(loan.loan_number)) completedByServicing.push(loan.loan_default_reason ?? 0);
         expect(loan.principal_balance).toBe(0);
       }
       if (loan.loan_status === LOAN_STATUS.DEFAULTED || loan.loan_status === LOAN_STATUS.CHARGEOFF) {
         expect([1, 2, 3]).toContain(loan.loan_default_reason);
-        expect(loan.next_payment_due_date).toBeNull();
       }
       expect(loan.principal_paid + loan.principal_balance).toBeCloseTo(loan.loan_status === LOAN_STATUS.CANCELLED ? loan.principal_paid : loan.amount_borrowed, 0);
     }
     for (const s of [LOAN_STATUS.CURRENT, LOAN_STATUS.COMPLETED, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF]) expect(statuses.has(s)).toBe(true);
+    expect(completedByServicing.every((r) => r === 0)).toBe(true);
     expect(checkInvariants(app.ctx.store)).toEqual({ ok: true, violations: [] });
   });
 });
@@ -112,7 +118,7 @@ describe('servicing and the account', () => {
     const res = await call(app, 'GET', '/v1/accounts/platform', { token: bob });
     const invested = app.ctx.store.notes.filter((n) => n.accountId === 'bob-1').reduce((s, n) => s + (n.principal ?? 0), 0);
     expect(res.body).toMatchObject({
-      available_cash_balance: 40, pending_investments: 0, pending_investments_primary_market: 0,
+      available_cash_balance: 40, pending_investments_primary_market: 0,
       outstanding_principal_on_active_notes: Math.round(invested * 100) / 100,
       total_account_value: Math.round((40 + invested) * 100) / 100,
       external_user_id: app.ctx.store.accounts.get('bob-1')!.externalUserId,

@@ -118,3 +118,17 @@ describe('a restart with --state keeps the OAuth world', () => {
     expect(again.status).toBe(200);
   });
 });
+
+describe('a state file written by an older mock', () => {
+  test('an ended loan saved with next_payment_due_date null is read back with the last due date its payments reached', () => {
+    const app = makeApp({ listings: 60 });
+    apps.push(app);
+    const loan = [...app.ctx.store.loans.values()].find((l) => l.loan_status === 4 && l.paymentsMade > 0)!;
+    const due = loan.next_payment_due_date;
+    (loan as { next_payment_due_date: number | null }).next_payment_due_date = null;
+    const back = parseState(serializeState(app.ctx.store, START)).store.loans.get(loan.loan_number)!;
+    expect(typeof back.next_payment_due_date).toBe('number');
+    // Within a few days of the seed's own date for it (the seed counts months of 30.4375 days, the reader calendar months).
+    expect(Math.abs(back.next_payment_due_date - due)).toBeLessThan(10 * 86_400_000);
+  });
+});

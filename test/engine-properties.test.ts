@@ -4,59 +4,19 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { serializeState } from '../mock-server/persistence.js';
-import { call, makeApp, tokenFor } from './engine-fixture.js';
-
-const ACCOUNTS = ['alice-1', 'alice-1', 'alice-2', 'bob-1', 'dave-1', 'ivy-1', 'kate-1', 'erin-1'] as const;
-
-type Step =
-  | { kind: 'order'; account: number; picks: { listing: number; amount: number }[] }
-  | { kind: 'advance'; minutes: number }
-  | { kind: 'process' }
-  | { kind: 'withdraw'; listing: number };
-
-const amount = fc.oneof(
-  { weight: 10, arbitrary: fc.integer({ min: 25, max: 400 }) },
-  { weight: 10, arbitrary: fc.integer({ min: 2500, max: 40000 }).map((c) => c / 100) },
-  { weight: 1, arbitrary: fc.constantFrom(24.99, 0, 35000, 1e6) },
-);
-const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), picks: fc.array(fc.record({ listing: fc.nat(10_000), amount }), { minLength: 1, maxLength: 4 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 6 * 24 * 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
-);
+import { makeApp, tokenFor } from './engine-fixture.js';
+import { step, STEP_ACCOUNTS, takeStep, type Step } from './helpers/engine-steps.js';
 
 /** What the runs did, so the property cannot pass by refusing everything. */
 const seen = { accepted: 0, refused: 0, invested: 0, expired: 0 };
 
 /** Runs the steps; checks the invariants (and that a refused order moved nothing) after each one. */
 async function run(app: MockApp, steps: Step[], check: boolean): Promise<void> {
-  const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
+  const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
   for (const s of steps) {
-    const store = app.ctx.store;
-    // Pick among listings that exist now: active ones mostly, any listing sometimes (ended, originated, whole).
-    const active = store.listings.filter((l) => l.listing_status === 2);
-    const choose = (i: number) => (i % 5 === 0 ? store.listings[i % store.listings.length]! : active[i % active.length] ?? store.listings[0]!);
-    if (s.kind === 'order') {
-      const once = new Set<number>();
-      const bids = s.picks.map((p) => ({ listing_id: choose(p.listing).listing_number, bid_amount: p.amount })).filter((b) => !once.has(b.listing_id) && once.add(b.listing_id));
-      const ledger = store.ledger.length;
-      const orders = store.orders.size;
-      const res = await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body: { bid_requests: bids } });
-      expect(res.status).not.toBe(500);
-      if (res.status === 200) seen.accepted++;
-      else seen.refused++;
-      if (res.status !== 200) {
-        expect(store.ledger.length).toBe(ledger);
-        expect(store.orders.size).toBe(orders);
-      }
-    } else if (s.kind === 'advance') {
-      await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.minutes}m` } });
-    } else if (s.kind === 'process') {
-      await call(app, 'POST', '/__mock/process');
-    } else {
-      await call(app, 'POST', `/__mock/listings/${choose(s.listing).listing_number}/withdraw`);
-    }
+    const accepted = await takeStep(app, tokens, s);
+    if (accepted === true) seen.accepted++;
+    if (accepted === false) seen.refused++;
     if (check) {
       const report = checkInvariants(app.ctx.store);
       if (!report.ok) throw new Error(`after ${JSON.stringify(s)}: ${report.violations.join('; ')}`);

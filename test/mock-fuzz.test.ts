@@ -45,7 +45,7 @@ afterAll(async () => {
 const printable = (min = 0x21) => fc.string({ unit: fc.integer({ min, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 24 });
 const METHODS = ['GET', 'GET', 'GET', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'PURGE', 'LOCK'];
 const PATHS = [
-  '/v1/orders', '/v1/orders/0b6e7d1c-8f0a-4c4e-9a55-1f2d3c4b5a69', '/v1/orders/x/listings', '/v1/loans', '/v1/loans/123',
+  '/v1/orders', '/v1/orders/0b6e7d1c-8f0a-4c4e-9a55-1f2d3c4b5a69', '/v1/orders/x/listings', '/v1/loans', '/v1/loans/123', '/v1/notes', '/v1/notes/500001-900001',
   '/v1/accounts/platform', '/listingsvc/v2/listings', '/v1/marketplace/application/offers', '/apply/offers/NOPE',
   '/apply/offers/NOPE/1', '/oauth', '/v1/security/oauth/token', '/__mock/state', '/__mock/clock', '/__mock/process', '/',
 ];

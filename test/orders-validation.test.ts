@@ -175,7 +175,7 @@ describe('acceptance', () => {
     ]);
     const after = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
     expect(after.available_cash_balance).toBeCloseTo(before.available_cash_balance - 125.5, 2);
-    expect(after.pending_investments).toBeCloseTo(before.pending_investments + 125.5, 2);
+    expect(after.pending_investments_primary_market).toBeCloseTo(before.pending_investments_primary_market + 125.5, 2);
     expect(after.total_account_value).toBeCloseTo(before.total_account_value, 2);
   });
 
@@ -186,7 +186,7 @@ describe('acceptance', () => {
     expect(res.body.error).toBe('insufficient_scope');
   });
 
-  test('a rejected order changes no state', async () => {
+  test('a rejected order changes no state but the email telling the investor so', async () => {
     const app = makeApp();
     const snapshot = serializeState(app.ctx.store, app.ctx.clock.now());
     const l = plainListings(app)[0]!;
@@ -199,8 +199,13 @@ describe('acceptance', () => {
       const res = await order(app, tokenFor(app, account), [...bids]);
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
-    // Tokens were added by the test itself; everything else must be byte for byte the same.
+    // One email per rejection, to the investor who sent it (engine/notifications.ts).
+    expect(app.ctx.store.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(['bob', 'alice', 'lena', 'erin'].map((u) => (
+      [`${u}@investors.example`, 'order_validation_error', null]
+    )));
+    // Tokens were added by the test itself, the emails were just checked; everything else must be byte for byte the same.
     app.ctx.store.tokens.clear();
+    app.ctx.store.outbox = { next: 1, messages: [] };
     expect(serializeState(app.ctx.store, app.ctx.clock.now())).toBe(snapshot);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
-import { FICO_BINS, LISTING_CATEGORIES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from '../src/contract/enums.js';
+import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import { seedStore } from '../mock-server/seed.js';
 
@@ -59,7 +59,7 @@ describe('the seeded world', () => {
 
   it('represents every rating, term, category, state and FICO bin among active listings', () => {
     const seen = (f: (l: (typeof active)[number]) => unknown) => new Set(active.map(f));
-    expect(seen((l) => l.platform_rating)).toEqual(new Set(PLATFORM_RATINGS));
+    expect(seen((l) => l.platform_rating)).toEqual(new Set(LISTING_RATINGS));
     expect(seen((l) => l.listing_term)).toEqual(new Set(LISTING_TERMS));
     expect(seen((l) => l.listing_category_id)).toEqual(new Set(Object.keys(LISTING_CATEGORIES).map(Number)));
     expect(seen((l) => l.borrower_state)).toEqual(new Set(US_STATES));
@@ -90,7 +90,32 @@ describe('the seeded world', () => {
       expect(loan.principal_balance).toBeGreaterThanOrEqual(0);
       expect(loan.principal_balance).toBeLessThanOrEqual(loan.amount_borrowed);
       if (loan.loan_status === 4) expect(loan.principal_balance).toBe(0);
-      if (loan.loan_default_reason === null) expect([0, 1, 6]).toContain(loan.loan_status);
+      // Not in default: originating, current, completed on schedule or cancelled.
+      if (loan.loan_default_reason === null) expect([0, 1, 4, 6]).toContain(loan.loan_status);
+      // PaidInFull and SettledInFull only on loans that defaulted first and have ended.
+      if (loan.loan_default_reason === 5 || loan.loan_default_reason === 6) expect(loan.loan_status).toBe(4);
+      if (loan.loan_status === 1) expect(loan.loan_default_reason).toBeNull();
+      expect(Number.isFinite(loan.next_payment_due_date)).toBe(true);
+    }
+    const reasons = new Set([...store.loans.values()].map((l) => l.loan_default_reason));
+    for (const r of [null, 1, 5, 6]) expect(reasons.has(r), `default reason ${r}`).toBe(true);
+    const completed = [...store.loans.values()].filter((l) => l.loan_status === 4);
+    expect(completed.some((l) => l.loan_default_reason === null)).toBe(true);
+  });
+
+  it('rates some old loans NA (before the ratings), never an active listing', () => {
+    const na = [...store.loans.values()].filter((l) => l.platform_rating === 'NA');
+    expect(na.length).toBeGreaterThan(0);
+    expect(active.every((l) => l.platform_rating !== 'NA')).toBe(true);
+  });
+
+  it('funds every account through a history of deposits and a withdrawal that sums to its cash', () => {
+    for (const a of store.accounts.values()) {
+      const entries = store.ledger.filter((e) => e.accountId === a.id);
+      expect(entries.some((e) => e.kind === 'DEPOSIT' && e.at < NOW)).toBe(true);
+      expect(entries.some((e) => e.kind === 'WITHDRAWAL' && e.amount < 0 && e.at < NOW)).toBe(true);
+      expect(Math.round(entries.reduce((s, e) => s + e.amount, 0) * 100) / 100).toBe(a.cash);
+      for (const e of entries) expect(Number.isInteger(e.amount)).toBe(true);
     }
   });
 

@@ -5,12 +5,14 @@
  * the answer goes out (one fsynced save covers every change made while the previous one ran), and
  * background changes no one was told of are saved shortly after.
  */
+import { ApiError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../persistence.js';
 import type { Account, Order } from '../store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
-import { validateOrder } from './validate-order.js';
+import { notifyRejected } from './notifications.js';
+import { parseOrderBody, validateOrder } from './validate-order.js';
 
 /** Default delay between accepting an order and processing it (virtual time). */
 export const DEFAULT_PROCESS_DELAY_MS = 1500;
@@ -90,12 +92,25 @@ export class Engine {
     }
   }
 
-  /** Validates and accepts an order for `account` (throws the first ORD error); the world is synced first. */
-  submit(account: Account, body: unknown): Order {
+  /**
+   * Validates and accepts the order in body `text` for `account`; the world is synced first. The
+   * first ORD error is thrown, after the investor is emailed about it (the other failures, such as
+   * a login that has lapsed, are no order validation).
+   */
+  submit(account: Account, text: string): Order {
     this.sync();
+    const store = this.ctx.store;
     const now = this.ctx.clock.now();
-    const bids = validateOrder(this.ctx.store, account, body, now);
-    return acceptOrder(this.ctx.store, account, bids, now, now + this.processDelayMs);
+    let body: unknown;
+    let bids;
+    try {
+      body = parseOrderBody(text);
+      bids = validateOrder(store, account, body, now);
+    } catch (err) {
+      if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
+      throw err;
+    }
+    return acceptOrder(store, account, bids, now, now + this.processDelayMs);
   }
 
   /** Processes every queued order now, whatever its time (POST /__mock/process). */

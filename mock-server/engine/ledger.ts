@@ -3,17 +3,17 @@
  * of an account's entries is its cash; a debit that would take cash below zero is a bug and throws.
  */
 import { cents } from '../money.js';
-import type { Bid, Note, Store } from '../store.js';
+import type { Bid, LedgerEntry, Note, Store } from '../store.js';
 import { notesOf, ordersOf } from '../store-index.js';
 
 /** Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it. */
 export const LEDGER_KINDS = {
-  DEPOSIT: 'DEPOSIT', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', PRINCIPAL: 'PRINCIPAL',
+  DEPOSIT: 'DEPOSIT', WITHDRAWAL: 'WITHDRAWAL', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', PRINCIPAL: 'PRINCIPAL',
   INTEREST: 'INTEREST', LATE_FEE: 'LATE_FEE', SERVICE_FEE: 'SERVICE_FEE',
 } as const;
 
 /** Kinds that bring money in from outside (or send it out): they change cash + pending + invested principal. */
-export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE']);
+export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'WITHDRAWAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE']);
 
 /** Posts one entry and moves the account's cash by `amount`. */
 export function post(store: Store, accountId: string, amount: number, kind: string, ref: string | null, at: number): void {
@@ -62,4 +62,13 @@ export function balancesOf(store: Store, accountId: string): Balances {
   pending = cents(pending);
   invested = cents(invested);
   return { cash: account.cash, pending, invested, total: cents(account.cash + pending + invested) };
+}
+
+/** The latest entry of `kind` on an account (the ledger is in the order entries were posted), or undefined. */
+export function lastEntry(store: Store, accountId: string, kind: string): LedgerEntry | undefined {
+  for (let i = store.ledger.length - 1; i >= 0; i--) {
+    const e = store.ledger[i]!;
+    if (e.accountId === accountId && e.kind === kind) return e;
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@ import type { Bid, Listing, Loan, Order, Store } from '../store.js';
 import { reindexListing, touchListings } from '../listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
+import { notifyCompleted } from './notifications.js';
 import { rngFor } from './rng-for.js';
 
 const DAY = 86_400_000;
@@ -43,10 +44,12 @@ export function heldByUnprocessedBid(store: Store, n: number): boolean {
   return bidsOnListing(store, n).some(({ order, bid }) => !order.processed && bid.bid_status === 'PENDING');
 }
 
-/** Marks an order COMPLETED once every bid is INVESTED or EXPIRED. */
-export function completeIfDone(order: Order): void {
+/** Marks an order COMPLETED once every bid is INVESTED or EXPIRED, and emails the investor (once: only on the change). */
+export function completeIfDone(store: Store, order: Order, at: number): void {
+  if (order.order_status === 'COMPLETED') return;
   if (order.processed && order.bids.every((b) => b.bid_status === 'INVESTED' || b.bid_status === 'EXPIRED')) {
     order.order_status = 'COMPLETED';
+    notifyCompleted(store, order, at);
   }
 }
 
@@ -56,7 +59,7 @@ export function expireBid(store: Store, order: Order, bid: Bid, at: number): voi
   const held = bid.bid_result === 'NONE' ? bid.bid_amount : bid.bid_amount_placed;
   bid.bid_status = 'EXPIRED';
   post(store, order.accountId, held, LEDGER_KINDS.BID_REFUND, `${order.order_id}:${bid.listing_id}`, at);
-  completeIfDone(order);
+  completeIfDone(store, order, at);
 }
 
 /** Ends a listing without a loan (expired, withdrawn, cancelled): its placed bids EXPIRE with refunds. */
@@ -143,7 +146,7 @@ export function originate(store: Store, l: Listing, at: number): Loan {
     });
     bid.bid_status = 'INVESTED';
     bid.note_number = note_number;
-    completeIfDone(order);
+    completeIfDone(store, order, at);
   }
   return loan;
 }

@@ -9,6 +9,7 @@ import type { Account, Bid, Order, Store } from '../store.js';
 import { addOrder } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
+import { notifyProcessed } from './notifications.js';
 import { rngFor } from './rng-for.js';
 import type { BidRequest } from './validate-order.js';
 
@@ -40,13 +41,14 @@ export function acceptOrder(store: Store, account: Account, bids: BidRequest[], 
   return order;
 }
 
-/** Processes one queued order at `at`: every bid gets its bid_result. */
+/** Processes one queued order at `at`: every bid gets its bid_result; the investor is emailed (and again if that completes it). */
 export function processOrder(store: Store, order: Order, at: number): void {
   if (order.processed) return;
   for (const bid of order.bids) processBid(store, order, bid, at);
   order.processed = true;
   store.engine.queue = store.engine.queue.filter((id) => id !== order.order_id);
-  completeIfDone(order);
+  notifyProcessed(store, order, at);
+  completeIfDone(store, order, at);
 }
 
 function refund(store: Store, order: Order, bid: Bid, amount: number, at: number): void {

@@ -8,9 +8,14 @@ import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../money.js';
 import { Rng } from '../rng.js';
 import type { Listing, Store, User } from '../store.js';
+import { LEDGER_KINDS, post } from './ledger.js';
+import { rngFor } from './rng-for.js';
+import { investorEmail } from './notifications.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/** Mixed into the seed for the accounts' funding histories. */
+const FUNDING_SALT = 0xf0d5;
 
 /** Extra investors and what each is for (DESIGN.md names alice…erin; these follow the alphabet). */
 const EXTRA_USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number; ledgerFrozen?: boolean; registeredDaysAgo?: number }> = [
@@ -32,10 +37,10 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
   for (const u of EXTRA_USERS) {
     const { cash, ledgerFrozen, registeredDaysAgo, ...user } = u;
     const id = `${u.id}-1`;
-    store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
-    store.ledger.push({ at: now, accountId: id, amount: cash, kind: 'DEPOSIT', ref: null });
+    store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash: 0, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
+    seedFundingHistory(store, id, cash, now);
     const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
-    store.users.set(u.id, { ...user, accountIds: [id], ...(registeredAt !== undefined ? { registeredAt } : {}) });
+    store.users.set(u.id, { ...user, accountIds: [id], email: investorEmail(u.id), ...(registeredAt !== undefined ? { registeredAt } : {}) });
   }
   markSpecialListings(store, now);
   for (const n of store.notes) {
@@ -53,6 +58,25 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     }
   }
   store.engine = { lastTick: Math.floor(now / HOUR) * HOUR, arrivalsPerHour: activeListings / (14 * 24), queue: [] };
+}
+
+/**
+ * Funds a new account (cash 0) with a year of history that leaves it `cash`: a first deposit, a withdrawal
+ * some weeks later, then one or two more deposits, the last a day or more before `now`. So the account's
+ * last deposit and last withdrawal (GET /accounts/platform) are real ledger entries. Amounts are whole
+ * dollars; the draws come from a stream of the account's own, so the rest of the seed is unchanged.
+ */
+export function seedFundingHistory(store: Store, accountId: string, cash: number, now: number): void {
+  const rng = rngFor(store.seed, FUNDING_SALT, ...[...accountId].map((c) => c.charCodeAt(0)));
+  const withdrawal = Math.max(25, Math.round(cash * rng.range(0.05, 0.25)));
+  const later = Array.from({ length: rng.int(1, 2) }, () => Math.floor((cash + withdrawal) * rng.range(0.1, 0.3)));
+  const first = cash + withdrawal - later.reduce((s, x) => s + x, 0);
+  let at = now - rng.int(300, 360) * DAY - rng.int(0, 86_399) * 1000;
+  post(store, accountId, first, LEDGER_KINDS.DEPOSIT, null, at);
+  at += rng.int(20, 60) * DAY;
+  post(store, accountId, -withdrawal, LEDGER_KINDS.WITHDRAWAL, null, at);
+  const step = Math.floor((now - DAY - at) / (later.length + 1));
+  for (const amount of later) post(store, accountId, amount, LEDGER_KINDS.DEPOSIT, null, (at += step));
 }
 
 /** The listing that plays `role` in this world, if the world is big enough to have one. */

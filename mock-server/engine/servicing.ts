@@ -43,7 +43,7 @@ export function serviceLoans(store: Store, t: number, rng: Rng): void {
       defaultLoan(loan, 1, t);
       continue;
     }
-    if (loan.next_payment_due_date == null || loan.next_payment_due_date > t) continue;
+    if (loan.next_payment_due_date > t) continue;
     dueDate(store, loan, notesOfLoan(store, loan.loan_number), t, rng);
   }
 }
@@ -56,13 +56,13 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   loan.loan_status = LOAN_STATUS.DEFAULTED;
   loan.loan_default_reason = reason;
   loan.next_payment_due_amount = 0;
-  loan.next_payment_due_date = null;
+  // next_payment_due_date stays the due date it had: the spec types it as a date, never null.
   // Delinquent loans charge off at 121 days past due; bankruptcy and death 30 days after the default.
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
 }
 
 function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number, rng: Rng): void {
-  const due = loan.next_payment_due_date!;
+  const due = loan.next_payment_due_date;
   const missed = loan.missedPayments ?? 0;
   const r = rng.next();
   const missChance = MISS_BY_RATING[loan.platform_rating] ?? 0.03;
@@ -100,9 +100,10 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number, rn
   loan.days_past_due = 0;
   const done = loan.principal_balance <= 0;
   if (done) {
+    // Paid off, on schedule or early, is not a default: no reason (PaidInFull is for loans that defaulted first),
+    // and the due date stays the last one its schedule reached, the one just paid.
     loan.loan_status = LOAN_STATUS.COMPLETED;
-    loan.loan_default_reason = 5;
-    loan.next_payment_due_date = null;
+    loan.loan_default_reason = null;
     loan.next_payment_due_amount = 0;
   } else {
     loan.next_payment_due_date = addMonths(due, installments);

@@ -31,6 +31,15 @@ export function orderError(code: string, detail?: string): ApiError {
   return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
 }
 
+/** The body of POST /orders as JSON; ORD0032 when it is not JSON. */
+export function parseOrderBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw orderError('ORD0032', 'The body is not valid JSON.');
+  }
+}
+
 /** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
 export function validateOrder(store: Store, account: Account, body: unknown, now: number): BidRequest[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

@@ -12,6 +12,7 @@ import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { endListing } from '../engine/lifecycle.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
+import { userPassword } from '../oauth/passwords.js';
 import { route } from './route.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
@@ -32,6 +33,11 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
       pending: b.pending, invested: b.invested, total: b.total,
     };
   });
+  // Each user's password beside their name: what the password grant (--allow-password-grant) takes.
+  const users = [...s.users.values()].map((u) => ({
+    user: u.id, name: u.name, password: userPassword(s.seed, u.id), accounts: u.accountIds,
+    email: u.email ?? null, notifications: u.email !== undefined,
+  }));
   const special: Record<string, number | null> = {
     own_listing_of_dave: s.listings.find((l) => l.borrowerUserId === 'dave')?.listing_number ?? null,
   };
@@ -50,7 +56,11 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     loans: s.loans.size,
     notes: s.notes.length,
     ledger_entries: s.ledger.length,
+    users,
+    password_grant: !!ctx.options.allowPasswordGrant,
     accounts,
+    // Every seeded investor is registered for the order notifications (GET /__mock/outbox).
+    outbox_messages: s.outbox.messages.length,
     special_listings: special,
     invariants: checkInvariants(s),
     faults: ctx.faults.get(),

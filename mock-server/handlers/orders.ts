@@ -16,15 +16,6 @@ import { authedRoute, paged } from './route.js';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
 
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw orderError('ORD0032', 'The body is not valid JSON.');
-  }
-}
-
 /** The caller's order `id`: ORD0002 when it is not a UUID, ORD0001 when unknown or someone else's. */
 function findOrder(ctx: MockContext, accountId: string, id: string): Order {
   if (!UUID_RE.test(id)) throw orderError('ORD0002', `'${id}' is not an order id.`);
@@ -37,9 +28,8 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
 export function ordersHandlers(ctx: MockContext) {
   return [
     http.post('*/v1/orders', authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
-      const body = await readJson(request);
       const account = ctx.store.accounts.get(caller.accountId)!;
-      return createdOrderView(ctx.store, ctx.engine.submit(account, body), zone);
+      return createdOrderView(ctx.store, ctx.engine.submit(account, await request.text()), zone);
     }, { json: true })),
     // Only the page asked for is viewed.
     http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (

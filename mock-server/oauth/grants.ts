@@ -1,6 +1,7 @@
 /**
  * The authorization-key flow's state changes: approving a grant (a new key replaces the old one),
- * and the token endpoint's two grants with every error of the spec's authorization table.
+ * and the token endpoint's two grants with every error of the spec's authorization table (and the opt-in
+ * password grant, outside the spec).
  * Keys never expire; access tokens live ACCESS_TOKEN_SECONDS and refresh tokens REFRESH_TOKEN_SECONDS
  * on the mock's clock, from their issue (no sliding). Tokens already issued outlive a replaced key.
  */
@@ -10,6 +11,7 @@ import { ApiError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import type { Grant, Token } from '../store.js';
 import { findClient } from './clients.js';
+import { passwordMatches } from './passwords.js';
 
 /** Which grant the user chose on the consent page. */
 export type Access = 'read_write' | 'read_only';
@@ -62,12 +64,43 @@ function issue(ctx: MockContext, kind: Token['kind'], from: Pick<Token, 'clientI
   return token;
 }
 
+/** The grant types the token endpoint takes: the spec's two, and the password grant when the mock allows it. */
+function grantTypes(ctx: MockContext): string[] {
+  return ['authorization_key', 'refresh_token', ...(ctx.options.allowPasswordGrant ? ['password'] : [])];
+}
+
+/**
+ * The password grant (an extension outside the spec, on with --allow-password-grant): a seeded user's id and
+ * password (passwords.ts) give a read/write token pair for the user's first account. An unknown user or a
+ * wrong password is invalid_grant, as a bad key or refresh token is for the spec's grants.
+ */
+function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams): TokenResponse {
+  const username = form.get('username');
+  const password = form.get('password');
+  if (!username || password === null) throw oauthError(400, 'invalid_request', 'The password grant needs username and password');
+  const user = ctx.store.users.get(username);
+  const accountId = user?.accountIds[0];
+  if (!user || !accountId || !passwordMatches(ctx.store.seed, user.id, password)) {
+    throw oauthError(400, 'invalid_grant', 'Invalid username or password');
+  }
+  return tokenPair(ctx, { clientId, accountId, scopes: scopesFor('read_write'), authKey: '' });
+}
+
+/** A new access token and refresh token for `from`. */
+function tokenPair(ctx: MockContext, from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>): TokenResponse {
+  const access = issue(ctx, 'access', from, ACCESS_TOKEN_SECONDS);
+  const refresh = issue(ctx, 'refresh', from, REFRESH_TOKEN_SECONDS);
+  return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
+}
+
 /** Answers POST {base_url}/security/oauth/token for the form `form`; throws the spec's errors. */
 export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenResponse {
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'Missing grant_type');
-  if (grantType !== 'authorization_key' && grantType !== 'refresh_token') {
-    throw oauthError(400, 'unsupported_grant_type', `Grant type '${grantType}' is not supported (authorization_key or refresh_token)`);
+  const types = grantTypes(ctx);
+  if (!types.includes(grantType)) {
+    const hint = grantType === 'password' ? '; the mock takes it when started with --allow-password-grant' : '';
+    throw oauthError(400, 'unsupported_grant_type', `Grant type '${grantType}' is not supported (${types.join(' or ')})${hint}`);
   }
   const client = findClient(ctx, form.get('client_id'));
   if (!client || form.get('client_secret') !== client.secret) {
@@ -75,15 +108,14 @@ export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenRespon
   }
   const now = ctx.clock.now();
   pruneExpired(ctx, now);
+  if (grantType === 'password') return passwordGrant(ctx, client.clientId, form);
   if (grantType === 'authorization_key') {
     const key = form.get('auth_key');
     if (!key) throw oauthError(400, 'invalid_authkey', 'Missing auth_key');
     const grant = ctx.store.grants.find((g) => g.authKey === key);
     if (!grant) throw oauthError(400, 'invalid_authkey', 'Invalid auth key (unknown, revoked or replaced by a newer one)');
     if (grant.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to get tokens for this user');
-    const access = issue(ctx, 'access', grant, ACCESS_TOKEN_SECONDS);
-    const refresh = issue(ctx, 'refresh', grant, REFRESH_TOKEN_SECONDS);
-    return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
+    return tokenPair(ctx, grant);
   }
   const value = form.get('refresh_token');
   if (!value) throw oauthError(400, 'invalid_grant', 'Missing refresh_token');

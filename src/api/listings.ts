@@ -3,7 +3,7 @@ import { decodeEnvelope, decodeListing } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
 import type { ListEnvelope, Listing } from '../contract/resources.js';
 import type { ApiClient } from './client.js';
-import { paginate } from './pagination.js';
+import { paginateQuery } from './pagination.js';
 
 export type { Listing } from '../contract/resources.js';
 
@@ -20,12 +20,7 @@ export function search(client: ApiClient, query: URLSearchParams): Promise<ListE
 export function searchAll(client: ApiClient, query: URLSearchParams): AsyncGenerator<Listing> {
   const pageSize = Number(query.get('limit') ?? PAGINATION.listings.max);
   const start = Number(query.get('offset') ?? 0);
-  return paginate((offset, limit) => {
-    const q = new URLSearchParams(query);
-    q.set('offset', String(offset));
-    q.set('limit', String(limit));
-    return search(client, q);
-  }, pageSize, start);
+  return paginateQuery(query, (q) => search(client, q), pageSize, start);
 }
 
 /** One listing by number: active (fractional, then whole-loan), then originated. Null when none has it. */

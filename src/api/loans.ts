@@ -3,7 +3,7 @@ import { decodeEnvelope, decodeLoan } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
 import type { ListEnvelope, Loan } from '../contract/resources.js';
 import { seg, type ApiClient } from './client.js';
-import { paginate } from './pagination.js';
+import { paginateQuery } from './pagination.js';
 
 export type { Loan } from '../contract/resources.js';
 
@@ -16,12 +16,7 @@ export function list(client: ApiClient, query: URLSearchParams): Promise<ListEnv
 
 /** Every loan, page by page (the endpoint's maximum page is 25). */
 export function listAll(client: ApiClient, query: URLSearchParams): AsyncGenerator<Loan> {
-  return paginate((offset, limit) => {
-    const q = new URLSearchParams(query);
-    q.set('offset', String(offset));
-    q.set('limit', String(limit));
-    return list(client, q);
-  }, PAGINATION.loans.max);
+  return paginateQuery(query, (q) => list(client, q), PAGINATION.loans.max);
 }
 
 /** One loan by number. */

@@ -17,3 +17,21 @@ export async function* paginate<T>(
     if (page.result.length === 0 || page.result.length < pageSize || offset >= page.total_count) return;
   }
 }
+
+/**
+ * Every item of a list endpoint called with `query`, page by page: `list` gets the query with each page's
+ * `offset` and `limit` set, from `offset` on, `pageSize` items a page.
+ */
+export function paginateQuery<T>(
+  query: URLSearchParams,
+  list: (query: URLSearchParams) => Promise<ListEnvelope<T>>,
+  pageSize: number,
+  offset = 0,
+): AsyncGenerator<T> {
+  return paginate((at, limit) => {
+    const q = new URLSearchParams(query);
+    q.set('offset', String(at));
+    q.set('limit', String(limit));
+    return list(q);
+  }, pageSize, offset);
+}

@@ -51,6 +51,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017'],
   'mkt loans list': ['$ mkt loans list --sort-by "principal_balance desc"', '$ mkt loans list --all -o csv > loans.csv'],
   'mkt loans get': ['$ mkt loans get 20017', '$ mkt loans get 20017 -o json'],
+  'mkt notes': ['$ mkt notes list', '$ mkt notes get 500123-900456'],
+  'mkt notes list': [
+    '$ mkt notes list --status defaulted,chargeoff',
+    '$ mkt notes list --status current --rating A,B -o csv > notes.csv',
+    '$ mkt notes list --sort-by "principal_balance_pro_rata_share desc"',
+    '$ mkt notes list --all -o ndjson --columns loan_note_id,note_status',
+  ],
+  'mkt notes get': ['$ mkt notes get 500123-900456', '$ mkt notes get 500123-900456 -o json'],
   'mkt account': ['$ mkt account', '$ mkt account -o json'],
   'mkt offers': ['$ mkt offers request applicant.json --partner-code CODE'],
   'mkt offers request': ['$ mkt offers request applicant.json --partner-code CODE', '$ cat applicant.json | mkt offers request -'],
@@ -67,6 +75,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'mkt mock clock': ['$ mkt mock clock advance 24h'],
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
+  'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status'],
+  'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
   'mkt api': [
     '$ mkt api GET /v1/accounts/platform',
     '$ mkt api GET /listingsvc/v2/listings/ -f platform_rating=A,B -F limit=5',

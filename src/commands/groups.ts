@@ -27,6 +27,7 @@ export const GROUPS = [
   { name: 'order', summary: 'place bids and follow orders' },
   { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run' },
   { name: 'loans', summary: 'loans you hold notes in' },
+  { name: 'notes', summary: 'your notes: your pro-rata share of each loan you hold' },
   { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
   { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },
   {

@@ -3,7 +3,7 @@ import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
-import { acceptBothSpellings, parseCount, parseLimit } from './options.js';
+import { acceptBothSpellings, pageQuery, parseCount } from './options.js';
 
 const LOAN_COLUMNS = [
   'loan_number', 'origination_date', 'platform_rating', 'term', 'borrower_rate', 'amount_borrowed', 'principal_balance',
@@ -21,10 +21,7 @@ export function makeLoansCommand(ctx: CommandContext) {
     .option('--limit <n>', `loans per page (default and maximum ${PAGINATION.loans.max})`)
     .option('--offset <n>', 'index of the first loan')
     .action(ctx.action(async (opts): Promise<Output> => {
-      const q = new URLSearchParams();
-      if (opts.sortBy) q.set('sort_by', opts.sortBy);
-      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.loans)));
-      if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+      const q = pageQuery(opts, PAGINATION.loans);
       const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
       if (opts.all) return { kind: 'stream', items: api.listAll(client, q), columns: LOAN_COLUMNS };
       return { kind: 'page', envelope: await api.list(client, q), columns: LOAN_COLUMNS };

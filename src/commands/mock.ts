@@ -1,15 +1,19 @@
-/** `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`: move its clock. */
+/**
+ * `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`:
+ * move its clock; `mkt mock requests|outbox` (mock-inspect.ts): what it saw and sent.
+ */
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
 import { MockSetupError } from '../../mock-server/setup-error.js';
 import type { HttpClient } from '../api/http.js';
-import { errorFromResponse } from '../api/errors.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';
-import { MOCK_ADMIN_PREFIX, mockAdminUrl } from '../contract/mock-admin.js';
+import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../contract/mock-inspect.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
+import { addInspectCommands } from './mock-inspect.js';
 import { parseCount, type OptionsOf } from './options.js';
 
 /** What the mock answers to a clock move. */
@@ -25,11 +29,8 @@ export interface ClockMove {
  */
 export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string): Promise<ClockMove> {
   if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
-  // Sent as Authorization so that --verbose traces redact it like any credential.
-  const headers = adminToken ? { authorization: `Bearer ${adminToken}` } : undefined;
-  const res = await http.send({ method: 'POST', url: mockAdminUrl(rootUrl, 'clock'), json: { advance: duration }, ...(headers ? { headers } : {}) });
-  if (res.status !== 200) throw errorFromResponse(res.status, res.data, 'moving the mock clock');
-  return res.data as ClockMove;
+  const { mockAdminCall } = await import('../api/mock-admin.js');
+  return (await mockAdminCall({ http, rootUrl, adminToken }, 'POST', 'clock', 'moving the mock clock', { json: { advance: duration } })) as ClockMove;
 }
 
 /** A span in words, largest units first: "15 days", "1 day 2 hours", "90 seconds" is "1 minute 30 seconds". */
@@ -62,7 +63,9 @@ function serveCommand() {
     .option('--frozen', 'the clock stands still unless moved')
     .option('--start <iso>', 'virtual start time (default: now)')
     .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
-    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)');
+    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
+    .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
+    .option('--journal-size <n>', `requests the journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE));
 }
 
 /** The parsed flags of `mkt mock serve`. */
@@ -72,6 +75,8 @@ export type ServeOptions = OptionsOf<ReturnType<typeof serveCommand>>;
 export function serveOptions(opts: ServeOptions) {
   const start = opts.start === undefined ? undefined : Date.parse(opts.start);
   if (start !== undefined && !Number.isFinite(start)) throw new UsageError(`--start must be an ISO date-time, got '${opts.start}'`);
+  const journalSize = parseCount('--journal-size', opts.journalSize, 0);
+  if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
   const port = parseCount('--port', opts.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
   for (const spec of opts.client ?? []) {
@@ -90,10 +95,12 @@ export function serveOptions(opts: ServeOptions) {
       listings: parseCount('--listings', opts.listings, 0),
       frozen: !!opts.frozen,
       admin: opts.admin,
+      journalSize,
       ...(start !== undefined ? { start } : {}),
       ...(opts.state ? { stateFile: opts.state } : {}),
       ...(opts.autoApprove ? { autoApprove: opts.autoApprove } : {}),
       ...(opts.client ? { clients: opts.client } : {}),
+      ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
     },
   };
 }
@@ -171,5 +178,6 @@ export function makeMockCommand(ctx: CommandContext) {
       ctx.info(`moved the clock ${durationWords(moved.moved_ms)} forward, to ${when}`);
       return { kind: 'item', item: { ...moved } };
     }));
+  addInspectCommands(mock, ctx);
   return mock;
 }

@@ -23,6 +23,14 @@ export function parseLimit(text: string, page: { readonly max: number }): number
   return n;
 }
 
+/** The query of one page of a list from `--sort-by`, `--limit` (at most the endpoint's maximum) and `--offset`, added to `q`. */
+export function pageQuery(opts: { sortBy?: string; limit?: string; offset?: string }, page: { readonly max: number }, q = new URLSearchParams()): URLSearchParams {
+  if (opts.sortBy) q.set('sort_by', opts.sortBy);
+  if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, page)));
+  if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+  return q;
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Refuses an order id that is not a UUID, as the marketplace's order ids are, before anything is sent. */

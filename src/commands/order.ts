@@ -5,7 +5,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
-import { checkOrderId, parseCount, parseLimit } from './options.js';
+import { checkOrderId, pageQuery, parseCount, parseLimit } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
@@ -64,11 +64,8 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--offset <n>', 'index of the first listing')
     .action(ctx.action(async (id, opts): Promise<Output> => {
       checkOrderId(id);
-      const q = new URLSearchParams();
+      const q = pageQuery(opts, PAGINATION.orderListings);
       if (opts.status) q.set('status', opts.status);
-      if (opts.sortBy) q.set('sort_by', opts.sortBy);
-      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, PAGINATION.orderListings)));
-      if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
       const [orders, client] = await Promise.all([import('../api/orders.js'), ctx.api()]);
       return { kind: 'page', envelope: await orders.listings(client, id, q), columns: ORDER_LISTING_COLUMNS };
     }));

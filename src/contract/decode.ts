@@ -5,7 +5,7 @@
  */
 import { BID_STATUSES, ORDER_STATUSES } from './enums.js';
 import type {
-  Account, AccountFields, Bid, BidFields, ListEnvelope, Listing, ListingCheckedFields, Loan, LoanAnswerFields, Offer, OfferAssertion, OfferError, OfferResponse, OfferResponseFields, Open, Order, OrderAnswerFields, OrderListing, OrderListingFields,
+  Account, AccountFields, Bid, BidFields, ListEnvelope, Listing, ListingCheckedFields, Loan, LoanAnswerFields, Note, NoteFields, Offer, OfferAssertion, OfferError, OfferResponse, OfferResponseFields, Open, Order, OrderAnswerFields, OrderListing, OrderListingFields,
 } from './resources.js';
 
 /** An answer without the shape the client relies on: `path` names the value, `problem` what is wrong with it. */
@@ -119,7 +119,21 @@ export const decodeLoan: Reader<Loan> = shape<LoanAnswerFields>({
   loan_default_reason: nullableNum, loan_default_reason_description: nullableStr, days_past_due: int,
   principal_balance: num, principal_paid: num, interest_paid: num, late_fees_paid: num, platform_fees_paid: num,
   service_fees_paid: num, collection_fees_paid: num, debt_sale_proceeds_received: num,
-  next_payment_due_date: nullableStr, next_payment_due_amount: num, group_leader_award: optional(int),
+  next_payment_due_date: date, next_payment_due_amount: num, group_leader_award: optional(int),
+});
+
+/** A note (GET /notes/ and GET /notes/{loan_note_id}). */
+export const decodeNote: Reader<Note> = shape<NoteFields<string>>({
+  loan_note_id: str, loan_number: int, listing_number: int, note_ownership_amount: num,
+  principal_balance_pro_rata_share: num, principal_paid_pro_rata_share: num, interest_paid_pro_rata_share: num,
+  service_fees_paid_pro_rata_share: num, platform_fees_paid_pro_rata_share: num, late_fees_paid_pro_rata_share: num,
+  collection_fees_paid_pro_rata_share: num, debt_sale_proceeds_received_pro_rata_share: num,
+  next_payment_due_amount_pro_rata_share: num, next_payment_due_date: date,
+  note_status: int, note_status_description: nullableStr, note_default_reason: nullableNum, note_default_reason_description: nullableStr,
+  platform_rating: str, term: int, borrower_rate: num, lender_yield: num, amount_borrowed: num, age_in_months: int,
+  days_past_due: int, origination_date: date, ownership_start_date: date, ownership_end_date: nullableStr,
+  is_sold: bool, is_sold_folio: bool, note_sale_gross_amount_received: num, note_sale_fees_paid: num,
+  is_in_bankruptcy: bool, co_borrower_application: bool,
 });
 
 /** The account summary: the cash the dry run and the funds message read, the id the journal is keyed by. */

@@ -1,7 +1,9 @@
 /** Enumerations the spec leaves open, fixed by DESIGN.md, and the ones the spec names. */
 
-/** Platform risk ratings, best first. */
-export const PLATFORM_RATINGS = ['AA', 'A', 'B', 'C', 'D', 'E', 'HR'] as const;
+/** The ratings new listings get, best first. */
+export const LISTING_RATINGS = ['AA', 'A', 'B', 'C', 'D', 'E', 'HR'] as const;
+/** Every platform rating, best first: the listing ratings and `NA`, which old loans rated before the ratings carry (DESIGN.md). */
+export const PLATFORM_RATINGS = [...LISTING_RATINGS, 'NA'] as const;
 export type PlatformRating = (typeof PLATFORM_RATINGS)[number];
 
 /** Listing terms in months. */
@@ -47,8 +49,8 @@ export const LISTING_CATEGORIES: Readonly<Record<number, string>> = {
 /** investment_typeid → investment_type_description. */
 export const INVESTMENT_TYPES: Readonly<Record<number, string>> = { 1: 'Fractional', 2: 'Whole' };
 
-/** Employment status descriptions found on listings. */
-export const EMPLOYMENT_STATUSES = ['Employed', 'Self-employed', 'Full-time', 'Part-time', 'Retired', 'Not employed', 'Other'] as const;
+/** Employment status descriptions found on listings: the real marketplace's values, as its public clients enumerate them. */
+export const EMPLOYMENT_STATUSES = ['Employed', 'Self-employed', 'Retired', 'Not employed', 'Other'] as const;
 
 /** Two-letter state codes (50 states and DC). */
 export const US_STATES = [
@@ -123,6 +125,7 @@ export const PAGINATION = {
   orders: { default: 25, max: 100 },
   orderListings: { default: 100, max: 100 },
   loans: { default: 25, max: 25 },
+  notes: { default: 25, max: 25 },
 } as const;
 
 /** Access tokens last this many seconds; refresh tokens 10 hours. */

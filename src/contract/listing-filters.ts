@@ -4,7 +4,7 @@
  */
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from './bureau.js';
 import { FILTER_DATE_FORMS, parseFilterDate } from './dates.js';
-import { FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from './enums.js';
+import { EMPLOYMENT_STATUSES, FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from './enums.js';
 import { FILTERABLE_FIELDS, LISTING_FIELD_BY_NAME, type FieldType } from './listing-fields.js';
 
 /** A filter parameter resolved against the catalogue. */
@@ -21,6 +21,7 @@ export const ALLOWED_VALUES: Readonly<Record<string, readonly string[]>> = {
   fico_score: FICO_BINS,
   platform_rating: PLATFORM_RATINGS,
   borrower_state: US_STATES,
+  employment_status_description: EMPLOYMENT_STATUSES,
   listing_term: LISTING_TERMS.map(String),
   income_range: ['0', '1', '2', '3', '4', '5', '6', '7'],
   listing_category_id: Object.keys(LISTING_CATEGORIES),

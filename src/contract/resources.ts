@@ -12,11 +12,11 @@
  * `nullable` when it may be null); the TS type follows. A resource: a schema here, named in
  * `COMPONENTS` of openapi/document.ts. An endpoint: one entry in openapi/endpoints.ts.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
 import { BUREAU2_ELEMENTS } from './bureau.js';
 import {
   BID_RESULTS, BID_STATUSES, EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS,
-  LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, US_STATES,
+  LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, US_STATES, type PlatformRating,
 } from './enums.js';
 
 /** Fields beyond those a resource names: kept as they came, for printing. */
@@ -29,7 +29,7 @@ type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 // Building blocks
 
 /** A schema that also takes null. */
-export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 /** A closed list of strings; the TS type stays `string` (the values are a contract of the mock, open to the client). */
 const stringIn = (values: readonly string[], description?: string) => Type.String({ enum: [...values], ...(description ? { description } : {}) });
 /** A closed list of whole numbers, given as the keys of a code table. */
@@ -149,6 +149,8 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
 export type ListingFields<D extends number | string> = Static<ReturnType<typeof listingFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
 
 const WireListingFields = listingFieldsSchema(WIRE_DATES).properties;
+/** A field the record may hold as null, as the answer carries it: left out when null, as the real marketplace does. */
+const omittedWhenNull = <T extends TSchema>(schema: TUnion<[T, TNull]>) => Type.Optional(schema.anyOf[0]);
 /** Underwriting data by bureau element (bureau1, and bureau2 by upper-case short name). */
 const BureauValues = Type.Record(Type.String(), Type.Number());
 
@@ -166,17 +168,23 @@ export const IndexedBureau2Schema = Type.Object({
  * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
  * listings, the deprecated yields only for listings started through 2018-08-08, the loan fields only
  * for originated listings the caller invested in, the bureau objects when asked for; plus the
- * caller's participation and the two flags.
+ * caller's participation and the two flags. A field the listing has no value for is left out, never null.
  */
 export const ListingSchema = Type.Object({
   ...WireListingFields,
-  combined_dti_wplatform_loan: Type.Optional(WireListingFields.combined_dti_wplatform_loan),
-  combined_stated_monthly_income: Type.Optional(WireListingFields.combined_stated_monthly_income),
+  borrower_listing_description: omittedWhenNull(WireListingFields.borrower_listing_description),
+  occupation: omittedWhenNull(WireListingFields.occupation),
+  max_prior_platform_loan: omittedWhenNull(WireListingFields.max_prior_platform_loan),
+  min_prior_platform_loan: omittedWhenNull(WireListingFields.min_prior_platform_loan),
+  whole_loan_start_date: omittedWhenNull(WireListingFields.whole_loan_start_date),
+  whole_loan_end_date: omittedWhenNull(WireListingFields.whole_loan_end_date),
+  combined_dti_wplatform_loan: omittedWhenNull(WireListingFields.combined_dti_wplatform_loan),
+  combined_stated_monthly_income: omittedWhenNull(WireListingFields.combined_stated_monthly_income),
   effective_yield: Type.Optional(Rate),
   estimated_loss_rate: Type.Optional(Rate),
   estimated_return: Type.Optional(Rate),
-  loan_number: Type.Optional(WireListingFields.loan_number),
-  loan_origination_date: Type.Optional(WireListingFields.loan_origination_date),
+  loan_number: omittedWhenNull(WireListingFields.loan_number),
+  loan_origination_date: omittedWhenNull(WireListingFields.loan_origination_date),
   amount_participation: Money,
   credit_bureau_values_bureau1: Type.Optional(nullable(BureauValues)),
   credit_bureau_values_bureau2: Type.Optional(BureauValues),
@@ -260,7 +268,7 @@ export const OrderSchema = Type.Object({
   order_amount_placed: Money,
   order_amount_invested: Money,
   bid_requests: Type.Array(BidReadSchema),
-  saved_search: nullable(Type.Object({ id: Type.Optional(Type.Unknown()), name: Type.Optional(Type.String()) })),
+  saved_search: Type.Optional(Type.Object({ id: Type.Optional(Type.Unknown()), name: Type.Optional(Type.String()) }, { description: 'Left out when the order came from no saved search (always, in the mock).' })),
   source: Type.String(),
   ...DeprecatedOrderYields,
 }, strict);
@@ -329,7 +337,8 @@ export const loanFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: D
   service_fees_paid: Type.Number({ description: 'May be negative.' }),
   collection_fees_paid: Money,
   debt_sale_proceeds_received: Money,
-  next_payment_due_date: nullable(dates.date),
+  // Always a date (the spec types it so): an ended loan keeps the last due date its schedule reached.
+  next_payment_due_date: dates.date,
   next_payment_due_amount: Money,
 });
 /** What a loan is on both sides; `D` is how a date is held. */
@@ -353,8 +362,9 @@ export type Loan = LoanAnswerFields & Open;
 
 /**
  * The caller's share of one loan (GET /notes/ and GET /notes/{loan_note_id}), as the real marketplace's
- * notes resource names its fields. Every `_pro_rata_share` is the note's ownership fraction of the loan's
- * figure, to the cent; the shares of all notes of a loan add up to the loan's figures.
+ * notes resource names its fields (the public clients model them). Every `_pro_rata_share` is the note's
+ * ownership fraction of the loan's figure, to the cent; the shares of all holders of a loan add up to the
+ * loan's figures. Status, dates and rates are the loan's own, typed as the loan types them.
  */
 export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
   loan_note_id: Type.String({ description: '`{loan_number}-{n}`: the loan and the note\'s number on it.' }),
@@ -372,7 +382,7 @@ export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: D
   next_payment_due_amount_pro_rata_share: Money,
   next_payment_due_date: dates.date,
   note_status: codeIn(LOAN_STATUSES, 'The loan\'s status code (as loan_status).'),
-  note_status_description: stringIn(Object.values(LOAN_STATUSES)),
+  note_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
   note_default_reason: nullable(codeIn(LOAN_DEFAULT_REASONS)),
   note_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
   platform_rating: stringIn(PLATFORM_RATINGS),
@@ -384,12 +394,18 @@ export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: D
   days_past_due: Count,
   origination_date: dates.date,
   ownership_start_date: dates.date,
+  ownership_end_date: nullable(dates.date, 'Null while the note is held (the mock has no secondary market, so always).'),
   is_sold: Type.Boolean(),
+  is_sold_folio: Type.Boolean(),
+  note_sale_gross_amount_received: Money,
+  note_sale_fees_paid: Money,
+  is_in_bankruptcy: Type.Boolean({ description: 'True when the loan defaulted for bankruptcy (loan_default_reason 2).' }),
+  co_borrower_application: Type.Boolean(),
 });
 /** A note's fields; `D` is how a date is held. */
 export type NoteFields<D extends number | string> = Static<ReturnType<typeof noteFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
 
-/** A note as GET /notes/ and GET /notes/{loan_note_id} return it (no endpoint serves it yet: issue 16). */
+/** A note as GET /notes/ and GET /notes/{loan_note_id} return it. */
 export const NoteSchema = Type.Object(noteFieldsSchema(WIRE_DATES).properties, strict);
 /** A note as the API returns it. */
 export type Note = NoteFields<string> & Open;
@@ -397,23 +413,40 @@ export type Note = NoteFields<string> & Open;
 // ---------------------------------------------------------------------------------------------
 // Account
 
-/** Amounts by platform rating, `NA` for loans rated before ratings. */
-const ByRating = Type.Record(Type.String({ enum: ['NA', ...PLATFORM_RATINGS] }), Money);
+/** Amounts by platform rating, every rating a key (`NA` for loans rated before the ratings). */
+export type AmountsByRating = { [R in PlatformRating]: number };
+const ByRating = Type.Unsafe<AmountsByRating>(Type.Record(stringOf(PLATFORM_RATINGS), Money, strict));
 
-/** The investor's account summary (GET /accounts/platform). */
+/**
+ * The account as GET /accounts/platform returns it, in the real marketplace's shape (DESIGN.md; the spec
+ * shows no body). Dates are date-times; a last deposit or withdrawal the account never had is left out.
+ */
 export const AccountSchema = Type.Object({
   available_cash_balance: Money,
-  pending_investments: Money,
   pending_investments_primary_market: Money,
+  pending_investments_secondary_market: Money,
+  pending_quick_invest_orders: Money,
+  total_principal_received_on_active_notes: Money,
+  total_amount_invested_on_active_notes: Money,
   outstanding_principal_on_active_notes: Money,
-  total_account_value: Money,
+  total_account_value: Type.Number({ minimum: 0, description: 'Cash + the three pending figures + outstanding principal on active notes.' }),
+  pending_deposit: Money,
+  last_deposit_amount: Type.Optional(Money),
+  last_deposit_date: Type.Optional(DateTimeText),
+  last_withdraw_amount: Type.Optional(Money),
+  last_withdraw_date: Type.Optional(DateTimeText),
   external_user_id: Type.String(),
+  platform_account_digest: Type.String(),
+  /** Outstanding principal of active notes by the rating of their loan. */
   invested_notes: ByRating,
+  /** What pending bids hold by the rating of their listing. */
   pending_bids: ByRating,
 }, strict);
+/** The account's fields as the mock answers them. */
+export type AccountAnswerFields = Static<typeof AccountSchema>;
 /** The fields of the account summary the client relies on. */
-export type AccountFields = Pick<Static<typeof AccountSchema>, 'available_cash_balance' | 'external_user_id'>;
-/** The investor's account; the many by-rating figures ride along for printing. */
+export type AccountFields = Pick<AccountAnswerFields, 'available_cash_balance' | 'external_user_id'>;
+/** The investor's account (GET /accounts/platform); the many by-rating figures ride along for printing. */
 export type Account = AccountFields & Open;
 
 // ---------------------------------------------------------------------------------------------

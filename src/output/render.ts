@@ -24,7 +24,7 @@ interface Choice {
 /** What a command hands the runner to print. */
 export type Output =
   | ({ kind: 'page'; envelope: { result: Record<string, unknown>[]; total_count?: number }; columns: string[] } & Choice)
-  | ({ kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[] } & Choice)
+  | ({ kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[]; live?: boolean } & Choice)
   | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] }; sections?: readonly Section[] }
   | ({ kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] } & Choice)
   | { kind: 'none' };
@@ -166,13 +166,31 @@ async function renderStream(out: Writable, output: Extract<Output, { kind: 'stre
   let chunk: Record<string, unknown>[] = [];
   const flush = async () => {
     const header = plan === undefined;
-    plan ??= planTable(chunk, columns, { width: o.width, ...(chosen ?? output.priority ? { priority: chosen ?? output.priority } : {}) });
+    const layout = () => planTable(chunk, columns, { width: o.width, ...(chosen ?? output.priority ? { priority: chosen ?? output.priority } : {}) });
+    // A live stream's later rows may be wider than its first: its columns grow to fit them rather than cut them.
+    plan = plan === undefined ? layout() : output.live ? widened(plan, layout()) : plan;
     await write(out, tableText(plan, chunk, o, header));
     chunk = [];
   };
-  for await (const item of items()) {
-    chunk.push(item);
+  const source = items();
+  for (;;) {
+    const next = source.next();
+    // A live stream (`--follow`) prints what it has whenever the next item is not ready at once.
+    if (output.live && chunk.length > 0 && (await notYet(next))) await flush();
+    const r = await next;
+    if (r.done) break;
+    chunk.push(r.value);
     if (chunk.length === 500) await flush();
   }
   if (chunk.length > 0 || plan === undefined) await flush();
+}
+
+/** `plan` with each column as wide as in `wider` when that is more. */
+function widened(plan: TablePlan, wider: TablePlan): TablePlan {
+  return plan.map((c) => ({ ...c, width: Math.max(c.width, wider.find((w) => w.name === c.name)?.width ?? 0) }));
+}
+
+/** True when `p` has not settled by the next turn of the event loop. */
+function notYet(p: Promise<unknown>): Promise<boolean> {
+  return Promise.race([p.then(() => false, () => false), new Promise<boolean>((resolve) => setImmediate(resolve, true))]);
 }

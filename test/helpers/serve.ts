@@ -8,6 +8,8 @@ export interface ServedMock {
   origin: string;
   /** Resolves with the exit code (null when killed by a signal) once the process has ended. */
   exited: Promise<number | null>;
+  /** What it printed on start (the banner). */
+  banner: string;
 }
 
 /** Starts `mkt mock serve --port 0 ARGS…` and resolves once it prints where it listens (rejects after `timeoutMs`). */
@@ -30,7 +32,7 @@ export function serveMock(args: string[], timeoutMs = 15_000): Promise<ServedMoc
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, origin: m[1]!, exited });
+        resolve({ child, origin: m[1]!, exited, banner: out });
       }
     });
     void exited.then((code) => {

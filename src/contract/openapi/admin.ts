@@ -7,7 +7,10 @@
 import { Type } from '@sinclair/typebox';
 import { VALIDATION_ERROR } from '../errors.js';
 import { MOCK_ADMIN_PREFIX } from '../mock-admin.js';
-import { codes, json, pathParam, type Endpoint } from './endpoint.js';
+import { INSPECT_PAGE } from '../mock-inspect.js';
+import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
+import { listEnvelopeSchema, nullable } from '../resources.js';
+import { codes, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const CountsBy = Type.Record(Type.String(), Count);
@@ -42,10 +45,17 @@ export const MockStateSchema = Type.Object({
   loans: Count,
   notes: Count,
   ledger_entries: Count,
+  users: Type.Array(Type.Object({
+    user: Type.String(), name: Type.String(),
+    password: Type.String({ description: 'What the password grant takes (mock serve --allow-password-grant).' }),
+    accounts: Type.Array(Type.String()), email: nullable(Type.String()), notifications: Type.Boolean(),
+  }, strict)),
+  password_grant: Type.Boolean({ description: 'The token endpoint takes grant_type=password.' }),
   accounts: Type.Array(Type.Object({
     account_id: Type.String(), user: Type.String(), external_user_id: Type.String(),
     cash: Type.Number(), pending: Type.Number(), invested: Type.Number(), total: Type.Number(),
   }, strict)),
+  outbox_messages: Count,
   special_listings: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()])),
   invariants: Type.Object({ ok: Type.Boolean(), violations: Type.Array(Type.String()) }, strict),
   faults: FaultsSchema,
@@ -61,6 +71,8 @@ const ClockMoveSchema = Type.Object({ now: Type.String(), moved_ms: Type.Integer
 const ListingActionSchema = Type.Object({
   listing_number: Type.Integer(), listing_status: Type.Integer(), listing_status_reason: Type.String(),
 }, strict);
+
+const Cleared = Type.Object({ cleared: Count }, strict);
 
 const ADMIN = { kind: 'admin' } as const;
 const TAGS = ['mock-admin'];
@@ -96,6 +108,29 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
     summary: 'Inject faults into resource calls (latency, 500, 429, dropped connections or answers), optionally by path, method and count',
     body: { schema: FaultsRequestSchema, required: true },
     answers: { 200: json('The settings now in force.', FaultsSchema), 400: badBody },
+  },
+  {
+    method: 'get', path: at('requests'), operationId: 'mockRequests', tags: TAGS, access: ADMIN, page: INSPECT_PAGE,
+    summary: 'The request journal: the last requests the mock answered, newest first, secrets redacted',
+    parameters: [queryParam('since', { type: 'integer', minimum: 0 }, 'Only requests with a greater id (to follow the journal).')],
+    answers: { 200: json('A page of the journal.', listEnvelopeSchema(JournalEntrySchema)), 400: codes('since, offset or limit is bad.', VALIDATION_ERROR) },
+  },
+  {
+    method: 'delete', path: at('requests'), operationId: 'mockClearRequests', tags: TAGS, access: ADMIN,
+    summary: 'Empty the request journal', answers: { 200: json('How many requests were cleared.', Cleared) },
+  },
+  {
+    method: 'get', path: at('outbox'), operationId: 'mockOutbox', tags: TAGS, access: ADMIN, page: INSPECT_PAGE,
+    summary: "The notifications outbox: the emails the marketplace sent (order validation error, processed, completed), newest first",
+    parameters: [
+      queryParam('to', { type: 'string' }, 'Only messages to this address (any case).'),
+      queryParam('order_id', { type: 'string' }, 'Only messages about this order.'),
+    ],
+    answers: { 200: json('A page of the outbox.', listEnvelopeSchema(OutboxMessageSchema)) },
+  },
+  {
+    method: 'delete', path: at('outbox'), operationId: 'mockClearOutbox', tags: TAGS, access: ADMIN,
+    summary: 'Empty the outbox', answers: { 200: json('How many messages were cleared.', Cleared) },
   },
   {
     method: 'post', path: at('listings/{listing_number}/{action}'), operationId: 'mockListingAction', tags: TAGS, access: ADMIN,

@@ -14,6 +14,7 @@ import {
   NoteSchema, OAuthErrorSchema, OfferAssertionSchema, OfferErrorAnswerSchema, OfferErrorSchema, OfferRequestSchema, OfferResponseSchema, OfferSchema,
   OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, TokenSchema,
 } from '../resources.js';
+import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
 import { ADMIN_ENDPOINTS, FaultsSchema, MockStateSchema } from './admin.js';
 import type { Answer, Endpoint, Parameter } from './endpoint.js';
 import { API_ENDPOINTS, GRANTS, SCOPES } from './endpoints.js';
@@ -31,7 +32,7 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   OfferRequest: OfferRequestSchema, OfferResponse: OfferResponseSchema, Offer: OfferSchema, OfferError: OfferErrorSchema,
   OfferAssertion: OfferAssertionSchema, OfferErrorAnswer: OfferErrorAnswerSchema,
   Token: TokenSchema, CodedError: CodedErrorSchema, OAuthError: OAuthErrorSchema,
-  MockState: MockStateSchema, Faults: FaultsSchema,
+  MockState: MockStateSchema, Faults: FaultsSchema, JournalEntry: JournalEntrySchema, OutboxMessage: OutboxMessageSchema,
 };
 
 /** Every endpoint the document describes. */
@@ -165,6 +166,7 @@ const TAGS = [
   { name: 'listings', description: 'Search listings (under {root_url}, path segment v2).' },
   { name: 'orders', description: 'Investment orders and their bids.' },
   { name: 'loans', description: 'Loans the caller holds notes in.' },
+  { name: 'notes', description: "The caller's notes (its share of each loan)." },
   { name: 'accounts', description: "The investor's account." },
   { name: 'offers', description: 'Personalized loan offers through a partner, and the pages behind their links.' },
   { name: 'authorization', description: 'The authorization-key flow: an OAuth 2.0 extension for third-party agent clients.' },

@@ -5,10 +5,11 @@
  * injected faults) are added by the builder (document.ts); an entry lists what is its own.
  */
 import { Type } from '@sinclair/typebox';
+import { NOTE_FIELDS } from '../note-fields.js';
 import { LOAN_SORT_FIELDS, ORDER_LISTING_SORT_FIELDS, PAGINATION, READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../enums.js';
 import { ORDER_ERRORS, VALIDATION_ERROR } from '../errors.js';
 import {
-  AccountSchema, ListingSchema, listEnvelopeSchema, LoanSchema, OfferErrorAnswerSchema, OfferRequestSchema, OfferResponseSchema,
+  AccountSchema, ListingSchema, listEnvelopeSchema, LoanSchema, NoteSchema, OfferErrorAnswerSchema, OfferRequestSchema, OfferResponseSchema,
   OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, TokenSchema,
 } from '../resources.js';
 import { codes, html, json, oauth, pathParam, queryParam, redirect, sortByParam, type Endpoint } from './endpoint.js';
@@ -23,11 +24,16 @@ const ORDER_ID = pathParam('order_id', { type: 'string' }, 'The order id (a UUID
 
 /** The token endpoint's form (spec "POST {base_url}/security/oauth/token"). */
 const TokenRequestSchema = Type.Object({
-  grant_type: Type.String({ enum: ['authorization_key', 'refresh_token'] }),
+  grant_type: Type.String({
+    enum: ['authorization_key', 'refresh_token', 'password'],
+    description: 'password is an extension outside the spec, taken only by a mock started with --allow-password-grant (as public clients of the real marketplace sign in).',
+  }),
   client_id: Type.String(),
   client_secret: Type.String(),
   auth_key: Type.Optional(Type.String({ description: 'With grant_type=authorization_key.' })),
   refresh_token: Type.Optional(Type.String({ description: 'With grant_type=refresh_token.' })),
+  username: Type.Optional(Type.String({ description: 'With grant_type=password: a seeded user (GET /__mock/state lists them).' })),
+  password: Type.Optional(Type.String({ description: "With grant_type=password: the user's password (printed by mock serve)." })),
 });
 
 /** The consent form the page posts back (the mock's sign-in stand-in). */
@@ -110,8 +116,25 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     },
   },
   {
+    method: 'get', path: '/v1/notes/', operationId: 'listNotes', tags: ['notes'], zone: true,
+    summary: "The caller's notes: its share of each loan", description: 'The spec names the notes resource without showing it; this is the real marketplace\'s shape, as its public clients model it.',
+    access: { kind: 'bearer', scopes: ['read_note'] }, page: PAGINATION.notes,
+    parameters: [sortByParam(NOTE_FIELDS, 'origination_date desc')],
+    answers: { 200: json('A page of notes.', listEnvelopeSchema(NoteSchema)), 400: codes('offset, limit or sort_by is bad.', VALIDATION_ERROR) },
+  },
+  {
+    method: 'get', path: '/v1/notes/{loan_note_id}', operationId: 'getNote', tags: ['notes'], zone: true,
+    summary: 'One note of the caller', access: { kind: 'bearer', scopes: ['read_note'] },
+    parameters: [pathParam('loan_note_id', { type: 'string', pattern: '^\\d{1,15}-\\d{1,15}$' }, 'The loan number, a dash and the note number.')],
+    answers: {
+      200: json('The note.', NoteSchema),
+      400: codes('Not a note id.', VALIDATION_ERROR),
+      404: codes('No such note among the caller\'s.', 'NOT_FOUND'),
+    },
+  },
+  {
     method: 'get', path: '/v1/accounts/platform', operationId: 'getAccount', tags: ['accounts'], zone: true,
-    summary: "The investor's account summary", description: 'The spec references it (external_user_id maps an auth key to an account) without showing its shape; this is the mock\'s.',
+    summary: "The investor's account summary", description: 'The spec references it (external_user_id maps an auth key to an account) without showing its shape; this is the real marketplace\'s, as its public clients model it.',
     access: { kind: 'bearer', scopes: ['read_platform_account'] },
     answers: { 200: json('The account.', AccountSchema) },
   },

@@ -1,0 +1,125 @@
+/**
+ * Notes as GET /notes/ and GET /notes/{loan_note_id} return them: a note is its holder's share of one
+ * loan, read off the loan's own view (so status, dates and figures say what the loan says), each money
+ * figure split pro rata to the cent.
+ *
+ * Who holds a loan: its notes and, for the part no note holds, the simulated other investors, whom the
+ * market lets fund listings by amount without keeping notes for them. Each figure is split over all of
+ * these holders by largest remainder, so every share is its fraction of the figure rounded down or up
+ * to the cent and the shares add up to the figure exactly. The other investors' part is never shown:
+ * the notes of a loan held by notes alone add up to the loan's figures, and those of any other loan fall
+ * short of them by the other investors' share, itself within a cent of their fraction.
+ */
+import type { Loan as LoanAnswer, Note as NoteAnswer } from '../../src/contract/resources.js';
+import type { Loan, Note, Store } from '../store.js';
+import { notesOfLoan } from '../store-index.js';
+import { loanView } from './views.js';
+
+/** Each pro-rata field of a note and the loan figure it is a share of. */
+export const NOTE_SHARES = {
+  principal_balance_pro_rata_share: 'principal_balance',
+  principal_paid_pro_rata_share: 'principal_paid',
+  interest_paid_pro_rata_share: 'interest_paid',
+  service_fees_paid_pro_rata_share: 'service_fees_paid',
+  platform_fees_paid_pro_rata_share: 'platform_fees_paid',
+  late_fees_paid_pro_rata_share: 'late_fees_paid',
+  collection_fees_paid_pro_rata_share: 'collection_fees_paid',
+  debt_sale_proceeds_received_pro_rata_share: 'debt_sale_proceeds_received',
+  next_payment_due_amount_pro_rata_share: 'next_payment_due_amount',
+} as const satisfies Record<string, keyof LoanAnswer>;
+
+type ShareField = keyof typeof NOTE_SHARES;
+type Shares = Record<ShareField, number>;
+
+const LOAN_DEFAULT_BANKRUPTCY = 2;
+
+/** Whole cents of an amount held to the cent. */
+const toWholeCents = (x: number): bigint => BigInt(Math.round(x * 100));
+
+/**
+ * Splits `total` (whole cents, either sign) over `weights` (whole cents) by largest remainder: each part
+ * is total × weight / Σ weights rounded towards zero or away from it, and the parts add up to `total`.
+ * The cents left after rounding down go to the largest remainders, the earlier weight first on a tie.
+ */
+export function apportion(total: bigint, weights: readonly bigint[]): bigint[] {
+  const whole = weights.reduce((s, w) => s + w, 0n);
+  if (whole === 0n) return weights.map(() => 0n);
+  const negative = total < 0n;
+  const size = negative ? -total : total;
+  const parts = weights.map((w) => (size * w) / whole);
+  const remainders = weights.map((w, i) => ({ i, r: (size * w) % whole }));
+  let left = size - parts.reduce((s, p) => s + p, 0n);
+  remainders.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+  for (const { i } of remainders) {
+    if (left === 0n) break;
+    parts[i]! += 1n;
+    left -= 1n;
+  }
+  return negative ? parts.map((p) => -p) : parts;
+}
+
+/**
+ * The shares of every note of `loan`, by note number. The weights are the notes' ownership amounts and,
+ * last, the other investors' part: the amount borrowed that no note holds.
+ */
+export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string, Shares> {
+  const held = notes.map((n) => toWholeCents(n.amount));
+  const heldSum = held.reduce((s, w) => s + w, 0n);
+  const borrowed = toWholeCents(view.amount_borrowed);
+  const weights = [...held, borrowed > heldSum ? borrowed - heldSum : 0n];
+  const out = new Map<string, Shares>(notes.map((n) => [n.note_number, {} as Shares]));
+  for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
+    const parts = apportion(toWholeCents(Number(view[figure])), weights);
+    notes.forEach((n, i) => (out.get(n.note_number)![field] = Number(parts[i]!) / 100));
+  }
+  return out;
+}
+
+/** The note as the API returns it, given its loan's view and its shares. */
+function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares): NoteAnswer {
+  const listing = store.listingByNumber.get(note.listingNumber);
+  return {
+    loan_note_id: note.note_number,
+    loan_number: view.loan_number,
+    listing_number: note.listingNumber,
+    note_ownership_amount: note.amount,
+    ...shares,
+    next_payment_due_date: view.next_payment_due_date,
+    note_status: view.loan_status,
+    note_status_description: view.loan_status_description,
+    note_default_reason: view.loan_default_reason,
+    note_default_reason_description: view.loan_default_reason_description,
+    platform_rating: view.platform_rating,
+    term: view.term,
+    borrower_rate: view.borrower_rate,
+    lender_yield: listing?.lender_yield ?? view.borrower_rate,
+    amount_borrowed: view.amount_borrowed,
+    age_in_months: view.age_in_months,
+    days_past_due: view.days_past_due,
+    origination_date: view.origination_date,
+    // Notes are bought in the primary market only, so a note is owned from its loan's origination.
+    ownership_start_date: view.origination_date,
+    ownership_end_date: null,
+    is_sold: false,
+    is_sold_folio: false,
+    note_sale_gross_amount_received: 0,
+    note_sale_fees_paid: 0,
+    is_in_bankruptcy: view.loan_default_reason === LOAN_DEFAULT_BANKRUPTCY,
+    co_borrower_application: listing?.co_borrower_application ?? false,
+  };
+}
+
+/** The notes as the API returns them, in the order given; each loan is viewed and split once. */
+export function noteViews(store: Store, notes: readonly Note[], now: number, zone: string | undefined): NoteAnswer[] {
+  const byLoan = new Map<number, { view: LoanAnswer; shares: Map<string, Shares> }>();
+  return notes.map((note) => {
+    let split = byLoan.get(note.loanNumber);
+    if (!split) {
+      const loan: Loan = store.loans.get(note.loanNumber)!;
+      const view = loanView(store, loan, now, zone);
+      split = { view, shares: loanShares(view, notesOfLoan(store, note.loanNumber)) };
+      byLoan.set(note.loanNumber, split);
+    }
+    return noteAnswer(store, note, split.view, split.shares.get(note.note_number)!);
+  });
+}

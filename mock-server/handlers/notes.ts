@@ -1,0 +1,34 @@
+/** Notes: GET {base_url}/notes/ and /notes/{loan_note_id}, the caller's notes only. */
+import { http } from 'msw';
+import { PAGINATION } from '../../src/contract/enums.js';
+import { NOTE_FIELDS, NOTE_ID } from '../../src/contract/note-fields.js';
+import { ApiError, validationError } from '../api-error.js';
+import type { MockContext } from '../context.js';
+import { noteViews } from '../engine/note-view.js';
+import { parseSortBy, sortBy } from '../query-params.js';
+import { notesOf, notesOfLoan } from '../store-index.js';
+import { authedRoute } from './route.js';
+
+/** A list may be sorted by any note field (each has one value). */
+const NOTE_SORT_FIELDS: ReadonlySet<string> = new Set(NOTE_FIELDS);
+
+/** The notes handlers. */
+export function notesHandlers(ctx: MockContext) {
+  return [
+    http.get('*/v1/notes', authedRoute(ctx, 'read_note', ({ caller, url, zone, page }) => {
+      page(); // paging is checked before sorting
+      const sort = parseSortBy(url.searchParams.get('sort_by'), NOTE_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
+      // Newest note first before the sort, so notes the sort leaves tied keep that order (the sort is stable).
+      const items = noteViews(ctx.store, [...notesOf(ctx.store, caller.accountId)].reverse(), ctx.clock.now(), zone);
+      return sortBy(items, sort, (i, f) => i[f]);
+    }, { list: PAGINATION.notes })),
+    http.get('*/v1/notes/:noteId', authedRoute(ctx, 'read_note', ({ caller, params, zone }) => {
+      const text = String(params.noteId);
+      const id = NOTE_ID.exec(text);
+      if (!id) throw validationError('loan_note_id', `must be a note id such as 500123-900456 (loan number, dash, note number), got '${text.slice(0, 40)}'`);
+      const note = notesOfLoan(ctx.store, Number(id[1])).find((n) => n.note_number === text && n.accountId === caller.accountId);
+      if (!note) throw new ApiError(404, { code: 'NOT_FOUND', message: `No note ${text} among your notes` });
+      return noteViews(ctx.store, [note], ctx.clock.now(), zone)[0]!;
+    })),
+  ];
+}

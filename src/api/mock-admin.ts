@@ -1,0 +1,43 @@
+/**
+ * Calls to the bundled mock's admin routes (/__mock/*): the clock, the request journal and the
+ * outbox. The admin token, when given, goes as Authorization so that --verbose traces redact it.
+ */
+import type { JournalEntry, OutboxMessage } from '../contract/mock-inspect.js';
+import { mockAdminUrl } from '../contract/mock-admin.js';
+import { errorFromResponse } from './errors.js';
+import type { HttpClient, HttpRequest } from './http.js';
+
+/** Where the mock runs and how to reach its admin routes. */
+export interface MockAdminTarget {
+  http: HttpClient;
+  rootUrl: string;
+  /** The admin token of a mock bound off loopback. */
+  adminToken?: string | undefined;
+}
+
+/** A page of a list route. */
+export interface ListPage<T> {
+  result: T[];
+  result_count: number;
+  total_count: number;
+}
+
+/** One admin call; a status other than 200 is the API error it maps to, naming `doing`. */
+export async function mockAdminCall(
+  to: MockAdminTarget, method: HttpRequest['method'], route: string, doing: string, extra: Pick<HttpRequest, 'json' | 'query'> = {},
+): Promise<unknown> {
+  const headers = to.adminToken ? { authorization: `Bearer ${to.adminToken}` } : undefined;
+  const res = await to.http.send({ method, url: mockAdminUrl(to.rootUrl, route), ...extra, ...(headers ? { headers } : {}) });
+  if (res.status !== 200) throw errorFromResponse(res.status, res.data, doing);
+  return res.data;
+}
+
+/** GET /__mock/requests: newest first; `since` for the entries after an id. */
+export async function listRequests(to: MockAdminTarget, query: URLSearchParams): Promise<ListPage<JournalEntry>> {
+  return (await mockAdminCall(to, 'GET', 'requests', "reading the mock's request journal", { query })) as ListPage<JournalEntry>;
+}
+
+/** GET /__mock/outbox: newest first, filtered by `to` and `order_id` when given. */
+export async function listOutbox(to: MockAdminTarget, query: URLSearchParams): Promise<ListPage<OutboxMessage>> {
+  return (await mockAdminCall(to, 'GET', 'outbox', "reading the mock's outbox", { query })) as ListPage<OutboxMessage>;
+}

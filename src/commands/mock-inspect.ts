@@ -1,0 +1,95 @@
+/**
+ * `mkt mock requests` and `mkt mock outbox`: what the running mock (at root_url) saw and sent — its
+ * request journal and the notification emails of its outbox. `requests --follow` polls for new
+ * entries until Ctrl-C (exit 130, quietly) or until the reader of its output goes away.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { MockAdminTarget } from '../api/mock-admin.js';
+import type { CommandContext } from '../context.js';
+import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
+import { INSPECT_PAGE, type JournalEntry } from '../contract/mock-inspect.js';
+import { EXIT } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { parseLimit } from './options.js';
+
+/** Columns of the journal and outbox tables. */
+const REQUEST_COLUMNS = ['at', 'method', 'path', 'status', 'duration_ms', 'account'];
+const OUTBOX_COLUMNS = ['sent_at', 'to', 'kind', 'order_id', 'subject'];
+/** How often --follow asks for new entries. */
+const FOLLOW_POLL_MS = 500;
+
+const ADMIN_TOKEN_HELP = 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)';
+
+/** Where the admin calls go: root_url, with the admin token of the flag or the environment. */
+async function adminTarget(ctx: CommandContext, flag: string | undefined): Promise<MockAdminTarget> {
+  return { http: await ctx.httpClient(), rootUrl: ctx.settings().rootUrl, adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined) };
+}
+
+/**
+ * The journal's new entries, oldest first, from after `since` on, until Ctrl-C or SIGTERM: each poll
+ * takes every entry waiting (page after page), then waits FOLLOW_POLL_MS. A gap in the ids means the
+ * journal dropped entries before they were read; it is said on stderr.
+ */
+async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number): AsyncGenerator<Record<string, unknown>> {
+  const { listRequests } = await import('../api/mock-admin.js');
+  const stop = new AbortController();
+  void ctx.io.stopSignal(stop.signal).then(() => stop.abort());
+  let last = since;
+  try {
+    while (!stop.signal.aborted) {
+      const page = await listRequests(to, new URLSearchParams({ since: String(last), limit: String(INSPECT_PAGE.max) }));
+      const fresh = [...page.result].reverse();
+      const missed = fresh.length > 0 ? fresh[0]!.id - last - 1 : 0;
+      if (missed > 0 && last > 0) ctx.info(`mkt: ${missed} request(s) left the journal before they were read (raise mock serve --journal-size)`);
+      for (const entry of fresh) {
+        last = entry.id;
+        yield { ...entry };
+      }
+      if (page.total_count > page.result_count) continue;
+      await ctx.io.sleep(FOLLOW_POLL_MS, stop.signal);
+    }
+    ctx.exitCode = EXIT.INTERRUPTED;
+  } finally {
+    stop.abort(); // stops listening for the signal, so its default comes back
+  }
+}
+
+/** The newest page first printed by --follow (oldest first, as a log reads), then what follows it. */
+async function* backlogThenFollow(ctx: CommandContext, to: MockAdminTarget, backlog: readonly JournalEntry[], since: number) {
+  for (const entry of [...backlog].reverse()) yield { ...entry };
+  yield* follow(ctx, to, backlog[0]?.id ?? since);
+}
+
+/** Adds `requests` and `outbox` to the `mock` group. */
+export function addInspectCommands(mock: Command, ctx: CommandContext): void {
+  mock
+    .command('requests')
+    .description(`the requests the running mock answered, newest first (its journal, ${MOCK_ADMIN_PREFIX}/requests)`)
+    .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
+    .option('--follow', 'then print new requests as they come, oldest first, until Ctrl-C')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .action(ctx.action(async (opts): Promise<Output> => {
+      const q = new URLSearchParams();
+      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, INSPECT_PAGE)));
+      const [{ listRequests }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+      const page = await listRequests(to, q);
+      if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map((e) => ({ ...e })) }, columns: REQUEST_COLUMNS };
+      return { kind: 'stream', items: backlogThenFollow(ctx, to, page.result, 0), columns: REQUEST_COLUMNS, live: true };
+    }));
+  mock
+    .command('outbox')
+    .description(`the emails the running mock sent investors, newest first (${MOCK_ADMIN_PREFIX}/outbox)`)
+    .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
+    .option('--to <email>', "only those to this investor's address")
+    .option('--order-id <id>', 'only those about this order')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .action(ctx.action(async (opts): Promise<Output> => {
+      const q = new URLSearchParams();
+      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, INSPECT_PAGE)));
+      if (opts.to !== undefined) q.set('to', opts.to);
+      if (opts.orderId !== undefined) q.set('order_id', opts.orderId);
+      const [{ listOutbox }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+      const page = await listOutbox(to, q);
+      return { kind: 'page', envelope: { ...page, result: page.result.map((m) => ({ ...m })) }, columns: OUTBOX_COLUMNS };
+    }));
+}

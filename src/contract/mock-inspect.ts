@@ -1,0 +1,18 @@
+/**
+ * What the mock's inspection routes answer: the request journal (GET /__mock/requests) and the
+ * notifications outbox (GET /__mock/outbox), both in the list envelope, newest first. Shared by the
+ * mock, `mkt mock requests|outbox` and the OpenAPI document.
+ */
+
+/** Requests the journal keeps unless `mock serve --journal-size` says otherwise (0 turns it off). */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+/** The largest --journal-size. */
+export const MAX_JOURNAL_SIZE = 100_000;
+/** Page sizes of the two lists (`limit`). */
+export const INSPECT_PAGE = { default: 100, max: 1000 } as const;
+
+export type { JournalEntry, OutboxMessage } from './mock-inspect-schemas.js';
+
+/** The kinds of email the marketplace sends to an investor registered for notifications. */
+export const NOTIFICATION_KINDS = ['order_validation_error', 'order_processed', 'order_completed'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
