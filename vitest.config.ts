@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every answer of every mock a test starts is checked against the OpenAPI document.
+    setupFiles: ['test/helpers/answer-check-setup.ts'],
   },
 });

@@ -5,10 +5,10 @@
  * must present the admin token. A refused caller sees the same 404 as for a path that does not exist.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ADMIN_TOKEN_HEADER } from '../src/contract/mock-admin.js';
 import { isAdminPath } from './request-target.js';
 
-/** The header that carries the admin token, besides `Authorization: Bearer`. */
-export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
+export { ADMIN_TOKEN_HEADER };
 
 /** What the decision reads. `path` is the normalised path (request-target.ts). */
 export interface AdminAccessInput {

@@ -15,6 +15,7 @@ import { loansHandlers } from './handlers/loans.js';
 import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
+import { openApiHandlers } from './handlers/openapi.js';
 import { ordersHandlers } from './handlers/orders.js';
 import { keepsBody, RequestJournal } from './journal.js';
 
@@ -32,6 +33,8 @@ export interface MockApp {
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
   close?(): Promise<void>;
+  /** With `checkAnswers`: checks an answer the transport made itself (handle() checks its own). */
+  check?(method: string, url: URL, response: Response): Promise<void>;
 }
 
 /** The methods the handlers answer on `url`'s path (HEAD wherever GET is), in a stable order. */
@@ -56,6 +59,12 @@ export function notFound(method: string, path: string): Response {
   return Response.json({ code: 'NOT_FOUND', message: `No route for ${method} ${path}` }, { status: 404 });
 }
 
+/** `MKT_MOCK_CHECK_ANSWERS=FILE` in `env`: check every answer against the OpenAPI document, mismatches to FILE (the test suite sets it). */
+export function answerCheckOption(env: Readonly<Record<string, string | undefined>>): Pick<MockOptions, 'checkAnswers'> {
+  const file = env.MKT_MOCK_CHECK_ANSWERS;
+  return file ? { checkAnswers: file } : {};
+}
+
 /** Defaults for the options a caller leaves out. */
 export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listings: 2000, frozen: false, admin: true };
 
@@ -72,8 +81,10 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...accountsHandlers(ctx),
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
+    ...openApiHandlers(ctx),
     ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
+  const check = options.checkAnswers ? answerCheck(options.checkAnswers) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url);
     if (allow.length > 0) {
@@ -84,7 +95,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     }
     return notFound(method, url.pathname);
   };
-  const dispatch = async (request: Request): Promise<Response> => {
+  const dispatchUnchecked = async (request: Request): Promise<Response> => {
     // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
     const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
     let response: Response | undefined;
@@ -96,8 +107,13 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
     }
     // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
-    if (response) return response;
-    return unrouted(request.method, new URL(request.url));
+    return response ?? unrouted(request.method, new URL(request.url));
+  };
+  // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
+  const dispatch = async (request: Request): Promise<Response> => {
+    const response = await dispatchUnchecked(request);
+    await check?.(request.method, new URL(request.url), response);
+    return response;
   };
   return {
     ctx,
@@ -117,5 +133,21 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     async close() {
       await ctx.engine.close();
     },
+    ...(check ? { check } : {}),
+  };
+}
+
+/**
+ * The answer check of `checkAnswers` (answer-check.ts, loaded only then). A check that fails is
+ * reported and the answer still goes out: the check watches the mock, it never changes what it says.
+ */
+function answerCheck(file: string): MockApp['check'] {
+  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file));
+  return async (method, url, response) => {
+    try {
+      await (await checker).check(method, url, response);
+    } catch (err) {
+      console.error('mock: cannot check an answer against the OpenAPI document', err);
+    }
   };
 }

@@ -28,6 +28,8 @@ export interface MockOptions {
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
   clients?: string[];
+  /** Check every answer against the OpenAPI document and append mismatches to this file (answer-check.ts). */
+  checkAnswers?: string;
   /** The token endpoint takes grant_type=password with a seeded user's id and password (--allow-password-grant; outside the spec). */
   allowPasswordGrant?: boolean;
   /** Requests the journal keeps (--journal-size; default 1000, 0: none). */

@@ -37,12 +37,6 @@ export interface ServerOptions {
   adminToken?: string;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 /** Reads the body, or null as soon as it passes MAX_BODY (the rest is left unread; the caller closes). */
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -123,37 +117,43 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
     const seen: Seen = { method, path: (req.url ?? '/').split('?')[0]!.slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
     if (arrival) res.once('close', () => journal.record(arrival, { ...seen, status: res.headersSent ? res.statusCode : null }));
+    let url = new URL('/', origin);
+    // An answer the adapter makes itself, checked like the app's own (with checkAnswers).
+    const reply = async (response: Response): Promise<void> => {
+      await app.check?.(method, url, response);
+      await writeResponse(res, response);
+    };
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => reply(new JsonAnswer(JSON.stringify(body), { status, headers }));
     try {
       const target = normaliseTarget(req.url ?? '/', origin);
-      if (!target.ok) return send(res, 400, { code: 'VAL0001', message: target.problem });
-      const url = target.url;
+      if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
+      url = target.url;
       // One normalised path for the access decision, the faults, the router and the journal alike.
       const path = url.pathname;
       seen.path = path;
       seen.search = url.search;
       if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
-        return void (await writeResponse(res, notFound(method, path)));
+        return await reply(notFound(method, path));
       }
       const fault = app.ctx.faults.decide(method, path);
       seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
-      if (fault.action === 'error') return send(res, 500, { code: 'SYS0001', message: 'Application Error' });
+      if (fault.action === 'error') return await send(500, { code: 'SYS0001', message: 'Application Error' });
       if (fault.action === 'rate_limit') {
-        res.setHeader('retry-after', String(fault.retryAfter));
-        return send(res, 429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` });
+        return await send(429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` }, { 'retry-after': String(fault.retryAfter) });
       }
       const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return send(res, 413, tooLarge, { connection: 'close' });
-      if (FETCH_FORBIDDEN.has(method)) return void (await writeResponse(res, app.unrouted(method, url)));
+      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return await send(413, tooLarge, { connection: 'close' });
+      if (FETCH_FORBIDDEN.has(method)) return await reply(app.unrouted(method, url));
       const body = await readBody(req);
-      if (body === null) return send(res, 413, tooLarge, { connection: 'close' });
+      if (body === null) return await send(413, tooLarge, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
       let request: Request;
       try {
         request = toFetchRequest(req, url, body);
       } catch (err) {
-        return send(res, 400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
+        return await send(400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
       }
       const response = await app.dispatch(request);
       // The handler ran (an order may now exist) but the client never hears back.
@@ -161,7 +161,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       await writeResponse(res, response);
     } catch (err) {
       console.error('mock: adapter error', err);
-      if (!res.headersSent) send(res, 500, { code: 'SYS0001', message: 'Application Error' });
+      if (!res.headersSent) await send(500, { code: 'SYS0001', message: 'Application Error' }).catch(() => res.destroy());
       else res.destroy();
     }
   });

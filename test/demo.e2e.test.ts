@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempHome } from './helpers/cli.js';
+import { answerCheckEnv, BIN, tempHome } from './helpers/cli.js';
 
 /** Runs `mkt demo` with stdout and stderr on one pipe, so each step's output follows its command as a user sees it. */
 function demo(): Promise<{ code: number | null; text: string }> {
   return new Promise((done, fail) => {
     const home = tempHome();
-    const child = spawn('sh', ['-c', `exec "${process.execPath}" "${BIN}" demo --listings 600 2>&1`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('sh', ['-c', `exec "${process.execPath}" "${BIN}" demo --listings 600 2>&1`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...answerCheckEnv() }, stdio: ['ignore', 'pipe', 'ignore'] });
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);

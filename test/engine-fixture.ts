@@ -1,8 +1,9 @@
 /** Shared set-up of the engine and orders tests: a frozen mock, tokens for any seeded account, JSON calls. */
-import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
 import { cancelledAtOrigination } from '../mock-server/engine/market.js';
 import { READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../src/contract/enums.js';
+import { testMockApp } from './helpers/mock.js';
 
 /** A fixed virtual start for every test world. */
 export const START = Date.parse('2026-03-02T12:00:00Z');
@@ -12,7 +13,7 @@ export const DAY = 24 * HOUR;
 
 /** A frozen mock world with a fixed seed and start. */
 export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
-  return createMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, ...opts }, () => START);
+  return testMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, ...opts }, () => START);
 }
 
 /** Puts an access token for `accountId` into the store (read/write grant unless `readOnly`). */

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { createMockApp } from '../mock-server/app.js';
 import { mockAdminUrl } from '../src/contract/mock-admin.js';
 import { makeApp, plainListings, START, tokenFor } from './engine-fixture.js';
+import { testMockApp } from './helpers/mock.js';
 
 const running: { app: MockApp; server: RunningServer }[] = [];
 afterEach(async () => {
@@ -114,7 +114,7 @@ describe('concurrency', () => {
 
 describe('real time', () => {
   test('a running clock processes an accepted order on its own, shortly after acceptance', async () => {
-    const app = createMockApp({ seed: 7, listings: 60, start: START, frozen: false, processDelayMs: 300 });
+    const app = testMockApp({ seed: 7, listings: 60, start: START, frozen: false, processDelayMs: 300 });
     const { origin } = await serve(app);
     const token = tokenFor(app, 'alice-1');
     const listing = plainListings(app)[0]!.listing_number;

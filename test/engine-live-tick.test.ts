@@ -1,11 +1,10 @@
 /** Market ticks touch only what a tick can change: an ended listing is not looked at hour after hour. */
 import { describe, expect, it } from 'vitest';
-import { createMockApp } from '../mock-server/app.js';
-import { TEST_START } from './helpers/mock.js';
+import { TEST_START, testMockApp } from './helpers/mock.js';
 
 describe('market ticks', () => {
   it('stop reading an ended listing once a tick has passed it', () => {
-    const app = createMockApp({ seed: 7, listings: 200, frozen: true, start: TEST_START });
+    const app = testMockApp({ seed: 7, listings: 200, frozen: true, start: TEST_START });
     const store = app.ctx.store;
     const index = store.listings.findIndex((l) => l.listing_status === 6);
     const ended = store.listings[index]!;

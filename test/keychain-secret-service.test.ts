@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeychainError, KeychainStore } from '../src/auth/keychain-store.js';
-import { runMkt } from './helpers/cli.js';
+import { answerCheckEnv, runMkt } from './helpers/cli.js';
 import { skipUnless } from './helpers/requirements.js';
 
 const noSecretService = skipUnless('the Secret Service keychain tests', ['keyring', 'libsecret']);
@@ -29,6 +29,7 @@ function inPrivateSession(script: string, extraEnv: Record<string, string> = {})
     XDG_CONFIG_HOME: join(home, 'xdg-config'),
     XDG_RUNTIME_DIR: runtime,
     PROBE,
+    ...answerCheckEnv(),
     ...extraEnv,
   };
   return new Promise((done, fail) => {

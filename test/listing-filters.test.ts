@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { formatDate } from '../src/contract/dates.js';
 import { FILTERABLE_FIELDS } from '../src/contract/listing-fields.js';
-import { createMockApp } from '../mock-server/app.js';
-import { issueTestToken } from './helpers/mock.js';
+import { issueTestToken, testMockApp } from './helpers/mock.js';
 import type { Listing } from '../mock-server/store.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
-const app = createMockApp({ seed: 11, listings: 400, frozen: true, start: START });
+const app = testMockApp({ seed: 11, listings: 400, frozen: true, start: START });
 const store = app.ctx.store;
 const token = issueTestToken(app);
 

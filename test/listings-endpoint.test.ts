@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createMockApp } from '../mock-server/app.js';
-import { issueTestToken } from './helpers/mock.js';
+import { issueTestToken, testMockApp } from './helpers/mock.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
-const app = createMockApp({ seed: 5, listings: 300, frozen: true, start: START });
+const app = testMockApp({ seed: 5, listings: 300, frozen: true, start: START });
 const store = app.ctx.store;
 const token = issueTestToken(app);
 const active = store.listings.filter((l) => l.listing_status === 2);

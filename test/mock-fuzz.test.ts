@@ -8,13 +8,12 @@ import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { createMockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { isAdminPath, normaliseTarget } from '../mock-server/request-target.js';
 import { filterParamNames } from '../src/contract/listing-filters.js';
 import { applicantWith, validApplicant } from './fixtures/offers/applicants.js';
-import { issueTestToken, TEST_START } from './helpers/mock.js';
+import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 import { rawRequest, rawSocket, type RawAnswer, type RawRequest } from './helpers/raw-http.js';
 
 const RUNS = 1000;
@@ -29,7 +28,7 @@ let tokens: string[];
 let listingIds: number[];
 
 beforeAll(async () => {
-  app = createMockApp({ seed: 7, listings: 300, frozen: true, start: TEST_START });
+  app = testMockApp({ seed: 7, listings: 300, frozen: true, start: TEST_START });
   server = await startHttpServer(app, '127.0.0.1', 0);
   agent = new Agent({ keepAlive: true, maxSockets: 4 });
   // The fuzz may move the mock's clock (POST /__mock/clock): tokens that outlive any run keep every request authenticated.

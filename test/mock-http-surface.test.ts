@@ -1,12 +1,12 @@
 /** The mock's HTTP surface over real sockets: 4xx JSON for bad client input, and admin routes behind one access rule. */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { normaliseTarget } from '../mock-server/request-target.js';
 import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
 import { BIN, runMkt } from './helpers/cli.js';
-import { issueTestToken, TEST_START } from './helpers/mock.js';
+import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 import { rawRequest, rawSocket, type RawRequest } from './helpers/raw-http.js';
 
 const running: { app: MockApp; server: RunningServer }[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function serve(host = '127.0.0.1', adminToken?: string) {
-  const app = createMockApp({ seed: 7, listings: 40, frozen: true, start: TEST_START });
+  const app = testMockApp({ seed: 7, listings: 40, frozen: true, start: TEST_START });
   const server = await startHttpServer(app, host, 0, adminToken ? { adminToken } : {});
   running.push({ app, server });
   return { app, server, port: server.port, token: issueTestToken(app) };

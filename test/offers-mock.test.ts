@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import { OFFER_ASSERTIONS, OFFER_ERRORS } from '../src/contract/errors.js';
 import { applicantWith, fixture, validApplicant } from './fixtures/offers/applicants.js';
 import { CASES } from './fixtures/offers/cases.js';
-import { issueTestToken } from './helpers/mock.js';
+import { issueTestToken, testMockApp } from './helpers/mock.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 const URL_OFFERS = 'http://mock.test/v1/marketplace/application/offers';
@@ -12,7 +12,7 @@ const URL_OFFERS = 'http://mock.test/v1/marketplace/application/offers';
 let app: MockApp;
 let token: string;
 beforeEach(() => {
-  app = createMockApp({ frozen: true, start: START, listings: 50 });
+  app = testMockApp({ frozen: true, start: START, listings: 50 });
   token = issueTestToken(app);
 });
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import type { Offer } from '../mock-server/store.js';
 import { applicantWith } from './fixtures/offers/applicants.js';
-import { issueTestToken } from './helpers/mock.js';
+import { issueTestToken, testMockApp } from './helpers/mock.js';
 
 // Written here on purpose, not imported from the code under test: P·i·(1+i)^n / ((1+i)^n − 1).
 function amortisedPayment(principal: number, annualRate: number, months: number): number {
@@ -20,7 +20,7 @@ function balanceAfter(principal: number, annualRate: number, months: number, pay
 
 let app: MockApp;
 beforeAll(() => {
-  app = createMockApp({ frozen: true, start: Date.parse('2026-01-01T00:00:00Z'), listings: 50 });
+  app = testMockApp({ frozen: true, start: Date.parse('2026-01-01T00:00:00Z'), listings: 50 });
 });
 
 async function offersFor(score: number | undefined, amount: number, income: number): Promise<Offer[]> {

@@ -1,19 +1,12 @@
 /** Loans: GET {base_url}/loans/ and /loans/{id}, only loans the caller holds notes in. */
 import { http } from 'msw';
-import { PAGINATION } from '../../src/contract/enums.js';
+import { LOAN_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import { loanView } from '../engine/views.js';
 import { parseSortBy, sortBy } from '../query-params.js';
 import { notesOf } from '../store-index.js';
 import { authedRoute } from './route.js';
-
-const LOAN_SORT_FIELDS = new Set([
-  'loan_number', 'age_in_months', 'amount_borrowed', 'borrower_rate', 'days_past_due', 'collection_fees_paid',
-  'interest_paid', 'late_fees_paid', 'loan_default_reason', 'loan_status', 'next_payment_due_date',
-  'next_payment_due_amount', 'origination_date', 'principal_balance', 'principal_paid', 'platform_fees_paid',
-  'platform_rating', 'service_fees_paid', 'term',
-]);
 
 /** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {

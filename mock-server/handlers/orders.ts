@@ -3,7 +3,7 @@
  * the caller's orders, and the listings within an order. Order errors answer {"code","message"}.
  */
 import { http } from 'msw';
-import { BID_STATUSES, PAGINATION } from '../../src/contract/enums.js';
+import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
@@ -15,12 +15,6 @@ import { authedRoute, paged } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
-const ORDER_LISTING_FIELDS = new Set([
-  'listing_title', 'invested_amount', 'listing_amount', 'loan_term_months', 'current_yield', 'amount_funded',
-  'platform_rating', 'verification_stage', 'percent_funded', 'historical_return', 'historical_return_10th_pctl',
-  'historical_return_90th_pctl', 'listing_duration', 'listing_number', 'status', 'status_reason',
-  'estimated_end_date', 'listing_status', 'start_date', 'note_number', 'listing_category_id', 'listing_category_name',
-]);
 
 /** The caller's order `id`: ORD0002 when it is not a UUID, ORD0001 when unknown or someone else's. */
 function findOrder(ctx: MockContext, accountId: string, id: string): Order {
@@ -47,7 +41,7 @@ export function ordersHandlers(ctx: MockContext) {
     http.get('*/v1/orders/:orderId/listings', authedRoute(ctx, READ_SCOPES, ({ caller, url, params, zone, page }) => {
       const order = findOrder(ctx, caller.accountId, String(params.orderId));
       page(); // paging is checked after the order, before sorting and the status
-      const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_FIELDS, [{ field: 'listing_number', desc: true }]);
+      const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_SORT_FIELDS, [{ field: 'listing_number', desc: true }]);
       const status = url.searchParams.get('status');
       if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
         throw validationError('status', `must be one of ${BID_STATUSES.join(', ')}, got '${status}'`);

@@ -79,6 +79,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt mock serve --port 0 --state mock-state.json --frozen',
     '$ mkt mock serve --auto-approve alice --listings 1000',
   ],
+  'mkt mock openapi': [
+    '$ mkt mock openapi > openapi.json',
+    '$ curl http://127.0.0.1:4010/openapi.json          # the running mock',
+  ],
   'mkt mock clock': ['$ mkt mock clock advance 24h'],
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
   'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status'],

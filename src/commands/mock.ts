@@ -121,14 +121,14 @@ export function makeMockCommand(ctx: CommandContext) {
   mock.addCommand(serveCommand()
     .action(ctx.action(async (opts): Promise<Output> => {
       const { port, host, options } = serveOptions(opts);
-      const [{ createMockApp }, { startHttpServer }, { describeMock }] = await Promise.all([
+      const [{ createMockApp, answerCheckOption }, { startHttpServer }, { describeMock }] = await Promise.all([
         import('../../mock-server/app.js'),
         import('../../mock-server/http-adapter.js'),
         import('../../mock-server/describe.js'),
       ]);
       let app;
       try {
-        app = createMockApp(options);
+        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env) });
       } catch (err) {
         // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
         // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
@@ -153,6 +153,16 @@ export function makeMockCommand(ctx: CommandContext) {
       await app.close?.();
       return { kind: 'none' };
     })));
+  mock
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the API and the mock (JSON; the mock serves it at /openapi.json)')
+    .action(ctx.action(async (): Promise<Output> => {
+      const { buildOpenApiDocument } = await import('../contract/openapi/document.js');
+      // The document is JSON for tools whatever -o says: a table of it would help no one.
+      ctx.io.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}
+`);
+      return { kind: 'none' };
+    }));
   mock
     .command('clock')
     .description("the mock's virtual clock")

@@ -88,6 +88,22 @@ export const LOAN_DEFAULT_REASONS: Readonly<Record<number, string>> = {
   1: 'Delinquency', 2: 'Bankruptcy', 3: 'Deceased', 4: 'Repurchased', 5: 'PaidInFull', 6: 'SettledInFull', 7: 'Sold',
 };
 
+/** Fields `sort_by` may name on GET /loans/ (the spec does not show them; these are the loan's scalar fields). */
+export const LOAN_SORT_FIELDS: ReadonlySet<string> = new Set([
+  'loan_number', 'age_in_months', 'amount_borrowed', 'borrower_rate', 'days_past_due', 'collection_fees_paid',
+  'interest_paid', 'late_fees_paid', 'loan_default_reason', 'loan_status', 'next_payment_due_date',
+  'next_payment_due_amount', 'origination_date', 'principal_balance', 'principal_paid', 'platform_fees_paid',
+  'platform_rating', 'service_fees_paid', 'term',
+]);
+
+/** Fields `sort_by` may name on GET /orders/{id}/listings (the spec does not show them; the order listing's fields). */
+export const ORDER_LISTING_SORT_FIELDS: ReadonlySet<string> = new Set([
+  'listing_title', 'invested_amount', 'listing_amount', 'loan_term_months', 'current_yield', 'amount_funded',
+  'platform_rating', 'verification_stage', 'percent_funded', 'historical_return', 'historical_return_10th_pctl',
+  'historical_return_90th_pctl', 'listing_duration', 'listing_number', 'status', 'status_reason',
+  'estimated_end_date', 'listing_status', 'start_date', 'note_number', 'listing_category_id', 'listing_category_name',
+]);
+
 /** OAuth scopes a read/write grant yields. */
 export const READ_WRITE_SCOPES = [
   'write_invest_order', 'read_listing', 'read_loan', 'read_note', 'read_platform_account', 'write_user_profile',

@@ -1,205 +1,364 @@
 /**
- * The marketplace's resources, defined once for both halves: the typed client decodes answers into
- * the wire types (dates as the API formats them), and the mock answers with the same wire types and
- * keeps its records on the shared field sets (dates as epoch ms on its clock, plus its own fields).
+ * The marketplace's resources, defined once as JSON Schemas (TypeBox) for both halves and for the
+ * OpenAPI document (openapi/): the TS types below are derived from the schemas with `Static`, never
+ * written twice. The typed client decodes answers into the wire types (dates as the API formats
+ * them), and the mock answers with them and keeps its records on the shared field sets built by the
+ * same factories with dates as epoch ms on its clock.
+ *
+ * Only the mock and the document load this module as a value; everything else imports it with
+ * `import type`, so the CLI never loads TypeBox for commands that do not print the document.
+ *
+ * To add a field: add it to the resource's schema below (Optional when the API may leave it out,
+ * `nullable` when it may be null); the TS type follows. A resource: a schema here, named in
+ * `COMPONENTS` of openapi/document.ts. An endpoint: one entry in openapi/endpoints.ts.
  */
-import type { BidStatus, OrderStatus, PlatformRating } from './enums.js';
+import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
+import { BUREAU2_ELEMENTS } from './bureau.js';
+import {
+  BID_RESULTS, BID_STATUSES, EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS,
+  LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, US_STATES, type PlatformRating,
+} from './enums.js';
 
 /** Fields beyond those a resource names: kept as they came, for printing. */
 export type Open = { [field: string]: unknown };
 
-/** The catalogue fields of a listing under their API names; `D` is how a date is held (text on the wire, epoch ms in the mock). */
-export interface ListingFields<D> {
-  listing_number: number;
-  listing_status: number;
-  listing_status_reason: string;
-  listing_amount: number;
-  amount_funded: number;
-  amount_remaining: number;
-  percent_funded: number;
-  funding_threshold: number;
-  partial_funding_indicator: boolean;
-  investment_typeid: number;
-  investment_type_description: string;
-  investment_product_id: number;
-  listing_term: number;
-  listing_monthly_payment: number;
-  borrower_rate: number;
-  borrower_apr: number;
-  lender_yield: number;
-  platform_rating: string;
-  platform_score: number;
-  fico_score: string;
-  listing_category_id: number;
-  listing_title: string;
-  listing_purpose: string;
-  borrower_listing_description: string | null;
-  channel_code: string;
-  borrower_state: string;
-  employment_status_description: string;
-  occupation: string | null;
-  months_employed: number;
-  income_range: number;
-  income_range_description: string;
-  income_verifiable: boolean;
-  stated_monthly_income: number;
-  dti_wplatform_loan: number;
-  estimated_monthly_housing_expense: number;
-  has_mortgage: boolean;
-  member_key: string;
-  lender_indicator: number;
-  decision_bureau: string;
-  verification_stage: number;
-  co_borrower_application: boolean;
-  combined_dti_wplatform_loan: number | null;
-  combined_stated_monthly_income: number | null;
-  historical_return: number;
-  historical_return_10th_pctl: number;
-  historical_return_90th_pctl: number;
-  effective_yield: number;
-  estimated_loss_rate: number;
-  estimated_return: number;
-  max_prior_platform_loan: number | null;
-  min_prior_platform_loan: number | null;
-  prior_platform_loans: number;
-  prior_platform_loan_earliest_pay_off: number;
-  prior_platform_loans31dpd: number;
-  prior_platform_loans61dpd: number;
-  prior_platform_loans_active: number;
-  prior_platform_loans_balance_outstanding: number;
-  prior_platform_loans_cycles_billed: number;
-  prior_platform_loans_late_cycles: number;
-  prior_platform_loans_late_payments_one_month_plus: number;
-  prior_platform_loans_ontime_payments: number;
-  prior_platform_loans_principal_borrowed: number;
-  prior_platform_loans_principal_outstanding: number;
-  listing_creation_date: D;
-  listing_start_date: D;
-  listing_end_date: D;
-  last_updated_date: D;
-  whole_loan_start_date: D | null;
-  whole_loan_end_date: D | null;
-  loan_number: number | null;
-  loan_origination_date: D | null;
+/** `T` with the fields `K` optional: the client reads one type for answers that carry them or not. */
+type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** A schema that also takes null. */
+export const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+/** A closed list of strings; the TS type stays `string` (the values are a contract of the mock, open to the client). */
+const stringIn = (values: readonly string[], description?: string) => Type.String({ enum: [...values], ...(description ? { description } : {}) });
+/** A closed list of whole numbers, given as the keys of a code table. */
+const codeIn = (table: Readonly<Record<number, string>>, description?: string) => (
+  Type.Integer({ enum: Object.keys(table).map(Number), ...(description ? { description } : {}) })
+);
+const stringOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const strict = { additionalProperties: false } as const;
+
+/** Money in dollars (decimal), never below 0. */
+const Money = Type.Number({ minimum: 0 });
+/** A rate or yield as a fraction (0.15 is 15%). */
+const Rate = Type.Number();
+/** A share of a whole, 0 to 1 (percent_funded is a fraction since the 12/15/2015 release). */
+const Fraction = Type.Number({ minimum: 0, maximum: 1 });
+const Int = Type.Integer();
+/** A count of things, months or days. */
+const Count = Type.Integer({ minimum: 0 });
+
+/** `yyyy-MM-dd HH:mm:ss ±hhmm`: a date-time as the API writes it (the request's `timezone`, or +0000). */
+export const DateTimeText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$', description: 'yyyy-MM-dd HH:mm:ss ±hhmm' });
+/** `yyyy-MM-dd`. */
+export const DateText = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
+/** Epoch milliseconds on the mock's virtual clock. */
+const EpochMs = Type.Number();
+
+/** How a resource holds its dates: the wire's text, or the mock's epoch ms. */
+export interface DateSchemas<DT extends TSchema = TSchema, D extends TSchema = TSchema> {
+  dateTime: DT;
+  date: D;
 }
+/** Dates as the API sends them. */
+export const WIRE_DATES = { dateTime: DateTimeText, date: DateText };
+/** Dates as the mock keeps them. */
+export const EPOCH_DATES = { dateTime: EpochMs, date: EpochMs };
+/** The date schemas for a date held as `D`: `number` in the mock, `string` on the wire. */
+type DatesFor<D> = D extends number ? typeof EPOCH_DATES : typeof WIRE_DATES;
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+
+/** The catalogue fields of a listing under their API names (listing-fields.ts), dates as `dates` holds them. */
+export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
+  listing_number: Int,
+  listing_status: codeIn(LISTING_STATUSES),
+  listing_status_reason: stringIn(Object.values(LISTING_STATUSES)),
+  listing_amount: Money,
+  amount_funded: Money,
+  amount_remaining: Money,
+  percent_funded: Fraction,
+  funding_threshold: Fraction,
+  partial_funding_indicator: Type.Boolean(),
+  investment_typeid: Int,
+  investment_type_description: Type.String(),
+  investment_product_id: Int,
+  listing_term: Type.Integer({ enum: [...LISTING_TERMS] }),
+  listing_monthly_payment: Money,
+  borrower_rate: Rate,
+  borrower_apr: Rate,
+  lender_yield: Rate,
+  platform_rating: stringIn(PLATFORM_RATINGS),
+  platform_score: Type.Integer({ minimum: 1, maximum: 11 }),
+  fico_score: stringIn(FICO_BINS),
+  listing_category_id: codeIn(LISTING_CATEGORIES),
+  listing_title: Type.String(),
+  listing_purpose: Type.String(),
+  borrower_listing_description: nullable(Type.String()),
+  channel_code: Type.String(),
+  borrower_state: stringIn(US_STATES),
+  employment_status_description: stringIn(EMPLOYMENT_STATUSES),
+  occupation: nullable(Type.String()),
+  months_employed: Count,
+  income_range: codeIn(INCOME_RANGES),
+  income_range_description: stringIn(Object.values(INCOME_RANGES)),
+  income_verifiable: Type.Boolean(),
+  stated_monthly_income: Money,
+  dti_wplatform_loan: Rate,
+  estimated_monthly_housing_expense: Money,
+  has_mortgage: Type.Boolean(),
+  member_key: Type.String(),
+  lender_indicator: Int,
+  decision_bureau: Type.String(),
+  verification_stage: Type.Integer({ minimum: 1, maximum: 3, description: 'Three verification stages.' }),
+  co_borrower_application: Type.Boolean(),
+  combined_dti_wplatform_loan: nullable(Rate),
+  combined_stated_monthly_income: nullable(Money),
+  historical_return: Rate,
+  historical_return_10th_pctl: Rate,
+  historical_return_90th_pctl: Rate,
+  effective_yield: Rate,
+  estimated_loss_rate: Rate,
+  estimated_return: Rate,
+  max_prior_platform_loan: nullable(Money),
+  min_prior_platform_loan: nullable(Money),
+  prior_platform_loans: Count,
+  prior_platform_loan_earliest_pay_off: Count,
+  prior_platform_loans31dpd: Count,
+  prior_platform_loans61dpd: Count,
+  prior_platform_loans_active: Count,
+  prior_platform_loans_balance_outstanding: Money,
+  prior_platform_loans_cycles_billed: Count,
+  prior_platform_loans_late_cycles: Count,
+  prior_platform_loans_late_payments_one_month_plus: Count,
+  prior_platform_loans_ontime_payments: Count,
+  prior_platform_loans_principal_borrowed: Money,
+  prior_platform_loans_principal_outstanding: Money,
+  listing_creation_date: dates.dateTime,
+  listing_start_date: dates.date,
+  listing_end_date: dates.dateTime,
+  last_updated_date: dates.dateTime,
+  whole_loan_start_date: nullable(dates.dateTime),
+  whole_loan_end_date: nullable(dates.dateTime),
+  loan_number: nullable(Int),
+  loan_origination_date: nullable(dates.dateTime),
+});
+/** The catalogue fields of a listing; `D` is how a date is held (text on the wire, epoch ms in the mock). */
+export type ListingFields<D extends number | string> = Static<ReturnType<typeof listingFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
+
+const WireListingFields = listingFieldsSchema(WIRE_DATES).properties;
+/** A field the record may hold as null, as the answer carries it: left out when null, as the real marketplace does. */
+const omittedWhenNull = <T extends TSchema>(schema: TUnion<[T, TNull]>) => Type.Optional(schema.anyOf[0]);
+/** Underwriting data by bureau element (bureau1, and bureau2 by upper-case short name). */
+const BureauValues = Type.Record(Type.String(), Type.Number());
+
+/** The indexed bureau2 values (bureau.ts): every element by its long name, its special value allowed, 0 by default. */
+export const IndexedBureau2Schema = Type.Object({
+  credit_report_date: DateTimeText,
+  fico_score: stringIn(FICO_BINS),
+  ...Object.fromEntries(BUREAU2_ELEMENTS.map((e) => [e.long, Type.Integer({
+    minimum: Math.min(e.min, e.special?.value ?? e.min), maximum: e.max,
+    description: `${e.short}: ${e.units}, ${e.min} to ${e.max}${e.special ? `; ${e.special.value} means ${e.special.meaning}` : ''}.`,
+  })])),
+}, strict);
+
+/**
+ * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
+ * listings, the deprecated yields only for listings started through 2018-08-08, the loan fields only
+ * for originated listings the caller invested in, the bureau objects when asked for; plus the
+ * caller's participation and the two flags. A field the listing has no value for is left out, never null.
+ */
+export const ListingSchema = Type.Object({
+  ...WireListingFields,
+  borrower_listing_description: omittedWhenNull(WireListingFields.borrower_listing_description),
+  occupation: omittedWhenNull(WireListingFields.occupation),
+  max_prior_platform_loan: omittedWhenNull(WireListingFields.max_prior_platform_loan),
+  min_prior_platform_loan: omittedWhenNull(WireListingFields.min_prior_platform_loan),
+  whole_loan_start_date: omittedWhenNull(WireListingFields.whole_loan_start_date),
+  whole_loan_end_date: omittedWhenNull(WireListingFields.whole_loan_end_date),
+  combined_dti_wplatform_loan: omittedWhenNull(WireListingFields.combined_dti_wplatform_loan),
+  combined_stated_monthly_income: omittedWhenNull(WireListingFields.combined_stated_monthly_income),
+  effective_yield: Type.Optional(Rate),
+  estimated_loss_rate: Type.Optional(Rate),
+  estimated_return: Type.Optional(Rate),
+  loan_number: omittedWhenNull(WireListingFields.loan_number),
+  loan_origination_date: omittedWhenNull(WireListingFields.loan_origination_date),
+  amount_participation: Money,
+  credit_bureau_values_bureau1: Type.Optional(nullable(BureauValues)),
+  credit_bureau_values_bureau2: Type.Optional(BureauValues),
+  credit_bureau_values_bureau2_indexed: IndexedBureau2Schema,
+  invested: Type.Boolean(),
+  biddable: Type.Boolean(),
+}, strict);
 
 /** The fields of a listing the client relies on (checked by `decodeListing`). */
-export type ListingCheckedFields = Pick<ListingFields<string>, 'listing_number' | 'listing_amount' | 'amount_remaining' | 'listing_creation_date' | 'partial_funding_indicator'>;
+export type ListingCheckedFields = Pick<Static<typeof ListingSchema>, 'listing_number' | 'listing_amount' | 'amount_remaining' | 'listing_creation_date' | 'partial_funding_indicator'>;
 
 /** A listing as the API returns it: the checked fields, and the rest of the catalogue riding along for printing. */
 export type Listing = ListingCheckedFields & Open;
 
+// ---------------------------------------------------------------------------------------------
+// Orders and bids
+
 /** A bid as sent in POST /orders/. */
-export interface BidRequest {
-  listing_id: number;
-  bid_amount: number;
-}
+export const BidRequestSchema = Type.Object({
+  listing_id: Type.Integer({ minimum: 1 }),
+  bid_amount: Type.Number({ exclusiveMinimum: 0 }),
+}, strict);
+export type BidRequest = Static<typeof BidRequestSchema>;
 
-/** The named fields of a bid as read back: the create answer carries listing_id, bid_amount and bid_status only. */
-export interface BidFields {
-  /** A string in the spec, an integer in its sample payloads. */
-  listing_id: number | string;
-  bid_amount: number;
-  bid_amount_placed?: number;
-  bid_status: BidStatus;
-  /** Open: the spec does not show the complete list. */
-  bid_result?: string;
-}
+/** The body of POST /orders/: at most 100 bids, a listing at most once. */
+export const OrderRequestSchema = Type.Object({
+  bid_requests: Type.Array(BidRequestSchema, { minItems: 1, maxItems: 100 }),
+}, strict);
 
+/** A bid of the create answer: always PENDING. */
+export const BidCreatedSchema = Type.Object({
+  listing_id: Int,
+  bid_amount: Money,
+  bid_status: Type.Literal('PENDING'),
+}, strict);
+
+/** A bid as read back (GET /orders/{id}). */
+export const BidReadSchema = Type.Object({
+  listing_id: Type.Union([Int, Type.String()], { description: 'A string in the spec, an integer in its sample payloads (and in this mock).' }),
+  bid_amount: Money,
+  bid_amount_placed: Money,
+  bid_status: stringOf(BID_STATUSES),
+  bid_result: stringIn(BID_RESULTS, 'The spec names NONE, BID_SUCCEEDED, PARTIAL_BID_SUCCEEDED, LISTING_NOT_BIDDABLE and LENDER_NOT_ELIGIBLE_TO_BID; the rest are DESIGN.md\'s.'),
+}, strict);
+
+/** The named fields of a bid as read back; the create answer carries listing_id, bid_amount and bid_status only. */
+export type BidFields = Loose<Static<typeof BidReadSchema>, 'bid_amount_placed' | 'bid_result'>;
 /** A bid as read back. */
 export type Bid = BidFields & Open;
 
+/** What an order is on both sides, dates as `dates` holds them. */
+export const orderFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
+  order_id: Type.String({ format: 'uuid' }),
+  order_date: dates.dateTime,
+  order_status: stringOf(ORDER_STATUSES),
+});
 /** What an order is on both sides; `D` is how its date is held. */
-export interface OrderFields<D> {
-  order_id: string;
-  order_date: D;
-  order_status: OrderStatus;
-}
+export type OrderFields<D extends number | string> = Static<ReturnType<typeof orderFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
+
+const WireOrderFields = orderFieldsSchema(WIRE_DATES).properties;
+/** Deprecated yields: only for orders and listings with a start date through 2018-08-08. */
+const DeprecatedOrderYields = {
+  estimated_return: Type.Optional(Rate),
+  estimated_loss: Type.Optional(Rate),
+  effective_yield: Type.Optional(Rate),
+};
+
+/** The answer to POST /orders/: every bid PENDING, the order IN_PROGRESS. */
+export const OrderCreatedSchema = Type.Object({
+  ...WireOrderFields,
+  order_status: Type.Literal('IN_PROGRESS'),
+  bid_requests: Type.Array(BidCreatedSchema),
+  source: Type.String(),
+  ...DeprecatedOrderYields,
+}, strict);
+
+/** An order as GET /orders/{id} and the items of GET /orders/ carry it. */
+export const OrderSchema = Type.Object({
+  ...WireOrderFields,
+  order_amount: Money,
+  order_amount_placed: Money,
+  order_amount_invested: Money,
+  bid_requests: Type.Array(BidReadSchema),
+  saved_search: Type.Optional(Type.Object({ id: Type.Optional(Type.Unknown()), name: Type.Optional(Type.String()) }, { description: 'Left out when the order came from no saved search (always, in the mock).' })),
+  source: Type.String(),
+  ...DeprecatedOrderYields,
+}, strict);
 
 /** The named fields of an order as the API returns it (sums absent on the create answer). */
-export interface OrderAnswerFields extends OrderFields<string> {
-  order_amount?: number;
-  order_amount_placed?: number;
-  order_amount_invested?: number;
+export type OrderAnswerFields = Loose<Omit<Static<typeof OrderSchema>, 'bid_requests' | 'saved_search'>, 'order_amount' | 'order_amount_placed' | 'order_amount_invested' | 'source'> & {
   bid_requests: Bid[];
   saved_search?: unknown;
-  estimated_return?: number;
-  estimated_loss?: number;
-  effective_yield?: number;
-  source?: string;
-}
-
+};
 /** An order as POST /orders/, GET /orders/{id} and GET /orders/ return it. */
 export type Order = OrderAnswerFields & Open;
 
+/** One listing of an order (GET /orders/{id}/listings). */
+export const OrderListingSchema = Type.Object({
+  listing_number: Type.String({ pattern: '^\\d+$' }),
+  listing_title: Type.String(),
+  invested_amount: Money,
+  listing_amount: Money,
+  loan_term_months: Type.Integer({ minimum: 1 }),
+  current_yield: Rate,
+  amount_funded: Money,
+  platform_rating: stringIn(PLATFORM_RATINGS),
+  verification_stage: Type.Integer({ minimum: 1, maximum: 3, description: 'Three verification stages.' }),
+  percent_funded: Fraction,
+  historical_return: Rate,
+  historical_return_10th_pctl: Rate,
+  historical_return_90th_pctl: Rate,
+  listing_duration: Count,
+  status: stringOf(BID_STATUSES),
+  status_reason: Type.String(),
+  listing_status_reason: Type.String(),
+  estimated_end_date: DateText,
+  listing_status: Int,
+  start_date: DateText,
+  note_number: nullable(Type.String()),
+  listing_category_id: Int,
+  listing_category_name: nullable(Type.String()),
+  effective_yield: Type.Optional(Rate),
+  estimated_loss: Type.Optional(Rate),
+  estimated_return: Type.Optional(Rate),
+}, strict);
 /** The named fields of an order listing. */
-export interface OrderListingFields {
-  listing_number: string;
-  listing_title: string;
-  invested_amount: number;
-  listing_amount: number;
-  loan_term_months: number;
-  current_yield: number;
-  amount_funded: number;
-  platform_rating: string;
-  verification_stage: number;
-  percent_funded: number;
-  historical_return: number;
-  historical_return_10th_pctl: number;
-  historical_return_90th_pctl: number;
-  listing_duration: number;
-  status: BidStatus;
-  status_reason: string;
-  listing_status_reason: string;
-  estimated_end_date: string;
-  listing_status: number;
-  start_date: string;
-  note_number: string | null;
-  listing_category_id: number;
-  listing_category_name: string | null;
-  effective_yield?: number;
-  estimated_loss?: number;
-  estimated_return?: number;
-}
-
+export type OrderListingFields = Static<typeof OrderListingSchema>;
 /** One listing of an order (GET /orders/{id}/listings). */
 export type OrderListing = OrderListingFields & Open;
 
-/** What a loan is on both sides; `D` is how a date is held. */
-export interface LoanFields<D> {
-  loan_number: number;
-  amount_borrowed: number;
-  borrower_rate: number;
-  term: number;
-  platform_rating: string;
-  origination_date: D;
-  loan_status: number;
-  loan_default_reason: number | null;
-  days_past_due: number;
-  principal_balance: number;
-  principal_paid: number;
-  interest_paid: number;
-  late_fees_paid: number;
-  platform_fees_paid: number;
-  service_fees_paid: number;
-  collection_fees_paid: number;
-  debt_sale_proceeds_received: number;
-  /** Always a date (the spec types it so): an ended loan keeps the last due date its schedule reached. */
-  next_payment_due_date: D;
-  next_payment_due_amount: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Loans
 
-/** The named fields of a loan as the API returns it. */
-export interface LoanAnswerFields extends LoanFields<string> {
-  age_in_months: number;
-  loan_default_reason_description: string | null;
-  loan_status_description: string | null;
-  /** Deprecated; only on loans of listings that started through 2018-08-08. */
-  group_leader_award?: number;
-}
+/** What a loan is on both sides, dates as `dates` holds them. */
+export const loanFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
+  loan_number: Int,
+  amount_borrowed: Money,
+  borrower_rate: Rate,
+  term: Type.Integer({ minimum: 1 }),
+  platform_rating: stringIn(PLATFORM_RATINGS),
+  origination_date: dates.date,
+  loan_status: codeIn(LOAN_STATUSES),
+  loan_default_reason: nullable(codeIn(LOAN_DEFAULT_REASONS)),
+  days_past_due: Count,
+  principal_balance: Money,
+  principal_paid: Money,
+  interest_paid: Money,
+  late_fees_paid: Money,
+  platform_fees_paid: Money,
+  service_fees_paid: Type.Number({ description: 'May be negative.' }),
+  collection_fees_paid: Money,
+  debt_sale_proceeds_received: Money,
+  // Always a date (the spec types it so): an ended loan keeps the last due date its schedule reached.
+  next_payment_due_date: dates.date,
+  next_payment_due_amount: Money,
+});
+/** What a loan is on both sides; `D` is how a date is held. */
+export type LoanFields<D extends number | string> = Static<ReturnType<typeof loanFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
 
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
+export const LoanSchema = Type.Object({
+  ...loanFieldsSchema(WIRE_DATES).properties,
+  age_in_months: Count,
+  loan_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
+  loan_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
+  group_leader_award: Type.Optional(Type.Integer({ description: 'Deprecated; only on loans of listings that started through 2018-08-08.' })),
+}, strict);
+/** The named fields of a loan as the API returns it. */
+export type LoanAnswerFields = Static<typeof LoanSchema>;
+/** A loan as GET /loans/ and GET /loans/{id} return it. */
 export type Loan = LoanAnswerFields & Open;
+
+// ---------------------------------------------------------------------------------------------
+// Notes
 
 /**
  * The caller's share of one loan (GET /notes/ and GET /notes/{loan_note_id}), as the real marketplace's
@@ -207,138 +366,212 @@ export type Loan = LoanAnswerFields & Open;
  * ownership fraction of the loan's figure, to the cent; the shares of all holders of a loan add up to the
  * loan's figures. Status, dates and rates are the loan's own, typed as the loan types them.
  */
-export interface NoteFields<D> {
-  /** `{loan_number}-{n}`: the loan and the note's number on it. */
-  loan_note_id: string;
-  loan_number: number;
-  listing_number: number;
-  note_ownership_amount: number;
-  principal_balance_pro_rata_share: number;
-  principal_paid_pro_rata_share: number;
-  interest_paid_pro_rata_share: number;
-  service_fees_paid_pro_rata_share: number;
-  platform_fees_paid_pro_rata_share: number;
-  late_fees_paid_pro_rata_share: number;
-  collection_fees_paid_pro_rata_share: number;
-  debt_sale_proceeds_received_pro_rata_share: number;
-  next_payment_due_amount_pro_rata_share: number;
-  next_payment_due_date: D;
-  /** The loan's status code (as `loan_status`). */
-  note_status: number;
-  note_status_description: string | null;
-  note_default_reason: number | null;
-  note_default_reason_description: string | null;
-  platform_rating: string;
-  term: number;
-  borrower_rate: number;
-  lender_yield: number;
-  amount_borrowed: number;
-  age_in_months: number;
-  days_past_due: number;
-  origination_date: D;
-  ownership_start_date: D;
-  /** Null while the note is held (the mock has no secondary market, so always). */
-  ownership_end_date: D | null;
-  is_sold: boolean;
-  is_sold_folio: boolean;
-  note_sale_gross_amount_received: number;
-  note_sale_fees_paid: number;
-  /** True when the loan defaulted for bankruptcy (loan_default_reason 2). */
-  is_in_bankruptcy: boolean;
-  co_borrower_application: boolean;
-}
+export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
+  loan_note_id: Type.String({ description: '`{loan_number}-{n}`: the loan and the note\'s number on it.' }),
+  loan_number: Int,
+  listing_number: Int,
+  note_ownership_amount: Money,
+  principal_balance_pro_rata_share: Money,
+  principal_paid_pro_rata_share: Money,
+  interest_paid_pro_rata_share: Money,
+  service_fees_paid_pro_rata_share: Type.Number({ description: 'May be negative.' }),
+  platform_fees_paid_pro_rata_share: Money,
+  late_fees_paid_pro_rata_share: Money,
+  collection_fees_paid_pro_rata_share: Money,
+  debt_sale_proceeds_received_pro_rata_share: Money,
+  next_payment_due_amount_pro_rata_share: Money,
+  next_payment_due_date: dates.date,
+  note_status: codeIn(LOAN_STATUSES, 'The loan\'s status code (as loan_status).'),
+  note_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
+  note_default_reason: nullable(codeIn(LOAN_DEFAULT_REASONS)),
+  note_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
+  platform_rating: stringIn(PLATFORM_RATINGS),
+  term: Type.Integer({ minimum: 1 }),
+  borrower_rate: Rate,
+  lender_yield: Rate,
+  amount_borrowed: Money,
+  age_in_months: Count,
+  days_past_due: Count,
+  origination_date: dates.date,
+  ownership_start_date: dates.date,
+  ownership_end_date: nullable(dates.date, 'Null while the note is held (the mock has no secondary market, so always).'),
+  is_sold: Type.Boolean(),
+  is_sold_folio: Type.Boolean(),
+  note_sale_gross_amount_received: Money,
+  note_sale_fees_paid: Money,
+  is_in_bankruptcy: Type.Boolean({ description: 'True when the loan defaulted for bankruptcy (loan_default_reason 2).' }),
+  co_borrower_application: Type.Boolean(),
+});
+/** A note's fields; `D` is how a date is held. */
+export type NoteFields<D extends number | string> = Static<ReturnType<typeof noteFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
 
+/** A note as GET /notes/ and GET /notes/{loan_note_id} return it. */
+export const NoteSchema = Type.Object(noteFieldsSchema(WIRE_DATES).properties, strict);
 /** A note as the API returns it. */
 export type Note = NoteFields<string> & Open;
 
-/** The fields of the account summary the client relies on. */
-export interface AccountFields {
-  available_cash_balance: number;
-  external_user_id: string;
-}
+// ---------------------------------------------------------------------------------------------
+// Account
 
 /** Amounts by platform rating, every rating a key (`NA` for loans rated before the ratings). */
 export type AmountsByRating = { [R in PlatformRating]: number };
+const ByRating = Type.Unsafe<AmountsByRating>(Type.Record(stringOf(PLATFORM_RATINGS), Money, strict));
 
 /**
  * The account as GET /accounts/platform returns it, in the real marketplace's shape (DESIGN.md; the spec
  * shows no body). Dates are date-times; a last deposit or withdrawal the account never had is left out.
  */
-export interface AccountAnswerFields extends AccountFields {
-  pending_investments_primary_market: number;
-  pending_investments_secondary_market: number;
-  pending_quick_invest_orders: number;
-  total_principal_received_on_active_notes: number;
-  total_amount_invested_on_active_notes: number;
-  outstanding_principal_on_active_notes: number;
-  /** Cash + the three pending figures + outstanding principal on active notes. */
-  total_account_value: number;
-  pending_deposit: number;
-  last_deposit_amount?: number;
-  last_deposit_date?: string;
-  last_withdraw_amount?: number;
-  last_withdraw_date?: string;
-  platform_account_digest: string;
+export const AccountSchema = Type.Object({
+  available_cash_balance: Money,
+  pending_investments_primary_market: Money,
+  pending_investments_secondary_market: Money,
+  pending_quick_invest_orders: Money,
+  total_principal_received_on_active_notes: Money,
+  total_amount_invested_on_active_notes: Money,
+  outstanding_principal_on_active_notes: Money,
+  total_account_value: Type.Number({ minimum: 0, description: 'Cash + the three pending figures + outstanding principal on active notes.' }),
+  pending_deposit: Money,
+  last_deposit_amount: Type.Optional(Money),
+  last_deposit_date: Type.Optional(DateTimeText),
+  last_withdraw_amount: Type.Optional(Money),
+  last_withdraw_date: Type.Optional(DateTimeText),
+  external_user_id: Type.String(),
+  platform_account_digest: Type.String(),
   /** Outstanding principal of active notes by the rating of their loan. */
-  invested_notes: AmountsByRating;
+  invested_notes: ByRating,
   /** What pending bids hold by the rating of their listing. */
-  pending_bids: AmountsByRating;
-}
-
+  pending_bids: ByRating,
+}, strict);
+/** The account's fields as the mock answers them. */
+export type AccountAnswerFields = Static<typeof AccountSchema>;
+/** The fields of the account summary the client relies on. */
+export type AccountFields = Pick<AccountAnswerFields, 'available_cash_balance' | 'external_user_id'>;
 /** The investor's account (GET /accounts/platform); the many by-rating figures ride along for printing. */
 export type Account = AccountFields & Open;
 
+// ---------------------------------------------------------------------------------------------
+// Offers
+
 /** One offer of an offers response. */
-export interface Offer {
-  id: number;
-  apr: number;
-  /** Whole dollars, origination fee included. */
-  loan_amount: number;
-  /** Dollars: loan_amount less the amount requested (the spec shows it on one sample offer only). */
-  origination_fee?: number;
-  loan_rate: number;
-  loan_term_in_months: number;
-  loan_term_in_years: number;
-  monthly_payment: number;
-  offer_url: string;
-}
+export const OfferSchema = Type.Object({
+  id: Int,
+  apr: Rate,
+  loan_amount: Type.Integer({ description: 'Whole dollars, origination fee included.' }),
+  origination_fee: Type.Optional(Type.Number({ description: 'Dollars: loan_amount less the amount requested (the spec shows it on one sample offer only).' })),
+  loan_rate: Rate,
+  loan_term_in_months: Int,
+  loan_term_in_years: Int,
+  monthly_payment: Money,
+  offer_url: Type.String({ format: 'uri' }),
+}, strict);
+export type Offer = Static<typeof OfferSchema>;
 
 /** One MKTPL-1012 assertion. */
-export interface OfferAssertion {
-  code: string;
-  message: string;
-}
+export const OfferAssertionSchema = Type.Object({ code: Type.String({ pattern: '^MKTPL-1012-\\d{3}$' }), message: Type.String() }, strict);
+export type OfferAssertion = Static<typeof OfferAssertionSchema>;
 
 /** One entry of an offers response's `errors`. */
-export interface OfferError {
-  code: string;
-  message: string;
-  assertions?: OfferAssertion[];
-}
-
-/** The named fields of an offers response. */
-export interface OfferResponseFields {
-  referral_code?: string;
-  offers_url?: string;
-  identification?: { [field: string]: unknown };
-  offers?: Offer[];
-  errors?: OfferError[];
-}
+export const OfferErrorSchema = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  assertions: Type.Optional(Type.Array(OfferAssertionSchema)),
+}, strict);
+export type OfferError = Static<typeof OfferErrorSchema>;
 
 /** The offers response: offers, or the errors that kept them from being made (both with HTTP 200). */
+export const OfferResponseSchema = Type.Object({
+  referral_code: Type.Optional(Type.String()),
+  offers_url: Type.Optional(Type.String({ format: 'uri' })),
+  identification: Type.Optional(Type.Object({ client_reference_id: Type.Optional(Type.String()), partner_source_code: Type.Optional(Type.String()) })),
+  offers: Type.Optional(Type.Array(OfferSchema)),
+  errors: Type.Optional(Type.Array(OfferErrorSchema)),
+}, strict);
+/** The named fields of an offers response. */
+export type OfferResponseFields = Omit<Static<typeof OfferResponseSchema>, 'identification'> & { identification?: { [field: string]: unknown } };
+/** The offers response. */
 export type OfferResponse = OfferResponseFields & Open;
 
-/** The token endpoint's answer. */
-export interface Token {
-  access_token: string;
-  token_type: string;
-  refresh_token: string;
-  expires_in: number;
-}
+const Phone = Type.Object({ area_code: Type.String(), phone_number: Type.String() });
+/** The body of POST /marketplace/application/offers/ (spec "Offer request"): six required objects, a seventh optional. */
+export const OfferRequestSchema = Type.Object({
+  loan_info: Type.Object({
+    loan_purpose_id: Int,
+    loan_amount: Type.Number({ minimum: 2000, maximum: 35000 }),
+    self_reported_credit_score: Type.Optional(Int),
+  }),
+  identification: Type.Object({
+    client_reference_id: Type.Optional(Type.String({ maxLength: 255 })),
+    partner_source_code: Type.String(),
+  }),
+  personal_info: Type.Object({
+    first_name: Type.String(),
+    last_name: Type.String(),
+    middle_initial: Type.Optional(Type.String({ pattern: '^[A-Za-z]$' })),
+    suffix: Type.Optional(Type.String()),
+    date_of_birth: Type.String({ description: 'MM/dd/yyyy (MM-dd-yyyy also accepted)' }),
+    ssn: Type.Optional(Type.String({ pattern: '^\\d{9}$' })),
+  }),
+  address_info: Type.Object({
+    street: Type.String(), city: Type.String(), state: Type.String({ pattern: '^[A-Za-z]{2}$' }), zip_code: Type.String({ pattern: '^\\d{5}(-?\\d{4})?$' }),
+  }),
+  contact_info: Type.Object({
+    email: Type.String({ format: 'email' }),
+    home_phone: Type.Optional(Phone), mobile_phone: Type.Optional(Phone), work_phone: Type.Optional(Phone),
+  }),
+  employment_info: Type.Object({
+    employer_name: Type.Optional(Type.String()),
+    employer_phone: Type.Optional(Phone),
+    employment_month: Type.Optional(Int),
+    employment_year: Type.Optional(Int),
+    employment_status_id: Type.Integer({ enum: [3, 5, 6, 7], description: '3 Self-employed, 5 Not employed, 6 Other, 7 Employed.' }),
+    occupation_id: Type.Optional(Int),
+    annual_income: Type.Number(),
+    is_income_verifiable: Type.Optional(Type.Boolean({ deprecated: true })),
+  }),
+  bank_account_info: Type.Optional(Type.Object({
+    bank_name: Type.Optional(Type.String()),
+    first_account_holder_name: Type.Optional(Type.String()),
+    account_number: Type.Optional(Int),
+    routing_number: Type.Optional(Int),
+  })),
+});
 
-/** A list answer. */
-export interface ListEnvelope<T> {
-  result: T[];
-  result_count?: number;
-  total_count: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Token, envelope, errors
+
+/** The token endpoint's answer. */
+export const TokenSchema = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.String({ enum: ['bearer'] }),
+  refresh_token: Type.String(),
+  expires_in: Type.Integer({ description: 'Seconds left before the access token expires.' }),
+}, strict);
+export type Token = Static<typeof TokenSchema>;
+
+/** A list answer of `item`s. */
+export const listEnvelopeSchema = <T extends TSchema>(item: T) => Type.Object({
+  result: Type.Array(item),
+  result_count: Type.Integer({ minimum: 0, description: 'Items in this answer.' }),
+  total_count: Type.Integer({ minimum: 0, description: 'All matching items.' }),
+}, strict);
+/** A list answer (the client tolerates a missing result_count). */
+export type ListEnvelope<T> = Loose<Omit<Static<ReturnType<typeof listEnvelopeSchema>>, 'result'>, 'result_count'> & { result: T[] };
+
+/** The API's `{code, message}` error: order errors (ORD…), validation (VAL0001), faults (SYS…) and the mock's own. */
+export const CodedErrorSchema = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+}, strict);
+
+/** An RFC 6749 error (token endpoint, bearer checks). */
+export const OAuthErrorSchema = Type.Object({
+  error: Type.String(),
+  error_description: Type.String(),
+}, strict);
+
+/** An offers error answer (400 validation, 401 partner code): the offer errors array, with `code`/`message` on a 400. */
+export const OfferErrorAnswerSchema = Type.Object({
+  code: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  errors: Type.Array(OfferErrorSchema, { minItems: 1 }),
+}, strict);

@@ -41,7 +41,7 @@ function collector(): { stream: Writable; text: () => string } {
 export async function runDemo(o: DemoOptions): Promise<number> {
   const say = (line: string) => o.io.stderr.write(`\n${line}\n`);
   const home = mkdtempSync(join(tmpdir(), 'mkt-demo-'));
-  const [{ createMockApp }, { startHttpServer }] = await Promise.all([
+  const [{ createMockApp, answerCheckOption }, { startHttpServer }] = await Promise.all([
     import('../../mock-server/app.js'), import('../../mock-server/http-adapter.js'),
   ]);
   const port = await freePort();
@@ -51,7 +51,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   say(`▶ Starting the mock marketplace (seed ${o.seed}, ${o.listings} active listings; search shows the fractional ones, whole loans need --whole-loan) with alice's grant approved at once.`);
   o.io.stderr.write(`The demo registers its own OAuth client, ${clientId}, with a one-time secret and the redirect ${redirect} on a free port,\n`
     + 'so it never needs the seeded mkt-demo client or its port 8765; config, credentials and journal live in a temporary folder removed at the end.\n');
-  const app = createMockApp({ seed: o.seed, listings: o.listings, autoApprove: ['alice'], clients: [`${clientId}:${secret}:${redirect}`] });
+  const app = createMockApp({
+    seed: o.seed, listings: o.listings, autoApprove: ['alice'], clients: [`${clientId}:${secret}:${redirect}`], ...answerCheckOption(o.io.env),
+  });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   const env: Record<string, string | undefined> = {
     PATH: o.io.env.PATH, HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'),

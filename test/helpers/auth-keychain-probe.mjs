@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 const dist = (p) => import(join(root, 'dist', p));
 const { KeychainStore, KEYCHAIN_SERVICE } = await dist('src/auth/keychain-store.js');
-const { createMockApp } = await dist('mock-server/app.js');
+const { answerCheckOption, createMockApp } = await dist('mock-server/app.js');
 const { startHttpServer } = await dist('mock-server/http-adapter.js');
 const keytar = (await import('@github/keytar')).default;
 
@@ -49,7 +49,8 @@ try {
   out.afterRemove = await store.load('probe@example:1');
 
   // 2. mkt login with the default store (keychain), against an auto-approving mock.
-  const app = createMockApp({ listings: 40, frozen: true, autoApprove: ['alice'], clients: [] });
+  // Answers checked against the OpenAPI document like every mock of the suite (MKT_MOCK_CHECK_ANSWERS).
+  const app = createMockApp({ listings: 40, frozen: true, autoApprove: ['alice'], clients: [], ...answerCheckOption(process.env) });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   const catcher = await startHttpServer(createMockApp({ listings: 1 }), '127.0.0.1', 0);
   const port = catcher.port;

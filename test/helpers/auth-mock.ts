@@ -1,5 +1,6 @@
 /** Test helpers for the authorization flow: a small mock app, form posts to it, and keys granted in-process. */
-import { createMockApp, type MockApp } from '../../mock-server/app.js';
+import type { MockApp } from '../../mock-server/app.js';
+import { testMockApp } from './mock.js';
 import type { MockOptions } from '../../mock-server/context.js';
 import { startHttpServer, type RunningServer } from '../../mock-server/http-adapter.js';
 import { approveGrant, scopesFor, type Access } from '../../mock-server/oauth/grants.js';
@@ -10,7 +11,7 @@ export const ORIGIN = 'http://127.0.0.1:4010';
 
 /** A small, frozen mock app (fast to seed; time moves only when a test moves it). */
 export function smallApp(options: Partial<MockOptions> = {}): MockApp {
-  return createMockApp({ listings: 40, frozen: true, start: Date.parse('2026-01-05T12:00:00Z'), ...options });
+  return testMockApp({ listings: 40, frozen: true, start: Date.parse('2026-01-05T12:00:00Z'), ...options });
 }
 
 /** A small mock listening on 127.0.0.1 port 0. */

@@ -10,6 +10,12 @@ export const BIN = resolve(import.meta.dirname, '../../bin/mkt.js');
 /** A root URL where nothing listens, and a token: a command that got as far as sending would fail with exit 5, not 2. */
 export const NOWHERE: Readonly<Record<string, string>> = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };
 
+/** MKT_MOCK_CHECK_ANSWERS as the suite set it (answer-check-setup.ts), for a child that may start a mock. */
+export function answerCheckEnv(): Record<string, string> {
+  const file = process.env.MKT_MOCK_CHECK_ANSWERS;
+  return file ? { MKT_MOCK_CHECK_ANSWERS: file } : {};
+}
+
 /** What a run printed and how it ended. */
 export interface RunResult {
   code: number | null;
@@ -47,6 +53,7 @@ export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult
     MKT_CONFIG_DIR: join(home, 'config'),
     MKT_STATE_DIR: join(home, 'state'),
     MKT_CREDENTIAL_STORE: 'file',
+    ...answerCheckEnv(),
     ...opts.env,
   };
   return new Promise((resolvePromise, reject) => {

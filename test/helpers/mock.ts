@@ -1,5 +1,5 @@
 /** Starts the real mock server on 127.0.0.1 port 0 for a test, and stops it after. */
-import { createMockApp, type MockApp } from '../../mock-server/app.js';
+import { answerCheckOption, createMockApp, type MockApp } from '../../mock-server/app.js';
 import type { MockOptions } from '../../mock-server/context.js';
 import { startHttpServer } from '../../mock-server/http-adapter.js';
 import { READ_WRITE_SCOPES } from '../../src/contract/enums.js';
@@ -16,9 +16,17 @@ export interface TestMock {
   close(): Promise<void>;
 }
 
+/**
+ * A mock app for a test, checking its answers against the OpenAPI document when the suite asks
+ * (test/helpers/answer-check-setup.ts): tests create mocks only through this.
+ */
+export function testMockApp(options: Partial<MockOptions> = {}, realNow?: () => number): MockApp {
+  return createMockApp({ ...answerCheckOption(process.env), ...options }, realNow);
+}
+
 /** Starts a mock (frozen clock at TEST_START, 300 listings unless told otherwise). */
 export async function startMock(options: Partial<MockOptions> = {}): Promise<TestMock> {
-  const app = createMockApp({ seed: 7, listings: 300, frozen: true, start: TEST_START, ...options });
+  const app = testMockApp({ seed: 7, listings: 300, frozen: true, start: TEST_START, ...options });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   return {
     app,

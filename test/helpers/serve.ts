@@ -1,6 +1,6 @@
 /** Spawns the built `mkt mock serve` as a user would (its own process, so it can be killed with SIGKILL). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN } from './cli.js';
+import { answerCheckEnv, BIN } from './cli.js';
 
 /** A `mkt mock serve` child process and the origin it printed. */
 export interface ServedMock {
@@ -15,7 +15,7 @@ export interface ServedMock {
 /** Starts `mkt mock serve --port 0 ARGS…` and resolves once it prints where it listens (rejects after `timeoutMs`). */
 export function serveMock(args: string[], timeoutMs = 15_000): Promise<ServedMock> {
   const child = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...answerCheckEnv() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
