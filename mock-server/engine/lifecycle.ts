@@ -9,7 +9,8 @@ import type { Bid, Listing, Loan, Order, Store } from '../store.js';
 import { reindexListing, touchListings } from '../listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { rngFor } from './rng-for.js';
+import { firstDraw } from './rng-for.js';
+import { listingChanged } from './timeline.js';
 
 const DAY = 86_400_000;
 /** Origination happens at most this long after the listing started. */
@@ -79,8 +80,10 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
 export function makePending(store: Store, l: Listing, at: number): void {
   setStatus(store, l, LISTING_STATUS.PENDING, at);
-  const delay = rngFor(store.seed, l.listing_number, 0x0419).int(6, 72) * 3_600_000;
+  // 6 to 72 whole hours: the first draw of the listing's own stream, as rngFor(…).int(6, 72) would give.
+  const delay = (6 + Math.floor(firstDraw(store.seed, l.listing_number, 0x0419) * 67)) * 3_600_000;
   l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
+  listingChanged(store, l);
 }
 
 /** Adds whole calendar months to a time (UTC), keeping the day where the month has it. */
