@@ -110,7 +110,7 @@ function tickActive(store: Store, l: Listing, t: number, fired: number): void {
 }
 
 /** New active listings, about as many per hour as keep the seeded number of active listings steady. */
-function arrivals(store: Store, t: number): void {
+export function arrivals(store: Store, t: number): void {
   const rng = rngFor(store.seed, t / TICK_MS);
   const rate = store.engine.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
