@@ -1,19 +1,34 @@
 /** A small seeded PRNG (mulberry32) so that the same seed always builds the same world. */
 
+/** The state of a stream started from `seed` (as the Rng constructor takes it). */
+export function initialState(seed: number): number {
+  return seed >>> 0 || 0x9e3779b9;
+}
+
+/** The state after `state`: each step of the stream advances it once. */
+export function nextState(state: number): number {
+  return (state + 0x6d2b79f5) >>> 0;
+}
+
+/** mulberry32's output in [0, 1) for an advanced state; engines that draw in a hot loop step a plain number with these. */
+export function mulberry32(state: number): number {
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /** A deterministic random source. */
 export class Rng {
   private state: number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0 || 0x9e3779b9;
+    this.state = initialState(seed);
   }
 
   /** A float in [0, 1). */
   next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return mulberry32((this.state = nextState(this.state)));
   }
 
   /** An integer in [min, max]. */

@@ -8,7 +8,7 @@
 import { ApiError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../persistence.js';
-import type { Account, Order } from '../store.js';
+import type { Account, Order, Store } from '../store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
@@ -34,6 +34,9 @@ export class Engine {
   private saved = 0;
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
+
+  /** The hourly market step: the timeline's (market.ts); the tests put the plain hourly walk in its place to compare the two. */
+  tick: (store: Store, t: number) => void = runTick;
 
   constructor(private readonly ctx: MockContext, readonly processDelayMs: number) {}
 
@@ -80,7 +83,7 @@ export class Engine {
         if (next && next.processAt <= now && next.processAt <= tick) {
           processOrder(store, next, next.processAt);
         } else if (tick <= now) {
-          runTick(store, tick);
+          this.tick(store, tick);
           e.lastTick = tick;
         } else break;
         steps++;

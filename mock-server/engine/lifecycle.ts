@@ -11,7 +11,8 @@ import { reindexListing, touchListings } from '../listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
-import { rngFor } from './rng-for.js';
+import { firstDraw } from './rng-for.js';
+import { listingChanged } from './timeline.js';
 
 const DAY = 86_400_000;
 /** Origination happens at most this long after the listing started. */
@@ -83,8 +84,10 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
 export function makePending(store: Store, l: Listing, at: number): void {
   setStatus(store, l, LISTING_STATUS.PENDING, at);
-  const delay = rngFor(store.seed, l.listing_number, 0x0419).int(6, 72) * 3_600_000;
+  // 6 to 72 whole hours: the first draw of the listing's own stream, as rngFor(…).int(6, 72) would give.
+  const delay = (6 + Math.floor(firstDraw(store.seed, l.listing_number, 0x0419) * 67)) * 3_600_000;
   l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
+  listingChanged(store, l);
 }
 
 /** Calendar months added to a time: the contract's rule, shared with the portfolio report. */

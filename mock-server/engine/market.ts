@@ -1,67 +1,70 @@
 /**
  * One hourly market tick: simulated investors fund listings, verification stages advance, listings
  * end (Pending or Expired), Pending listings originate (or, rarely, the operator cancels them), the
- * operator withdraws a few, loans are serviced, and new listings arrive. Randomness comes from the
- * seed and the tick's time only, so a world is the same for the same seed and sequence of events.
+ * operator withdraws a few, loans are serviced, and new listings arrive. Only what the timeline
+ * (timeline.ts) has due at the hour is visited. Randomness comes from the seed, the listing or loan
+ * and the hour only, so a world is the same for the same seed and sequence of events.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { makeListing } from '../seed.js';
 import type { Listing, Store } from '../store.js';
 import { touchListings } from '../listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
-import { firstDraw, rngFor } from './rng-for.js';
-import { serviceLoans } from './servicing.js';
-import type { Rng } from '../rng.js';
+import { firstDraw, firstDraw3, rngFor } from './rng-for.js';
+import { serviceLoan } from './servicing.js';
+import { BUY, CHANCE_PER_HOUR, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW, type ListingEvents } from './timeline.js';
 
 /** The market's time step. */
-export const TICK_MS = 3_600_000;
-/** Chance per hour that the operator withdraws an active listing. */
-const WITHDRAW_PER_HOUR = 0.0001;
-/** Chance per hour that a listing's verification moves up a stage. */
-const VERIFY_PER_HOUR = 0.05;
+export const TICK_MS = HOUR;
 /** Chance that the operator cancels a Pending listing instead of originating it. */
 const CANCEL_AT_ORIGINATION = 0.03;
+/** A listing of average appetite fills in this many hours of funding steps (its 14 days). */
+const HOURS_TO_FILL = 14 * 24;
+/** Salt of the draw that sizes a funding step. */
+const FUND_SIZE_SALT = 0xf5d5;
 
-/** Runs the tick at `t` (a whole hour). */
+/**
+ * Runs the tick at `t` (a whole hour): only the listings and loans the timeline has due at this
+ * hour are visited. Steps that end a listing (its end, a withdrawal, origination) hand out loan and
+ * note numbers and post refunds, so they run in listing number order; every other step changes
+ * only its own listing, so their order does not matter.
+ */
 export function runTick(store: Store, t: number): void {
-  const rng = rngFor(store.seed, t / TICK_MS);
-  const live = liveListings(store);
-  // Only Active and Pending listings can change in a tick; ended ones leave the list as the tick passes them.
-  let kept = 0;
-  for (let i = 0; i < live.length; i++) {
-    const l = live[i]!;
-    if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, rng);
-    else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
-      if (cancelledAtOrigination(store, l)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
-      else originate(store, l, t);
+  const h = t / TICK_MS;
+  const due = takeDue(store, h);
+  const ending: ListingEvents[] = [];
+  for (const ev of due.listings) {
+    if (endsAt(ev.listing, t, ev.fired)) ending.push(ev);
+    else {
+      stepListing(store, ev.listing, t, ev.fired);
+      requeueListing(store, ev, h);
     }
-    if (isLive(l)) live[kept++] = l;
   }
-  live.length = kept;
-  serviceLoans(store, t, rng);
-  arrivals(store, t, rng);
+  ending.sort((a, b) => a.listing.listing_number - b.listing.listing_number);
+  for (const ev of ending) {
+    stepListing(store, ev.listing, t, ev.fired);
+    requeueListing(store, ev, h);
+  }
+  for (const loan of due.loans) {
+    serviceLoan(store, loan, t);
+    requeueLoan(store, loan, h);
+  }
+  arrivals(store, t);
 }
 
-/** A listing a tick can still change: Active, or Pending with an origination time. */
-function isLive(l: Listing): boolean {
-  return l.listing_status === LISTING_STATUS.ACTIVE || (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
+/** True when the step at `t` ends listing `l` (it reaches its end, is withdrawn, originates or is cancelled). */
+function endsAt(l: Listing, t: number, fired: number): boolean {
+  if (l.listing_status === LISTING_STATUS.ACTIVE) return t >= l.listing_start_date && (t >= l.listing_end_date || (fired & WITHDRAW) !== 0);
+  return l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t;
 }
 
-/** The live listings of a store, in store order (derived, never saved: rebuilt for a loaded or reset store). */
-interface LiveSet {
-  listings: Listing[];
-  /** How many of `store.listings` have been looked at; listings are only ever appended. */
-  scanned: number;
-}
-const liveSets = new WeakMap<Store, LiveSet>();
-
-/** The store's live listings, with those added since the last tick (seed, arrivals) joined in store order. */
-function liveListings(store: Store): Listing[] {
-  let set = liveSets.get(store);
-  if (!set) liveSets.set(store, (set = { listings: [], scanned: 0 }));
-  const all = store.listings;
-  for (; set.scanned < all.length; set.scanned++) if (isLive(all[set.scanned]!)) set.listings.push(all[set.scanned]!);
-  return set.listings;
+/** One listing's hour at `t`, given the chance processes that `fired` for it then. */
+export function stepListing(store: Store, l: Listing, t: number, fired: number): void {
+  if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, fired);
+  else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
+    if (cancelledAtOrigination(store, l)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
+    else originate(store, l, t);
+  }
 }
 
 /** Whether the operator cancels this listing when it would originate: fixed per listing, so tests can avoid it. */
@@ -74,7 +77,7 @@ function appetite(store: Store, l: Listing): number {
   return 0.3 + firstDraw(store.seed, l.listing_number, 0xa99e) * 1.4;
 }
 
-function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
+function tickActive(store: Store, l: Listing, t: number, fired: number): void {
   if (t < l.listing_start_date) return;
   if (t >= l.listing_end_date) {
     // The 14-day window closes with the listing: one that qualifies now originates now.
@@ -86,8 +89,8 @@ function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
     }
     return;
   }
-  if (rng.chance(WITHDRAW_PER_HOUR)) return endListing(store, l, LISTING_STATUS.WITHDRAWN, t);
-  if (l.verification_stage < 3 && rng.chance(VERIFY_PER_HOUR)) {
+  if (fired & WITHDRAW) return endListing(store, l, LISTING_STATUS.WITHDRAWN, t);
+  if (l.verification_stage < 3 && fired & VERIFY) {
     l.verification_stage += 1;
     l.last_updated_date = t;
     touchListings(store);
@@ -95,9 +98,11 @@ function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
   if (l.amount_remaining > 0) {
     if (l.investment_typeid === 2) {
       // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
-      if (l.amount_funded === 0 && rng.chance(0.004) && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
-    } else if (rng.chance(0.25)) {
-      const lots = Math.max(1, Math.round((l.listing_amount * appetite(store, l) * rng.range(0.5, 1.5)) / 84 / 25));
+      if (l.amount_funded === 0 && fired & BUY && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
+    } else if (fired & FUND) {
+      // A step of simulated investors' money, sized so that the listing fills at its appetite's pace.
+      const size = 0.5 + firstDraw3(store.seed, l.listing_number, FUND_SIZE_SALT, t / TICK_MS);
+      const lots = Math.max(1, Math.round((l.listing_amount * appetite(store, l) * size) / (HOURS_TO_FILL * CHANCE_PER_HOUR[2]!) / 25));
       fund(store, l, Math.min(l.amount_remaining, lots * 25), t);
     }
   }
@@ -105,7 +110,8 @@ function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
 }
 
 /** New active listings, about as many per hour as keep the seeded number of active listings steady. */
-function arrivals(store: Store, t: number, rng: Rng): void {
+export function arrivals(store: Store, t: number): void {
+  const rng = rngFor(store.seed, t / TICK_MS);
   const rate = store.engine.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
   for (let i = 0; i < count; i++) {

@@ -6,11 +6,11 @@
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../money.js';
-import type { Rng } from '../rng.js';
 import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
+import { firstDraw3 } from './rng-for.js';
 
 const DAY = 86_400_000;
 /** Late fee per missed installment, paid on catching up. */
@@ -19,6 +19,8 @@ export const LATE_FEE = 15;
 export const FAILED_PAYMENT_FEE = 15;
 /** The operator's servicing fee, a yearly rate on the outstanding balance. */
 export const SERVICE_FEE_RATE = 0.01;
+/** Salt of the draw that decides what a borrower does on a due date. */
+const DUE_DATE_SALT = 0xd0e;
 const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B: 0.02, C: 0.03, D: 0.045, E: 0.06, HR: 0.08 };
 
 /** Money of one payment event, whole-loan figures. */
@@ -29,27 +31,27 @@ interface Payment {
   serviceFee: number;
 }
 
-/** Services every loan due at or before `t`. */
-export function serviceLoans(store: Store, t: number, rng: Rng): void {
-  for (const loan of store.loans.values()) {
-    if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
-      updateArrears(loan, t);
-      if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number));
-      continue;
-    }
-    if (loan.loan_status !== LOAN_STATUS.CURRENT) continue;
+/**
+ * Services one loan at the tick at `t`: a defaulted loan grows past due and charges off at its time;
+ * a current one grows past due, defaults at 91 days, and meets its due date once it has come. The
+ * timeline (timeline.ts) brings a loan here only at the hours this can change it.
+ */
+export function serviceLoan(store: Store, loan: Loan, t: number): void {
+  if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
     updateArrears(loan, t);
-    if (loan.days_past_due >= 91) {
-      defaultLoan(loan, 1, t);
-      continue;
-    }
-    if (loan.next_payment_due_date > t) continue;
-    dueDate(store, loan, notesOfLoan(store, loan.loan_number), t, rng);
+    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number));
+    return;
   }
+  if (loan.loan_status !== LOAN_STATUS.CURRENT) return;
+  updateArrears(loan, t);
+  if (loan.days_past_due >= 91) return defaultLoan(loan, 1, t);
+  if (loan.next_payment_due_date > t) return;
+  dueDate(store, loan, notesOfLoan(store, loan.loan_number), t);
 }
 
+/** Days past due from the oldest missed due date; a loan with none keeps what it has (0, or a seeded default's figure). */
 function updateArrears(loan: Loan, t: number): void {
-  loan.days_past_due = loan.oldestMissedDue != null ? Math.max(0, Math.floor((t - loan.oldestMissedDue) / DAY)) : 0;
+  if (loan.oldestMissedDue != null) loan.days_past_due = Math.max(0, Math.floor((t - loan.oldestMissedDue) / DAY));
 }
 
 function defaultLoan(loan: Loan, reason: number, t: number): void {
@@ -61,10 +63,10 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
 }
 
-function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number, rng: Rng): void {
+function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): void {
   const due = loan.next_payment_due_date;
   const missed = loan.missedPayments ?? 0;
-  const r = rng.next();
+  const r = firstDraw3(store.seed, loan.loan_number, DUE_DATE_SALT, due);
   const missChance = MISS_BY_RATING[loan.platform_rating] ?? 0.03;
   if (r < 0.0008) return defaultLoan(loan, 2, t);
   if (r < 0.0012) return defaultLoan(loan, 3, t);

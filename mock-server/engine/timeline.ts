@@ -1,0 +1,259 @@
+/**
+ * The market's timeline: the next hour at which each live listing and each loan can change, so an
+ * hourly tick visits only those (its cost grows with activity, not with history). Whether a chance
+ * process (a withdrawal, a verification step, a funding step, a whole-loan buyer) fires for a listing
+ * at an hour is a pure function of the seed, the listing number, the process and the hour
+ * (`nextFiring`), and every other event time is a field of the listing or loan; so the timeline is
+ * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
+ * is the timeline the world would have had without the break.
+ */
+import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
+import { mulberry32, nextState } from '../rng.js';
+import type { Listing, Loan, Store } from '../store.js';
+import { streamState } from './rng-for.js';
+
+/** The market's time step. */
+export const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The chance processes of an active listing, as bits of a mask of those that fire in an hour (bit i is process i). */
+export const WITHDRAW = 1;
+export const VERIFY = 2;
+export const FUND = 4;
+export const BUY = 8;
+const PROCESS_COUNT = 4;
+
+/**
+ * Chance per hour of each process: the operator withdraws an active listing; its verification moves
+ * up a stage; simulated investors place a funding step on a fractional listing (market.ts sizes the
+ * step so that a listing of average appetite fills in 14 days); a whole-loan buyer takes a whole loan.
+ */
+export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, 1 / 24, 0.004];
+const LOG_MISS = CHANCE_PER_HOUR.map((p) => Math.log(1 - p));
+/** Firing hours are drawn per block of hours, each block from its own stream: long blocks for the rare processes, so a draw seldom finds nothing. */
+const BLOCK_HOURS: readonly number[] = [2048, 64, 64, 512];
+/** Salt of a process's streams (keeps them apart from a listing's other draws). */
+const PROCESS_SALT = 0x7e10;
+
+/** The hour index of the first tick at or after `ms` (a tick at hour h runs at h × HOUR). */
+export function hourAtOrAfter(ms: number): number {
+  return Math.ceil(ms / HOUR);
+}
+
+/** Where a process's stream stands: the last firing hour drawn and the stream's state after it. */
+interface StreamAt {
+  hours: number[];
+  states: number[];
+}
+
+/**
+ * The first hour in [from, until) at which process `i` fires for listing `n`, or Infinity. Within
+ * each block of hours the firing hours are geometric gaps drawn from the block's own stream, so a
+ * process fires at an hour with its chance per hour, independently of every other hour, listing and
+ * process, and the answer is a function of the seed, `n`, `i` and the hour alone. `at` remembers
+ * where the stream stood, so the next call in the same block continues it instead of starting over.
+ */
+export function nextFiring(seed: number, n: number, i: number, from: number, until: number, at: StreamAt = { hours: [], states: [] }): number {
+  const logMiss = LOG_MISS[i]!;
+  const size = BLOCK_HOURS[i]!;
+  let h = at.hours[i] ?? Infinity;
+  let block = Math.floor(from / size);
+  let state = at.states[i] ?? 0;
+  if (!(h < from && Math.floor(h / size) === block)) {
+    h = block * size - 1;
+    state = streamState(seed, n, PROCESS_SALT + i, block);
+  }
+  while (block * size < until) {
+    const blockEnd = (block + 1) * size;
+    for (;;) {
+      state = nextState(state);
+      h += 1 + Math.floor(Math.log(1 - mulberry32(state)) / logMiss);
+      if (h >= blockEnd) break;
+      if (h >= from) {
+        at.states[i] = state;
+        return (at.hours[i] = h < until ? h : Infinity);
+      }
+    }
+    block++;
+    h = block * size - 1;
+    state = streamState(seed, n, PROCESS_SALT + i, block);
+  }
+  return (at.hours[i] = Infinity);
+}
+
+/** The processes that fire for listing `l` at hour `h` (the mask a straightforward hourly walk computes). */
+export function firesAt(seed: number, l: Listing, h: number): number {
+  let mask = 0;
+  for (let i = 0; i < PROCESS_COUNT; i++) if (nextFiring(seed, l.listing_number, i, h, h + 1) === h) mask |= 1 << i;
+  return mask;
+}
+
+/** A listing a tick can still change: Active, or Pending with an origination time. */
+export function isLive(l: Listing): boolean {
+  return l.listing_status === LISTING_STATUS.ACTIVE || (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
+}
+
+/** A live listing's place in the timeline: its processes' streams (the next firing hour of each) and the hour it is queued at. */
+export interface ListingEvents extends StreamAt {
+  listing: Listing;
+  /** The hour this entry is queued at; NaN while taken out or no longer queued (older copies in buckets are stale). */
+  at: number;
+  /** The hours of the listing's start and end (the first ticks at or after them). */
+  start: number;
+  end: number;
+  /** The processes that fire at the hour it was taken out at. */
+  fired: number;
+}
+
+/** The timeline of one store (derived: never saved). */
+interface Timeline {
+  /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
+  hour: number;
+  listings: Map<number, ListingEvents>;
+  /** Hour → listings queued at it, in the order they were queued (copies whose `at` moved are stale). */
+  listingsAt: Map<number, ListingEvents[]>;
+  /** Hour → loans with something due at it. */
+  loansAt: Map<number, Loan[]>;
+  /** How many of `store.listings` have been looked at; listings are only ever appended. */
+  listingsSeen: number;
+  /** The next loan number to look at; loans are numbered in the order they are made. */
+  loansSeen: number;
+}
+const timelines = new WeakMap<Store, Timeline>();
+
+function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
+  const list = map.get(hour);
+  if (list) list.push(item);
+  else map.set(hour, [item]);
+}
+
+/** The next hour something can change an active listing: its end, or a process still able to change it (a verified listing is not verified again, a funded one not funded). */
+function activeHour(l: Listing, ev: ListingEvents): number {
+  const next = ev.hours;
+  let at = Math.min(ev.end, next[0]!);
+  if (l.verification_stage < 3) at = Math.min(at, next[1]!);
+  if (l.amount_remaining > 0) at = Math.min(at, l.investment_typeid === 2 ? (l.amount_funded === 0 ? next[3]! : Infinity) : next[2]!);
+  return at;
+}
+
+/** Queues a listing at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
+function queueListing(tl: Timeline, ev: ListingEvents, from: number): void {
+  const l = ev.listing;
+  let at = NaN;
+  if (l.listing_status === LISTING_STATUS.ACTIVE) at = Math.max(from, activeHour(l, ev));
+  else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
+  if (at === ev.at) return;
+  ev.at = at;
+  if (Number.isNaN(at)) tl.listings.delete(l.listing_number);
+  else push(tl.listingsAt, at, ev);
+}
+
+/** Draws the next firing of every process at or after `from` (or the listing's start), up to its end. */
+function listingEvents(seed: number, l: Listing, from: number): ListingEvents {
+  const ev: ListingEvents = {
+    listing: l, at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0,
+    hours: [Infinity, Infinity, Infinity, Infinity], states: [0, 0, 0, 0],
+  };
+  const first = Math.max(from, ev.start);
+  for (let i = 0; i < PROCESS_COUNT; i++) nextFiring(seed, l.listing_number, i, first, ev.end, ev);
+  return ev;
+}
+
+/** The first hour at or after `from` at which a loan can change: a due date, a day more past due, a charge-off. */
+function loanHour(loan: Loan, from: number): number {
+  let at = Infinity;
+  const current = loan.loan_status === LOAN_STATUS.CURRENT;
+  if (current) at = hourAtOrAfter(loan.next_payment_due_date);
+  if (loan.loan_status === LOAN_STATUS.DEFAULTED && loan.chargeOffAt != null) at = Math.min(at, hourAtOrAfter(loan.chargeOffAt));
+  if ((current || loan.loan_status === LOAN_STATUS.DEFAULTED) && loan.oldestMissedDue != null) {
+    // days_past_due moves on at each whole day after the oldest missed due date.
+    const days = Math.max(-1, Math.floor(((from - 1) * HOUR - loan.oldestMissedDue) / DAY));
+    at = Math.min(at, hourAtOrAfter(loan.oldestMissedDue + (days + 1) * DAY));
+  }
+  return Math.max(from, at);
+}
+
+/** Queues a loan at its next event at or after hour `from`, if it has one. */
+function queueLoan(tl: Timeline, loan: Loan, from: number): void {
+  const at = loanHour(loan, from);
+  if (at !== Infinity) push(tl.loansAt, at, loan);
+}
+
+/** Adds listings and loans made since the timeline last looked (seeded, arrived, originated). */
+function catchUp(store: Store, tl: Timeline, from: number): void {
+  const all = store.listings;
+  for (; tl.listingsSeen < all.length; tl.listingsSeen++) {
+    const l = all[tl.listingsSeen]!;
+    if (!isLive(l) || tl.listings.has(l.listing_number)) continue;
+    const ev = listingEvents(store.seed, l, from);
+    tl.listings.set(l.listing_number, ev);
+    queueListing(tl, ev, from);
+  }
+  if (tl.loansSeen === 0) {
+    for (const loan of store.loans.values()) queueLoan(tl, loan, from);
+    tl.loansSeen = store.counters.loan;
+  }
+  for (; tl.loansSeen < store.counters.loan; tl.loansSeen++) {
+    const loan = store.loans.get(tl.loansSeen);
+    if (loan) queueLoan(tl, loan, from);
+  }
+}
+
+/**
+ * The timeline of `store` as the tick at hour `h` begins, built from the store when there is none
+ * or the ticks skipped ahead (a long catch-up), with listings and loans made since the last tick.
+ */
+function timelineAt(store: Store, h: number): Timeline {
+  let tl = timelines.get(store);
+  if (!tl || tl.hour !== h - 1) {
+    tl = { hour: h - 1, listings: new Map(), listingsAt: new Map(), loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+    timelines.set(store, tl);
+  }
+  catchUp(store, tl, h);
+  tl.hour = h;
+  return tl;
+}
+
+/** What can change at hour `h`: the listings (in the order queued, each with the processes that fire) and the loans (by number) due then. */
+export interface DueAt {
+  listings: ListingEvents[];
+  loans: Loan[];
+}
+
+/** Begins the tick at hour `h`: takes out of the timeline everything due at it. */
+export function takeDue(store: Store, h: number): DueAt {
+  const tl = timelineAt(store, h);
+  const listings: ListingEvents[] = [];
+  for (const ev of tl.listingsAt.get(h) ?? []) {
+    if (ev.at !== h) continue; // moved since, or a second copy
+    ev.at = NaN;
+    const next = ev.hours;
+    ev.fired = (next[0] === h ? WITHDRAW : 0) | (next[1] === h ? VERIFY : 0) | (next[2] === h ? FUND : 0) | (next[3] === h ? BUY : 0);
+    listings.push(ev);
+  }
+  tl.listingsAt.delete(h);
+  const loans = tl.loansAt.get(h) ?? [];
+  tl.loansAt.delete(h);
+  loans.sort((a, b) => a.loan_number - b.loan_number);
+  return { listings, loans };
+}
+
+/** Puts a listing taken out at hour `h` back at its next event (drawing the next firing of the processes that fired). */
+export function requeueListing(store: Store, ev: ListingEvents, h: number): void {
+  for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.listing.listing_number, i, h + 1, ev.end, ev);
+  queueListing(timelines.get(store)!, ev, h + 1);
+}
+
+/** Puts a loan serviced at hour `h` back at its next event, if it has one. */
+export function requeueLoan(store: Store, loan: Loan, h: number): void {
+  queueLoan(timelines.get(store)!, loan, h + 1);
+}
+
+/** Called when a listing changed outside its own event (an order funded it to Pending): it is queued at its new next event. */
+export function listingChanged(store: Store, l: Listing): void {
+  const tl = timelines.get(store);
+  if (!tl || !isLive(l)) return;
+  let ev = tl.listings.get(l.listing_number);
+  if (!ev) tl.listings.set(l.listing_number, (ev = listingEvents(store.seed, l, tl.hour + 1)));
+  queueListing(tl, ev, tl.hour + 1);
+}

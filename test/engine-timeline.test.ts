@@ -1,0 +1,157 @@
+/**
+ * The market's timeline (mock-server/engine/timeline.ts) visits only the listings and loans with
+ * something due, yet builds exactly the world of the plain hourly walk that looks at every live
+ * listing and every loan each hour; it is derived data, so a world saved and loaded midway goes on
+ * exactly as one that never stopped; and an hour's tick does not look at what cannot change.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { MockApp } from '../mock-server/app.js';
+import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { arrivals, stepListing, TICK_MS } from '../mock-server/engine/market.js';
+import { serviceLoan } from '../mock-server/engine/servicing.js';
+import { firesAt, isLive } from '../mock-server/engine/timeline.js';
+import { parseState, serializeState } from '../mock-server/persistence.js';
+import type { Loan, Store } from '../mock-server/store.js';
+import { LOAN_STATUS } from '../src/contract/enums.js';
+import { call, DAY, HOUR, makeApp, tokenFor } from './engine-fixture.js';
+
+/** The market as a plain hourly walk: every live listing in number order, then every loan, then arrivals. */
+function hourlyWalk(store: Store, t: number): void {
+  const h = t / TICK_MS;
+  const live = store.listings.filter(isLive).sort((a, b) => a.listing_number - b.listing_number);
+  for (const l of live) stepListing(store, l, t, firesAt(store.seed, l, h));
+  for (const loan of [...store.loans.values()]) serviceLoan(store, loan, t);
+  arrivals(store, t);
+}
+
+const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'ivy-1', 'kate-1'] as const;
+
+type Step =
+  | { kind: 'order'; account: number; listing: number; amount: number; whole: boolean }
+  | { kind: 'advance'; minutes: number }
+  | { kind: 'process' }
+  | { kind: 'withdraw'; listing: number }
+  | { kind: 'restart' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 3000 }), whole: fc.nat(3).map((n) => n === 0) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.oneof(fc.integer({ min: 1, max: 3 * 24 * 60 }), fc.integer({ min: 20 * 24 * 60, max: 40 * 24 * 60 })) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'restart' as const }) },
+);
+
+/** The world as its state file holds it. */
+const snapshot = (app: MockApp): string => serializeState(app.ctx.store, app.ctx.clock.now());
+
+/** What the runs did, so the comparison cannot pass on worlds where nothing happened. */
+const seen = { payments: 0, originated: 0, ended: 0, restarts: 0 };
+
+/** Runs the steps; `restarts` swaps the store for its own state file's reading at each restart step (as a reload does). */
+async function run(app: MockApp, steps: Step[], restarts: boolean): Promise<void> {
+  const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
+  for (const s of steps) {
+    const store = app.ctx.store;
+    if (s.kind === 'order') {
+      const pool = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (s.whole ? 2 : 1));
+      const l = pool[s.listing % Math.max(1, pool.length)] ?? store.listings[s.listing % store.listings.length]!;
+      const body = { bid_requests: [{ listing_id: l.listing_number, bid_amount: s.whole ? l.listing_amount : s.amount }] };
+      expect((await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body })).status).not.toBe(500);
+    } else if (s.kind === 'advance') {
+      await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.minutes}m` } });
+    } else if (s.kind === 'process') {
+      await call(app, 'POST', '/__mock/process');
+    } else if (s.kind === 'withdraw') {
+      const active = store.listings.filter((l) => l.listing_status === 2);
+      if (active.length > 0) await call(app, 'POST', `/__mock/listings/${active[s.listing % active.length]!.listing_number}/withdraw`);
+    } else if (restarts) {
+      app.ctx.store = parseState(snapshot(app)).store;
+      seen.restarts++;
+    }
+  }
+}
+
+function countActivity(store: Store): void {
+  for (const loan of store.loans.values()) {
+    if (loan.loan_number >= 500_000 + 100) seen.originated++;
+    seen.payments += loan.paymentsMade;
+  }
+  seen.ended += store.listings.filter((l) => l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7).length;
+}
+
+describe('the market timeline', () => {
+  test('builds exactly the world of the plain hourly walk, after random orders, clock moves, processing and withdrawals', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+      const timed = makeApp({ listings: 60 });
+      const walked = makeApp({ listings: 60 });
+      walked.ctx.engine.tick = hourlyWalk;
+      await run(timed, steps, false);
+      await run(walked, steps, false);
+      expect(snapshot(timed)).toBe(snapshot(walked));
+      expect(checkInvariants(timed.ctx.store)).toEqual({ ok: true, violations: [] });
+      countActivity(timed.ctx.store);
+    }), { numRuns: 25, seed: 14_05 });
+    // Listings ended every way, loans were made and due dates met (seeded loans and new ones).
+    expect(seen.originated).toBeGreaterThan(20);
+    expect(seen.ended).toBeGreaterThan(20);
+    expect(seen.payments).toBeGreaterThan(100);
+  });
+
+  test('is rebuilt after a load as it was: a world saved and loaded midway goes on exactly as one that never stopped', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 10 }), async (steps) => {
+      const straight = makeApp({ listings: 60 });
+      const restarted = makeApp({ listings: 60 });
+      await run(straight, steps, false);
+      await run(restarted, steps, true);
+      expect(snapshot(restarted)).toBe(snapshot(straight));
+    }), { numRuns: 25, seed: 5 });
+    expect(seen.restarts).toBeGreaterThan(10);
+  });
+
+  test('is the same for the same seed, and another seed moves the market differently', () => {
+    const world = (seed: number): string => {
+      const app = makeApp({ seed, listings: 200 });
+      app.ctx.clock.advance(20 * DAY);
+      return snapshot(app);
+    };
+    expect(world(3)).toBe(world(3));
+    expect(world(3)).not.toBe(world(4));
+  });
+});
+
+describe('an hourly tick', () => {
+  /** Replaces `loan` in the store by a proxy counting reads of its status. */
+  function watched(store: Store, loan: Loan): { reads: number } {
+    const counter = { reads: 0 };
+    store.loans.set(loan.loan_number, new Proxy(loan, {
+      get(target, key, receiver) {
+        if (key === 'loan_status') counter.reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    }));
+    return counter;
+  }
+
+  test('does not look at a loan that is paid off or charged off, and at a current one only when something is due', () => {
+    const app = makeApp({ listings: 200 });
+    const store = app.ctx.store;
+    const loans = [...store.loans.values()];
+    const done = loans.find((l) => l.loan_status === LOAN_STATUS.COMPLETED || l.loan_status === LOAN_STATUS.CHARGEOFF)!;
+    const now = app.ctx.clock.now();
+    // A current loan with no arrears whose next due date is more than two days away.
+    const current = loans.find((l) => l.loan_status === LOAN_STATUS.CURRENT && l.oldestMissedDue == null && l.next_payment_due_date! > now + 2 * DAY)!;
+    const doneReads = watched(store, done);
+    const currentReads = watched(store, current);
+    app.ctx.clock.advance(HOUR);
+    const afterFirst = { done: doneReads.reads, current: currentReads.reads };
+    app.ctx.clock.advance(current.next_payment_due_date! - now - 2 * HOUR);
+    expect(doneReads.reads).toBe(afterFirst.done);
+    expect(currentReads.reads).toBe(afterFirst.current);
+    const paid = current.paymentsMade + (current.missedPayments ?? 0);
+    app.ctx.clock.advance(3 * HOUR);
+    expect(currentReads.reads).toBeGreaterThan(afterFirst.current);
+    expect(current.paymentsMade + (current.missedPayments ?? 0) + (current.loan_status === LOAN_STATUS.CURRENT ? 0 : 1)).toBeGreaterThan(paid);
+    expect(doneReads.reads).toBe(afterFirst.done);
+  });
+});
