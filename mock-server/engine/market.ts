@@ -7,7 +7,7 @@
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { makeListing } from '../seed.js';
 import type { Listing, Store } from '../store.js';
-import { touchListings } from '../listing-index.js';
+import { touchListing } from '../listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoans } from './servicing.js';
@@ -90,7 +90,7 @@ function tickActive(store: Store, l: Listing, t: number, rng: Rng): void {
   if (l.verification_stage < 3 && rng.chance(VERIFY_PER_HOUR)) {
     l.verification_stage += 1;
     l.last_updated_date = t;
-    touchListings(store);
+    touchListing(store, l);
   }
   if (l.amount_remaining > 0) {
     if (l.investment_typeid === 2) {
