@@ -5,6 +5,7 @@
  */
 import type { BidResult, BidStatus } from '../src/contract/enums.js';
 import type { BidRequest, ListingFields, LoanFields, Offer as OfferAnswer, OrderFields } from '../src/contract/resources.js';
+import { listingRow } from './listing-table.js';
 import { emptyIndex, notesOf, ordersOf, type StoreIndex } from './store-index.js';
 
 /** A listing: its catalogue fields under their API names (dates as epoch ms, from the contract) and internal fields in camelCase. */
@@ -239,10 +240,12 @@ export function emptyStore(seed: number): Store {
   };
 }
 
-/** Adds a listing and indexes it by number. */
-export function addListing(store: Store, listing: Listing): void {
-  store.listings.push(listing);
-  store.listingByNumber.set(listing.listing_number, listing);
+/** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */
+export function addListing(store: Store, listing: Listing): Listing {
+  const row = listingRow(store, listing);
+  store.listings.push(row);
+  store.listingByNumber.set(row.listing_number, row);
+  return row;
 }
 
 /** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
