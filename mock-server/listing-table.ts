@@ -36,8 +36,10 @@ interface Table {
   capacity: number;
   /** Makes the object of row `i`. */
   Row: new (i: number) => Listing;
-  /** The values of a plain listing's fields, in column order (compiled: named loads). */
-  values: (plain: unknown) => unknown[];
+  /** Writes a plain listing's fields into row `i` of every column; returns how many it held (compiled, see compileCopy). */
+  copy: (plain: unknown, i: number) => number;
+  /** False once a column was added, widened or grown since `copy` was compiled. */
+  compiled: boolean;
 }
 
 type RowObject = Record<string, unknown> & { [ROW]: number };
@@ -77,6 +79,7 @@ function widen(t: Table, j: number, kind: 'float' | 'any'): Column {
     else c.data.push(v);
   }
   t.columns[j] = c;
+  t.compiled = false;
   return c;
 }
 
@@ -98,7 +101,7 @@ function write(t: Table, j: number, i: number, v: unknown): void {
       break;
     case 'ints': {
       const o = v as Record<string, unknown> | null;
-      if (o !== null && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).length === c.keys.length
+      if (o !== null && typeof o === 'object' && !Array.isArray(o) && ownKeys(o) === c.keys.length
         && c.keys.every((k) => isInt(o[k]))) {
         for (let k = 0; k < c.keys.length; k++) c.data[k]![i] = o[c.keys[k]!] as number;
         return;
@@ -113,11 +116,42 @@ function write(t: Table, j: number, i: number, v: unknown): void {
   write(t, j, i, v);
 }
 
-function compileValues(t: Table): void {
-  const names = t.columns.map((c) => c.name);
+const INT = (x: string) => `(typeof ${x} === 'number' && (${x} | 0) === ${x} && ${x} !== ${NULL_INT})`;
+
+/** The statement storing `v` in row `i` of column `j` when its type fits the column, else through `write` (which may widen it). */
+function storeCode(c: Column, j: number): string {
+  const slow = `write(t, ${j}, i, v);`;
+  switch (c.kind) {
+    case 'int': return `if (${INT('v')}) d${j}[i] = v; else if (v === null) d${j}[i] = ${NULL_INT}; else ${slow}`;
+    case 'float': return `if (typeof v === 'number' && v === v) d${j}[i] = v; else if (v === null) d${j}[i] = NaN; else ${slow}`;
+    case 'bool': return `if (v === true) d${j}[i] = 1; else if (v === false) d${j}[i] = 0; else if (v === null) d${j}[i] = ${NULL_BOOL}; else ${slow}`;
+    case 'ints': {
+      const names = c.keys.map((k) => `v[${JSON.stringify(k)}]`);
+      return `if (v !== null && typeof v === 'object' && ${names.map(INT).join(' && ')} && ownKeys(v) === ${c.keys.length}) { ${
+        names.map((x, k) => `d${j}[${k}][i] = ${x};`).join(' ')} } else ${slow}`;
+    }
+    default: return `d${j}[i] = v;`;
+  }
+}
+
+/** How many own enumerable properties `o` has (the builtin copies V8's cached key list: faster than counting with for-in). */
+function ownKeys(o: object): number {
+  return Object.keys(o).length;
+}
+
+/**
+ * Compiles `t.copy` for the columns as they are now: a named load per field and a store into the
+ * column's own array (kept in the closure), so copying a listing is straight-line code. Recompiled
+ * whenever a column is added, widened or grown.
+ */
+function compileCopy(t: Table): void {
   // Names come from listing objects the mock made; any that is not an identifier is read by key.
-  const reads = names.map((n) => (IDENTIFIER.test(n) ? `p.${n}` : `p[${JSON.stringify(n)}]`));
-  t.values = new Function('p', `return [${reads.join(', ')}];`) as Table['values'];
+  const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
+  const locals = t.columns.map((_, j) => `const d${j} = D[${j}];`).join(' ');
+  const body = t.columns.map((c, j) => `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, j)}`).join('\n');
+  const factory = new Function('t', 'write', 'ownKeys', 'D', `${locals} return (p, i) => { let n = 0; let v;\n${body}\nreturn n; };`);
+  t.copy = factory(t, write, ownKeys, t.columns.map((c) => c.data)) as Table['copy'];
+  t.compiled = true;
 }
 
 function addColumn(t: Table, name: string, first: unknown): void {
@@ -133,20 +167,20 @@ function addColumn(t: Table, name: string, first: unknown): void {
   const j = t.columns.length;
   t.columns.push(c);
   t.byName.set(name, j);
+  t.compiled = false;
   Object.defineProperty(t.Row.prototype, name, {
     get(this: RowObject) { return read(t.columns[j]!, this[ROW]); },
     set(this: RowObject, v: unknown) { write(t, j, this[ROW], v); },
     enumerable: false,
     configurable: true,
   });
-  compileValues(t);
 }
 
 function makeTable(): Table {
   const Row = function (this: RowObject, i: number) {
     this[ROW] = i;
   } as unknown as Table['Row'];
-  const t: Table = { columns: [], byName: new Map(), size: 0, capacity: 1024, Row, values: () => [] };
+  const t: Table = { columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, compiled: false };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain listing: its columns in order, then the properties it got later (as the plain object had them). */
     value(this: RowObject) {
@@ -168,6 +202,7 @@ function grown<A extends Int32Array | Float64Array | Uint8Array>(a: A, n: number
 
 function grow(t: Table): void {
   t.capacity *= 2;
+  t.compiled = false;
   for (const c of t.columns) {
     if (c.kind === 'ints') c.data = c.data.map((d) => grown(d, t.capacity));
     else if (c.kind !== 'any') (c as { data: Int32Array | Float64Array | Uint8Array }).data = grown(c.data, t.capacity);
@@ -180,16 +215,11 @@ export function listingRow(store: Store, listing: Listing): Listing {
   if (!t) tables.set(store, (t = makeTable()));
   if (t.size === t.capacity) grow(t);
   const i = t.size;
-  const values = t.values(listing);
-  let present = 0;
-  for (let j = 0; j < values.length; j++) {
-    if (values[j] !== undefined) present++;
-    write(t, j, i, values[j]);
-  }
+  if (!t.compiled) compileCopy(t);
+  const present = t.copy(listing, i);
   const plain = listing as unknown as Record<string, unknown>;
-  const keys = Object.keys(plain);
-  if (present < keys.length) {
-    for (const k of keys) {
+  if (present < ownKeys(plain)) {
+    for (const k of Object.keys(plain)) {
       if (t.byName.has(k)) continue;
       addColumn(t, k, plain[k]);
       write(t, t.columns.length - 1, i, plain[k]);

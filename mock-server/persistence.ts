@@ -8,7 +8,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, 
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MockSetupError } from './setup-error.js';
-import { addListing, type Listing, type Store } from './store.js';
+import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
@@ -89,7 +89,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
   // The loaded listings become rows of the store's columns, as seeded ones are (listing-table.ts).
   const loaded: Listing[] = store.listings;
   store.listings = [];
-  store.listingByNumber = new Map();
+  store.listingByNumber = new ListingsByNumber();
   for (const l of loaded) addListing(store, l);
   store.index = buildIndex(store);
   return { store, now: parsed.now };
