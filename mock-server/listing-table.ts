@@ -25,7 +25,15 @@ type Column =
   | { name: string; kind: 'float'; data: Float64Array }
   | { name: string; kind: 'bool'; data: Uint8Array }
   | { name: string; kind: 'ints'; keys: string[]; data: Int32Array[] }
-  | { name: string; kind: 'any'; data: unknown[] };
+  | { name: string; kind: 'any'; data: unknown[] }
+  | { name: string; kind: 'sparse'; data: Map<number, unknown> };
+
+/**
+ * Fields the mock sets on a few listings after making them (seed extras, the engine's origination
+ * time): columns of their own holding only the rows that have them, so setting one never gives a row
+ * object a property of its own (rows of several shapes made the engine's walk over listings slow).
+ */
+const LATER_FIELDS: readonly (keyof Listing)[] = ['mockRole', 'authorizedUsers', 'investmentTypeUnset', 'originateAt'];
 
 interface Table {
   columns: Column[];
@@ -65,6 +73,7 @@ function read(c: Column, i: number): unknown {
       for (let k = 0; k < c.keys.length; k++) out[c.keys[k]!] = c.data[k]![i]!;
       return out;
     }
+    case 'sparse': return c.data.get(i);
     default: return c.data[i];
   }
 }
@@ -80,6 +89,7 @@ function widen(t: Table, j: number, kind: 'float' | 'any'): Column {
   }
   t.columns[j] = c;
   t.compiled = false;
+  defineAccessor(t, j);
   return c;
 }
 
@@ -108,6 +118,10 @@ function write(t: Table, j: number, i: number, v: unknown): void {
       }
       break;
     }
+    case 'sparse':
+      if (v === undefined) c.data.delete(i);
+      else c.data.set(i, v);
+      return;
     default:
       c.data[i] = v;
       return;
@@ -130,6 +144,7 @@ function storeCode(c: Column, j: number): string {
       return `if (v !== null && typeof v === 'object' && ${names.map(INT).join(' && ')} && ownKeys(v) === ${c.keys.length}) { ${
         names.map((x, k) => `d${j}[${k}][i] = ${x};`).join(' ')} } else ${slow}`;
     }
+    case 'sparse': return `if (v !== undefined) d${j}.set(i, v);`;
     default: return `d${j}[i] = v;`;
   }
 }
@@ -158,7 +173,8 @@ function addColumn(t: Table, name: string, first: unknown): void {
   const n = t.capacity;
   // A column appearing after the first rows holds undefined for them: an array from the start.
   const keys = intObjectKeys(first);
-  const c: Column = t.size > 0 ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
+  const c: Column = (LATER_FIELDS as readonly string[]).includes(name) ? { name, kind: 'sparse', data: new Map() }
+    : t.size > 0 ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
     : first === null || isInt(first) ? { name, kind: 'int', data: new Int32Array(n) }
     : typeof first === 'number' && first === first ? { name, kind: 'float', data: new Float64Array(n) }
     : typeof first === 'boolean' ? { name, kind: 'bool', data: new Uint8Array(n) }
@@ -168,12 +184,33 @@ function addColumn(t: Table, name: string, first: unknown): void {
   t.columns.push(c);
   t.byName.set(name, j);
   t.compiled = false;
-  Object.defineProperty(t.Row.prototype, name, {
-    get(this: RowObject) { return read(t.columns[j]!, this[ROW]); },
-    set(this: RowObject, v: unknown) { write(t, j, this[ROW], v); },
-    enumerable: false,
-    configurable: true,
-  });
+  defineAccessor(t, j);
+}
+
+/**
+ * Defines the row accessor of column `j`, specialised to its type (a generic one reading any column
+ * made the engine's hourly walk over the live listings twice as slow). Redefined when it widens.
+ */
+function defineAccessor(t: Table, j: number): void {
+  const c = t.columns[j]!;
+  const slowSet = function (this: RowObject, v: unknown) { write(t, j, this[ROW], v); };
+  let get: (this: RowObject) => unknown;
+  let set = slowSet;
+  if (c.kind === 'int') {
+    get = function () { const x = c.data[this[ROW]]!; return x === NULL_INT ? null : x; };
+    set = function (v) { if (isInt(v)) c.data[this[ROW]] = v; else slowSet.call(this, v); };
+  } else if (c.kind === 'float') {
+    get = function () { const x = c.data[this[ROW]]!; return x !== x ? null : x; };
+    set = function (v) { if (typeof v === 'number' && v === v) c.data[this[ROW]] = v; else slowSet.call(this, v); };
+  } else if (c.kind === 'bool') {
+    get = function () { const x = c.data[this[ROW]]!; return x === NULL_BOOL ? null : x === 1; };
+  } else if (c.kind === 'any') {
+    get = function () { return c.data[this[ROW]]; };
+    set = function (v) { c.data[this[ROW]] = v; };
+  } else {
+    get = function () { return read(c, this[ROW]); };
+  }
+  Object.defineProperty(t.Row.prototype, c.name, { get, set, enumerable: false, configurable: true });
 }
 
 function makeTable(): Table {
@@ -205,7 +242,7 @@ function grow(t: Table): void {
   t.compiled = false;
   for (const c of t.columns) {
     if (c.kind === 'ints') c.data = c.data.map((d) => grown(d, t.capacity));
-    else if (c.kind !== 'any') (c as { data: Int32Array | Float64Array | Uint8Array }).data = grown(c.data, t.capacity);
+    else if (c.kind !== 'any' && c.kind !== 'sparse') c.data = grown(c.data as Int32Array | Float64Array | Uint8Array, t.capacity);
   }
 }
 
@@ -225,6 +262,7 @@ export function listingRow(store: Store, listing: Listing): Listing {
       write(t, t.columns.length - 1, i, plain[k]);
     }
   }
+  if (i === 0) for (const k of LATER_FIELDS) if (!t.byName.has(k)) addColumn(t, k, undefined);
   t.size++;
   return new t.Row(i);
 }
