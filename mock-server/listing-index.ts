@@ -7,10 +7,11 @@
  * Filter fields indexed by value never change once a listing is in the store; fields that do change
  * (funding, verification, dates of origination) are tested on the candidates instead. Status and
  * origination change only through `setStatus`/`originate` (engine/lifecycle.ts), which call
- * `reindexListing`; every other change to a listing calls `touchListings`, so a cached answer
- * (`store.index.listingsVersion`) is never served after the world moved.
+ * `reindexListing`; every other change to a listing calls `touchListing`, so neither a cached answer
+ * (`store.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
  */
 import { Bits } from './bitset.js';
+import { forgetListingJson } from './listing-json.js';
 import type { Listing, Store } from './store.js';
 
 /** The listing indexes (derived: never saved, built on the first search). */
@@ -27,11 +28,12 @@ export interface ListingIndex {
   byValue: Map<string, Map<unknown, Bits>>;
 }
 
-/** The most recent searches' matches: repeated pages of one query (`--all`) read them instead of searching again. */
-export interface QueryCacheEntry {
-  key: string;
-  matches: Listing[];
-}
+/**
+ * The most recent searches' matches: repeated pages of one query (`--all`) read them instead of searching
+ * again. A search with neither range tests nor a sort keeps its candidates' bits (a page is read off them);
+ * any other keeps its matches in order.
+ */
+export type QueryCacheEntry = { key: string; words: Uint32Array; total: number } | { key: string; matches: Listing[] };
 
 function emptyListingIndex(): ListingIndex {
   return { size: 0, base: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map() };
@@ -86,7 +88,7 @@ export function positionsWith(store: Store, field: string, values: readonly unkn
 
 /** Called after a listing's status or loan number changed: moves it between the status sets. */
 export function reindexListing(store: Store, l: Listing): void {
-  store.index.listingsVersion++;
+  touchListing(store, l);
   const index = store.index.listings;
   const pos = index ? positionOf(index, store.listings, l.listing_number) : undefined;
   if (!index || pos === undefined) return; // not indexed yet: the catch-up reads its current values
@@ -96,7 +98,8 @@ export function reindexListing(store: Store, l: Listing): void {
   else index.originated.clear(pos);
 }
 
-/** Called after any other change to a listing's fields (funding, verification): cached answers are stale. */
-export function touchListings(store: Store): void {
+/** Called after any change to a listing's fields (funding, verification, status): kept answers and its kept views are stale. */
+export function touchListing(store: Store, l: Listing): void {
   store.index.listingsVersion++;
+  forgetListingJson(store, l);
 }

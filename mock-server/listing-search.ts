@@ -6,7 +6,7 @@
  */
 import { LISTING_STATUS } from '../src/contract/enums.js';
 import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from './bitset.js';
-import { listingIndex, positionOf, positionsWith, type ListingIndex } from './listing-index.js';
+import { listingIndex, positionOf, positionsWith, type ListingIndex, type QueryCacheEntry } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { sortBy } from './query-params.js';
 import type { Listing, Store } from './store.js';
@@ -81,21 +81,19 @@ function positionsOf(index: ListingIndex, listings: readonly Listing[], numbers:
   return copyWords(b, n);
 }
 
-/** The page of matches and the total count, in the query's order, from the indexes. */
-export function runListingQuery(store: Store, q: ListingQuery, participation: ReadonlyMap<number, number>): { page: Listing[]; total: number } {
-  const index = listingIndex(store);
+/** One page of a kept search. */
+function pageOf(entry: QueryCacheEntry, q: ListingQuery, all: readonly Listing[]): { page: Listing[]; total: number } {
+  if ('words' in entry) return { page: bitsFrom(entry.words, q.offset, q.limit).map((p) => all[p]!), total: entry.total };
+  return { page: entry.matches.slice(q.offset, q.offset + q.limit), total: entry.matches.length };
+}
+
+/** The matches of a search not kept: its candidates' bits when nothing is left to test or sort, else its matches in order. */
+function search(store: Store, index: ListingIndex, q: ListingQuery, participation: ReadonlyMap<number, number>, key: string): QueryCacheEntry {
   const all = store.listings;
   const tests = q.search.ranges.map(rangeTest);
-  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${q.invested === null ? '' : [...participation.keys()].join(',')}`;
-  const cache = store.index.queryCache;
-  const hit = cache.find((e) => e.key === key);
-  if (hit) return { page: hit.matches.slice(q.offset, q.offset + q.limit), total: hit.matches.length };
-
   const cand = candidates(store, index, q, participation);
-  if (tests.length === 0 && q.sort.length === 0 && q.offset === 0) {
-    // A first page needing no test: count the bits and read one page, without listing every match.
-    return { page: bitsFrom(cand, 0, q.limit).map((p) => all[p]!), total: countBits(cand) };
-  }
+  // Nothing to test: the count is a popcount and a page is read off the bits, without listing every match.
+  if (tests.length === 0 && q.sort.length === 0) return { key, words: cand, total: countBits(cand) };
   const matches: Listing[] = [];
   forEachBit(cand, (p) => {
     const l = all[p]!;
@@ -104,7 +102,19 @@ export function runListingQuery(store: Store, q: ListingQuery, participation: Re
     return true;
   });
   if (q.sort.length > 0) sortBy(matches, q.sort, (l, f) => getter(f)(l));
-  cache.unshift({ key, matches });
-  cache.length = Math.min(cache.length, CACHE_ENTRIES);
-  return { page: matches.slice(q.offset, q.offset + q.limit), total: matches.length };
+  return { key, matches };
+}
+
+/** The page of matches and the total count, in the query's order, from the indexes. */
+export function runListingQuery(store: Store, q: ListingQuery, participation: ReadonlyMap<number, number>): { page: Listing[]; total: number } {
+  const index = listingIndex(store);
+  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${q.invested === null ? '' : [...participation.keys()].join(',')}`;
+  const cache = store.index.queryCache;
+  let entry = cache.find((e) => e.key === key);
+  if (!entry) {
+    entry = search(store, index, q, participation, key);
+    cache.unshift(entry);
+    cache.length = Math.min(cache.length, CACHE_ENTRIES);
+  }
+  return pageOf(entry, q, store.listings);
 }

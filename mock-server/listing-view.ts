@@ -61,12 +61,15 @@ function indexedBureau2(l: Listing, zone: string | undefined): Record<string, un
     credit_report_date: formatDateTime(l.creditReportDate, zone),
     fico_score: l.fico_score,
   };
-  for (const e of BUREAU2_ELEMENTS) out[e.long] = l.bureau2[e.short] ?? 0;
+  // Read once: a listing kept by column (listing-table.ts) builds its bureau values on each read.
+  const bureau2 = l.bureau2;
+  for (const e of BUREAU2_ELEMENTS) out[e.long] = bureau2[e.short] ?? 0;
   return out;
 }
 
 function rawBureau2(l: Listing): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const e of BUREAU2_ELEMENTS) out[e.short.toUpperCase()] = l.bureau2[e.short] ?? 0;
+  const bureau2 = l.bureau2;
+  for (const e of BUREAU2_ELEMENTS) out[e.short.toUpperCase()] = bureau2[e.short] ?? 0;
   return out;
 }

@@ -9,7 +9,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addMonths } from './engine/lifecycle.js';
 import { MockSetupError } from './setup-error.js';
-import type { Listing, Store } from './store.js';
+import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
@@ -91,7 +91,11 @@ export function parseState(text: string, path = '(state)'): SavedState {
   for (const loan of store.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
   // A file from before the outbox existed: nothing was sent yet.
   store.outbox ??= { next: 1, messages: [] };
-  store.listingByNumber = new Map(store.listings.map((l: Listing) => [l.listing_number, l]));
+  // The loaded listings become rows of the store's columns, as seeded ones are (listing-table.ts).
+  const loaded: Listing[] = store.listings;
+  store.listings = [];
+  store.listingByNumber = new ListingsByNumber();
+  for (const l of loaded) addListing(store, l);
   store.index = buildIndex(store);
   return { store, now: parsed.now };
 }

@@ -13,21 +13,7 @@ import { FIRST_ACTIVE_LISTING } from '../mock-server/seed.js';
 import { participationOf, type Listing } from '../mock-server/store.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
-
-const ACCOUNTS = ['alice-1', 'bob-1', 'dave-1'] as const;
-
-type Step =
-  | { kind: 'order'; account: number; listing: number; amount: number; whole: boolean }
-  | { kind: 'advance'; minutes: number }
-  | { kind: 'process' }
-  | { kind: 'withdraw'; listing: number };
-
-const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 2000 }), whole: fc.nat(4).map((n) => n === 0) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 6 * 24 * 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
-);
+import { ACCOUNTS, applyStep, step, type Step } from './helpers/listing-steps.js';
 
 const some = <T>(xs: readonly T[]) => fc.subarray([...xs], { minLength: 1 }).map((v) => v.join(','));
 const bool = fc.constantFrom('true', 'false');
@@ -73,21 +59,7 @@ async function run(app: MockApp, steps: Step[], queries: Record<string, string>[
   const check = (after: string) => queries.forEach((q, i) => expectSameAnswer(app, q, ACCOUNTS[i % ACCOUNTS.length]!, after));
   check('at start');
   for (const s of steps) {
-    const store = app.ctx.store;
-    const pool = (whole: boolean) => store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
-    if (s.kind === 'order') {
-      const from = pool(s.whole);
-      const l = from[s.listing % Math.max(1, from.length)] ?? store.listings[s.listing % store.listings.length]!;
-      const body = { bid_requests: [{ listing_id: l.listing_number, bid_amount: s.whole ? l.listing_amount : s.amount }] };
-      expect((await call(app, 'POST', '/v1/orders', { token: tok[s.account], body })).status).not.toBe(500);
-    } else if (s.kind === 'advance') {
-      await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.minutes}m` } });
-    } else if (s.kind === 'process') {
-      await call(app, 'POST', '/__mock/process');
-    } else {
-      const from = pool(false);
-      if (from.length > 0) await call(app, 'POST', `/__mock/listings/${from[s.listing % from.length]!.listing_number}/withdraw`);
-    }
+    await applyStep(app, tok, s);
     check(`after ${JSON.stringify(s)}`);
   }
   seen.ended += app.ctx.store.listings.filter((l) => l.listing_status !== 2 && l.loan_number === null).length;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { apportion, NOTE_SHARES } from '../mock-server/engine/note-view.js';
-import { touchListings } from '../mock-server/listing-index.js';
+import { touchListing } from '../mock-server/listing-index.js';
 import { notesOfLoan } from '../mock-server/store-index.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
@@ -47,7 +47,7 @@ async function buy(app: App, s: Extract<Step, { kind: 'buy' }>): Promise<void> {
   l.verification_stage = 3;
   if (s.fresh && l.amount_funded > 0 && !app.ctx.store.index.bidsByListing.has(l.listing_number)) {
     Object.assign(l, { amount_funded: 0, amount_remaining: l.listing_amount, percent_funded: 0 });
-    touchListings(app.ctx.store);
+    touchListing(app.ctx.store, l);
   }
   for (const b of s.bids) await order(app, tokenFor(app, BUYERS[b.buyer]!), [{ listing_id: l.listing_number, bid_amount: b.cents / 100 }]);
   await call(app, 'POST', '/__mock/process');

@@ -7,7 +7,7 @@ import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contrac
 import { addMonths } from '../../src/contract/amortisation.js';
 import { cents, monthlyPayment } from '../money.js';
 import type { Bid, Listing, Loan, Order, Store } from '../store.js';
-import { reindexListing, touchListings } from '../listing-index.js';
+import { reindexListing, touchListing } from '../listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
@@ -33,7 +33,7 @@ export function fund(store: Store, l: Listing, amount: number, at: number): void
   l.amount_remaining = cents(l.listing_amount - funded);
   l.percent_funded = Math.round((funded / l.listing_amount) * 10000) / 10000;
   l.last_updated_date = at;
-  touchListings(store);
+  touchListing(store, l);
 }
 
 /** Every bid on listing `n` whose order is not yet completed, with its order. */

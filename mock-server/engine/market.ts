@@ -7,8 +7,8 @@
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { makeListing } from '../seed.js';
-import type { Listing, Store } from '../store.js';
-import { touchListings } from '../listing-index.js';
+import { addListing, type Listing, type Store } from '../store.js';
+import { touchListing } from '../listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { firstDraw, firstDraw3, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
@@ -93,7 +93,7 @@ function tickActive(store: Store, l: Listing, t: number, fired: number): void {
   if (l.verification_stage < 3 && fired & VERIFY) {
     l.verification_stage += 1;
     l.last_updated_date = t;
-    touchListings(store);
+    touchListing(store, l);
   }
   if (l.amount_remaining > 0) {
     if (l.investment_typeid === 2) {
@@ -118,7 +118,6 @@ export function arrivals(store: Store, t: number): void {
     const number = store.counters.listing++;
     const l = makeListing(rng, number, t, t, number);
     Object.assign(l, { amount_funded: 0, amount_remaining: l.listing_amount, percent_funded: 0, verification_stage: 1, last_updated_date: t });
-    store.listings.push(l);
-    store.listingByNumber.set(number, l);
+    addListing(store, l); // a row of the store's columns, as seeded listings are
   }
 }

@@ -3,9 +3,9 @@ import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { parseListingQuery } from '../listing-query.js';
 import { runListingQuery } from '../listing-search.js';
-import { listingView } from '../listing-view.js';
+import { listingJson } from '../listing-json.js';
 import { participationOf } from '../store.js';
-import { authedRoute, listEnvelope } from './route.js';
+import { authedRoute, JsonAnswer, listEnvelopeJson } from './route.js';
 
 /** The listings handlers. */
 export function listingsHandlers(ctx: MockContext) {
@@ -16,7 +16,8 @@ export function listingsHandlers(ctx: MockContext) {
       const participation = participationOf(ctx.store, caller.accountId);
       const { page, total } = runListingQuery(ctx.store, query, participation);
       const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
-      return listEnvelope(page.map((l) => listingView(l, view)), total);
+      // Each row is its listing's kept JSON text (listing-json.ts), so the page is a join, not a serialisation.
+      return new JsonAnswer(listEnvelopeJson(page.map((l) => listingJson(ctx.store, l, view)), total));
     })),
   ];
 }

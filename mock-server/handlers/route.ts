@@ -85,6 +85,11 @@ export function listEnvelope(result: readonly unknown[], total: number): { resul
   return { result, result_count: result.length, total_count: total };
 }
 
+/** `JSON.stringify(listEnvelope(rows, total))` for rows already serialised (each row's JSON text). */
+export function listEnvelopeJson(rows: readonly string[], total: number): string {
+  return `{"result":[${rows.join(',')}],"result_count":${rows.length},"total_count":${total}}`;
+}
+
 /** One page of `items` in the list envelope; only the page's items are viewed with `view`. */
 export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unknown = (item) => item) {
   return listEnvelope(items.slice(page.offset, page.offset + page.limit).map(view), items.length);

@@ -1,0 +1,91 @@
+/**
+ * Listings kept by column (mock-server/listing-table.ts) read and write as the plain objects they were
+ * made from: for random objects (integers, other numbers, booleans, null, strings, objects of integers,
+ * fields absent) and random assignments that change a field's type, every row reads what the plain
+ * object holds, serialises to the same JSON, and properties set later become its own.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { listingRow } from '../mock-server/listing-table.js';
+import { seedStore } from '../mock-server/seed.js';
+import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/store.js';
+
+const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;
+
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  fc.double().filter((x) => !Object.is(x, -0)),
+  fc.constant(1.7e12 + 0.5),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 4 }),
+  fc.record({ a: fc.integer({ min: -5, max: 1000 }), b: fc.integer({ min: -5, max: 1000 }) }),
+  fc.record({ a: fc.double().filter((x) => !Object.is(x, -0)) }),
+);
+
+/** A plain record: a random subset of KEYS, in KEYS order, with random values. */
+const plain = fc.array(fc.tuple(fc.boolean(), value), { minLength: KEYS.length, maxLength: KEYS.length })
+  .map((fields) => Object.fromEntries(fields.flatMap(([present, v], k) => (present ? [[KEYS[k]!, v]] : []))));
+
+const assignment = fc.record({ row: fc.nat(), key: fc.constantFrom(...KEYS, 'later'), value });
+
+describe('listings by number', () => {
+  test('answer as a Map for numbers in order, out of order, repeated, negative or fractional', () => {
+    const number = fc.oneof(fc.integer({ min: 95, max: 130 }), fc.integer(), fc.double());
+    fc.assert(fc.property(fc.integer({ min: 0, max: 40 }), fc.array(number, { maxLength: 40 }), fc.array(number, { maxLength: 20 }), (inOrder, others, probes) => {
+      const want = new Map<number, Listing>();
+      const got = new ListingsByNumber();
+      const put = (n: number) => {
+        const l = { listing_number: n } as Listing;
+        want.set(n, l);
+        got.set(n, l);
+      };
+      for (let k = 0; k < inOrder; k++) put(100 + k);
+      others.forEach(put);
+      for (const n of [...want.keys(), ...probes, 99, 100 + inOrder]) {
+        expect(got.get(n)).toBe(want.get(n));
+        expect(got.has(n)).toBe(want.has(n));
+      }
+    }), { numRuns: 300, seed: 20261123 });
+  });
+});
+
+describe('listings kept by column', () => {
+  test('read, write and serialise as the plain objects, through type changes of any field', () => {
+    fc.assert(fc.property(fc.array(plain, { minLength: 1, maxLength: 30 }), fc.array(assignment, { maxLength: 30 }), (records, assignments) => {
+      const store = emptyStore(1);
+      const want = records.map((r) => structuredClone(r));
+      const rows = records.map((r) => listingRow(store, r as unknown as Listing) as unknown as Record<string, unknown>);
+      for (const a of assignments) {
+        const i = a.row % rows.length;
+        rows[i]![a.key] = a.value;
+        want[i]![a.key] = a.value;
+      }
+      rows.forEach((row, i) => {
+        for (const k of [...KEYS, 'later']) expect(row[k], `row ${i} ${k}`).toEqual(want[i]![k]);
+        expect(JSON.parse(JSON.stringify(row))).toEqual(JSON.parse(JSON.stringify(want[i])));
+      });
+    }), { numRuns: 300, seed: 20261123 });
+  });
+
+  test('a seeded world is rows whose JSON is the plain listings\' text, fields in the same order', () => {
+    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
+    const l = store.listings[200]!;
+    // A row holds only its position; its fields are on the columns.
+    expect(Object.keys(l)).toEqual(['$row']);
+    const plainText = JSON.stringify(l);
+    const again = listingRow(emptyStore(1), JSON.parse(plainText) as Listing);
+    expect(JSON.stringify(again)).toBe(plainText);
+    expect(Object.keys(JSON.parse(plainText))[0]).toBe('listing_number');
+    // Assignments land in the columns; fields set later come after the others.
+    l.amount_funded += 25;
+    (l as { mockRole?: string }).mockRole = 'test';
+    expect(JSON.parse(JSON.stringify(l))).toMatchObject({ amount_funded: JSON.parse(plainText).amount_funded + 25, mockRole: 'test' });
+    expect(Object.keys(JSON.parse(JSON.stringify(l))).at(-1)).toBe('mockRole');
+    // The fields the mock sets later have columns too: rows keep one shape (the engine's walk stays fast).
+    l.originateAt = 5;
+    expect(Object.keys(l)).toEqual(['$row']);
+    expect(JSON.parse(JSON.stringify(l))).toMatchObject({ mockRole: 'test', originateAt: 5 });
+    expect(l.bureau2).toEqual(JSON.parse(plainText).bureau2);
+  });
+});
