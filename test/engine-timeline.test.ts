@@ -14,7 +14,8 @@ import { firesAt, isLive } from '../mock-server/engine/timeline.js';
 import { parseState, serializeState } from '../mock-server/persistence.js';
 import type { Loan, Store } from '../mock-server/store.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
-import { call, DAY, HOUR, makeApp, tokenFor } from './engine-fixture.js';
+import { DAY, HOUR, makeApp, tokenFor } from './engine-fixture.js';
+import { applyStep, type Step as WorldStep } from './helpers/listing-steps.js';
 
 /** The market as a plain hourly walk: every live listing in number order, then every loan, then arrivals. */
 function hourlyWalk(store: Store, t: number): void {
@@ -27,12 +28,8 @@ function hourlyWalk(store: Store, t: number): void {
 
 const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'ivy-1', 'kate-1'] as const;
 
-type Step =
-  | { kind: 'order'; account: number; listing: number; amount: number; whole: boolean }
-  | { kind: 'advance'; minutes: number }
-  | { kind: 'process' }
-  | { kind: 'withdraw'; listing: number }
-  | { kind: 'restart' };
+/** A change to the world (orders, clock moves, processing, withdrawals: listing-steps.ts), or a restart from the state file. */
+type Step = WorldStep | { kind: 'restart' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 3000 }), whole: fc.nat(3).map((n) => n === 0) }) },
@@ -52,20 +49,8 @@ const seen = { payments: 0, originated: 0, ended: 0, restarts: 0 };
 async function run(app: MockApp, steps: Step[], restarts: boolean): Promise<void> {
   const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
   for (const s of steps) {
-    const store = app.ctx.store;
-    if (s.kind === 'order') {
-      const pool = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (s.whole ? 2 : 1));
-      const l = pool[s.listing % Math.max(1, pool.length)] ?? store.listings[s.listing % store.listings.length]!;
-      const body = { bid_requests: [{ listing_id: l.listing_number, bid_amount: s.whole ? l.listing_amount : s.amount }] };
-      expect((await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body })).status).not.toBe(500);
-    } else if (s.kind === 'advance') {
-      await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.minutes}m` } });
-    } else if (s.kind === 'process') {
-      await call(app, 'POST', '/__mock/process');
-    } else if (s.kind === 'withdraw') {
-      const active = store.listings.filter((l) => l.listing_status === 2);
-      if (active.length > 0) await call(app, 'POST', `/__mock/listings/${active[s.listing % active.length]!.listing_number}/withdraw`);
-    } else if (restarts) {
+    if (s.kind !== 'restart') await applyStep(app, tokens, s);
+    else if (restarts) {
       app.ctx.store = parseState(snapshot(app)).store;
       seen.restarts++;
     }
