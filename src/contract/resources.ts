@@ -8,196 +8,21 @@
  * Only the mock and the document load this module as a value; everything else imports it with
  * `import type`, so the CLI never loads TypeBox for commands that do not print the document.
  *
- * To add a field: add it to the resource's schema below (Optional when the API may leave it out,
+ * The building blocks are in schema-kit.ts, the listing in listing-schema.ts (both re-exported here).
+ * To add a field: add it to the resource's schema (Optional when the API may leave it out,
  * `nullable` when it may be null); the TS type follows. A resource: a schema here, named in
  * `COMPONENTS` of openapi/document.ts. An endpoint: one entry in openapi/endpoints.ts.
  */
-import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
-import { BUREAU2_ELEMENTS } from './bureau.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  BID_RESULTS, BID_STATUSES, EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS,
-  LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, US_STATES, type PlatformRating,
+  BID_RESULTS, BID_STATUSES, LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, type PlatformRating,
 } from './enums.js';
+import {
+  nullable, stringIn, codeIn, stringOf, strict, Money, Rate, Fraction, Int, Count, DateTimeText, DateText, WIRE_DATES, type Open, type Loose, type DateSchemas, type DatesFor,
+} from './schema-kit.js';
 
-/** Fields beyond those a resource names: kept as they came, for printing. */
-export type Open = { [field: string]: unknown };
-
-/** `T` with the fields `K` optional: the client reads one type for answers that carry them or not. */
-type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
-
-// ---------------------------------------------------------------------------------------------
-// Building blocks
-
-/** A schema that also takes null. */
-export const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
-/** A closed list of strings; the TS type stays `string` (the values are a contract of the mock, open to the client). */
-const stringIn = (values: readonly string[], description?: string) => Type.String({ enum: [...values], ...(description ? { description } : {}) });
-/** A closed list of whole numbers, given as the keys of a code table. */
-const codeIn = (table: Readonly<Record<number, string>>, description?: string) => (
-  Type.Integer({ enum: Object.keys(table).map(Number), ...(description ? { description } : {}) })
-);
-const stringOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const strict = { additionalProperties: false } as const;
-
-/** Money in dollars (decimal), never below 0. */
-const Money = Type.Number({ minimum: 0 });
-/** A rate or yield as a fraction (0.15 is 15%). */
-const Rate = Type.Number();
-/** A share of a whole, 0 to 1 (percent_funded is a fraction since the 12/15/2015 release). */
-const Fraction = Type.Number({ minimum: 0, maximum: 1 });
-const Int = Type.Integer();
-/** A count of things, months or days. */
-const Count = Type.Integer({ minimum: 0 });
-
-/** `yyyy-MM-dd HH:mm:ss ±hhmm`: a date-time as the API writes it (the request's `timezone`, or +0000). */
-export const DateTimeText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$', description: 'yyyy-MM-dd HH:mm:ss ±hhmm' });
-/** `yyyy-MM-dd`. */
-export const DateText = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
-/** Epoch milliseconds on the mock's virtual clock. */
-const EpochMs = Type.Number();
-
-/** How a resource holds its dates: the wire's text, or the mock's epoch ms. */
-export interface DateSchemas<DT extends TSchema = TSchema, D extends TSchema = TSchema> {
-  dateTime: DT;
-  date: D;
-}
-/** Dates as the API sends them. */
-export const WIRE_DATES = { dateTime: DateTimeText, date: DateText };
-/** Dates as the mock keeps them. */
-export const EPOCH_DATES = { dateTime: EpochMs, date: EpochMs };
-/** The date schemas for a date held as `D`: `number` in the mock, `string` on the wire. */
-type DatesFor<D> = D extends number ? typeof EPOCH_DATES : typeof WIRE_DATES;
-
-// ---------------------------------------------------------------------------------------------
-// Listing
-
-/** The catalogue fields of a listing under their API names (listing-fields.ts), dates as `dates` holds them. */
-export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: DateSchemas<DT, D>) => Type.Object({
-  listing_number: Int,
-  listing_status: codeIn(LISTING_STATUSES),
-  listing_status_reason: stringIn(Object.values(LISTING_STATUSES)),
-  listing_amount: Money,
-  amount_funded: Money,
-  amount_remaining: Money,
-  percent_funded: Fraction,
-  funding_threshold: Fraction,
-  partial_funding_indicator: Type.Boolean(),
-  investment_typeid: Int,
-  investment_type_description: Type.String(),
-  investment_product_id: Int,
-  listing_term: Type.Integer({ enum: [...LISTING_TERMS] }),
-  listing_monthly_payment: Money,
-  borrower_rate: Rate,
-  borrower_apr: Rate,
-  lender_yield: Rate,
-  platform_rating: stringIn(PLATFORM_RATINGS),
-  platform_score: Type.Integer({ minimum: 1, maximum: 11 }),
-  fico_score: stringIn(FICO_BINS),
-  listing_category_id: codeIn(LISTING_CATEGORIES),
-  listing_title: Type.String(),
-  listing_purpose: Type.String(),
-  borrower_listing_description: nullable(Type.String()),
-  channel_code: Type.String(),
-  borrower_state: stringIn(US_STATES),
-  employment_status_description: stringIn(EMPLOYMENT_STATUSES),
-  occupation: nullable(Type.String()),
-  months_employed: Count,
-  income_range: codeIn(INCOME_RANGES),
-  income_range_description: stringIn(Object.values(INCOME_RANGES)),
-  income_verifiable: Type.Boolean(),
-  stated_monthly_income: Money,
-  dti_wplatform_loan: Rate,
-  estimated_monthly_housing_expense: Money,
-  has_mortgage: Type.Boolean(),
-  member_key: Type.String(),
-  lender_indicator: Int,
-  decision_bureau: Type.String(),
-  verification_stage: Type.Integer({ minimum: 1, maximum: 3, description: 'Three verification stages.' }),
-  co_borrower_application: Type.Boolean(),
-  combined_dti_wplatform_loan: nullable(Rate),
-  combined_stated_monthly_income: nullable(Money),
-  historical_return: Rate,
-  historical_return_10th_pctl: Rate,
-  historical_return_90th_pctl: Rate,
-  effective_yield: Rate,
-  estimated_loss_rate: Rate,
-  estimated_return: Rate,
-  max_prior_platform_loan: nullable(Money),
-  min_prior_platform_loan: nullable(Money),
-  prior_platform_loans: Count,
-  prior_platform_loan_earliest_pay_off: Count,
-  prior_platform_loans31dpd: Count,
-  prior_platform_loans61dpd: Count,
-  prior_platform_loans_active: Count,
-  prior_platform_loans_balance_outstanding: Money,
-  prior_platform_loans_cycles_billed: Count,
-  prior_platform_loans_late_cycles: Count,
-  prior_platform_loans_late_payments_one_month_plus: Count,
-  prior_platform_loans_ontime_payments: Count,
-  prior_platform_loans_principal_borrowed: Money,
-  prior_platform_loans_principal_outstanding: Money,
-  listing_creation_date: dates.dateTime,
-  listing_start_date: dates.date,
-  listing_end_date: dates.dateTime,
-  last_updated_date: dates.dateTime,
-  whole_loan_start_date: nullable(dates.dateTime),
-  whole_loan_end_date: nullable(dates.dateTime),
-  loan_number: nullable(Int),
-  loan_origination_date: nullable(dates.dateTime),
-});
-/** The catalogue fields of a listing; `D` is how a date is held (text on the wire, epoch ms in the mock). */
-export type ListingFields<D extends number | string> = Static<ReturnType<typeof listingFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
-
-const WireListingFields = listingFieldsSchema(WIRE_DATES).properties;
-/** A field the record may hold as null, as the answer carries it: left out when null, as the real marketplace does. */
-const omittedWhenNull = <T extends TSchema>(schema: TUnion<[T, TNull]>) => Type.Optional(schema.anyOf[0]);
-/** Underwriting data by bureau element (bureau1, and bureau2 by upper-case short name). */
-const BureauValues = Type.Record(Type.String(), Type.Number());
-
-/** The indexed bureau2 values (bureau.ts): every element by its long name, its special value allowed, 0 by default. */
-export const IndexedBureau2Schema = Type.Object({
-  credit_report_date: DateTimeText,
-  fico_score: stringIn(FICO_BINS),
-  ...Object.fromEntries(BUREAU2_ELEMENTS.map((e) => [e.long, Type.Integer({
-    minimum: Math.min(e.min, e.special?.value ?? e.min), maximum: e.max,
-    description: `${e.short}: ${e.units}, ${e.min} to ${e.max}${e.special ? `; ${e.special.value} means ${e.special.meaning}` : ''}.`,
-  })])),
-}, strict);
-
-/**
- * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
- * listings, the deprecated yields only for listings started through 2018-08-08, the loan fields only
- * for originated listings the caller invested in, the bureau objects when asked for; plus the
- * caller's participation and the two flags. A field the listing has no value for is left out, never null.
- */
-export const ListingSchema = Type.Object({
-  ...WireListingFields,
-  borrower_listing_description: omittedWhenNull(WireListingFields.borrower_listing_description),
-  occupation: omittedWhenNull(WireListingFields.occupation),
-  max_prior_platform_loan: omittedWhenNull(WireListingFields.max_prior_platform_loan),
-  min_prior_platform_loan: omittedWhenNull(WireListingFields.min_prior_platform_loan),
-  whole_loan_start_date: omittedWhenNull(WireListingFields.whole_loan_start_date),
-  whole_loan_end_date: omittedWhenNull(WireListingFields.whole_loan_end_date),
-  combined_dti_wplatform_loan: omittedWhenNull(WireListingFields.combined_dti_wplatform_loan),
-  combined_stated_monthly_income: omittedWhenNull(WireListingFields.combined_stated_monthly_income),
-  effective_yield: Type.Optional(Rate),
-  estimated_loss_rate: Type.Optional(Rate),
-  estimated_return: Type.Optional(Rate),
-  loan_number: omittedWhenNull(WireListingFields.loan_number),
-  loan_origination_date: omittedWhenNull(WireListingFields.loan_origination_date),
-  amount_participation: Money,
-  credit_bureau_values_bureau1: Type.Optional(nullable(BureauValues)),
-  credit_bureau_values_bureau2: Type.Optional(BureauValues),
-  credit_bureau_values_bureau2_indexed: IndexedBureau2Schema,
-  invested: Type.Boolean(),
-  biddable: Type.Boolean(),
-}, strict);
-
-/** The fields of a listing the client relies on (checked by `decodeListing`). */
-export type ListingCheckedFields = Pick<Static<typeof ListingSchema>, 'listing_number' | 'listing_amount' | 'amount_remaining' | 'listing_creation_date' | 'partial_funding_indicator'>;
-
-/** A listing as the API returns it: the checked fields, and the rest of the catalogue riding along for printing. */
-export type Listing = ListingCheckedFields & Open;
+export * from './schema-kit.js';
+export * from './listing-schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Orders and bids
