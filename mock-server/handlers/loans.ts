@@ -5,6 +5,7 @@ import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
 import type { Loan as LoanAnswer } from '../../src/contract/resources.js';
 import { loanView, originationDate } from '../engine/views.js';
+import { keptOrder } from '../kept-orders.js';
 import { orderBy, parseSortBy } from '../query-params.js';
 import { notesOf } from '../store-index.js';
 import { authedRoute, paged } from './route.js';
@@ -28,7 +29,9 @@ export function loansHandlers(ctx: MockContext) {
         if (field === 'origination_date') return originationDate(ctx.store.loans.get(n)!, zone);
         return view(n)[field as keyof LoanAnswer];
       };
-      const loans = orderBy([...heldLoans(ctx, caller.accountId)].sort((a, b) => b - a), sort, value);
+      const held = heldLoans(ctx, caller.accountId);
+      const loans = keptOrder(ctx, { list: 'loans', accountId: caller.accountId, sort, zone, count: held.size },
+        () => orderBy([...held].sort((a, b) => b - a), sort, value));
       return paged(loans, asked, view);
     }, { list: PAGINATION.loans })),
     http.get('*/v1/loans/:loanId', authedRoute(ctx, 'read_loan', ({ caller, params, zone }) => {
