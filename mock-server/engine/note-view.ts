@@ -162,6 +162,6 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
       case 'ownership_start_date': return originationDate(store.loans.get(note.loanNumber)!, zone);
     }
     if (field in NOTE_SHARES) return loans.shares(note)[field as ShareField];
-    return (noteAnswer(store, note, loans.view(note.loanNumber), NO_SHARES) as unknown as Record<string, unknown>)[field];
+    return noteAnswer(store, note, loans.view(note.loanNumber), NO_SHARES)[field];
   };
 }

@@ -3,7 +3,6 @@ import { http } from 'msw';
 import { LOAN_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import type { Loan as LoanAnswer } from '../../src/contract/resources.js';
 import { loanView, originationDate } from '../engine/views.js';
 import { keptOrder } from '../kept-orders.js';
 import { orderBy, parseSortBy } from '../query-params.js';
@@ -27,7 +26,7 @@ export function loansHandlers(ctx: MockContext) {
       const value = (n: number, field: string): unknown => {
         if (field === 'loan_number') return n;
         if (field === 'origination_date') return originationDate(ctx.store.loans.get(n)!, zone);
-        return view(n)[field as keyof LoanAnswer];
+        return view(n)[field];
       };
       const held = heldLoans(ctx, caller.accountId);
       const loans = keptOrder(ctx, { list: 'loans', accountId: caller.accountId, sort, zone, count: held.size },
