@@ -45,16 +45,38 @@ export function sortBy<T>(items: T[], clauses: SortClause[], get: (item: T, fiel
   if (clauses.length === 0) return items;
   return items.sort((a, b) => {
     for (const c of clauses) {
-      const x = get(a, c.field);
-      const y = get(b, c.field);
-      if (x === y) continue;
-      if (x === null || x === undefined) return 1;
-      if (y === null || y === undefined) return -1;
-      const cmp = x < y ? -1 : 1;
-      return c.desc ? -cmp : cmp;
+      const cmp = compareValues(get(a, c.field), get(b, c.field), c.desc);
+      if (cmp !== 0) return cmp;
     }
     return 0;
   });
+}
+
+/** One clause's comparison of two values: 0 when equal, nulls last whatever the direction. */
+function compareValues(x: unknown, y: unknown, desc: boolean): number {
+  if (x === y) return 0;
+  if (x === null || x === undefined) return 1;
+  if (y === null || y === undefined) return -1;
+  const cmp = x < y ? -1 : 1;
+  return desc ? -cmp : cmp;
+}
+
+/**
+ * `items` in the order `sortBy` gives, each clause's value read once per item with `value` (so a list
+ * is ordered by its keys alone, and only the page asked for is viewed). A new array; `items` is kept.
+ */
+export function orderBy<T>(items: readonly T[], clauses: SortClause[], value: (item: T, field: string) => unknown): T[] {
+  if (clauses.length === 0) return [...items];
+  // The sort is stable, so items the clauses leave tied keep their order in `items`.
+  const keys = clauses.map((c) => items.map((item) => value(item, c.field)));
+  const order = items.map((_, i) => i).sort((a, b) => {
+    for (let k = 0; k < clauses.length; k++) {
+      const cmp = compareValues(keys[k]![a], keys[k]![b], clauses[k]!.desc);
+      if (cmp !== 0) return cmp;
+    }
+    return 0;
+  });
+  return order.map((i) => items[i]!);
 }
 
 /** Runs a contract reader, answering its QueryError with a 400 VAL0001 naming the parameter. */

@@ -4,6 +4,7 @@
  * own slice instead of scanning every order or note. `addOrder` and `addNote` are the only ways in
  * and keep them right; a loaded state file rebuilds them (`buildIndex`), which the tests compare with.
  */
+import type { KeptOrder } from './kept-orders.js';
 import type { ListingIndex, QueryCacheEntry } from './listing-index.js';
 import type { Bid, Note, Order, Store } from './store.js';
 
@@ -25,6 +26,8 @@ export interface StoreIndex {
   listingsVersion: number;
   /** The last few searches' matches (listing-query.ts), so offset pages of one query do not search again. */
   queryCache: QueryCacheEntry[];
+  /** The last few sorted lists of notes and loans (kept-orders.ts), so their later pages are slices. */
+  keptOrders: KeptOrder[];
 }
 
 const NONE: readonly never[] = [];
@@ -39,7 +42,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export function emptyIndex(): StoreIndex {
   return {
     ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
-    listings: null, listingsVersion: 0, queryCache: [],
+    listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
   };
 }
 

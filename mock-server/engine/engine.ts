@@ -34,6 +34,12 @@ export class Engine {
   private saved = 0;
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
+  private worldVersion = 0;
+
+  /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
+  get version(): number {
+    return this.worldVersion;
+  }
 
   /** The hourly market step: the timeline's (market.ts); the tests put the plain hourly walk in its place to compare the two. */
   tick: (store: Store, t: number) => void = runTick;
@@ -89,7 +95,10 @@ export class Engine {
         steps++;
       }
       // Background work no one is told of yet; a request's own changes are marked by its route (handlers/route.ts).
-      if (steps > 0) this.markDirty();
+      if (steps > 0) {
+        this.worldVersion++;
+        this.markDirty();
+      }
     } finally {
       this.syncing = false;
     }
@@ -142,8 +151,9 @@ export class Engine {
     this.lazyTimer.unref();
   }
 
-  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file. */
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file, and `version` moves. */
   markPromised(): void {
+    this.worldVersion++;
     if (!this.ctx.options.stateFile) return;
     this.promised = ++this.changes;
   }

@@ -13,7 +13,7 @@
 import type { Loan as LoanAnswer, Note as NoteAnswer } from '../../src/contract/resources.js';
 import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
-import { loanView } from './views.js';
+import { loanView, originationDate } from './views.js';
 
 /** Each pro-rata field of a note and the loan figure it is a share of. */
 export const NOTE_SHARES = {
@@ -109,17 +109,59 @@ function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares):
   };
 }
 
+/** Each loan's view and split among its holders, made once per loan on first use. */
+class LoanSplits {
+  private readonly views = new Map<number, LoanAnswer>();
+  private readonly splits = new Map<number, Map<string, Shares>>();
+
+  constructor(private readonly store: Store, private readonly now: number, private readonly zone: string | undefined) {}
+
+  view(loanNumber: number): LoanAnswer {
+    let view = this.views.get(loanNumber);
+    if (!view) {
+      const loan: Loan = this.store.loans.get(loanNumber)!;
+      view = loanView(this.store, loan, this.now, this.zone);
+      this.views.set(loanNumber, view);
+    }
+    return view;
+  }
+
+  shares(note: Note): Shares {
+    let split = this.splits.get(note.loanNumber);
+    if (!split) {
+      split = loanShares(this.view(note.loanNumber), notesOfLoan(this.store, note.loanNumber));
+      this.splits.set(note.loanNumber, split);
+    }
+    return split.get(note.note_number)!;
+  }
+}
+
 /** The notes as the API returns them, in the order given; each loan is viewed and split once. */
 export function noteViews(store: Store, notes: readonly Note[], now: number, zone: string | undefined): NoteAnswer[] {
-  const byLoan = new Map<number, { view: LoanAnswer; shares: Map<string, Shares> }>();
-  return notes.map((note) => {
-    let split = byLoan.get(note.loanNumber);
-    if (!split) {
-      const loan: Loan = store.loans.get(note.loanNumber)!;
-      const view = loanView(store, loan, now, zone);
-      split = { view, shares: loanShares(view, notesOfLoan(store, note.loanNumber)) };
-      byLoan.set(note.loanNumber, split);
+  const loans = new LoanSplits(store, now, zone);
+  return notes.map((note) => noteAnswer(store, note, loans.view(note.loanNumber), loans.shares(note)));
+}
+
+/** Stands for the shares where a field other than a share is read: no share is read from it. */
+const NO_SHARES = {} as Shares;
+
+/**
+ * A reader of one field of a note's answer that builds no more of it than the field needs: the
+ * note's own figures and its loan's origination directly, a share from its loan's split, any other
+ * field from its loan's view (each loan viewed and split once per reader).
+ */
+export function noteFieldReader(store: Store, now: number, zone: string | undefined): (note: Note, field: string) => unknown {
+  const loans = new LoanSplits(store, now, zone);
+  return (note, field) => {
+    switch (field) {
+      case 'loan_note_id': return note.note_number;
+      case 'listing_number': return note.listingNumber;
+      case 'loan_number': return note.loanNumber;
+      case 'note_ownership_amount': return note.amount;
+      case 'origination_date':
+      case 'ownership_start_date': return originationDate(store.loans.get(note.loanNumber)!, zone);
     }
-    return noteAnswer(store, note, split.view, split.shares.get(note.note_number)!);
-  });
+    if (field in NOTE_SHARES) return loans.shares(note)[field as ShareField];
+    return noteAnswer(store, note, loans.view(note.loanNumber), NO_SHARES)[field];
+  };
 }

@@ -128,6 +128,11 @@ function monthsBetween(from: number, to: number): number {
   return Math.max(0, m);
 }
 
+/** A loan's `origination_date` as its view shows it in `zone`: the key lists are ordered by without viewing every loan. */
+export function originationDate(loan: Loan, zone: string | undefined): string {
+  return formatDate(loan.origination_date, zone);
+}
+
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
 export function loanView(store: Store, loan: Loan, now: number, zone: string | undefined): LoanAnswer {
   const out: LoanAnswer = {
@@ -146,7 +151,7 @@ export function loanView(store: Store, loan: Loan, now: number, zone: string | u
     loan_status_description: LOAN_STATUSES[loan.loan_status] ?? null,
     next_payment_due_date: formatDate(loan.next_payment_due_date, zone),
     next_payment_due_amount: loan.next_payment_due_amount,
-    origination_date: formatDate(loan.origination_date, zone),
+    origination_date: originationDate(loan, zone),
     principal_balance: loan.principal_balance,
     principal_paid: loan.principal_paid,
     platform_fees_paid: loan.platform_fees_paid,

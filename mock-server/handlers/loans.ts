@@ -3,10 +3,11 @@ import { http } from 'msw';
 import { LOAN_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import { loanView } from '../engine/views.js';
-import { parseSortBy, sortBy } from '../query-params.js';
+import { loanView, originationDate } from '../engine/views.js';
+import { keptOrder } from '../kept-orders.js';
+import { orderBy, parseSortBy } from '../query-params.js';
 import { notesOf } from '../store-index.js';
-import { authedRoute } from './route.js';
+import { authedRoute, paged } from './route.js';
 
 /** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {
@@ -17,13 +18,20 @@ function heldLoans(ctx: MockContext, accountId: string): Set<number> {
 export function loansHandlers(ctx: MockContext) {
   return [
     http.get('*/v1/loans', authedRoute(ctx, 'read_loan', ({ caller, url, zone, page }) => {
-      page(); // paging is checked before sorting
+      const asked = page(); // paging is checked before sorting
       const sort = parseSortBy(url.searchParams.get('sort_by'), LOAN_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
       const now = ctx.clock.now();
-      const items = [...heldLoans(ctx, caller.accountId)]
-        .sort((a, b) => b - a)
-        .map((n) => loanView(ctx.store, ctx.store.loans.get(n)!, now, zone));
-      return sortBy(items, sort, (i, f) => i[f]);
+      const view = (n: number) => loanView(ctx.store, ctx.store.loans.get(n)!, now, zone);
+      // Ordered by the sort's fields alone (the origination and the number without a view); only the page's loans are viewed.
+      const value = (n: number, field: string): unknown => {
+        if (field === 'loan_number') return n;
+        if (field === 'origination_date') return originationDate(ctx.store.loans.get(n)!, zone);
+        return view(n)[field];
+      };
+      const held = heldLoans(ctx, caller.accountId);
+      const loans = keptOrder(ctx, { list: 'loans', accountId: caller.accountId, sort, zone, count: held.size },
+        () => orderBy([...held].sort((a, b) => b - a), sort, value));
+      return paged(loans, asked, view);
     }, { list: PAGINATION.loans })),
     http.get('*/v1/loans/:loanId', authedRoute(ctx, 'read_loan', ({ caller, params, zone }) => {
       const text = String(params.loanId);

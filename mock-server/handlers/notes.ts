@@ -4,10 +4,11 @@ import { PAGINATION } from '../../src/contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../../src/contract/note-fields.js';
 import { ApiError, validationError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import { noteViews } from '../engine/note-view.js';
-import { parseSortBy, sortBy } from '../query-params.js';
+import { noteFieldReader, noteViews } from '../engine/note-view.js';
+import { keptOrder } from '../kept-orders.js';
+import { orderBy, parseSortBy } from '../query-params.js';
 import { notesOf, notesOfLoan } from '../store-index.js';
-import { authedRoute } from './route.js';
+import { authedRoute, listEnvelope, pageItems } from './route.js';
 
 /** A list may be sorted by any note field (each has one value). */
 const NOTE_SORT_FIELDS: ReadonlySet<string> = new Set(NOTE_FIELDS);
@@ -16,11 +17,14 @@ const NOTE_SORT_FIELDS: ReadonlySet<string> = new Set(NOTE_FIELDS);
 export function notesHandlers(ctx: MockContext) {
   return [
     http.get('*/v1/notes', authedRoute(ctx, 'read_note', ({ caller, url, zone, page }) => {
-      page(); // paging is checked before sorting
+      const asked = page(); // paging is checked before sorting
       const sort = parseSortBy(url.searchParams.get('sort_by'), NOTE_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
-      // Newest note first before the sort, so notes the sort leaves tied keep that order (the sort is stable).
-      const items = noteViews(ctx.store, [...notesOf(ctx.store, caller.accountId)].reverse(), ctx.clock.now(), zone);
-      return sortBy(items, sort, (i, f) => i[f]);
+      const now = ctx.clock.now();
+      const held = notesOf(ctx.store, caller.accountId);
+      // Ordered by the sort's fields alone, newest note first where it leaves them tied; only the page's notes are viewed.
+      const notes = keptOrder(ctx, { list: 'notes', accountId: caller.accountId, sort, zone, count: held.length },
+        () => orderBy([...held].reverse(), sort, noteFieldReader(ctx.store, now, zone)));
+      return listEnvelope(noteViews(ctx.store, pageItems(notes, asked), now, zone), notes.length);
     }, { list: PAGINATION.notes })),
     http.get('*/v1/notes/:noteId', authedRoute(ctx, 'read_note', ({ caller, params, zone }) => {
       const text = String(params.noteId);

@@ -90,9 +90,14 @@ export function listEnvelopeJson(rows: readonly string[], total: number): string
   return `{"result":[${rows.join(',')}],"result_count":${rows.length},"total_count":${total}}`;
 }
 
+/** The items of one page. */
+export function pageItems<T>(items: readonly T[], page: Page): T[] {
+  return items.slice(page.offset, page.offset + page.limit);
+}
+
 /** One page of `items` in the list envelope; only the page's items are viewed with `view`. */
 export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unknown = (item) => item) {
-  return listEnvelope(items.slice(page.offset, page.offset + page.limit).map(view), items.length);
+  return listEnvelope(pageItems(items, page).map(view), items.length);
 }
 
 /**
