@@ -13,6 +13,7 @@ import { cents, monthlyPayment } from './money.js';
 import { investorEmail } from './engine/notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
+import { reserveListingRows } from './listing-table.js';
 import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
@@ -83,12 +84,14 @@ export function seedStore(opts: SeedOptions): Store {
 
   const historyCount = Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
   store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
+  reserveListingRows(store, historyCount + opts.listings);
   seedHistory(store, rng, historyCount, opts.now);
 
   store.counters.listing = FIRST_ACTIVE_LISTING;
+  const scratch = {} as Listing;
   for (let i = 0; i < opts.listings; i++) {
     const created = opts.now - Math.floor(rng.range(0, 13.5 * DAY));
-    addListing(store, makeListing(rng, store.counters.listing++, created, opts.now, i));
+    addListing(store, makeListing(rng, store.counters.listing++, created, opts.now, i, scratch));
   }
   const own = store.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
   if (own) own.borrowerUserId = 'dave';
@@ -126,8 +129,12 @@ function seedUsers(store: Store, rng: Rng, now: number): void {
 /**
  * Builds one listing. The first listings cycle through every rating, term, category, state, FICO bin
  * and income range (coprime cycle lengths cover every value of each), the rest are drawn at random.
+ * Every field is written into `into`, a fresh object unless the caller passes one to reuse: the seed
+ * fills one scratch listing (and its bureau2 values) over and over, since the store copies each into
+ * its columns (a fresh object of ~80 fields per listing was most of the garbage of seeding a million).
  */
-export function makeListing(rng: Rng, number: number, created: number, now: number, index: number): Listing {
+export function makeListing(rng: Rng, number: number, created: number, now: number, index: number, into?: Listing): Listing {
+  const o = into ?? ({} as Listing);
   const cycle = index < 128;
   const rating = cycle ? LISTING_RATINGS[index % LISTING_RATINGS.length]! : rng.pick(LISTING_RATINGS);
   const term = cycle ? LISTING_TERMS[index % LISTING_TERMS.length]! : rng.pick(LISTING_TERMS);
@@ -156,83 +163,82 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   const employment = incomeRange === 7 ? 'Not employed' : rng.pick(EMPLOYED);
   const passedWholePool = !whole && rng.chance(0.2);
 
-  return {
-    listing_number: number,
-    listing_status: LISTING_STATUS.ACTIVE,
-    listing_status_reason: LISTING_STATUSES[LISTING_STATUS.ACTIVE]!,
-    listing_amount: amount,
-    amount_funded: funded,
-    amount_remaining: amount - funded,
-    percent_funded: Math.round((funded / amount) * 10000) / 10000,
-    funding_threshold: whole ? 1 : 0.7,
-    partial_funding_indicator: !whole && rng.chance(0.85),
-    investment_typeid: whole ? 2 : 1,
-    investment_type_description: INVESTMENT_TYPES[whole ? 2 : 1]!,
-    investment_product_id: 1,
-    listing_term: term,
-    listing_monthly_payment: payment,
-    borrower_rate: rate,
-    borrower_apr: Math.round((rate + 0.02 + rng.range(0, 0.01)) * 10000) / 10000,
-    lender_yield: Math.round((rate - 0.01) * 10000) / 10000,
-    platform_rating: rating,
-    platform_score: Math.max(1, Math.min(11, RATING_SCORE[rating]! + rng.int(-1, 1))),
-    fico_score: fico,
-    listing_category_id: category,
-    listing_title: LISTING_CATEGORIES[category]!,
-    listing_purpose: LISTING_CATEGORIES[category]!,
-    borrower_listing_description: null,
-    channel_code: rng.pick(CHANNELS),
-    borrower_state: state,
-    employment_status_description: employment,
-    occupation: rng.chance(0.8) ? rng.pick(OCCUPATIONS) : null,
-    months_employed: employment === 'Not employed' ? 0 : rng.int(1, 360),
-    income_range: incomeRange,
-    income_range_description: INCOME_RANGES[incomeRange]!,
-    income_verifiable: rng.chance(0.9),
-    stated_monthly_income: income,
-    dti_wplatform_loan: Math.round(rng.range(0.03, 0.55) * 100) / 100,
-    estimated_monthly_housing_expense: rng.int(0, 60) * 50,
-    has_mortgage: rng.chance(0.4),
-    member_key: hexUpper(rng, 24),
-    lender_indicator: rng.chance(0.05) ? 1 : 0,
-    decision_bureau: created < BUREAU1_CUTOFF ? 'bureau1' : 'bureau2',
-    verification_stage: rng.int(1, 3),
-    co_borrower_application: coBorrower,
-    combined_dti_wplatform_loan: coBorrower ? Math.round(rng.range(0.05, 0.45) * 100) / 100 : null,
-    combined_stated_monthly_income: coBorrower ? cents(income + rng.range(1500, 9000)) : null,
-    historical_return: Math.round(historical * 10000) / 10000,
-    historical_return_10th_pctl: Math.round((historical - 0.025) * 10000) / 10000,
-    historical_return_90th_pctl: Math.round((historical + 0.02) * 10000) / 10000,
-    effective_yield: old ? Math.round((rate - 0.03) * 10000) / 10000 : 0,
-    estimated_loss_rate: old ? Math.round((rate / 3) * 10000) / 10000 : 0,
-    estimated_return: old ? Math.round((rate - 0.01 - rate / 3) * 10000) / 10000 : 0,
-    max_prior_platform_loan: priorLoans ? Math.min(priorBorrowed, rng.int(40, 400) * 25) : null,
-    min_prior_platform_loan: priorLoans ? Math.min(priorBorrowed, 1000) : null,
-    prior_platform_loans: priorLoans,
-    prior_platform_loan_earliest_pay_off: priorLoans ? rng.int(0, 36) : 0,
-    prior_platform_loans31dpd: priorLoans ? rng.int(0, lateCycles) : 0,
-    prior_platform_loans61dpd: 0,
-    prior_platform_loans_active: priorLoans ? rng.int(0, priorLoans) : 0,
-    prior_platform_loans_balance_outstanding: priorOutstanding,
-    prior_platform_loans_cycles_billed: cyclesBilled,
-    prior_platform_loans_late_cycles: lateCycles,
-    prior_platform_loans_late_payments_one_month_plus: priorLoans ? rng.int(0, lateCycles) : 0,
-    prior_platform_loans_ontime_payments: cyclesBilled - lateCycles,
-    prior_platform_loans_principal_borrowed: priorBorrowed,
-    prior_platform_loans_principal_outstanding: priorOutstanding,
-    listing_creation_date: created,
-    listing_start_date: start,
-    listing_end_date: start + 14 * DAY,
-    last_updated_date: Math.min(now, start + rng.int(0, 48) * HOUR),
-    whole_loan_start_date: whole || passedWholePool ? created : null,
-    whole_loan_end_date: passedWholePool ? start : null,
-    loan_number: null,
-    loan_origination_date: null,
-    bureau2: makeBureau2(rng),
-    creditReportDate: created - rng.int(1, 20) * DAY,
-    bureau1: created < BUREAU1_CUTOFF ? makeBureau1(rng) : null,
-    borrowerUserId: null,
-  };
+  o.listing_number = number;
+  o.listing_status = LISTING_STATUS.ACTIVE;
+  o.listing_status_reason = LISTING_STATUSES[LISTING_STATUS.ACTIVE]!;
+  o.listing_amount = amount;
+  o.amount_funded = funded;
+  o.amount_remaining = amount - funded;
+  o.percent_funded = Math.round((funded / amount) * 10000) / 10000;
+  o.funding_threshold = whole ? 1 : 0.7;
+  o.partial_funding_indicator = !whole && rng.chance(0.85);
+  o.investment_typeid = whole ? 2 : 1;
+  o.investment_type_description = INVESTMENT_TYPES[whole ? 2 : 1]!;
+  o.investment_product_id = 1;
+  o.listing_term = term;
+  o.listing_monthly_payment = payment;
+  o.borrower_rate = rate;
+  o.borrower_apr = Math.round((rate + 0.02 + rng.range(0, 0.01)) * 10000) / 10000;
+  o.lender_yield = Math.round((rate - 0.01) * 10000) / 10000;
+  o.platform_rating = rating;
+  o.platform_score = Math.max(1, Math.min(11, RATING_SCORE[rating]! + rng.int(-1, 1)));
+  o.fico_score = fico;
+  o.listing_category_id = category;
+  o.listing_title = LISTING_CATEGORIES[category]!;
+  o.listing_purpose = LISTING_CATEGORIES[category]!;
+  o.borrower_listing_description = null;
+  o.channel_code = rng.pick(CHANNELS);
+  o.borrower_state = state;
+  o.employment_status_description = employment;
+  o.occupation = rng.chance(0.8) ? rng.pick(OCCUPATIONS) : null;
+  o.months_employed = employment === 'Not employed' ? 0 : rng.int(1, 360);
+  o.income_range = incomeRange;
+  o.income_range_description = INCOME_RANGES[incomeRange]!;
+  o.income_verifiable = rng.chance(0.9);
+  o.stated_monthly_income = income;
+  o.dti_wplatform_loan = Math.round(rng.range(0.03, 0.55) * 100) / 100;
+  o.estimated_monthly_housing_expense = rng.int(0, 60) * 50;
+  o.has_mortgage = rng.chance(0.4);
+  o.member_key = hexUpper(rng, 24);
+  o.lender_indicator = rng.chance(0.05) ? 1 : 0;
+  o.decision_bureau = created < BUREAU1_CUTOFF ? 'bureau1' : 'bureau2';
+  o.verification_stage = rng.int(1, 3);
+  o.co_borrower_application = coBorrower;
+  o.combined_dti_wplatform_loan = coBorrower ? Math.round(rng.range(0.05, 0.45) * 100) / 100 : null;
+  o.combined_stated_monthly_income = coBorrower ? cents(income + rng.range(1500, 9000)) : null;
+  o.historical_return = Math.round(historical * 10000) / 10000;
+  o.historical_return_10th_pctl = Math.round((historical - 0.025) * 10000) / 10000;
+  o.historical_return_90th_pctl = Math.round((historical + 0.02) * 10000) / 10000;
+  o.effective_yield = old ? Math.round((rate - 0.03) * 10000) / 10000 : 0;
+  o.estimated_loss_rate = old ? Math.round((rate / 3) * 10000) / 10000 : 0;
+  o.estimated_return = old ? Math.round((rate - 0.01 - rate / 3) * 10000) / 10000 : 0;
+  o.max_prior_platform_loan = priorLoans ? Math.min(priorBorrowed, rng.int(40, 400) * 25) : null;
+  o.min_prior_platform_loan = priorLoans ? Math.min(priorBorrowed, 1000) : null;
+  o.prior_platform_loans = priorLoans;
+  o.prior_platform_loan_earliest_pay_off = priorLoans ? rng.int(0, 36) : 0;
+  o.prior_platform_loans31dpd = priorLoans ? rng.int(0, lateCycles) : 0;
+  o.prior_platform_loans61dpd = 0;
+  o.prior_platform_loans_active = priorLoans ? rng.int(0, priorLoans) : 0;
+  o.prior_platform_loans_balance_outstanding = priorOutstanding;
+  o.prior_platform_loans_cycles_billed = cyclesBilled;
+  o.prior_platform_loans_late_cycles = lateCycles;
+  o.prior_platform_loans_late_payments_one_month_plus = priorLoans ? rng.int(0, lateCycles) : 0;
+  o.prior_platform_loans_ontime_payments = cyclesBilled - lateCycles;
+  o.prior_platform_loans_principal_borrowed = priorBorrowed;
+  o.prior_platform_loans_principal_outstanding = priorOutstanding;
+  o.listing_creation_date = created;
+  o.listing_start_date = start;
+  o.listing_end_date = start + 14 * DAY;
+  o.last_updated_date = Math.min(now, start + rng.int(0, 48) * HOUR);
+  o.whole_loan_start_date = whole || passedWholePool ? created : null;
+  o.whole_loan_end_date = passedWholePool ? start : null;
+  o.loan_number = null;
+  o.loan_origination_date = null;
+  o.bureau2 = fillBureau2(o.bureau2 ?? new Bureau2(), rng);
+  o.creditReportDate = created - rng.int(1, 20) * DAY;
+  o.bureau1 = created < BUREAU1_CUTOFF ? makeBureau1(rng) : null;
+  o.borrowerUserId = null;
+  return o;
 }
 
 function bureauValue(rng: Rng, e: BureauElement): number {
@@ -243,17 +249,17 @@ function bureauValue(rng: Rng, e: BureauElement): number {
 }
 
 /**
- * A listing's bureau2 values. Built by a constructor so V8 sizes every instance to hold them in the
- * object itself (slack tracking): a million of them was a million dictionaries before. Compiled to
- * one named store per element (a store by a computed name in a loop was a tenth of seeding a million).
+ * A listing's bureau2 values, every element at 0. Built by a constructor so V8 sizes every instance
+ * to hold them in the object itself (slack tracking): a million of them was a million dictionaries before.
  */
-const Bureau2 = new Function('draw', 'E', `return function Bureau2(rng) { ${
-  BUREAU2_ELEMENTS.map((e, k) => `this.${e.short} = draw(rng, E[${k}]);`).join(' ')
-} };`)(bureauValue, BUREAU2_ELEMENTS) as new (rng: Rng) => Record<string, number>;
+const Bureau2 = new Function(`return function Bureau2() { ${
+  BUREAU2_ELEMENTS.map((e) => `this.${e.short} = 0;`).join(' ')
+} };`)() as new () => Record<string, number>;
 
-function makeBureau2(rng: Rng): Record<string, number> {
-  return new Bureau2(rng);
-}
+/** Draws `b`'s values in place: one named store per element (a store by a computed name in a loop was a tenth of seeding a million). */
+const fillBureau2 = new Function('draw', 'E', `return function fillBureau2(b, rng) { ${
+  BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = draw(rng, E[${k}]);`).join(' ')
+} return b; };`)(bureauValue, BUREAU2_ELEMENTS) as (b: Record<string, number>, rng: Rng) => Record<string, number>;
 
 /** `n` upper-case hex digits: the same draws as `rng.hex(n).toUpperCase()`, without building n strings on the way. */
 function hexUpper(rng: Rng, n: number): string {
@@ -281,9 +287,10 @@ const HISTORY_STATUSES = [
 /** Originated listings with their loans, spread from mid-2015 to a month ago; alice and bob hold notes in some. */
 function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
   const end = now - 30 * DAY;
+  const scratch = {} as Listing;
   for (let i = 0; i < count; i++) {
     const created = HISTORY_START + Math.floor(((end - HISTORY_START) * i) / count) + rng.int(0, DAY);
-    const listing = makeListing(rng, store.counters.listing++, created, now, i);
+    const listing = makeListing(rng, store.counters.listing++, created, now, i, scratch);
     // Some old loans carry NA, the rating of loans made before the ratings (alice holds every fifth history loan, so some of these).
     if (i % 40 === 5) listing.platform_rating = 'NA';
     listing.investment_typeid = 1;

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { listingRow } from '../mock-server/listing-table.js';
+import { listingRow, reserveListingRows } from '../mock-server/listing-table.js';
 import { seedStore } from '../mock-server/seed.js';
 import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/store.js';
 
@@ -51,11 +51,18 @@ describe('listings by number', () => {
 });
 
 describe('listings kept by column', () => {
-  test('read, write and serialise as the plain objects, through type changes of any field', () => {
-    fc.assert(fc.property(fc.array(plain, { minLength: 1, maxLength: 30 }), fc.array(assignment, { maxLength: 30 }), (records, assignments) => {
+  test('read, write and serialise as the plain objects, through type changes of any field, with or without room reserved', () => {
+    const reserve = fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined });
+    fc.assert(fc.property(fc.array(plain, { minLength: 1, maxLength: 30 }), fc.array(assignment, { maxLength: 30 }), reserve, (records, assignments, room) => {
       const store = emptyStore(1);
+      // Reserved before the first row or after some: the rows read the same either way.
+      const early = room !== undefined && room % 2 === 0;
+      if (early) reserveListingRows(store, room);
       const want = records.map((r) => structuredClone(r));
-      const rows = records.map((r) => listingRow(store, r as unknown as Listing) as unknown as Record<string, unknown>);
+      const rows = records.map((r, i) => {
+        if (room !== undefined && !early && i === records.length >> 1) reserveListingRows(store, room);
+        return listingRow(store, r as unknown as Listing) as unknown as Record<string, unknown>;
+      });
       for (const a of assignments) {
         const i = a.row % rows.length;
         rows[i]![a.key] = a.value;

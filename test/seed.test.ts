@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
-import { seedStore } from '../mock-server/seed.js';
+import { serializeState } from '../mock-server/persistence.js';
+import { seedStore, type SeedOptions } from '../mock-server/seed.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const store = seedStore({ seed: 3, listings: 2000, now: NOW });
@@ -25,6 +27,20 @@ describe('the seeded world', () => {
     expect(JSON.stringify(again.listings)).toBe(JSON.stringify(store.listings));
     const other = seedStore({ seed: 4, listings: 2000, now: NOW });
     expect(JSON.stringify(other.listings)).not.toBe(JSON.stringify(store.listings));
+  });
+
+  it('is the world it always was: the state file text of seeded worlds hashes as it did before seeding wrote through a scratch listing', () => {
+    // Digests of the text serializeState wrote for these worlds when each listing was a fresh object.
+    const worlds: Array<[SeedOptions, string]> = [
+      [{ seed: 3, listings: 2000, now: NOW }, '49b7b4bbd9cc25308a5d1613224993aeea9527a802211b5c94d9beb8295074dc'],
+      // Before the bureau1 cut-off: listings carry bureau1 values too.
+      [{ seed: 11, listings: 130, now: Date.parse('2016-02-01T00:00:00Z') }, '99be79c3845c0cd4913cb0473e4fbfecf831240c6c0de2d8b3f43591e17db909'],
+      [{ seed: 5, listings: 700, now: NOW, investor: { id: 'zed', cash: 1000 } }, 'be693f9afc5329799e83b371c545f491d099fa517601d3f4a50920263696a7fb'],
+    ];
+    for (const [opts, digest] of worlds) {
+      const text = serializeState(seedStore(opts), opts.now);
+      expect(createHash('sha256').update(text).digest('hex'), JSON.stringify(opts)).toBe(digest);
+    }
   });
 
   it('keeps funding arithmetic consistent on every listing', () => {
