@@ -9,6 +9,7 @@
 import { formatDateTime } from '../src/contract/dates.js';
 import type { JournalEntry } from '../src/contract/mock-inspect.js';
 import type { MockContext } from './context.js';
+import type { Store } from './store.js';
 import { optionClients } from './oauth/clients.js';
 import { userPassword } from './oauth/passwords.js';
 import { redactHeaders, redactJson, redactQuery, scrub, type KnownSecrets } from './redact.js';
@@ -148,9 +149,20 @@ export class RequestJournal {
     for (const c of optionClients(this.ctx)) few.push(c.secret);
     for (const g of store.grants) few.push(g.authKey);
     // The password grant's passwords (--allow-password-grant), wherever a client puts them.
-    for (const u of store.users.keys()) few.push(userPassword(store.seed, u));
+    few.push(...passwordsOf(store));
     return { few, isToken: (run) => store.tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
   }
+}
+
+/** The seeded users' passwords of a world: a hash each, so worked out once per world (and again if users were added), not per request. */
+const passwords = new WeakMap<Store, { users: number; list: string[] }>();
+function passwordsOf(store: Store): string[] {
+  let kept = passwords.get(store);
+  if (kept?.users !== store.users.size) {
+    kept = { users: store.users.size, list: [...store.users.keys()].map((u) => userPassword(store.seed, u)) };
+    passwords.set(store, kept);
+  }
+  return kept.list;
 }
 
 function headerPairs(headers: Seen['headers']): [string, string | string[] | undefined][] {
