@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const bin = join(root, 'bin', 'mkt.js');
+export const bin = join(root, 'bin', 'mkt.cjs');
 
 /** Spawns a node server that prints `listening on http://127.0.0.1:PORT`; resolves with the child, its origin and its start time (ms). */
 export function startServer(args) {

@@ -1,7 +1,8 @@
 /**
- * Start-up stays lean (issue 14, item 6), checked by what a run loads rather than by timing: help loads
- * no renderer, settings reader, listing catalogue, other group, HTTP client or heavy dependency, and a
- * search with a handed-in token loads the HTTP client but no credential store.
+ * Start-up stays lean (issue 14, item 6), checked by what a run loads rather than by timing: `--version`
+ * and help the build kept load nothing but the bin (no ES module, no commander); help rendered through
+ * commander loads no renderer, settings reader, listing catalogue, other group, HTTP client or heavy
+ * dependency; and a search with a handed-in token loads the HTTP client but no credential store.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ function moduleName(line: string): string {
   const path = line.startsWith('file:') ? fileURLToPath(line) : line;
   const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (pkg) return pkg[1]!;
-  const ours = /\/dist\/((?:src|mock-server)\/.+)\.js$/.exec(path);
+  const ours = /\/(?:dist\/)?((?:src|mock-server|bin)\/.+)\.c?js$/.exec(path);
   return ours ? ours[1]! : path;
 }
 
@@ -37,26 +38,39 @@ const HEAVY = /^(undici|msw|@mswjs\/.*|@jmespath-community\/.*|@github\/keytar|c
 const ACTION_ONLY = /^(src\/contract\/(listing-|bureau)|src\/output\/(render|table|select|sections|columns)|src\/config\/settings|src\/api\/|src\/auth\/|mock-server\/)/;
 
 describe('what start-up loads', () => {
-  it('mkt --help: commander and the root, no group, no action module, no heavy dependency', async () => {
-    const { result, modules } = await loadedBy(['--help']);
+  it.each([[['--version']], [['--help']], [['listings', '--help']], [['listings', 'search', '--help']], [['order', 'submit', '-h']]])(
+    'mkt %j: the bin and its help cache alone, no ES module of ours, no commander', async (args) => {
+      const { result, modules } = await loadedBy(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /^Usage: mkt /);
+      // --version reads the version from package.json.
+      expect(modules.filter((m) => !m.endsWith('/package.json')).sort()).toEqual(args[0] === '--version' ? ['bin/mkt'] : ['bin/help-cache', 'bin/mkt']);
+    },
+  );
+
+  // Help at a width not kept yet (a fresh cache) goes through commander, and stays lean there too.
+  const UNKEPT = { COLUMNS: '73' };
+
+  it('mkt --help, not kept yet: commander and the root, no group, no action module, no heavy dependency', async () => {
+    const { result, modules } = await loadedBy(['--help'], UNKEPT);
     expect(result.code).toBe(0);
     // The recorder sees both kinds of module: CommonJS (commander) and ES (ours).
     expect(modules).toEqual(expect.arrayContaining(['commander', 'src/commands/root']));
     expect(modules.filter((m) => HEAVY.test(m) || ACTION_ONLY.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|root|examples)$/.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|help-render|root|examples)$/.test(m))).toEqual([]);
   });
 
-  it('mkt listings --help: the listings group alone, without the catalogue its search flags come from', async () => {
-    const { result, modules } = await loadedBy(['listings', '--help']);
+  it('mkt listings --help, not kept yet: the listings group alone, without the catalogue its search flags come from', async () => {
+    const { result, modules } = await loadedBy(['listings', '--help'], UNKEPT);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('search [options]');
     expect(modules).toContain('src/commands/listings');
     expect(modules.filter((m) => HEAVY.test(m) || ACTION_ONLY.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|root|examples|listings)$/.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|help-render|root|examples|listings)$/.test(m))).toEqual([]);
   });
 
-  it('mkt listings search --help: the catalogue, to list the filter flags, and still no client or heavy dependency', async () => {
-    const { result, modules } = await loadedBy(['listings', 'search', '--help']);
+  it('mkt listings search --help, not kept yet: the catalogue, to list the filter flags, and still no client or heavy dependency', async () => {
+    const { result, modules } = await loadedBy(['listings', 'search', '--help'], UNKEPT);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--fico_score <value>');
     expect(modules).toEqual(expect.arrayContaining(['src/commands/listings-actions', 'src/contract/listing-fields']));

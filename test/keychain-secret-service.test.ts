@@ -74,7 +74,7 @@ describe.skipIf(noSecretService)('keychain store against a real Secret Service (
 
   it('a keyring that is locked or missing is reported as such, not as "not logged in"', async () => {
     const script = `gnome-keyring-daemon --components=secrets --daemonize >/dev/null && ${WAIT_FOR_SECRETS}; `
-      + 'cd "$ROOT" && exec node bin/mkt.js login --no-browser --timeout 5';
+      + 'cd "$ROOT" && exec node bin/mkt.cjs login --no-browser --timeout 5';
     const run = await inPrivateSession(script, { ROOT: resolve(import.meta.dirname, '..'), MKT_CLIENT_SECRET: 'x', MKT_ROOT_URL: 'http://127.0.0.1:9' });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/keychain is locked or has no default keyring|keychain failed/);

@@ -22,7 +22,7 @@ const env = {
 
 function mkt(args, extra = {}, onStderr) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/mkt.js'), ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin/mkt.cjs'), ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,11 +1,11 @@
-/** Spawns the built `bin/mkt.js` as a user or a cron job would, with its own temporary config and state dirs. */
+/** Spawns the built `bin/mkt.cjs` as a user or a cron job would, with its own temporary config and state dirs. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Path of the built binary. */
-export const BIN = resolve(import.meta.dirname, '../../bin/mkt.js');
+export const BIN = resolve(import.meta.dirname, '../../bin/mkt.cjs');
 
 /** A root URL where nothing listens, and a token: a command that got as far as sending would fail with exit 5, not 2. */
 export const NOWHERE: Readonly<Record<string, string>> = { MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_ACCESS_TOKEN: 'x' };

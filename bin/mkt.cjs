@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+'use strict';
+// The bin: answers `--version` and help without loading ES modules or commander (issue 14, item 6:
+// an ES entry point and commander cost a third of `node -e ''` before anything is done), and hands
+// everything else to main, setting the exit code it returns. Nothing under src/ calls process.exit.
+const argv = process.argv.slice(2);
+
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // Scripts call this to probe for mkt. package.json's version is VERSION (test/http-client.test.ts).
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  const help = require('./help-cache.cjs');
+  const where = help.locate(argv);
+  const kept = where && help.read(where);
+  if (kept !== undefined) help.writeStdout(kept);
+  else run(help, where).then((code) => (process.exitCode = code));
+}
+
+/** Runs main; a help run that commander answered cleanly is kept for the next time. */
+async function run(help, where) {
+  // Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (a V8 code cache in the
+  // temporary directory); Node 20 has no such cache. Enabled before main is imported, so main's modules are cached too.
+  require('node:module').enableCompileCache?.();
+  if (where === undefined) return (await import('../dist/src/main.js')).main(argv);
+  const { renderHelp } = await import('../dist/src/commands/help-render.js');
+  const { code, stdout, stderr } = await renderHelp(argv, where.width);
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  if (code === 0 && stderr === '') help.keep(where, stdout);
+  return code;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Build step (after tsc): renders every command's `--help` through commander, as printed to a pipe
+// (width 80, no colour), into dist/help/, and names the build in dist/help/BUILD (the version and a
+// hash of the compiled code), under which other widths are kept in the user's cache (bin/help-cache.cjs).
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const cache = createRequire(import.meta.url)('../bin/help-cache.cjs');
+const { renderHelp, commandPaths } = await import('../dist/src/commands/help-render.js');
+
+/** A hash of every compiled file help could depend on: any change to the code makes a new build. */
+function codeHash() {
+  const hash = createHash('sha256');
+  for (const dir of ['dist/src', 'dist/mock-server']) {
+    const files = readdirSync(join(root, dir), { recursive: true }).filter((f) => f.endsWith('.js')).sort();
+    for (const f of files) hash.update(`${dir}/${f}\0`).update(readFileSync(join(root, dir, f))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+// The environment of a pipe: no COLUMNS, no colour forced either way.
+for (const name of ['COLUMNS', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR_FORCE']) delete process.env[name];
+rmSync(cache.BUILT, { recursive: true, force: true });
+mkdirSync(cache.BUILT, { recursive: true });
+const width = cache.helpWidth(process.env, false, undefined);
+for (const path of await commandPaths()) {
+  const argv = [...path, '--help'];
+  const { code, stdout, stderr } = await renderHelp(argv, width);
+  if (code !== 0 || stderr !== '') throw new Error(`mkt ${argv.join(' ')} exited ${code}: ${stderr}`);
+  writeFileSync(join(cache.BUILT, cache.keyOf(argv, width, false)), stdout);
+}
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// Written last: a build interrupted above has no BUILD, and its help comes from commander.
+writeFileSync(cache.BUILD_FILE, `${version}-${codeHash()}\n`);
