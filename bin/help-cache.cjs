@@ -51,10 +51,20 @@ function keyOf(argv, width, colour) {
   return `${['mkt', ...words].join('.')}.w${width}${colour ? '.c' : ''}.txt`;
 }
 
-/** The build's identity, or undefined when the build rendered no help (then every help goes to commander). */
+/** The version of the commander this process would load: it formats the help. */
+function commanderVersion() {
+  // commander exports no package.json: its main module sits beside it.
+  return JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('commander')), 'package.json'), 'utf8')).version;
+}
+
+/**
+ * The build's identity (`0.1.0-<hash of dist>+commander.14.0.3`), or undefined when the build rendered no
+ * help, or with another commander than the one installed now (then every help goes to commander).
+ */
 function buildId() {
   try {
-    return fs.readFileSync(BUILD_FILE, 'utf8').trim();
+    const build = fs.readFileSync(BUILD_FILE, 'utf8').trim();
+    return build.endsWith(`+commander.${commanderVersion()}`) ? build : undefined;
   } catch {
     return undefined;
   }
@@ -121,4 +131,4 @@ function writeStdout(text) {
   }
 }
 
-module.exports = { isHelpArgv, helpWidth, keyOf, locate, read, keep, writeStdout, BUILT, BUILD_FILE };
+module.exports = { isHelpArgv, helpWidth, keyOf, locate, read, keep, writeStdout, commanderVersion, BUILT, BUILD_FILE };

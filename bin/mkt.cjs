@@ -24,7 +24,7 @@ async function run(help, where) {
   if (where === undefined) return (await import('../dist/src/main.js')).main(argv);
   const { renderHelp } = await import('../dist/src/commands/help-render.js');
   const { code, stdout, stderr } = await renderHelp(argv, where.width);
-  process.stdout.write(stdout);
+  help.writeStdout(stdout);
   process.stderr.write(stderr);
   if (code === 0 && stderr === '') help.keep(where, stdout);
   return code;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build step (after tsc): renders every command's `--help` through commander, as printed to a pipe
-// (width 80, no colour), into dist/help/, and names the build in dist/help/BUILD (the version and a
-// hash of the compiled code), under which other widths are kept in the user's cache (bin/help-cache.cjs).
+// (width 80, no colour), into dist/help/, and names the build in dist/help/BUILD (the version, a
+// hash of the compiled code and commander's version), under which other widths are kept in the user's cache (bin/help-cache.cjs).
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,4 +34,4 @@ for (const path of await commandPaths()) {
 }
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Written last: a build interrupted above has no BUILD, and its help comes from commander.
-writeFileSync(cache.BUILD_FILE, `${version}-${codeHash()}\n`);
+writeFileSync(cache.BUILD_FILE, `${version}-${codeHash()}+commander.${cache.commanderVersion()}\n`);
