@@ -8,15 +8,18 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Scripts call this to probe for mkt. package.json's version is VERSION (test/http-client.test.ts).
   process.stdout.write(`${require('../package.json').version}\n`);
-} else {
+} else if (argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h') {
+  // Help by its look alone, so that other commands do not load the cache module; it checks the rest.
   const help = require('./help-cache.cjs');
   const where = help.locate(argv);
   const kept = where && help.read(where);
   if (kept !== undefined) help.writeStdout(kept);
   else run(help, where).then((code) => (process.exitCode = code));
+} else {
+  run(undefined, undefined).then((code) => (process.exitCode = code));
 }
 
-/** Runs main; a help run that commander answered cleanly is kept for the next time. */
+/** Runs main; a help run (`where`) that commander answered cleanly is kept for the next time. */
 async function run(help, where) {
   // Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (a V8 code cache in the
   // temporary directory); Node 20 has no such cache. Enabled before main is imported, so main's modules are cached too.
