@@ -51,10 +51,30 @@ function keyOf(argv, width, colour) {
   return `${['mkt', ...words].join('.')}.w${width}${colour ? '.c' : ''}.txt`;
 }
 
-/** The version of the commander this process would load: it formats the help. */
+/**
+ * The package.json of package `name` as Node would find it from `dir` (node_modules folders up the tree),
+ * with the folder it is in; undefined when there is none. Read directly: require.resolve costs more here
+ * than all the rest of a kept help.
+ */
+function findPackage(dir, name) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (path.basename(d) !== 'node_modules') {
+      const at = path.join(d, 'node_modules', name);
+      try {
+        return { dir: at, json: JSON.parse(fs.readFileSync(path.join(at, 'package.json'), 'utf8')) };
+      } catch {
+        // Not installed at this level.
+      }
+    }
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** The version of the commander that formats help: the one @commander-js/extra-typings, which mkt imports, loads. */
 function commanderVersion() {
-  // commander exports no package.json: its main module sits beside it.
-  return JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('commander')), 'package.json'), 'utf8')).version;
+  const typings = findPackage(path.join(__dirname, '..'), '@commander-js/extra-typings');
+  // Node looks for a package's own dependencies from where its files really are (symlinks resolved).
+  return typings && findPackage(fs.realpathSync.native(typings.dir), 'commander')?.json.version;
 }
 
 /**
@@ -76,12 +96,22 @@ function userCacheDir(env, build) {
   return path.join(base, 'mkt', 'help', build);
 }
 
+/** Whether stdout is a terminal. node:tty (and net under it) is loaded only for a character device: a pipe or file needs neither. */
+function stdoutIsTTY() {
+  try {
+    if (!fs.fstatSync(1).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return require('node:tty').isatty(1);
+}
+
 /** Where one help run's text is, or would be kept: the build's own file first, then the user's cache. */
 function locate(argv, env = process.env) {
   if (!isHelpArgv(argv)) return undefined;
   const build = buildId();
   if (build === undefined) return undefined;
-  const tty = require('node:tty').isatty(1);
+  const tty = stdoutIsTTY();
   const width = helpWidth(env, tty, tty ? process.stdout.columns : undefined);
   const key = keyOf(argv, width, hasColors(env, tty));
   return { width, built: path.join(BUILT, key), cached: path.join(userCacheDir(env, build), key) };

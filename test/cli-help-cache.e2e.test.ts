@@ -6,8 +6,9 @@
  * fails here.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commandPaths } from '../src/commands/help-render.js';
 import { BIN, tempHome } from './helpers/cli.js';
@@ -80,4 +81,27 @@ describe('kept help is commander help', () => {
     expect(readdirSync(join(home, 'cache/mkt/help', build!))).toHaveLength(argvs.length);
     expect(transcript(BIN, argvs, { cols: 100, env })).toEqual(reference);
   }, 300_000);
+
+  it("a kept text is used only under its build's name, which names the commander that formats help", () => {
+    // The commander that @commander-js/extra-typings (what mkt imports) loads.
+    const require = createRequire(import.meta.url);
+    const typings = require.resolve('@commander-js/extra-typings');
+    const commander = JSON.parse(readFileSync(join(dirname(createRequire(typings).resolve('commander')), 'package.json'), 'utf8')).version;
+    expect(require('../bin/help-cache.cjs').commanderVersion()).toBe(commander);
+    // A copy of the package whose kept root help is a marker: shown under the right name, ignored under another.
+    const root = tempHome();
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'dist/help'), { recursive: true });
+    for (const f of ['mkt.cjs', 'help-cache.cjs']) copyFileSync(resolve(import.meta.dirname, '../bin', f), join(root, 'bin', f));
+    for (const f of ['package.json', 'node_modules', 'dist/src', 'dist/mock-server']) symlinkSync(resolve(import.meta.dirname, '..', f), join(root, f));
+    writeFileSync(join(root, 'dist/help/mkt.--help.w80.txt'), 'KEPT\n');
+    const help = (build: string) => {
+      writeFileSync(join(root, 'dist/help/BUILD'), `${build}\n`);
+      const home = tempHome();
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CACHE_HOME: join(home, 'cache') };
+      return spawnSync(process.execPath, [join(root, 'bin/mkt.cjs'), '--help'], { env, encoding: 'utf8' }).stdout;
+    };
+    expect(help(`0.1.0-x+commander.${commander}`)).toBe('KEPT\n');
+    expect(help('0.1.0-x+commander.0.0.1')).toMatch(/^Usage: mkt \[options\] \[command\]\n/);
+  });
 });
