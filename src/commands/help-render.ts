@@ -28,17 +28,19 @@ function catcher(): { stream: Writable; text: () => string } {
 }
 
 /**
- * Runs `mkt argv` in-process with stdout caught on a terminal `width` columns wide (help wraps to it as
- * to a real one: src/commands/help.ts `helpWidth`); everything else is the process's own world.
+ * Runs `mkt argv` in-process with its output caught: the process's own world but for the streams. `width`
+ * is the terminal's when stdout is one (the caught stream reports it as its columns, which help wraps to:
+ * src/commands/help.ts `helpWidth`); on a pipe help wraps to $COLUMNS or 80 as it would anyway.
  */
 export async function renderHelp(argv: string[], width: number): Promise<Rendered> {
   const out = catcher();
   const err = catcher();
   (out.stream as Writable & { columns: number }).columns = width;
+  // An error (`mkt help nosuch`) wraps to the terminal stderr is on, if it is one.
+  Object.defineProperty(err.stream, 'columns', { get: () => process.stderr.columns });
   // Copied by descriptor: process.stdin is built only if something reads it.
   const io: Io = Object.defineProperties({} as Io, Object.getOwnPropertyDescriptors(processIo()));
-  Object.assign(io, { stdout: out.stream, stderr: err.stream, stdoutIsTTY: true });
-  Object.defineProperty(io, 'stdoutColumns', { value: width });
+  Object.assign(io, { stdout: out.stream, stderr: err.stream });
   const code = await main(argv, io);
   return { code, stdout: out.text(), stderr: err.text() };
 }
