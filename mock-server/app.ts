@@ -10,13 +10,14 @@ import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { inspectHandlers } from './handlers/inspect.js';
-import { listingsHandlers } from './handlers/listings.js';
+import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
 import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { openApiHandlers } from './handlers/openapi.js';
 import { ordersHandlers } from './handlers/orders.js';
+import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
 
 /** A running mock, without a transport. */
@@ -29,6 +30,12 @@ export interface MockApp {
   handle(request: Request): Promise<Response>;
   /** Answers one request without recording it (the HTTP adapter records what it sees on the wire). */
   dispatch(request: Request): Promise<Response>;
+  /**
+   * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a GET of the
+   * listings search at its normalised path), checked like dispatch's; null for any other request.
+   * The route runs the very steps its msw resolver runs (handlers/route.ts), over node's headers.
+   */
+  direct(method: string, url: URL, headers: HeaderSource): Promise<Answer> | null;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -73,8 +80,11 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const ctx = new MockContext({ ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial }, realNow);
   const options = ctx.options;
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const search = listingsSearch(ctx);
+  // By normalised path: other spellings msw matches (case, a prefix) go through msw and get the same answer.
+  const directRoutes = new Map([[LISTINGS_PATH, search.direct]]);
   const handlers: RequestHandler[] = [
-    ...listingsHandlers(ctx),
+    ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx),
     ...loansHandlers(ctx),
     ...notesHandlers(ctx),
@@ -115,12 +125,21 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     await check?.(request.method, new URL(request.url), response);
     return response;
   };
+  const direct = async (run: (typeof search)['direct'], method: string, url: URL, headers: HeaderSource): Promise<Answer> => {
+    const answer = await run({ method, url: url.href, headers, body: null });
+    await check?.(method, url, asResponse(answer));
+    return answer;
+  };
   return {
     ctx,
     handlers,
     journal,
     unrouted,
     dispatch,
+    direct(method, url, headers) {
+      const run = method === 'GET' ? directRoutes.get(url.pathname) : undefined;
+      return run ? direct(run, method, url, headers) : null;
+    },
     async handle(request) {
       const arrival = journal.arrive(request.headers.get('authorization'));
       const url = new URL(request.url);

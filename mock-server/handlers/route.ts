@@ -17,9 +17,27 @@ import { parsePage, type Page } from '../query-params.js';
 /** Route parameters as msw gives them. */
 export type RouteParams = Record<string, string | readonly string[] | undefined>;
 
-/** What a route body receives. */
-export interface RouteInput {
-  request: Request;
+/** Reads a request's headers by name (joined with `, ` when repeated): Fetch's Headers, or the adapter's view of node's. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * What the shared steps of a route read of a request. A Fetch Request is one; for a direct route the
+ * HTTP adapter makes one straight from node's request (app.ts `direct`), so its hot path builds no Request.
+ */
+export interface RequestHead {
+  readonly method: string;
+  /** The normalised URL, as text. */
+  readonly url: string;
+  readonly headers: HeaderSource;
+  /** Null when the request has no body. */
+  readonly body: unknown;
+}
+
+/** What a route body receives: a Fetch Request, or only its head for a direct route (`headRoute`). */
+export interface RouteInput<R extends RequestHead = Request> {
+  request: R;
   url: URL;
   params: RouteParams;
   /** The request's IANA zone, or undefined for UTC (browser pages: always undefined). */
@@ -32,7 +50,7 @@ export interface RouteInput {
 }
 
 /** What the body of an authenticated route receives. */
-export interface AuthedInput extends RouteInput {
+export interface AuthedInput<R extends RequestHead = Request> extends RouteInput<R> {
   caller: Caller;
 }
 
@@ -53,10 +71,24 @@ export interface RouteSpec {
   browser?: ErrorAnswer;
 }
 
-type Resolver = (info: { request: Request; params: RouteParams }) => Promise<Response>;
+/** A JSON answer as text, with its status and headers besides the content type. */
+export class JsonText {
+  constructor(readonly serialised: string, readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {}
+}
+
+/** What a route answers: JSON text (as the adapter writes it), or a Response of the body's own. */
+export type Answer = JsonText | Response;
+
+/**
+ * A route: an msw resolver, and `direct`, the same steps over a request's head without msw or a
+ * Response (the HTTP adapter's hot path; app.ts says which routes it takes).
+ */
+export type Route<R extends RequestHead = Request> = ((info: { request: Request; params: RouteParams }) => Promise<Response>) & {
+  direct(request: R, params?: RouteParams): Promise<Answer>;
+};
 
 /** Reads and checks the `timezone` header. */
-export function zoneOf(request: Request): string | undefined {
+export function zoneOf(request: { headers: HeaderSource }): string | undefined {
   const zone = request.headers.get('timezone')?.trim();
   if (!zone) return undefined;
   if (!isValidTimeZone(zone)) throw validationError('timezone', `unknown time zone '${zone}'`);
@@ -70,7 +102,7 @@ export function zoneOf(request: Request): string | undefined {
 const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
 
 /** 415 when a request to a JSON route carries a body declared as something else (a form, XML, …). */
-export function checkJsonContentType(request: Request): void {
+export function checkJsonContentType(request: RequestHead): void {
   if (request.body === null) return;
   const type = request.headers.get('content-type')?.trim() ?? '';
   if (type === '' || JSON_TYPE.test(type)) return;
@@ -105,22 +137,29 @@ export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unk
  * the HTTP adapter writes straight to the socket instead of reading the body back (no Blob round trip).
  */
 export class JsonAnswer extends Response {
-  constructor(readonly serialised: string, init: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(readonly serialised: string, init: { status?: number; headers?: Readonly<Record<string, string>> } = {}) {
     super(serialised, { status: init.status ?? 200, headers: { ...init.headers, 'content-type': 'application/json' } });
   }
 }
 
-/** The API's JSON answer to a failure. */
-function jsonError(err: ApiError | undefined): Response {
-  if (err) return new JsonAnswer(JSON.stringify(err.body), { status: err.status, headers: err.headers });
-  return new JsonAnswer(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), { status: 500 });
+/** An answer as a Response (JSON text as a JsonAnswer). */
+export function asResponse(answer: Answer): Response {
+  return answer instanceof JsonText ? new JsonAnswer(answer.serialised, answer) : answer;
 }
 
-/** A JSON value to answer with status 200, or a Response of the body's own. */
-export type RouteResult = JsonBodyType | Response;
+/** The API's JSON answer to a failure. */
+function jsonError(err: ApiError | undefined): JsonText {
+  if (err) return new JsonText(JSON.stringify(err.body), err.status, err.headers);
+  return new JsonText(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), 500);
+}
+
+/** A JSON value to answer with status 200, JSON text, or a Response of the body's own. */
+export type RouteResult = JsonBodyType | JsonText | Response;
+
+type Body<I> = (input: I) => RouteResult | Promise<RouteResult>;
 
 /** Wraps the body of a route anyone may call into an msw resolver over `ctx`. */
-export function route(ctx: MockContext, body: (input: RouteInput) => RouteResult | Promise<RouteResult>, spec: RouteSpec = {}): Resolver {
+export function route(ctx: MockContext, body: Body<RouteInput>, spec: RouteSpec = {}): Route {
   return resolver(ctx, spec, (input) => {
     if (spec.sync) ctx.engine.sync();
     return body(input);
@@ -128,39 +167,50 @@ export function route(ctx: MockContext, body: (input: RouteInput) => RouteResult
 }
 
 /** Wraps the body of a route for a caller whose token holds one of `scope` ([]: any live token); the world is synced first unless told. */
-export function authedRoute(
-  ctx: MockContext, scope: string | readonly string[], body: (input: AuthedInput) => RouteResult | Promise<RouteResult>, spec: RouteSpec = {},
-): Resolver {
-  return resolver(ctx, spec, (input) => {
+export function authedRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput>, spec: RouteSpec = {}): Route {
+  return authed<Request>(ctx, scope, body, spec);
+}
+
+/**
+ * `authedRoute` for a body that reads only the request's head (no body, no Fetch API): its `direct`
+ * takes the head the HTTP adapter makes from node's request, so a hot GET route skips msw and Response.
+ */
+export function headRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<RequestHead>>, spec: RouteSpec = {}): Route<RequestHead> {
+  return authed<RequestHead>(ctx, scope, body, spec);
+}
+
+function authed<R extends RequestHead>(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<R>>, spec: RouteSpec): Route<R> {
+  return resolver<R>(ctx, spec, (input) => {
     const caller = authenticate(ctx, input.request, scope);
     if (spec.sync ?? true) ctx.engine.sync();
     return body({ ...input, caller });
   });
 }
 
-function resolver(ctx: MockContext, spec: RouteSpec, run: (input: RouteInput) => RouteResult | Promise<RouteResult>): Resolver {
+function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput<R>>): Route<R> {
   const answerError = spec.browser ?? jsonError;
-  return async ({ request, params }) => {
+  const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
-    let response: Response;
+    let result: Answer;
     try {
-      response = await answer(spec, run, request, params);
+      result = await answer(spec, run, request, params);
     } catch (err) {
       if (!(err instanceof ApiError)) console.error('mock: unexpected error', err);
-      response = answerError(err instanceof ApiError ? err : undefined);
+      result = answerError(err instanceof ApiError ? err : undefined);
     } finally {
       // Marked whether or not the body failed: a write may have changed something before it did.
       if (writes) ctx.engine.markPromised();
     }
     await ctx.engine.durable();
-    return response;
+    return result;
   };
+  // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
+  const viaMsw = async ({ request, params }: { request: Request; params: RouteParams }) => asResponse(await direct(request as unknown as R, params));
+  return Object.assign(viaMsw, { direct });
 }
 
-/** Runs the shared checks and the body; the result as a Response. */
-async function answer(
-  spec: RouteSpec, run: (input: RouteInput) => RouteResult | Promise<RouteResult>, request: Request, params: RouteParams,
-): Promise<Response> {
+/** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
+async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams): Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);
@@ -171,6 +221,6 @@ async function answer(
     return (page ??= parsePage(url.searchParams, limits));
   };
   const result = await run({ request, url, params, zone, page: pageOf });
-  if (result instanceof Response) return result;
-  return new JsonAnswer(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
+  if (result instanceof Response || result instanceof JsonText) return result;
+  return new JsonText(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
 }
