@@ -16,7 +16,7 @@ import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { openApiHandlers } from './handlers/openapi.js';
-import { ordersHandlers } from './handlers/orders.js';
+import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
 import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
 
@@ -31,11 +31,12 @@ export interface MockApp {
   /** Answers one request without recording it (the HTTP adapter records what it sees on the wire). */
   dispatch(request: Request): Promise<Response>;
   /**
-   * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a GET of the
-   * listings search at its normalised path), checked like dispatch's; null for any other request.
-   * The route runs the very steps its msw resolver runs (handlers/route.ts), over node's headers.
+   * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
+   * search, an order's submission, at their normalised paths), checked like dispatch's; null for any
+   * other request. The route runs the very steps its msw resolver runs (handlers/route.ts), over
+   * node's headers and the body the adapter read.
    */
-  direct(method: string, url: URL, headers: HeaderSource): Promise<Answer> | null;
+  direct(method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> | null;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -81,11 +82,12 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const options = ctx.options;
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const search = listingsSearch(ctx);
-  // By normalised path: other spellings msw matches (case, a prefix) go through msw and get the same answer.
-  const directRoutes = new Map([[LISTINGS_PATH, search.direct]]);
+  const submit = orderSubmit(ctx);
+  // By method and normalised path: other spellings msw matches (case, a prefix) go through msw and get the same answer.
+  const directRoutes = new Map([[`GET ${LISTINGS_PATH}`, search.direct], [`POST ${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
-    ...ordersHandlers(ctx),
+    ...ordersHandlers(ctx, submit),
     ...loansHandlers(ctx),
     ...notesHandlers(ctx),
     ...accountsHandlers(ctx),
@@ -125,8 +127,11 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     await check?.(request.method, new URL(request.url), response);
     return response;
   };
-  const direct = async (run: (typeof search)['direct'], method: string, url: URL, headers: HeaderSource): Promise<Answer> => {
-    const answer = await run({ method, url: url.href, headers, body: null });
+  const direct = async (run: (typeof search)['direct'], method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> => {
+    // As toFetchRequest: a body only when there are bytes and the method has one, read as Fetch's text() reads it (UTF-8, BOM dropped).
+    const bytes = method !== 'GET' && body.length > 0 ? body : null;
+    const text = async () => (bytes ? new TextDecoder().decode(bytes) : '');
+    const answer = await run({ method, url: url.href, headers, body: bytes, text });
     await check?.(method, url, asResponse(answer));
     return answer;
   };
@@ -136,9 +141,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     journal,
     unrouted,
     dispatch,
-    direct(method, url, headers) {
-      const run = method === 'GET' ? directRoutes.get(url.pathname) : undefined;
-      return run ? direct(run, method, url, headers) : null;
+    direct(method, url, headers, body) {
+      const run = directRoutes.get(`${method} ${url.pathname}`);
+      return run ? direct(run, method, url, headers, body) : null;
     },
     async handle(request) {
       const arrival = journal.arrive(request.headers.get('authorization'));

@@ -177,8 +177,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const body = await readBody(req);
       if (body === null) return await send(413, tooLarge, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
-      // The hot route (a listings search) is answered from node's request: no Fetch Request, msw or Response.
-      const direct = app.direct(method, url, nodeHeaders(req));
+      // The hot routes (a listings search, an order) are answered from node's request: no Fetch Request, msw or Response.
+      const direct = app.direct(method, url, nodeHeaders(req), body);
       let answer: Answer;
       if (direct) answer = await direct;
       else {

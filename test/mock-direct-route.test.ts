@@ -1,8 +1,9 @@
 /**
- * The HTTP adapter answers the listings search straight from node's request (app.direct): no Fetch
- * Request, msw matching or Response. Its answers must be msw's, byte for byte: two servers over one
- * world, one with the direct path and one without, get the same generated requests and must give the
- * same status, headers and body, and record the same journal entry.
+ * The HTTP adapter answers the listings search and an order's submission straight from node's request
+ * (app.direct): no Fetch Request, msw matching or Response. Its answers must be msw's, byte for byte:
+ * two identical worlds (same seed, frozen clock, same tokens), one served with the direct path and one
+ * without, get the same generated requests in the same order and must give the same status, headers
+ * and body, and record the same journal entries.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -13,32 +14,50 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnswerChecker } from '../mock-server/answer-check.js';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
+import { READ_WRITE_SCOPES } from '../src/contract/enums.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 import { rawRequest, type RawAnswer, type RawRequest } from './helpers/raw-http.js';
 
-let app: MockApp;
+let directApp: MockApp;
+let mswApp: MockApp;
 let direct: RunningServer;
 let viaMsw: RunningServer;
 let taken = 0;
 const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+/** Token values, the same in both worlds. */
 const tokens: Record<string, string> = {};
+const TOKENS: [name: string, account: string, scopes: readonly string[], ttlMs: number][] = [
+  ['rw', 'alice-1', READ_WRITE_SCOPES, 3_600_000],
+  ['readOnly', 'alice-1', ['read_listing', 'read_invest_order'], 3_600_000],
+  ['noListing', 'alice-1', ['read_invest_order'], 3_600_000],
+  ['expired', 'alice-1', READ_WRITE_SCOPES, -1000],
+  ['bob', 'bob-1', READ_WRITE_SCOPES, 3_600_000],
+];
+
+/** A world for the comparison, with the shared tokens in it. */
+function world(): MockApp {
+  const app = testMockApp({ seed: 11, listings: 120, frozen: true, start: TEST_START });
+  for (const [name, account, scopes, ttl] of TOKENS) {
+    const value = `direct-${name}-0123456789abcdef`;
+    app.ctx.store.tokens.set(value, { ...app.ctx.store.tokens.get(issueTestToken(app, account, scopes, ttl))!, value });
+    tokens[name] = value;
+  }
+  return app;
+}
 
 beforeAll(async () => {
-  app = testMockApp({ seed: 11, listings: 120, frozen: true, start: TEST_START });
-  // The same app twice: once as it is (counting what the direct path takes), once with the direct path off.
+  directApp = world();
+  mswApp = world();
+  // One world served as it is (counting what the direct path takes), the other with the direct path off.
   direct = await startHttpServer({
-    ...app,
-    direct(method, url, headers) {
-      const answer = app.direct(method, url, headers);
+    ...directApp,
+    direct(...args) {
+      const answer = directApp.direct(...args);
       if (answer) taken++;
       return answer;
     },
   });
-  viaMsw = await startHttpServer({ ...app, direct: () => null });
-  tokens.read = issueTestToken(app, 'alice-1');
-  tokens.noScope = issueTestToken(app, 'alice-1', ['read_invest_order']);
-  tokens.expired = issueTestToken(app, 'alice-1', undefined, -1000);
-  tokens.bob = issueTestToken(app, 'bob-1');
+  viaMsw = await startHttpServer({ ...mswApp, direct: () => null });
 });
 afterAll(async () => {
   agent.destroy();
@@ -53,19 +72,20 @@ function comparable(a: RawAnswer): { status: number; headers: [string, unknown][
 }
 
 /** The newest journal entry without what differs between two requests (id, times). */
-function lastEntry(): unknown {
+function lastEntry(app: MockApp): unknown {
   const { id: _id, at: _at, duration_ms: _d, ...rest } = app.journal.list(1).result[0]!;
   return rest;
 }
 
-async function both(sent: RawRequest): Promise<void> {
+/** Sends `sent` to both worlds and expects the same answer and journal entry; returns the direct one. */
+async function both(sent: RawRequest): Promise<RawAnswer> {
   // One Host for both servers, or the journal entries differ by port.
   const req = { ...sent, headers: { host: 'mock.test', ...sent.headers } };
   const a = await rawRequest(direct.port, req, agent);
-  const aEntry = lastEntry();
   const b = await rawRequest(viaMsw.port, req, agent);
   expect(comparable(a)).toEqual(comparable(b));
-  expect(aEntry).toEqual(lastEntry());
+  expect(lastEntry(directApp)).toEqual(lastEntry(mswApp));
+  return a;
 }
 
 const paths = fc.constantFrom(
@@ -82,70 +102,103 @@ const param = fc.oneof(
   fc.tuple(fc.constantFrom('listing_start_date_min', 'unknown_param'), fc.constantFrom('2026-05-01', '2026-05-01T10:00:00', 'soon')),
   fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })),
 );
-const authorization = fc.constantFrom<(string | undefined)[]>(
-  ['read'], ['noScope'], ['expired'], ['bob'], [undefined], ['nope'], ['basic'], ['spaced'],
-).map(([which]) => {
+// The good token half the time, so that many orders are accepted and change the world.
+const authorization = fc.oneof(fc.constant('rw'), fc.constantFrom(undefined, 'readOnly', 'noListing', 'expired', 'bob', 'nope', 'basic', 'spaced')).map((which) => {
   if (which === undefined) return undefined;
   if (which === 'nope') return 'bearer not-a-token';
   if (which === 'basic') return `Basic ${Buffer.from('a:b').toString('base64')}`;
-  if (which === 'spaced') return `BEARER   ${tokens.read}  `;
+  if (which === 'spaced') return `BEARER   ${tokens.rw}  `;
   return `Bearer ${tokens[which]}`;
 });
 const timezone = fc.constantFrom(undefined, 'America/New_York', 'Asia/Kolkata', ' UTC ', 'utc', 'Mars/Olympus', '', 'Etc/GMT+5');
 const headerValue = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,20}[\x21-\x7e])?$/);
 
-describe('the direct listings route', () => {
-  it('answers every request exactly as msw does: status, headers, body bytes and journal entry', async () => {
+/** A listings search: a spelling of its path, a query of known and unknown parameters, good and bad. */
+const search = fc.record({ path: paths, params: fc.array(param, { maxLength: 4 }) }).map(({ path, params }): RawRequest => {
+  const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return { target: query ? `${path}?${query}` : path };
+});
+
+/** An order: a spelling of its path, a content type, and a body that is good, bad JSON, bad bids or not UTF-8. */
+function order(listings: readonly number[]): fc.Arbitrary<RawRequest> {
+  const bid = fc.record({ listing_id: fc.oneof(fc.constantFrom(...listings), fc.constant(1)), bid_amount: fc.constantFrom(25, 25.5, 0, 24, 1e9) });
+  const body = fc.oneof(
+    fc.array(bid, { minLength: 1, maxLength: 3 }).map((bids) => JSON.stringify({ bid_requests: bids })),
+    fc.constantFrom('', '{', '[]', 'null', '{"bid_requests":[]}', `\uFEFF{"bid_requests":[{"listing_id":${listings[0]},"bid_amount":25}]}`),
+    fc.constant(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])),
+  );
+  const type = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded');
+  const path = fc.constantFrom('/v1/orders', '/v1/orders/', '//v1/./orders', '/V1/orders', '/api/v1/orders');
+  return fc.record({ path, body, type }).map(({ path, body, type }): RawRequest => (
+    { method: 'POST', target: path, body, headers: type === undefined ? {} : { 'content-type': type } }
+  ));
+}
+
+describe('the direct routes', () => {
+  it('answer every request exactly as msw does: status, headers, body bytes and journal entry, as the world changes', async () => {
     const before = taken;
-    await fc.assert(fc.asyncProperty(
-      paths, fc.array(param, { maxLength: 4 }), authorization, timezone, fc.option(headerValue, { nil: undefined }),
-      async (path, params, auth, zone, extra) => {
-        const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-        const headers: Record<string, string> = {};
+    let accepted = 0;
+    const page = await both({ target: '/listingsvc/v2/listings?limit=6', headers: { authorization: `bearer ${tokens.rw}` } });
+    const listings = (JSON.parse(page.text) as { result: { listing_number: number }[] }).result.map((l) => l.listing_number);
+    const request = fc.record({ req: fc.oneof(search, order(listings)), auth: authorization, zone: timezone, extra: fc.option(headerValue, { nil: undefined }) });
+    await fc.assert(fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 4 }), async (requests) => {
+      for (const { req, auth, zone, extra } of requests) {
+        const headers: Record<string, string> = { ...req.headers };
         if (auth !== undefined) headers.authorization = auth;
         if (zone !== undefined) headers.timezone = zone;
         if (extra !== undefined) headers['x-extra'] = extra;
-        await both({ target: query ? `${path}?${query}` : path, headers });
-      },
-    ), { numRuns: 120, seed: 20261123 });
-    // The comparison is worth something only if the direct path answered many of them.
-    expect(taken - before).toBeGreaterThan(40);
+        const a = await both({ ...req, headers });
+        if (req.method === 'POST' && a.status === 200) accepted++;
+      }
+    }), { numRuns: 80, seed: 20261123 });
+    // The comparison is worth something only if the direct path answered many of them, orders accepted among them.
+    expect(taken - before).toBeGreaterThan(80);
+    expect(accepted).toBeGreaterThan(5);
   });
 
-  it('answers the documented failures the same way: bad token, missing scope, bad parameter, unknown zone', async () => {
+  it('answer the documented failures the same way: bad token, missing scope, bad parameter, unknown zone, bad order', async () => {
+    const search = (headers: Record<string, string>, query = 'limit=2'): RawRequest => ({ target: `/listingsvc/v2/listings?${query}`, headers });
+    const rw = { authorization: `bearer ${tokens.rw}` };
     const cases: [RawRequest, number, RegExp][] = [
-      [{ target: '/listingsvc/v2/listings?limit=2', headers: { authorization: 'bearer nope' } }, 401, /invalid_token/],
-      [{ target: '/listingsvc/v2/listings?limit=2', headers: { authorization: `bearer ${tokens.noScope}` } }, 403, /read_listing/],
-      [{ target: '/listingsvc/v2/listings?limit=abc', headers: { authorization: `bearer ${tokens.read}` } }, 400, /limit/],
-      [{ target: '/listingsvc/v2/listings?fico_score=x', headers: { authorization: `bearer ${tokens.read}` } }, 400, /fico_score/],
-      [{ target: '/listingsvc/v2/listings', headers: { authorization: `bearer ${tokens.read}`, timezone: 'Mars/Olympus' } }, 400, /timezone/],
+      [search({ authorization: 'bearer nope' }), 401, /invalid_token/],
+      [search({ authorization: `bearer ${tokens.noListing}` }), 403, /read_listing/],
+      [search(rw, 'limit=abc'), 400, /limit/],
+      [search(rw, 'fico_score=x'), 400, /fico_score/],
+      [search({ ...rw, timezone: 'Mars/Olympus' }), 400, /timezone/],
+      [{ method: 'POST', target: '/v1/orders', headers: { authorization: `bearer ${tokens.readOnly}` }, body: '{}' }, 403, /write_invest_order/],
+      [{ method: 'POST', target: '/v1/orders', headers: { ...rw, 'content-type': 'application/xml' }, body: '<a/>' }, 415, /content-type/],
+      [{ method: 'POST', target: '/v1/orders', headers: rw, body: '{' }, 400, /./],
+      // No bytes is no body (as Fetch has it): no content type to refuse, the empty order is the fault.
+      [{ method: 'POST', target: '/v1/orders', headers: { ...rw, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }, 400, /./],
     ];
     for (const [req, status, message] of cases) {
       const before = taken;
-      const a = await rawRequest(direct.port, req, agent);
+      const a = await both(req);
       expect(taken).toBe(before + 1);
       expect(a.status).toBe(status);
       expect(a.text).toMatch(message);
-      await both(req);
     }
   });
 
-  it('takes only GET at the normalised path; HEAD and other methods go through msw', async () => {
+  it('take only their method at the normalised path; HEAD and other spellings go through msw', async () => {
     const before = taken;
-    const head = await rawRequest(direct.port, { method: 'HEAD', target: '/listingsvc/v2/listings', headers: { authorization: `bearer ${tokens.read}` } }, agent);
-    const post = await rawRequest(direct.port, { method: 'POST', target: '/listingsvc/v2/listings', headers: { authorization: `bearer ${tokens.read}` } }, agent);
-    expect([head.status, head.text, post.status]).toEqual([200, '', 405]);
+    const rw = { authorization: `bearer ${tokens.rw}` };
+    const head = await both({ method: 'HEAD', target: '/listingsvc/v2/listings', headers: rw });
+    const post = await both({ method: 'POST', target: '/listingsvc/v2/listings', headers: rw });
+    const upper = await both({ target: '/LISTINGSVC/v2/listings?limit=1', headers: rw });
+    const get = await both({ target: '/v1/orders', headers: rw });
+    expect([head.status, head.text, post.status, upper.status, get.status]).toEqual([200, '', 405, 200, 200]);
     expect(taken).toBe(before);
   });
 
-  it('applies injected faults to it as to any route', async () => {
+  it('have injected faults applied to them as to any route', async () => {
     const before = taken;
-    app.ctx.faults.set({ error_rate: 1, path: '/listingsvc', count: 1 });
-    const a = await rawRequest(direct.port, { target: '/listingsvc/v2/listings', headers: { authorization: `bearer ${tokens.read}` } }, agent);
+    directApp.ctx.faults.set({ error_rate: 1, path: '/listingsvc', count: 1 });
+    const a = await rawRequest(direct.port, { target: '/listingsvc/v2/listings', headers: { authorization: `bearer ${tokens.rw}` } }, agent);
     expect([a.status, JSON.parse(a.text).code, taken]).toEqual([500, 'SYS0001', before]);
   });
 
-  it('has its answers checked against the OpenAPI document when checking is on', async () => {
+  it('have their answers checked against the OpenAPI document when checking is on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-direct-'));
     const checked = testMockApp({ seed: 11, listings: 20, frozen: true, start: TEST_START, checkAnswers: join(dir, 'violations.jsonl') });
     const server = await startHttpServer(checked);
@@ -153,9 +206,10 @@ describe('the direct listings route', () => {
     try {
       const token = issueTestToken(checked);
       const a = await rawRequest(server.port, { target: '/listingsvc/v2/listings?limit=1', headers: { authorization: `bearer ${token}` } }, agent);
-      expect(a.status).toBe(200);
-      const calls = spy.mock.calls.filter(([, url]) => url.pathname === '/listingsvc/v2/listings');
-      expect(calls.map(([method, , res]) => [method, res.status])).toEqual([['GET', 200]]);
+      const o = await rawRequest(server.port, { method: 'POST', target: '/v1/orders', headers: { authorization: `bearer ${token}` }, body: '{' }, agent);
+      expect([a.status, o.status]).toEqual([200, 400]);
+      const calls = spy.mock.calls.filter(([, url]) => url.pathname === '/listingsvc/v2/listings' || url.pathname === '/v1/orders');
+      expect(calls.map(([method, , res]) => [method, res.status])).toEqual([['GET', 200], ['POST', 400]]);
     } finally {
       spy.mockRestore();
       await server.close();

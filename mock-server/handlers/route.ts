@@ -23,8 +23,9 @@ export interface HeaderSource {
 }
 
 /**
- * What the shared steps of a route read of a request. A Fetch Request is one; for a direct route the
- * HTTP adapter makes one straight from node's request (app.ts `direct`), so its hot path builds no Request.
+ * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one;
+ * for a direct route the HTTP adapter makes one straight from node's request and the body it read
+ * (app.ts `direct`), so its hot paths build no Request.
  */
 export interface RequestHead {
   readonly method: string;
@@ -33,9 +34,11 @@ export interface RequestHead {
   readonly headers: HeaderSource;
   /** Null when the request has no body. */
   readonly body: unknown;
+  /** The body decoded as UTF-8 ('' when there is none). */
+  text(): Promise<string>;
 }
 
-/** What a route body receives: a Fetch Request, or only its head for a direct route (`headRoute`). */
+/** What a route body receives: a Fetch Request, or a RequestHead for a direct route (`headRoute`). */
 export interface RouteInput<R extends RequestHead = Request> {
   request: R;
   url: URL;
@@ -172,8 +175,8 @@ export function authedRoute(ctx: MockContext, scope: string | readonly string[],
 }
 
 /**
- * `authedRoute` for a body that reads only the request's head (no body, no Fetch API): its `direct`
- * takes the head the HTTP adapter makes from node's request, so a hot GET route skips msw and Response.
+ * `authedRoute` for a body that reads only a RequestHead (no other Fetch API): its `direct` takes the
+ * head the HTTP adapter makes from node's request, so a hot route skips msw, Request and Response.
  */
 export function headRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<RequestHead>>, spec: RouteSpec = {}): Route<RequestHead> {
   return authed<RequestHead>(ctx, scope, body, spec);
