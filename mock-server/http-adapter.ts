@@ -118,9 +118,10 @@ function writeText(res: ServerResponse, answer: JsonText): void {
   named['content-type'] = 'application/json';
   const headers: Record<string, string> = {};
   for (const k of Object.keys(named).sort()) headers[k] = named[k]!;
-  headers['content-length'] = String(Buffer.byteLength(answer.serialised));
+  const body = answer.body();
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(answer.status, headers);
-  res.end(answer.serialised);
+  res.end(body);
 }
 
 /** Writes a route's answer: JSON text as it is, a Response as writeResponse does. */

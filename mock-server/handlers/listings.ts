@@ -4,7 +4,7 @@ import type { MockContext } from '../context.js';
 import { parseListingQuery } from '../listing-query.js';
 import { runListingQuery } from '../listing-search.js';
 import { listingJson } from '../listing-json.js';
-import { participationOf } from '../store.js';
+import { keptParticipation } from '../kept-participation.js';
 import { headRoute, JsonText, listEnvelopeJson, type RequestHead, type Route } from './route.js';
 
 /** The search's path, normalised (request-target.ts): the HTTP adapter answers it directly (app.ts). */
@@ -15,7 +15,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   return headRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
     const query = parseListingQuery(url.searchParams, zone);
-    const participation = participationOf(ctx.store, caller.accountId);
+    const participation = keptParticipation(ctx, caller.accountId);
     const { page, total } = runListingQuery(ctx.store, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
     // Each row is its listing's kept JSON text (listing-json.ts), so the page is a join, not a serialisation.
