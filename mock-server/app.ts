@@ -10,13 +10,14 @@ import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './handlers/accounts.js';
 import { adminHandlers } from './handlers/admin.js';
 import { inspectHandlers } from './handlers/inspect.js';
-import { listingsHandlers } from './handlers/listings.js';
+import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './handlers/listings.js';
 import { loansHandlers } from './handlers/loans.js';
 import { notesHandlers } from './handlers/notes.js';
 import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { openApiHandlers } from './handlers/openapi.js';
-import { ordersHandlers } from './handlers/orders.js';
+import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
+import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
 
 /** A running mock, without a transport. */
@@ -29,6 +30,13 @@ export interface MockApp {
   handle(request: Request): Promise<Response>;
   /** Answers one request without recording it (the HTTP adapter records what it sees on the wire). */
   dispatch(request: Request): Promise<Response>;
+  /**
+   * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
+   * search, an order's submission, at their normalised paths), checked like dispatch's; null for any
+   * other request. The route runs the very steps its msw resolver runs (handlers/route.ts), over
+   * node's headers and the body the adapter read.
+   */
+  direct(method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> | null;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -73,9 +81,13 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const ctx = new MockContext({ ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial }, realNow);
   const options = ctx.options;
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const search = listingsSearch(ctx);
+  const submit = orderSubmit(ctx);
+  // By method and normalised path: other spellings msw matches (case, a prefix) go through msw and get the same answer.
+  const directRoutes = new Map([[`GET ${LISTINGS_PATH}`, search.direct], [`POST ${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
-    ...listingsHandlers(ctx),
-    ...ordersHandlers(ctx),
+    ...listingsHandlers(ctx, search),
+    ...ordersHandlers(ctx, submit),
     ...loansHandlers(ctx),
     ...notesHandlers(ctx),
     ...accountsHandlers(ctx),
@@ -115,12 +127,24 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     await check?.(request.method, new URL(request.url), response);
     return response;
   };
+  const direct = async (run: (typeof search)['direct'], method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> => {
+    // As toFetchRequest: a body only when there are bytes and the method has one, read as Fetch's text() reads it (UTF-8, BOM dropped).
+    const bytes = method !== 'GET' && body.length > 0 ? body : null;
+    const text = async () => (bytes ? new TextDecoder().decode(bytes) : '');
+    const answer = await run({ method, url: url.href, headers, body: bytes, text });
+    await check?.(method, url, asResponse(answer));
+    return answer;
+  };
   return {
     ctx,
     handlers,
     journal,
     unrouted,
     dispatch,
+    direct(method, url, headers, body) {
+      const run = directRoutes.get(`${method} ${url.pathname}`);
+      return run ? direct(run, method, url, headers, body) : null;
+    },
     async handle(request) {
       const arrival = journal.arrive(request.headers.get('authorization'));
       const url = new URL(request.url);

@@ -4,6 +4,7 @@
  */
 import { ApiError, invalidToken } from './api-error.js';
 import type { MockContext } from './context.js';
+import type { HeaderSource } from './handlers/route.js';
 
 /** The authenticated caller of a resource call. */
 export interface Caller {
@@ -18,7 +19,7 @@ export interface Caller {
  * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
  * insufficient_scope when the grant does not allow the call.
  */
-export function authenticate(ctx: MockContext, request: Request, scope?: string | readonly string[]): Caller {
+export function authenticate(ctx: MockContext, request: { headers: HeaderSource }, scope?: string | readonly string[]): Caller {
   const header = request.headers.get('authorization');
   if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
   const m = /^bearer\s+(\S+)\s*$/i.exec(header);

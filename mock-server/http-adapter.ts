@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
 import { notFound, type MockApp } from './app.js';
-import { JsonAnswer } from './handlers/route.js';
+import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, type Seen } from './journal.js';
 import { normaliseTarget } from './request-target.js';
 
@@ -69,6 +69,16 @@ export function toFetchRequest(req: IncomingMessage, url: URL, body: Buffer): Re
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : undefined });
 }
 
+/** Node's request headers read as Fetch's Headers read them (a repeated header joined with `, `). */
+function nodeHeaders(req: IncomingMessage): HeaderSource {
+  return {
+    get(name) {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
+}
+
 /** What a connection gets when node's parser refuses the request itself (before any handler runs). */
 function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
@@ -99,6 +109,25 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
   headers['content-length'] = String(buf.length);
   res.writeHead(response.status, headers);
   res.end(buf);
+}
+
+/** Writes JSON text exactly as writeResponse writes the same JsonAnswer: headers in Fetch's order (by name), then content-length. */
+function writeText(res: ServerResponse, answer: JsonText): void {
+  const named: Record<string, string> = {};
+  for (const [k, v] of Object.entries(answer.headers)) named[k.toLowerCase()] = v;
+  named['content-type'] = 'application/json';
+  const headers: Record<string, string> = {};
+  for (const k of Object.keys(named).sort()) headers[k] = named[k]!;
+  const body = answer.body();
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.writeHead(answer.status, headers);
+  res.end(body);
+}
+
+/** Writes a route's answer: JSON text as it is, a Response as writeResponse does. */
+async function writeAnswer(res: ServerResponse, answer: Answer): Promise<void> {
+  if (answer instanceof JsonText) writeText(res, answer);
+  else await writeResponse(res, answer);
 }
 
 /**
@@ -149,16 +178,22 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const body = await readBody(req);
       if (body === null) return await send(413, tooLarge, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
-      let request: Request;
-      try {
-        request = toFetchRequest(req, url, body);
-      } catch (err) {
-        return await send(400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
+      // The hot routes (a listings search, an order) are answered from node's request: no Fetch Request, msw or Response.
+      const direct = app.direct(method, url, nodeHeaders(req), body);
+      let answer: Answer;
+      if (direct) answer = await direct;
+      else {
+        let request: Request;
+        try {
+          request = toFetchRequest(req, url, body);
+        } catch (err) {
+          return await send(400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
+        }
+        answer = await app.dispatch(request);
       }
-      const response = await app.dispatch(request);
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
-      await writeResponse(res, response);
+      await writeAnswer(res, answer);
     } catch (err) {
       console.error('mock: adapter error', err);
       if (!res.headersSent) await send(500, { code: 'SYS0001', message: 'Application Error' }).catch(() => res.destroy());

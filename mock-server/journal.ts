@@ -5,6 +5,13 @@
  * Two callers record into it, each once per request: the HTTP adapter for every request on the wire
  * (refused ones included) and `app.handle` for in-process ones. Reads and clears of the journal
  * itself are not recorded, so following it does not fill it.
+ *
+ * Redaction is done when an entry is first read, not when it is recorded (it cost as much as a whole
+ * order): recording keeps what was seen together with the secrets the mock knew then that can be
+ * forgotten later (the few-secret list of that moment, and every live token found in the text), and a
+ * read redacts with those and with what it knows at the time of reading, so an entry never shows more
+ * than an entry redacted at once would. A part whose text can hide a token from a plain scan (a body
+ * with JSON escapes, a query with percent-escapes or `+`) is redacted when recorded, as before.
  */
 import { formatDateTime } from '../src/contract/dates.js';
 import type { JournalEntry } from '../src/contract/mock-inspect.js';
@@ -12,7 +19,7 @@ import type { MockContext } from './context.js';
 import type { Store } from './store.js';
 import { optionClients } from './oauth/clients.js';
 import { userPassword } from './oauth/passwords.js';
-import { redactHeaders, redactJson, redactQuery, scrub, type KnownSecrets } from './redact.js';
+import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from './redact.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;
@@ -59,9 +66,25 @@ export function keepsBody(method: string, path: string, contentType: string | nu
   return type === '' || JSON_TYPE.test(type);
 }
 
+/** An entry as recorded: what was seen, and the secrets known then that a later read may no longer know. */
+interface Recorded {
+  id: number;
+  arrival: Arrival;
+  durationMs: number;
+  seen: Seen;
+  /** Header pairs (node's header object is never changed once parsed; Fetch's Headers are copied). */
+  headers: [string, string | string[] | undefined][] | Record<string, string | string[] | undefined>;
+  /** The query and body already redacted when a scan could not see every token in their raw text. */
+  query: string | null;
+  body: unknown;
+  few: readonly string[];
+  tokens: readonly string[];
+}
+
 /** The last `size` requests. */
 export class RequestJournal {
-  private readonly ring: (JournalEntry | undefined)[];
+  /** Entries as recorded, each replaced by its redacted form when first read. */
+  private readonly ring: (JournalEntry | Recorded | undefined)[];
   private nextId = 1;
   private count = 0;
   private readonly extraSecrets: string[] = [];
@@ -73,7 +96,7 @@ export class RequestJournal {
     private readonly realNow: () => number,
     private readonly elapsed: () => number = () => performance.now(),
   ) {
-    this.ring = new Array<JournalEntry | undefined>(size);
+    this.ring = new Array<JournalEntry | Recorded | undefined>(size);
   }
 
   /** Another value to redact wherever it appears (the admin token of a server). */
@@ -91,22 +114,52 @@ export class RequestJournal {
   record(arrival: Arrival | null, seen: Seen): void {
     if (!arrival || JOURNAL_PATH.test(seen.path)) return;
     const secrets = this.knownSecrets();
-    const entry: JournalEntry = {
-      id: this.nextId++,
+    const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
+    // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
+    const query = /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
+    // So is a body too long to keep (its size is kept), so that no entry holds a large text.
+    const text = seen.bodyText;
+    const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
+    const scanned = [seen.path, query === null ? seen.search : '', body === undefined ? seen.bodyText ?? '' : ''];
+    for (const [, v] of Array.isArray(headers) ? headers : Object.entries(headers)) if (v !== undefined) scanned.push(typeof v === 'string' ? v : v.join(', '));
+    const tokens: string[] = [];
+    for (const [run] of scanned.join('\n').matchAll(TOKEN_RUN)) if (this.ctx.store.tokens.has(run)) tokens.push(run);
+    const entry: Recorded = {
+      id: this.nextId++, arrival, durationMs: Math.round((this.elapsed() - arrival.started) * 10) / 10,
+      seen: body === undefined ? seen : { ...seen, bodyText: null }, headers, query, body, few: this.sameFew(secrets.few), tokens,
+    };
+    this.ring[(entry.id - 1) % this.size] = entry;
+    this.count = Math.min(this.count + 1, this.size);
+  }
+
+  /** The few-secret list, the previous one when equal (most entries share one list). */
+  private lastFew: readonly string[] = [];
+  private sameFew(few: readonly string[]): readonly string[] {
+    const last = this.lastFew;
+    if (few.length !== last.length || few.some((s, i) => s !== last[i])) this.lastFew = few;
+    return this.lastFew;
+  }
+
+  /** An entry as shown: redacted with the secrets known when it was recorded and those known now. */
+  private redacted(r: Recorded): JournalEntry {
+    const now = this.knownSecrets();
+    const few = r.few === now.few || r.few.every((s) => now.few.includes(s)) ? now.few : [...new Set([...now.few, ...r.few])];
+    const secrets: KnownSecrets = { few, isToken: (run) => r.tokens.includes(run) || now.isToken(run) };
+    const { arrival, seen } = r;
+    return {
+      id: r.id,
       at: new Date(arrival.realAt).toISOString(),
       virtual_at: formatDateTime(arrival.virtualAt),
       method: seen.method,
       path: scrub(seen.path, secrets),
-      query: redactQuery(seen.search, secrets),
+      query: r.query ?? redactQuery(seen.search, secrets),
       status: seen.status,
-      duration_ms: Math.round((this.elapsed() - arrival.started) * 10) / 10,
+      duration_ms: r.durationMs,
       account: arrival.account,
-      headers: redactHeaders(headerPairs(seen.headers), secrets),
-      body: keptBody(seen.bodyText, secrets),
+      headers: redactHeaders(Array.isArray(r.headers) ? r.headers : Object.entries(r.headers), secrets),
+      body: r.body === undefined ? keptBody(seen.bodyText, secrets) : r.body,
       fault: seen.fault ?? null,
     };
-    this.ring[(entry.id - 1) % this.size] = entry;
-    this.count = Math.min(this.count + 1, this.size);
   }
 
   /**
@@ -122,7 +175,12 @@ export class RequestJournal {
     const last = since === undefined ? newest - offset : Math.min(newest, from + offset + limit - 1);
     const first = since === undefined ? Math.max(from, last - limit + 1) : from + offset;
     const result: JournalEntry[] = [];
-    for (let id = last; id >= first; id--) result.push(this.ring[(id - 1) % this.size]!);
+    for (let id = last; id >= first; id--) {
+      const slot = (id - 1) % this.size;
+      let entry = this.ring[slot]!;
+      if (!('at' in entry)) this.ring[slot] = entry = this.redacted(entry);
+      result.push(entry);
+    }
     return { result, total };
   }
 
@@ -165,8 +223,7 @@ function passwordsOf(store: Store): string[] {
   return kept.list;
 }
 
-function headerPairs(headers: Seen['headers']): [string, string | string[] | undefined][] {
-  if (!(headers instanceof Headers)) return Object.entries(headers);
+function headerPairs(headers: Headers): [string, string][] {
   const pairs: [string, string][] = [];
   headers.forEach((value, name) => pairs.push([name, value]));
   return pairs;

@@ -14,7 +14,7 @@ export const REDACTED = '***';
 const SECRET_NAME = /token|secret|passw|pwd|code|key|auth|cookie|session|signature|credential/i;
 
 /** Runs of base64url characters: every token the mock issues is one. */
-const TOKEN_RUN = /[A-Za-z0-9_-]{8,}/g;
+export const TOKEN_RUN = /[A-Za-z0-9_-]{8,}/g;
 
 /** Nesting deeper than this is not walked (a hostile body must not exhaust the stack). */
 const MAX_DEPTH = 32;

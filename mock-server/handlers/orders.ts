@@ -11,7 +11,7 @@ import { createdOrderView, orderListingView, orderView } from '../engine/views.j
 import { parseSortBy, sortBy } from '../query-params.js';
 import { ordersOf } from '../store-index.js';
 import type { Order } from '../store.js';
-import { authedRoute, paged } from './route.js';
+import { authedRoute, headRoute, paged, type RequestHead, type Route } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
@@ -24,13 +24,21 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
   return order;
 }
 
-/** The orders handlers. */
-export function ordersHandlers(ctx: MockContext) {
+/** The orders path, normalised (request-target.ts): the HTTP adapter answers a POST there directly (app.ts). */
+export const ORDERS_PATH = '/v1/orders';
+
+/** Submitting an order: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the head and the body's text). */
+export function orderSubmit(ctx: MockContext): Route<RequestHead> {
+  return headRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
+    const account = ctx.store.accounts.get(caller.accountId)!;
+    return createdOrderView(ctx.store, ctx.engine.submit(account, await request.text()), zone);
+  }, { json: true });
+}
+
+/** The orders handlers, over `submit` (made here unless the caller shares it with the adapter's direct path). */
+export function ordersHandlers(ctx: MockContext, submit = orderSubmit(ctx)) {
   return [
-    http.post('*/v1/orders', authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
-      const account = ctx.store.accounts.get(caller.accountId)!;
-      return createdOrderView(ctx.store, ctx.engine.submit(account, await request.text()), zone);
-    }, { json: true })),
+    http.post(`*${ORDERS_PATH}`, submit),
     // Only the page asked for is viewed.
     http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (
       paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone))

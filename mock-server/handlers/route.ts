@@ -17,9 +17,30 @@ import { parsePage, type Page } from '../query-params.js';
 /** Route parameters as msw gives them. */
 export type RouteParams = Record<string, string | readonly string[] | undefined>;
 
-/** What a route body receives. */
-export interface RouteInput {
-  request: Request;
+/** Reads a request's headers by name (joined with `, ` when repeated): Fetch's Headers, or the adapter's view of node's. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one;
+ * for a direct route the HTTP adapter makes one straight from node's request and the body it read
+ * (app.ts `direct`), so its hot paths build no Request.
+ */
+export interface RequestHead {
+  readonly method: string;
+  /** The normalised URL, as text. */
+  readonly url: string;
+  readonly headers: HeaderSource;
+  /** Null when the request has no body. */
+  readonly body: unknown;
+  /** The body decoded as UTF-8 ('' when there is none). */
+  text(): Promise<string>;
+}
+
+/** What a route body receives: a Fetch Request, or a RequestHead for a direct route (`headRoute`). */
+export interface RouteInput<R extends RequestHead = Request> {
+  request: R;
   url: URL;
   params: RouteParams;
   /** The request's IANA zone, or undefined for UTC (browser pages: always undefined). */
@@ -32,7 +53,7 @@ export interface RouteInput {
 }
 
 /** What the body of an authenticated route receives. */
-export interface AuthedInput extends RouteInput {
+export interface AuthedInput<R extends RequestHead = Request> extends RouteInput<R> {
   caller: Caller;
 }
 
@@ -53,10 +74,54 @@ export interface RouteSpec {
   browser?: ErrorAnswer;
 }
 
-type Resolver = (info: { request: Request; params: RouteParams }) => Promise<Response>;
+/**
+ * A JSON answer as text, with its status and headers besides the content type. The text may be given
+ * in pieces (a page of kept rows): the adapter then writes them into one buffer off the JS heap, and
+ * the joined string is made only when someone asks for `serialised` (in-process callers, the answer check).
+ */
+export class JsonText {
+  private text: string | readonly string[];
+
+  constructor(text: string | readonly string[], readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {
+    this.text = text;
+  }
+
+  /** The whole text. */
+  get serialised(): string {
+    if (typeof this.text !== 'string') this.text = this.text.join('');
+    return this.text;
+  }
+
+  /**
+   * What goes on the wire: the text, or its pieces as one UTF-8 buffer. A page joined into a string
+   * was copied three times on the young heap (join, byte count, header + body), and the scavenges that
+   * garbage caused made the slow tail of a loaded mock.
+   */
+  body(): string | Buffer {
+    const pieces = this.text;
+    if (typeof pieces === 'string') return pieces;
+    let size = 0;
+    for (const p of pieces) size += Buffer.byteLength(p);
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const p of pieces) at += out.write(p, at);
+    return out;
+  }
+}
+
+/** What a route answers: JSON text (as the adapter writes it), or a Response of the body's own. */
+export type Answer = JsonText | Response;
+
+/**
+ * A route: an msw resolver, and `direct`, the same steps over a request's head without msw or a
+ * Response (the HTTP adapter's hot path; app.ts says which routes it takes).
+ */
+export type Route<R extends RequestHead = Request> = ((info: { request: Request; params: RouteParams }) => Promise<Response>) & {
+  direct(request: R, params?: RouteParams): Promise<Answer>;
+};
 
 /** Reads and checks the `timezone` header. */
-export function zoneOf(request: Request): string | undefined {
+export function zoneOf(request: { headers: HeaderSource }): string | undefined {
   const zone = request.headers.get('timezone')?.trim();
   if (!zone) return undefined;
   if (!isValidTimeZone(zone)) throw validationError('timezone', `unknown time zone '${zone}'`);
@@ -70,7 +135,7 @@ export function zoneOf(request: Request): string | undefined {
 const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
 
 /** 415 when a request to a JSON route carries a body declared as something else (a form, XML, …). */
-export function checkJsonContentType(request: Request): void {
+export function checkJsonContentType(request: RequestHead): void {
   if (request.body === null) return;
   const type = request.headers.get('content-type')?.trim() ?? '';
   if (type === '' || JSON_TYPE.test(type)) return;
@@ -85,9 +150,13 @@ export function listEnvelope(result: readonly unknown[], total: number): { resul
   return { result, result_count: result.length, total_count: total };
 }
 
-/** `JSON.stringify(listEnvelope(rows, total))` for rows already serialised (each row's JSON text). */
-export function listEnvelopeJson(rows: readonly string[], total: number): string {
-  return `{"result":[${rows.join(',')}],"result_count":${rows.length},"total_count":${total}}`;
+/** `JSON.stringify(listEnvelope(rows, total))` for rows already serialised (each row's JSON text), in pieces (see JsonText). */
+export function listEnvelopeJson(rows: readonly string[], total: number): string[] {
+  const pieces = ['{"result":['];
+  // Commas as pieces of their own: `,${row}` would be a new string, flattened (copied) when its bytes are counted.
+  rows.forEach((row, i) => (i === 0 ? pieces.push(row) : pieces.push(',', row)));
+  pieces.push(`],"result_count":${rows.length},"total_count":${total}}`);
+  return pieces;
 }
 
 /** The items of one page. */
@@ -105,22 +174,29 @@ export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unk
  * the HTTP adapter writes straight to the socket instead of reading the body back (no Blob round trip).
  */
 export class JsonAnswer extends Response {
-  constructor(readonly serialised: string, init: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(readonly serialised: string, init: { status?: number; headers?: Readonly<Record<string, string>> } = {}) {
     super(serialised, { status: init.status ?? 200, headers: { ...init.headers, 'content-type': 'application/json' } });
   }
 }
 
-/** The API's JSON answer to a failure. */
-function jsonError(err: ApiError | undefined): Response {
-  if (err) return new JsonAnswer(JSON.stringify(err.body), { status: err.status, headers: err.headers });
-  return new JsonAnswer(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), { status: 500 });
+/** An answer as a Response (JSON text as a JsonAnswer). */
+export function asResponse(answer: Answer): Response {
+  return answer instanceof JsonText ? new JsonAnswer(answer.serialised, answer) : answer;
 }
 
-/** A JSON value to answer with status 200, or a Response of the body's own. */
-export type RouteResult = JsonBodyType | Response;
+/** The API's JSON answer to a failure. */
+function jsonError(err: ApiError | undefined): JsonText {
+  if (err) return new JsonText(JSON.stringify(err.body), err.status, err.headers);
+  return new JsonText(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), 500);
+}
+
+/** A JSON value to answer with status 200, JSON text, or a Response of the body's own. */
+export type RouteResult = JsonBodyType | JsonText | Response;
+
+type Body<I> = (input: I) => RouteResult | Promise<RouteResult>;
 
 /** Wraps the body of a route anyone may call into an msw resolver over `ctx`. */
-export function route(ctx: MockContext, body: (input: RouteInput) => RouteResult | Promise<RouteResult>, spec: RouteSpec = {}): Resolver {
+export function route(ctx: MockContext, body: Body<RouteInput>, spec: RouteSpec = {}): Route {
   return resolver(ctx, spec, (input) => {
     if (spec.sync) ctx.engine.sync();
     return body(input);
@@ -128,39 +204,50 @@ export function route(ctx: MockContext, body: (input: RouteInput) => RouteResult
 }
 
 /** Wraps the body of a route for a caller whose token holds one of `scope` ([]: any live token); the world is synced first unless told. */
-export function authedRoute(
-  ctx: MockContext, scope: string | readonly string[], body: (input: AuthedInput) => RouteResult | Promise<RouteResult>, spec: RouteSpec = {},
-): Resolver {
-  return resolver(ctx, spec, (input) => {
+export function authedRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput>, spec: RouteSpec = {}): Route {
+  return authed<Request>(ctx, scope, body, spec);
+}
+
+/**
+ * `authedRoute` for a body that reads only a RequestHead (no other Fetch API): its `direct` takes the
+ * head the HTTP adapter makes from node's request, so a hot route skips msw, Request and Response.
+ */
+export function headRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<RequestHead>>, spec: RouteSpec = {}): Route<RequestHead> {
+  return authed<RequestHead>(ctx, scope, body, spec);
+}
+
+function authed<R extends RequestHead>(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<R>>, spec: RouteSpec): Route<R> {
+  return resolver<R>(ctx, spec, (input) => {
     const caller = authenticate(ctx, input.request, scope);
     if (spec.sync ?? true) ctx.engine.sync();
     return body({ ...input, caller });
   });
 }
 
-function resolver(ctx: MockContext, spec: RouteSpec, run: (input: RouteInput) => RouteResult | Promise<RouteResult>): Resolver {
+function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput<R>>): Route<R> {
   const answerError = spec.browser ?? jsonError;
-  return async ({ request, params }) => {
+  const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
-    let response: Response;
+    let result: Answer;
     try {
-      response = await answer(spec, run, request, params);
+      result = await answer(spec, run, request, params);
     } catch (err) {
       if (!(err instanceof ApiError)) console.error('mock: unexpected error', err);
-      response = answerError(err instanceof ApiError ? err : undefined);
+      result = answerError(err instanceof ApiError ? err : undefined);
     } finally {
       // Marked whether or not the body failed: a write may have changed something before it did.
       if (writes) ctx.engine.markPromised();
     }
     await ctx.engine.durable();
-    return response;
+    return result;
   };
+  // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
+  const viaMsw = async ({ request, params }: { request: Request; params: RouteParams }) => asResponse(await direct(request as unknown as R, params));
+  return Object.assign(viaMsw, { direct });
 }
 
-/** Runs the shared checks and the body; the result as a Response. */
-async function answer(
-  spec: RouteSpec, run: (input: RouteInput) => RouteResult | Promise<RouteResult>, request: Request, params: RouteParams,
-): Promise<Response> {
+/** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
+async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams): Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);
@@ -171,6 +258,6 @@ async function answer(
     return (page ??= parsePage(url.searchParams, limits));
   };
   const result = await run({ request, url, params, zone, page: pageOf });
-  if (result instanceof Response) return result;
-  return new JsonAnswer(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
+  if (result instanceof Response || result instanceof JsonText) return result;
+  return new JsonText(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
 }
