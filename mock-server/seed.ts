@@ -34,6 +34,8 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const BUREAU1_CUTOFF = Date.parse(`${BUREAU1_UNTIL}T00:00:00Z`);
 const HISTORY_START = Date.parse('2015-06-01T00:00:00Z');
+/** Listings that started before this show the deprecated yields (parsed once: per listing it was a tenth of seeding). */
+const OLD_YIELDS_UNTIL = Date.parse('2018-08-08T23:59:59Z');
 
 /** First listing number handed out to active listings; history numbers sit below it. */
 export const FIRST_ACTIVE_LISTING = 10_000_000;
@@ -158,7 +160,7 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   const cyclesBilled = priorLoans ? rng.int(priorLoans * 3, priorLoans * 40) : 0;
   const lateCycles = priorLoans ? rng.int(0, Math.min(5, cyclesBilled)) : 0;
   const start = created + rng.int(5, 60) * 60_000;
-  const old = start <= Date.parse('2018-08-08T23:59:59Z');
+  const old = start <= OLD_YIELDS_UNTIL;
   const historical = 0.02 + (RATING_SCORE[rating]! / 11) * 0.05;
   const employment = incomeRange === 7 ? 'Not employed' : rng.pick(EMPLOYED);
   const passedWholePool = !whole && rng.chance(0.2);
@@ -261,11 +263,14 @@ const fillBureau2 = new Function('draw', 'E', `return function fillBureau2(b, rn
   BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = draw(rng, E[${k}]);`).join(' ')
 } return b; };`)(bureauValue, BUREAU2_ELEMENTS) as (b: Record<string, number>, rng: Rng) => Record<string, number>;
 
+/** Character codes of `hexUpper`, reused: one array per listing was garbage of its own. */
+const hexCodes: number[] = [];
+
 /** `n` upper-case hex digits: the same draws as `rng.hex(n).toUpperCase()`, without building n strings on the way. */
 function hexUpper(rng: Rng, n: number): string {
-  const codes = new Array<number>(n);
-  for (let i = 0; i < n; i++) codes[i] = HEX_UPPER.charCodeAt(rng.int(0, 15));
-  return String.fromCharCode(...codes);
+  hexCodes.length = n;
+  for (let i = 0; i < n; i++) hexCodes[i] = HEX_UPPER.charCodeAt(rng.int(0, 15));
+  return String.fromCharCode.apply(null, hexCodes);
 }
 
 function makeBureau1(rng: Rng): Record<string, number> {
