@@ -21,19 +21,24 @@ export function mulberry32(state: number): number {
 /** A deterministic random source. */
 export class Rng {
   /**
-   * The state in a typed array: a plain field holding a uint32 above 2^30 is a boxed number, and every
-   * draw allocated a new box (seeding a million listings makes about 90 million draws).
+   * The state as two 16-bit halves: a field holding a uint32 above 2^30 is a boxed number, and every draw
+   * allocated a new box (seeding a million listings makes about 90 million draws); halves stay small
+   * integers, and a generator is still a plain object, cheap to make (engines make one per listing).
    */
-  private readonly state = new Uint32Array(1);
+  private hi: number;
+  private lo: number;
 
   constructor(seed: number) {
-    this.state[0] = initialState(seed);
+    const s = initialState(seed);
+    this.hi = s >>> 16;
+    this.lo = s & 0xffff;
   }
 
   /** A float in [0, 1). */
   next(): number {
-    const s = nextState(this.state[0]!);
-    this.state[0] = s;
+    const s = nextState(((this.hi << 16) | this.lo) >>> 0);
+    this.hi = s >>> 16;
+    this.lo = s & 0xffff;
     return mulberry32(s);
   }
 
