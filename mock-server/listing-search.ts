@@ -6,34 +6,15 @@
  */
 import { LISTING_STATUS } from '../src/contract/enums.js';
 import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from './bitset.js';
-import { listingIndex, positionOf, positionsWith, type ListingIndex, type QueryCacheEntry } from './listing-index.js';
+import { fieldGetter as getter, listingIndex, positionOf, positionsWith, type ListingIndex, type QueryCacheEntry } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { orderBy } from './query-params.js';
 import { keyArrays, radixOrder } from './radix-order.js';
 import type { SortClause } from '../src/contract/listing-query.js';
 import type { Listing, Store } from './store.js';
 
-type Getter = (l: Listing) => unknown;
-
 /** How many searches' matches are kept (a few clients paging at once). */
 const CACHE_ENTRIES = 4;
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
-const getters = new Map<string, Getter>();
-
-/**
- * A getter for one field, compiled to a named property load: a generic `l[name]` read on the hot
- * path is what V8 could not optimise. Names come from the field catalogue, never from a request.
- */
-function getter(name: string, bureau = false): Getter {
-  const key = bureau ? `bureau2.${name}` : name;
-  let g = getters.get(key);
-  if (!g) {
-    if (!IDENTIFIER.test(name)) throw new Error(`not a field name: ${name}`);
-    g = new Function('l', `return l.${key};`) as Getter;
-    getters.set(key, g);
-  }
-  return g;
-}
 
 function rangeTest({ field, bureau, min, max }: ListingQuery['search']['ranges'][number]): (l: Listing) => boolean {
   const get = getter(field, bureau);
