@@ -3,7 +3,6 @@
  * of every rating, term, category, state and funding level; a history of originated loans in every
  * status; the fixed investor users, the demo OAuth client and the partner codes of DESIGN.md.
  */
-import { BUREAU2_ELEMENTS, type BureauElement } from '../src/contract/bureau.js';
 import { BUREAU1_UNTIL } from '../src/contract/listing-fields.js';
 import {
   EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, INVESTMENT_TYPES, LISTING_CATEGORIES, LISTING_STATUS,
@@ -13,6 +12,7 @@ import { cents, monthlyPayment } from './money.js';
 import { investorEmail } from './engine/notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
+import { Bureau2, fillBureau2 } from './seed-bureau.js';
 import { reserveListingRows } from './listing-table.js';
 import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
@@ -242,42 +242,6 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   o.borrowerUserId = null;
   return o;
 }
-
-/** The largest value drawn for a bureau element that is neither special nor zero. */
-function bureauCap(e: BureauElement): number {
-  return e.max > 999 ? 250_000 : e.units === 'percentage' ? 100 : e.units === 'months' ? 480 : 40;
-}
-
-/**
- * A listing's bureau2 values, every element at 0. Built by a constructor so V8 sizes every instance
- * to hold them in the object itself (slack tracking): a million of them was a million dictionaries before.
- */
-const Bureau2 = new Function(`return function Bureau2() { ${
-  BUREAU2_ELEMENTS.map((e) => `this.${e.short} = 0;`).join(' ')
-} };`)() as new () => Record<string, number>;
-
-/** Per bureau2 element: whether it has a special value, that value, and how many values it draws from (0 to its cap). */
-const B2_HAS_SPECIAL = Uint8Array.from(BUREAU2_ELEMENTS, (e) => (e.special ? 1 : 0));
-const B2_SPECIAL = Int32Array.from(BUREAU2_ELEMENTS, (e) => e.special?.value ?? 0);
-const B2_SPAN = Int32Array.from(BUREAU2_ELEMENTS, (e) => bureauCap(e) + 1);
-const b2Values = new Int32Array(BUREAU2_ELEMENTS.length);
-
-/**
- * Draws each element's value: its special value one time in 12.5 (if it has one), else 0 one time in
- * 10, else an integer from 0 to its cap; the same draws as `rng.chance` and `rng.int`, in one loop with
- * three call sites (54 written-out calls were too many for V8 to inline, and each was a call).
- */
-function drawBureau2(rng: Rng): Int32Array {
-  for (let k = 0; k < b2Values.length; k++) {
-    b2Values[k] = B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08 ? B2_SPECIAL[k]! : rng.next() < 0.1 ? 0 : Math.floor(rng.next() * B2_SPAN[k]!);
-  }
-  return b2Values;
-}
-
-/** Draws `b`'s values in place: one named store per element (a store by a computed name in a loop was a tenth of seeding a million). */
-const fillBureau2 = new Function('draw', `return function fillBureau2(b, rng) { const v = draw(rng); ${
-  BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = v[${k}];`).join(' ')
-} return b; };`)(drawBureau2) as (b: Record<string, number>, rng: Rng) => Record<string, number>;
 
 /** `n` upper-case hex digits: the same draws as `rng.hex(n).toUpperCase()`, without building n strings on the way. */
 function hexUpper(rng: Rng, n: number): string {
