@@ -20,15 +20,26 @@ export function mulberry32(state: number): number {
 
 /** A deterministic random source. */
 export class Rng {
-  private state: number;
+  /**
+   * The state as two 16-bit halves: a field holding a uint32 above 2^30 is a boxed number, and every draw
+   * allocated a new box (seeding a million listings makes about 90 million draws); halves stay small
+   * integers, and a generator is still a plain object, cheap to make (engines make one per listing).
+   */
+  private hi: number;
+  private lo: number;
 
   constructor(seed: number) {
-    this.state = initialState(seed);
+    const s = initialState(seed);
+    this.hi = s >>> 16;
+    this.lo = s & 0xffff;
   }
 
   /** A float in [0, 1). */
   next(): number {
-    return mulberry32((this.state = nextState(this.state)));
+    const s = nextState(((this.hi << 16) | this.lo) >>> 0);
+    this.hi = s >>> 16;
+    this.lo = s & 0xffff;
+    return mulberry32(s);
   }
 
   /** An integer in [min, max]. */

@@ -3,7 +3,6 @@
  * of every rating, term, category, state and funding level; a history of originated loans in every
  * status; the fixed investor users, the demo OAuth client and the partner codes of DESIGN.md.
  */
-import { BUREAU2_ELEMENTS, type BureauElement } from '../src/contract/bureau.js';
 import { BUREAU1_UNTIL } from '../src/contract/listing-fields.js';
 import {
   EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, INVESTMENT_TYPES, LISTING_CATEGORIES, LISTING_STATUS,
@@ -13,6 +12,7 @@ import { cents, monthlyPayment } from './money.js';
 import { investorEmail } from './engine/notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
 import { Rng } from './rng.js';
+import { Bureau2, fillBureau2 } from './seed-bureau.js';
 import { reserveListingRows } from './listing-table.js';
 import { addNote } from './store-index.js';
 import type { ExistingBorrower } from './store.js';
@@ -34,6 +34,8 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const BUREAU1_CUTOFF = Date.parse(`${BUREAU1_UNTIL}T00:00:00Z`);
 const HISTORY_START = Date.parse('2015-06-01T00:00:00Z');
+/** Listings that started before this show the deprecated yields (parsed once: per listing it was a tenth of seeding). */
+const OLD_YIELDS_UNTIL = Date.parse('2018-08-08T23:59:59Z');
 
 /** First listing number handed out to active listings; history numbers sit below it. */
 export const FIRST_ACTIVE_LISTING = 10_000_000;
@@ -158,7 +160,7 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   const cyclesBilled = priorLoans ? rng.int(priorLoans * 3, priorLoans * 40) : 0;
   const lateCycles = priorLoans ? rng.int(0, Math.min(5, cyclesBilled)) : 0;
   const start = created + rng.int(5, 60) * 60_000;
-  const old = start <= Date.parse('2018-08-08T23:59:59Z');
+  const old = start <= OLD_YIELDS_UNTIL;
   const historical = 0.02 + (RATING_SCORE[rating]! / 11) * 0.05;
   const employment = incomeRange === 7 ? 'Not employed' : rng.pick(EMPLOYED);
   const passedWholePool = !whole && rng.chance(0.2);
@@ -240,26 +242,6 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   o.borrowerUserId = null;
   return o;
 }
-
-function bureauValue(rng: Rng, e: BureauElement): number {
-  if (e.special && rng.chance(0.08)) return e.special.value;
-  if (rng.chance(0.1)) return 0;
-  const cap = e.max > 999 ? 250_000 : e.units === 'percentage' ? 100 : e.units === 'months' ? 480 : 40;
-  return rng.int(0, cap);
-}
-
-/**
- * A listing's bureau2 values, every element at 0. Built by a constructor so V8 sizes every instance
- * to hold them in the object itself (slack tracking): a million of them was a million dictionaries before.
- */
-const Bureau2 = new Function(`return function Bureau2() { ${
-  BUREAU2_ELEMENTS.map((e) => `this.${e.short} = 0;`).join(' ')
-} };`)() as new () => Record<string, number>;
-
-/** Draws `b`'s values in place: one named store per element (a store by a computed name in a loop was a tenth of seeding a million). */
-const fillBureau2 = new Function('draw', 'E', `return function fillBureau2(b, rng) { ${
-  BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = draw(rng, E[${k}]);`).join(' ')
-} return b; };`)(bureauValue, BUREAU2_ELEMENTS) as (b: Record<string, number>, rng: Rng) => Record<string, number>;
 
 /** `n` upper-case hex digits: the same draws as `rng.hex(n).toUpperCase()`, without building n strings on the way. */
 function hexUpper(rng: Rng, n: number): string {

@@ -28,7 +28,11 @@ const FILTERS: Record<string, fc.Arbitrary<string>> = {
   at02s_max: fc.constantFrom('0', '10'), loan_origination_date_min: fc.constant('2020-01-01'),
   biddable: bool, invested: bool, whole_loan: bool, exclude_co_borrower_application: bool,
   listing_number: some([-1, 0, 1, 2, 40, 79, 85, 120].map((d) => FIRST_ACTIVE_LISTING + d)),
-  sort_by: fc.constantFrom('listing_amount desc', 'borrower_rate', 'percent_funded desc,listing_number', 'occupation'),
+  // Numbers with ties and nulls (sorted by typed keys), strings and booleans (by the generic order).
+  sort_by: fc.constantFrom(
+    'listing_amount desc', 'borrower_rate', 'percent_funded desc,listing_number', 'occupation', 'max_prior_platform_loan desc,listing_amount',
+    'combined_dti_wplatform_loan', 'has_mortgage,borrower_rate desc', 'loan_origination_date desc', 'amount_funded,percent_funded desc',
+  ),
 };
 
 /** A random search: up to four of those, and a page. */
