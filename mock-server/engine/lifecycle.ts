@@ -28,10 +28,12 @@ export function setStatus(store: Store, l: Listing, status: number, at: number):
 
 /** Adds `amount` to what a listing has been funded (never above its amount). */
 export function fund(store: Store, l: Listing, amount: number, at: number): void {
-  const funded = cents(Math.min(l.listing_amount, l.amount_funded + amount));
+  // Each field read once: they are accessors over the listing table's columns, and the market funds on most of its visits.
+  const total = l.listing_amount;
+  const funded = cents(Math.min(total, l.amount_funded + amount));
   l.amount_funded = funded;
-  l.amount_remaining = cents(l.listing_amount - funded);
-  l.percent_funded = Math.round((funded / l.listing_amount) * 10000) / 10000;
+  l.amount_remaining = cents(total - funded);
+  l.percent_funded = Math.round((funded / total) * 10000) / 10000;
   l.last_updated_date = at;
   touchListing(store, l);
 }

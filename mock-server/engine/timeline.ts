@@ -96,6 +96,13 @@ export function isLive(l: Listing): boolean {
 /** A live listing's place in the timeline: its processes' streams (the next firing hour of each) and the hour it is queued at. */
 export interface ListingEvents extends StreamAt {
   listing: Listing;
+  /** Fields that never change once a listing is listed, kept here so the hot loop reads no column for them: number, amount, whole loan. */
+  number: number;
+  amount: number;
+  whole: boolean;
+  /** The market's constants of this listing's funding steps (market.ts), NaN until it first needs them. */
+  appetite: number;
+  sizeStream: number;
   /** The hour this entry is queued at; NaN while taken out or no longer queued (older copies in buckets are stale). */
   at: number;
   /** The hours of the listing's start and end (the first ticks at or after them). */
@@ -105,13 +112,26 @@ export interface ListingEvents extends StreamAt {
   fired: number;
 }
 
+/**
+ * Hours ahead kept in the ring of hour buckets: every event of a live listing lies within its 14 days
+ * and the 3 days it may wait to originate, so all but odd hand-made listings fit (those wait in `later`).
+ */
+const RING = 512;
+
 /** The timeline of one store (derived: never saved). */
 interface Timeline {
   /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
   hour: number;
   listings: Map<number, ListingEvents>;
-  /** Hour → listings queued at it, in the order they were queued (copies whose `at` moved are stale). */
-  listingsAt: Map<number, ListingEvents[]>;
+  /**
+   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` for the next RING
+   * hours and in `later` beyond (copies whose `at` moved are stale). A bucket's array is emptied and
+   * reused when its hour is taken out: an hour's tick makes no arrays and no Map entries.
+   */
+  ring: ListingEvents[][];
+  later: Map<number, ListingEvents[]>;
+  /** What the current hour's tick took out (reused). */
+  due: ListingEvents[];
   /** Hour → loans with something due at it. */
   loansAt: Map<number, Loan[]>;
   /** How many of `store.listings` have been looked at; listings are only ever appended. */
@@ -132,7 +152,7 @@ function activeHour(l: Listing, ev: ListingEvents): number {
   const next = ev.hours;
   let at = Math.min(ev.end, next[0]!);
   if (l.verification_stage < 3) at = Math.min(at, next[1]!);
-  if (l.amount_remaining > 0) at = Math.min(at, l.investment_typeid === 2 ? (l.amount_funded === 0 ? next[3]! : Infinity) : next[2]!);
+  if (l.amount_remaining > 0) at = Math.min(at, ev.whole ? (l.amount_funded === 0 ? next[3]! : Infinity) : next[2]!);
   return at;
 }
 
@@ -144,18 +164,20 @@ function queueListing(tl: Timeline, ev: ListingEvents, from: number): void {
   else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
   if (at === ev.at) return;
   ev.at = at;
-  if (Number.isNaN(at)) tl.listings.delete(l.listing_number);
-  else push(tl.listingsAt, at, ev);
+  if (Number.isNaN(at)) tl.listings.delete(ev.number);
+  else if (at - tl.hour < RING) tl.ring[at % RING]!.push(ev);
+  else push(tl.later, at, ev);
 }
 
 /** Draws the next firing of every process at or after `from` (or the listing's start), up to its end. */
 function listingEvents(seed: number, l: Listing, from: number): ListingEvents {
   const ev: ListingEvents = {
-    listing: l, at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0,
+    listing: l, number: l.listing_number, amount: l.listing_amount, whole: l.investment_typeid === 2, appetite: NaN, sizeStream: NaN,
+    at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0,
     hours: [Infinity, Infinity, Infinity, Infinity], states: [0, 0, 0, 0],
   };
   const first = Math.max(from, ev.start);
-  for (let i = 0; i < PROCESS_COUNT; i++) nextFiring(seed, l.listing_number, i, first, ev.end, ev);
+  for (let i = 0; i < PROCESS_COUNT; i++) nextFiring(seed, ev.number, i, first, ev.end, ev);
   return ev;
 }
 
@@ -206,7 +228,8 @@ function catchUp(store: Store, tl: Timeline, from: number): void {
 function timelineAt(store: Store, h: number): Timeline {
   let tl = timelines.get(store);
   if (!tl || tl.hour !== h - 1) {
-    tl = { hour: h - 1, listings: new Map(), listingsAt: new Map(), loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+    const ring = Array.from({ length: RING }, () => []);
+    tl = { hour: h - 1, listings: new Map(), ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
     timelines.set(store, tl);
   }
   catchUp(store, tl, h);
@@ -220,27 +243,40 @@ export interface DueAt {
   loans: Loan[];
 }
 
-/** Begins the tick at hour `h`: takes out of the timeline everything due at it. */
+/** Begins the tick at hour `h`: takes out of the timeline everything due at it (the listings array is reused by the next tick). */
 export function takeDue(store: Store, h: number): DueAt {
   const tl = timelineAt(store, h);
-  const listings: ListingEvents[] = [];
-  for (const ev of tl.listingsAt.get(h) ?? []) {
-    if (ev.at !== h) continue; // moved since, or a second copy
-    ev.at = NaN;
-    const next = ev.hours;
-    ev.fired = (next[0] === h ? WITHDRAW : 0) | (next[1] === h ? VERIFY : 0) | (next[2] === h ? FUND : 0) | (next[3] === h ? BUY : 0);
-    listings.push(ev);
+  const listings = tl.due;
+  listings.length = 0;
+  // Entries queued in `later` were queued before any in the ring (their hour was farther off then): they come first, as queued.
+  if (tl.later.size > 0) {
+    takeListings(tl.later.get(h) ?? [], h, listings);
+    tl.later.delete(h);
   }
-  tl.listingsAt.delete(h);
+  const bucket = tl.ring[h % RING]!;
+  takeListings(bucket, h, listings);
+  bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
   loans.sort((a, b) => a.loan_number - b.loan_number);
   return { listings, loans };
 }
 
+/** Moves the entries of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
+function takeListings(bucket: readonly ListingEvents[], h: number, out: ListingEvents[]): void {
+  for (let k = 0; k < bucket.length; k++) {
+    const ev = bucket[k]!;
+    if (ev.at !== h) continue; // moved since, or a second copy
+    ev.at = NaN;
+    const next = ev.hours;
+    ev.fired = (next[0] === h ? WITHDRAW : 0) | (next[1] === h ? VERIFY : 0) | (next[2] === h ? FUND : 0) | (next[3] === h ? BUY : 0);
+    out.push(ev);
+  }
+}
+
 /** Puts a listing taken out at hour `h` back at its next event (drawing the next firing of the processes that fired). */
 export function requeueListing(store: Store, ev: ListingEvents, h: number): void {
-  for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.listing.listing_number, i, h + 1, ev.end, ev);
+  for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.number, i, h + 1, ev.end, ev);
   queueListing(timelines.get(store)!, ev, h + 1);
 }
 
