@@ -101,7 +101,7 @@ export function scanListingQuery(
   };
   if (q.sort.length > 0) {
     const hits = all.filter(matches);
-    sortBy(hits, q.sort, (l, f) => fieldOf(l, f));
+    sortBy(hits, q.sort, (l, f) => (f === 'amount_participation' ? participation.get(l.listing_number) ?? 0 : fieldOf(l, f)));
     return { page: hits.slice(q.offset, q.offset + q.limit), total: hits.length };
   }
   const page: Listing[] = [];

@@ -102,7 +102,7 @@ function search(store: Store, index: ListingIndex, q: ListingQuery, participatio
     matches.push(l);
     return true;
   });
-  return { key, matches: ordered(matches, q.sort) };
+  return { key, matches: ordered(matches, q.sort, participation) };
 }
 
 /**
@@ -110,16 +110,18 @@ function search(store: Store, index: ListingIndex, q: ListingQuery, participatio
  * key is a number or null, keys sit in typed arrays and a radix sort orders the positions (radix-order.ts):
  * comparing through the field getters, a sort of 900,000 matches took three seconds.
  */
-function ordered(matches: Listing[], clauses: SortClause[]): Listing[] {
+function ordered(matches: Listing[], clauses: SortClause[], participation: ReadonlyMap<number, number>): Listing[] {
   const keys = keyArrays(clauses.length, matches.length);
+  // The caller's participation is no field of a listing: it is read from the caller's map (0 where none, as the row shows it).
+  const sortGetter = (field: string) => (field === 'amount_participation' ? (l: Listing) => participation.get(l.listing_number) ?? 0 : getter(field));
   for (let c = 0; c < clauses.length; c++) {
-    const get = getter(clauses[c]!.field);
+    const get = sortGetter(clauses[c]!.field);
     const k = keys[c]!;
     for (let i = 0; i < matches.length; i++) {
       const v = get(matches[i]!);
       if (typeof v === 'number' && v === v) k[i] = v;
       else if (v === null) k[i] = NaN; // nulls sort last, as in sortBy
-      else return orderBy(matches, clauses, (l, f) => getter(f)(l));
+      else return orderBy(matches, clauses, (l, f) => sortGetter(f)(l));
     }
   }
   const order = radixOrder(keys, clauses.map((c) => c.desc), matches.length);
@@ -131,7 +133,10 @@ function ordered(matches: Listing[], clauses: SortClause[]): Listing[] {
 /** The page of matches and the total count, in the query's order, from the indexes. */
 export function runListingQuery(store: Store, q: ListingQuery, participation: ReadonlyMap<number, number>): { page: Listing[]; total: number } {
   const index = listingIndex(store);
-  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${q.invested === null ? '' : [...participation.keys()].join(',')}`;
+  // The caller's participation is part of the answer when the query filters or sorts by it.
+  const byParticipation = q.sort.some((c) => c.field === 'amount_participation');
+  const mine = q.invested === null && !byParticipation ? '' : [...participation].join(',');
+  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${mine}`;
   const cache = store.index.queryCache;
   let entry = cache.find((e) => e.key === key);
   if (!entry) {

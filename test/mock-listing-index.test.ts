@@ -32,6 +32,7 @@ const FILTERS: Record<string, fc.Arbitrary<string>> = {
   sort_by: fc.constantFrom(
     'listing_amount desc', 'borrower_rate', 'percent_funded desc,listing_number', 'occupation', 'max_prior_platform_loan desc,listing_amount',
     'combined_dti_wplatform_loan', 'has_mortgage,borrower_rate desc', 'loan_origination_date desc', 'amount_funded,percent_funded desc',
+    'amount_participation desc,listing_number', 'amount_participation',
   ),
 };
 
@@ -80,6 +81,21 @@ describe('indexed listings search', () => {
     // The property was not met vacuously: queries found listings, and listings ended along the way.
     expect(seen.nonEmpty).toBeGreaterThan(seen.queries / 4);
     expect(seen.ended).toBeGreaterThan(0);
+  });
+
+  test("sort_by=amount_participation orders by the caller's participation (0 where none), both ways", () => {
+    const app = makeApp({ listings: 80 });
+    const store = app.ctx.store;
+    const active = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1).map((l) => l.listing_number);
+    const [a, b, c] = [active[5]!, active[0]!, active[9]!];
+    const participation = new Map([[a, 50], [b, 25], [c, 75]]);
+    for (const search of [runListingQuery, (st: typeof store, q: Parameters<typeof runListingQuery>[1], p: ReadonlyMap<number, number>) => scanListingQuery(st.listings, q, p)]) {
+      const page = (sort: string, mine: ReadonlyMap<number, number>) => numbers(search(store, parseListingQuery(new URLSearchParams({ sort_by: sort, limit: '5' }), undefined), mine).page);
+      expect(page('amount_participation desc', participation).slice(0, 3)).toEqual([c, a, b]);
+      // Ascending, the listings without participation come first, in the pool's order; and another caller's map gives another order.
+      expect(page('amount_participation', participation)).not.toContain(c);
+      expect(page('amount_participation desc', new Map([[b, 25]]))[0]).toBe(b);
+    }
   });
 
   test('later pages of one query are slices of its kept matches: no listing is read again', () => {
