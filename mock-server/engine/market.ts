@@ -10,7 +10,7 @@ import { makeListing } from '../seed.js';
 import { addListing, type Listing, type Store } from '../store.js';
 import { touchListing } from '../listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
-import { firstDraw, firstDraw3, firstDrawAfter, rngFor, streamPrefix } from './rng-for.js';
+import { firstDraw, firstDraw3, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
 import { BUY, CHANCE_PER_HOUR, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW, type ListingEvents } from './timeline.js';
 
@@ -32,17 +32,13 @@ const FUND_SIZE_SALT = 0xf5d5;
 export function runTick(store: Store, t: number): void {
   const h = t / TICK_MS;
   const due = takeDue(store, h);
-  warm(due.listings);
   let ending: ListingEvents[] | null = null;
   for (const ev of due.listings) {
-    const l = ev.listing;
-    const fired = ev.fired;
-    // Most visits are a funding step alone on an open fractional listing: straight to it (the step stepListing would take).
-    if (fired === FUND && !ev.whole && h >= ev.start && h < ev.end && l.listing_status === LISTING_STATUS.ACTIVE) fundingStep(store, ev, t, h);
-    else if (endsAt(l, t, fired)) {
+    if (endsAt(ev.listing, t, ev.fired)) {
       (ending ??= []).push(ev);
       continue;
-    } else stepListing(store, l, t, fired);
+    }
+    stepListing(store, ev.listing, t, ev.fired);
     requeueListing(store, ev, h);
   }
   if (ending) {
@@ -57,23 +53,6 @@ export function runTick(store: Store, t: number): void {
     requeueLoan(store, loan, h);
   }
   arrivals(store, t);
-}
-
-/** Where `warm` leaves what it read, so the reads are not optimised away. */
-let warmed = 0;
-
-/**
- * Reads the fields the steps use of every listing due, in a loop that does nothing else: their cache
- * misses (due listings lie scattered over the columns) overlap here instead of stalling the steps
- * one after another, where most of a tick's time went waiting on memory.
- */
-function warm(due: readonly ListingEvents[]): void {
-  let sum = 0;
-  for (let k = 0; k < due.length; k++) {
-    const l = due[k]!.listing;
-    sum += l.listing_status + l.amount_remaining + l.verification_stage + l.amount_funded + l.percent_funded + l.last_updated_date;
-  }
-  warmed = sum;
 }
 
 /** True when the step at `t` ends listing `l` (it reaches its end, is withdrawn, originates or is cancelled). */
@@ -136,7 +115,7 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
       fund(store, l, Math.min(remaining, fundingStepLots(l.listing_amount, appetite(store.seed, n), firstDraw3(store.seed, n, FUND_SIZE_SALT, t / TICK_MS)) * 25), t);
     }
   }
-  if (stage >= 3 && canOriginate(l, false)) makePending(store, l, t);
+  if (canOriginate(l, false)) makePending(store, l, t);
 }
 
 /**
@@ -145,24 +124,6 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
  */
 function fundingStepLots(amount: number, keen: number, draw: number): number {
   return Math.max(1, Math.round((amount * keen * (0.5 + draw)) / (HOURS_TO_FILL * CHANCE_PER_HOUR[2]!) / 25));
-}
-
-/**
- * `stepOpen` for the visit most ticks are made of: only the funding process fired, on an open
- * fractional listing. The listing's constants come from its timeline entry (hashed once, not per
- * step), and each column is read once; the timeline test holds it equal to the plain walk through stepListing.
- */
-function fundingStep(store: Store, ev: ListingEvents, t: number, h: number): void {
-  const l = ev.listing;
-  const remaining = l.amount_remaining;
-  if (remaining > 0) {
-    if (ev.appetite !== ev.appetite) {
-      ev.appetite = appetite(store.seed, ev.number);
-      ev.sizeStream = streamPrefix(store.seed, ev.number, FUND_SIZE_SALT);
-    }
-    fund(store, l, Math.min(remaining, fundingStepLots(ev.amount, ev.appetite, firstDrawAfter(ev.sizeStream, h)) * 25), t);
-  }
-  if (l.verification_stage >= 3 && canOriginate(l, false)) makePending(store, l, t);
 }
 
 /** New active listings, about as many per hour as keep the seeded number of active listings steady. */

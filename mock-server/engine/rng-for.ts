@@ -39,15 +39,5 @@ export function streamState(seed: number, a: number, b: number, c: number): numb
 
 /** The first number of `rngFor(seed, a, b, c)`'s stream. */
 export function firstDraw3(seed: number, a: number, b: number, c: number): number {
-  return firstDrawAfter(streamPrefix(seed, a, b), c);
-}
-
-/** The hash of `seed, a, b`: what `firstDrawAfter` continues from (a listing's constant part, hashed once instead of on every draw). */
-export function streamPrefix(seed: number, a: number, b: number): number {
-  return mixNumber(mixNumber(hashStart(seed), a), b);
-}
-
-/** `firstDraw3(seed, a, b, c)` from `streamPrefix(seed, a, b)`. */
-export function firstDrawAfter(prefix: number, c: number): number {
-  return mulberry32(nextState(initialState(mixNumber(prefix, c))));
+  return mulberry32(nextState(streamState(seed, a, b, c)));
 }

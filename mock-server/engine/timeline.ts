@@ -96,13 +96,9 @@ export function isLive(l: Listing): boolean {
 /** A live listing's place in the timeline: its processes' streams (the next firing hour of each) and the hour it is queued at. */
 export interface ListingEvents extends StreamAt {
   listing: Listing;
-  /** Fields that never change once a listing is listed, kept here so the hot loop reads no column for them: number, amount, whole loan. */
+  /** Fields that never change once a listing is listed, kept here so the hot loop reads no column for them: number, whole loan. */
   number: number;
-  amount: number;
   whole: boolean;
-  /** The market's constants of this listing's funding steps (market.ts), NaN until it first needs them. */
-  appetite: number;
-  sizeStream: number;
   /** The hour this entry is queued at; NaN while taken out or no longer queued (older copies in buckets are stale). */
   at: number;
   /** The hours of the listing's start and end (the first ticks at or after them). */
@@ -172,7 +168,7 @@ function queueListing(tl: Timeline, ev: ListingEvents, from: number): void {
 /** Draws the next firing of every process at or after `from` (or the listing's start), up to its end. */
 function listingEvents(seed: number, l: Listing, from: number): ListingEvents {
   const ev: ListingEvents = {
-    listing: l, number: l.listing_number, amount: l.listing_amount, whole: l.investment_typeid === 2, appetite: NaN, sizeStream: NaN,
+    listing: l, number: l.listing_number, whole: l.investment_typeid === 2,
     at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0,
     hours: [Infinity, Infinity, Infinity, Infinity], states: [0, 0, 0, 0],
   };
