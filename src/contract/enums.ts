@@ -126,8 +126,16 @@ export const PAGINATION = {
   orderListings: { default: 100, max: 100 },
   loans: { default: 25, max: 25 },
   notes: { default: 25, max: 25 },
+  payments: { default: 25, max: 100 },
 } as const;
 
 /** Access tokens last this many seconds; refresh tokens 10 hours. */
 export const ACCESS_TOKEN_SECONDS = 3599;
 export const REFRESH_TOKEN_SECONDS = 10 * 3600;
+
+/** A payment's transaction code, as the real payments answer and the public Python client's enumeration carry them. */
+export const PAYMENT_TRANSACTION_CODES = ['ACH', 'BD', 'CAP', 'DSP', 'NSF', 'BDF', 'ACHF', 'CAPF', 'SEQR', 'INTR', 'CRINT', 'CK', 'CKF'] as const;
+/** A payment's status (the Python client's PaymentStatus). */
+export const PAYMENT_STATUSES = ['Process', 'Success', 'Fail', 'Dispute'] as const;
+/** What a payment row moves (the Python client's PaymentCashflowType). */
+export const PAYMENT_CASHFLOW_TYPES = ['Payment', 'Adjustment', 'Chargeback', 'DebtSale', 'Other'] as const;

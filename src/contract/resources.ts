@@ -16,7 +16,8 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  BID_RESULTS, BID_STATUSES, LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PLATFORM_RATINGS, type PlatformRating,
+  BID_RESULTS, BID_STATUSES, LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PAYMENT_CASHFLOW_TYPES, PAYMENT_STATUSES,
+  PAYMENT_TRANSACTION_CODES, PLATFORM_RATINGS, type PlatformRating,
 } from './enums.js';
 import {
   nullable, stringIn, codeIn, stringOf, strict, Money, Rate, Fraction, Int, Count, DateTimeText, DateText, WIRE_DATES, type Open, type Loose, type DateSchemas, type DatesFor,
@@ -237,6 +238,55 @@ export type NoteFields<D extends number | string> = Static<ReturnType<typeof not
 export const NoteSchema = Type.Object(noteFieldsSchema(WIRE_DATES).properties, strict);
 /** A note as the API returns it. */
 export type Note = NoteFields<string> & Open;
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+/** `yyyy-MM-ddTHH:mm:ss.SSS±hhmm`: how the real payments answer writes its dates (grahamtt/prosper-api tests/test_client.py). */
+export const PaymentDateText = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}[+-]\\d{4}$',
+  description: "yyyy-MM-ddTHH:mm:ss.SSS±hhmm, as the real payments answer writes it",
+});
+/** An amount as the real payments answer sends it: a decimal in a string, up to 4 places (`"0.7812"`). */
+export const AmountText = Type.String({ pattern: '^-?\\d+(\\.\\d{1,4})?$', description: 'A decimal number in a string, as the real payments answer sends amounts.' });
+
+/**
+ * The caller's share of one loan payment (GET {base_url}/loans/payments): one row per payment per note held,
+ * every amount the note's pro-rata share, written as the real answer writes it (amounts as decimal strings,
+ * dates with milliseconds). The spec names the resource only; the fields are the real answer's
+ * (grahamtt/prosper-api tests/test_client.py, `test_list_payments`, and its `Payment` model).
+ */
+export const PaymentSchema = Type.Object({
+  loan_number: Int,
+  transaction_id: Int,
+  funds_available_date: PaymentDateText,
+  investor_disbursement_date: PaymentDateText,
+  transaction_effective_date: PaymentDateText,
+  account_effective_date: PaymentDateText,
+  payment_transaction_code: stringIn(PAYMENT_TRANSACTION_CODES),
+  payment_status: stringIn(PAYMENT_STATUSES),
+  match_back_id: Type.String(),
+  prior_match_back_id: nullable(Type.String()),
+  loan_payment_cashflow_type: stringIn(PAYMENT_CASHFLOW_TYPES),
+  payment_amount: AmountText,
+  principal_amount: AmountText,
+  interest_amount: AmountText,
+  origination_interest_amount: AmountText,
+  late_fee_amount: AmountText,
+  service_fee_amount: AmountText,
+  collection_fee_amount: AmountText,
+  gl_reward_amount: AmountText,
+  nsf_fee_amount: AmountText,
+  pre_days_past_due: Count,
+  post_days_past_due: nullable(Count),
+  resulting_principal_balance: AmountText,
+}, strict);
+/** A payment row's fields as the mock answers them. */
+export type PaymentAnswerFields = Static<typeof PaymentSchema>;
+/** The fields of a payment row the client relies on (the rest ride along for printing). */
+export type PaymentFields = Pick<PaymentAnswerFields, 'loan_number' | 'transaction_effective_date' | 'payment_amount'>;
+/** One payment row (GET {base_url}/loans/payments). */
+export type Payment = PaymentFields & Open;
 
 // ---------------------------------------------------------------------------------------------
 // Account
