@@ -17,6 +17,7 @@ import { oauthHandlers } from './handlers/oauth.js';
 import { offersHandlers } from './handlers/offers.js';
 import { openApiHandlers } from './handlers/openapi.js';
 import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
+import { paymentsHandlers } from './handlers/payments.js';
 import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
 
@@ -88,6 +89,8 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx, submit),
+    // Before the loans: /loans/{loan_id} would take /loans/payments.
+    ...paymentsHandlers(ctx),
     ...loansHandlers(ctx),
     ...notesHandlers(ctx),
     ...accountsHandlers(ctx),

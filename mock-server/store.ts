@@ -118,6 +118,8 @@ export interface Loan extends LoanFields<number> {
   oldestMissedDue?: number | null;
   /** When a defaulted loan is charged off. */
   chargeOffAt?: number | null;
+  /** What each payment and charge-off the engine made paid (engine/payment-log.ts); absent until the first. */
+  paymentLog?: number[];
 }
 
 /** A registered OAuth agent client. */

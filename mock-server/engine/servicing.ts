@@ -10,6 +10,7 @@ import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
+import { logStep, paidSoFar } from './payment-log.js';
 import { firstDraw3 } from './rng-for.js';
 
 const DAY = 86_400_000;
@@ -39,7 +40,7 @@ interface Payment {
 export function serviceLoan(store: Store, loan: Loan, t: number): void {
   if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
     updateArrears(loan, t);
-    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number));
+    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number), t);
     return;
   }
   if (loan.loan_status !== LOAN_STATUS.CURRENT) return;
@@ -79,6 +80,9 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): v
     return;
   }
   const payoff = missed === 0 && r > 0.992;
+  const before = paidSoFar(loan);
+  const paymentsBefore = loan.paymentsMade;
+  const daysPastDue = loan.days_past_due;
   const pay: Payment = { principal: 0, interest: 0, lateFees: cents(LATE_FEE * missed), serviceFee: 0 };
   const installments = payoff ? 1 : missed + 1;
   for (let i = 0; i < installments && loan.principal_balance > 0; i++) {
@@ -111,6 +115,7 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): v
     loan.next_payment_due_date = addMonths(due, installments);
     loan.next_payment_due_amount = installment(loan);
   }
+  logStep(loan, 'payment', t, daysPastDue, before, paymentsBefore);
   payNotes(store, loan, notes, pay, done, t);
 }
 
@@ -138,10 +143,12 @@ function payNotes(store: Store, loan: Loan, notes: readonly Note[], pay: Payment
   }
 }
 
-function chargeOff(loan: Loan, notes: readonly Note[]): void {
+function chargeOff(loan: Loan, notes: readonly Note[], t: number): void {
+  const before = paidSoFar(loan);
   loan.loan_status = LOAN_STATUS.CHARGEOFF;
   loan.chargeOffAt = null;
   loan.collection_fees_paid = cents(loan.collection_fees_paid + loan.principal_balance * 0.02);
+  logStep(loan, 'chargeoff', t, loan.days_past_due, before, loan.paymentsMade);
   for (const n of notes) {
     n.chargedOff = cents((n.chargedOff ?? 0) + (n.principal ?? 0));
     n.principal = 0;

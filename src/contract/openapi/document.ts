@@ -12,7 +12,7 @@ import { VALIDATION_ERROR, SYSTEM_ERROR } from '../errors.js';
 import {
   AccountSchema, BidCreatedSchema, BidReadSchema, BidRequestSchema, CodedErrorSchema, IndexedBureau2Schema, ListingSchema, LoanSchema,
   NoteSchema, OAuthErrorSchema, OfferAssertionSchema, OfferErrorAnswerSchema, OfferErrorSchema, OfferRequestSchema, OfferResponseSchema, OfferSchema,
-  OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, TokenSchema,
+  OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, PaymentSchema, TokenSchema,
 } from '../resources.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
 import { ADMIN_ENDPOINTS, FaultsSchema, MockStateSchema } from './admin.js';
@@ -28,7 +28,7 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   Listing: ListingSchema, IndexedBureau2: IndexedBureau2Schema,
   OrderRequest: OrderRequestSchema, BidRequest: BidRequestSchema, OrderCreated: OrderCreatedSchema, BidCreated: BidCreatedSchema,
   Order: OrderSchema, Bid: BidReadSchema, OrderListing: OrderListingSchema,
-  Loan: LoanSchema, Note: NoteSchema, Account: AccountSchema,
+  Loan: LoanSchema, Note: NoteSchema, Payment: PaymentSchema, Account: AccountSchema,
   OfferRequest: OfferRequestSchema, OfferResponse: OfferResponseSchema, Offer: OfferSchema, OfferError: OfferErrorSchema,
   OfferAssertion: OfferAssertionSchema, OfferErrorAnswer: OfferErrorAnswerSchema,
   Token: TokenSchema, CodedError: CodedErrorSchema, OAuthError: OAuthErrorSchema,

@@ -10,7 +10,7 @@ import { LOAN_SORT_FIELDS, ORDER_LISTING_SORT_FIELDS, PAGINATION, READ_ONLY_SCOP
 import { ORDER_ERRORS, VALIDATION_ERROR } from '../errors.js';
 import {
   AccountSchema, ListingSchema, listEnvelopeSchema, LoanSchema, NoteSchema, OfferErrorAnswerSchema, OfferRequestSchema, OfferResponseSchema,
-  OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, TokenSchema,
+  OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, PaymentSchema, TokenSchema,
 } from '../resources.js';
 import { codes, html, json, oauth, pathParam, queryParam, redirect, sortByParam, type Endpoint } from './endpoint.js';
 import { listingSearchParameters } from './listing-parameters.js';
@@ -104,6 +104,28 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
     summary: 'The loans the caller holds notes in', access: { kind: 'bearer', scopes: ['read_loan'] }, page: PAGINATION.loans,
     parameters: [sortByParam(LOAN_SORT_FIELDS, 'origination_date desc')],
     answers: { 200: json('A page of loans.', listEnvelopeSchema(LoanSchema)), 400: codes('offset, limit or sort_by is bad.', VALIDATION_ERROR) },
+  },
+  {
+    // Before /v1/loans/{loan_id}: the answer check takes the first template that matches a path.
+    method: 'get', path: '/v1/loans/payments', operationId: 'listPayments', tags: ['loans'], zone: true,
+    summary: "The caller's share of each payment of the loans named",
+    description: 'One row per payment of a loan per note the caller holds in it, newest first; each amount is the note\'s share of the payment\'s, '
+      + 'and the rows of a note add up to its note\'s principal, interest and fees paid (service_fee_amount counts up: the note\'s '
+      + 'service_fees_paid_pro_rata_share is its negative; nsf_fee_amount is its share of the failed-payment fees, platform_fees_paid). '
+      + 'A loan the caller holds no note in gives no rows. The spec names the resource without showing it; the fields and their forms '
+      + '(amounts as decimal strings, dates as yyyy-MM-ddTHH:mm:ss.SSS±hhmm in the timezone header\'s zone) are the real answer\'s, '
+      + 'as a public client of the real marketplace publishes it (grahamtt/prosper-api tests/test_client.py).',
+    access: { kind: 'bearer', scopes: ['read_loan'] }, page: PAGINATION.payments,
+    parameters: [
+      { ...queryParam('loan_number', { type: 'string', pattern: '^\\d{1,15}(,\\d{1,15})*$', examples: ['500123,500124'] },
+        'Required: one loan number or several separated by commas (the parameter may also be repeated). Missing or not loan numbers: 400 VAL0001.'), required: true },
+      queryParam('transaction_effective_date', { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-01-31'] },
+        'Only payments effective on or after this day (yyyy-MM-dd, read in the timezone header\'s zone, UTC by default). Another form: 400 VAL0001.'),
+    ],
+    answers: {
+      200: json('A page of payment rows.', listEnvelopeSchema(PaymentSchema)),
+      400: codes('offset, limit, loan_number or transaction_effective_date is bad.', VALIDATION_ERROR),
+    },
   },
   {
     method: 'get', path: '/v1/loans/{loan_id}', operationId: 'getLoan', tags: ['loans'], zone: true,
