@@ -44,6 +44,27 @@ describe('a restart with --state', () => {
     expect(checkInvariants(second.ctx.store).ok).toBe(true);
   });
 
+  test('keeps each loan\'s payment log: the payment rows read the same after a restart, and new payments follow them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
+    const first = stateApp(file);
+    const alice = tokenFor(first, 'alice-1');
+    const loans = [...new Set(first.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber))].join(',');
+    await call(first, 'POST', '/__mock/clock', { body: { advance: '70d' } });
+    const logged = [...first.ctx.store.loans.values()].filter((l) => l.paymentLog).length;
+    expect(logged).toBeGreaterThan(0);
+    const rows = (await call(first, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body;
+    await first.close?.();
+
+    const second = stateApp(file);
+    expect([...second.ctx.store.loans.values()].filter((l) => l.paymentLog).length).toBe(logged);
+    expect((await call(second, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body).toEqual(rows);
+    await call(second, 'POST', '/__mock/clock', { body: { advance: '40d' } });
+    const later = (await call(second, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body;
+    expect(later.total_count).toBeGreaterThan(rows.total_count);
+    const byId = new Map(later.result.map((r: { transaction_id: number }) => [r.transaction_id, r]));
+    for (const r of rows.result) if (byId.has(r.transaction_id)) expect(byId.get(r.transaction_id)).toEqual(r);
+  });
+
   test('a running server writes the file on its own and on close, without leaving temporary files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-state-'));
     const file = join(dir, 'world.json');
