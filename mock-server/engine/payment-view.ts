@@ -51,7 +51,8 @@ export function paymentRows(store: Store, loan: Loan, accountId: string): Paymen
   const rows: PaymentRow[] = [];
   let before = PAID_FIGURES.map(() => shareOf(0));
   for (const payment of loanPayments(store, loan)) {
-    const after = PAID_FIGURES.map((f) => shareOf(payment.cumulative[f]));
+    // A figure the payment did not move keeps its split (most payments move three of the six).
+    const after = PAID_FIGURES.map((f, k) => (payment.moved[f] === 0 ? before[k]! : shareOf(payment.cumulative[f])));
     const balances = shareOf(payment.balance);
     for (const i of mine) {
       const share = {} as PaidCents;

@@ -3,6 +3,7 @@
  * service fee for the operator), misses (days past due grow; 91+ days defaults, 121+ charges off),
  * catches up with late fees, pays off early, or defaults outright (bankruptcy, death). Investors'
  * notes get their pro-rata share through the ledger; a charge-off writes the notes' principal off.
+ * Each payment and charge-off is logged on its loan (payment-log.ts) for GET /loans/payments.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../money.js';
