@@ -17,7 +17,7 @@ import { apportion } from './note-view.js';
 import { PAID_FIGURES, type PaidCents } from './payment-log.js';
 
 const DAY = 86_400_000;
-/** Payments on one row of a note: the row's id is the note's number × this + the payment's place. */
+/** More payments than any loan makes (its term, its catch-ups, a charge-off): a row's id is its note's serial × this + the payment's place. */
 const ROWS_PER_NOTE = 10_000;
 
 /** One note's share of one payment, whole cents. */
