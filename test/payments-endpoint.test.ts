@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { notesOf } from '../mock-server/store-index.js';
 import { START, DAY, call, makeApp, tokenFor } from './engine-fixture.js';
+import { startMock } from './helpers/mock.js';
 
 type App = ReturnType<typeof makeApp>;
 type Json = Record<string, any>;
@@ -135,6 +136,22 @@ describe('GET /v1/loans/payments', () => {
     expect((await call(app, 'GET', '/v1/loans/payments', { token: alice })).body.message).toMatch(/^loan_number: /);
     expect((await call(app, 'GET', `/v1/loans/${loan}`, { token: alice })).body.loan_number).toBe(loan);
     expect((await call(app, 'POST', `/v1/loans/payments?loan_number=${loan}`, { token: alice })).status).toBe(405);
+  });
+
+  test('answers over HTTP as in-process, through the server\'s own routing', async () => {
+    const mock = await startMock();
+    try {
+      const [loan] = heldLoans(mock.app, 'alice-1');
+      const headers = { authorization: `bearer ${mock.env.MKT_ACCESS_TOKEN}`, timezone: 'America/New_York' };
+      const res = await fetch(`${mock.origin}/v1/loans/payments?loan_number=${loan}&limit=3`, { headers });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Json;
+      expect(body.result_count).toBe(3);
+      expect(body.result[0].transaction_effective_date).toMatch(/-0[45]00$/);
+      expect(body).toEqual((await call(mock.app, 'GET', `/v1/loans/payments?loan_number=${loan}&limit=3`, { token: mock.env.MKT_ACCESS_TOKEN, headers: { timezone: 'America/New_York' } })).body);
+    } finally {
+      await mock.close();
+    }
   });
 
   test('needs a token with read_loan: none is 401, another scope 403, a read-only grant reads', async () => {
