@@ -209,6 +209,44 @@ describe('answers the public clients can read', () => {
   });
 });
 
+describe("the checkers against the clients' own real answers (renamed)", () => {
+  it("the Go checker passes the Go client's 2015 account and fails it on the newer date-times and an NA rating", () => {
+    // mtlynch/gofn-prosper 155229e prosper/thin/accounts_test.go.
+    const account2015 = {
+      available_cash_balance: 22139.89, pending_investments_primary_market: 5700, pending_investments_secondary_market: 0,
+      pending_quick_invest_orders: 0, total_principal_received_on_active_notes: 95460.28, total_amount_invested_on_active_notes: 394096.56,
+      outstanding_principal_on_active_notes: 298636.28, total_account_value: 326476.16, inflight_gross: 12345.67, last_deposit_amount: 20000,
+      last_deposit_date: '2015-10-23', last_withdraw_amount: 5400, last_withdraw_date: '2015-10-02',
+    };
+    expect(goProblems(account2015, GO_ACCOUNT, 'account')).toEqual([]);
+    expect(goProblems({ ...account2015, last_deposit_date: '2023-10-23 07:00:00 +0000' }, GO_ACCOUNT, 'a').map(problemField)).toEqual(['last_deposit_date']);
+    expect(goProblems({ ...account2015, total_account_value: '1.00' }, GO_ACCOUNT, 'a').map(problemField)).toEqual(['total_account_value']);
+    expect(goProblems({ platform_rating: 'NA', note_status: 3 }, GO_NOTE, 'n').map(problemField)).toEqual(['platform_rating']);
+  });
+
+  it("the Python checker passes the Python client's real note (2023) and names a missing new field", () => {
+    // grahamtt/prosper-api 86b314e tests/test_client.py test_list_notes, prosper read as platform.
+    const note = {
+      principal_balance_pro_rata_share: 69.7381, service_fees_paid_pro_rata_share: -0.589991, principal_paid_pro_rata_share: 15.8919,
+      interest_paid_pro_rata_share: 14.749939, platform_fees_paid_pro_rata_share: 0.0, late_fees_paid_pro_rata_share: 0.0,
+      collection_fees_paid_pro_rata_share: 0.0, debt_sale_proceeds_received_pro_rata_share: 0.0, platform_proceeds_net_received: 0.0,
+      next_payment_due_amount_pro_rata_share: 3.404649, note_ownership_amount: 85.63, note_sale_gross_amount_received: 0.0, note_sale_fees_paid: 0.0,
+      loan_note_id: '35659-26', listing_number: 111111, note_status: 3, note_status_description: 'DEFAULTED', note_default_reason: 3,
+      note_default_reason_description: 'Bankruptcy', is_sold: false, is_sold_folio: false, loan_number: 11111, amount_borrowed: 5000.0,
+      borrower_rate: 0.25, lender_yield: 0.24, platform_rating: 'N/A', term: 36, age_in_months: 182, accrued_interest: 97.871494,
+      payment_received: 30.051848, loan_settlement_status: 'Unspecified', loan_extension_status: 'Unspecified', loan_extension_term: 0,
+      is_in_bankruptcy: false, co_borrower_application: false, origination_date: '2008-08-19', days_past_due: 123,
+      next_payment_due_date: '2011-08-19', ownership_start_date: '2008-08-19',
+    };
+    expect(problems(note, NOTE, 'note')).toEqual([]);
+    expect(goProblems(note, GO_NOTE, 'note')).toEqual([]);
+    const { accrued_interest: _, ...without } = note;
+    expect(problems(without, NOTE, 'note')).toEqual(['note.accrued_interest is missing']);
+    expect(problems({ ...note, platform_rating: 'NA' }, NOTE, 'note')).toEqual(['note.platform_rating: "NA" is not one of AA, A, B, C, D, E, HR, N/A']);
+    expect(RATINGS).toEqual(GO_RATINGS);
+  });
+});
+
 /**
  * A resource call as the Go client's DoRequest makes it (net/http adds its User-Agent and Accept-Encoding): `bearer`,
  * `Accept`, and a JSON body with its Content-Type on POST only; a GET carries no body at all.
@@ -267,6 +305,11 @@ describe('the Go client: its requests, and what its structs and parsers require 
     expect(status.status, JSON.stringify(status.body)).toBe(200);
     expect(goProblems(status.body, GO_ORDER, 'status')).toEqual([]);
     expect(status.body.bid_requests[0]).toMatchObject({ listing_id: listing.listing_number, bid_amount: 25 });
+    // Once processed, the bid has a result its parser knows.
+    expect((await rawRequest(port, { method: 'POST', target: '/__mock/process' })).status).toBe(200);
+    const processed = await goRequest('GET', `/v1/orders/${placed.body.order_id}`);
+    expect(goProblems(processed.body, GO_ORDER, 'processed')).toEqual([]);
+    expect(processed.body.bid_requests[0].bid_result).toBe('BID_SUCCEEDED');
   });
 
   it('its search path, /v1/search/listings/, is retired: a 404; the listings search lives at /listingsvc/v2/listings/ (spec)', async () => {
@@ -301,5 +344,10 @@ describe('the Go client: its requests, and what its structs and parsers require 
     // element at20s_oldest_trade_open_date counts months instead), so the Go parser refuses every v2 listing, real or mock.
     expect([...new Set(found.map(problemField))]).toEqual(['oldest_trade_open_date']);
     expect(found.length).toBe(res.body.result.length);
+    // So do the originated listings the caller invested in, old ones rated N/A among them.
+    const originated = await goRequest('GET', '/listingsvc/v2/listings/?biddable=false&limit=500');
+    expect(originated.body.result.some((l: { platform_rating: string }) => l.platform_rating === 'N/A')).toBe(true);
+    const old = originated.body.result.flatMap((l: Record<string, unknown>, i: number) => goProblems(l, GO_LISTING, `originated[${i}]`));
+    expect([...new Set(old.map(problemField))]).toEqual(['oldest_trade_open_date']);
   });
 });
