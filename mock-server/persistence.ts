@@ -91,14 +91,22 @@ export function parseState(text: string, path = '(state)'): SavedState {
   for (const loan of store.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
   // A file from before the outbox existed: nothing was sent yet.
   store.outbox ??= { next: 1, messages: [] };
+  // A world saved when old loans were rated `NA`: the rating is spelt `N/A`, as the real answers spell it.
+  for (const loan of store.loans.values()) loan.platform_rating = oldRating(loan.platform_rating);
   // The loaded listings become rows of the store's columns, as seeded ones are (listing-table.ts).
   const loaded: Listing[] = store.listings;
   store.listings = [];
   store.listingByNumber = new ListingsByNumber();
-  for (const l of loaded) addListing(store, l);
+  for (const l of loaded) {
+    l.platform_rating = oldRating(l.platform_rating);
+    addListing(store, l);
+  }
   store.index = buildIndex(store);
   return { store, now: parsed.now };
 }
+
+/** A rating as this mock spells it: `NA`, which earlier mocks wrote, is `N/A`. */
+const oldRating = (rating: string): string => (rating === 'NA' ? 'N/A' : rating);
 
 /** Loads `path`; null when there is no such file yet. */
 export function loadStateFile(path: string): SavedState | null {

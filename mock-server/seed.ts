@@ -273,8 +273,8 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
   for (let i = 0; i < count; i++) {
     const created = HISTORY_START + Math.floor(((end - HISTORY_START) * i) / count) + rng.int(0, DAY);
     const listing = makeListing(rng, store.counters.listing++, created, now, i, scratch);
-    // Some old loans carry NA, the rating of loans made before the ratings (alice holds every fifth history loan, so some of these).
-    if (i % 40 === 5) listing.platform_rating = 'NA';
+    // Some old loans carry N/A, the rating of loans made before the ratings (alice holds every fifth history loan, so some of these).
+    if (i % 40 === 5) listing.platform_rating = 'N/A';
     listing.investment_typeid = 1;
     listing.investment_type_description = INVESTMENT_TYPES[1]!;
     listing.amount_funded = listing.listing_amount;

@@ -55,7 +55,7 @@ describe('shell completion', () => {
   });
 
   it('bash: completes the enumerated values of a filter, also after a comma and after =', async () => {
-    expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', ''])).toEqual(['AA', 'A', 'B', 'C', 'D', 'E', 'HR', 'NA']);
+    expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', ''])).toEqual(['AA', 'A', 'B', 'C', 'D', 'E', 'HR', 'N/A']);
     expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', 'AA,H'])).toEqual(['AA,HR']);
     // Bash splits --fico_score=76 at '=': the candidates replace only the part after it.
     expect(await bashComplete(['mkt', 'listings', 'search', '--fico_score', '=', '76'])).toEqual(['760-779']);

@@ -65,7 +65,7 @@ describe('mkt notes list', () => {
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
   });
 
-  it('--status and --rating keep matching notes from every page, by word or code, ratings including NA', async () => {
+  it('--status and --rating keep matching notes from every page, by word or code, ratings including N/A (typed N/A or NA)', async () => {
     const late = new Set(held().filter((n) => [2, 3].includes(statusOf(n.loanNumber))).map((n) => n.note_number));
     expect(late.size).toBeGreaterThan(0);
     for (const status of ['chargeoff,defaulted', '2,3', 'Charge-Off,DEFAULTED']) {
@@ -73,13 +73,15 @@ describe('mkt notes list', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(new Set(lines(r.stdout).map((n) => n.loan_note_id))).toEqual(late);
     }
-    const ratings = new Set(['AA', 'A', 'NA']);
+    const ratings = new Set(['AA', 'A', 'N/A']);
     const ratingOf = (n: { loanNumber: number }): string => mock.app.ctx.store.loans.get(n.loanNumber)!.platform_rating;
     const wanted = held().filter((n) => ratings.has(ratingOf(n)) && statusOf(n.loanNumber) === 4);
-    expect(wanted.some((n) => ratingOf(n) === 'NA'), 'the seeded world has completed NA notes').toBe(true);
-    const both = await runMkt(['notes', 'list', '--rating', 'aa,A,na', '--status', 'completed', '-o', 'json'], { env: mock.env });
-    expect(both.code, both.stderr).toBe(0);
-    expect(JSON.parse(both.stdout).map((n: Json) => n.loan_note_id).sort()).toEqual(wanted.map((n) => n.note_number).sort());
+    expect(wanted.some((n) => ratingOf(n) === 'N/A'), 'the seeded world has completed N/A notes').toBe(true);
+    for (const typed of ['aa,A,na', 'AA,a,N/A']) {
+      const both = await runMkt(['notes', 'list', '--rating', typed, '--status', 'completed', '-o', 'json'], { env: mock.env });
+      expect(both.code, both.stderr).toBe(0);
+      expect(JSON.parse(both.stdout).map((n: Json) => n.loan_note_id).sort(), typed).toEqual(wanted.map((n) => n.note_number).sort());
+    }
   });
 
   it('refuses a bad filter or a filter with paging flags with exit 2, before anything is sent', async () => {
@@ -87,7 +89,7 @@ describe('mkt notes list', () => {
       [['--status', 'late'], /--status: unknown value 'late'; use .*current \(1\)/],
       [['--status', '9'], /--status: unknown value '9'/],
       [['--status', ','], /--status needs at least one value/],
-      [['--rating', 'Z'], /--rating: unknown value 'Z'; use AA, A, B, C, D, E, HR, NA/],
+      [['--rating', 'Z'], /--rating: unknown value 'Z'; use AA, A, B, C, D, E, HR, N\/A \(or NA\)/],
       [['--status', 'current', '--limit', '5'], /leave out --limit and --offset/],
       [['--limit', '26'], /--limit must be at most 25/],
     ] as const) {

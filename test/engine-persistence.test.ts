@@ -152,4 +152,22 @@ describe('a state file written by an older mock', () => {
     // Within a few days of the seed's own date for it (the seed counts months of 30.4375 days, the reader calendar months).
     expect(Math.abs(back.next_payment_due_date - due)).toBeLessThan(10 * 86_400_000);
   });
+
+  test('old loans and their listings saved rated NA are read back rated N/A, as this mock spells it', () => {
+    const app = makeApp({ listings: 60 });
+    apps.push(app);
+    const old = [...app.ctx.store.loans.values()].filter((l) => l.platform_rating === 'N/A');
+    expect(old.length).toBeGreaterThan(0);
+    for (const loan of old) {
+      loan.platform_rating = 'NA';
+      app.ctx.store.listingByNumber.get(loan.listingNumber)!.platform_rating = 'NA';
+    }
+    expect(serializeState(app.ctx.store, START)).toContain('"platform_rating":"NA"');
+    const back = parseState(serializeState(app.ctx.store, START)).store;
+    for (const loan of old) {
+      expect(back.loans.get(loan.loan_number)!.platform_rating).toBe('N/A');
+      expect(back.listingByNumber.get(loan.listingNumber)!.platform_rating).toBe('N/A');
+    }
+    expect(serializeState(back, START)).not.toContain('"platform_rating":"NA"');
+  });
 });

@@ -108,6 +108,16 @@ describe('planner', () => {
     expect(brief(edge)).toEqual(['9:r:bid:57:ok']);
   });
 
+  it("rating_share counts the account's NA principal as the old loans' N/A, whichever way the strategy spells it", () => {
+    // 900.00 held: 100.00 in old loans (the account keys them NA), 50.00 more in N/A (an originated listing so rated).
+    const na = { platform_rating: 'N/A' };
+    const held = { principal_by_rating: { A: 750, NA: 100, 'N/A': 50 } };
+    // 150 + 50 = 200 of 950 is above 20%; 150 + 50 of 1000 is exactly 20% once the A bid has raised the whole.
+    const ds = plan({ rating_share: { 'N/A': 0.2 }, rules: [{ name: 'r', filters: {}, amount_by_rating: { A: 50, 'N/A': 50 } }] },
+      market([[listing(1, na), listing(2), listing(3, na)]], held));
+    expect(brief(ds)).toEqual(['1:r:skip:50:rating_share', '2:r:bid:50:ok', '3:r:bid:50:ok']);
+  });
+
   it('every candidate gets exactly one decision, in rule order', () => {
     const cands = [[listing(1), listing(2)], [listing(2), listing(3)], [listing(4)]];
     const ds = plan({ rules: [rule('a'), rule('b'), rule('c')] }, market(cands));

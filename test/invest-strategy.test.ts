@@ -56,6 +56,12 @@ describe('a good strategy', () => {
     });
   });
 
+  it("reads the old loans' rating as N/A, spelt N/A or NA (as the account's maps spell it)", () => {
+    const s = ok('rating_share: { NA: 0.05 }\nrules:\n  - name: r\n    amount_by_rating: { "N/A": 25, HR: 30 }\n', 'na.yaml');
+    expect(s.rating_share).toEqual({ 'N/A': 0.05 });
+    expect(s.rules[0]!.amount_by_rating).toEqual({ 'N/A': 25, HR: 30 });
+  });
+
   it('reads the same strategy from JSON', () => {
     const json = JSON.stringify({
       reserve: 100, rules: [{ name: 'prime', filters: { fico_score: ['760-779'], listing_term: 36, has_mortgage: false }, amount: 25 }],
@@ -108,7 +114,7 @@ describe('a bad strategy gets every problem with its line', () => {
       [2, 'max_per_run', /more than 2 decimals/],
       [3, 'colour', /unknown key/],
       [4, 'rating_share.HR', /above 0 and at most 1/],
-      [4, 'rating_share.ZZ', /unknown rating; expected one of AA, A, B, C, D, E, HR/],
+      [4, 'rating_share.ZZ', /unknown rating; expected one of AA, A, B, C, D, E, HR, N\/A \(or NA\)/],
       [4, 'rating_share.E', /above 0 and at most 1/],
       [5, 'max_bids_per_run', /whole number/],
       [9, 'rules[0].filters.fico_scor', /did you mean fico_score\?/],

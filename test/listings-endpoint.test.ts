@@ -105,7 +105,9 @@ describe('GET /listingsvc/v2/listings', () => {
     const ny = await get('/listingsvc/v2/listings?limit=1', { authorization: `bearer ${token}`, timezone: 'America/Chicago' });
     expect(utc.body.result[0].listing_end_date).toMatch(/ \+0000$/);
     expect(ny.body.result[0].listing_end_date).toMatch(/ -0500$/);
-    expect(utc.body.result[0].listing_start_date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    // A date-time, as the spec types it and both public clients' real answers (2015, 2023) send it.
+    expect(utc.body.result[0].listing_start_date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000$/);
+    expect(ny.body.result[0].listing_start_date).toMatch(/ -0500$/);
   });
 
   it.each([

@@ -43,7 +43,11 @@ describe('GET /notes/', () => {
   test('sort_by takes any note field and direction', async () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
-    for (const [field, dir] of [['principal_balance_pro_rata_share', 'asc'], ['note_ownership_amount', 'desc'], ['platform_rating', 'asc']] as const) {
+    for (const [field, dir] of [
+      ['principal_balance_pro_rata_share', 'asc'], ['note_ownership_amount', 'desc'], ['platform_rating', 'asc'],
+      // Figures made of shares, worked out when the note is answered.
+      ['accrued_interest', 'desc'], ['payment_received', 'asc'],
+    ] as const) {
       const result = (await call(app, 'GET', `/v1/notes?sort_by=${encodeURIComponent(`${field} ${dir}`)}`, { token: alice })).body.result;
       const values = result.map((n: Record<string, number | string>) => n[field]);
       const sorted = [...values].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));

@@ -169,6 +169,18 @@ describe('the buckets', () => {
     expect(r.outstanding_principal).toBeCloseTo(notes[0]!.principal_balance_pro_rata_share + notes[1]!.principal_balance_pro_rata_share, 2);
     expect(r.account_value).toBeCloseTo(500 + r.outstanding_principal, 2);
   });
+
+  test("the old loans' rating is one bucket, N/A, whether a note says N/A or an older mock's NA; a rating the list lacks gets its own", () => {
+    const notes = [
+      scheduledNote({ id: '1-1', amount: 100, rating: 'N/A', payments: 3 }),
+      scheduledNote({ id: '2-2', amount: 200, rating: 'NA', payments: 3 }),
+      scheduledNote({ id: '3-3', amount: 700, rating: 'Z', payments: 3 }),
+    ];
+    const r = portfolioReport(ACCOUNT, notes, monthsAfter('2024-01-31', 6));
+    expect(r.by_rating['N/A']).toMatchObject({ notes: 2, invested: 300, share: 0.3 });
+    expect(r.by_rating.Z).toMatchObject({ notes: 1, invested: 700, share: 0.7 });
+    expect(Object.keys(r.by_rating)).toEqual(['AA', 'A', 'B', 'C', 'D', 'E', 'HR', 'N/A', 'Z']);
+  });
 });
 
 describe("the marketplace's today", () => {

@@ -10,7 +10,10 @@
  * the notes of a loan held by notes alone add up to the loan's figures, and those of any other loan fall
  * short of them by the other investors' share, itself within a cent of their fraction.
  */
-import type { Loan as LoanAnswer, Note as NoteAnswer } from '../../src/contract/resources.js';
+import { addMonths } from '../../src/contract/amortisation.js';
+import { LOAN_STATUS } from '../../src/contract/enums.js';
+import type { Loan as LoanAnswer, NoteAnswerFields as NoteAnswer } from '../../src/contract/resources.js';
+import { cents } from '../money.js';
 import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { loanView, originationDate } from './views.js';
@@ -32,6 +35,42 @@ type ShareField = keyof typeof NOTE_SHARES;
 type Shares = Record<ShareField, number>;
 
 const LOAN_DEFAULT_BANKRUPTCY = 2;
+const LOAN_DEFAULT_SETTLED_IN_FULL = 6;
+
+/** The fields of a note's answer worked out from its shares (a field reader gives them the shares). */
+const FROM_SHARES: ReadonlySet<string> = new Set(['accrued_interest', 'payment_received']);
+
+/**
+ * Months from `from` to `to` on a schedule of due dates a calendar month apart starting at `from`: the whole
+ * months passed, plus the part of the current one by time (0 when `to` is not after `from`).
+ */
+export function monthsOnSchedule(from: number, to: number): number {
+  if (to <= from) return 0;
+  const a = new Date(from);
+  const b = new Date(to);
+  // One month short of the calendar difference is never past `to`; step up from there.
+  let k = Math.max(0, (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth() - 1);
+  while (addMonths(from, k + 1) <= to) k++;
+  const start = addMonths(from, k);
+  return k + (to - start) / (addMonths(from, k + 1) - start);
+}
+
+/** The last due date the borrower paid: a month before the oldest one left unpaid, never before the origination. */
+function lastPaidDue(loan: Loan): number {
+  return Math.max(loan.origination_date, addMonths(loan.oldestMissedDue ?? loan.next_payment_due_date, -1));
+}
+
+/**
+ * Interest owed on `principal` (a note's outstanding share) and not yet paid at `now`: principal × borrower_rate / 12
+ * for each month on the loan's schedule since the last due date paid, so on a due date it is that month's interest,
+ * the interest the servicing then collects on the share (servicing.ts). Only a loan still owed interest accrues:
+ * current, or defaulted and not yet charged off (the real answer shows a defaulted note accruing); charged off,
+ * completed, cancelled or not yet originated, nothing.
+ */
+export function accruedInterest(loan: Loan, principal: number, now: number): number {
+  if (loan.loan_status !== LOAN_STATUS.CURRENT && loan.loan_status !== LOAN_STATUS.DEFAULTED) return 0;
+  return cents(((principal * loan.borrower_rate) / 12) * monthsOnSchedule(lastPaidDue(loan), now));
+}
 
 /** Whole cents of an amount held to the cent. */
 const toWholeCents = (x: number): bigint => BigInt(Math.round(x * 100));
@@ -75,15 +114,18 @@ export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string
   return out;
 }
 
-/** The note as the API returns it, given its loan's view and its shares. */
-function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares): NoteAnswer {
+/** The note as the API returns it at `now`, given its loan's view and its shares. */
+function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares, now: number): NoteAnswer {
   const listing = store.listingByNumber.get(note.listingNumber);
+  const loan = store.loans.get(note.loanNumber)!;
   return {
     loan_note_id: note.note_number,
     loan_number: view.loan_number,
     listing_number: note.listingNumber,
     note_ownership_amount: note.amount,
     ...shares,
+    // The mock has no repurchases or loan sales: nothing reaches a note from the platform itself.
+    platform_proceeds_net_received: 0,
     next_payment_due_date: view.next_payment_due_date,
     note_status: view.loan_status,
     note_status_description: view.loan_status_description,
@@ -95,6 +137,12 @@ function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares):
     lender_yield: listing?.lender_yield ?? view.borrower_rate,
     amount_borrowed: view.amount_borrowed,
     age_in_months: view.age_in_months,
+    accrued_interest: accruedInterest(loan, shares.principal_balance_pro_rata_share, now),
+    // As the real answer adds it up: principal + interest + service fees (negative) paid, each the note's share.
+    payment_received: cents(shares.principal_paid_pro_rata_share + shares.interest_paid_pro_rata_share + shares.service_fees_paid_pro_rata_share),
+    loan_settlement_status: view.loan_default_reason === LOAN_DEFAULT_SETTLED_IN_FULL ? 'Settled' : 'Unspecified',
+    loan_extension_status: 'Unspecified',
+    loan_extension_term: 0,
     days_past_due: view.days_past_due,
     origination_date: view.origination_date,
     // Notes are bought in the primary market only, so a note is owned from its loan's origination.
@@ -139,7 +187,7 @@ class LoanSplits {
 /** The notes as the API returns them, in the order given; each loan is viewed and split once. */
 export function noteViews(store: Store, notes: readonly Note[], now: number, zone: string | undefined): NoteAnswer[] {
   const loans = new LoanSplits(store, now, zone);
-  return notes.map((note) => noteAnswer(store, note, loans.view(note.loanNumber), loans.shares(note)));
+  return notes.map((note) => noteAnswer(store, note, loans.view(note.loanNumber), loans.shares(note), now));
 }
 
 /** Stands for the shares where a field other than a share is read: no share is read from it. */
@@ -147,8 +195,8 @@ const NO_SHARES = {} as Shares;
 
 /**
  * A reader of one field of a note's answer that builds no more of it than the field needs: the
- * note's own figures and its loan's origination directly, a share from its loan's split, any other
- * field from its loan's view (each loan viewed and split once per reader).
+ * note's own figures and its loan's origination directly, a share (or a figure made of shares) from its
+ * loan's split, any other field from its loan's view (each loan viewed and split once per reader).
  */
 export function noteFieldReader(store: Store, now: number, zone: string | undefined): (note: Note, field: string) => unknown {
   const loans = new LoanSplits(store, now, zone);
@@ -162,6 +210,7 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
       case 'ownership_start_date': return originationDate(store.loans.get(note.loanNumber)!, zone);
     }
     if (field in NOTE_SHARES) return loans.shares(note)[field as ShareField];
-    return noteAnswer(store, note, loans.view(note.loanNumber), NO_SHARES)[field];
+    const shares = FROM_SHARES.has(field) ? loans.shares(note) : NO_SHARES;
+    return noteAnswer(store, note, loans.view(note.loanNumber), shares, now)[field as keyof NoteAnswer];
   };
 }

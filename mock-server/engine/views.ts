@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
-import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES, PLATFORM_RATINGS } from '../../src/contract/enums.js';
+import { ACCOUNT_RATING_KEYS, accountRatingKey, LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
 import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
 import { cents } from '../money.js';
 import type {
@@ -164,11 +164,12 @@ export function loanView(store: Store, loan: Loan, now: number, zone: string | u
 }
 
 function byRating(): AmountsByRating {
-  return Object.fromEntries(PLATFORM_RATINGS.map((k) => [k, 0])) as AmountsByRating;
+  return Object.fromEntries(ACCOUNT_RATING_KEYS.map((k) => [k, 0])) as AmountsByRating;
 }
 
+/** Adds `amount` under the map's key of `rating`: `NA` for the loans rated `N/A`, as the real account answer keys them. */
 function addTo(to: AmountsByRating, rating: string | undefined, amount: number): void {
-  const key = PLATFORM_RATINGS.find((r) => r === rating) ?? 'NA';
+  const key = accountRatingKey(rating);
   to[key] = cents(to[key] + amount);
 }
 

@@ -1,5 +1,5 @@
 /** `mkt notes list|get`: your notes, each your share of one loan. */
-import { LOAN_STATUSES, PAGINATION, PLATFORM_RATINGS } from '../contract/enums.js';
+import { LOAN_STATUSES, PAGINATION, PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../contract/note-fields.js';
 import type { Note } from '../contract/resources.js';
 import type { CommandContext } from '../context.js';
@@ -27,8 +27,8 @@ const STATUS_WORDS = new Map<string, number>([
   ...Object.entries(STATUS_ALIASES),
 ]);
 
-/** Ratings a note can carry: the platform's, and NA on old loans. */
-const RATINGS: readonly string[] = [...new Set<string>([...PLATFORM_RATINGS, 'NA'])];
+/** Ratings a note can carry, as help and errors list them: the platform's, N/A on old loans (NA read as N/A). */
+const RATINGS = `${PLATFORM_RATINGS.join(', ')} (or NA)`;
 
 /** A comma-separated list of `flag`, each item read by `read` (undefined: not one of them). */
 function parseList<T>(flag: string, text: string, read: (item: string) => T | undefined, allowed: string): Set<T> {
@@ -47,9 +47,9 @@ export function parseStatuses(text: string): Set<number> {
   return parseList('--status', text, (item) => (/^\d+$/.test(item) ? (LOAN_STATUSES[Number(item)] ? Number(item) : undefined) : STATUS_WORDS.get(squash(item))), names);
 }
 
-/** `--rating a,b,na`: ratings. */
+/** `--rating a,b,na`: ratings, as the API spells them (`na` is N/A). */
 export function parseRatings(text: string): Set<string> {
-  return parseList('--rating', text, (item) => RATINGS.find((r) => r === item.toUpperCase()), RATINGS.join(', '));
+  return parseList<string>('--rating', text, readRating, RATINGS);
 }
 
 /** The notes of `items` that pass `keep`, as they come. */
@@ -65,7 +65,7 @@ export function makeNotesCommand(ctx: CommandContext) {
     .description('your notes (default: newest origination first)')
     .option('--all', 'every page, streamed')
     .option('--status <names>', 'only notes of these statuses, comma-separated: words (current, chargeoff, defaulted, completed, …) or codes (0-6); reads every page')
-    .option('--rating <ratings>', `only notes of these ratings, comma-separated (${RATINGS.join(', ')}); reads every page`)
+    .option('--rating <ratings>', `only notes of these ratings, comma-separated (${RATINGS}); reads every page`)
     .option('--sort-by <clause>', "any note field, e.g. 'principal_balance_pro_rata_share desc'")
     .option('--limit <n>', `notes per page (default and maximum ${PAGINATION.notes.max})`)
     .option('--offset <n>', 'index of the first note')
@@ -81,7 +81,7 @@ export function makeNotesCommand(ctx: CommandContext) {
       const [api, client] = await Promise.all([import('../api/notes.js'), ctx.api()]);
       const shown = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, priority: NOTE_PRIORITY };
       if (filtered) {
-        const keep = (n: Note): boolean => (!statuses || statuses.has(n.note_status)) && (!ratings || ratings.has(n.platform_rating));
+        const keep = (n: Note): boolean => (!statuses || statuses.has(n.note_status)) && (!ratings || ratings.has(readRating(n.platform_rating) ?? n.platform_rating));
         return { kind: 'stream', items: only(api.listAll(client, q), keep), ...shown };
       }
       if (opts.all) return { kind: 'stream', items: api.listAll(client, q), ...shown };

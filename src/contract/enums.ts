@@ -2,9 +2,32 @@
 
 /** The ratings new listings get, best first. */
 export const LISTING_RATINGS = ['AA', 'A', 'B', 'C', 'D', 'E', 'HR'] as const;
-/** Every platform rating, best first: the listing ratings and `NA`, which old loans rated before the ratings carry (DESIGN.md). */
-export const PLATFORM_RATINGS = [...LISTING_RATINGS, 'NA'] as const;
+/**
+ * Every platform rating, best first: the listing ratings and `N/A`, which old loans and notes rated before
+ * the ratings carry (spelt so in both public clients' enumerations and in their real answers: grahamtt/prosper-api
+ * ProsperRating, mtlynch/gofn-prosper parseRating; DESIGN.md).
+ */
+export const PLATFORM_RATINGS = [...LISTING_RATINGS, 'N/A'] as const;
 export type PlatformRating = (typeof PLATFORM_RATINGS)[number];
+
+/** The keys of the account's by-rating maps (`invested_notes`, `pending_bids`): the same ratings, the old one spelt `NA`, as the real account answer keys them. */
+export const ACCOUNT_RATING_KEYS = [...LISTING_RATINGS, 'NA'] as const;
+export type AccountRatingKey = (typeof ACCOUNT_RATING_KEYS)[number];
+
+/** Other spellings of a rating that are read as it (a filter value, a `--rating`, a strategy key): `NA`, as the account's maps spell `N/A`. */
+export const RATING_ALIASES: Readonly<Record<string, PlatformRating>> = { NA: 'N/A' };
+
+/** The rating `text` names, in any case and by alias (`na` is `N/A`), or undefined when it names none. */
+export function readRating(text: string): PlatformRating | undefined {
+  const upper = text.trim().toUpperCase();
+  return RATING_ALIASES[upper] ?? PLATFORM_RATINGS.find((r) => r === upper);
+}
+
+/** The key of the account's by-rating maps that `rating` is counted under (`N/A` under `NA`; anything unknown too). */
+export function accountRatingKey(rating: string | undefined): AccountRatingKey {
+  const r = rating === undefined ? undefined : readRating(rating);
+  return r === undefined || r === 'N/A' ? 'NA' : r;
+}
 
 /** Listing terms in months. */
 export const LISTING_TERMS = [24, 36, 48, 60] as const;
@@ -87,6 +110,11 @@ export const LOAN_STATUS = {
 export const LOAN_DEFAULT_REASONS: Readonly<Record<number, string>> = {
   1: 'Delinquency', 2: 'Bankruptcy', 3: 'Deceased', 4: 'Repurchased', 5: 'PaidInFull', 6: 'SettledInFull', 7: 'Sold',
 };
+
+/** A note's `loan_settlement_status`: the real answer's `Unspecified`, and the mock's `Settled` for a loan settled in full. */
+export const LOAN_SETTLEMENT_STATUSES = ['Unspecified', 'Settled'] as const;
+/** A note's `loan_extension_status`: the real answer's `Unspecified` (the mock extends no loan). */
+export const LOAN_EXTENSION_STATUSES = ['Unspecified'] as const;
 
 /** Fields `sort_by` may name on GET /loans/ (the spec does not show them; these are the loan's scalar fields). */
 export const LOAN_SORT_FIELDS: ReadonlySet<string> = new Set([

@@ -59,7 +59,7 @@ export const LISTING_FIELDS: readonly ListingField[] = [
   { name: 'listing_monthly_payment', type: 'decimal', filter: 'range', description: 'Monthly payment.' },
   { name: 'listing_number', type: 'integer', filter: 'multivalue', description: 'Listing number.' },
   { name: 'listing_purpose', type: 'string', filter: 'none', description: 'Deprecated; use listing_title.' },
-  { name: 'listing_start_date', type: 'date', filter: 'range', description: 'yyyy-MM-dd, or yyyy-MM-dd HH:mm:ss when filtering.' },
+  { name: 'listing_start_date', type: 'datetime', filter: 'range', description: 'When the listing started; filter with yyyy-MM-dd or yyyy-MM-dd HH:mm:ss.' },
   { name: 'listing_status', type: 'integer', filter: 'multivalue', description: 'Lifecycle position (2 pairs with the reason text Active).' },
   { name: 'listing_status_reason', type: 'string', filter: 'none', description: 'Text for listing_status.' },
   { name: 'listing_term', type: 'integer', filter: 'multivalue', description: 'Amortization months.' },

@@ -4,7 +4,9 @@
  */
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from './bureau.js';
 import { FILTER_DATE_FORMS, parseFilterDate } from './dates.js';
-import { EMPLOYMENT_STATUSES, FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES } from './enums.js';
+import {
+  EMPLOYMENT_STATUSES, FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, RATING_ALIASES, US_STATES,
+} from './enums.js';
 import { FILTERABLE_FIELDS, LISTING_FIELD_BY_NAME, type FieldType } from './listing-fields.js';
 
 /** A filter parameter resolved against the catalogue. */
@@ -26,6 +28,11 @@ export const ALLOWED_VALUES: Readonly<Record<string, readonly string[]>> = {
   income_range: ['0', '1', '2', '3', '4', '5', '6', '7'],
   listing_category_id: Object.keys(LISTING_CATEGORIES),
   listing_status: Object.keys(LISTING_STATUSES),
+};
+
+/** Other spellings a closed list takes (upper case → the API's value): `NA` for the rating `N/A`. */
+export const VALUE_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  platform_rating: RATING_ALIASES,
 };
 
 /** Every filter parameter name: booleans and multivalues by name, ranges with _min and _max, bureau2 short names. */
@@ -61,8 +68,8 @@ export function checkBoolean(value: string): string | null {
 }
 
 /**
- * Splits a multivalue and checks each part. Closed lists match case-insensitively (`a,b` is `A,B`), so
- * the parts come back in the API's own spelling. Returns the parts, or the problem.
+ * Splits a multivalue and checks each part. Closed lists match case-insensitively (`a,b` is `A,B`) and
+ * take their aliases (`NA` is `N/A`), so the parts come back in the API's own spelling. Returns the parts, or the problem.
  */
 export function checkMultivalue(field: string, type: FieldType, value: string): string[] | string {
   const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -71,7 +78,7 @@ export function checkMultivalue(field: string, type: FieldType, value: string): 
   const out: string[] = [];
   for (const p of parts) {
     if (type === 'integer' && !/^-?\d+$/.test(p)) return `'${p}' is not a whole number`;
-    const canonical = allowed ? allowed.find((a) => a.toUpperCase() === p.toUpperCase()) : p;
+    const canonical = allowed ? VALUE_ALIASES[field]?.[p.toUpperCase()] ?? allowed.find((a) => a.toUpperCase() === p.toUpperCase()) : p;
     if (canonical === undefined) return `unknown value '${p}'; expected one of ${allowed!.join(', ')}`;
     out.push(canonical);
   }

@@ -80,7 +80,7 @@ export const listingFieldsSchema = <DT extends TSchema, D extends TSchema>(dates
   prior_platform_loans_principal_borrowed: Money,
   prior_platform_loans_principal_outstanding: Money,
   listing_creation_date: dates.dateTime,
-  listing_start_date: dates.date,
+  listing_start_date: dates.dateTime,
   listing_end_date: dates.dateTime,
   last_updated_date: dates.dateTime,
   whole_loan_start_date: nullable(dates.dateTime),

@@ -16,8 +16,8 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  BID_RESULTS, BID_STATUSES, LOAN_DEFAULT_REASONS, LOAN_STATUSES, ORDER_STATUSES, PAYMENT_CASHFLOW_TYPES, PAYMENT_STATUSES,
-  PAYMENT_TRANSACTION_CODES, PLATFORM_RATINGS, type PlatformRating,
+  ACCOUNT_RATING_KEYS, BID_RESULTS, BID_STATUSES, LOAN_DEFAULT_REASONS, LOAN_EXTENSION_STATUSES, LOAN_SETTLEMENT_STATUSES, LOAN_STATUSES,
+  ORDER_STATUSES, PAYMENT_CASHFLOW_TYPES, PAYMENT_STATUSES, PAYMENT_TRANSACTION_CODES, PLATFORM_RATINGS, type AccountRatingKey,
 } from './enums.js';
 import {
   nullable, stringIn, codeIn, stringOf, strict, Money, Rate, Fraction, Int, Count, DateTimeText, DateText, WIRE_DATES, type Open, type Loose, type DateSchemas, type DatesFor,
@@ -234,9 +234,34 @@ export const noteFieldsSchema = <DT extends TSchema, D extends TSchema>(dates: D
 /** A note's fields; `D` is how a date is held. */
 export type NoteFields<D extends number | string> = Static<ReturnType<typeof noteFieldsSchema<DatesFor<D>['dateTime'], DatesFor<D>['date']>>>;
 
+/**
+ * The fields of the real note answer that the mock works out when it answers (from the loan and the note's
+ * shares) and that no command relies on: grahamtt/prosper-api tests/test_client.py `test_list_notes` and its
+ * `Note` model, which requires them.
+ */
+const noteAnswerOnlyFields = {
+  platform_proceeds_net_received: Type.Number({
+    description: 'What the platform itself paid the note, net (the real answer carries 0.0; the mock has no repurchases or loan sales, so always 0).',
+  }),
+  accrued_interest: Type.Number({
+    minimum: 0,
+    description: 'Interest owed and not yet paid: the outstanding principal share × borrower_rate / 12 for each month (and part of a month, '
+      + 'on the loan\'s schedule) since the last due date paid, while the loan is current or defaulted; 0 once it is charged off or ended.',
+  }),
+  payment_received: Type.Number({
+    description: 'What the note has received from the borrower\'s payments: principal + interest + service fees paid (the fees negative), '
+      + 'the three pro-rata shares, as the real answer adds them.',
+  }),
+  loan_settlement_status: stringIn(LOAN_SETTLEMENT_STATUSES, '`Unspecified` unless the loan was settled (loan_default_reason 6, SettledInFull): then `Settled`.'),
+  loan_extension_status: stringIn(LOAN_EXTENSION_STATUSES, 'The mock extends no loan: always `Unspecified`, as the real answer.'),
+  loan_extension_term: Type.Integer({ minimum: 0, description: 'Months the loan was extended by; 0 (no extensions in the mock).' }),
+};
+
 /** A note as GET /notes/ and GET /notes/{loan_note_id} return it. */
-export const NoteSchema = Type.Object(noteFieldsSchema(WIRE_DATES).properties, strict);
-/** A note as the API returns it. */
+export const NoteSchema = Type.Object({ ...noteFieldsSchema(WIRE_DATES).properties, ...noteAnswerOnlyFields }, strict);
+/** The named fields of a note as the mock answers it. */
+export type NoteAnswerFields = Static<typeof NoteSchema>;
+/** A note as the API returns it: the fields a command may rely on; the rest ride along for printing. */
 export type Note = NoteFields<string> & Open;
 
 // ---------------------------------------------------------------------------------------------
@@ -291,9 +316,12 @@ export type Payment = PaymentFields & Open;
 // ---------------------------------------------------------------------------------------------
 // Account
 
-/** Amounts by platform rating, every rating a key (`NA` for loans rated before the ratings). */
-export type AmountsByRating = { [R in PlatformRating]: number };
-const ByRating = Type.Unsafe<AmountsByRating>(Type.Record(stringOf(PLATFORM_RATINGS), Money, strict));
+/**
+ * Amounts by platform rating, every rating a key; loans rated before the ratings (`N/A` on loans and notes)
+ * are keyed `NA`, as the real account answer keys them (grahamtt/prosper-api tests/test_client.py, `test_get_account_info`).
+ */
+export type AmountsByRating = { [R in AccountRatingKey]: number };
+const ByRating = Type.Unsafe<AmountsByRating>(Type.Record(stringOf(ACCOUNT_RATING_KEYS), Money, strict));
 
 /**
  * The account as GET /accounts/platform returns it, in the real marketplace's shape (DESIGN.md; the spec

@@ -5,11 +5,11 @@
 import { buildSearchQuery } from '../commands/listings-actions.js';
 import { suggest } from '../commands/options.js';
 import { MIN_BID, youngPartialCap } from '../contract/bid-rules.js';
-import { PLATFORM_RATINGS, type PlatformRating } from '../contract/enums.js';
+import { PLATFORM_RATINGS, RATING_ALIASES, type PlatformRating } from '../contract/enums.js';
 import { QueryError, readListingSearch } from '../contract/listing-query.js';
 import { UsageError } from '../errors.js';
 
-export { MIN_BID, PLATFORM_RATINGS, suggest, youngPartialCap, type PlatformRating };
+export { MIN_BID, PLATFORM_RATINGS, RATING_ALIASES, suggest, youngPartialCap, type PlatformRating };
 export { checkBoolean, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
 export { parseApiDateTime } from '../contract/dates.js';
 

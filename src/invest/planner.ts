@@ -20,7 +20,7 @@
  * rating only lowers R's share.
  */
 import type { Candidate, Market, TakenReason } from './market.js';
-import { MIN_BID_CENTS, youngPartialCap } from './marketplace-rules.js';
+import { MIN_BID_CENTS, RATING_ALIASES, youngPartialCap } from './marketplace-rules.js';
 import type { Rule, Strategy } from './strategy.js';
 
 /** Why a candidate is skipped. */
@@ -86,7 +86,9 @@ function run(strategy: Strategy, market: Market): { decisions: Decision[]; total
   const held = new Map<string, number>();
   let heldTotal = 0;
   for (const [rating, dollars] of Object.entries(market.principal_by_rating)) {
-    held.set(rating, toCents(dollars));
+    // The account keys old loans NA; listings and the strategy say N/A.
+    const key = RATING_ALIASES[rating] ?? rating;
+    held.set(key, (held.get(key) ?? 0) + toCents(dollars));
     heldTotal += toCents(dollars);
   }
   const decisions: Decision[] = [];

@@ -168,7 +168,7 @@ function notBiddable(l: Readonly<Record<string, unknown>>): string | null {
 
 /**
  * A rule's query limited to listings that have started by `now`: a search shows listings that start
- * later today (listing_start_date is a date), and one bid on them (ORD0020) sinks its whole order.
+ * later today, and one bid on them (ORD0020) sinks its whole order.
  * A rule's own earlier listing_start_date_max is kept.
  */
 export function startedQuery(query: URLSearchParams, now: number, zone: string | undefined): URLSearchParams {

@@ -3,7 +3,7 @@
  * caps. parseStrategy collects every problem with its line instead of stopping at the first.
  */
 import {
-  checkBoolean, checkFilterValue, checkSortBy, filterParamNames, MIN_BID, PLATFORM_RATINGS, resolveFilterParam, suggest, type PlatformRating,
+  checkBoolean, checkFilterValue, checkSortBy, filterParamNames, MIN_BID, PLATFORM_RATINGS, RATING_ALIASES, resolveFilterParam, suggest, type PlatformRating,
 } from './marketplace-rules.js';
 import { readSourceTree, type SourceNode } from './source-tree.js';
 
@@ -240,19 +240,22 @@ function share(node: SourceNode, key: string, report: Report): number | undefine
   return v;
 }
 
-/** A map keyed by platform rating; each value read by `read`. */
+const RATING_NAMES = `${PLATFORM_RATINGS.join(', ')} (or NA)`;
+
+/** A map keyed by platform rating (`NA` read as `N/A`); each value read by `read`. */
 function readByRating(
   node: SourceNode, at: string, report: Report, read: (n: SourceNode, key: string) => number | undefined,
 ): Partial<Record<PlatformRating, number>> {
   const out: Partial<Record<PlatformRating, number>> = {};
   if (node.kind !== 'map' || node.entries.length === 0) {
-    report(node.line, at, `must be a map of ratings (${PLATFORM_RATINGS.join(', ')}) with at least one entry`);
+    report(node.line, at, `must be a map of ratings (${RATING_NAMES}) with at least one entry`);
     return out;
   }
   for (const e of node.entries) {
-    const rating = PLATFORM_RATINGS.find((r) => r === e.key);
+    // NA, as the account's by-rating maps spell it, is the old loans' N/A.
+    const rating = RATING_ALIASES[e.key] ?? PLATFORM_RATINGS.find((r) => r === e.key);
     if (!rating) {
-      report(e.line, `${at}.${e.key}`, `unknown rating; expected one of ${PLATFORM_RATINGS.join(', ')}`);
+      report(e.line, `${at}.${e.key}`, `unknown rating; expected one of ${RATING_NAMES}`);
       continue;
     }
     const v = read(e.value, `${at}.${e.key}`);

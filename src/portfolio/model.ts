@@ -4,7 +4,7 @@
  * periods, quoted as a nominal annual rate: twelve times the monthly rate, as loan rates and lender
  * yields are quoted). Pure: the account, the notes and the dates are passed in.
  */
-import { PLATFORM_RATINGS } from '../contract/enums.js';
+import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import type { Account, Note } from '../contract/resources.js';
 import { addMonths } from '../contract/amortisation.js';
 import { formatDay, monthsBetween, parseDay } from './calendar.js';
@@ -115,7 +115,8 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     annualized_return: ret.rate === null ? null : round(ret.rate, 6),
     annualized_return_reason: ret.reason,
     by_status: buckets(STATUS_BUCKETS, notes, statusBucket),
-    by_rating: buckets([...PLATFORM_RATINGS, 'NA'], notes, (n) => n.platform_rating || 'NA'),
+    // An old loan's rating is N/A (an older mock's NA too); one the list lacks gets a bucket of its own, as sent.
+    by_rating: buckets(PLATFORM_RATINGS, notes, (n) => readRating(n.platform_rating || 'N/A') ?? n.platform_rating),
   };
 }
 

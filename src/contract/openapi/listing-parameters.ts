@@ -7,7 +7,7 @@
 import { BUREAU2_ELEMENTS } from '../bureau.js';
 import { FILTER_DATE_FORMS } from '../dates.js';
 import { FILTERABLE_FIELDS, SORTABLE_FIELDS, type ListingField } from '../listing-fields.js';
-import { ALLOWED_VALUES, rangeFloor, resolveFilterParam } from '../listing-filters.js';
+import { ALLOWED_VALUES, rangeFloor, resolveFilterParam, VALUE_ALIASES } from '../listing-filters.js';
 import { queryParam, sortByParam, type Parameter } from './endpoint.js';
 
 /** A filter date bound: a day, or a second of it (in the `timezone` header's zone). */
@@ -25,11 +25,13 @@ function rangeBound(f: ListingField, end: 'min' | 'max'): Parameter {
 
 function multivalue(f: ListingField): Parameter {
   const allowed = ALLOWED_VALUES[f.name];
+  const aliases = Object.entries(VALUE_ALIASES[f.name] ?? {});
   const items: Record<string, unknown> = { type: f.type === 'integer' ? 'integer' : 'string' };
-  if (allowed) items.enum = f.type === 'integer' ? allowed.map(Number) : [...allowed];
+  if (allowed) items.enum = f.type === 'integer' ? allowed.map(Number) : [...allowed, ...aliases.map(([alias]) => alias)];
+  const also = aliases.map(([alias, value]) => ` ${alias} is read as ${value}.`).join('');
   return {
     name: f.name, in: 'query', style: 'form', explode: false, schema: { type: 'array', items, minItems: 1 },
-    description: `Any of these values, comma-separated${allowed && f.type !== 'integer' ? ' (matched without regard to case)' : ''}. ${f.description}`,
+    description: `Any of these values, comma-separated${allowed && f.type !== 'integer' ? ' (matched without regard to case)' : ''}.${also} ${f.description}`,
   };
 }
 
