@@ -98,14 +98,22 @@ export function apportion(total: bigint, weights: readonly bigint[]): bigint[] {
 }
 
 /**
+ * The holders' weights of a loan in cents: each note's ownership amount in the order the loan's notes are
+ * kept, and last the part no note holds (the simulated other investors). Notes and payment rows split by these.
+ */
+export function holderWeights(amountBorrowed: number, notes: readonly Note[]): bigint[] {
+  const held = notes.map((n) => toWholeCents(n.amount));
+  const heldSum = held.reduce((s, w) => s + w, 0n);
+  const borrowed = toWholeCents(amountBorrowed);
+  return [...held, borrowed > heldSum ? borrowed - heldSum : 0n];
+}
+
+/**
  * The shares of every note of `loan`, by note number. The weights are the notes' ownership amounts and,
  * last, the other investors' part: the amount borrowed that no note holds.
  */
 export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string, Shares> {
-  const held = notes.map((n) => toWholeCents(n.amount));
-  const heldSum = held.reduce((s, w) => s + w, 0n);
-  const borrowed = toWholeCents(view.amount_borrowed);
-  const weights = [...held, borrowed > heldSum ? borrowed - heldSum : 0n];
+  const weights = holderWeights(view.amount_borrowed, notes);
   const out = new Map<string, Shares>(notes.map((n) => [n.note_number, {} as Shares]));
   for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
     const parts = apportion(toWholeCents(Number(view[figure])), weights);

@@ -13,7 +13,7 @@ import type { PaymentAnswerFields } from '../../src/contract/resources.js';
 import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { loanPayments, type LoanPayment } from './loan-payments.js';
-import { apportion } from './note-view.js';
+import { apportion, holderWeights } from './note-view.js';
 import { PAID_FIGURES, type PaidCents } from './payment-log.js';
 
 const DAY = 86_400_000;
@@ -30,23 +30,12 @@ export interface PaymentRow {
   balance: number;
 }
 
-/**
- * The holders' weights of a loan as note-view.ts `loanShares` weighs them: each note's ownership amount
- * in the order the loan's notes are kept, and last the part no note holds (the simulated other investors).
- */
-function holderWeights(loan: Loan, notes: readonly Note[]): bigint[] {
-  const held = notes.map((n) => BigInt(Math.round(n.amount * 100)));
-  const heldSum = held.reduce((s, w) => s + w, 0n);
-  const borrowed = BigInt(Math.round(loan.amount_borrowed * 100));
-  return [...held, borrowed > heldSum ? borrowed - heldSum : 0n];
-}
-
 /** The rows of `accountId`'s notes in `loan`, oldest payment first; none when the account holds no note in it. */
 export function paymentRows(store: Store, loan: Loan, accountId: string): PaymentRow[] {
   const notes = notesOfLoan(store, loan.loan_number);
   const mine = notes.flatMap((n, i) => (n.accountId === accountId ? [i] : []));
   if (mine.length === 0) return [];
-  const weights = holderWeights(loan, notes);
+  const weights = holderWeights(loan.amount_borrowed, notes);
   const shareOf = (cents: number): bigint[] => apportion(BigInt(cents), weights);
   const rows: PaymentRow[] = [];
   let before = PAID_FIGURES.map(() => shareOf(0));
