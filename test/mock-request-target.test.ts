@@ -46,7 +46,14 @@ describe('normaliseTarget', () => {
     expect(problem('*')).toMatch(/must start with '\/'/);
     expect(problem('/v1/lo ans')).toMatch(/only printable ASCII/);
     expect(problem('/v1/lo\u00e9ns')).toMatch(/U\+00E9/);
-    expect(problem('//[zz]/v1/loans')).toBe('ok');
+    expect(problem('//[zz]/v1/loans')).toMatch(/'\[' in the path '\/\/\[zz\]\/v1\/loans' is allowed only around an IP address in the authority/);
+    expect(problem('http://h/v1/loans/[1]')).toMatch(/'\[' in the path/);
+    expect(problem('/v1/loans/{loan_number}')).toMatch(/'\{' in the path .* is allowed nowhere in a URL; percent-encode it \(%7B\)/);
+    for (const ch of '"<>^`|}]') expect(problem(`/v1/a${ch}b`), ch).toMatch(/in the path/);
+    // In the authority of an absolute-form target, in an escape, or in the query, they are no problem.
+    expect(problem('http://[::1]:4010/v1/loans')).toBe('ok');
+    expect(problem('/v1/loans/%5B1%5D')).toBe('ok');
+    expect(problem('/v1/loans?x=[1]|{2}')).toBe('ok');
   });
 
   it('never throws, and a normalised path reads the same when normalised again', () => {

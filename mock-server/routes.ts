@@ -1,0 +1,81 @@
+/**
+ * Strict routes: which handlers a normalised path (request-target.ts) reaches. msw alone would match
+ * a handler's `*\/v1/loans` after any origin and prefix and without regard to case, so a client with
+ * a wrong base URL would pass against the mock and fail against the service. Here a handler's path,
+ * with its leading `*` read as "the origin and the base path", must equal the request's path segment
+ * by segment, letter case included; a `:name` segment takes any one segment. msw then resolves among
+ * the handlers that matched, and only those. Handlers register as before (`http.get('*\/v1/x', …)` in
+ * handlers/); each is compiled once, on first sight, so handlers added later route as well.
+ */
+import { HttpHandler, type RequestHandler } from 'msw';
+import { normalisePath } from './request-target.js';
+
+/** One segment of a route: a literal to equal exactly, or a parameter (null) that takes any one segment. */
+type Pattern = readonly (string | null)[];
+
+const compiled = new WeakMap<RequestHandler, Pattern>();
+
+/** A handler's path as segments; throws for a path the router cannot hold to the strict rule. */
+function compile(handler: RequestHandler): Pattern {
+  let pattern = compiled.get(handler);
+  if (pattern) return pattern;
+  const path = handler instanceof HttpHandler ? handler.info.path : undefined;
+  if (typeof path !== 'string' || !/^\*?\//.test(path)) {
+    throw new Error(`mock route ${String(path)}: write a route as '*/path' or '/path' (the router matches it exactly under the base path)`);
+  }
+  pattern = path.replace(/^\*/, '').split('/').filter((s) => s !== '').map((seg) => {
+    if (/^:\w+$/.test(seg)) return null;
+    // A literal as the request's path would read after normalisation, or it could never match.
+    const norm = normalisePath(`/${seg}`);
+    if (/[*?+()]|^:/.test(seg) || !('path' in norm) || norm.path !== `/${seg}`) throw new Error(`mock route ${path}: segment '${seg}' is neither a literal nor ':name'`);
+    return seg;
+  });
+  compiled.set(handler, pattern);
+  return pattern;
+}
+
+/** `path` below `basePath` (`/` for the base itself), or null when it is not under it. */
+export function underBase(path: string, basePath: string): string | null {
+  if (basePath === '') return path;
+  if (path === basePath) return '/';
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : null;
+}
+
+/** The handlers, in their order, whose path equals the normalised `path` under `basePath` (see above). */
+export function routedHandlers(handlers: readonly RequestHandler[], path: string, basePath: string): RequestHandler[] {
+  const inner = underBase(path, basePath);
+  if (inner === null) return [];
+  const segments = inner.split('/').filter((s) => s !== '');
+  return handlers.filter((h) => {
+    const pattern = compile(h);
+    return pattern.length === segments.length && pattern.every((p, i) => p === null || p === segments[i]);
+  });
+}
+
+/** The methods the handlers answer on the normalised `path` (HEAD wherever GET is), sorted. */
+export function routeMethods(handlers: readonly RequestHandler[], path: string, basePath: string): string[] {
+  const methods = new Set<string>();
+  for (const h of routedHandlers(handlers, path, basePath)) {
+    const method = (h as HttpHandler).info.method;
+    if (typeof method === 'string') methods.add(method.toUpperCase());
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+/**
+ * Reads `--base-path` (the prefix a proxy puts the mock behind): it starts with `/`, holds no `..`
+ * segment, no `__mock` segment (the admin check would take every route for an admin one), no query
+ * or fragment, and what normalisePath refuses in a path. Returned normalised (`/p/` is `/p`), `/` as
+ * '' (no prefix); a problem names what is wrong.
+ */
+export function parseBasePath(raw: string): { basePath: string } | { problem: string } {
+  if (!raw.startsWith('/')) return { problem: `must start with '/', got '${raw}'` };
+  if (/[?#]/.test(raw)) return { problem: `must be a path alone, without '?' or '#', got '${raw}'` };
+  if (/[^\x21-\x7e]/.test(raw)) return { problem: `must be printable ASCII without spaces, got '${raw}'` };
+  if (/(^|[/\\])(\.|%2e){2}([/\\]|$)/i.test(raw)) return { problem: `must not hold a '..' segment, got '${raw}'` };
+  const norm = normalisePath(raw);
+  if ('problem' in norm) return { problem: norm.problem.replace(/ the path /, ' ') };
+  if (/(^|\/)__mock(\/|$)/i.test(norm.path)) return { problem: `must not hold a '__mock' segment (the admin routes' own), got '${raw}'` };
+  return { basePath: norm.path === '/' ? '' : norm.path };
+}
