@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { normaliseTarget } from '../mock-server/request-target.js';
-import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
+import { ADMIN_SPELLINGS, statusWithAccess } from './helpers/admin-spellings.js';
 import { BIN, runMkt } from './helpers/cli.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 import { rawRequest, rawSocket, type RawRequest } from './helpers/raw-http.js';
@@ -25,15 +25,6 @@ async function serve(host = '127.0.0.1', adminToken?: string) {
 }
 
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
-
-/**
- * What a caller with access gets for an admin spelling: the route's 200 where the spelling normalises
- * to `/__mock/…` itself; the 404 naming the path where it has another prefix or case (strict routes).
- */
-function withAccess(target: string): number {
-  const t = normaliseTarget(target, 'http://x');
-  return t.ok && t.url.pathname.startsWith('/__mock/') ? 200 : 404;
-}
 
 /** The admin call each spelling stands for: method and body that the route takes. */
 function adminCall(target: string, headers: Record<string, string> = {}): RawRequest {
@@ -148,10 +139,10 @@ describe('admin routes: one normalised path, one access rule', () => {
 
   it('bound off loopback, the token opens every spelling of an admin route, in either header', async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
-    expect(ADMIN_SPELLINGS.filter((t) => withAccess(t) === 200).length).toBeGreaterThan(10);
+    expect(ADMIN_SPELLINGS.filter((t) => statusWithAccess(t) === 200).length).toBeGreaterThan(10);
     for (const [i, target] of ADMIN_SPELLINGS.entries()) {
       const headers: Record<string, string> = i % 2 ? { authorization: 'Bearer S3cret-token' } : { 'x-mock-admin-token': 'S3cret-token' };
-      expect((await rawRequest(port, adminCall(target, headers))).status, target).toBe(withAccess(target));
+      expect((await rawRequest(port, adminCall(target, headers))).status, target).toBe(statusWithAccess(target));
     }
     expect(app.ctx.clock.now()).toBeGreaterThan(TEST_START);
   });
@@ -159,7 +150,7 @@ describe('admin routes: one normalised path, one access rule', () => {
   it('bound to loopback, loopback callers reach every spelling without a token', async () => {
     const { server, port } = await serve();
     expect(server.adminToken).toBeNull();
-    for (const target of ADMIN_SPELLINGS) expect((await rawRequest(port, adminCall(target))).status, target).toBe(withAccess(target));
+    for (const target of ADMIN_SPELLINGS) expect((await rawRequest(port, adminCall(target))).status, target).toBe(statusWithAccess(target));
     // Another prefix or case is no admin route, with access or without.
     expect((await rawRequest(port, adminCall('/__MOCK/state'))).text).toBe('{"code":"NOT_FOUND","message":"No route for GET /__MOCK/state"}');
   });
