@@ -114,6 +114,23 @@ export function normaliseTarget(raw: string, origin: string): TargetResult {
 }
 
 /**
+ * Reads `--base-path` (the prefix a proxy puts the mock behind): it starts with `/`, holds no `..`
+ * segment, no `__mock` segment (the admin check would take every route for an admin one), no query
+ * or fragment, and what normalisePath refuses in a path. Returned normalised (`/p/` is `/p`), `/` as
+ * '' (no prefix); a problem names what is wrong.
+ */
+export function parseBasePath(raw: string): { basePath: string } | { problem: string } {
+  if (!raw.startsWith('/')) return { problem: `must start with '/', got '${raw}'` };
+  if (/[?#]/.test(raw)) return { problem: `must be a path alone, without '?' or '#', got '${raw}'` };
+  if (/[^\x21-\x7e]/.test(raw)) return { problem: `must be printable ASCII without spaces, got '${raw}'` };
+  if (/(^|[/\\])(\.|%2e){2}([/\\]|$)/i.test(raw)) return { problem: `must not hold a '..' segment, got '${raw}'` };
+  const norm = normalisePath(raw);
+  if ('problem' in norm) return { problem: norm.problem.replace(/ the path /, ' ') };
+  if (isAdminPath(norm.path)) return { problem: `must not hold a '__mock' segment (the admin routes' own), got '${raw}'` };
+  return { basePath: norm.path === '/' ? '' : norm.path };
+}
+
+/**
  * Whether a normalised path may reach an admin handler. Wider than the router on purpose (which
  * matches `{base path}/__mock/…` exactly): any `__mock` segment, in any case, under any prefix, so
  * no base path or later route can open a spelling the access check does not cover.

@@ -13,7 +13,7 @@ import { HttpHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { parseBasePath } from '../mock-server/routes.js';
+import { parseBasePath } from '../mock-server/request-target.js';
 import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';

@@ -4,7 +4,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
-import { parseBasePath } from '../../mock-server/routes.js';
+import { parseBasePath } from '../../mock-server/request-target.js';
 import { MockSetupError } from '../../mock-server/setup-error.js';
 import type { HttpClient } from '../api/http.js';
 import type { CommandContext } from '../context.js';
