@@ -22,7 +22,7 @@ import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
 import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
 import { normaliseTarget } from './request-target.js';
-import { routedHandlers, routeMethods } from './routes.js';
+import { checkRoutes, routedHandlers, routeMethods } from './routes.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -84,8 +84,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...openApiHandlers(ctx),
     ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
-  // Every handler compiles to a strict route now (routes.ts throws on one it cannot), not at its first request.
-  routedHandlers(handlers, '/', base);
+  checkRoutes(handlers);
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url.pathname, base);

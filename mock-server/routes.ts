@@ -4,7 +4,8 @@
  * a wrong base URL would pass against the mock and fail against the service. Here a handler's path,
  * with its leading `*` read as "the origin and the base path", must equal the request's path segment
  * by segment, letter case included; a `:name` segment takes any one segment. msw then resolves among
- * the handlers that matched, and only those. Handlers register as before (`http.get('*\/v1/x', …)` in
+ * the handlers that matched, and only those, the more literal first (`/v1/loans/payments` before
+ * `/v1/loans/:loanId`, whichever registered first), else in their order. Handlers register as before (`http.get('*\/v1/x', …)` in
  * handlers/); each is compiled once, on first sight, so handlers added later route as well.
  */
 import { HttpHandler, type RequestHandler } from 'msw';
@@ -34,6 +35,11 @@ function compile(handler: RequestHandler): Pattern {
   return pattern;
 }
 
+/** Compiles every handler's route now, so a route the router cannot hold fails the mock's start, not its first request. */
+export function checkRoutes(handlers: readonly RequestHandler[]): void {
+  for (const h of handlers) compile(h);
+}
+
 /** `path` below `basePath` (`/` for the base itself), or null when it is not under it. */
 export function underBase(path: string, basePath: string): string | null {
   if (basePath === '') return path;
@@ -41,15 +47,25 @@ export function underBase(path: string, basePath: string): string | null {
   return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : null;
 }
 
-/** The handlers, in their order, whose path equals the normalised `path` under `basePath` (see above). */
+/** Which of two matching routes goes first: the one with a literal where the other has its first parameter (0: neither). */
+function moreLiteral(a: Pattern, b: Pattern): number {
+  for (let i = 0; i < a.length; i++) {
+    if ((a[i] === null) !== (b[i] === null)) return a[i] === null ? 1 : -1;
+  }
+  return 0;
+}
+
+/** The handlers whose path equals the normalised `path` under `basePath`, the more literal first, else in their order (see above). */
 export function routedHandlers(handlers: readonly RequestHandler[], path: string, basePath: string): RequestHandler[] {
   const inner = underBase(path, basePath);
   if (inner === null) return [];
   const segments = inner.split('/').filter((s) => s !== '');
-  return handlers.filter((h) => {
+  const matched = handlers.filter((h) => {
     const pattern = compile(h);
     return pattern.length === segments.length && pattern.every((p, i) => p === null || p === segments[i]);
   });
+  // Array sort is stable: routes alike keep their order (a test's handler put in front still answers first).
+  return matched.length > 1 ? matched.sort((a, b) => moreLiteral(compile(a), compile(b))) : matched;
 }
 
 /** The methods the handlers answer on the normalised `path` (HEAD wherever GET is), sorted. */

@@ -9,11 +9,12 @@
  */
 import { Agent } from 'node:http';
 import fc from 'fast-check';
-import { HttpHandler } from 'msw';
+import { http, HttpHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { parseBasePath } from '../mock-server/request-target.js';
+import { checkRoutes, routedHandlers, routeMethods, underBase } from '../mock-server/routes.js';
 import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
@@ -204,6 +205,44 @@ describe('a base path (mock serve --base-path)', () => {
       await d.close();
       await m.close();
     }
+  });
+});
+
+describe('the router over handlers as handlers/ register them', () => {
+  const ok = () => new Response('ok');
+  const byId = http.get('*/v1/loans/:loanId', ok);
+  const payments = http.get('*/v1/loans/payments', ok);
+  const list = http.get('*/v1/loans', ok);
+  const submit = http.post('/v1/orders', ok);
+
+  it('takes a literal before a parameter, whichever registered first; alike routes in their order', () => {
+    for (const order of [[byId, payments, list], [payments, byId, list]]) {
+      expect(routedHandlers(order, '/v1/loans/payments', '')).toEqual([payments, byId]);
+      expect(routedHandlers(order, '/v1/loans/42', '')).toEqual([byId]);
+    }
+    const front = http.get('*/v1/loans/payments', ok);
+    expect(routedHandlers([front, byId, payments], '/v1/loans/payments', '')).toEqual([front, payments, byId]);
+  });
+
+  it('matches segment by segment, letter case included, under the base path only; `/path` as `*/path`', () => {
+    const all = [byId, payments, list, submit];
+    expect(routedHandlers(all, '/v1/loans', '')).toEqual([list]);
+    expect(routedHandlers(all, '/v1/Loans', '')).toEqual([]);
+    expect(routedHandlers(all, '/x/v1/loans', '')).toEqual([]);
+    expect(routedHandlers(all, '/v1/loans/1/2', '')).toEqual([]);
+    expect(routedHandlers(all, '/p/v1/orders', '/p')).toEqual([submit]);
+    expect(routedHandlers(all, '/v1/orders', '/p')).toEqual([]);
+    expect(routeMethods(all, '/v1/orders', '')).toEqual(['POST']);
+    expect(routeMethods(all, '/v1/loans/9', '')).toEqual(['GET', 'HEAD']);
+    expect([underBase('/p', '/p'), underBase('/pq/x', '/p'), underBase('/p/x', '/p'), underBase('/x', '')]).toEqual(['/', null, '/x', '/x']);
+  });
+
+  it('refuses at start a route it cannot hold to the strict rule', () => {
+    expect(() => checkRoutes([http.get(/\/v1\/loans/, ok)])).toThrow(/write a route as '\*\/path' or '\/path'/);
+    expect(() => checkRoutes([http.get('http://host/v1/loans', ok)])).toThrow(/write a route as/);
+    expect(() => checkRoutes([http.get('*/v1/*/loans', ok)])).toThrow(/segment '\*'/);
+    expect(() => checkRoutes([http.get('*/v1/:id?', ok)])).toThrow(/segment ':id\?'/);
+    expect(() => checkRoutes([http.get('*/v1/%6Coans', ok)])).toThrow(/segment '%6Coans'/);
   });
 });
 
