@@ -4,16 +4,19 @@
  * of a path (`/v1/../__mock`, `//x/__mock`, `%2e%2e`, `\`, an absolute-form target) can mean one thing
  * to the access check and another to the router.
  *
- * Which spellings reach the same route (the router then compares the normalised path exactly, letter
- * case included; anything another reader of paths, such as a journal key, must reproduce):
- * - an absolute-form target `http://ANY-AUTHORITY/p?q` (scheme in any case, http or https) is `/p?q`:
- *   this server is the only host; a fragment `#…` is dropped;
+ * Which spellings reach the same route (the router, routes.ts, then compares the normalised path
+ * exactly, letter case included, after the `--base-path` prefix, itself normalised this way; anything
+ * another reader of paths, such as a journal key, must reproduce), each step applied once:
+ * - an absolute-form target `http://ANY-AUTHORITY/p?q` (scheme in any case, http or https; an
+ *   authority WHATWG URL cannot read is refused) is `/p?q`: this server is the only host; a fragment
+ *   `#…` is dropped;
  * - `\` is `/` (as WHATWG URL reads it for http);
  * - empty segments are dropped: `//v1///loans` is `/v1/loans`; so is a trailing slash (`/v1/loans/`),
  *   and a path of slashes alone is `/`;
  * - an escape of an unreserved character (`A-Z a-z 0-9 - . _ ~`) is that character, in either hex
  *   case (`%76%31` is `v1`, `%2e` is `.`); every other escape stays an escape, its hex upper-cased
- *   (`%2f` is `%2F` and never `/`, `%3a` is `%3A` and never `:`);
+ *   (`%2f` is `%2F` and never `/`, `%5c` is `%5C` and never `\`, `%3a` is `%3A` and never `:`); decoded
+ *   once: `%252e` stays `%252e`;
  * - `.` segments are dropped and `..` removes the segment before it, never above the root, after the
  *   escapes are decoded (`/v1/x/%2E%2E/loans` is `/v1/loans`, `/../v1` is `/v1`);
  * - every other character is kept as sent: `/V1/loans` is not `/v1/loans`, `/v1/loans;x` is not

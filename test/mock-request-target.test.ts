@@ -27,6 +27,15 @@ describe('normaliseTarget', () => {
     expect(pathOf('/')).toBe('/');
   });
 
+  it('reads the spellings its header lists as it says (the journal key of issue #22 reproduces them)', () => {
+    const cases: [string, string][] = [
+      ['/%76%31/loans/', '/v1/loans'], ['///', '/'], ['/../v1', '/v1'], ['/v1/x/%2E%2E/loans', '/v1/loans'],
+      ['/v1/%2f/%3a/%5c', '/v1/%2F/%3A/%5C'], ['/%252e/v1', '/%252e/v1'], ['/V1/loans;x', '/V1/loans;x'],
+      ['HTTPS://user@h:1/v1//loans#frag', '/v1/loans'], ['http:h/v1', '/v1'], ['http://h', '/'], ['/v1\\loans', '/v1/loans'],
+    ];
+    for (const [raw, path] of cases) expect(pathOf(raw), raw).toBe(path);
+  });
+
   it('takes the path of an absolute-form target and ignores its authority', () => {
     const t = normaliseTarget('http://evil.example:99/v1/loans/?limit=5', ORIGIN);
     expect(t.ok && t.url.href).toBe(`${ORIGIN}/v1/loans?limit=5`);
