@@ -137,6 +137,9 @@ describe('strict routes', () => {
     }), { numRuns: 100 });
     const odd = await rawRequest(server.port, { target: '//[zz]/v1/loans' }, agent);
     expect([odd.status, json(odd).message]).toEqual([400, "request target: '[' in the path '//[zz]/v1/loans' is allowed only around an IP address in the authority; percent-encode it (%5B)"]);
+    // In-process callers (mkt invest simulate) get the same reading.
+    const inProcess = await app.handle(new Request('http://mock.test//[zz]/v1/loans'));
+    expect([inProcess.status, ((await inProcess.json()) as { message: string }).message]).toEqual([400, json(odd).message]);
   });
 });
 
