@@ -11,6 +11,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { JsonAnswer } from './handlers/route.js';
+import { underBase } from './routes.js';
 
 /** One answer that does not match the document. */
 export interface Violation {
@@ -44,7 +45,7 @@ const pointer = (...tokens: string[]): string => tokens.map((t) => encodeURIComp
 class DocumentChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   private readonly doc = buildOpenApiDocument();
-  private readonly routes: { re: RegExp; template: string }[];
+  private readonly routes: { re: RegExp; template: string; params: number }[];
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor() {
@@ -53,9 +54,11 @@ class DocumentChecker {
     const paths = this.doc.paths as Record<string, Json>;
     this.routes = Object.keys(paths).map((template) => {
       const body = template.replace(/\/$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      // As msw routes them (`*/v1/loans`): after any prefix, without regard to case or a trailing slash.
-      return { re: new RegExp(`^.*${body}/?$`, 'i'), template };
+      // As routes.ts routes them: the normalised path (no trailing slash) exactly, letter case included.
+      return { re: new RegExp(`^${body}$`), template, params: (template.match(/\{/g) ?? []).length };
     });
+    // A literal segment before a parameter (`/v1/loans/payments` before `/v1/loans/{loan_number}`), whatever the document's order.
+    this.routes.sort((a, b) => a.params - b.params);
   }
 
   private operation(method: string, path: string): Operation | null {
@@ -74,9 +77,12 @@ class DocumentChecker {
     return v;
   }
 
-  /** What is wrong with one answer, or null. `body` is the text (undefined for HEAD or when not read). */
-  check(method: string, path: string, status: number, contentType: string | null, body: string | undefined): Violation | null {
-    const op = this.operation(method, path);
+  /**
+   * What is wrong with one answer, or null. `apiPath` is `path` below the base path (null: outside it,
+   * so unrouted); `body` is the text (undefined for HEAD or when not read).
+   */
+  check(method: string, path: string, apiPath: string | null, status: number, contentType: string | null, body: string | undefined): Violation | null {
+    const op = apiPath === null ? null : this.operation(method, apiPath);
     const at = { method, path, operation: op?.template ?? null, status };
     const [response, ref] = op
       ? [op.responses[String(status)], pointer('paths', op.template, op.method, 'responses', String(status))]
@@ -108,14 +114,15 @@ let shared: DocumentChecker | undefined;
 export class AnswerChecker {
   private readonly doc = (shared ??= new DocumentChecker());
 
-  constructor(readonly file: string) {}
+  /** `basePath`: the mock's `--base-path` (routes.ts); a path outside it is checked as unrouted. */
+  constructor(readonly file: string, readonly basePath = '') {}
 
   /** Checks one answer to `method` `url`; a mismatch is appended to the file (synchronously: it is there before the answer leaves). */
   async check(method: string, url: URL, response: Response): Promise<Violation | null> {
     const type = response.headers.get('content-type');
     const json = type !== null && /json/i.test(type);
     const body = method === 'HEAD' || !json ? undefined : response instanceof JsonAnswer ? response.serialised : await response.clone().text();
-    const violation = this.doc.check(method, url.pathname, response.status, type, body);
+    const violation = this.doc.check(method, url.pathname, underBase(url.pathname, this.basePath), response.status, type, body);
     if (violation) appendFileSync(this.file, `${JSON.stringify(violation)}\n`);
     return violation;
   }

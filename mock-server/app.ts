@@ -1,10 +1,12 @@
 /**
  * The mock marketplace as a request → response function: the msw handlers of every resource over
- * one context, resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for
- * a known path with another method, and a loud JSON 404 for anything unmatched. `handle` records
- * each request in the journal; the HTTP adapter calls `dispatch` and records on the wire instead.
+ * one context, routed strictly (routes.ts: the exact path under the base path, letter case included)
+ * and resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for a known
+ * path with another method, and a loud JSON 404 for anything unmatched. `handle` normalises the
+ * target as the HTTP adapter does and records each request in the journal; the adapter calls
+ * `dispatch` and records on the wire instead.
  */
-import { getResponse, HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
+import { getResponse, type RequestHandler } from 'msw';
 import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './handlers/accounts.js';
@@ -20,6 +22,8 @@ import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
 import { paymentsHandlers } from './handlers/payments.js';
 import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, RequestJournal } from './journal.js';
+import { normaliseTarget } from './request-target.js';
+import { checkRoutes, routedHandlers, routeMethods } from './routes.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -29,7 +33,7 @@ export interface MockApp {
   journal: RequestJournal;
   /** Answers one request and records it in the journal. */
   handle(request: Request): Promise<Response>;
-  /** Answers one request without recording it (the HTTP adapter records what it sees on the wire). */
+  /** Answers one request, its target already normalised (request-target.ts), without recording it (the HTTP adapter records what it sees on the wire). */
   dispatch(request: Request): Promise<Response>;
   /**
    * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
@@ -44,23 +48,6 @@ export interface MockApp {
   close?(): Promise<void>;
   /** With `checkAnswers`: checks an answer the transport made itself (handle() checks its own). */
   check?(method: string, url: URL, response: Response): Promise<void>;
-}
-
-/** The methods the handlers answer on `url`'s path (HEAD wherever GET is), in a stable order. */
-export function routeMethods(handlers: readonly RequestHandler[], url: URL): string[] {
-  const methods = new Set<string>();
-  for (const h of handlers) {
-    if (!(h instanceof HttpHandler) || typeof h.info.method !== 'string') continue;
-    const path = h.info.path;
-    if (typeof path !== 'string' && !(path instanceof RegExp)) continue;
-    try {
-      if (matchRequestUrl(url, path).matches) methods.add(h.info.method.toUpperCase());
-    } catch {
-      // A parameter that does not decode matches nothing.
-    }
-  }
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods].sort();
 }
 
 /** The JSON 404 for a path no route serves (and, word for word, for an admin path the caller may not reach). */
@@ -84,8 +71,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const search = listingsSearch(ctx);
   const submit = orderSubmit(ctx);
-  // By method and normalised path: other spellings msw matches (case, a prefix) go through msw and get the same answer.
-  const directRoutes = new Map([[`GET ${LISTINGS_PATH}`, search.direct], [`POST ${ORDERS_PATH}`, submit.direct]]);
+  const base = options.basePath ?? '';
+  // By method and normalised path, which is the only path these routes answer (routes.ts).
+  const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx, submit),
@@ -99,9 +87,10 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...openApiHandlers(ctx),
     ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
-  const check = options.checkAnswers ? answerCheck(options.checkAnswers) : undefined;
+  checkRoutes(handlers);
+  const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
-    const allow = routeMethods(handlers, url);
+    const allow = routeMethods(handlers, url.pathname, base);
     if (allow.length > 0) {
       return Response.json(
         { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${url.pathname}; allowed: ${allow.join(', ')}` },
@@ -113,16 +102,20 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const dispatchUnchecked = async (request: Request): Promise<Response> => {
     // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
     const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
+    // msw chooses only among the handlers whose path is the request's exactly; it would take any prefix or case.
+    const url = new URL(request.url);
+    const candidates = routedHandlers(handlers, url.pathname, base);
+    if (candidates.length === 0) return unrouted(request.method, url);
     let response: Response | undefined;
     try {
-      response = await getResponse(handlers, routed);
+      response = await getResponse(candidates, routed);
     } catch (err) {
       // msw decodes route parameters with decodeURIComponent; a bad escape is the client's, not a bug.
       if (!(err instanceof URIError)) throw err;
       return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
     }
     // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
-    return response ?? unrouted(request.method, new URL(request.url));
+    return response ?? unrouted(request.method, url);
   };
   // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
   const dispatch = async (request: Request): Promise<Response> => {
@@ -148,9 +141,19 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       const run = directRoutes.get(`${method} ${url.pathname}`);
       return run ? direct(run, method, url, headers, body) : null;
     },
-    async handle(request) {
-      const arrival = journal.arrive(request.headers.get('authorization'));
-      const url = new URL(request.url);
+    async handle(given) {
+      const arrival = journal.arrive(given.headers.get('authorization'));
+      // In-process callers get the reading of the target the adapter gives a request on the wire.
+      const sent = new URL(given.url);
+      const target = normaliseTarget(sent.pathname + sent.search, sent.origin);
+      if (!target.ok) {
+        const refused = Response.json({ code: 'VAL0001', message: target.problem }, { status: 400 });
+        await check?.(given.method, sent, refused);
+        journal.record(arrival, { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: 400 });
+        return refused;
+      }
+      const url = target.url;
+      const request = url.href === given.url ? given : await retarget(given, url);
       const bodyText = arrival && request.body !== null && keepsBody(request.method, url.pathname, request.headers.get('content-type'))
         ? await request.clone().text() : null;
       const response = await dispatch(request);
@@ -164,12 +167,18 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   };
 }
 
+/** `request` at `url` (a Request's URL cannot change), its body read once. */
+async function retarget(request: Request, url: URL): Promise<Request> {
+  const body = request.body === null ? undefined : await request.arrayBuffer();
+  return new Request(url, { method: request.method, headers: request.headers, body });
+}
+
 /**
  * The answer check of `checkAnswers` (answer-check.ts, loaded only then). A check that fails is
  * reported and the answer still goes out: the check watches the mock, it never changes what it says.
  */
-function answerCheck(file: string): MockApp['check'] {
-  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file));
+function answerCheck(file: string, basePath: string): MockApp['check'] {
+  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
   return async (method, url, response) => {
     try {
       await (await checker).check(method, url, response);

@@ -11,9 +11,9 @@ const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
  * project's own bin; `--insecure-storage` because the mock's credentials are throw-away and a fresh
  * machine may have no keychain; MKT_ROOT_URL exported, not prefixed, so the commands after login find the mock too.
  */
-export function tryLine(origin: string): string {
+export function tryLine(root: string): string {
   const login = 'npx mkt login --insecure-storage';
-  return origin === DEFAULT_ORIGIN ? login : `export MKT_ROOT_URL=${origin}; ${login}`;
+  return root === DEFAULT_ORIGIN ? login : `export MKT_ROOT_URL=${root}; ${login}`;
 }
 
 /** Each seeded user's id and password, as the password grant takes them. */
@@ -21,17 +21,18 @@ function passwords(app: MockApp): string {
   return [...app.ctx.store.users.keys()].map((id) => `${id} ${userPassword(app.ctx.store.seed, id)}`).join(', ');
 }
 
-/** A human-readable summary of a started mock. */
+/** A human-readable summary of a started mock; its URLs carry the base path (`--base-path`), as every route does. */
 export function describeMock(app: MockApp, origin: string): string {
   const s = app.ctx.store;
+  const root = `${origin}${app.ctx.options.basePath ?? ''}`;
   const users = [...s.users.values()].map((u) => `${u.id} (${u.accountIds.join(', ')})`).join(', ');
   const active = s.listings.filter((l) => l.listing_status === 2);
   const whole = active.filter((l) => l.investment_typeid === 2).length;
   return [
-    `mock marketplace listening on ${origin}`,
-    `  base_url  ${origin}/v1`,
-    `  root_url  ${origin}`,
-    `  auth_url  ${origin}`,
+    `mock marketplace listening on ${origin}${root === origin ? '' : ` under ${root.slice(origin.length)}`}`,
+    `  base_url  ${root}/v1`,
+    `  root_url  ${root}`,
+    `  auth_url  ${root}`,
     `  seed ${s.seed}, ${active.length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
     // Search shows fractional listings unless asked for whole loans, so its total is not the count above.
     `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,
@@ -42,7 +43,7 @@ export function describeMock(app: MockApp, origin: string): string {
     app.ctx.options.autoApprove?.length
       ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}`
       : '  consent: a page in the browser (start with --auto-approve alice to skip it)',
-    `  try, in another terminal of this clone: ${tryLine(origin)}`,
+    `  try, in another terminal of this clone: ${tryLine(root)}`,
     '',
   ].join('\n');
 }

@@ -101,14 +101,14 @@ export class Faults {
 
   /**
    * Decides the fault for one request (admin routes never get one); returns the latency to add too.
-   * `path` is the normalised path (request-target.ts), the one the router sees.
+   * `path` is the normalised path (request-target.ts) the router sees, below the base path.
    */
   decide(method: string, path: string): { action: FaultAction; latencyMs: number; retryAfter: number } {
     const c = this.config;
     const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
     if (isAdminPath(path)) return none;
-    // The router matches paths case-insensitively; so does a fault's path, or /V1/ORDERS would slip by.
-    if (c.path && !path.toLowerCase().startsWith(c.path.toLowerCase())) return none;
+    // Exactly, as the router matches (routes.ts): /V1/ORDERS reaches no route, so no fault on /v1/orders is for it.
+    if (c.path && !path.startsWith(c.path)) return none;
     if (c.method && c.method !== method.toUpperCase()) return none;
     const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
     if (!active) return none;

@@ -14,9 +14,12 @@ import { notFound, type MockApp } from './app.js';
 import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, type Seen } from './journal.js';
 import { normaliseTarget } from './request-target.js';
+import { underBase } from './routes.js';
 
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;
+/** The decision for a request no fault applies to. */
+const NO_FAULT = { action: 'none', latencyMs: 0, retryAfter: 0 } as const;
 /** Methods node parses but a Fetch Request refuses to carry; no route uses them. */
 const FETCH_FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -164,7 +167,9 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
         return await reply(notFound(method, path));
       }
-      const fault = app.ctx.faults.decide(method, path);
+      // A fault's path is an API path (`/v1/orders`), matched below the base path; a path outside it is a 404, never faulted.
+      const apiPath = underBase(path, app.ctx.options.basePath ?? '');
+      const fault = apiPath === null ? NO_FAULT : app.ctx.faults.decide(method, apiPath);
       seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();

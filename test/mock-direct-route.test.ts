@@ -180,14 +180,15 @@ describe('the direct routes', () => {
     }
   });
 
-  it('take only their method at the normalised path; HEAD and other spellings go through msw', async () => {
+  it('take only their method at the normalised path; HEAD and other spellings go through msw, another case to the 404', async () => {
     const before = taken;
     const rw = { authorization: `bearer ${tokens.rw}` };
     const head = await both({ method: 'HEAD', target: '/listingsvc/v2/listings', headers: rw });
     const post = await both({ method: 'POST', target: '/listingsvc/v2/listings', headers: rw });
     const upper = await both({ target: '/LISTINGSVC/v2/listings?limit=1', headers: rw });
     const get = await both({ target: '/v1/orders', headers: rw });
-    expect([head.status, head.text, post.status, upper.status, get.status]).toEqual([200, '', 405, 200, 200]);
+    expect([head.status, head.text, post.status, upper.status, get.status]).toEqual([200, '', 405, 404, 200]);
+    expect(JSON.parse(upper.text)).toEqual({ code: 'NOT_FOUND', message: 'No route for GET /LISTINGSVC/v2/listings' });
     expect(taken).toBe(before);
   });
 

@@ -27,6 +27,15 @@ describe('normaliseTarget', () => {
     expect(pathOf('/')).toBe('/');
   });
 
+  it('reads the spellings its header lists as it says (the journal key of issue #22 reproduces them)', () => {
+    const cases: [string, string][] = [
+      ['/%76%31/loans/', '/v1/loans'], ['///', '/'], ['/../v1', '/v1'], ['/v1/x/%2E%2E/loans', '/v1/loans'],
+      ['/v1/%2f/%3a/%5c', '/v1/%2F/%3A/%5C'], ['/%252e/v1', '/%252e/v1'], ['/V1/loans;x', '/V1/loans;x'],
+      ['HTTPS://user@h:1/v1//loans#frag', '/v1/loans'], ['http:h/v1', '/v1'], ['http://h', '/'], ['/v1\\loans', '/v1/loans'],
+    ];
+    for (const [raw, path] of cases) expect(pathOf(raw), raw).toBe(path);
+  });
+
   it('takes the path of an absolute-form target and ignores its authority', () => {
     const t = normaliseTarget('http://evil.example:99/v1/loans/?limit=5', ORIGIN);
     expect(t.ok && t.url.href).toBe(`${ORIGIN}/v1/loans?limit=5`);
@@ -46,7 +55,14 @@ describe('normaliseTarget', () => {
     expect(problem('*')).toMatch(/must start with '\/'/);
     expect(problem('/v1/lo ans')).toMatch(/only printable ASCII/);
     expect(problem('/v1/lo\u00e9ns')).toMatch(/U\+00E9/);
-    expect(problem('//[zz]/v1/loans')).toBe('ok');
+    expect(problem('//[zz]/v1/loans')).toMatch(/'\[' in the path '\/\/\[zz\]\/v1\/loans' is allowed only around an IP address in the authority/);
+    expect(problem('http://h/v1/loans/[1]')).toMatch(/'\[' in the path/);
+    expect(problem('/v1/loans/{loan_number}')).toMatch(/'\{' in the path .* is allowed nowhere in a URL; percent-encode it \(%7B\)/);
+    for (const ch of '"<>^`|}]') expect(problem(`/v1/a${ch}b`), ch).toMatch(/in the path/);
+    // In the authority of an absolute-form target, in an escape, or in the query, they are no problem.
+    expect(problem('http://[::1]:4010/v1/loans')).toBe('ok');
+    expect(problem('/v1/loans/%5B1%5D')).toBe('ok');
+    expect(problem('/v1/loans?x=[1]|{2}')).toBe('ok');
   });
 
   it('never throws, and a normalised path reads the same when normalised again', () => {

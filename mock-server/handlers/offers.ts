@@ -24,8 +24,8 @@ async function readJson(request: Request): Promise<unknown> {
 export function offersHandlers(ctx: MockContext) {
   return [
     // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
-    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, url }) => (
-      answerOffersRequest(ctx, await readJson(request), url.origin)
+    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, root }) => (
+      answerOffersRequest(ctx, await readJson(request), root)
     ), { json: true, sync: false })),
     http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));

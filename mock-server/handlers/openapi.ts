@@ -3,12 +3,12 @@ import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { route } from './route.js';
 
-/** The document handler; its servers entry is the origin the caller reached. */
+/** The document handler; its servers entry is root_url as the caller reached it (origin and base path). */
 export function openApiHandlers(ctx: MockContext) {
   return [
-    http.get('*/openapi.json', route(ctx, async ({ url }) => {
+    http.get('*/openapi.json', route(ctx, async ({ root }) => {
       const { buildOpenApiDocument } = await import('../../src/contract/openapi/document.js');
-      return buildOpenApiDocument(url.origin);
+      return buildOpenApiDocument(root);
     })),
   ];
 }

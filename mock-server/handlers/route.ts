@@ -42,6 +42,8 @@ export interface RequestHead {
 export interface RouteInput<R extends RequestHead = Request> {
   request: R;
   url: URL;
+  /** root_url as the caller reached it: the origin and the base path (`--base-path`), for links in answers. */
+  root: string;
   params: RouteParams;
   /** The request's IANA zone, or undefined for UTC (browser pages: always undefined). */
   zone: string | undefined;
@@ -230,7 +232,7 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
     const writes = spec.writes ?? request.method !== 'GET';
     let result: Answer;
     try {
-      result = await answer(spec, run, request, params);
+      result = await answer(spec, run, request, params, ctx.options.basePath ?? '');
     } catch (err) {
       if (!(err instanceof ApiError)) console.error('mock: unexpected error', err);
       result = answerError(err instanceof ApiError ? err : undefined);
@@ -247,7 +249,7 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
 }
 
 /** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
-async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams): Promise<Answer> {
+async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams, basePath: string): Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);
@@ -257,7 +259,7 @@ async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInp
     if (!limits) throw new Error('page() called on a route that is not a list');
     return (page ??= parsePage(url.searchParams, limits));
   };
-  const result = await run({ request, url, params, zone, page: pageOf });
+  const result = await run({ request, url, root: `${url.origin}${basePath}`, params, zone, page: pageOf });
   if (result instanceof Response || result instanceof JsonText) return result;
   return new JsonText(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
 }

@@ -4,6 +4,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
+import { parseBasePath } from '../../mock-server/request-target.js';
 import { MockSetupError } from '../../mock-server/setup-error.js';
 import type { HttpClient } from '../api/http.js';
 import type { CommandContext } from '../context.js';
@@ -55,6 +56,7 @@ function serveCommand() {
     .description('run the mock marketplace until interrupted (Ctrl-C)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--base-path <path>', 'serve every route under this path prefix, for a mock behind a proxy (/prefix/v1/..., /prefix/__mock/...)')
     .option('--seed <n>', 'seed of the generated world', '1')
     .option('--listings <n>', 'active listings to generate', '2000')
     .option('--state <file>', 'keep the world in FILE across restarts')
@@ -79,6 +81,8 @@ export function serveOptions(opts: ServeOptions) {
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
   const port = parseCount('--port', opts.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
+  const base = opts.basePath === undefined ? { basePath: '' } : parseBasePath(opts.basePath);
+  if ('problem' in base) throw new UsageError(`--base-path ${base.problem}`, 'give the prefix the mock is reached under, such as --base-path /mock');
   for (const spec of opts.client ?? []) {
     try {
       parseClientSpec(spec);
@@ -101,6 +105,7 @@ export function serveOptions(opts: ServeOptions) {
       ...(opts.autoApprove ? { autoApprove: opts.autoApprove } : {}),
       ...(opts.client ? { clients: opts.client } : {}),
       ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
+      ...(base.basePath ? { basePath: base.basePath } : {}),
     },
   };
 }

@@ -186,7 +186,7 @@ export function buildOpenApiDocument(origin?: string): Json {
     info: {
       title: 'Investment marketplace API (mkt mock)',
       version: VERSION,
-      description: 'The marketplace API as the bundled mock serves it: {base_url} is the origin plus /v1, {root_url} and {auth_url} the origin. The mock matches a path after any prefix, without regard to case or a trailing slash. Date-times are yyyy-MM-dd HH:mm:ss ±hhmm (UTC unless the timezone header names a zone), dates yyyy-MM-dd; money and rates are decimals (rates as fractions). Generated from src/contract/.',
+      description: 'The marketplace API as the bundled mock serves it: {base_url} is the server URL plus /v1, {root_url} and {auth_url} the server URL (the origin, and the prefix of mkt mock serve --base-path). The mock serves these paths under the server URL only, letter case included (another prefix or case is a 404); a trailing slash, repeated slashes, dot segments and escaped unreserved characters are read as their plain form. Date-times are yyyy-MM-dd HH:mm:ss ±hhmm (UTC unless the timezone header names a zone), dates yyyy-MM-dd; money and rates are decimals (rates as fractions). Generated from src/contract/.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: origin ?? '/', description: 'The mock (mkt mock serve).' }],
