@@ -96,6 +96,7 @@ describe('strict routes', () => {
       });
     });
     await fc.assert(fc.asyncProperty(withCaseChange, async ({ r, path }) => {
+      fc.pre(!isDocumented(path)); // `/v1/loans/pAyments` is /v1/loans/{loan_id}, a route of its own
       const a = await send(server.port, r.method, path);
       expect(isRouter404(a, r.method, path), `${r.method} ${path} -> ${a.status} ${a.text.slice(0, 200)}`).toBe(true);
     }), { numRuns: 150 });
