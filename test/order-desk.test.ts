@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, RejectedError } from '../src/api/errors.js';
-import type { Bid, BidRequest, Order } from '../src/api/orders.js';
+import type { Bid, BidRequest, PlacedOrder } from '../src/api/orders.js';
+
+/** An order of the fake marketplace: always with its id and bids. */
+type Order = PlacedOrder & { bid_requests: Bid[] };
 import type { Clock } from '../src/clock.js';
 import { CliError, EXIT } from '../src/errors.js';
 import { OrderDesk, type DeskBid, type OrdersApi } from '../src/orders/desk.js';

@@ -1,7 +1,7 @@
 /** `mkt notes list|get`: your notes, each your share of one loan. */
 import { LOAN_STATUSES, PAGINATION, PLATFORM_RATINGS } from '../contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../contract/note-fields.js';
-import type { Note } from '../contract/resources.js';
+import { toNumber, type Note } from '../contract/decode.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
@@ -27,8 +27,10 @@ const STATUS_WORDS = new Map<string, number>([
   ...Object.entries(STATUS_ALIASES),
 ]);
 
-/** Ratings a note can carry: the platform's, and NA on old loans. */
+/** Ratings a note can carry: the platform's, and NA on old loans (which the notes answer spells `N/A`). */
 const RATINGS: readonly string[] = [...new Set<string>([...PLATFORM_RATINGS, 'NA'])];
+/** A rating as `--rating` compares it: `N/A` and `NA` are one. */
+const ratingKey = (r: string): string => r.toUpperCase().replace('/', '');
 
 /** A comma-separated list of `flag`, each item read by `read` (undefined: not one of them). */
 function parseList<T>(flag: string, text: string, read: (item: string) => T | undefined, allowed: string): Set<T> {
@@ -49,7 +51,7 @@ export function parseStatuses(text: string): Set<number> {
 
 /** `--rating a,b,na`: ratings. */
 export function parseRatings(text: string): Set<string> {
-  return parseList('--rating', text, (item) => RATINGS.find((r) => r === item.toUpperCase()), RATINGS.join(', '));
+  return parseList('--rating', text, (item) => RATINGS.find((r) => r === ratingKey(item)), RATINGS.join(', '));
 }
 
 /** The notes of `items` that pass `keep`, as they come. */
@@ -81,7 +83,8 @@ export function makeNotesCommand(ctx: CommandContext) {
       const [api, client] = await Promise.all([import('../api/notes.js'), ctx.api()]);
       const shown = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, priority: NOTE_PRIORITY };
       if (filtered) {
-        const keep = (n: Note): boolean => (!statuses || statuses.has(n.note_status)) && (!ratings || ratings.has(n.platform_rating));
+        const keep = (n: Note): boolean => (!statuses || statuses.has(toNumber(n.note_status) ?? Number.NaN))
+          && (!ratings || ratings.has(ratingKey(n.platform_rating ?? '')));
         return { kind: 'stream', items: only(api.listAll(client, q), keep), ...shown };
       }
       if (opts.all) return { kind: 'stream', items: api.listAll(client, q), ...shown };
