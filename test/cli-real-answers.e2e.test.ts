@@ -47,8 +47,9 @@ for (const [name, choice] of [['the newest answers (Python client, 2023-2025)', 
 
     for (const c of cases(choice)) {
       it(`mkt ${c.args.join(' ')} exits 0 in every format, -o json as sent`, async () => {
-        const [json, ndjson, csv, table] = await Promise.all(['json', 'ndjson', 'csv', 'table'].map((o) => runMkt([...c.args, '-o', o], { env: server.env })));
-        for (const r of [json, ndjson, csv, table]) {
+        const runs = await Promise.all(['json', 'ndjson', 'csv', 'table'].map((o) => runMkt([...c.args, '-o', o], { env: server.env })));
+        const [json, ndjson, csv, table] = runs;
+        for (const r of runs) {
           expect(r.stderr).not.toMatch(/mkt:|error/);
           expect(r.code).toBe(0);
         }
@@ -62,8 +63,9 @@ for (const [name, choice] of [['the newest answers (Python client, 2023-2025)', 
     }
 
     it('mkt portfolio exits 0 in every format and reckons with the notes as sent', async () => {
-      const [json, ndjson, csv, table] = await Promise.all(['json', 'ndjson', 'csv', 'table'].map((o) => runMkt(['portfolio', '-o', o], { env: server.env })));
-      for (const r of [json, ndjson, csv, table]) {
+      const runs = await Promise.all(['json', 'ndjson', 'csv', 'table'].map((o) => runMkt(['portfolio', '-o', o], { env: server.env })));
+      const [json, ndjson, csv, table] = runs;
+      for (const r of runs) {
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
       }
