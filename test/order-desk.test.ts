@@ -168,6 +168,27 @@ describe('the order desk never bids twice', () => {
     expect(api.orders).toHaveLength(1);
   });
 
+  it('keeps a lost order\'s listings held when the order list shows an order without its id', async () => {
+    const { api, journal, clock, lines, desk } = setup();
+    api.next.push('lose');
+    await failure(desk.place(bidsOn([1, 2])));
+    // The same account's orders, read back without their ids: the lost batch may be any of them.
+    const idless = new OrderDesk({
+      api: {
+        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(),
+        list: async function* () {
+          for (const { order_id: _id, ...rest } of api.orders) yield rest;
+        },
+      },
+      journal, clock, market: MARKET, info: (l) => lines.push(l), lock: (fn) => fn(),
+    });
+    const again = await failure(idless.place(bidsOn([1, 2])));
+    expect(again.message).toMatch(/^refusing 2 bids that could place money twice/);
+    expect(lines.some((l) => /1 order in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held/.test(l))).toBe(true);
+    expect(journal.list.some((e) => e.t === 'reconciled')).toBe(false);
+    expect(api.orders).toHaveLength(1);
+  });
+
   it('frees the bids of a lost order that never reached the marketplace', async () => {
     const { api, journal, desk, lines } = setup();
     api.next.push('lost-before');
