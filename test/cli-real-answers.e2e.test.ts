@@ -119,6 +119,26 @@ describe('mkt loans payments against the real payments answer', () => {
   });
 });
 
+describe('mkt notes list filters on the real notes', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startFixtureServer(OLDEST);
+  });
+  afterAll(() => server.close());
+
+  it('--rating na and N/A both find the notes rated N/A; --status reads the status code as sent', async () => {
+    for (const rating of ['na', 'N/A']) {
+      const r = await runMkt(['notes', 'list', '--rating', rating, '-o', 'json'], { env: server.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).map((n: Json) => n.loan_note_id)).toEqual(['7735-205', '7772-64']);
+    }
+    const defaulted = await runMkt(['notes', 'list', '--status', 'defaulted', '-o', 'json'], { env: server.env });
+    expect(JSON.parse(defaulted.stdout)).toHaveLength(2);
+    const current = await runMkt(['notes', 'list', '--status', 'current', '-o', 'json'], { env: server.env });
+    expect(JSON.parse(current.stdout)).toEqual([]);
+  });
+});
+
 describe('the order desk on the 2015 account answer, which has no external_user_id', () => {
   let server: FixtureServer;
   beforeAll(async () => {
