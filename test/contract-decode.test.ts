@@ -4,7 +4,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../src/api/http.js';
 import * as listings from '../src/api/listings.js';
 import * as orders from '../src/api/orders.js';
 import type { Settings } from '../src/config/settings.js';
-import { DecodeError, decodeLoan, decodeOrder } from '../src/contract/decode.js';
+import { DecodeError, decodeLoan, decodeNote, decodeOrder } from '../src/contract/decode.js';
 import type { TokenProvider } from '../src/auth/token-provider.js';
 
 /** A client whose every call is answered 200 with `data`. */
@@ -27,11 +27,19 @@ describe('decoding answers at the boundary', () => {
     expect(Object.keys(decoded)).toEqual(Object.keys(order));
   });
 
-  it('names the field that does not fit', () => {
-    expect(() => decodeOrder({ ...order, bid_requests: [{ listing_id: 7, bid_amount: '25', bid_status: 'PENDING' }] }, 'answer'))
-      .toThrow(new DecodeError('answer.bid_requests[0].bid_amount', "is not a number (got '25')"));
-    expect(() => decodeOrder({ ...order, order_status: 'DONE' }, 'answer')).toThrow(/answer\.order_status is not one of IN_PROGRESS, COMPLETED/);
-    expect(() => decodeLoan({ loan_number: 1.5 }, 'answer')).toThrow(/answer\.loan_number is not a whole number/);
+  it('reads what the real marketplace sends: decimal strings, unknown statuses, fields left out or null', () => {
+    const odd = { ...order, order_status: 'CANCELLED_BY_PLATFORM', bid_requests: [{ listing_id: '7', bid_amount: '25.00', bid_status: 'NEW' }], source: undefined };
+    expect(decodeOrder(odd, 'answer')).toEqual(odd);
+    expect(decodeLoan({ loan_number: 1, loan_default_reason: 0 }, 'answer')).toEqual({ loan_number: 1, loan_default_reason: 0 });
+    expect(decodeNote({ platform_rating: 'N/A', note_ownership_amount: '85.63', ownership_end_date: null }, 'answer'))
+      .toEqual({ platform_rating: 'N/A', note_ownership_amount: '85.63', ownership_end_date: null });
+  });
+
+  it('names a field it reads that holds something else than a number or text', () => {
+    expect(() => decodeOrder({ ...order, bid_requests: [{ listing_id: 7, bid_amount: 'lots', bid_status: 'PENDING' }] }, 'answer'))
+      .toThrow(new DecodeError('answer.bid_requests[0].bid_amount', "is not a number (got 'lots')"));
+    expect(() => decodeNote({ note_status: true }, 'answer')).toThrow(/answer\.note_status is not a number \(got boolean\)/);
+    expect(() => decodeOrder({ ...order, bid_requests: {} }, 'answer')).toThrow(/answer\.bid_requests is not an array/);
   });
 
   it('turns a 2xx answer of the wrong shape into exit 5 naming the call and the field', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BidRequest, Order } from '../src/api/orders.js';
+import type { Bid, BidRequest, PlacedOrder } from '../src/api/orders.js';
+
+/** An order of the fake marketplace: always with its id and bids. */
+type Order = PlacedOrder & { bid_requests: Bid[] };
 import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';

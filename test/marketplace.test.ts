@@ -112,9 +112,22 @@ describe('finding which account the bids are for', () => {
   });
 
   it('refuses an answer without a usable external_user_id, exit 5', async () => {
-    for (const bad of [{}, { external_user_id: '' }, { external_user_id: 42 }, { external_user_id: 'a\nb' }, { external_user_id: '\ud800' }, { external_user_id: 'x'.repeat(257) }, null, 'text']) {
+    for (const bad of [{ external_user_id: '' }, { external_user_id: 'a\nb' }, { external_user_id: '\ud800' }, { external_user_id: 'x'.repeat(257) }]) {
       await expect(identifyMarketplace(clientAnswering(bad)))
         .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/without a usable external_user_id; nothing was sent/) });
+    }
+    for (const unreadable of [{ external_user_id: 42 }, null, 'text']) {
+      await expect(identifyMarketplace(clientAnswering(unreadable)))
+        .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/(external_user_id|cannot be read).*nothing was sent/) });
+    }
+  });
+
+  it('refuses an account answer without external_user_id (the 2015 answer) rather than keying the journal any other way', async () => {
+    for (const old of [{}, { available_cash_balance: 22139.89 }, { external_user_id: null }]) {
+      await expect(identifyMarketplace(clientAnswering(old))).rejects.toMatchObject({
+        exitCode: 5,
+        message: expect.stringMatching(/has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent/),
+      });
     }
   });
 });

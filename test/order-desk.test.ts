@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, RejectedError } from '../src/api/errors.js';
-import type { Bid, BidRequest, Order } from '../src/api/orders.js';
+import type { Bid, BidRequest, PlacedOrder } from '../src/api/orders.js';
+
+/** An order of the fake marketplace: always with its id and bids. */
+type Order = PlacedOrder & { bid_requests: Bid[] };
 import type { Clock } from '../src/clock.js';
 import { CliError, EXIT } from '../src/errors.js';
 import { OrderDesk, type DeskBid, type OrdersApi } from '../src/orders/desk.js';
@@ -162,6 +165,27 @@ describe('the order desk never bids twice', () => {
     expect(lines).toContain('  order o1 was placed (the answer had been lost); it will not be sent again');
     expect(again.message).toContain('already PENDING in order o1');
     expect(journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: 'o1' });
+    expect(api.orders).toHaveLength(1);
+  });
+
+  it('keeps a lost order\'s listings held when the order list shows an order without its id', async () => {
+    const { api, journal, clock, lines, desk } = setup();
+    api.next.push('lose');
+    await failure(desk.place(bidsOn([1, 2])));
+    // The same account's orders, read back without their ids: the lost batch may be any of them.
+    const idless = new OrderDesk({
+      api: {
+        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(),
+        list: async function* () {
+          for (const { order_id: _id, ...rest } of api.orders) yield rest;
+        },
+      },
+      journal, clock, market: MARKET, info: (l) => lines.push(l), lock: (fn) => fn(),
+    });
+    const again = await failure(idless.place(bidsOn([1, 2])));
+    expect(again.message).toMatch(/^refusing 2 bids that could place money twice/);
+    expect(lines.some((l) => /1 order in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held/.test(l))).toBe(true);
+    expect(journal.list.some((e) => e.t === 'reconciled')).toBe(false);
     expect(api.orders).toHaveLength(1);
   });
 

@@ -1,9 +1,9 @@
 /** The investor's account: cash balance, pending investments, total value, external_user_id. */
 import { decodeAccount } from '../contract/decode.js';
-import type { Account } from '../contract/resources.js';
+import type { Account } from '../contract/decode.js';
 import type { ApiClient } from './client.js';
 
-export type { Account } from '../contract/resources.js';
+export type { Account } from '../contract/decode.js';
 
 /** The caller's account summary. */
 export function platform(client: ApiClient): Promise<Account> {

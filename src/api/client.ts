@@ -13,7 +13,7 @@ import type { HttpClient, HttpRequest } from './http.js';
 /** Which of the API's base addresses a path hangs off. */
 export type Base = 'base' | 'root' | 'auth';
 
-export type { ListEnvelope } from '../contract/resources.js';
+export type { Page as ListEnvelope } from '../contract/decode.js';
 
 /** A call to a resource; `decode` turns its 2xx answer into the resource. */
 export interface Call<T> {

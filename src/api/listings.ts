@@ -1,18 +1,18 @@
 /** Listings: search (one page or every page) and get one by number, active or originated. */
 import { decodeEnvelope, decodeListing } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
-import type { ListEnvelope, Listing } from '../contract/resources.js';
+import type { Listing, Page } from '../contract/decode.js';
 import type { ApiClient } from './client.js';
 import { paginateQuery } from './pagination.js';
 
-export type { Listing } from '../contract/resources.js';
+export type { Listing } from '../contract/decode.js';
 
 const decodePage = decodeEnvelope(decodeListing);
 
 const PATH = '/listingsvc/v2/listings/';
 
 /** One page of a search. */
-export function search(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope<Listing>> {
+export function search(client: ApiClient, query: URLSearchParams): Promise<Page<Listing>> {
   return client.call({ method: 'GET', base: 'root', path: PATH, query, what: 'listings search', decode: decodePage });
 }
 

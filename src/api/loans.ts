@@ -1,16 +1,16 @@
 /** Loans the caller holds notes in: one page, every page, or one loan. */
 import { decodeEnvelope, decodeLoan } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
-import type { ListEnvelope, Loan } from '../contract/resources.js';
+import type { Loan, Page } from '../contract/decode.js';
 import { seg, type ApiClient } from './client.js';
 import { paginateQuery } from './pagination.js';
 
-export type { Loan } from '../contract/resources.js';
+export type { Loan } from '../contract/decode.js';
 
 const decodePage = decodeEnvelope(decodeLoan);
 
 /** One page of loans. */
-export function list(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope<Loan>> {
+export function list(client: ApiClient, query: URLSearchParams): Promise<Page<Loan>> {
   return client.call({ method: 'GET', base: 'base', path: '/loans/', query, what: 'loan list', decode: decodePage });
 }
 

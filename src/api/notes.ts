@@ -1,16 +1,16 @@
 /** The caller's notes: one page, every page, or one note. */
 import { decodeEnvelope, decodeNote } from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
-import type { ListEnvelope, Note } from '../contract/resources.js';
+import type { Note, Page } from '../contract/decode.js';
 import { seg, type ApiClient } from './client.js';
 import { paginateQuery } from './pagination.js';
 
-export type { Note } from '../contract/resources.js';
+export type { Note } from '../contract/decode.js';
 
 const decodePage = decodeEnvelope(decodeNote);
 
 /** One page of notes. */
-export function list(client: ApiClient, query: URLSearchParams): Promise<ListEnvelope<Note>> {
+export function list(client: ApiClient, query: URLSearchParams): Promise<Page<Note>> {
   return client.call({ method: 'GET', base: 'base', path: '/notes/', query, what: 'note list', decode: decodePage });
 }
 

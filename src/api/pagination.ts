@@ -1,12 +1,12 @@
 /** Following every page of a list endpoint, one page in memory at a time. */
-import type { ListEnvelope } from '../contract/resources.js';
+import { toNumber, type Page } from '../contract/decode.js';
 
 /**
  * Yields every item from `offset` on, fetching pages of `pageSize` with `fetchPage` until a short
  * page or `total_count` says the end is reached.
  */
 export async function* paginate<T>(
-  fetchPage: (offset: number, limit: number) => Promise<ListEnvelope<T>>,
+  fetchPage: (offset: number, limit: number) => Promise<Page<T>>,
   pageSize: number,
   offset = 0,
 ): AsyncGenerator<T> {
@@ -14,7 +14,8 @@ export async function* paginate<T>(
     const page = await fetchPage(offset, pageSize);
     for (const item of page.result) yield item;
     offset += page.result.length;
-    if (page.result.length === 0 || page.result.length < pageSize || offset >= page.total_count) return;
+    // Without a readable total_count, a short or empty page is the end.
+    if (page.result.length === 0 || page.result.length < pageSize || offset >= (toNumber(page.total_count) ?? Infinity)) return;
   }
 }
 
@@ -24,7 +25,7 @@ export async function* paginate<T>(
  */
 export function paginateQuery<T>(
   query: URLSearchParams,
-  list: (query: URLSearchParams) => Promise<ListEnvelope<T>>,
+  list: (query: URLSearchParams) => Promise<Page<T>>,
   pageSize: number,
   offset = 0,
 ): AsyncGenerator<T> {

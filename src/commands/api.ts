@@ -7,8 +7,7 @@
 import { Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
-import { DecodeError, decodeEnvelope } from '../contract/decode.js';
-import type { ListEnvelope } from '../contract/resources.js';
+import { DecodeError, decodeEnvelope, toNumber, type Page } from '../contract/decode.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInput } from '../input.js';
@@ -164,10 +163,10 @@ async function* everyPage(client: ApiClient, path: string, query: URLSearchParam
     const q = new URLSearchParams(query);
     q.set('offset', String(offset));
     if (pageSize !== undefined && asked === null) q.set('limit', String(pageSize));
-    const page: ListEnvelope<JsonObject> = await client.call({ method: 'GET', base: 'root', path, query: q, what, decode: decodePage });
+    const page: Page<JsonObject> = await client.call({ method: 'GET', base: 'root', path, query: q, what, decode: decodePage });
     yield* page.result;
     pageSize ??= asked === null ? page.result.length : Number(asked);
     offset += page.result.length;
-    if (page.result.length === 0 || page.result.length < pageSize || offset >= page.total_count) return;
+    if (page.result.length === 0 || page.result.length < pageSize || offset >= (toNumber(page.total_count) ?? Infinity)) return;
   }
 }

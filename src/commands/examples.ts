@@ -53,9 +53,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt invest simulate strategy.yaml --months 6 --seed 7 --cash 5000',
     '$ mkt invest simulate strategy.yaml --months 3 -o json > simulation.json',
   ],
-  'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017'],
+  'mkt loans': ['$ mkt loans list', '$ mkt loans get 20017', '$ mkt loans payments 20017 --since 2025-01-01'],
   'mkt loans list': ['$ mkt loans list --sort-by "principal_balance desc"', '$ mkt loans list --all -o csv > loans.csv'],
   'mkt loans get': ['$ mkt loans get 20017', '$ mkt loans get 20017 -o json'],
+  'mkt loans payments': ['$ mkt loans payments 20017', '$ mkt loans payments 20017 20018 --since 2025-01-01 --all -o csv'],
   'mkt notes': ['$ mkt notes list', '$ mkt notes get 500123-900456'],
   'mkt notes list': [
     '$ mkt notes list --status defaulted,chargeoff',

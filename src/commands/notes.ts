@@ -1,7 +1,7 @@
 /** `mkt notes list|get`: your notes, each your share of one loan. */
 import { LOAN_STATUSES, PAGINATION, PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../contract/note-fields.js';
-import type { Note } from '../contract/resources.js';
+import { toNumber, type Note } from '../contract/decode.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
@@ -81,7 +81,8 @@ export function makeNotesCommand(ctx: CommandContext) {
       const [api, client] = await Promise.all([import('../api/notes.js'), ctx.api()]);
       const shown = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, priority: NOTE_PRIORITY };
       if (filtered) {
-        const keep = (n: Note): boolean => (!statuses || statuses.has(n.note_status)) && (!ratings || ratings.has(readRating(n.platform_rating) ?? n.platform_rating));
+        const keep = (n: Note): boolean => (!statuses || statuses.has(toNumber(n.note_status) ?? Number.NaN))
+          && (!ratings || ratings.has(readRating(n.platform_rating ?? '') ?? n.platform_rating ?? ''));
         return { kind: 'stream', items: only(api.listAll(client, q), keep), ...shown };
       }
       if (opts.all) return { kind: 'stream', items: api.listAll(client, q), ...shown };

@@ -33,12 +33,24 @@ export function makePortfolioCommand(ctx: CommandContext) {
     .addHelpText('after', RETURN_METHOD)
     .action(ctx.action(async (opts): Promise<Output> => {
       const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
-      const [accounts, notesApi, model, client] = await Promise.all([
-        import('../api/accounts.js'), import('../api/notes.js'), import('../portfolio/model.js'), ctx.api(),
+      const [accounts, notesApi, model, { noteFigures }, { required, DecodeError }, { BadAnswerError }, client] = await Promise.all([
+        import('../api/accounts.js'), import('../api/notes.js'), import('../portfolio/model.js'), import('../portfolio/figures.js'),
+        import('../contract/decode.js'), import('../api/errors.js'), ctx.api(),
       ]);
       const account = await accounts.platform(client);
       const notes = [];
-      for await (const n of notesApi.listAll(client, new URLSearchParams())) notes.push(n);
+      // The report cannot work without the cash, nor a note without what was invested in it: exit 5, naming the field.
+      const readable = <T>(what: string, read: () => T): T => {
+        try {
+          return read();
+        } catch (err) {
+          throw err instanceof DecodeError ? new BadAnswerError(what, err) : err;
+        }
+      };
+      readable('account', () => required(account.available_cash_balance, 'answer.available_cash_balance'));
+      for await (const n of notesApi.listAll(client, new URLSearchParams())) {
+        notes.push(readable('note list', () => noteFigures(n, `note ${n.loan_note_id ?? notes.length + 1}`)));
+      }
       const today = model.marketToday(ctx.io.now(), notes);
       if (asOf !== undefined && asOf > today) {
         throw new UsageError(`--as-of ${opts.asOf} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);

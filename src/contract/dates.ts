@@ -128,12 +128,20 @@ export function wallToInstant(wall: number, zone: string | undefined): number {
   return guess;
 }
 
-/** Parses an API date-time (`yyyy-MM-dd HH:mm:ss ±hhmm`) or date (`yyyy-MM-dd`) into epoch ms. */
+/**
+ * Parses a date or date-time in any form the marketplace's answers use into epoch ms: `2015-10-23`
+ * (a UTC day), `2023-08-28 17:35:20 +0000`, `2025-02-03T08:00:00.000+0000`, ISO 8601 with `Z` or
+ * `±hh:mm`. Null when the text is none of them or not a real date.
+ */
 export function parseApiDateTime(text: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2}))?$/.exec(text);
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))? ?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(text.trim());
   if (!m) return null;
-  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
-  if (m[7] === undefined) return wall;
-  const off = (+m[8]! * 60 + +m[9]!) * (m[7] === '-' ? -1 : 1);
+  const [y, mo, d, h, mi, s] = [+m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s) + (m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0);
+  const check = new Date(Date.UTC(y, mo - 1, d));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  const zone = m[8];
+  if (zone === undefined || zone === 'Z') return wall;
+  const off = (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * (zone[0] === '-' ? -1 : 1);
   return wall - off * 60000;
 }

@@ -1,143 +1,100 @@
 /**
- * The one boundary where JSON becomes a typed resource: one decoder per resource checks the fields
- * the client relies on and keeps every other field as it came (so `-o json` prints the answer
- * unchanged). Past these functions nothing casts to a resource type.
+ * The one boundary where JSON becomes a typed resource. The marketplace's resources are read
+ * liberally (STYLE.md 18): a decoder names only the fields some command uses, each may be left out
+ * or null, a number may come as a decimal string, an enumeration value we do not know is text; a
+ * command that cannot work without a field says so itself (`required`). Every field is kept exactly
+ * as it came, so `-o json` prints the answer as sent. Past these functions nothing casts to a resource type.
  */
-import { BID_STATUSES, ORDER_STATUSES } from './enums.js';
-import type {
-  Account, AccountFields, Bid, BidFields, ListEnvelope, Listing, ListingCheckedFields, Loan, LoanAnswerFields, Note, NoteFields, Offer, OfferAssertion, OfferError, OfferResponse, OfferResponseFields, Open, Order, OrderAnswerFields, OrderListing, OrderListingFields,
-} from './resources.js';
+import {
+  amount, DecodeError, each, flag, ident, int, list, looseShape, num, optional, record, shape, str, text, toNumber,
+  type Fields, type Json, type Num, type Reader,
+} from './decode-kit.js';
+import type { Offer, OfferAssertion, OfferError, OfferResponse, OfferResponseFields, Open } from './resources.js';
 
-/** An answer without the shape the client relies on: `path` names the value, `problem` what is wrong with it. */
-export class DecodeError extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: string,
-  ) {
-    super(`${path} ${problem}`);
-    this.name = 'DecodeError';
-  }
-}
+export { DecodeError, toNumber };
+export type { Num, Reader };
 
-/** A JSON object whose fields are yet to be checked. */
-type Json = { readonly [field: string]: unknown };
-/** Reads one value at `path`, or throws DecodeError. */
-type Reader<T> = (value: unknown, path: string) => T;
-
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? `'${v.slice(0, 40)}'` : typeof v);
-
-function record(v: unknown, path: string): Json {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new DecodeError(path, `is not an object (got ${kind(v)})`);
-  return { ...v };
-}
-
-const num: Reader<number> = (v, p) => {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new DecodeError(p, `is not a number (got ${kind(v)})`);
-  return v;
-};
-const int: Reader<number> = (v, p) => {
-  const n = num(v, p);
-  if (!Number.isSafeInteger(n)) throw new DecodeError(p, `is not a whole number (got ${n})`);
-  return n;
-};
-const str: Reader<string> = (v, p) => {
-  if (typeof v !== 'string') throw new DecodeError(p, `is not a string (got ${kind(v)})`);
-  return v;
-};
-const bool: Reader<boolean> = (v, p) => {
-  if (typeof v !== 'boolean') throw new DecodeError(p, `is not true or false (got ${kind(v)})`);
-  return v;
-};
-const optional = <T>(r: Reader<T>): Reader<T | undefined> => (v, p) => (v === undefined ? undefined : r(v, p));
-const member = <T extends string>(values: readonly T[]): Reader<T> => (v, p) => {
-  const found = values.find((x) => x === v);
-  if (found === undefined) throw new DecodeError(p, `is not one of ${values.join(', ')} (got ${kind(v)})`);
-  return found;
-};
-const list = <T>(r: Reader<T>): Reader<T[]> => (v, p) => {
-  if (!Array.isArray(v)) throw new DecodeError(p, `is not an array (got ${kind(v)})`);
-  return v.map((x: unknown, i) => r(x, `${p}[${i}]`));
-};
-/** A bid's listing id: the spec types it as a string, sample payloads as an integer. */
-const listingId: Reader<number | string> = (v, p) => (typeof v === 'string' ? v : int(v, p));
-
-/** Reads field `key` of `o` with `r`. */
 const field = <T>(o: Json, path: string, key: string, r: Reader<T>): T => r(o[key], `${path}.${key}`);
 
-/** One reader per named field of `T`. */
-type Table<T> = { readonly [K in keyof T]-?: Reader<T[K]> };
+// ---------------------------------------------------------------------------------------------
+// The marketplace's resources, as the CLI reads them
 
-/** Reads every named field of `T` with its reader; fields beyond them are kept as they came. */
-function shape<T extends object>(table: Table<T>): Reader<T & Open> {
-  return (v, p) => {
-    const o = record(v, p);
-    for (const key of Object.keys(table)) {
-      const read: Reader<unknown> = table[key as keyof T];
-      read(o[key], `${p}.${key}`);
-    }
-    // Every named field was read by its reader just above, which is what this widening stands for.
-    return o as T & Open;
-  };
+const LISTING_AMOUNTS = ['listing_number', 'listing_amount', 'amount_remaining'] as const;
+/** A listing (GET /listingsvc/v2/listings/): what `order submit --dry-run` and `invest` check; the rest as sent. */
+export type Listing = Fields<(typeof LISTING_AMOUNTS)[number], Num> & Fields<'listing_creation_date' | 'platform_rating', string>
+  & Fields<'partial_funding_indicator', boolean> & Open;
+export const decodeListing: Reader<Listing> = looseShape<Listing>({
+  ...each(LISTING_AMOUNTS, amount), listing_creation_date: text, platform_rating: text, partial_funding_indicator: flag,
+});
+
+/** A bid as the order answers carry it; a bid_status or bid_result we do not know is kept as text. */
+export type Bid = Fields<'listing_id' | 'bid_amount' | 'bid_amount_placed', Num> & Fields<'bid_status' | 'bid_result', string> & Open;
+export const decodeBid: Reader<Bid> = looseShape<Bid>({ listing_id: ident, bid_amount: amount, bid_amount_placed: amount, bid_status: text, bid_result: text });
+
+const ORDER_AMOUNTS = ['order_amount', 'order_amount_placed', 'order_amount_invested'] as const;
+/** An order (the create answer, or one read back); an order_status we do not know is kept as text. */
+export type Order = Fields<'order_id' | 'order_date' | 'order_status' | 'source', string> & Fields<(typeof ORDER_AMOUNTS)[number], Num>
+  & Fields<'bid_requests', Bid[]> & Open;
+export const decodeOrder: Reader<Order> = looseShape<Order>({
+  order_id: text, order_date: text, order_status: text, source: text, ...each(ORDER_AMOUNTS, amount), bid_requests: list(decodeBid),
+});
+/** An order as the create answer carries it: without its id nothing placed can be followed, so the id is required. */
+export type PlacedOrder = Order & { readonly order_id: string };
+export const decodePlacedOrder: Reader<PlacedOrder> = (v, p) => {
+  const o = decodeOrder(v, p);
+  return { ...o, order_id: field(o, p, 'order_id', str) };
+};
+
+/** The bids of an order (none when the answer leaves them out). */
+export const bidsOf = (o: Order): Bid[] => o.bid_requests ?? [];
+
+/** One listing of an order (GET /orders/{id}/listings): printed as sent. */
+export type OrderListing = Open;
+export const decodeOrderListing: Reader<OrderListing> = record;
+
+/** A loan (GET /loans/ and GET /loans/{id}): printed as sent, `loan_default_reason` null or 0 when not in default. */
+export type Loan = Open;
+export const decodeLoan: Reader<Loan> = record;
+
+/** The note fields `portfolio` reckons with, and those `notes list --status` filters on. */
+export const NOTE_AMOUNTS = [
+  'loan_number', 'note_ownership_amount', 'principal_balance_pro_rata_share', 'principal_paid_pro_rata_share',
+  'interest_paid_pro_rata_share', 'service_fees_paid_pro_rata_share', 'late_fees_paid_pro_rata_share',
+  'collection_fees_paid_pro_rata_share', 'debt_sale_proceeds_received_pro_rata_share', 'note_status', 'term',
+  'borrower_rate', 'lender_yield', 'amount_borrowed', 'age_in_months', 'days_past_due',
+] as const;
+export const NOTE_TEXTS = ['loan_note_id', 'platform_rating', 'origination_date', 'ownership_start_date', 'next_payment_due_date'] as const;
+/** A note (GET /notes/ and GET /notes/{loan_note_id}); a rating we do not know (`N/A`) is kept as text. */
+export type Note = Fields<(typeof NOTE_AMOUNTS)[number], Num> & Fields<(typeof NOTE_TEXTS)[number], string> & Open;
+export const decodeNote: Reader<Note> = looseShape<Note>({ ...each(NOTE_AMOUNTS, amount), ...each(NOTE_TEXTS, text) });
+
+export const ACCOUNT_AMOUNTS = [
+  'available_cash_balance', 'pending_investments_primary_market', 'pending_investments_secondary_market',
+  'pending_quick_invest_orders', 'total_account_value',
+] as const;
+/**
+ * The account summary: the cash the dry run, the funds message and the portfolio read, and the id
+ * the order journal is keyed by (the 2015 answer has none: `mkt account` shows it, the desk refuses).
+ */
+export type Account = Fields<(typeof ACCOUNT_AMOUNTS)[number], Num> & Fields<'external_user_id', string> & Open;
+export const decodeAccount: Reader<Account> = looseShape<Account>({ ...each(ACCOUNT_AMOUNTS, amount), external_user_id: text });
+
+/** One payment row (GET {base_url}/loans/payments): printed as sent, amounts as decimal strings. */
+export type Payment = Fields<'loan_number' | 'payment_amount', Num> & Fields<'transaction_effective_date', string> & Open;
+export const decodePayment: Reader<Payment> = looseShape<Payment>({ loan_number: amount, payment_amount: amount, transaction_effective_date: text });
+
+/**
+ * The number a command cannot work without, at `path` of an answer to `what`: a DecodeError
+ * (exit 5, naming the field) when it is missing or not a number.
+ */
+export function required(value: unknown, path: string): number {
+  const n = toNumber(value);
+  if (n === undefined) throw new DecodeError(path, value === undefined ? 'is missing' : `is not a number (got ${typeof value === 'string' ? `'${value.slice(0, 40)}'` : String(value)})`);
+  return n;
 }
 
-/** A listing (GET /listingsvc/v2/listings/). */
-export const decodeListing: Reader<Listing> = shape<ListingCheckedFields>({
-  listing_number: int, listing_amount: num, amount_remaining: num, listing_creation_date: str, partial_funding_indicator: bool,
-});
-
-/** A bid as read back. */
-export const decodeBid: Reader<Bid> = shape<BidFields>({
-  listing_id: listingId, bid_amount: num, bid_amount_placed: optional(num), bid_status: member(BID_STATUSES), bid_result: optional(str),
-});
-
-/** An order (the create answer, or one read back). */
-export const decodeOrder: Reader<Order> = shape<OrderAnswerFields>({
-  order_id: str, order_date: str, order_status: member(ORDER_STATUSES), source: optional(str), bid_requests: list(decodeBid),
-  order_amount: optional(num), order_amount_placed: optional(num), order_amount_invested: optional(num),
-  saved_search: optional((x) => x), estimated_return: optional(num), estimated_loss: optional(num), effective_yield: optional(num),
-});
-
-const date = str;
-const nullableNum: Reader<number | null> = (v, p) => (v === null ? null : num(v, p));
-const nullableStr: Reader<string | null> = (v, p) => (v === null ? null : str(v, p));
-
-/** One listing of an order (GET /orders/{id}/listings). */
-export const decodeOrderListing: Reader<OrderListing> = shape<OrderListingFields>({
-  listing_number: str, listing_title: str, invested_amount: num, listing_amount: num, loan_term_months: int,
-  current_yield: num, amount_funded: num, platform_rating: str, verification_stage: int, percent_funded: num,
-  historical_return: num, historical_return_10th_pctl: num, historical_return_90th_pctl: num,
-  listing_duration: int, status: member(BID_STATUSES), status_reason: str, listing_status_reason: str,
-  estimated_end_date: date, listing_status: int, start_date: date, note_number: nullableStr,
-  listing_category_id: int, listing_category_name: nullableStr,
-  effective_yield: optional(num), estimated_loss: optional(num), estimated_return: optional(num),
-});
-
-/** A loan (GET /loans/ and GET /loans/{id}). */
-export const decodeLoan: Reader<Loan> = shape<LoanAnswerFields>({
-  loan_number: int, age_in_months: int, amount_borrowed: num, borrower_rate: num, term: int, platform_rating: str,
-  origination_date: date, loan_status: int, loan_status_description: nullableStr,
-  loan_default_reason: nullableNum, loan_default_reason_description: nullableStr, days_past_due: int,
-  principal_balance: num, principal_paid: num, interest_paid: num, late_fees_paid: num, platform_fees_paid: num,
-  service_fees_paid: num, collection_fees_paid: num, debt_sale_proceeds_received: num,
-  next_payment_due_date: date, next_payment_due_amount: num, group_leader_award: optional(int),
-});
-
-/** A note (GET /notes/ and GET /notes/{loan_note_id}). */
-export const decodeNote: Reader<Note> = shape<NoteFields<string>>({
-  loan_note_id: str, loan_number: int, listing_number: int, note_ownership_amount: num,
-  principal_balance_pro_rata_share: num, principal_paid_pro_rata_share: num, interest_paid_pro_rata_share: num,
-  service_fees_paid_pro_rata_share: num, platform_fees_paid_pro_rata_share: num, late_fees_paid_pro_rata_share: num,
-  collection_fees_paid_pro_rata_share: num, debt_sale_proceeds_received_pro_rata_share: num,
-  next_payment_due_amount_pro_rata_share: num, next_payment_due_date: date,
-  note_status: int, note_status_description: nullableStr, note_default_reason: nullableNum, note_default_reason_description: nullableStr,
-  platform_rating: str, term: int, borrower_rate: num, lender_yield: num, amount_borrowed: num, age_in_months: int,
-  days_past_due: int, origination_date: date, ownership_start_date: date, ownership_end_date: nullableStr,
-  is_sold: bool, is_sold_folio: bool, note_sale_gross_amount_received: num, note_sale_fees_paid: num,
-  is_in_bankruptcy: bool, co_borrower_application: bool,
-});
-
-/** The account summary: the cash the dry run and the funds message read, the id the journal is keyed by. */
-export const decodeAccount: Reader<Account> = shape<AccountFields>({ available_cash_balance: num, external_user_id: str });
+// ---------------------------------------------------------------------------------------------
+// Offers (our own partner API's shape, read strictly)
 
 const decodeOffer: Reader<Offer> = shape<Offer>({
   id: int, apr: num, loan_amount: num, origination_fee: optional(num), loan_rate: num, loan_term_in_months: int,
@@ -154,15 +111,11 @@ export const decodeOfferResponse: Reader<OfferResponse> = shape<OfferResponseFie
   offers: optional(list(decodeOffer)), errors: optional(list(decodeOfferError)),
 });
 
-/** A list answer whose items `item` decodes. */
-export const decodeEnvelope = <T>(item: Reader<T>): Reader<ListEnvelope<T>> => (v, p) => {
-  const o = record(v, p);
-  field(o, p, 'result_count', optional(int));
-  return {
-    ...o,
-    result: field(o, p, 'result', list(item)),
-    total_count: field(o, p, 'total_count', int),
-  };
-};
+/** A list answer: its items, and the counts as sent (a count may come as text, or not at all). */
+export type Page<T> = { result: T[] } & Fields<'total_count' | 'result_count', Num> & Open;
 
-export type { Reader };
+/** A list answer whose items `item` decodes: `result` is what a list command cannot work without. */
+export const decodeEnvelope = <T>(item: Reader<T>): Reader<Page<T>> => (v, p) => {
+  const o = looseShape<Page<unknown>>({ total_count: amount, result_count: amount })(v, p);
+  return { ...o, result: field(o, p, 'result', list(item)) };
+};

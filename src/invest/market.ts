@@ -2,6 +2,7 @@
  * What a run gathers from the marketplace before planning, and the small pure steps that turn API
  * data into it: a rule's listings query, a listing as a candidate, the amount already requested today.
  */
+import { toNumber, type Num } from '../contract/decode.js';
 import { parseApiDateTime } from './marketplace-rules.js';
 import type { Rule } from './strategy.js';
 
@@ -73,8 +74,8 @@ export function candidateFromListing(l: Readonly<Record<string, unknown>>): Cand
 
 /** An order as far as max_per_day reads it. */
 export interface OrderForDay {
-  order_date: string;
-  bid_requests: readonly { bid_amount: number }[];
+  order_date?: string | null;
+  bid_requests?: readonly { bid_amount?: Num | null }[] | null;
 }
 
 /**
@@ -85,9 +86,9 @@ export function requestedToday(orders: Iterable<OrderForDay>, now: number): numb
   const start = Math.floor(now / 86_400_000) * 86_400_000;
   let cents = 0;
   for (const o of orders) {
-    const at = parseApiDateTime(o.order_date);
+    const at = parseApiDateTime(o.order_date ?? '');
     if (at === null || at < start || at >= start + 86_400_000) continue;
-    for (const b of o.bid_requests) cents += Math.round(b.bid_amount * 100);
+    for (const b of o.bid_requests ?? []) cents += Math.round((toNumber(b.bid_amount) ?? 0) * 100);
   }
   return cents / 100;
 }

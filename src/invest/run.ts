@@ -14,6 +14,7 @@ import * as orders from '../api/orders.js';
 import { paginate } from '../api/pagination.js';
 import { formatDateTime, parseFilterDate } from '../contract/dates.js';
 import { PAGINATION } from '../contract/enums.js';
+import { toNumber, type Bid, type Order } from '../contract/decode.js';
 import { CliError, EXIT } from '../errors.js';
 import type { DeskBid, PlaceOptions, Placement } from '../orders/desk.js';
 import type { ListingHold } from '../orders/journal.js';
@@ -21,20 +22,11 @@ import { candidateFromListing, requestedToday, ruleQuery, type Candidate, type M
 import { canStillUse, plan, type Decision } from './planner.js';
 import type { Strategy } from './strategy.js';
 
-/** A bid as the orders list shows it: only what a run reads. */
-export interface SeenBid {
-  listing_id: number | string;
-  bid_amount: number;
-  bid_amount_placed?: number;
-  bid_status: string;
-  bid_result?: string;
-}
+/** A bid as the orders list shows it (any field may be missing; amounts may be decimal strings). */
+export type SeenBid = Bid;
 
 /** An order as a run reads it. */
-export interface SeenOrder {
-  order_date: string;
-  bid_requests: readonly SeenBid[];
-}
+export type SeenOrder = Pick<Order, 'order_date' | 'bid_requests'>;
 
 /** The marketplace reads a run makes. */
 export interface MarketReads {
@@ -125,7 +117,7 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
   }
   const seen: SeenOrder[] = [];
   for await (const o of reads.orders()) seen.push(o);
-  const pendingBids = seen.flatMap((o) => o.bid_requests.filter((b) => b.bid_status === 'PENDING'));
+  const pendingBids = seen.flatMap((o) => (o.bid_requests ?? []).filter((b) => b.bid_status === 'PENDING'));
 
   // Strongest reason last, so it wins: journal < pending (the marketplace says so) < held.
   const taken = new Map<number, TakenReason>();
@@ -192,7 +184,7 @@ async function ruleCandidates(
     const page = await reads.listingsPage(q);
     page.result.forEach(add);
     offset += page.result.length;
-    if (page.result.length < limit || offset >= page.total_count) return;
+    if (page.result.length < limit || offset >= (toNumber(page.total_count) ?? Infinity)) return;
   }
 }
 
@@ -232,7 +224,7 @@ export async function principalByRating(
   const pendingBy = new Map<number, number>();
   for (const b of pendingBids) {
     const amount = b.bid_result && b.bid_result !== 'NONE' ? b.bid_amount_placed ?? b.bid_amount : b.bid_amount;
-    pendingBy.set(Number(b.listing_id), (pendingBy.get(Number(b.listing_id)) ?? 0) + cents(amount));
+    pendingBy.set(Number(b.listing_id), (pendingBy.get(Number(b.listing_id)) ?? 0) + cents(toNumber(amount) ?? 0));
   }
   const rated = new Map<number, string>();
   const ids = [...pendingBy.keys()];

@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, ConnectionError, nothingSent } from '../api/errors.js';
-import type { Bid, BidRequest, Order } from '../api/orders.js';
+import type { Bid, BidRequest, Order, PlacedOrder } from '../api/orders.js';
+import { bidsOf } from '../contract/decode.js';
 import { isoNow, type Clock } from '../clock.js';
 import { MAX_BIDS_PER_ORDER } from '../contract/enums.js';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
@@ -21,7 +22,7 @@ import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } fr
 /** The marketplace calls the desk makes. */
 export interface OrdersApi {
   /** Places one order of at most 100 bids (a POST: never retried). */
-  submit(bids: BidRequest[]): Promise<Order>;
+  submit(bids: BidRequest[]): Promise<PlacedOrder>;
   get(orderId: string): Promise<Order>;
   /** Every order of the account, for reconciling lost answers. */
   list(): AsyncIterable<Order>;
@@ -164,7 +165,7 @@ export class OrderDesk {
     }
   }
 
-  private verdict(verdict: Verdict, rows: BidRow[], sent: Order[]): Placement {
+  private verdict(verdict: Verdict, rows: BidRow[], sent: PlacedOrder[]): Placement {
     return { verdict, exitCode: VERDICT_EXIT[verdict], rows, orderIds: sent.map((o) => o.order_id) };
   }
 
@@ -174,9 +175,12 @@ export class OrderDesk {
 
   /** Records the bid statuses an order shows, so that the journal's holds follow the marketplace. */
   private record(order: Order): void {
+    // An answer without the order's id cannot be tied to a batch: the holds stay as they were.
+    if (typeof order.order_id !== 'string') return;
     this.journal({
       t: 'outcome', at: isoNow(this.deps.clock), order_id: order.order_id,
-      bids: order.bid_requests.map((b) => ({ listing_id: Number(b.listing_id), bid_status: b.bid_status, bid_result: b.bid_result })),
+      // A bid without a status is recorded as '' and held like a PENDING one.
+      bids: bidsOf(order).map((b) => ({ listing_id: Number(b.listing_id), bid_status: b.bid_status ?? '', ...(b.bid_result ? { bid_result: b.bid_result } : {}) })),
     });
   }
 
@@ -193,8 +197,15 @@ export class OrderDesk {
     const claimed = new Set(batches.flatMap((b) => (b.orderId ? [b.orderId] : [])));
     const all: Order[] = [];
     for await (const o of api.list()) all.push(o);
+    const readable = all.filter((o): o is PlacedOrder => typeof o.order_id === 'string' && Array.isArray(o.bid_requests));
+    // An order the list shows without its id or bids might be the batch's: nothing can say it was never placed.
+    const unreadable = all.length - readable.length;
     for (const b of unknown) {
-      const match = all.find((o) => !claimed.has(o.order_id) && sameBids(b.bids, o.bid_requests));
+      const match = readable.find((o) => !claimed.has(o.order_id) && sameBids(b.bids, bidsOf(o)));
+      if (!match && unreadable > 0) {
+        info(`  batch ${b.batch}: ${unreadable} order${plural(unreadable)} in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held`);
+        continue;
+      }
       this.journal({ t: 'reconciled', batch: b.batch, at: isoNow(clock), order_id: match?.order_id ?? null });
       if (match) {
         claimed.add(match.order_id);
@@ -232,9 +243,9 @@ export class OrderDesk {
   }
 
   /** Sends the bids as orders of at most 100, journalling each before and after. Stops at the first failure. */
-  private async send(bids: readonly DeskBid[]): Promise<Order[]> {
+  private async send(bids: readonly DeskBid[]): Promise<PlacedOrder[]> {
     const { api, market, info, clock } = this.deps;
-    const sent: Order[] = [];
+    const sent: PlacedOrder[] = [];
     const groups = chunk(bids.map(({ listing_id, bid_amount }) => ({ listing_id, bid_amount })), MAX_BIDS_PER_ORDER);
     for (const [i, group] of groups.entries()) {
       const batch = randomUUID();

@@ -8,7 +8,8 @@ import type { ApiClient } from '../api/client.js';
 import * as listings from '../api/listings.js';
 import { toCents, youngPartialCap } from '../contract/bid-rules.js';
 import { parseApiDateTime } from '../contract/dates.js';
-import type { Listing } from '../contract/resources.js';
+import { DecodeError, required, toNumber, type Listing } from '../contract/decode.js';
+import { BadAnswerError } from '../api/errors.js';
 import type { PlannedBid } from './bids-file.js';
 import { chunk } from './bids-file.js';
 
@@ -28,7 +29,7 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number)
   for (const group of chunk(bids.map((b) => b.listing_id), 100)) {
     for (const whole of ['false', 'true']) {
       const q = new URLSearchParams({ listing_number: group.join(','), whole_loan: whole, limit: '500' });
-      for (const l of (await listings.search(client, q)).result) found.set(l.listing_number, l);
+      for (const l of (await listings.search(client, q)).result) found.set(toNumber(l.listing_number) ?? NaN, l);
     }
   }
   const account = await accounts.platform(client);
@@ -37,10 +38,13 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number)
     const l = found.get(b.listing_id);
     const base = { line: b.line, listing_id: b.listing_id, bid_amount: b.bid_amount };
     if (!l) return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
-    const remaining = l.amount_remaining;
-    const amount = l.listing_amount;
-    const created = parseApiDateTime(l.listing_creation_date);
-    const cap = created === null ? null : youngPartialCap(l, created, now);
+    const remaining = toNumber(l.amount_remaining);
+    const amount = toNumber(l.listing_amount);
+    if (remaining === undefined || amount === undefined) {
+      return { ...base, amount_remaining: remaining ?? null, verdict: 'the answer gives no listing_amount or amount_remaining: cannot be checked', ok: false };
+    }
+    const created = parseApiDateTime(l.listing_creation_date ?? '');
+    const cap = created === null ? null : youngPartialCap({ listing_amount: amount, partial_funding_indicator: l.partial_funding_indicator === true }, created, now);
     if (b.bid_amount > amount) return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${amount} (ORD0015)`, ok: false };
     if (cap !== null && b.bid_amount > cap) {
       return { ...base, amount_remaining: remaining, verdict: `listing under 24 h old: at most ${cap.toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`, ok: false };
@@ -48,5 +52,11 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number)
     if (b.bid_amount > remaining) return { ...base, amount_remaining: remaining, verdict: `only ${remaining} remains: would be placed in part`, ok: true };
     return { ...base, amount_remaining: remaining, verdict: 'ok', ok: true };
   });
-  return { rows, cash: account.available_cash_balance, total };
+  let cash: number;
+  try {
+    cash = required(account.available_cash_balance, 'answer.available_cash_balance');
+  } catch (err) {
+    throw err instanceof DecodeError ? new BadAnswerError('account', err) : err;
+  }
+  return { rows, cash, total };
 }

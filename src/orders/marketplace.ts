@@ -77,6 +77,15 @@ export async function identifyMarketplace(client: ApiClient): Promise<Marketplac
     throw new CliError(`could not tell which marketplace account the bids are for: ${err.message}; nothing was sent`, err.exitCode, err.hint);
   }
   const id = answer && typeof answer === 'object' ? (answer as Record<string, unknown>).external_user_id : undefined;
+  // Refused rather than keyed by profile and address: one account's journal split by profile (or
+  // re-keyed once the id appears) is how a retry or another profile would bid twice.
+  if (id === undefined || id === null) {
+    throw new CliError(
+      'the account answer (GET /accounts/platform) has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent',
+      EXIT.UNREACHABLE,
+      'older answers of the marketplace leave the id out; its current answer has it: check base_url points at the current API (`mkt account -o json` shows the answer)',
+    );
+  }
   if (typeof id !== 'string' || id.trim() === '' || id.length > MAX_ACCOUNT_ID || /[\p{Cc}\p{Cs}]/u.test(id)) {
     throw new CliError(
       'the marketplace answered GET /accounts/platform without a usable external_user_id; nothing was sent',

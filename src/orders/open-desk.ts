@@ -4,6 +4,7 @@
  * only through here.
  */
 import { platform } from '../api/accounts.js';
+import { toNumber } from '../contract/decode.js';
 import type { ApiClient } from '../api/client.js';
 import * as orders from '../api/orders.js';
 import type { Clock } from '../clock.js';
@@ -31,7 +32,7 @@ export function ordersApi(client: ApiClient): OrdersApi {
     submit: (bids) => orders.submit(client, bids),
     get: (id) => orders.get(client, id),
     list: () => orders.listAll(client),
-    availableCash: async () => (await platform(client)).available_cash_balance,
+    availableCash: async () => toNumber((await platform(client)).available_cash_balance) ?? 0,
   };
 }
 

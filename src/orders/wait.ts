@@ -3,6 +3,7 @@
  * (`completed`), with capped backoff and an overall timeout; reports each change as it happens.
  */
 import type { Bid, Order } from '../api/orders.js';
+import { bidsOf } from '../contract/decode.js';
 import type { Clock } from '../clock.js';
 import { EXIT } from '../errors.js';
 
@@ -22,7 +23,7 @@ export interface Progress {
 }
 
 /** One bid of an order, as the reports show it (mapped, so that it is a plain record for the renderer). */
-export type BidRow = { order_id: string } & { [K in keyof Bid]: Bid[K] };
+export type BidRow = { order_id: string | null | undefined } & { [K in keyof Bid]: Bid[K] };
 
 /** What following needs, injected. */
 export interface FollowDeps {
@@ -41,14 +42,14 @@ export interface FollowDeps {
 /** True when the order has reached what we wait for. */
 export function isDone(order: Order, until: Until): boolean {
   if (until === 'completed') return order.order_status === 'COMPLETED';
-  return order.bid_requests.every((b) => b.bid_result !== undefined && b.bid_result !== 'NONE');
+  return bidsOf(order).every((b) => b.bid_result !== undefined && b.bid_result !== 'NONE');
 }
 
 /** A short summary of an order's bids: "3 bids: 2 BID_SUCCEEDED, 1 LISTING_NOT_BIDDABLE; 1 EXPIRED". */
 export function summarize(order: Order): string {
   const count = (key: 'bid_result' | 'bid_status') => {
     const m = new Map<string, number>();
-    for (const b of order.bid_requests) m.set(String(b[key] ?? 'NONE'), (m.get(String(b[key] ?? 'NONE')) ?? 0) + 1);
+    for (const b of bidsOf(order)) m.set(String(b[key] ?? 'NONE'), (m.get(String(b[key] ?? 'NONE')) ?? 0) + 1);
     return [...m].map(([k, n]) => `${n} ${k}`).join(', ');
   };
   return `order ${order.order_id} ${order.order_status}: ${count('bid_result')}; ${count('bid_status')}`;
@@ -56,7 +57,7 @@ export function summarize(order: Order): string {
 
 /** True when some bid ended unplaced or EXPIRED (or, waiting for completion, not INVESTED). */
 export function hasShortfall(order: Order, until: Until): boolean {
-  return order.bid_requests.some((b) => {
+  return bidsOf(order).some((b) => {
     if (b.bid_status === 'EXPIRED') return true;
     if (until === 'completed') return b.bid_status !== 'INVESTED';
     return b.bid_result !== 'BID_SUCCEEDED' && b.bid_result !== 'PARTIAL_BID_SUCCEEDED';
@@ -65,7 +66,7 @@ export function hasShortfall(order: Order, until: Until): boolean {
 
 /** Every bid of `order` as a report row. */
 export function bidRows(order: Order): BidRow[] {
-  return order.bid_requests.map((b) => ({ order_id: order.order_id, ...b }));
+  return bidsOf(order).map((b) => ({ order_id: order.order_id, ...b }));
 }
 
 /** Polls one order until done or timed out; returns the last order seen and whether it timed out. */
@@ -105,13 +106,13 @@ export async function followOrders(orderIds: readonly string[], plan: FollowPlan
     deps.progress.settled();
     deps.record?.(order);
     if (deps.stop?.aborted) return { rows, incomplete: true };
-    const pending = order.bid_requests.filter((b) => stillPending(b, plan.until)).length;
+    const pending = bidsOf(order).filter((b) => stillPending(b, plan.until)).length;
     if (timedOut) {
       waiting.push(id);
       deps.info(`order ${id}: gave up after ${plan.timeoutMs / 1000} s with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`);
     }
     // After a timeout a pending bid is no shortfall yet: only bids that ended short count as failed.
-    const ended = timedOut ? { ...order, bid_requests: order.bid_requests.filter((b) => !stillPending(b, plan.until)) } : order;
+    const ended = timedOut ? { ...order, bid_requests: bidsOf(order).filter((b) => !stillPending(b, plan.until)) } : order;
     if (hasShortfall(ended, plan.until)) failed = true;
     rows.push(...bidRows(order));
   }

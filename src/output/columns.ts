@@ -12,6 +12,8 @@ export const LABELS: Readonly<Record<string, string>> = {
   loan_note_id: 'note', note_status_description: 'status', note_ownership_amount: 'owned',
   principal_balance_pro_rata_share: 'balance', principal_paid_pro_rata_share: 'principal paid',
   interest_paid_pro_rata_share: 'interest paid',
+  transaction_effective_date: 'date', payment_amount: 'amount', principal_amount: 'principal',
+  interest_amount: 'interest', service_fee_amount: 'service fee', late_fee_amount: 'late fee', resulting_principal_balance: 'balance after',
   duration_ms: 'ms', at: 'time',
 };
 
@@ -36,11 +38,26 @@ const WHOLE = (): Intl.NumberFormat => (whole ??= new Intl.NumberFormat('en-US',
 /** A whole number with thousands separators (1,800). */
 export const count = (n: number): string => WHOLE().format(n);
 
+/** A decimal number written as text. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** An ISO 8601 date-time with `T`, optional milliseconds and a zone (`Z`, `+0000` or `+00:00`). */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** `2025-02-03T08:00:00.000+0000` as `2025-02-03 08:00:00 +0000`, the API's own form. */
+function isoAsApi(v: string): string {
+  const [, day, time, zone] = ISO_DATE_TIME.exec(v)!;
+  return `${day} ${time} ${zone === 'Z' ? '+0000' : zone!.replace(':', '')}`;
+}
+
 /** True when long text in column `name` wraps rather than being cut with …. */
 export const wraps = (name: string): boolean => WRAPPED.test(name);
 
 /** A value as a table shows it; `numeric` cells are right-aligned. */
 export function display(name: string, v: unknown): { text: string; numeric: boolean } {
+  // The marketplace sends some amounts as decimal strings ("0.7812"): a money or rate column shows them as numbers.
+  if (typeof v === 'string' && DECIMAL.test(v) && (PERCENT.test(name) || (AMOUNT.test(name) && !NOT_AMOUNT.test(name)))) return display(name, Number(v));
+  // ISO date-times (`2025-02-03T08:00:00.000+0000`) read as the API's other dates do.
+  if (typeof v === 'string' && ISO_DATE_TIME.test(v)) return { text: isoAsApi(v), numeric: false };
   if (typeof v === 'number' && Number.isFinite(v)) {
     if (PERCENT.test(name)) return { text: `${TWO_DECIMALS().format(v * 100)}%`, numeric: true };
     if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: TWO_DECIMALS().format(v), numeric: true };

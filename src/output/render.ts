@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { writeOut } from '../io.js';
+import { toNumber } from '../contract/decode-kit.js';
 import { count } from './columns.js';
 import type { Format } from './formats.js';
 import { sectionLines, type Section } from './sections.js';
@@ -20,7 +21,7 @@ interface Choice {
 
 /** What a command hands the runner to print. */
 export type Output =
-  | ({ kind: 'page'; envelope: { result: Record<string, unknown>[]; total_count?: number }; columns: string[] } & Choice)
+  | ({ kind: 'page'; envelope: { result: Record<string, unknown>[]; total_count?: unknown }; columns: string[] } & Choice)
   | ({ kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[]; live?: boolean } & Choice)
   | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] }; sections?: readonly Section[] }
   | ({ kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] } & Choice)
@@ -106,7 +107,7 @@ export async function render(out: Writable, output: Output, format: Format, opti
       if (format === 'ndjson') return write(out, shown.map((r) => ndjsonLine(r, o)).join(''));
       if (format === 'csv') return write(out, `${columns.map(csvField).join(',')}\n${rows.map((r) => csvLine(columns, r)).join('')}`);
       await table(out, rows, columns, o, chosen ?? output.priority);
-      const total = output.kind === 'page' ? output.envelope.total_count : undefined;
+      const total = output.kind === 'page' ? toNumber(output.envelope.total_count) : undefined;
       if (o.notes && total !== undefined && total > rows.length) await write(o.notes, `${count(rows.length)} of ${count(total)} — use --all or --offset\n`);
       return;
     }

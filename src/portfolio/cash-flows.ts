@@ -12,7 +12,7 @@
  */
 import { addMonths, monthlyPayment } from '../contract/amortisation.js';
 import { LOAN_STATUS } from '../contract/enums.js';
-import type { Note } from '../contract/resources.js';
+import type { NoteFigures as Note } from './figures.js';
 import { parseDay } from './calendar.js';
 
 const DAY = 86_400_000;

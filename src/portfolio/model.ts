@@ -5,7 +5,8 @@
  * yields are quoted). Pure: the account, the notes and the dates are passed in.
  */
 import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
-import type { Account, Note } from '../contract/resources.js';
+import { toNumber, type Account } from '../contract/decode.js';
+import type { NoteFigures as Note } from './figures.js';
 import { addMonths } from '../contract/amortisation.js';
 import { formatDay, monthsBetween, parseDay } from './calendar.js';
 import { netReceived, noteFlows, outstandingPrincipal, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
@@ -45,7 +46,6 @@ export interface Portfolio {
 }
 
 const round = (x: number, places = 2): number => Number(x.toFixed(places));
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The net annualised return of dated flows: null with a reason when there is none. */
 export function annualisedReturn(flows: readonly DatedFlow[]): { rate: number | null; reason: string | null } {
@@ -94,13 +94,13 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     sum.fees += Math.abs(n.service_fees_paid_pro_rata_share) + Math.abs(n.collection_fees_paid_pro_rata_share);
     sum.net += got.principal + got.income;
   }
-  const cash = account.available_cash_balance;
+  const cash = toNumber(account.available_cash_balance) ?? 0;
   const pending = ['pending_investments_primary_market', 'pending_investments_secondary_market', 'pending_quick_invest_orders']
-    .reduce((s, k) => s + (num(account[k]) ?? 0), 0);
+    .reduce((s, k) => s + (toNumber(account[k]) ?? 0), 0);
   const ret = annualisedReturn(flows);
   return {
     as_of: formatDay(cut),
-    account_value: round(num(account.total_account_value) ?? cash + pending + sum.outstanding),
+    account_value: round(toNumber(account.total_account_value) ?? cash + pending + sum.outstanding),
     available_cash_balance: cash,
     pending_bids: round(pending),
     outstanding_principal: round(sum.outstanding),
@@ -115,7 +115,7 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     annualized_return: ret.rate === null ? null : round(ret.rate, 6),
     annualized_return_reason: ret.reason,
     by_status: buckets(STATUS_BUCKETS, notes, statusBucket),
-    // An old loan's rating is N/A (an older mock's NA too); one the list lacks gets a bucket of its own, as sent.
+    // An old loan's rating is N/A (an older answer's NA too); one the list lacks gets a bucket of its own, as sent.
     by_rating: buckets(PLATFORM_RATINGS, notes, (n) => readRating(n.platform_rating || 'N/A') ?? n.platform_rating),
   };
 }
