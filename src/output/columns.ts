@@ -56,8 +56,9 @@ export const wraps = (name: string): boolean => WRAPPED.test(name);
 export function display(name: string, v: unknown): { text: string; numeric: boolean } {
   // The marketplace sends some amounts as decimal strings ("0.7812"): a money or rate column shows them as numbers.
   if (typeof v === 'string' && DECIMAL.test(v) && (PERCENT.test(name) || (AMOUNT.test(name) && !NOT_AMOUNT.test(name)))) return display(name, Number(v));
-  // ISO date-times (`2025-02-03T08:00:00.000+0000`) read as the API's other dates do.
-  if (typeof v === 'string' && ISO_DATE_TIME.test(v)) return { text: isoAsApi(v), numeric: false };
+  // The marketplace's ISO date fields (`2025-02-03T08:00:00.000+0000`) read as its other dates do; the mock's
+  // own times (the journal's `at`) keep their milliseconds.
+  if (typeof v === 'string' && name.endsWith('_date') && ISO_DATE_TIME.test(v)) return { text: isoAsApi(v), numeric: false };
   if (typeof v === 'number' && Number.isFinite(v)) {
     if (PERCENT.test(name)) return { text: `${TWO_DECIMALS().format(v * 100)}%`, numeric: true };
     if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: TWO_DECIMALS().format(v), numeric: true };
