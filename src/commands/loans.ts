@@ -20,7 +20,9 @@ const PAYMENT_COLUMNS = [
 /** Reads `--since`: a day as yyyy-MM-dd (checked before anything is sent). */
 export function parseSince(text: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  const ok = m !== null && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).getUTCDate() === +m[3]!;
+  const day = m === null ? undefined : new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+  // Date.UTC rolls a month 13 or a 31 April over into the next: the day read back must be the day written.
+  const ok = m !== null && day!.getUTCFullYear() === +m[1]! && day!.getUTCMonth() === +m[2]! - 1 && day!.getUTCDate() === +m[3]!;
   if (!ok) throw new UsageError(`--since must be a date as yyyy-MM-dd, got '${text}'`);
   return text.trim();
 }
