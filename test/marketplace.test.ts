@@ -81,6 +81,36 @@ describe('the marketplace key', () => {
     expect(() => marketplaceKey('not a url', 'u')).toThrow(/base URL 'not a url' is not a valid URL/);
   });
 
+  it('reads the path as the mock\'s router does: repeated slashes, dot segments and escaped letters are one path, letter case is another', () => {
+    const key = marketplaceKey('http://127.0.0.1:4010/v1', 'u');
+    for (const same of ['http://127.0.0.1:4010//v1', 'http://127.0.0.1:4010/./v1/', 'http://127.0.0.1:4010/x/%2e%2E/v1', 'http://127.0.0.1:4010/%76%31//', 'http://127.0.0.1:4010\\v1\\', 'http://127.0.0.1:4010/../v1']) {
+      expect(marketplaceKey(same, 'u'), same).toBe(key);
+    }
+    expect(marketplaceKey('http://127.0.0.1:4010//', 'u')).toBe(marketplaceKey('http://127.0.0.1:4010', 'u'));
+    expect(marketplaceKey('http://127.0.0.1:4010/V1', 'u')).toBe('u@http://127.0.0.1:4010/V1');
+    expect(marketplaceKey('http://127.0.0.1:4010/v1/a%2fb', 'u')).toBe('u@http://127.0.0.1:4010/v1/a%2Fb');
+  });
+
+  it('refuses 0.0.0.0 and :: in every spelling, exit 2, naming the address and the setting to fix', () => {
+    for (const host of ['0.0.0.0', '0', '0.0.0', '0x0', '00.0.0.0', '0.0.0.0.', '[::]', '[0:0::0]', '[0::]', '[::0.0.0.0]', '[::ffff:0.0.0.0]', '[::FFFF:0:0]', '[0:0:0:0:0:0:0:0]']) {
+      const url = `http://${host}:4010/v1`;
+      expect(() => marketplaceKey(url, 'u'), host).toThrow(expect.objectContaining({
+        exitCode: 2,
+        message: expect.stringMatching(/^base URL '.*' names (0\.0\.0\.0|\[::\]|\[::ffff:0:0\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent$/),
+        hint: expect.stringMatching(/base_url .*MKT_BASE_URL.* such as http:\/\/127\.0\.0\.1:4010\/v1/),
+      }));
+    }
+    // Neighbours are addresses like any other.
+    expect(marketplaceKey('http://0.0.0.1:4010/v1', 'u')).toBe('u@http://0.0.0.1:4010/v1');
+    expect(marketplaceKey('http://[::2]:4010/v1', 'u')).toBe('u@http://[::2]:4010/v1');
+  });
+
+  it('refuses a base URL whose path no router reads, naming the problem, exit 2', () => {
+    expect(() => marketplaceKey('http://127.0.0.1:4010/v1/%zz', 'u')).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/malformed percent-escape '%zz'/) }));
+    expect(() => marketplaceKey('http://127.0.0.1:4010/v1/%FF', 'u')).toThrow(/not UTF-8/);
+    expect(() => marketplaceKey('http://127.0.0.1:4010/v1[x]', 'u')).toThrow(/'\[' in the path/);
+  });
+
   it('reads an unreadable URL of an old journal entry as no marketplace rather than failing', () => {
     expect(legacyKey('::', 'u')).toBeNull();
     expect(legacyKey(42, 'u')).toBeNull();
@@ -109,6 +139,13 @@ describe('finding which account the bids are for', () => {
       .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/ECONNREFUSED; nothing was sent/) });
     await expect(identifyMarketplace(clientAnswering(errorFromResponse(401, { error: 'invalid_token' }, 'account'))))
       .rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/HTTP 401.*nothing was sent/) });
+  });
+
+  it('refuses a bind address before asking the marketplace anything', async () => {
+    let calls = 0;
+    const client = { settings: { baseUrl: 'http://0.0.0.0:4010/v1' }, call: async () => { calls++; return { external_user_id: 'x' }; } } as unknown as ApiClient;
+    await expect(identifyMarketplace(client)).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/names 0\.0\.0\.0/) });
+    expect(calls).toBe(0);
   });
 
   it('refuses an answer without a usable external_user_id, exit 5', async () => {

@@ -6,6 +6,7 @@
 import type { Settings } from '../config/settings.js';
 import type { TokenProvider } from '../auth/token-provider.js';
 import { DecodeError, type Reader } from '../contract/decode.js';
+import { normalisePath } from '../contract/request-path.js';
 import { CliError } from '../errors.js';
 import { BadAnswerError, errorFromResponse, NotSentError } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
@@ -39,10 +40,10 @@ export class ApiClient {
     private readonly tokens: TokenProvider,
   ) {}
 
-  /** The absolute URL of `path` under `base`. */
+  /** The absolute URL of `path` under `base`, the base's path read as the marketplace reads it (routedBase). */
   url(base: Base, path: string): string {
     const root = base === 'base' ? this.settings.baseUrl : base === 'root' ? this.settings.rootUrl : this.settings.authUrl;
-    return `${root}${path.startsWith('/') ? '' : '/'}${path}`;
+    return `${routedBase(root)}${path.startsWith('/') ? '' : '/'}${path}`;
   }
 
   /** Sends a resource call and returns the decoded answer, or throws the mapped error. */
@@ -62,6 +63,27 @@ export class ApiClient {
       throw error;
     }
   }
+}
+
+/**
+ * `root` with its path as the marketplace's router reads it (src/contract/request-path.ts: `//v1` is
+ * `/v1`, `%76` is `v`, a trailing slash dropped), everything else as configured: a request goes to the
+ * address the order journal keys by (src/orders/marketplace.ts), not to a spelling of it that some server
+ * might read apart. A URL or path that cannot be read goes as configured, for the server to answer.
+ */
+export function routedBase(root: string): string {
+  let u: URL;
+  try {
+    u = new URL(root);
+  } catch {
+    return root;
+  }
+  const norm = normalisePath(u.pathname);
+  if ('problem' in norm) return root;
+  u.pathname = norm.path;
+  // The root path is '' under a base URL (paths are appended with their own '/'); the first '/' before
+  // the query or the end is the path's: scheme, user info and host hold none.
+  return norm.path === '/' ? u.href.replace(/\/(?=[?#]|$)/, '') : u.href;
 }
 
 /** A token, or the failure to get one marked NotSentError: no request went out with it. */

@@ -5,6 +5,7 @@
  */
 import { platform } from '../api/accounts.js';
 import type { ApiClient } from '../api/client.js';
+import { normalisePath } from '../contract/request-path.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 
 /** The account an order is placed for, as the journal knows it. */
@@ -19,37 +20,56 @@ export interface Marketplace {
 
 /** Every spelling of the local machine, one loopback: the mock answers on all of them alike. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]']);
-/** RFC 3986 unreserved characters: %-escaping them does not change the URL. */
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+/**
+ * The unspecified addresses as WHATWG URL writes every spelling of them (`0`, `0.0.0`, `0x0`, `[0:0::0]`,
+ * `[::0.0.0.0]`, `[::ffff:0.0.0.0]`): a server listens on them; a client that sends there reaches
+ * whatever the system picks (on Linux, this machine) under a name no other spelling shares.
+ */
+const BIND_ADDRESSES = new Set(['0.0.0.0', '[::]', '[::ffff:0:0]']);
 /** Longest external_user_id taken: ids are UUIDs; the key is written into every journal entry. */
 const MAX_ACCOUNT_ID = 256;
 
+const FIX_BASE_URL = 'set base_url (`mkt config set base_url URL`, or MKT_BASE_URL) to the marketplace\'s address, such as https://host/v1';
+
 /**
- * The one normaliser of the journal key: the account's external_user_id and the base URL with
- * scheme and host in lower case, the default port, user info, fragment and trailing slashes dropped,
- * unreserved %-escapes decoded, and `localhost`, `127.0.0.1` and `[::1]` as one loopback.
- * Throws a UsageError naming a base URL that is not an http(s) URL.
+ * The one normaliser of the address half of the journal key: the base URL with scheme and host in
+ * lower case, the default port, user info and fragment dropped, the path read as the marketplace's
+ * router reads it (src/contract/request-path.ts: dot segments resolved, repeated and trailing slashes
+ * dropped, unreserved escapes decoded, letter case kept), and `localhost`, `127.0.0.1` and `[::1]` as
+ * one loopback. Throws a UsageError (exit 2), before anything is sent, for a base URL that is not an
+ * http(s) URL, whose path no router reads, or whose host is a bind address (`0.0.0.0`, `::`).
  */
-export function marketplaceKey(baseUrl: string, account: string): string {
+export function marketplaceAddress(baseUrl: string): string {
   let u: URL;
   try {
     u = new URL(baseUrl.trim());
   } catch {
-    throw new UsageError(`base URL '${baseUrl}' is not a valid URL`, 'set base_url (or MKT_BASE_URL) to an address such as https://host/v1');
+    throw new UsageError(`base URL '${baseUrl}' is not a valid URL`, FIX_BASE_URL);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new UsageError(`base URL '${baseUrl}' is not an http or https URL`, 'set base_url (or MKT_BASE_URL) to an address such as https://host/v1');
+    throw new UsageError(`base URL '${baseUrl}' is not an http or https URL`, FIX_BASE_URL);
   }
-  // WHATWG parsing already lower-cases scheme and host, drops the default port and reads 127.1 as 127.0.0.1.
+  // WHATWG parsing already lower-cases scheme and host, drops the default port, reads 127.1 as
+  // 127.0.0.1 and 0 as 0.0.0.0, and writes an IPv6 address in its one compressed form.
   const dns = u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname;
+  if (BIND_ADDRESSES.has(dns)) {
+    throw new UsageError(
+      `base URL '${baseUrl}' names ${dns}, the address a server listens on (every interface), not one a client sends to; nothing was sent`,
+      'set base_url (`mkt config set base_url URL`, or MKT_BASE_URL) to the address the server answers on, such as http://127.0.0.1:4010/v1',
+    );
+  }
+  const path = normalisePath(u.pathname);
+  if ('problem' in path) throw new UsageError(`base URL '${baseUrl}': ${path.problem}`, FIX_BASE_URL);
   const host = LOOPBACK.has(dns) ? '127.0.0.1' : dns;
-  const path = u.pathname
-    .replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
-      const ch = String.fromCharCode(parseInt(hex, 16));
-      return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
-    })
-    .replace(/\/+$/, '');
-  return `${encodeURIComponent(account)}@${u.protocol}//${host}${u.port ? `:${u.port}` : ''}${path}${u.search}`;
+  return `${u.protocol}//${host}${u.port ? `:${u.port}` : ''}${path.path === '/' ? '' : path.path}${u.search}`;
+}
+
+/**
+ * The journal and lock key: the account's external_user_id at the marketplaceAddress of `baseUrl`,
+ * so that every spelling the marketplace answers alike is one journal. Throws as marketplaceAddress.
+ */
+export function marketplaceKey(baseUrl: string, account: string): string {
+  return `${encodeURIComponent(account)}@${marketplaceAddress(baseUrl)}`;
 }
 
 /** The key an old journal entry (base URL only) would have for `account`; null when its URL is unreadable. */
@@ -64,11 +84,14 @@ export function legacyKey(baseUrl: unknown, account: string): string | null {
 }
 
 /**
- * Asks the marketplace which account the credentials act for (`GET /accounts/platform`). Run before
- * anything is sent: when it fails, nothing is sent, with the exit code of the failure.
+ * Asks the marketplace which account the credentials act for (`GET /accounts/platform`), once the
+ * base URL has a key. Run before anything is sent: when it fails, nothing is sent, with the exit code
+ * of the failure.
  */
 export async function identifyMarketplace(client: ApiClient): Promise<Marketplace> {
   const baseUrl = client.settings.baseUrl;
+  // A base URL the key refuses is refused before the account is asked: nothing goes to a bind address.
+  marketplaceAddress(baseUrl);
   let answer: unknown;
   try {
     answer = await platform(client);
