@@ -50,7 +50,15 @@ class FakeMarket implements OrdersApi {
   }
 
   async *list(): AsyncIterable<Order> {
-    yield* this.orders.map((o) => structuredClone(o));
+    for (const o of this.orders) yield { ...structuredClone(o), bid_requests: o.bid_requests.map((b) => ({ ...b, ...this.settle })) };
+  }
+
+  /** Money of the account in listings, as the listings search shows it (amount_participation). */
+  readonly participation = new Map<number, number>();
+  readonly investedAsked: number[][] = [];
+  async investedIn(ids: readonly number[]): Promise<Map<number, number>> {
+    this.investedAsked.push([...ids]);
+    return new Map([...this.participation].filter(([id]) => ids.includes(id)));
   }
 
   async availableCash(): Promise<number> {
@@ -175,7 +183,7 @@ describe('the order desk never bids twice', () => {
     // The same account's orders, read back without their ids: the lost batch may be any of them.
     const idless = new OrderDesk({
       api: {
-        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(),
+        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(), investedIn: (ids) => api.investedIn(ids),
         list: async function* () {
           for (const { order_id: _id, ...rest } of api.orders) yield rest;
         },
