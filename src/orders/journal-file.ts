@@ -41,7 +41,18 @@ const isId = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInte
 const bidOk = (b: unknown): boolean => isObj(b) && isId(b.listing_id) && typeof b.bid_amount === 'number' && Number.isFinite(b.bid_amount);
 const outcomeOk = (b: unknown): boolean => isObj(b) && isId(b.listing_id) && isStr(b.bid_status);
 
-/** What is wrong with a parsed line as a journal entry, or null; `known` false for a type of a later version. */
+/** The fields each entry type has: a line without a checksum (an older version's) may have no other. */
+const FIELDS: Record<string, readonly string[]> = {
+  intent: ['t', 'batch', 'at', 'base_url', 'market', 'bids'],
+  accepted: ['t', 'batch', 'at', 'order_id'],
+  rejected: ['t', 'batch', 'at', 'status', 'code', 'message'],
+  lost: ['t', 'batch', 'at', 'error'],
+  unsent: ['t', 'batch', 'at', 'error'],
+  reconciled: ['t', 'batch', 'at', 'order_id'],
+  outcome: ['t', 'at', 'order_id', 'bids'],
+};
+
+/** What is wrong with a parsed line as a journal entry, or null; 'unknown' for a type of a later version. */
 function shapeProblem(v: Record<string, unknown>): string | null {
   if (!isStr(v.at)) return 'no time (at)';
   const batch = isStr(v.batch);
@@ -87,6 +98,10 @@ function decodeLine(bytes: Uint8Array, sums: boolean): { entry: JournalEntry | n
   }
   if (!isObj(v)) return 'not a journal entry';
   if (!m && 'sum' in v) return 'checksum is malformed';
+  // A damaged checksum's name (`"sUm"`) would otherwise pass the line off as an older version's.
+  const fields = typeof v.t === 'string' ? FIELDS[v.t] : undefined;
+  const extra = !m && fields ? Object.keys(v).find((k) => !fields.includes(k)) : undefined;
+  if (extra !== undefined) return `unknown field ${JSON.stringify(extra)} (a damaged checksum?)`;
   const problem = shapeProblem(v);
   // A checksummed entry of a type a later version writes is intact: kept out, not damage.
   if (problem === 'unknown') return m ? { entry: null, summed: true } : 'not a journal entry';
