@@ -139,6 +139,11 @@ describe('mkt order journal --check and --repair', () => {
     expect(check.code).toBe(2);
     expect(JSON.parse(check.stdout)).toEqual([expect.objectContaining({ file: s.journal, line: 1, fatal: true })]);
 
+    // Showing the journal still works, and says what it left out.
+    const shown = await runMkt(['order', 'journal', '-o', 'json'], { env: mock.env, home: s.home });
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toContain(`warning: ${s.journal} line 1: `);
+
     const repair = await runMkt(['order', 'journal', '--repair', '-o', 'json'], { env: mock.env, home: s.home });
     expect(repair.code, repair.stderr).toBe(0);
     const [cut] = JSON.parse(repair.stdout) as Array<{ copy: string; line: number }>;
