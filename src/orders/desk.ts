@@ -1,11 +1,12 @@
 /**
  * The order desk: the one way bids become orders. Under the account's lock it settles every order
  * whose answer was lost, refuses (or leaves out) listings the journal or the marketplace itself
- * holds, asks for confirmation, journals each
- * order before it is sent and its result after, splits into orders of at most 100, and follows them
- * if asked; it returns the bids' rows and a verdict from the exit-code table. Its collaborators
- * (marketplace calls, journal, lock, clock) are passed in, so `order submit` and a planner such as
- * `invest run` hand it bids and nothing else.
+ * holds — the account's orders and the listings' participation are read first, so a journal lost or
+ * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
+ * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
+ * bids' rows and a verdict from the exit-code table. Its collaborators (marketplace calls, journal,
+ * lock, clock) are passed in, so `order submit` and a planner such as `invest run` hand it bids and
+ * nothing else.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, ConnectionError, nothingSent } from '../api/errors.js';
@@ -250,12 +251,13 @@ export class OrderDesk {
   private async screen(bids: readonly DeskBid[], orders: () => Promise<Order[]>, opts: PlaceOptions): Promise<readonly DeskBid[]> {
     const all = await orders();
     const ids = new Set(bids.map((b) => b.listing_id));
+    const before = this.holds();
     const stale = new Set(bids.flatMap((b) => {
-      const h = this.holds().get(b.listing_id);
+      const h = before.get(b.listing_id);
       return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
     }));
     for (const id of stale) this.record(all.find((o) => o.order_id === id) ?? (await this.deps.api.get(id)));
-    const holds = this.holds();
+    const holds = stale.size > 0 ? this.holds() : before;
     const byOrders = heldByOrders(all, ids);
     const invested = await this.deps.api.investedIn([...ids]);
     const why = (id: number): string | undefined => {

@@ -2,7 +2,9 @@
  * The order journal: an append-only, fsync'd JSON-lines file per marketplace account that records
  * every order before it is sent and its result after, so that money is never bid twice — not after
  * a crash, not after a lost answer, not when the same file is submitted again, not under another
- * spelling of the marketplace's address or from another profile acting for the same account.
+ * spelling of the marketplace's address or from another profile acting for the same account. Each
+ * line carries a checksum (journal-file.ts): a journal that cannot be read whole stops the desk
+ * rather than being read as one that holds less.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, closeSync, copyFileSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
