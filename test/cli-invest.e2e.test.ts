@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -148,5 +148,23 @@ describe('mkt invest run', () => {
     const r = await invest(['run', strategyFile(RULE), '--dry-run', '--notify', 'http://127.0.0.1:9/hook']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/notification to http:\/\/127\.0\.0\.1:9 failed/);
+  });
+});
+
+describe('mkt invest run and the order journal', () => {
+  it('a damaged journal stops the run before anything is sent (exit 2, naming file and line)', async () => {
+    const f = strategyFile(`${RULE}max_per_run: 50\n`);
+    expect((await invest(['run', f, '--yes'])).code).toBe(0);
+    const before = bidsInMock().length;
+    expect(before).toBe(2);
+    const accounts = join(home, 'state', 'accounts');
+    const journal = join(accounts, readdirSync(accounts)[0]!, 'journal.jsonl');
+    const buf = readFileSync(journal);
+    buf[20] = 0;
+    writeFileSync(journal, buf);
+    const r = await invest(['run', f, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`the order journal ${journal} is damaged at line 1`);
+    expect(bidsInMock()).toHaveLength(before);
   });
 });

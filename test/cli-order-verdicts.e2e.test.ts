@@ -32,9 +32,9 @@ function bidsFile(m: TestMock, home: string): string {
 }
 
 /**
- * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` once the first answer (the
- * desk's GET /accounts/platform) has gone back; every answer closes its connection, so that the next
- * request needs a new one.
+ * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` once the answer to the desk's
+ * last read before the POST (the listings it checks for money already in them) has gone back; every
+ * answer closes its connection, so that the next request needs a new one.
  */
 async function gate(target: string, after: (server: Server) => void): Promise<{ origin: string; close(): Promise<void> }> {
   let first = true;
@@ -43,8 +43,9 @@ async function gate(target: string, after: (server: Server) => void): Promise<{ 
       res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
       answer.pipe(res);
       res.on('finish', () => {
-        if (first) after(server);
+        if (!first || !req.url?.startsWith('/listingsvc/')) return;
         first = false;
+        after(server);
       });
     });
     req.pipe(up);

@@ -50,6 +50,7 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
       yield* orders.map((o) => structuredClone(o));
     },
     availableCash: async () => cash,
+    investedIn: async (ids) => new Map(listings.filter((l) => l.invested === true && ids.includes(l.listing_number as number)).map((l) => [l.listing_number as number, 25])),
   };
   return { reads, api, orders, queries };
 }

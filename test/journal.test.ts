@@ -1,8 +1,11 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Journal, openJournal, profileEntries } from '../src/orders/journal.js';
+import { EXIT } from '../src/errors.js';
+import { cutJournal, Journal, openJournal, profileEntries, type JournalEntry } from '../src/orders/journal.js';
+import { encodeLine, JournalDamageError, parseJournal } from '../src/orders/journal-file.js';
 import { marketplaceKey, type Marketplace } from '../src/orders/marketplace.js';
 
 const BASE = 'http://127.0.0.1:4010/v1';
@@ -110,5 +113,107 @@ describe('where the journal lives', () => {
     openJournal(state, 'q', market('https://elsewhere.example/v1')).journal.append({ t: 'lost', batch: 'b3', at, error: 'x' });
     openJournal(state, 'p', market('http://localhost:4010/v1'));
     expect(profileEntries(state, 'p').map((e) => ('batch' in e ? e.batch : ''))).toEqual(['b2', 'b0', 'b1']);
+  });
+});
+
+describe('the journal on disk: a checksum per line', () => {
+  const intent = (batch: string, listing_id = 1): JournalEntry => ({ t: 'intent', batch, at, base_url: BASE, market: M.key, bids: [{ listing_id, bid_amount: 25.5 }] });
+
+  it('writes each entry as one JSON line ending in its checksum, and reads it back', () => {
+    const j = fresh();
+    j.append(intent('b1'));
+    const text = readFileSync(j.path, 'utf8');
+    expect(text).toMatch(/^\{"t":"intent",.*,"sum":"[0-9a-f]{16}"\}\n$/);
+    expect(j.entries()).toEqual([intent('b1')]);
+  });
+
+  it('reads the unchecksummed lines of older versions as before', () => {
+    const j = fresh();
+    mkdirSync(dirname(j.path), { recursive: true });
+    writeFileSync(j.path, `${JSON.stringify(intent('old'))}\n`);
+    j.append(intent('new', 2));
+    expect(j.entries().map((e) => ('batch' in e ? e.batch : ''))).toEqual(['old', 'new']);
+  });
+
+  it('stops at a damaged line, naming the file and the line (exit 2)', () => {
+    const j = fresh();
+    j.append(intent('b1'));
+    j.append({ t: 'accepted', batch: 'b1', at, order_id: 'o1' });
+    const buf = readFileSync(j.path);
+    buf[10] = 0;
+    writeFileSync(j.path, buf);
+    const err = (() => {
+      try {
+        j.entries();
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(JournalDamageError);
+    expect((err as JournalDamageError).exitCode).toBe(EXIT.USAGE);
+    expect((err as JournalDamageError).message).toContain(`the order journal ${j.path} is damaged at line 1: `);
+  });
+
+  it('names what is wrong: not UTF-8, not JSON, a line without a checksum after lines with one, a malformed checksum', () => {
+    const line = encodeLine(intent('b1'));
+    const cases: Array<[string, RegExp]> = [
+      [`${line}\n\xff\n`, /not UTF-8/],
+      [`${line}\n{"t":\n`, /not JSON|no checksum/],
+      [`${line}\n${JSON.stringify(intent('b2'))}\n`, /no checksum after lines that have one/],
+      [`${JSON.stringify({ ...intent('b2'), sum: 'xyz' })}\n`, /checksum is malformed/],
+      [`${line.replace('25.5', '255')}\n`, /checksum does not match/],
+    ];
+    for (const [text, what] of cases) {
+      const buf = Buffer.from(text, text.includes('\xff') ? 'latin1' : 'utf8');
+      expect(parseJournal(buf).bad[0]?.what, text).toMatch(what);
+    }
+  });
+
+  it('keeps out, as intact, a checksummed entry of a type a later version writes', () => {
+    const later = encodeLine({ t: 'someday', at } as unknown as JournalEntry);
+    const read = parseJournal(Buffer.from(`${later}\n${encodeLine(intent('b1'))}\n`));
+    expect(read.bad).toEqual([]);
+    expect(read.entries).toHaveLength(1);
+  });
+
+  it('tells any one changed byte from an entry: the line is bad, or the last line torn, never read as another entry', () => {
+    const entries: JournalEntry[] = [intent('b1', 7), { t: 'accepted', batch: 'b1', at, order_id: 'o1' }, { t: 'outcome', at, order_id: 'o1', bids: [{ listing_id: 7, bid_status: 'PENDING' }] }];
+    const whole = Buffer.from(entries.map((e) => `${encodeLine(e)}\n`).join(''));
+    fc.assert(fc.property(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 }), (at, byte) => {
+      fc.pre(whole[at] !== byte);
+      const buf = Buffer.from(whole);
+      buf[at] = byte;
+      const read = parseJournal(buf);
+      expect(read.bad.length > 0 || read.torn !== null).toBe(true);
+      for (const e of read.entries) expect(entries).toContainEqual(e);
+    }), { numRuns: 2000 });
+  });
+
+  it('cuts a torn last line before the next entry, so that entry is not glued to it and lost', () => {
+    const j = fresh();
+    j.append(intent('b1'));
+    appendFileSync(j.path, '{"t":"accepted","batch":"b1","at":"2026');
+    expect(parseJournal(readFileSync(j.path)).torn?.line).toBe(2);
+    j.append({ t: 'lost', batch: 'b1', at, error: 'x' });
+    const read = parseJournal(readFileSync(j.path));
+    expect(read).toMatchObject({ bad: [], torn: null });
+    expect(read.entries.map((e) => e.t)).toEqual(['intent', 'lost']);
+  });
+
+  it('a repair keeps the whole file beside it and cuts at the first damaged line', () => {
+    const j = fresh();
+    j.append(intent('b1'));
+    j.append(intent('b2', 2));
+    j.append(intent('b3', 3));
+    const whole = readFileSync(j.path);
+    const second = whole.indexOf(0x0a) + 1;
+    const buf = Buffer.from(whole);
+    buf[second + 5] = 0x00;
+    writeFileSync(j.path, buf);
+    expect(cutJournal(j.path, '2026-06-01T12:00:00.000Z')).toMatchObject({ bad: { line: 2 }, dropped: 2, copy: `${j.path}.damaged-2026-06-01T12-00-00-000Z` });
+    expect(readFileSync(`${j.path}.damaged-2026-06-01T12-00-00-000Z`)).toEqual(buf);
+    expect(j.entries().map((e) => ('batch' in e ? e.batch : ''))).toEqual(['b1']);
+    expect(cutJournal(j.path, 'again')).toBeNull();
   });
 });

@@ -50,7 +50,15 @@ class FakeMarket implements OrdersApi {
   }
 
   async *list(): AsyncIterable<Order> {
-    yield* this.orders.map((o) => structuredClone(o));
+    for (const o of this.orders) yield { ...structuredClone(o), bid_requests: o.bid_requests.map((b) => ({ ...b, ...this.settle })) };
+  }
+
+  /** Money of the account in listings, as the listings search shows it (amount_participation). */
+  readonly participation = new Map<number, number>();
+  readonly investedAsked: number[][] = [];
+  async investedIn(ids: readonly number[]): Promise<Map<number, number>> {
+    this.investedAsked.push([...ids]);
+    return new Map([...this.participation].filter(([id]) => ids.includes(id)));
   }
 
   async availableCash(): Promise<number> {
@@ -175,7 +183,7 @@ describe('the order desk never bids twice', () => {
     // The same account's orders, read back without their ids: the lost batch may be any of them.
     const idless = new OrderDesk({
       api: {
-        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(),
+        submit: (bids) => api.submit(bids), get: (id) => api.get(id), availableCash: () => api.availableCash(), investedIn: (ids) => api.investedIn(ids),
         list: async function* () {
           for (const { order_id: _id, ...rest } of api.orders) yield rest;
         },
@@ -206,6 +214,83 @@ describe('the order desk never bids twice', () => {
     await failure(desk.place(bidsOn([2])));
     expect([...desk.holds().values()].map((h) => [h.listingId, h.state])).toEqual([[1, 'PENDING'], [2, 'unknown']]);
     expect(desk.journalEntries().map((e) => e.t)).toEqual(['intent', 'accepted', 'outcome', 'intent', 'lost']);
+  });
+});
+
+describe('the order desk asks the marketplace before placing', () => {
+  /** An order placed behind the journal's back (another machine, a journal deleted since). */
+  const placedElsewhere = async (api: FakeMarket, ids: number[]) => api.submit(ids.map((listing_id) => ({ listing_id, bid_amount: 25 })));
+
+  it('refuses a listing the account\'s orders show PENDING, though the journal is empty (exit 2)', async () => {
+    const { api, desk, journal } = setup();
+    await placedElsewhere(api, [2]);
+    const err = await failure(desk.place(bidsOn([1, 2]), { source: 'bids.csv' }));
+    expect(err.exitCode).toBe(EXIT.USAGE);
+    expect(err.message).toBe('refusing 1 bid that could place money twice; nothing was sent:\n  bids.csv line 3: listing 2: the marketplace shows a PENDING bid in order o1');
+    expect(err.hint).toMatch(/--skip-held/);
+    expect(api.orders).toHaveLength(1);
+    expect(journal.list).toHaveLength(0);
+  });
+
+  it('refuses a listing the account already has money in (amount_participation), asking once for every listing of the file', async () => {
+    const { api, desk } = setup();
+    api.participation.set(3, 50);
+    const err = await failure(desk.place(bidsOn([1, 3])));
+    expect(err.message).toMatch(/\n {2}listing 3: the marketplace shows 50\.00 of yours already in it$/);
+    expect(api.investedAsked).toEqual([[1, 3]]);
+  });
+
+  it('with skipHeld leaves out the held listings, confirms and places the rest', async () => {
+    const { api, desk, lines } = setup();
+    await placedElsewhere(api, [2]);
+    api.participation.set(3, 25);
+    let asked: number[] = [];
+    const placed = await desk.place(bidsOn([1, 2, 3, 4]), { skipHeld: true, confirm: async (bids) => ((asked = bids.map((b) => b.listing_id)), true) });
+    expect(asked).toEqual([1, 4]);
+    expect(api.orders.at(-1)!.bid_requests.map((b) => b.listing_id)).toEqual([1, 4]);
+    expect(placed.orderIds).toEqual(['o2']);
+    expect(lines).toContain('leaving out 2 bids on listings already held:\n  listing 2: the marketplace shows a PENDING bid in order o1\n  listing 3: the marketplace shows 25.00 of yours already in it');
+  });
+
+  it('with skipHeld and every listing held sends nothing and ends placed', async () => {
+    const { api, desk, lines } = setup();
+    await placedElsewhere(api, [1]);
+    const placed = await desk.place(bidsOn([1]), { skipHeld: true, confirm: async () => expect.fail('nothing to confirm') });
+    expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK, orderIds: [] });
+    expect(lines).toContain('every listing is already held: nothing was sent');
+    expect(api.orders).toHaveLength(1);
+  });
+
+  it('frees a listing whose bid the marketplace EXPIRED, and does not ask it with allowDuplicate', async () => {
+    const { api, desk } = setup();
+    await placedElsewhere(api, [1]);
+    api.settle = { bid_status: 'EXPIRED' };
+    await desk.place(bidsOn([1]));
+    expect(api.orders).toHaveLength(2);
+    api.settle = undefined;
+    await desk.place(bidsOn([1]), { allowDuplicate: true });
+    expect(api.orders).toHaveLength(3);
+    expect(api.investedAsked).toHaveLength(1);
+  });
+
+  it('records, after a repair, the orders with PENDING bids the journal no longer has', async () => {
+    const { api, desk, journal, lines } = setup();
+    await desk.place(bidsOn([1]));
+    await placedElsewhere(api, [2, 3]);
+    const written = journal.list.length;
+    expect(await desk.session(() => desk.adoptOpenOrders())).toBe(1);
+    expect(journal.list.slice(written).map((e) => e.t)).toEqual(['intent', 'reconciled', 'outcome']);
+    expect([...desk.holds().keys()].sort()).toEqual([1, 2, 3]);
+    expect(lines).toContain('  order o2 (2 bids, some PENDING) was not in the journal: recorded');
+    expect(await desk.session(() => desk.adoptOpenOrders())).toBe(0);
+  });
+
+  it('refuses a listing id the marketplace cannot take before taking the lock or writing a line', async () => {
+    const { desk, journal, lock } = setup();
+    const err = await failure(desk.place([{ listing_id: 2 ** 53, bid_amount: 25 }]));
+    expect(err.exitCode).toBe(EXIT.USAGE);
+    expect(lock.taken).toBe(0);
+    expect(journal.list).toHaveLength(0);
   });
 });
 

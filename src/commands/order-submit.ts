@@ -4,7 +4,8 @@ import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
-import { readBids, type PlannedBid } from '../orders/bids-file.js';
+import { readBids } from '../orders/bids-file.js';
+import type { DeskBid } from '../orders/desk.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
 /** What --columns may pick from the report, checked before any bid is sent (a typo must not cost an order). */
@@ -13,14 +14,15 @@ const SUBMIT_FIELDS = [...new Set([...WAIT_COLUMNS, 'order_id', 'listing_id', 'b
 /** Largest bids file read: far beyond any real order book, small enough to hold in memory. */
 const MAX_BIDS_FILE = 16 << 20;
 
-async function confirmBids(ctx: CommandContext, bids: PlannedBid[], total: number, yes: boolean | undefined): Promise<boolean> {
+async function confirmBids(ctx: CommandContext, bids: readonly DeskBid[], yes: boolean | undefined): Promise<boolean> {
   if (yes) return true;
+  const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
     throw new UsageError('not on a terminal: nothing was sent', 'add --yes to place these bids without a prompt (or --dry-run to check them)');
   }
   const { default: Table } = await import('cli-table3');
   const t = new Table({ head: ['line', 'listing', 'amount'], style: { compact: true } });
-  for (const b of bids) t.push([b.line, b.listing_id, b.bid_amount.toFixed(2)]);
+  for (const b of bids) t.push([b.line ?? '', b.listing_id, b.bid_amount.toFixed(2)]);
   ctx.info(t.toString());
   const { confirm } = await import('@inquirer/prompts');
   return confirm(
@@ -41,8 +43,10 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
     .option('--until <what>', 'with --wait: processed (every bid has a bid_result) or completed (order COMPLETED)', 'processed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
-    .option('--allow-duplicate', 'bid even on listings the journal holds (outcome unknown, PENDING or INVESTED)')
+    .option('--skip-held', 'leave out listings the journal or the marketplace already holds (a pending or placed bid, money in it) and place the rest')
+    .option('--allow-duplicate', 'bid even on listings already held (journal: outcome unknown, PENDING or INVESTED; marketplace: a bid or money in it)')
     .action(ctx.action(async (file, opts): Promise<Output> => {
+      if (opts.skipHeld && opts.allowDuplicate) throw new UsageError('--skip-held and --allow-duplicate contradict each other: nothing was sent', 'use --skip-held to leave held listings out, or --allow-duplicate to bid on them again');
       const { text, source } = await readInput(ctx.io, file, MAX_BIDS_FILE);
       const bids = await readBids(text, source, opts.amount);
       const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
@@ -59,8 +63,8 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       const { openDesk } = await import('../orders/open-desk.js');
       const desk = await openDesk(client, { stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l) => ctx.info(l) });
       const placed = await desk.place(bids, {
-        source, allowDuplicate: opts.allowDuplicate,
-        confirm: () => confirmBids(ctx, bids, total, opts.yes),
+        source, allowDuplicate: opts.allowDuplicate, skipHeld: opts.skipHeld,
+        confirm: (toSend) => confirmBids(ctx, toSend, opts.yes),
         ...(wait ? { wait: { ...wait, progress: progressOn(ctx) } } : {}),
       });
       ctx.exitCode = placed.exitCode;

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { checkOrderId, pageQuery, parseCount, parseLimit } from './options.js';
@@ -10,6 +10,7 @@ import { addSubmitCommand } from './order-submit.js';
 import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
 
 const ORDER_COLUMNS = ['order_id', 'order_date', 'order_status', 'order_amount', 'order_amount_placed', 'order_amount_invested'];
+const JOURNAL_CHECK_COLUMNS = ['file', 'line', 'problem', 'fatal'];
 const ORDER_LISTING_COLUMNS = ['listing_number', 'status', 'listing_status', 'invested_amount', 'amount_funded', 'percent_funded', 'note_number', 'platform_rating'];
 
 /** The `order` command group, typed by its definitions. */
@@ -73,11 +74,36 @@ export function orderCommand(ctx: CommandContext): Command {
   order
     .command('journal')
     .description('what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after')
-    .action(ctx.action(async (): Promise<Output> => {
+    .option('--check', 'read every journal whole: exit 2 naming each damaged line (bad bytes, not UTF-8, a failed checksum)')
+    .option('--repair', 'keep a copy of each damaged journal beside it, cut it at its first damaged line, then record what the marketplace holds')
+    .action(ctx.action(async (opts): Promise<Output> => {
       const settings = ctx.settings();
-      const { journalRows } = await import('../orders/open-desk.js');
-      return { kind: 'rows', rows: journalRows(settings.stateDir, settings.profile), columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
-    }));
+      const desks = await import('../orders/open-desk.js');
+      const setting = { stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l: string) => ctx.info(l), holder: 'order submit or invest run' };
+      if (opts.check && opts.repair) throw new UsageError('--check and --repair are two runs: pick one', 'run --check first to see what --repair would cut');
+      if (opts.check) {
+        const problems = desks.checkJournals(settings.stateDir, settings.profile);
+        const fatal = problems.filter((p) => p.fatal).length;
+        ctx.info(fatal === 0 ? 'the journal reads whole: nothing damaged' : `${fatal} damaged line${fatal > 1 ? 's' : ''}: \`mkt order journal --repair\` keeps a copy and cuts at the first`);
+        if (fatal > 0) ctx.exitCode = EXIT.USAGE;
+        return { kind: 'rows', rows: problems, columns: JOURNAL_CHECK_COLUMNS };
+      }
+      if (opts.repair) {
+        const cuts = await desks.cutDamagedJournals(setting);
+        for (const c of cuts) ctx.info(`${c.path}: cut at line ${c.bad.line} (${c.bad.what}), ${c.dropped} line${c.dropped === 1 ? '' : 's'} dropped; the whole file is kept as ${c.copy}`);
+        if (cuts.length === 0) ctx.info('no damaged line: nothing was cut');
+        // What a cut dropped may have been bids still pending: the marketplace says which, and the journal records them again.
+        const desk = await desks.openDesk(await ctx.api(), setting);
+        ctx.info('asking the marketplace which orders still hold listings…');
+        const adopted = await desk.session(() => desk.adoptOpenOrders());
+        ctx.info(adopted === 0 ? 'the journal already records every order with a pending bid' : `recorded ${adopted} order${adopted > 1 ? 's' : ''} the journal had lost`);
+        const rows = cuts.map((c) => ({ file: c.path, line: c.bad.line, problem: c.bad.what, copy: c.copy, dropped_lines: c.dropped }));
+        return { kind: 'rows', rows, columns: ['file', 'line', 'problem', 'copy', 'dropped_lines'] };
+      }
+      const damaged = desks.checkJournals(settings.stateDir, settings.profile).filter((p) => p.fatal);
+      for (const p of damaged) ctx.info(`warning: ${p.file} line ${p.line}: ${p.problem} (left out below; see \`mkt order journal --check\`)`);
+      return { kind: 'rows', rows: desks.journalRows(settings.stateDir, settings.profile), columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
+    }, ['at', 'event', 'batch', 'order_id', 'bids', 'detail', ...JOURNAL_CHECK_COLUMNS, 'copy', 'dropped_lines']));
   return order;
 }
 

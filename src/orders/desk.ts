@@ -1,20 +1,23 @@
 /**
  * The order desk: the one way bids become orders. Under the account's lock it settles every order
- * whose answer was lost, refuses listings the journal holds, asks for confirmation, journals each
- * order before it is sent and its result after, splits into orders of at most 100, and follows them
- * if asked; it returns the bids' rows and a verdict from the exit-code table. Its collaborators
- * (marketplace calls, journal, lock, clock) are passed in, so `order submit` and a planner such as
- * `invest run` hand it bids and nothing else.
+ * whose answer was lost, refuses (or leaves out) listings the journal or the marketplace itself
+ * holds — the account's orders and the listings' participation are read first, so a journal lost or
+ * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
+ * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
+ * bids' rows and a verdict from the exit-code table. Its collaborators (marketplace calls, journal,
+ * lock, clock) are passed in, so `order submit` and a planner such as `invest run` hand it bids and
+ * nothing else.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, ConnectionError, nothingSent } from '../api/errors.js';
 import type { Bid, BidRequest, Order, PlacedOrder } from '../api/orders.js';
-import { bidsOf } from '../contract/decode.js';
+import { bidsOf, toNumber } from '../contract/decode.js';
 import { isoNow, type Clock } from '../clock.js';
 import { MAX_BIDS_PER_ORDER } from '../contract/enums.js';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { chunk } from './bids-file.js';
 import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
+import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { rejectionHint } from './rejections.js';
 import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } from './wait.js';
@@ -24,8 +27,10 @@ export interface OrdersApi {
   /** Places one order of at most 100 bids (a POST: never retried). */
   submit(bids: BidRequest[]): Promise<PlacedOrder>;
   get(orderId: string): Promise<Order>;
-  /** Every order of the account, for reconciling lost answers. */
+  /** Every order of the account, for reconciling lost answers and finding bids already placed. */
   list(): AsyncIterable<Order>;
+  /** The active listings among `ids` the account already has money in, with its amount_participation. */
+  investedIn(ids: readonly number[]): Promise<Map<number, number>>;
   /** The account's available cash, for the insufficient-funds message. */
   availableCash(): Promise<number>;
 }
@@ -54,10 +59,12 @@ export interface DeskBid extends BidRequest {
 
 /** How to place. */
 export interface PlaceOptions {
-  /** Asked once every check has passed and before anything is sent; false sends nothing. */
-  confirm?: () => Promise<boolean>;
-  /** Bid even on listings the journal holds. */
+  /** Asked once every check has passed and before anything is sent, with the bids to send; false sends nothing. */
+  confirm?: (bids: readonly DeskBid[]) => Promise<boolean>;
+  /** Bid even on listings the journal or the marketplace holds (and do not ask the marketplace). */
   allowDuplicate?: boolean;
+  /** Leave out the listings held (instead of refusing the whole file) and place the rest. */
+  skipHeld?: boolean;
   /** Follow the orders until every bid has a result; progress goes to `progress`, else to `info`. */
   wait?: FollowPlan & { progress?: Progress };
   /** Where the bids came from (a file name), named in refusals as `SOURCE line N`. */
@@ -100,7 +107,7 @@ export class OrderDesk {
     return this.deps.lock(async () => {
       this.inSession = true;
       try {
-        await this.reconcile();
+        await this.reconcile(this.ordersOnce());
         return await fn();
       } finally {
         this.inSession = false;
@@ -111,14 +118,21 @@ export class OrderDesk {
   /** Places `bids` with every safety; see the module comment for the order of the steps. */
   async place(bids: readonly DeskBid[], opts: PlaceOptions = {}): Promise<Placement> {
     const locked = <T>(fn: () => Promise<T>): Promise<T> => (this.inSession ? fn() : this.deps.lock(fn));
+    const bad = bids.find((b) => !Number.isSafeInteger(b.listing_id) || b.listing_id <= 0);
+    if (bad) throw new UsageError(`listing id ${bad.listing_id} is not a positive whole number the marketplace takes; nothing was sent`);
     return locked(async (): Promise<Placement> => {
-      await this.reconcile();
-      if (!opts.allowDuplicate) await this.refuseHeld(bids, opts.source);
-      if (opts.confirm && !(await opts.confirm())) {
+      const orders = this.ordersOnce();
+      await this.reconcile(orders);
+      const toSend = opts.allowDuplicate ? bids : await this.screen(bids, orders, opts);
+      if (toSend.length === 0) {
+        this.deps.info('every listing is already held: nothing was sent');
+        return this.verdict('placed', [], []);
+      }
+      if (opts.confirm && !(await opts.confirm(toSend))) {
         this.deps.info('cancelled: nothing was sent');
         return this.verdict('cancelled', [], []);
       }
-      const sent = await this.send(bids);
+      const sent = await this.send(toSend);
       if (!opts.wait) return this.verdict('placed', sent.flatMap(bidRows), sent);
       const { rows, incomplete } = await this.follow(sent.map((o) => o.order_id), opts.wait, opts.wait.progress);
       return this.verdict(incomplete ? 'incomplete' : 'placed', rows, sent);
@@ -180,7 +194,11 @@ export class OrderDesk {
     this.journal({
       t: 'outcome', at: isoNow(this.deps.clock), order_id: order.order_id,
       // A bid without a status is recorded as '' and held like a PENDING one.
-      bids: bidsOf(order).map((b) => ({ listing_id: Number(b.listing_id), bid_status: b.bid_status ?? '', ...(b.bid_result ? { bid_result: b.bid_result } : {}) })),
+      // A bid whose listing id is not a whole number cannot hold a listing, and would make the line unreadable.
+      bids: bidsOf(order).flatMap((b) => {
+        const id = listingIdOf(b.listing_id);
+        return id === null ? [] : [{ listing_id: id, bid_status: b.bid_status ?? '', ...(b.bid_result ? { bid_result: b.bid_result } : {}) }];
+      }),
     });
   }
 
@@ -188,15 +206,14 @@ export class OrderDesk {
    * Settles every batch whose answer was never seen: finds the order it created among the account's
    * orders (same bids, not claimed by another batch), or records that nothing was placed.
    */
-  private async reconcile(): Promise<void> {
-    const { api, market, info, clock } = this.deps;
+  private async reconcile(orders: () => Promise<Order[]>): Promise<void> {
+    const { market, info, clock } = this.deps;
     const batches = this.deps.journal.batches(market);
     const unknown = batches.filter((b) => b.status === 'unknown');
     if (unknown.length === 0) return;
     info(`reconciling ${unknown.length} order${plural(unknown.length)} whose answer was lost…`);
     const claimed = new Set(batches.flatMap((b) => (b.orderId ? [b.orderId] : [])));
-    const all: Order[] = [];
-    for await (const o of api.list()) all.push(o);
+    const all = await orders();
     const readable = all.filter((o): o is PlacedOrder => typeof o.order_id === 'string' && Array.isArray(o.bid_requests));
     // An order the list shows without its id or bids might be the batch's: nothing can say it was never placed.
     const unreadable = all.length - readable.length;
@@ -216,30 +233,81 @@ export class OrderDesk {
     }
   }
 
+  /** The account's orders, read from the marketplace at most once per placement (every page). */
+  private ordersOnce(): () => Promise<Order[]> {
+    let all: Promise<Order[]> | undefined;
+    return () => (all ??= (async () => {
+      const out: Order[] = [];
+      for await (const o of this.deps.api.list()) out.push(o);
+      return out;
+    })());
+  }
+
   /**
-   * Refuses bids on listings the journal holds. A PENDING hold is first checked against the
-   * marketplace, since the bid may have expired since.
+   * Refuses bids on listings the journal holds or the marketplace shows a bid or money in (or, with
+   * `skipHeld`, leaves them out and returns the rest). A journal PENDING hold is first brought up to
+   * date from the orders, since the bid may have expired since.
    */
-  private async refuseHeld(bids: readonly DeskBid[], source: string | undefined): Promise<void> {
-    let holds = this.holds();
-    const pending = new Set(bids.flatMap((b) => {
-      const h = holds.get(b.listing_id);
+  private async screen(bids: readonly DeskBid[], orders: () => Promise<Order[]>, opts: PlaceOptions): Promise<readonly DeskBid[]> {
+    const all = await orders();
+    const ids = new Set(bids.map((b) => b.listing_id));
+    const before = this.holds();
+    const stale = new Set(bids.flatMap((b) => {
+      const h = before.get(b.listing_id);
       return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
     }));
-    for (const id of pending) this.record(await this.deps.api.get(id));
-    if (pending.size > 0) holds = this.holds();
-    const refused = bids.flatMap((b) => {
-      const h = holds.get(b.listing_id);
-      if (!h) return [];
-      const why = h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}`;
-      const where = source !== undefined && b.line !== undefined ? `${source} line ${b.line}: ` : '';
-      return [`${where}listing ${b.listing_id}: ${why}`];
+    for (const id of stale) this.record(all.find((o) => o.order_id === id) ?? (await this.deps.api.get(id)));
+    const holds = stale.size > 0 ? this.holds() : before;
+    const byOrders = heldByOrders(all, ids);
+    const invested = await this.deps.api.investedIn([...ids]);
+    const why = (id: number): string | undefined => {
+      const h = holds.get(id);
+      if (h) return h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}`;
+      const amount = invested.get(id);
+      return byOrders.get(id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
+    };
+    const held = bids.flatMap((b) => {
+      const reason = why(b.listing_id);
+      const where = opts.source !== undefined && b.line !== undefined ? `${opts.source} line ${b.line}: ` : '';
+      return reason === undefined ? [] : [{ bid: b, text: `${where}listing ${b.listing_id}: ${reason}` }];
     });
-    if (refused.length === 0) return;
+    if (held.length === 0) return bids;
+    const lines = held.map((h) => h.text).join('\n  ');
+    if (opts.skipHeld) {
+      this.deps.info(`leaving out ${held.length} bid${plural(held.length)} on listings already held:\n  ${lines}`);
+      const out = new Set(held.map((h) => h.bid));
+      return bids.filter((b) => !out.has(b));
+    }
     throw new UsageError(
-      `refusing ${refused.length} bid${plural(refused.length)} that could place money twice; nothing was sent:\n  ${refused.join('\n  ')}`,
-      'use --allow-duplicate if you really mean to bid again on these listings',
+      `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
+      'use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
     );
+  }
+
+  /**
+   * Records in the journal every order of the account with a PENDING bid that no batch of the journal
+   * claims — what a repair cut away — so that the journal holds those listings again. Returns how many.
+   */
+  async adoptOpenOrders(): Promise<number> {
+    const { market, clock, info } = this.deps;
+    const all = await this.ordersOnce()();
+    await this.reconcile(async () => all);
+    const claimed = new Set(this.deps.journal.batches(market).flatMap((b) => (b.orderId ? [b.orderId] : [])));
+    let adopted = 0;
+    for (const o of all) {
+      if (typeof o.order_id !== 'string' || claimed.has(o.order_id) || !bidsOf(o).some((b) => b.bid_status === 'PENDING')) continue;
+      const bids = bidsOf(o).flatMap((b) => {
+        const id = listingIdOf(b.listing_id);
+        return id === null ? [] : [{ listing_id: id, bid_amount: toNumber(b.bid_amount) ?? 0 }];
+      });
+      const batch = randomUUID();
+      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: market.baseUrl, market: market.key, bids });
+      this.journal({ t: 'reconciled', batch, at: isoNow(clock), order_id: o.order_id });
+      this.record(o);
+      info(`  order ${o.order_id} (${bids.length} bid${plural(bids.length)}, some PENDING) was not in the journal: recorded`);
+      adopted++;
+    }
+    return adopted;
   }
 
   /** Sends the bids as orders of at most 100, journalling each before and after. Stops at the first failure. */

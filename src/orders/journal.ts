@@ -2,12 +2,16 @@
  * The order journal: an append-only, fsync'd JSON-lines file per marketplace account that records
  * every order before it is sent and its result after, so that money is never bid twice — not after
  * a crash, not after a lost answer, not when the same file is submitted again, not under another
- * spelling of the marketplace's address or from another profile acting for the same account.
+ * spelling of the marketplace's address or from another profile acting for the same account. Each
+ * line carries a checksum (journal-file.ts): a journal that cannot be read whole stops the desk
+ * rather than being read as one that holds less.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, copyFileSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
+import { UsageError } from '../errors.js';
+import { encodeLine, JournalDamageError, parseJournal, type BadLine, type JournalRead } from './journal-file.js';
 import { legacyKey, type Marketplace } from './marketplace.js';
 
 /** One journal line. */
@@ -45,24 +49,23 @@ export interface ListingHold {
 /** Which account a lookup is about: its key, and its id to key entries that predate keys. */
 export type MarketplaceRef = Pick<Marketplace, 'key' | 'account'>;
 
-/** Every entry of one journal file; a torn last line (a crash mid-write) is skipped. */
-function readEntries(path: string): JournalEntry[] {
-  let text: string;
+/** One journal file read whole; a file that does not exist reads as empty. */
+export function readJournalFile(path: string): JournalRead {
+  let buf: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
+    buf = readFileSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], bad: [], torn: null };
+    throw new UsageError(`cannot read the order journal ${path}: ${(err as Error).message}; nothing was sent`);
   }
-  const out: JournalEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line) as JournalEntry);
-    } catch {
-      // A partial line can only be the last one written before a crash: its batch stays unknown.
-    }
-  }
-  return out;
+  return parseJournal(buf);
+}
+
+/** Every entry of one journal file; a damaged line stops everything (JournalDamageError), a torn last line is skipped. */
+function readEntries(path: string): JournalEntry[] {
+  const read = readJournalFile(path);
+  if (read.bad[0]) throw new JournalDamageError(path, read.bad[0]);
+  return read.entries;
 }
 
 /**
@@ -139,22 +142,40 @@ export class Journal extends JournalBase {
     super();
   }
 
-  /** Appends one entry and forces it to disk before returning. */
+  /**
+   * Appends one entry with its checksum and forces it to disk before returning. Called under the
+   * account's lock only: a torn last line left by a crash is cut first, or the entry would be glued
+   * to it and lost inside one bad line.
+   */
   append(entry: JournalEntry): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const fd = openSync(this.path, 'a', 0o600);
+    const fd = openSync(this.path, 'a+', 0o600);
     try {
-      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      cutTornTail(fd);
+      writeSync(fd, `${encodeLine(entry)}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Every entry, older files first; a torn last line (a crash mid-write) is skipped. */
+  /** Every entry, older files first; a damaged line throws JournalDamageError, a torn last line (a crash mid-write) is skipped. */
   entries(): JournalEntry[] {
     return [...this.older, this.path].flatMap(readEntries);
   }
+}
+
+/** Cuts a last line that has no newline (a write torn by a crash, never acted on) off the open file `fd`. */
+function cutTornTail(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  const all = Buffer.alloc(size);
+  readSync(fd, all, 0, size, 0);
+  ftruncateSync(fd, all.lastIndexOf(0x0a) + 1);
+  fsyncSync(fd);
 }
 
 /** The directory of a marketplace account's journal and submit lock, shared by every profile acting for it. */
@@ -175,12 +196,48 @@ export function openJournal(stateDir: string, profile: string, market: Marketpla
   return { journal: new Journal(join(dir, 'journal.jsonl'), [join(stateDir, profile, 'journal.jsonl')]), lock: join(dir, 'submit.lock') };
 }
 
-/** Every entry of the journals a profile has used (its own from older versions, then each account's), by time. */
-export function profileEntries(stateDir: string, profile: string): JournalEntry[] {
+/** The journal files a profile has used: its own from older versions, then each account's. */
+export function profileJournals(stateDir: string, profile: string): string[] {
   const names = readLines(join(stateDir, profile, 'accounts')).filter((n) => /^[0-9a-f]{32}$/.test(n));
-  const files = [join(stateDir, profile, 'journal.jsonl'), ...[...new Set(names)].map((n) => join(stateDir, 'accounts', n, 'journal.jsonl'))];
+  return [join(stateDir, profile, 'journal.jsonl'), ...[...new Set(names)].map((n) => join(stateDir, 'accounts', n, 'journal.jsonl'))];
+}
+
+/** Every readable entry of the journals a profile has used, by time (damaged lines left out: `checkJournal` names them). */
+export function profileEntries(stateDir: string, profile: string): JournalEntry[] {
   // A stable sort: entries of one file keep their order when written within the same millisecond.
-  return files.flatMap(readEntries).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return profileJournals(stateDir, profile).flatMap((f) => readJournalFile(f).entries).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** What a repair did to one file: where its copy is, and the line it was cut at. */
+export interface JournalCut {
+  path: string;
+  copy: string;
+  bad: BadLine;
+  /** Complete lines dropped with the cut (the bad one included). */
+  dropped: number;
+}
+
+/**
+ * Repairs one damaged journal file: keeps a copy beside it (`journal.jsonl.damaged-STAMP`), then cuts
+ * it at its first damaged line. Null when the file has no damaged line. Run under the account's lock.
+ */
+export function cutJournal(path: string, stamp: string): JournalCut | null {
+  const read = readJournalFile(path);
+  const bad = read.bad[0];
+  if (!bad) return null;
+  const copy = `${path}.damaged-${stamp.replace(/[:.]/g, '-')}`;
+  copyFileSync(path, copy);
+  chmodSync(copy, 0o600);
+  const buf = readFileSync(path);
+  const dropped = buf.subarray(bad.offset).filter((b) => b === 0x0a).length;
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bad.offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return { path, copy, bad, dropped };
 }
 
 function readLines(path: string): string[] {

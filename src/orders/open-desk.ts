@@ -12,7 +12,10 @@ import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
-import { openJournal, profileEntries } from './journal.js';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cutJournal, openJournal, profileEntries, profileJournals, readJournalFile, type JournalCut } from './journal.js';
+import { investedIn } from './market-holds.js';
 import { identifyMarketplace } from './marketplace.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
@@ -32,6 +35,7 @@ export function ordersApi(client: ApiClient): OrdersApi {
     submit: (bids) => orders.submit(client, bids),
     get: (id) => orders.get(client, id),
     list: () => orders.listAll(client),
+    investedIn: (ids) => investedIn(client, ids),
     availableCash: async () => toNumber((await platform(client)).available_cash_balance) ?? 0,
   };
 }
@@ -48,15 +52,51 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock, info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
-    // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
-    lock: (fn) => withLock(lock, fn, {
-      timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
-      busy: (path) => new CliError(
-        `another mkt ${setting.holder ?? 'order submit'} is running for account ${market.account} at ${market.baseUrl} (from this or another profile); nothing was sent`,
-        EXIT.USAGE, `wait for it to finish, or remove ${path} if no mkt process is running`,
-      ),
-    }),
+    lock: (fn) => accountLock(lock, fn, setting, `for account ${market.account} at ${market.baseUrl} (from this or another profile); nothing was sent`),
   });
+}
+
+/** Runs `fn` holding an account's submit lock file `path`; `what` ends the message when another run holds it. */
+function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting, what: string): Promise<T> {
+  const { clock } = setting;
+  // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
+  return withLock(path, fn, {
+    timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
+    busy: (held) => new CliError(
+      `another mkt ${setting.holder ?? 'order submit'} is running ${what}`,
+      EXIT.USAGE, `wait for it to finish, or remove ${held} if no mkt process is running`,
+    ),
+  });
+}
+
+/** One finding of `order journal --check`: a damaged line (fatal) or a torn last line (reconciled at the next submit). */
+export type JournalProblem = { file: string; line: number; problem: string; fatal: boolean };
+
+/** Every damaged or torn line of the journals a profile uses, read from disk only. */
+export function checkJournals(stateDir: string, profile: string): JournalProblem[] {
+  return profileJournals(stateDir, profile).flatMap((file): JournalProblem[] => {
+    try {
+      const read = readJournalFile(file);
+      const bad = read.bad.map((b) => ({ file, line: b.line, problem: b.what, fatal: true }));
+      return read.torn ? [...bad, { file, line: read.torn.line, problem: `${read.torn.what}: its order is reconciled with the marketplace at the next submit`, fatal: false }] : bad;
+    } catch (err) {
+      return [{ file, line: 0, problem: err instanceof Error ? err.message : String(err), fatal: true }];
+    }
+  });
+}
+
+/**
+ * `order journal --repair`, on disk: every damaged journal of the profile is copied beside itself and
+ * cut at its first damaged line, each under its account's lock (a submit may be appending).
+ */
+export async function cutDamagedJournals(setting: DeskSetting): Promise<JournalCut[]> {
+  const cuts: JournalCut[] = [];
+  for (const file of profileJournals(setting.stateDir, setting.profile)) {
+    if (!existsSync(file)) continue;
+    const cut = await accountLock(join(dirname(file), 'submit.lock'), async () => cutJournal(file, new Date(setting.clock.now()).toISOString()), setting, `on ${file}; nothing was repaired`);
+    if (cut) cuts.push(cut);
+  }
+  return cuts;
 }
 
 /** One line of `order journal`. */
