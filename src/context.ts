@@ -8,6 +8,7 @@ import type { RootCommand } from './commands/root.js';
 import type { Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { UsageError } from './errors.js';
+import { redactUserInfo } from './redact-url.js';
 import { resolveFormat, type Format } from './output/formats.js';
 import type { Output } from './output/render.js';
 
@@ -86,9 +87,9 @@ export class CommandContext {
     return this.io.stdoutIsTTY && this.globals().color !== false && !this.io.env.NO_COLOR;
   }
 
-  /** A message for the person: stderr. */
+  /** A message for the person: stderr, a password in a URL shown as `***`. */
   info(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+    this.io.stderr.write(`${redactUserInfo(line)}\n`);
   }
 
   /** The HTTP client (undici is loaded on first use). */

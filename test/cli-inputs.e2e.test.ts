@@ -42,3 +42,31 @@ describe('listing ids beyond what the API takes are refused locally (exit 2, the
     expect(r.stderr).toContain("stdin line 2: listing id '9007199254740993' is larger than");
   });
 });
+
+describe('a password in a base URL is never printed', () => {
+  const secretEnv = () => ({ ...mock.env, MKT_ROOT_URL: mock.origin.replace('http://', 'http://user:S3CRET-pw@') });
+
+  it('not in the --verbose trace, and the call still works', async () => {
+    const r = await runMkt(['listings', 'search', '--limit', '1', '--verbose', '-o', 'json'], { env: secretEnv(), timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/> GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/listingsvc/);
+    expect(r.stderr + r.stdout).not.toContain('S3CRET');
+  });
+
+  it('not in an error message, nor in what config get and config list show', async () => {
+    const bad = await runMkt(['account'], { env: { ...secretEnv(), MKT_BASE_URL: 'http://user:S3CRET-pw@127.0.0.1:99999/v1' }, timeoutMs: 15_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("got 'http://***@127.0.0.1:99999/v1'");
+    const home = tempHome();
+    const set = await runMkt(['config', 'set', 'auth_url', 'http://a%40b:p@ss@127.0.0.1:9'], { home, timeoutMs: 15_000 });
+    expect(set.code).toBe(0);
+    const list = await runMkt(['config', 'list', '-o', 'json'], { env: secretEnv(), home, timeoutMs: 15_000 });
+    const get = await runMkt(['config', 'get', 'root_url'], { env: secretEnv(), home, timeoutMs: 15_000 });
+    expect(get.stdout).toBe(`${mock.origin.replace('http://', 'http://***@')}\n`);
+    expect(list.stdout).toContain('"http://***@127.0.0.1:9"');
+    for (const out of [list.stdout, list.stderr, get.stdout, get.stderr]) {
+      expect(out).not.toContain('S3CRET');
+      expect(out).not.toMatch(/p@ss|ss@/);
+    }
+  });
+});
