@@ -3,7 +3,7 @@
  * API takes, a password in a base URL, a malformed token, state and config that are not what they
  * should be. Every run is bounded by a timeout, so a hang fails instead of stalling the suite.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
@@ -68,5 +68,27 @@ describe('a password in a base URL is never printed', () => {
       expect(out).not.toContain('S3CRET');
       expect(out).not.toMatch(/p@ss|ss@/);
     }
+  });
+});
+
+describe('a token with a line break or control byte is named as malformed (exit 3), not as an unreachable marketplace', () => {
+  it('MKT_ACCESS_TOKEN with a newline, a CR or a NUL-like control byte', async () => {
+    for (const [token, what] of [['abc\ndef', 'a line break at character 4'], ['abc\r', 'a line break at character 4'], ['ab\u0001c', 'a control byte (0x01) at character 3']] as const) {
+      const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin, MKT_ACCESS_TOKEN: token }, timeoutMs: 15_000 });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`mkt: MKT_ACCESS_TOKEN is malformed: it holds ${what}`);
+      expect(r.stderr).not.toMatch(/cannot reach/);
+    }
+  });
+
+  it('a stored access token with a newline', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true });
+    const account = `default@${new URL(mock.origin).host}`;
+    const record = { clientId: 'mkt-demo', clientSecret: 's', authKey: 'k', scopes: [], loggedInAt: 1, accessToken: 'tok\nen', accessExpiresAt: Date.now() + 3_600_000 };
+    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), { mode: 0o600 });
+    const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin }, home, timeoutMs: 15_000 });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`mkt: the access token of ${account} is malformed: it holds a line break at character 4`);
   });
 });
