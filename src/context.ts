@@ -46,7 +46,11 @@ export class CommandContext {
    * command runs this before any action (a preAction hook, src/cli.ts).
    */
   async prepare(): Promise<void> {
-    this.loaded ??= await loadActionModules();
+    if (this.loaded) return;
+    this.loaded = await loadActionModules();
+    // Here, once per run: every action passes, and none should go on unwarned.
+    const warning = this.loaded.settings.configDirWarning(this.io.env);
+    if (warning) this.info(warning);
   }
 
   private modules(): NonNullable<typeof this.loaded> {

@@ -3,11 +3,13 @@
  * API takes, a password in a base URL, a malformed token, state and config that are not what they
  * should be. Every run is bounded by a timeout, so a hang fails instead of stalling the suite.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
+import { withLock } from '../src/lock-file.js';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -90,5 +92,123 @@ describe('a token with a line break or control byte is named as malformed (exit 
     const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin }, home, timeoutMs: 15_000 });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`mkt: the access token of ${account} is malformed: it holds a line break at character 4`);
+  });
+});
+
+describe('a state directory that is not one is exit 2 with its path, and nothing under it can hang mkt', () => {
+  const submit = (home: string, stateDir: string) =>
+    runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000001,25\n'), '--yes'], { env: { ...mock.env, MKT_STATE_DIR: stateDir }, home, timeoutMs: 15_000 });
+
+  it('a regular file, /dev/null', async () => {
+    const home = tempHome();
+    const file = join(home, 'state-file');
+    writeFileSync(file, 'not a directory');
+    for (const [dir, kind] of [[file, 'a regular file'], ['/dev/null', 'a character device']] as const) {
+      const before = mock.app.ctx.store.orders.size;
+      const r = await submit(home, dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`mkt: the state directory ${dir} is ${kind}, not a directory`);
+      expect(mock.app.ctx.store.orders.size).toBe(before);
+      const journal = await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: dir }, home, timeoutMs: 15_000 });
+      expect(journal.code).toBe(2);
+      expect(journal.stderr).toContain(`the state directory ${dir} is ${kind}`);
+    }
+  });
+
+  it.runIf(existsSync('/proc/self'))('/proc/self: refused at once instead of hanging', async () => {
+    const r = await submit(tempHome(), '/proc/self');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('mkt: cannot create the state directory /proc/self/default');
+  });
+
+  it('a FIFO where the journal should be is refused by the desk, and order journal does not hang on it', async () => {
+    const home = tempHome();
+    const state = join(home, 'state');
+    mkdirSync(join(state, 'default'), { recursive: true });
+    execFileSync('mkfifo', [join(state, 'default', 'journal.jsonl')]);
+    const r = await submit(home, state);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the state file ${join(state, 'default', 'journal.jsonl')} is a FIFO (named pipe), not a regular file`);
+    expect((await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: state }, home, timeoutMs: 15_000 })).code).not.toBeNull();
+  });
+
+  it('a FIFO lock file is refused, not waited on', async () => {
+    const lock = join(tempHome(), 'dir', 'x.lock');
+    mkdirSync(dirname(lock), { recursive: true });
+    execFileSync('mkfifo', [lock]);
+    await expect(withLock(lock, async () => 'ran', { timeoutMs: 200 })).rejects.toThrow(`the lock file ${lock} is a FIFO (named pipe), not a regular file`);
+  });
+});
+
+describe('config.json and its directory', () => {
+  const withConfig = (text: string) => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, 'config', 'config.json'), text);
+    return home;
+  };
+
+  it('a file of the wrong shape is exit 2 naming the key and the type it needs', async () => {
+    const cases: Array<[string, string]> = [
+      ['[]', 'the top level must be an object ({"profiles": {...}}), found an array'],
+      ['"x"', 'the top level must be an object ({"profiles": {...}}), found a string'],
+      ['null', 'the top level must be an object ({"profiles": {...}}), found null'],
+      ['{"profiles": []}', 'profiles must be an object of profiles by name, found an array'],
+      ['{"profiles": {"default": "x"}}', 'profiles.default must be an object of settings, found a string'],
+      ['{"profiles": {"work": {"base_url": 4010}}}', 'profiles.work.base_url must be a string, found a number'],
+      ['{"profiles": {"default": {"timezone": null}}}', 'profiles.default.timezone must be a string, found null'],
+    ];
+    for (const [text, words] of cases) {
+      const home = withConfig(text);
+      const r = await runMkt(['account'], { env: mock.env, home, timeoutMs: 15_000 });
+      expect(r.code, text).toBe(2);
+      expect(r.stderr).toContain(`mkt: config file ${join(home, 'config', 'config.json')}: ${words}`);
+      expect(r.stderr).not.toMatch(/Cannot read properties|internal error/);
+    }
+  });
+
+  it('keys it does not know are left alone', async () => {
+    const r = await runMkt(['config', 'get', 'timezone'], { home: withConfig('{"profiles": {"default": {"timezone": "UTC", "later": 1}}, "v": 2}'), timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('UTC\n');
+  });
+
+  it('a FIFO config.json or credentials.json is refused, not read', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { mode: 0o700 });
+    execFileSync('mkfifo', [join(home, 'config', 'config.json')]);
+    const r = await runMkt(['account'], { env: mock.env, home, timeoutMs: 15_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`config file ${join(home, 'config', 'config.json')} is a FIFO (named pipe), not a regular file`);
+    const home2 = tempHome();
+    mkdirSync(join(home2, 'config'), { mode: 0o700 });
+    execFileSync('mkfifo', [join(home2, 'config', 'credentials.json')]);
+    const r2 = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin }, home: home2, timeoutMs: 15_000 });
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain(`the credentials file ${join(home2, 'config', 'credentials.json')} is a FIFO (named pipe)`);
+  });
+
+  it('mkt config set creates the directory 0700, as login does, parents included', async () => {
+    const home = tempHome();
+    const dir = join(home, 'deep', 'config');
+    const r = await runMkt(['config', 'set', 'timezone', 'UTC'], { env: { MKT_CONFIG_DIR: dir }, home, timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, 'deep')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a config directory group or world can write to draws one warning a run on stderr', async () => {
+    const home = withConfig('{"profiles": {"default": {"timezone": "UTC"}}}');
+    const dir = join(home, 'config');
+    chmodSync(dir, 0o777);
+    const r = await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('UTC\n');
+    expect(r.stderr).toBe(`mkt: warning: the config directory ${dir} is writable by group and others (mode 777): whoever can write there can change where mkt sends your token; run chmod 700 ${dir}\n`);
+    chmodSync(dir, 0o775);
+    expect((await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 })).stderr).toMatch(/^mkt: warning: the config directory .* is writable by group \(mode 775\)/);
+    chmodSync(dir, 0o755);
+    expect((await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 })).stderr).toBe('');
   });
 });

@@ -5,7 +5,8 @@
  * spelling of the marketplace's address or from another profile acting for the same account.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { readRegularFile } from '../state-files.js';
 import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
 import { legacyKey, type Marketplace } from './marketplace.js';
@@ -49,7 +50,7 @@ export type MarketplaceRef = Pick<Marketplace, 'key' | 'account'>;
 function readEntries(path: string): JournalEntry[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, 'the journal') ?? '';
   } catch {
     return [];
   }
@@ -185,7 +186,7 @@ export function profileEntries(stateDir: string, profile: string): JournalEntry[
 
 function readLines(path: string): string[] {
   try {
-    return readFileSync(path, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    return (readRegularFile(path, 'the journal index') ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
   } catch {
     return [];
   }

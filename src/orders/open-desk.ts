@@ -12,7 +12,8 @@ import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
-import { openJournal, profileEntries } from './journal.js';
+import { accountDir, openJournal, profileEntries } from './journal.js';
+import { prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
@@ -43,6 +44,7 @@ export function ordersApi(client: ApiClient): OrdersApi {
  */
 export async function openDesk(client: ApiClient, setting: DeskSetting): Promise<OrderDesk> {
   const market = await identifyMarketplace(client);
+  prepareDeskFiles(setting.stateDir, setting.profile, accountDir(setting.stateDir, market.key));
   const { journal, lock } = openJournal(setting.stateDir, setting.profile, market);
   const { clock } = setting;
   return new OrderDesk({
