@@ -66,7 +66,9 @@ describe('a password in a base URL is never printed', () => {
     const get = await runMkt(['config', 'get', 'root_url'], { env: secretEnv(), home, timeoutMs: 15_000 });
     expect(get.stdout).toBe(`${mock.origin.replace('http://', 'http://***@')}\n`);
     expect(list.stdout).toContain('"http://***@127.0.0.1:9"');
-    for (const out of [list.stdout, list.stderr, get.stdout, get.stderr]) {
+    const status = await runMkt(['auth', 'status', '-o', 'json'], { env: secretEnv(), home, timeoutMs: 15_000 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ base_url: `${mock.origin.replace('http://', 'http://***@')}/v1` });
+    for (const out of [list.stdout, list.stderr, get.stdout, get.stderr, status.stdout, status.stderr]) {
       expect(out).not.toContain('S3CRET');
       expect(out).not.toMatch(/p@ss|ss@/);
     }
