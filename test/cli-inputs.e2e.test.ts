@@ -5,11 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
-import { withLock } from '../src/lock-file.js';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -134,11 +133,19 @@ describe('a state directory that is not one is exit 2 with its path, and nothing
     expect((await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: state }, home, timeoutMs: 15_000 })).code).not.toBeNull();
   });
 
-  it('a FIFO lock file is refused, not waited on', async () => {
-    const lock = join(tempHome(), 'dir', 'x.lock');
-    mkdirSync(dirname(lock), { recursive: true });
+  it('a FIFO where the credentials lock should be is refused, not read to see whether it is stale', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'config'), { recursive: true, mode: 0o700 });
+    const account = `default@${new URL(mock.origin).host}`;
+    // An expired access token: renewing it takes the profile's lock.
+    const record = { clientId: 'mkt-demo', clientSecret: 's', authKey: 'k', scopes: [], loggedInAt: 1, accessToken: 'old', accessExpiresAt: 1 };
+    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), { mode: 0o600 });
+    mkdirSync(join(home, 'state', 'default'), { recursive: true });
+    const lock = join(home, 'state', 'default', 'credentials.lock');
     execFileSync('mkfifo', [lock]);
-    await expect(withLock(lock, async () => 'ran', { timeoutMs: 200 })).rejects.toThrow(`the lock file ${lock} is a FIFO (named pipe), not a regular file`);
+    const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin }, home, timeoutMs: 15_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`mkt: the lock file ${lock} is a FIFO (named pipe), not a regular file`);
   });
 });
 
