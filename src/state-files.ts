@@ -121,3 +121,16 @@ export function prepareDeskFiles(stateDir: string, profile: string, account: str
     checkRegularFile(file, 'the state file');
   }
 }
+
+/**
+ * Before `mkt order journal` reads a profile's journals (journal.ts profileEntries): the state
+ * directory is one, and the profile's index and every journal it names are regular files or absent.
+ */
+export function checkProfileJournals(stateDir: string, profile: string): void {
+  checkStateDir(stateDir);
+  const index = readRegularFile(join(stateDir, profile, 'accounts'), 'the state file') ?? '';
+  checkRegularFile(join(stateDir, profile, 'journal.jsonl'), 'the state file');
+  for (const name of index.split('\n').map((l) => l.trim()).filter((n) => /^[0-9a-f]{32}$/.test(n))) {
+    checkRegularFile(join(stateDir, 'accounts', name, 'journal.jsonl'), 'the state file');
+  }
+}

@@ -122,7 +122,7 @@ describe('a state directory that is not one is exit 2 with its path, and nothing
     expect(r.stderr).toContain('mkt: cannot create the state directory /proc/self/default');
   });
 
-  it('a FIFO where the journal should be is refused by the desk, and order journal does not hang on it', async () => {
+  it('a FIFO where the journal should be is refused by the desk and by order journal, never opened for reading', async () => {
     const home = tempHome();
     const state = join(home, 'state');
     mkdirSync(join(state, 'default'), { recursive: true });
@@ -130,7 +130,9 @@ describe('a state directory that is not one is exit 2 with its path, and nothing
     const r = await submit(home, state);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the state file ${join(state, 'default', 'journal.jsonl')} is a FIFO (named pipe), not a regular file`);
-    expect((await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: state }, home, timeoutMs: 15_000 })).code).not.toBeNull();
+    const journal = await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: state }, home, timeoutMs: 15_000 });
+    expect(journal.code).toBe(2);
+    expect(journal.stderr).toContain(`the state file ${join(state, 'default', 'journal.jsonl')} is a FIFO (named pipe)`);
   });
 
   it('a FIFO where the credentials lock should be is refused, not read to see whether it is stale', async () => {

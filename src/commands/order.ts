@@ -75,8 +75,8 @@ export function orderCommand(ctx: CommandContext): Command {
     .description('what was sent for the accounts this profile submits to (by any profile): every order before it was sent and its result after')
     .action(ctx.action(async (): Promise<Output> => {
       const settings = ctx.settings();
-      const [{ journalRows }, { checkStateDir }] = await Promise.all([import('../orders/open-desk.js'), import('../state-files.js')]);
-      checkStateDir(settings.stateDir);
+      const [{ journalRows }, { checkProfileJournals }] = await Promise.all([import('../orders/open-desk.js'), import('../state-files.js')]);
+      checkProfileJournals(settings.stateDir, settings.profile);
       return { kind: 'rows', rows: journalRows(settings.stateDir, settings.profile), columns: ['at', 'event', 'batch', 'order_id', 'bids', 'detail'] };
     }));
   return order;
