@@ -68,10 +68,11 @@ function checkShape(parsed: unknown, path: string): ConfigFile {
   if (profiles === undefined) return { profiles: {} };
   if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles', 'an object of profiles by name', profiles);
   for (const [name, profile] of Object.entries(profiles)) {
-    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(`profiles.${name}`, 'an object of settings', profile);
+    const at = `profiles.${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)}`;
+    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(at, 'an object of settings', profile);
     for (const key of CONFIG_KEYS) {
       const value = (profile as Record<string, unknown>)[key];
-      if (value !== undefined && typeof value !== 'string') throw wrong(`profiles.${name}.${key}`, 'a string', value);
+      if (value !== undefined && typeof value !== 'string') throw wrong(`${at}.${key}`, 'a string', value);
     }
   }
   return { profiles: profiles as Record<string, ProfileConfig> };
