@@ -8,6 +8,7 @@ import { GROUPS, groupCommand, type GroupName } from './commands/groups.js';
 import { configureHelp } from './commands/help.js';
 import { rootCommand, type RootCommand } from './commands/root.js';
 import type { CommandContext } from './context.js';
+import { redactUserInfo } from './redact-url.js';
 
 /** Loads a group's factory: only the group being run is imported. */
 const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => CommandUnknownOpts>> = {
@@ -72,7 +73,7 @@ function configure(cmd: CommandUnknownOpts, ctx: CommandContext): void {
   own.unknownOption = (flag) => unknownOption(/^--[^=]+=/.test(flag) ? flag.slice(0, flag.indexOf('=')) : flag);
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
-    writeErr: (s) => ctx.io.stderr.write(s),
+    writeErr: (s) => ctx.io.stderr.write(redactUserInfo(s)),
   });
   configureHelp(cmd, ctx.io);
   for (const sub of cmd.commands) configure(sub, ctx);

@@ -8,6 +8,7 @@ import type { RootCommand } from './commands/root.js';
 import type { Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { UsageError } from './errors.js';
+import { redactUserInfo } from './redact-url.js';
 import { resolveFormat, type Format } from './output/formats.js';
 import type { Output } from './output/render.js';
 
@@ -45,7 +46,11 @@ export class CommandContext {
    * command runs this before any action (a preAction hook, src/cli.ts).
    */
   async prepare(): Promise<void> {
-    this.loaded ??= await loadActionModules();
+    if (this.loaded) return;
+    this.loaded = await loadActionModules();
+    // Here, once per run: every action passes, and none should go on unwarned.
+    const warning = this.loaded.settings.configDirWarning(this.io.env);
+    if (warning) this.info(warning);
   }
 
   private modules(): NonNullable<typeof this.loaded> {
@@ -86,9 +91,9 @@ export class CommandContext {
     return this.io.stdoutIsTTY && this.globals().color !== false && !this.io.env.NO_COLOR;
   }
 
-  /** A message for the person: stderr. */
+  /** A message for the person: stderr, a password in a URL shown as `***`. */
   info(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+    this.io.stderr.write(`${redactUserInfo(line)}\n`);
   }
 
   /** The HTTP client (undici is loaded on first use). */

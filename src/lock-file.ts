@@ -3,10 +3,11 @@
  * refresh tokens, write credentials and submit orders one at a time. `open(…, 'wx')` is atomic; a lock whose owner
  * died or that is older than `staleMs` is broken.
  */
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { systemClock } from './clock.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, UsageError } from './errors.js';
+import { makeDirs, readRegularFile } from './state-files.js';
 
 /** Knobs and injected pieces. */
 export interface LockOptions {
@@ -31,12 +32,14 @@ function alive(pid: number): boolean {
 
 async function isStale(path: string, staleMs: number, now: number): Promise<boolean> {
   try {
-    const [pidText, atText] = (await readFile(path, 'utf8')).split('\n');
+    const [pidText, atText] = (readRegularFile(path, 'the lock file') ?? '').split('\n');
     const pid = Number(pidText);
     const at = Number(atText);
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) return true;
     return Number.isFinite(at) && now - at > staleMs;
-  } catch {
+  } catch (err) {
+    // A FIFO or device where the lock should be is never stale, nor ever freed: say so now.
+    if (err instanceof UsageError) throw err;
     return false;
   }
 }
@@ -47,7 +50,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
   const staleMs = opts.staleMs ?? 60_000;
   const sleep = opts.sleep ?? systemClock.sleep;
   const now = opts.now ?? systemClock.now;
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path), 'the lock directory');
   const started = now();
   for (let attempt = 0; ; attempt++) {
     try {

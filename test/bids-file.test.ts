@@ -133,3 +133,44 @@ describe('bids file shapes: BOM, CRLF, extra columns, quoted multi-line fields',
     expect(bids).toEqual([{ listing_id: 1, bid_amount: 25, line: 2 }]);
   });
 });
+
+describe('listing ids are read as text, never as a rounded number', () => {
+  const digits = fc.oneof(
+    fc.stringMatching(/^[0-9]{1,20}$/),
+    fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String),
+    fc.bigInt({ min: 2n ** 53n - 5n, max: 2n ** 53n + 5n }).map(String),
+    fc.tuple(fc.nat({ max: 3 }), fc.bigInt({ min: 1n, max: 2n ** 53n })).map(([z, n]) => '0'.repeat(z) + String(n)),
+    fc.stringMatching(/^[1-9][0-9]{20,400}$/),
+  );
+
+  it('accepts exactly the plain decimals of positive safe integers, and the id sent reads as the file\'s text', async () => {
+    await fc.assert(fc.asyncProperty(digits, async (text) => {
+      const valid = /^[1-9][0-9]*$/.test(text) && BigInt(text) <= BigInt(Number.MAX_SAFE_INTEGER);
+      let bids;
+      try {
+        bids = await readBids(`listing_id,bid_amount\n${text},25\n`, 'bids.csv');
+      } catch (err) {
+        expect(err).toBeInstanceOf(UsageError);
+        expect(valid).toBe(false);
+        expect((err as Error).message).toMatch(/bids\.csv line 2: listing id '/);
+        return;
+      }
+      expect(valid).toBe(true);
+      // The number goes out as JSON: its text there must be the file's, digit for digit.
+      expect(JSON.stringify(bids[0]!.listing_id)).toBe(text);
+    }), { numRuns: 500 });
+  });
+
+  it('refuses 2^53 + 1 and a 400-digit id with the line number, instead of …992 or null', async () => {
+    const msg = await problems('listing_id,bid_amount\n10000001,25\n9007199254740993,25\n' + '9'.repeat(400) + ',25\n');
+    expect(msg).toContain("bids.csv line 3: listing id '9007199254740993' is larger than 9007199254740991");
+    expect(msg).toMatch(/bids\.csv line 4: listing id '9{20}…\(400 characters\)' is larger than 9007199254740991/);
+    expect(msg).toContain('2 problems');
+  });
+
+  it('takes 2^53 - 1 itself, and refuses leading zeros naming the id to write', async () => {
+    expect((await readBids('listing_id,bid_amount\n9007199254740991,25\n', 'b'))[0]!.listing_id).toBe(9007199254740991);
+    expect(await problems('listing_id,bid_amount\n0042,25\n')).toContain("bids.csv line 2: listing id '0042' has leading zeros; write it as 42");
+    expect(await problems('listing_id,bid_amount\n000,25\n')).toContain("listing id '000' is not a positive whole number");
+  });
+});

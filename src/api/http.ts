@@ -7,6 +7,7 @@ import type { Agent as AgentType } from 'undici';
 import { Agent, request } from './undici.js';
 import { systemErrorWords } from '../errors.js';
 import { ConnectionError } from './errors.js';
+import { redactUserInfo } from '../redact-url.js';
 
 /** One request. */
 export interface HttpRequest {
@@ -115,7 +116,7 @@ export class HttpClient {
     const trace = this.opts.trace;
     const started = Date.now();
     if (trace) {
-      trace(`> ${req.method} ${url.toString()}`);
+      trace(`> ${req.method} ${redactUserInfo(url.toString())}`);
       for (const [k, v] of Object.entries(headers)) trace(`> ${k}: ${/^authorization$/i.test(k) ? v.replace(/\s.*$/, ' ***') : v}`);
       if (body) trace(`> ${redact(body)}`);
     }

@@ -4,10 +4,11 @@
  * a 0600 temporary file in the same directory and is renamed over the old one, so a reader never
  * sees a torn file; callers serialise read-modify-write with the profile lock.
  */
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CliError, EXIT, systemErrorWords } from '../errors.js';
+import { CliError, EXIT, systemErrorWords, UsageError } from '../errors.js';
+import { makeDirs, readRegularFile } from '../state-files.js';
 import { parseCredentials, type CredentialStore, type Credentials } from './credentials.js';
 
 /** The file's name under the config directory. */
@@ -30,13 +31,14 @@ export class FileStore implements CredentialStore {
   }
 
   private async read(): Promise<FileShape> {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(this.location, 'utf8');
+      text = readRegularFile(this.location, 'the credentials file');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, credentials: {} };
+      if (err instanceof UsageError) throw err;
       throw new CliError(`cannot read ${this.location}: ${systemErrorWords(err)}`, EXIT.AUTH);
     }
+    if (text === undefined) return { version: 1, credentials: {} };
     try {
       const parsed = JSON.parse(text) as Partial<FileShape>;
       const loggedOut = Array.isArray(parsed.logged_out) ? parsed.logged_out.filter((a): a is string => typeof a === 'string') : [];
@@ -51,7 +53,7 @@ export class FileStore implements CredentialStore {
   }
 
   private async write(shape: FileShape): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    makeDirs(this.dir, 'the config directory');
     const tmp = `${this.location}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const fh = await open(tmp, 'wx', 0o600);
     try {
@@ -90,7 +92,7 @@ export class FileStore implements CredentialStore {
 
   /** Proves the file can be read (it is written atomically later). */
   async check(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    makeDirs(this.dir, 'the config directory');
     await this.read();
   }
 

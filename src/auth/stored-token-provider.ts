@@ -8,7 +8,7 @@
 import { AuthError, CliError } from '../errors.js';
 import type { Credentials, CredentialStore } from './credentials.js';
 import { TokenError, type TokenEndpoint, type TokenResponse } from './token-endpoint.js';
-import type { TokenProvider } from './token-provider.js';
+import { checkToken, type TokenProvider } from './token-provider.js';
 
 /** Renew this long before the recorded expiry, for clock skew and request time. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -74,8 +74,13 @@ export class StoredTokenProvider implements TokenProvider {
     throw new AuthError(`not logged in (profile ${profile}, ${account})`, 'run `mkt login`, or set MKT_ACCESS_TOKEN');
   }
 
-  /** A token to send; `refresh` when the last one was refused. */
+  /** A token to send; `refresh` when the last one was refused. A malformed one (stored, or given by the token endpoint) is exit 3. */
   async accessToken(opts?: { refresh?: boolean }): Promise<string> {
+    const token = await this.obtain(opts);
+    return checkToken(token, `the access token of ${this.deps.account}`, 'run `mkt login` again to replace the stored credentials');
+  }
+
+  private async obtain(opts?: { refresh?: boolean }): Promise<string> {
     const refused = opts?.refresh ? this.given : undefined;
     if (!opts?.refresh) {
       const { credentials } = await this.find();

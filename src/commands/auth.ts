@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import { AuthError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
+import { redactUserInfo } from '../redact-url.js';
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
@@ -16,7 +17,7 @@ export function makeAuthCommand(ctx: CommandContext) {
     .action(ctx.action(async (): Promise<Output> => {
       const settings = ctx.settings();
       if (ctx.io.env.MKT_ACCESS_TOKEN) {
-        return { kind: 'item', item: { profile: settings.profile, store: 'MKT_ACCESS_TOKEN', location: 'environment', base_url: settings.baseUrl, note: 'token taken from the environment as it is; nothing stored' } };
+        return { kind: 'item', item: { profile: settings.profile, store: 'MKT_ACCESS_TOKEN', location: 'environment', base_url: redactUserInfo(settings.baseUrl), note: 'token taken from the environment as it is; nothing stored' } };
       }
       const { AuthSession } = await import('../auth/session.js');
       const session = new AuthSession({ settings, env: ctx.io.env, http: await ctx.httpClient(), stderr: (l) => ctx.info(l), now: () => ctx.io.now() });
@@ -31,7 +32,7 @@ export function makeAuthCommand(ctx: CommandContext) {
           account: session.account,
           store: found.store.kind,
           location: found.store.location,
-          base_url: settings.baseUrl,
+          base_url: redactUserInfo(settings.baseUrl),
           client_id: c.clientId,
           scopes: c.scopes.join(' '),
           logged_in_at: iso(c.loggedInAt),

@@ -3,6 +3,7 @@ import { CONFIG_KEYS, type ConfigKey } from '../config/keys.js';
 import { checkSetting, ENV_OF, readConfig, resolveSettings, writeConfig, type Settings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { redactUserInfo } from '../redact-url.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { suggest } from './options.js';
@@ -43,7 +44,8 @@ export function makeConfigCommand(ctx: CommandContext) {
       const file = readConfig(env).profiles[s.profile] ?? {};
       const rows = CONFIG_KEYS.map((key) => {
         const source = env[ENV_OF[key]] ? ENV_OF[key] : file[key] !== undefined ? 'config file' : 'default';
-        return { key, value: file[key] !== undefined && source === 'config file' ? file[key] : effective(s, key) ?? env[ENV_OF[key]] ?? null, source };
+        const value = file[key] !== undefined && source === 'config file' ? file[key] : effective(s, key) ?? env[ENV_OF[key]] ?? null;
+        return { key, value: value === null ? null : redactUserInfo(value), source };
       });
       return { kind: 'rows', rows, columns: ['key', 'value', 'source'] };
     }));
@@ -56,7 +58,8 @@ export function makeConfigCommand(ctx: CommandContext) {
       const key = checkKey(keyText);
       const s = settings();
       const value = effective(s, key) ?? readConfig(ctx.io.env).profiles[s.profile]?.[key] ?? ctx.io.env[ENV_OF[key]];
-      if (value !== undefined) ctx.io.stdout.write(`${value}\n`);
+      // A password in a URL stays in the file: scripts read URLs here, and none needs the password back.
+      if (value !== undefined) ctx.io.stdout.write(`${redactUserInfo(value)}\n`);
       return { kind: 'none' };
     }));
 

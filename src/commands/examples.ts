@@ -36,7 +36,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt order submit': [
     '$ mkt order submit bids.csv --dry-run',
     '$ mkt order submit bids.csv --amount 25 --yes --wait --until completed',
-    '$ echo \'[{"listing_id": 10042, "bid_amount": 25}]\' | mkt order submit - --yes',
+    "$ printf 'listing_id,bid_amount\\n10042,25\\n' | mkt order submit - --yes",
   ],
   'mkt order get': ['$ mkt order get ORDER_ID', '$ mkt order get ORDER_ID --wait --timeout 600'],
   'mkt order list': ['$ mkt order list', '$ mkt order list --all -o csv'],

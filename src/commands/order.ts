@@ -78,7 +78,9 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--repair', 'keep a copy of each damaged journal beside it, cut it at its first damaged line, then record what the marketplace holds')
     .action(ctx.action(async (opts): Promise<Output> => {
       const settings = ctx.settings();
-      const desks = await import('../orders/open-desk.js');
+      const [desks, { checkProfileJournals }] = await Promise.all([import('../orders/open-desk.js'), import('../state-files.js')]);
+      // A state directory that is a file, or a FIFO or device where a journal should be, is named before anything is read.
+      checkProfileJournals(settings.stateDir, settings.profile);
       const setting = { stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l: string) => ctx.info(l), holder: 'order submit or invest run' };
       if (opts.check && opts.repair) throw new UsageError('--check and --repair are two runs: pick one', 'run --check first to see what --repair would cut');
       if (opts.check) {

@@ -2,14 +2,15 @@
  * Profiles and settings: flags > MKT_* environment > config file > defaults. The config file is
  * `$MKT_CONFIG_DIR/config.json` (default `$XDG_CONFIG_HOME/mkt`), one object of settings per profile.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isValidTimeZone } from '../contract/dates.js';
 import { DEMO_CLIENT } from '../contract/demo-client.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/formats.js';
-import type { ConfigKey } from './keys.js';
+import { makeDirs, readRegularFile } from '../state-files.js';
+import { CONFIG_KEYS, type ConfigKey } from './keys.js';
 
 /** The local mock, where every default points. */
 export const DEFAULT_ROOT_URL = 'http://127.0.0.1:4010';
@@ -49,30 +50,79 @@ export function stateDir(env: Env): string {
   return env.MKT_STATE_DIR || join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'mkt');
 }
 
-/** Reads the config file; a missing file is an empty config, a broken one a clear error. */
+/** A JSON value's type in words, for a message. */
+function typeOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/**
+ * Checks the parsed config file's shape: an object whose `profiles` (optional) maps names to objects
+ * whose known settings are strings. A wrong shape is exit 2 naming the key and the type it needs, as
+ * it was silently ignored (or a TypeError) before. Keys mkt does not know are kept as they are.
+ */
+function checkShape(parsed: unknown, path: string): ConfigFile {
+  const wrong = (key: string, want: string, got: unknown) =>
+    new UsageError(`config file ${path}: ${key} must be ${want}, found ${typeOf(got)}`, 'fix or remove the file (mkt config set writes it in the right shape)');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw wrong('the top level', 'an object ({"profiles": {...}})', parsed);
+  const profiles = (parsed as { profiles?: unknown }).profiles;
+  if (profiles === undefined) return { profiles: {} };
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles', 'an object of profiles by name', profiles);
+  for (const [name, profile] of Object.entries(profiles)) {
+    const at = `profiles.${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)}`;
+    if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(at, 'an object of settings', profile);
+    for (const key of CONFIG_KEYS) {
+      const value = (profile as Record<string, unknown>)[key];
+      if (value !== undefined && typeof value !== 'string') throw wrong(`${at}.${key}`, 'a string', value);
+    }
+  }
+  return { profiles: profiles as Record<string, ProfileConfig> };
+}
+
+/** Reads the config file; a missing file is an empty config, a broken one (JSON, shape, a FIFO) a clear error. */
 export function readConfig(env: Env): ConfigFile {
   const path = join(configDir(env), 'config.json');
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readRegularFile(path, 'config file');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
     return { profiles: {} };
   }
+  if (text === undefined) return { profiles: {} };
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as Partial<ConfigFile>;
-    return { profiles: parsed.profiles && typeof parsed.profiles === 'object' ? parsed.profiles : {} };
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`config file ${path} is not valid JSON: ${(err as Error).message}`, 'fix or remove the file');
   }
+  return checkShape(parsed, path);
 }
 
-/** Writes the config file atomically. */
+/**
+ * Warns when the config directory can be written by group or others: whoever can write there can
+ * point base_url elsewhere and collect the tokens mkt sends. The words to print, or undefined.
+ */
+export function configDirWarning(env: Env): string | undefined {
+  const dir = configDir(env);
+  let mode: number;
+  try {
+    mode = statSync(dir).mode;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o022) === 0) return undefined;
+  const octal = (mode & 0o777).toString(8).padStart(3, '0');
+  return `mkt: warning: the config directory ${dir} is writable by ${mode & 0o020 ? (mode & 0o002 ? 'group and others' : 'group') : 'others'} (mode ${octal}): whoever can write there can change where mkt sends your token; run chmod 700 ${dir}`;
+}
+
+/** Writes the config file atomically; the directory is created 0700, as login creates it. */
 export function writeConfig(env: Env, config: ConfigFile): void {
   const dir = configDir(env);
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir, 'the config directory', 'set MKT_CONFIG_DIR to a directory mkt may write to');
   const path = join(dir, 'config.json');
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
   renameSync(tmp, path);
 }
 

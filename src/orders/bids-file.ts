@@ -22,6 +22,26 @@ export function amountProblem(text: string): string | null {
   return null;
 }
 
+/** The largest listing id the API takes: ids are JSON integers, exact only up to 2^53 - 1. */
+export const MAX_LISTING_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A listing id read from its text, digit by digit: the id when the text is the plain decimal of a
+ * positive integer no larger than 2^53 - 1, else the problem. Checked as text, before any conversion,
+ * because Number() rounds past 2^53 (…993 became …992) and gives Infinity (sent as null) for 400
+ * digits. Leading zeros are refused: the number sent would not read as the text the file holds.
+ */
+export function listingId(text: string): number | string {
+  const shown = text.length > 40 ? `${text.slice(0, 20)}…(${text.length} characters)` : text;
+  if (!/^\d+$/.test(text) || /^0+$/.test(text)) return `listing id '${shown}' is not a positive whole number`;
+  if (text.startsWith('0')) return `listing id '${shown}' has leading zeros; write it as ${text.replace(/^0+/, '')}`;
+  const max = String(MAX_LISTING_ID);
+  if (text.length > max.length || (text.length === max.length && text > max)) {
+    return `listing id '${shown}' is larger than ${max}, the largest id the marketplace takes (2^53 - 1)`;
+  }
+  return Number(text);
+}
+
 /**
  * Parses and checks a bids file. `fillAmount` (from --amount) fills a missing or empty amount.
  * Throws a UsageError listing every problem found, each with its line number.
@@ -49,8 +69,9 @@ export async function readBids(text: string, source: string, fillAmount?: string
     const idText = row.cells[idCol] ?? '';
     const amountText = (amountCol >= 0 ? row.cells[amountCol] : undefined) ?? '';
     let ok = true;
-    if (!/^\d+$/.test(idText) || Number(idText) <= 0) {
-      problems.push(`${where}: listing id '${idText}' is not a positive whole number`);
+    const id = listingId(idText);
+    if (typeof id === 'string') {
+      problems.push(`${where}: ${id}`);
       ok = false;
     }
     const amount = amountText === '' ? fillAmount : amountText;
@@ -64,8 +85,7 @@ export async function readBids(text: string, source: string, fillAmount?: string
         ok = false;
       }
     }
-    if (!ok) continue;
-    const id = Number(idText);
+    if (!ok || typeof id !== 'number') continue;
     const first = seen.get(id);
     if (first !== undefined) {
       problems.push(`${where}: listing ${id} is already bid on at line ${first} (a listing may appear once)`);

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, closeSync, copyFileSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { checkRegularFile, readRegularFile } from '../state-files.js';
 import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
 import { UsageError } from '../errors.js';
@@ -53,6 +54,8 @@ export type MarketplaceRef = Pick<Marketplace, 'key' | 'account'>;
 export function readJournalFile(path: string): JournalRead {
   let buf: Buffer;
   try {
+    // A FIFO, device or directory in its place would hang or mislead a read: refused, naming it.
+    if (!checkRegularFile(path, 'the journal')) return { entries: [], bad: [], torn: null };
     buf = readFileSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], bad: [], torn: null };
@@ -242,7 +245,7 @@ export function cutJournal(path: string, stamp: string): JournalCut | null {
 
 function readLines(path: string): string[] {
   try {
-    return readFileSync(path, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    return (readRegularFile(path, 'the journal index') ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
   } catch {
     return [];
   }

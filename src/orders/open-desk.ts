@@ -14,8 +14,9 @@ import { withLock } from '../lock-file.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cutJournal, openJournal, profileEntries, profileJournals, readJournalFile, type JournalCut } from './journal.js';
+import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, readJournalFile, type JournalCut } from './journal.js';
 import { investedIn } from './market-holds.js';
+import { prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
@@ -47,6 +48,7 @@ export function ordersApi(client: ApiClient): OrdersApi {
  */
 export async function openDesk(client: ApiClient, setting: DeskSetting): Promise<OrderDesk> {
   const market = await identifyMarketplace(client);
+  prepareDeskFiles(setting.stateDir, setting.profile, accountDir(setting.stateDir, market.key));
   const { journal, lock } = openJournal(setting.stateDir, setting.profile, market);
   const { clock } = setting;
   return new OrderDesk({
