@@ -4,7 +4,7 @@
  * should be. Every run is bounded by a timeout, so a hang fails instead of stalling the suite.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
@@ -71,6 +71,22 @@ describe('a password in a base URL is never printed', () => {
       expect(out).not.toContain('S3CRET');
       expect(out).not.toMatch(/p@ss|ss@/);
     }
+  });
+});
+
+describe('a password in a base URL is never written to the order journal', () => {
+  it('an order placed through http://user:SECRET@… leaves no password in any file of the state directory', async () => {
+    const home = tempHome();
+    const state = join(home, 'state');
+    const env = { ...mock.env, MKT_BASE_URL: `${mock.origin.replace('http://', 'http://user:S3CRET-pw@')}/v1`, MKT_STATE_DIR: state };
+    const r = await runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000002,25\n'), '--yes'], { env, home, timeoutMs: 15_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const files = execFileSync('find', [state, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
+    expect(files.some((f) => f.endsWith('journal.jsonl'))).toBe(true);
+    for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toContain('S3CRET');
+    const journal = await runMkt(['order', 'journal', '-o', 'json'], { env, home, timeoutMs: 15_000 });
+    expect(journal.code, journal.stderr).toBe(0);
+    expect(journal.stdout + journal.stderr).not.toContain('S3CRET');
   });
 });
 

@@ -21,6 +21,7 @@ import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { rejectionHint } from './rejections.js';
 import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } from './wait.js';
+import { redactUserInfo } from '../redact-url.js';
 
 /** The marketplace calls the desk makes. */
 export interface OrdersApi {
@@ -301,7 +302,7 @@ export class OrderDesk {
         return id === null ? [] : [{ listing_id: id, bid_amount: toNumber(b.bid_amount) ?? 0 }];
       });
       const batch = randomUUID();
-      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: market.baseUrl, market: market.key, bids });
+      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: redactUserInfo(market.baseUrl), market: market.key, bids });
       this.journal({ t: 'reconciled', batch, at: isoNow(clock), order_id: o.order_id });
       this.record(o);
       info(`  order ${o.order_id} (${bids.length} bid${plural(bids.length)}, some PENDING) was not in the journal: recorded`);
@@ -318,7 +319,7 @@ export class OrderDesk {
     for (const [i, group] of groups.entries()) {
       const batch = randomUUID();
       const which = `order ${i + 1}/${groups.length}`;
-      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: market.baseUrl, market: market.key, bids: group });
+      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: redactUserInfo(market.baseUrl), market: market.key, bids: group });
       try {
         const order = await api.submit(group);
         this.journal({ t: 'accepted', batch, at: isoNow(clock), order_id: order.order_id });
