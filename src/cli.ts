@@ -28,6 +28,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   mock: async () => (await import('./commands/mock.js')).makeMockCommand,
   api: async () => (await import('./commands/api.js')).makeApiCommand,
   completion: async () => (await import('./commands/completion.js')).makeCompletionCommand,
+  doctor: async () => (await import('./commands/doctor.js')).makeDoctorCommand,
 };
 
 /** The hidden command shell completion scripts call back. */

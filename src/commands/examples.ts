@@ -20,6 +20,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt config get': ['$ mkt config get base_url'],
   'mkt config set': ['$ mkt config set root_url http://127.0.0.1:4010', '$ mkt --profile work config set output csv'],
   'mkt config unset': ['$ mkt config unset timezone'],
+  'mkt doctor': [
+    '$ mkt doctor',
+    "$ mkt doctor -o json --query \"[?status=='fail']\"",
+    '$ env -i HOME="$HOME" PATH=/usr/bin:/bin "$(command -v mkt)" doctor   # as cron',
+  ],
   'mkt listings': ['$ mkt listings search --platform_rating A,B --sort-by "borrower_rate desc"', '$ mkt listings get 10042'],
   'mkt listings search': [
     '$ mkt listings search --fico_score 760-779,780-799 --listing_term 36',

@@ -23,6 +23,11 @@ export const GROUPS = [
   { name: 'logout', summary: "remove the profile's stored credentials", description: "remove the profile's stored credentials (keychain and file)" },
   { name: 'auth', summary: 'credentials of the current profile: status, token', description: 'credentials of the current profile' },
   { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
+  {
+    name: 'doctor',
+    summary: 'check what a cron job needs: settings, marketplace, credentials, clock, journal, lock, PATH',
+    description: 'check, one line each, what a cron job needs: settings and where they come from, the marketplace reachable, credentials present and renewable, the clock against the marketplace\'s, the order journal and lock, and mkt on PATH',
+  },
   { name: 'listings', summary: 'search and read loan listings' },
   { name: 'order', summary: 'place bids and follow orders' },
   { name: 'invest', summary: 'scripted batch investing from a strategy file: check, run, simulate' },

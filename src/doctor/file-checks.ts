@@ -1,0 +1,158 @@
+/**
+ * `mkt doctor`'s checks of this machine's files: the order journals read whole, the lock files and
+ * who holds them, and which `mkt` a cron job's PATH finds. Read only: doctor repairs nothing.
+ */
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { accountDir, profileJournals, readJournalFile } from '../orders/journal.js';
+import { checkJournals, type JournalProblem } from '../orders/open-desk.js';
+import { readRegularFile } from '../state-files.js';
+import { fail, failure, ok, warn, type Check } from './check.js';
+
+/** The journal files of a profile, plus the account's own when the marketplace said which account that is. */
+function journalFiles(stateDir: string, profile: string, accountKey?: string): string[] {
+  const own = accountKey === undefined ? [] : [join(accountDir(stateDir, accountKey), 'journal.jsonl')];
+  return [...new Set([...profileJournals(stateDir, profile), ...own])];
+}
+
+/** The problems of the account's journal when the profile's index does not name it (another profile wrote it). */
+function otherProblems(file: string): JournalProblem[] {
+  try {
+    const read = readJournalFile(file);
+    return read.bad.map((b) => ({ file, line: b.line, problem: b.what, fatal: true }));
+  } catch (err) {
+    return [{ file, line: 0, problem: failure(err).message, fatal: true }];
+  }
+}
+
+/** Every journal the profile's submits read, read whole from disk as `order submit` reads it before sending. */
+export function checkJournal(stateDir: string, profile: string, accountKey?: string): Check {
+  const files = journalFiles(stateDir, profile, accountKey);
+  const indexed = new Set(profileJournals(stateDir, profile));
+  const problems = [...checkJournals(stateDir, profile), ...files.filter((f) => !indexed.has(f)).flatMap(otherProblems)];
+  const present = files.filter((f) => existsSync(f));
+  const fatal = problems.filter((p) => p.fatal);
+  if (fatal.length > 0) {
+    const named = fatal.slice(0, 3).map((p) => `${p.file}${p.line ? ` line ${p.line}` : ''}: ${p.problem}`).join('; ');
+    return fail('journal', `${fatal.length} damaged line${fatal.length === 1 ? '' : 's'}: ${named}${fatal.length > 3 ? '; …' : ''}; order submit and invest run refuse to send until it is repaired`,
+      '`mkt order journal --check` lists every damaged line; `mkt order journal --repair` keeps a copy of the file, cuts it at the first damaged line and restores pending orders from the marketplace');
+  }
+  const where = present.length === 0 ? `no journal yet under ${stateDir} (nothing submitted from profile ${profile})` : `${present.join(', ')} read whole`;
+  const torn = problems.find((p) => !p.fatal);
+  if (torn) return warn('journal', `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}`, 'nothing to do by hand: the next `mkt order submit` or `mkt invest run` reconciles it before sending');
+  return ok('journal', where);
+}
+
+/** Whether process `pid` exists (EPERM: it does, owned by another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The command line of a running process where /proc tells it (Linux), else undefined. */
+function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** What one lock file says: nothing when absent; a held, stale or unreadable lock with what to do. */
+function lockFinding(path: string): { path: string; status: 'held' | 'stale'; words: string } | undefined {
+  let text: string | undefined;
+  try {
+    text = readRegularFile(path, 'the lock file');
+  } catch (err) {
+    return { path, status: 'stale', words: failure(err).message };
+  }
+  if (text === undefined) return undefined;
+  const [pidText = '', atText = ''] = text.split('\n');
+  const pid = Number(pidText);
+  const at = Number(atText);
+  const since = Number.isFinite(at) && at > 0 ? ` since ${new Date(at).toISOString()}` : '';
+  if (!/^\d+$/.test(pidText.trim()) || pid <= 0) return { path, status: 'stale', words: `${path} names no process (it holds '${text.slice(0, 40).trim()}')` };
+  if (!alive(pid)) return { path, status: 'stale', words: `stale lock ${path}: pid ${pid}${since} is not running` };
+  const cmd = commandLine(pid);
+  // A pid the system gave to another program since: the lock outlived its run and will never be freed.
+  if (cmd !== undefined && !/mkt/.test(cmd)) return { path, status: 'stale', words: `stale lock ${path}: pid ${pid}${since} is now \`${cmd.slice(0, 60)}\`, not mkt` };
+  return { path, status: 'held', words: `${path} is held by pid ${pid}${since}${cmd ? ` (${cmd.slice(0, 80)})` : ''}` };
+}
+
+/**
+ * The submit locks of the profile's accounts, a dead holder named with its pid. (The credentials lock
+ * is left out: a run breaks it once it is a minute old, and this very check renews under it.)
+ */
+export function checkLocks(stateDir: string, profile: string, accountKey?: string): Check {
+  const dirs = journalFiles(stateDir, profile, accountKey).map(dirname).filter((d) => basename(dirname(d)) === 'accounts');
+  const files = [...new Set(dirs.map((d) => join(d, 'submit.lock')))];
+  const found = files.map(lockFinding).filter((f) => f !== undefined);
+  const stale = found.filter((f) => f.status === 'stale');
+  if (stale.length > 0) {
+    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped): remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
+  }
+  const held = found.filter((f) => f.status === 'held');
+  if (held.length > 0) return warn('lock', `${held.map((f) => f.words).join('; ')}: a run is in progress`, 'a run started now stops at the lock: let this one finish');
+  return ok('lock', files.length === 0 ? 'no account lock yet (nothing submitted from this profile)' : `no lock held (${files.join(', ')})`);
+}
+
+/** The first executable regular file `name` on `path`, as `sh` finds it. */
+export function onPath(name: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not there, or not executable: the shell goes on to the next directory.
+    }
+  }
+  return undefined;
+}
+
+/** The package root above `file` (the folder whose package.json names mkt), or undefined. */
+export function packageRoot(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'mkt') return dir;
+    } catch {
+      // No package.json here, or not mkt's: look higher.
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A package's version and build (dist/help/BUILD: version, code hash, commander), in words. */
+function buildOf(root: string): string {
+  try {
+    return readFileSync(join(root, 'dist', 'help', 'BUILD'), 'utf8').trim();
+  } catch {
+    return 'unknown build';
+  }
+}
+
+/** Cron's PATH when the crontab sets none. */
+const CRON_PATH = ['/usr/bin', '/bin'];
+
+/** Which `mkt` (and `node`, which its first line runs) the PATH finds, and whether it is this one (`root`). */
+export function checkPath(path: string | undefined, root: string): Check {
+  const found = onPath('mkt', path);
+  const install = `in the clone, after \`npm ci\`, run \`npm install -g --ignore-scripts .\` (it links ${join('$(npm prefix -g)', 'bin', 'mkt')} to ${join(root, 'bin', 'mkt.cjs')}), or call that file by its full path in the crontab line`;
+  if (!found) return fail('path', `no mkt on PATH (${path ?? 'unset'}): a crontab line calling \`mkt\` fails with "mkt: not found" (exit 127)`, install);
+  const node = onPath('node', path);
+  if (!node) return fail('path', `${found} is on PATH, but node is not: its first line runs \`/usr/bin/env node\``, 'put the directory of node on PATH (in the crontab: PATH=DIR:/usr/bin:/bin)');
+  const real = realpathSync(found);
+  const theirs = packageRoot(real);
+  const cron = CRON_PATH.includes(dirname(found)) ? '' : `; cron's own PATH is ${CRON_PATH.join(':')}, so a crontab needs PATH=${dirname(found)}:${CRON_PATH.join(':')} above the line`;
+  if (theirs !== undefined && realpathSync(theirs) === realpathSync(root)) return ok('path', `${found} is this mkt (${real}), run by ${node}${cron}`);
+  const mine = buildOf(root);
+  if (theirs !== undefined && buildOf(theirs) === mine) return ok('path', `${found} is another copy of this build (${mine}) at ${theirs}, run by ${node}${cron}`);
+  return warn('path', `${found} is ${theirs ? `mkt ${buildOf(theirs)} at ${theirs}` : real}, not this one (${mine} at ${root}): a cron job runs that one`,
+    `${install}; or put this one's directory first on PATH`);
+}
