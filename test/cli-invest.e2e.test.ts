@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
-import { startMock, type TestMock } from './helpers/mock.js';
+import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
 
 let mock: TestMock;
 let home: string;
 beforeEach(async () => {
-  // The CLI plans on the real clock (listing ages, orders of today): the mock's frozen clock starts there too.
-  mock = await startMock({ listings: 300, frozen: true, start: Date.now() });
+  // Months behind this machine's clock: the CLI plans on the marketplace's (listing ages, orders of today).
+  mock = await startMock({ listings: 300, frozen: true, start: TEST_START });
   home = tempHome();
 });
 afterEach(async () => {

@@ -121,7 +121,7 @@ export function investCommand(ctx: CommandContext): Command {
         const desk = await openDesk(client, {
           stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info, holder: 'invest run or order submit',
         });
-        outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => ctx.io.now(), zone: settings.timezone, info }, {
+        outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info }, {
           dryRun: opts.dryRun === true,
           ...(opts.yes ? {} : { confirm: (bids, total) => confirmPlan(ctx, bids, total) }),
           ...(wait ? { wait: { ...wait, progress: progressOn(ctx) } } : {}),

@@ -55,7 +55,7 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       const client = await ctx.api();
       if (opts.dryRun) {
         const { dryRun } = await import('../orders/dry-run.js');
-        const report = await dryRun(client, bids, ctx.io.now());
+        const report = await dryRun(client, bids, () => client.marketNow());
         ctx.info(`${bids.length} bids, total ${total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
         if (report.cash < total || report.rows.some((r) => !r.ok)) ctx.exitCode = EXIT.USAGE;
         return { kind: 'rows', rows: report.rows, columns: ['line', 'listing_id', 'bid_amount', 'amount_remaining', 'verdict'] };
