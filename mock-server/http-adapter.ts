@@ -3,9 +3,10 @@
  * once (request-target.ts) and hands that one URL to the admin-access decision, to fault matching and
  * to the app as a Fetch Request, then writes the Response back. Client input never gets a 5xx: a bad
  * target is 400, a body over 1 MiB 413, a request node cannot parse a JSON 400. Injected faults
- * (faults.ts) are applied here; while the server listens the engine follows real time, and on close
- * it stops and writes the state file. Every request on the wire is recorded in the journal here, once
- * its answer is written or its connection dropped, refused ones (400, 404, 405, 413, faults) included.
+ * (faults.ts) are applied here, and every answer's `Date` is the virtual clock's; while the server
+ * listens the engine follows real time, and on close it stops and writes the state file. Every request
+ * on the wire is recorded in the journal here, once its answer is written or its connection dropped,
+ * refused ones (400, 404, 405, 413, faults) included.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -150,9 +151,13 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     const seen: Seen = { method, path: (req.url ?? '/').split('?')[0]!.slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
     if (arrival) res.once('close', () => journal.record(arrival, { ...seen, status: res.headersSent ? res.statusCode : null }));
     let url = new URL('/', origin);
+    // The marketplace's Date is its own clock's, the clock of its data: a client reads "now" from it
+    // (src/api/market-clock.ts). Set as the answer is written, so a clock move shows in its own answer.
+    const stamp = (): void => void res.setHeader('date', new Date(app.ctx.clock.now()).toUTCString());
     // An answer the adapter makes itself, checked like the app's own (with checkAnswers).
     const reply = async (response: Response): Promise<void> => {
       await app.check?.(method, url, response);
+      stamp();
       await writeResponse(res, response);
     };
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => reply(new JsonAnswer(JSON.stringify(body), { status, headers }));
@@ -198,6 +203,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       }
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
+      stamp();
       await writeAnswer(res, answer);
     } catch (err) {
       console.error('mock: adapter error', err);

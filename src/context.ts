@@ -113,7 +113,7 @@ export class CommandContext {
       const settings = this.settings();
       const http = await this.httpClient();
       const tokens = await createTokenProvider({ settings, env: this.io.env, http, stderr: (l) => this.info(l) });
-      this.client = new ApiClient(http, settings, tokens);
+      this.client = new ApiClient(http, settings, tokens, this.io);
     }
     return this.client;
   }

@@ -9,17 +9,27 @@ import { systemClock } from './clock.js';
 import { CliError, EXIT, UsageError } from './errors.js';
 import { makeDirs, readRegularFile } from './state-files.js';
 
+/** Who holds a lock, as its file says: the holder's pid and when it took the lock (epoch ms). */
+export interface LockHolder {
+  pid: number;
+  /** Absent when the file's second line is not a time. */
+  since?: number;
+}
+
 /** Knobs and injected pieces. */
 export interface LockOptions {
-  /** Give up after waiting this long. */
+  /** Give up after waiting this long (0: at once, after one try). */
   timeoutMs?: number;
   /** A lock older than this is considered abandoned. */
   staleMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  /** The error when the lock stays taken past the timeout (default: exit 3, naming the file). */
-  busy?: (path: string) => CliError;
+  /** The error when the lock stays taken past the timeout, given its holder when the file names one (default: exit 3, naming the file). */
+  busy?: (path: string, holder: LockHolder | null) => CliError;
 }
+
+/** How long a lock file that names no holder is given to be written before the busy error. */
+const UNWRITTEN_GRACE_MS = 500;
 
 function alive(pid: number): boolean {
   try {
@@ -30,18 +40,29 @@ function alive(pid: number): boolean {
   }
 }
 
-async function isStale(path: string, staleMs: number, now: number): Promise<boolean> {
+/**
+ * The holder a lock file names, or null when it names none (gone, unreadable, or just created and not
+ * yet written). A FIFO or device where the lock should be is never freed: that is thrown, said now.
+ */
+function readHolder(path: string): LockHolder | null {
+  let text: string | undefined;
   try {
-    const [pidText, atText] = (readRegularFile(path, 'the lock file') ?? '').split('\n');
-    const pid = Number(pidText);
-    const at = Number(atText);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) return true;
-    return Number.isFinite(at) && now - at > staleMs;
+    text = readRegularFile(path, 'the lock file');
   } catch (err) {
-    // A FIFO or device where the lock should be is never stale, nor ever freed: say so now.
     if (err instanceof UsageError) throw err;
-    return false;
+    return null;
   }
+  const [pidText, atText] = (text ?? '').split('\n');
+  const pid = Number(pidText);
+  const since = Number(atText);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  return Number.isFinite(since) ? { pid, since } : { pid };
+}
+
+function isStale(holder: LockHolder | null, staleMs: number, now: number): boolean {
+  if (holder === null) return false;
+  if (holder.pid !== process.pid && !alive(holder.pid)) return true;
+  return holder.since !== undefined && now - holder.since > staleMs;
 }
 
 /** Runs `fn` while holding the lock file `path`. */
@@ -60,12 +81,14 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await isStale(path, staleMs, now())) {
+      const holder = readHolder(path);
+      if (isStale(holder, staleMs, now())) {
         await rm(path, { force: true });
         continue;
       }
-      if (now() - started > timeoutMs) {
-        throw opts.busy?.(path) ?? new CliError(`another mkt process holds ${path}`, EXIT.AUTH, 'wait for it to finish, or remove the file if no mkt process is running');
+      // A file that names no holder yet is being written by one that just took it: a moment's grace, so the busy error names it.
+      if (now() - started >= timeoutMs + (holder === null ? UNWRITTEN_GRACE_MS : 0)) {
+        throw opts.busy?.(path, holder) ?? new CliError(`another mkt process holds ${path}`, EXIT.AUTH, 'wait for it to finish, or remove the file if no mkt process is running');
       }
       await sleep(Math.min(25 * 2 ** Math.min(attempt, 4), 250) + Math.random() * 25);
     }

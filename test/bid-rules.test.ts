@@ -28,9 +28,9 @@ describe('the 10% rule for young partial-funding listings', () => {
   });
 
   it('the dry run accepts a bid at the cap the engine accepts, and refuses one a cent above', async () => {
-    const at = await dryRun(clientWith(listing(1234.55)), [{ line: 2, listing_id: 42, bid_amount: 123.46 }], now);
+    const at = await dryRun(clientWith(listing(1234.55)), [{ line: 2, listing_id: 42, bid_amount: 123.46 }], () => now);
     expect(at.rows[0]).toMatchObject({ ok: true, verdict: 'ok' });
-    const above = await dryRun(clientWith(listing(1234.55)), [{ line: 2, listing_id: 42, bid_amount: 123.47 }], now);
+    const above = await dryRun(clientWith(listing(1234.55)), [{ line: 2, listing_id: 42, bid_amount: 123.47 }], () => now);
     expect(above.rows[0]).toMatchObject({ ok: false, verdict: expect.stringMatching(/at most 123\.46 \(10%\)/) });
   });
 });

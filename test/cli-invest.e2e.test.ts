@@ -3,14 +3,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runMkt, tempHome } from './helpers/cli.js';
-import { startMock, type TestMock } from './helpers/mock.js';
+import { spawn } from 'node:child_process';
+import { BIN, runMkt, tempHome } from './helpers/cli.js';
+import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
 
 let mock: TestMock;
 let home: string;
 beforeEach(async () => {
-  // The CLI plans on the real clock (listing ages, orders of today): the mock's frozen clock starts there too.
-  mock = await startMock({ listings: 300, frozen: true, start: Date.now() });
+  // Months behind this machine's clock: the CLI plans on the marketplace's (listing ages, orders of today).
+  mock = await startMock({ listings: 300, frozen: true, start: TEST_START });
   home = tempHome();
 });
 afterEach(async () => {
@@ -22,6 +23,10 @@ const strategyFile = (text: string): string => {
   writeFileSync(f, text);
   return f;
 };
+/** The environment runMkt gives a child, for a child spawned by hand. */
+const cliEnv = (h: string, env: Record<string, string>): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: h, MKT_CONFIG_DIR: join(h, 'config'), MKT_STATE_DIR: join(h, 'state'), MKT_CREDENTIAL_STORE: 'file', ...env,
+});
 const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
 const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 const RULE = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n';
@@ -107,12 +112,65 @@ describe('mkt invest run', () => {
     // max_per_day spans runs: together they may bid what one run alone would, 4 × 25.
     const f = strategyFile(`${RULE}max_per_day: 100\n`);
     const [a, b] = await Promise.all([invest(['run', f, '--yes']), invest(['run', f, '--yes'])]);
-    // The second waits for the lock, then plans from what the first placed (exit 0), or gives up (exit 2).
+    // The second finds the lock taken (exit 2), or starts once the first is done and plans from what it placed (exit 0).
     expect([0, 2]).toContain(a.code);
     expect([0, 2]).toContain(b.code);
     const ids = bidsInMock().map((x) => x.listing_id);
     expect(ids).toHaveLength(4);
     expect(new Set(ids).size).toBe(4);
+  });
+
+  it('a second run while one holds the lock (through its --wait) exits 2 at once, bids nothing and names the holder\'s pid', async () => {
+    // max_listings caps one run, not the day: a second run that waited for the lock would bid on 6 more.
+    const f = strategyFile(`${RULE}    max_listings: 6\n`);
+    const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let firstErr = '';
+    first.stderr.setEncoding('utf8').on('data', (d: string) => (firstErr += d));
+    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+    // The frozen mock processes nothing until asked: the first run follows its order, holding the lock.
+    for (let i = 0; i < 200 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(firstErr).toContain('accepted');
+
+    const second = await invest(['run', f, '--yes', '-o', 'json', '--wait']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`another mkt invest run or order submit (pid ${first.pid}) is running for account`);
+    expect(second.stderr).toContain('--wait-lock SECONDS');
+    expect(bidsInMock()).toHaveLength(6);
+
+    await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
+    expect(await firstDone, firstErr).toBe(0);
+    expect(bidsInMock()).toHaveLength(6);
+  });
+
+  it('--wait-lock waits for the run holding the lock, then plans from what it placed', async () => {
+    const f = strategyFile(`${RULE}max_per_day: 100\n`);
+    const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let firstErr = '';
+    first.stderr.setEncoding('utf8').on('data', (d: string) => (firstErr += d));
+    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+    for (let i = 0; i < 200 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(firstErr).toContain('accepted');
+
+    const accountReads = () => mock.app.journal.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
+    const before = accountReads();
+    const second = invest(['run', f, '--yes', '-o', 'json', '--wait-lock', '60']);
+    // The second asks which account it acts for, then waits for the lock: the first holds it until its order is processed.
+    for (let i = 0; i < 200 && accountReads() === before; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
+    expect(await firstDone, firstErr).toBe(0);
+    const r = await second;
+    expect(r.code, r.stderr).toBe(0);
+    // max_per_day counts the first run's 4 × 25: nothing is left for the second.
+    expect(JSON.parse(r.stdout)).toMatchObject({ orders: [], total_bid: 0 });
+    expect(bidsInMock()).toHaveLength(4);
+  });
+
+  it('--wait-lock must be a whole number of seconds (exit 2 before anything is sent)', async () => {
+    const r = await invest(['run', strategyFile(RULE), '--yes', '--wait-lock', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--wait-lock must be a whole number (0 or more), got 'soon'");
+    expect(bidsInMock()).toHaveLength(0);
   });
 
   it('after an order whose answer was lost, the next run does not bid twice', async () => {

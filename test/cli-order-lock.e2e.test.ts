@@ -28,7 +28,7 @@ function twoListings(): [number, number] {
  * Starts a submit that holds the lock (it --waits on a frozen mock), runs a second submit with
  * `secondEnv`, lets the first finish, and returns the second's result.
  */
-async function whileOneWaits(secondEnv: Record<string, string>) {
+async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: string[] = []) {
   const home = tempHome();
   const [a, b] = twoListings();
   const env = {
@@ -43,19 +43,20 @@ async function whileOneWaits(secondEnv: Record<string, string>) {
   for (let i = 0; i < 100 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
   expect(firstErr).toContain('accepted');
 
-  const second = await runMkt(['order', 'submit', '-', '--yes'], { env: secondEnv, home, input: `listing_id,bid_amount\n${b},25\n` });
+  const second = await runMkt(['order', 'submit', '-', '--yes', ...secondArgs], { env: secondEnv, home, input: `listing_id,bid_amount\n${b},25\n` });
   const sent = mock.app.ctx.store.orders.size - ordersBefore;
 
   await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
   expect(await firstDone).toBe(0);
-  return { second, sent };
+  return { second, sent, firstPid: first.pid };
 }
 
 describe('two mkt order submit runs for one marketplace account', () => {
-  it('do not overlap: the second waits briefly, then exits 2 with a clear message and sends nothing', async () => {
-    const { second, sent } = await whileOneWaits(mock.env);
+  it('do not overlap: the second exits 2 at once with a clear message naming the holder\'s pid, and sends nothing', async () => {
+    const { second, sent, firstPid } = await whileOneWaits(mock.env);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/another mkt order submit is running for account \S+ at http:\/\/127\.0\.0\.1:\d+\/v1 \(from this or another profile\); nothing was sent/);
+    expect(second.stderr).toMatch(new RegExp(`another mkt order submit or invest run \\(pid ${firstPid}\\) is running for account \\S+ at http://127\\.0\\.0\\.1:\\d+/v1 \\(from this or another profile\\); nothing was sent`));
+    expect(second.stderr).toMatch(/hint: wait for it to finish, run again with --wait-lock SECONDS to wait for it, or remove \S+submit\.lock if no mkt process is running/);
     expect(sent).toBe(1);
   }, 40_000);
 
@@ -63,7 +64,15 @@ describe('two mkt order submit runs for one marketplace account', () => {
     const port = new URL(mock.origin).port;
     const { second, sent } = await whileOneWaits({ ...mock.env, MKT_BASE_URL: `http://LOCALHOST:${port}/v1//`, MKT_PROFILE: 'other' });
     expect(second.code).toBe(2);
-    expect(second.stderr).toContain('another mkt order submit is running for account');
+    expect(second.stderr).toContain('another mkt order submit or invest run (pid ');
+    expect(sent).toBe(1);
+  }, 40_000);
+
+  it('--wait-lock waits as long as asked, then gives up naming the holder, having sent nothing', async () => {
+    const { second, sent, firstPid } = await whileOneWaits(mock.env, ['--wait-lock', '1']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`another mkt order submit or invest run (pid ${firstPid}) is still running after 1 s for account`);
+    expect(second.stderr).toContain('--wait-lock SECONDS to wait for it longer');
     expect(sent).toBe(1);
   }, 40_000);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem, parseStrategy, type Problem, type Strategy } from '../src/invest/strategy.js';
-import { ruleQuery } from '../src/invest/market.js';
+import { ruleQuery, type Candidate } from '../src/invest/market.js';
+import { plan } from '../src/invest/planner.js';
 
 const GOOD_YAML = `# buy good paper, a little high-risk
 reserve: 100          # never invest the last 100.00
@@ -62,6 +63,21 @@ describe('a good strategy', () => {
     expect(s.rules[0]!.amount_by_rating).toEqual({ 'N/A': 25, HR: 30 });
   });
 
+  it('reads a rating_share of 0 as "no new principal in that rating": the planner then bids on none of its listings', () => {
+    const s = ok('rating_share: { HR: 0 }\nrules:\n  - name: any\n    amount: 25\n', 'no-hr.yaml');
+    expect(s.rating_share).toEqual({ HR: 0 });
+    const at = Date.parse('2026-06-01T12:00:00Z');
+    const listing = (n: number, rating: string): Candidate => ({
+      listing_number: n, platform_rating: rating, listing_amount: 5000, amount_remaining: 4000, partial_funding_indicator: false, created_at: at - 86_400_000 * 2, whole_loan: false,
+    });
+    // Whatever the account holds already, HR included, and even after bids in other ratings.
+    const ds = plan(s, {
+      now: at, cash: 10_000, requested_today: 0, taken: new Map(), principal_by_rating: { HR: 500, A: 10_000 },
+      candidates: [[listing(1, 'HR'), listing(2, 'A'), listing(3, 'HR'), listing(4, 'B')]],
+    });
+    expect(ds.map((d) => `${d.listing_id}:${d.action}:${d.reason}`)).toEqual(['1:skip:rating_share', '2:bid:ok', '3:skip:rating_share', '4:bid:ok']);
+  });
+
   it('reads the same strategy from JSON', () => {
     const json = JSON.stringify({
       reserve: 100, rules: [{ name: 'prime', filters: { fico_score: ['760-779'], listing_term: 36, has_mortgage: false }, amount: 25 }],
@@ -86,7 +102,7 @@ const BAD_YAML = [
   'reserve: -5', // 1
   'max_per_run: 10.001', // 2
   'colour: blue', // 3
-  'rating_share: { HR: 0, ZZ: 0.1, E: 1.5 }', // 4
+  'rating_share: { HR: -0.01, ZZ: 0.1, E: 1.5 }', // 4
   'max_bids_per_run: 2.5', // 5
   'rules:', // 6
   '  - name: one', // 7
@@ -113,9 +129,9 @@ describe('a bad strategy gets every problem with its line', () => {
       [1, 'reserve', /-5 is negative/],
       [2, 'max_per_run', /more than 2 decimals/],
       [3, 'colour', /unknown key/],
-      [4, 'rating_share.HR', /above 0 and at most 1/],
+      [4, 'rating_share.HR', /from 0 to 1/],
       [4, 'rating_share.ZZ', /unknown rating; expected one of AA, A, B, C, D, E, HR, N\/A \(or NA\)/],
-      [4, 'rating_share.E', /above 0 and at most 1/],
+      [4, 'rating_share.E', /from 0 to 1/],
       [5, 'max_bids_per_run', /whole number/],
       [9, 'rules[0].filters.fico_scor', /did you mean fico_score\?/],
       [10, 'rules[0].filters.listing_term', /unknown value '37'/],
@@ -161,7 +177,7 @@ describe('a bad strategy gets every problem with its line', () => {
       expect.stringMatching(/^s\.json:9: rules\[1\]\.amount_by_rating: give amount or amount_by_rating, not both$/),
       expect.stringMatching(/^s\.json:10: rules\[2\]\.filters\.listing_term: needs at least one value$/),
       expect.stringMatching(/^s\.json:10: rules\[2\]\.amount: missing/),
-      expect.stringMatching(/^s\.json:12: rating_share\.HR: must be a share above 0 and at most 1/),
+      expect.stringMatching(/^s\.json:12: rating_share\.HR: must be a share from 0 to 1/),
     ]);
   });
 

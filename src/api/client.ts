@@ -10,6 +10,8 @@ import { normalisePath } from '../contract/request-path.js';
 import { CliError } from '../errors.js';
 import { BadAnswerError, errorFromResponse, NotSentError } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
+import { MarketClock } from './market-clock.js';
+import { systemClock, type Clock } from '../clock.js';
 
 /** Which of the API's base addresses a path hangs off. */
 export type Base = 'base' | 'root' | 'auth';
@@ -34,11 +36,26 @@ export const seg = (value: string | number): string => encodeURIComponent(String
 
 /** The authenticated client every resource module uses. */
 export class ApiClient {
+  /** The marketplace's clock, read from the `Date` of every answer this client receives. */
+  readonly market: MarketClock;
+
+  /** `clock` is this machine's, which the marketplace's runs on between answers. */
   constructor(
     readonly http: HttpClient,
     readonly settings: Settings,
     private readonly tokens: TokenProvider,
-  ) {}
+    clock: Pick<Clock, 'now'> = systemClock,
+  ) {
+    this.market = new MarketClock(clock);
+  }
+
+  /**
+   * The marketplace's time now (epoch ms), from its latest answer's `Date`; this machine's clock before
+   * any answer told it. What asks "now" of the marketplace (started listings, today's orders) reads this.
+   */
+  marketNow(): number {
+    return this.market.now();
+  }
 
   /** The absolute URL of `path` under `base`, the base's path read as the marketplace reads it (routedBase). */
   url(base: Base, path: string): string {
@@ -53,6 +70,7 @@ export class ApiClient {
       const headers: Record<string, string> = { authorization: `bearer ${token}` };
       if (this.settings.timezone) headers.timezone = this.settings.timezone;
       const res = await this.http.send({ method: c.method, url: this.url(c.base, c.path), query: c.query, json: c.json, headers });
+      this.market.heard(res.headers.date);
       if (res.status >= 200 && res.status < 300) return decoded(c, res.data);
       const error = errorFromResponse(res.status, res.data, c.what);
       if (res.status === 401 && attempt === 0 && error.code === 'invalid_token') {

@@ -12,7 +12,7 @@ import type { DeskBid } from '../orders/desk.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addSimulateCommand } from './invest-simulate.js';
-import { progressOn, waitPlan } from './order-wait.js';
+import { progressOn, waitLock, waitPlan } from './order-wait.js';
 
 /** Largest strategy file read: a hand-written file is a few kB. */
 const MAX_STRATEGY_FILE = 1 << 20;
@@ -80,6 +80,7 @@ export function investCommand(ctx: CommandContext): Command {
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
     .option('--until <what>', 'with --wait: processed or completed', 'processed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--wait-lock <seconds>', 'wait up to this many seconds for another run or submit on the account to finish (default: exit 2 at once, bidding nothing)')
     .option('--notify <url>', 'POST the JSON report to this webhook after the run (also after a dry run or a failure)')
     .option('--healthcheck <url>', 'ping a dead-man\'s switch: URL/start before, URL on success, URL/fail with the messages on failure')
     .option('--log <file>', 'append one JSON line per run: time, strategy sha256, decisions by reason, orders, exit code')
@@ -88,6 +89,7 @@ export function investCommand(ctx: CommandContext): Command {
       const notify = opts.notify === undefined ? undefined : hookUrl('--notify', opts.notify);
       const health = opts.healthcheck === undefined ? undefined : hookUrl('--healthcheck', opts.healthcheck);
       const wait = opts.wait ? waitPlan(opts) : undefined;
+      const waitLockMs = waitLock(opts.waitLock);
       const format = ctx.format();
       const messages: string[] = [];
       const info = (l: string): void => {
@@ -119,9 +121,9 @@ export function investCommand(ctx: CommandContext): Command {
         ]);
         const settings = ctx.settings();
         const desk = await openDesk(client, {
-          stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info, holder: 'invest run or order submit',
+          stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info, holder: 'invest run or order submit', waitLockMs,
         });
-        outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => ctx.io.now(), zone: settings.timezone, info }, {
+        outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info }, {
           dryRun: opts.dryRun === true,
           ...(opts.yes ? {} : { confirm: (bids, total) => confirmPlan(ctx, bids, total) }),
           ...(wait ? { wait: { ...wait, progress: progressOn(ctx) } } : {}),

@@ -6,7 +6,7 @@ import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
 import { readBids } from '../orders/bids-file.js';
 import type { DeskBid } from '../orders/desk.js';
-import { progressOn, WAIT_COLUMNS, waitPlan } from './order-wait.js';
+import { progressOn, WAIT_COLUMNS, waitLock, waitPlan } from './order-wait.js';
 
 /** What --columns may pick from the report, checked before any bid is sent (a typo must not cost an order). */
 const SUBMIT_FIELDS = [...new Set([...WAIT_COLUMNS, 'order_id', 'listing_id', 'bid_amount', 'bid_status', 'line', 'amount_remaining', 'verdict'])];
@@ -43,6 +43,7 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
     .option('--until <what>', 'with --wait: processed (every bid has a bid_result) or completed (order COMPLETED)', 'processed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--wait-lock <seconds>', 'wait up to this many seconds for another submit or invest run on the account to finish (default: exit 2 at once, sending nothing)')
     .option('--skip-held', 'leave out listings the journal or the marketplace already holds (a pending or placed bid, money in it) and place the rest')
     .option('--allow-duplicate', 'bid even on listings already held (journal: outcome unknown, PENDING or INVESTED; marketplace: a bid or money in it)')
     .action(ctx.action(async (file, opts): Promise<Output> => {
@@ -51,17 +52,20 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       const bids = await readBids(text, source, opts.amount);
       const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
       const wait = opts.wait ? waitPlan(opts) : undefined;
+      const waitLockMs = waitLock(opts.waitLock);
       const settings = ctx.settings();
       const client = await ctx.api();
       if (opts.dryRun) {
         const { dryRun } = await import('../orders/dry-run.js');
-        const report = await dryRun(client, bids, ctx.io.now());
+        const report = await dryRun(client, bids, () => client.marketNow());
         ctx.info(`${bids.length} bids, total ${total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
         if (report.cash < total || report.rows.some((r) => !r.ok)) ctx.exitCode = EXIT.USAGE;
         return { kind: 'rows', rows: report.rows, columns: ['line', 'listing_id', 'bid_amount', 'amount_remaining', 'verdict'] };
       }
       const { openDesk } = await import('../orders/open-desk.js');
-      const desk = await openDesk(client, { stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l) => ctx.info(l) });
+      const desk = await openDesk(client, {
+        stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l) => ctx.info(l), holder: 'order submit or invest run', waitLockMs,
+      });
       const placed = await desk.place(bids, {
         source, allowDuplicate: opts.allowDuplicate, skipHeld: opts.skipHeld,
         confirm: (toSend) => confirmBids(ctx, toSend, opts.yes),

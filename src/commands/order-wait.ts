@@ -1,4 +1,4 @@
-/** The --wait flags of `order submit` and `order get`: checked once, progress drawn on stderr. */
+/** The --wait and --wait-lock flags of `order submit`, `order get` and `invest run`: checked once, progress drawn on stderr. */
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { FollowPlan, Progress } from '../orders/wait.js';
@@ -18,6 +18,11 @@ export function waitPlan(flags: WaitFlags): FollowPlan {
   const { until } = flags;
   if (until !== 'processed' && until !== 'completed') throw new UsageError(`--until must be processed or completed, got '${until}'`);
   return { until, timeoutMs: parseCount('--timeout', flags.timeout, 1) * 1000 };
+}
+
+/** Checks --wait-lock (exit 2 naming the flag) into milliseconds; 0 when not given: another run's lock ends this one at once. */
+export function waitLock(seconds: string | undefined): number {
+  return seconds === undefined ? 0 : parseCount('--wait-lock', seconds, 0) * 1000;
 }
 
 /** Progress on stderr: one line redrawn in place on a terminal, a line per change otherwise. */

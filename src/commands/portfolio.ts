@@ -51,7 +51,7 @@ export function makePortfolioCommand(ctx: CommandContext) {
       for await (const n of notesApi.listAll(client, new URLSearchParams())) {
         notes.push(readable('note list', () => noteFigures(n, `note ${n.loan_note_id ?? notes.length + 1}`)));
       }
-      const today = model.marketToday(ctx.io.now(), notes);
+      const today = model.marketToday(client.marketNow(), notes);
       if (asOf !== undefined && asOf > today) {
         throw new UsageError(`--as-of ${opts.asOf} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
       }

@@ -1,8 +1,9 @@
 /**
  * One `mkt invest run`: gather the market (account, orders, journal, each rule's listings), plan,
  * and hand the bids to the order desk. A real run does all of it inside the desk's session, under
- * the account's lock: a second run waits, then plans from what the first placed (or gives up),
- * so two runs never bid more than one would. The marketplace reads and the desk are passed in.
+ * the account's lock (its --wait included): a second run exits 2 at once, or with --wait-lock waits
+ * and plans from what the first placed, so two runs never bid more than one would. `now` is the
+ * marketplace's (its answers' Date), the clock its listings start on. The reads and the desk are passed in.
  */
 import * as accounts from '../api/accounts.js';
 import type { ApiClient, ListEnvelope } from '../api/client.js';
@@ -49,6 +50,7 @@ export interface RunDesk {
 export interface RunDeps {
   reads: MarketReads;
   desk: RunDesk;
+  /** The marketplace's time (ApiClient.marketNow), read once the account and orders are in: "started by now", "today". */
   now(): number;
   /** The time zone the API reads filter dates in (the timezone header sent), UTC when undefined. */
   zone?: string | undefined;

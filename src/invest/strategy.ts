@@ -230,11 +230,11 @@ function count(node: SourceNode, key: string, report: Report): number | undefine
   return v;
 }
 
-/** A share in (0, 1]. */
+/** A share in [0, 1]; 0 says "no new principal in this rating". */
 function share(node: SourceNode, key: string, report: Report): number | undefined {
   const v = node.kind === 'scalar' ? node.value : undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 1) {
-    report(node.line, key, `must be a share above 0 and at most 1 (0.05 is 5%), got ${describe(node)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) {
+    report(node.line, key, `must be a share from 0 to 1 (0.05 is 5%; 0: no new money in this rating), got ${describe(node)}`);
     return undefined;
   }
   return v;

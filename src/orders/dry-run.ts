@@ -23,8 +23,8 @@ export type DryRunRow = {
   ok: boolean;
 };
 
-/** Checks `bids`; `now` decides a listing's age for the 10% rule. */
-export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
+/** Checks `bids`; `now` (read once the listings are in: the marketplace's time) decides a listing's age for the 10% rule. */
+export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () => number): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
   const found = new Map<number, Listing>();
   for (const group of chunk(bids.map((b) => b.listing_id), 100)) {
     for (const whole of ['false', 'true']) {
@@ -34,6 +34,7 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], now: number)
   }
   const account = await accounts.platform(client);
   const total = toCents(bids.reduce((s, b) => s + b.bid_amount, 0));
+  const now = clock();
   const rows = bids.map((b): DryRunRow => {
     const l = found.get(b.listing_id);
     const base = { line: b.line, listing_id: b.listing_id, bid_amount: b.bid_amount };

@@ -28,6 +28,12 @@ export interface DeskSetting {
   info(line: string): void;
   /** Who may hold the lock, for the busy message (default 'order submit'). */
   holder?: string;
+  /**
+   * How long to wait for another run holding the account's lock (`--wait-lock`), in ms. Absent: the
+   * command offers no such flag, and does not wait either. A run never waits unasked: one that waited
+   * would then plan and bid as a second run of its own.
+   */
+  waitLockMs?: number;
 }
 
 /** The desk's marketplace calls over the HTTP client. */
@@ -58,16 +64,24 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   });
 }
 
-/** Runs `fn` holding an account's submit lock file `path`; `what` ends the message when another run holds it. */
+/**
+ * Runs `fn` holding an account's submit lock file `path`; `what` ends the message when another run
+ * holds it: exit 2 at once, naming the holder's pid, unless `setting.waitLockMs` asks to wait.
+ */
 function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting, what: string): Promise<T> {
-  const { clock } = setting;
+  const { clock, waitLockMs } = setting;
   // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
   return withLock(path, fn, {
-    timeoutMs: 5000, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
-    busy: (held) => new CliError(
-      `another mkt ${setting.holder ?? 'order submit'} is running ${what}`,
-      EXIT.USAGE, `wait for it to finish, or remove ${held} if no mkt process is running`,
-    ),
+    timeoutMs: waitLockMs ?? 0, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
+    busy: (held, holder) => {
+      const pid = holder ? ` (pid ${holder.pid})` : '';
+      const running = waitLockMs ? `still running after ${Math.round(waitLockMs / 1000)} s` : 'running';
+      const offer = waitLockMs === undefined ? '' : `, run again with --wait-lock SECONDS to wait for it${waitLockMs ? ' longer' : ''},`;
+      return new CliError(
+        `another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`,
+        EXIT.USAGE, `wait for it to finish${offer} or remove ${held} if no mkt process is running`,
+      );
+    },
   });
 }
 

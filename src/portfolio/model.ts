@@ -121,9 +121,9 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
 }
 
 /**
- * The marketplace's today as far as can be told: the local clock's day, unless the notes say the
- * marketplace is elsewhere (a mock whose clock was moved or frozen). A note `age_in_months` old was
- * originated at least that many months ago; a current note's next payment is not yet past.
+ * The marketplace's today as far as can be told: `now`'s day (the marketplace's clock, from its answers'
+ * `Date`), unless the notes say the marketplace is elsewhere (a server that sent no `Date`). A note
+ * `age_in_months` old was originated at least that many months ago; a current note's next payment is not yet past.
  */
 export function marketToday(now: number, notes: readonly Note[]): number {
   const local = new Date(now);

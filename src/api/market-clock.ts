@@ -1,0 +1,73 @@
+/**
+ * The marketplace's clock, as its answers tell it: every HTTP answer carries a `Date` header (RFC 9110
+ * §6.6.1) from the server's clock, the clock its listings' start dates and its orders' dates are on.
+ * A query that asks "started by now" or "ordered today" must ask it on that clock, not this machine's:
+ * a machine whose clock is off, or a mock whose clock was moved, would otherwise find nothing.
+ */
+import type { Clock } from '../clock.js';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)';
+const LONG_DAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+/** IMF-fixdate, the form servers send: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF = new RegExp(`^${DAY}, (\\d{2}) ${MON} (\\d{4}) ${TIME} GMT$`, 'i');
+/** The obsolete RFC 850 form a recipient still reads: `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MON}-(\\d{2}) ${TIME} GMT$`, 'i');
+/** The obsolete asctime form: `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME = new RegExp(`^${DAY} ${MON} ([ \\d]\\d) ${TIME} (\\d{4})$`, 'i');
+
+/**
+ * An HTTP date (any of the three forms RFC 9110 §5.6.7 says a recipient reads) as epoch ms, or null.
+ * The weekday is not checked against the date (the date wins); a field out of range is null, never
+ * rolled over into the next day or month as Date.UTC would.
+ */
+export function parseHttpDate(text: string): number | null {
+  const t = text.trim();
+  let m = IMF.exec(t);
+  if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m.slice(4, 7));
+  m = RFC850.exec(t);
+  // A two-digit year: 70–99 are 19xx, the rest 20xx (RFC 9110: one more than 50 years ahead is the past century).
+  if (m) return utc(Number(m[3]) + (Number(m[3]) >= 70 ? 1900 : 2000), m[2]!, Number(m[1]), m.slice(4, 7));
+  m = ASCTIME.exec(t);
+  if (m) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m.slice(3, 6));
+  return null;
+}
+
+function utc(year: number, month: string, day: number, hms: readonly (string | undefined)[]): number | null {
+  const mon = MONTHS.indexOf(month.toLowerCase());
+  const [h, mi, s] = hms.map(Number) as [number, number, number];
+  if (h > 23 || mi > 59 || s > 60 || day < 1) return null;
+  const at = Date.UTC(year, mon, day, h, mi, Math.min(s, 59));
+  // Day 31 of a 30-day month would roll over: refused instead.
+  return new Date(at).getUTCDate() === day ? at : null;
+}
+
+/**
+ * The marketplace's time: this machine's clock plus the offset the latest answer's `Date` showed, so
+ * it runs on between answers. Before any answer with a readable `Date` it is this machine's clock.
+ * A `Date` has whole seconds: the time read may be up to a second behind the marketplace's.
+ */
+export class MarketClock {
+  private offset: number | null = null;
+
+  constructor(private readonly local: Pick<Clock, 'now'>) {}
+
+  /** Notes an answer's `Date` header (a repeated or unreadable one is ignored). */
+  heard(date: string | string[] | undefined): void {
+    if (typeof date !== 'string') return;
+    const at = parseHttpDate(date);
+    if (at !== null) this.offset = at - this.local.now();
+  }
+
+  /** The marketplace's time now, in epoch ms (this machine's until an answer told it). */
+  now(): number {
+    return this.local.now() + (this.offset ?? 0);
+  }
+
+  /** How far the marketplace's clock is ahead of this machine's in ms (negative: behind), or null before any answer told it. */
+  skew(): number | null {
+    return this.offset;
+  }
+}
