@@ -31,7 +31,8 @@ export interface LockOptions {
 /** How long a lock file that names no holder is given to be written before the busy error. */
 const UNWRITTEN_GRACE_MS = 500;
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync
 import { basename, delimiter, dirname, join } from 'node:path';
 import { accountDir, profileJournals, readJournalFile } from '../orders/journal.js';
 import { checkJournals, type JournalProblem } from '../orders/open-desk.js';
+import { alive } from '../lock-file.js';
 import { readRegularFile } from '../state-files.js';
 import { fail, failure, ok, warn, type Check } from './check.js';
 
@@ -41,16 +42,6 @@ export function checkJournal(stateDir: string, profile: string, accountKey?: str
   const torn = problems.find((p) => !p.fatal);
   if (torn) return warn('journal', `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}`, 'nothing to do by hand: the next `mkt order submit` or `mkt invest run` reconciles it before sending');
   return ok('journal', where);
-}
-
-/** Whether process `pid` exists (EPERM: it does, owned by another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The command line of a running process where /proc tells it (Linux), else undefined. */
