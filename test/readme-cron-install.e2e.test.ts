@@ -45,18 +45,21 @@ interface Ran {
 
 function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // No input: stdin is /dev/null, as under cron. With input, a child that exits before reading it must not
+    // fail the run with EPIPE (it did, once, in CI).
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
-    child.stdin.end(opts.input ?? '');
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(opts.input);
   });
 }
 
