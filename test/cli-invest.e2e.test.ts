@@ -29,6 +29,19 @@ const cliEnv = (h: string, env: Record<string, string>): Record<string, string> 
 });
 const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
 const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+/**
+ * Starts `invest run STRATEGY --yes --wait` in the background and resolves once its order is accepted: on the
+ * frozen mock nothing is processed until asked, so the run then follows its order while holding the lock.
+ */
+async function startHoldingRun(f: string) {
+  const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  first.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+  for (let i = 0; i < 200 && !/accepted/.test(err); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(err).toContain('accepted');
+  return { first, firstDone, stderr: () => err };
+}
 const RULE = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n';
 
 /** A local webhook and healthcheck catcher: every request's method, path and body. */
@@ -123,13 +136,7 @@ describe('mkt invest run', () => {
   it('a second run while one holds the lock (through its --wait) exits 2 at once, bids nothing and names the holder\'s pid', async () => {
     // max_listings caps one run, not the day: a second run that waited for the lock would bid on 6 more.
     const f = strategyFile(`${RULE}    max_listings: 6\n`);
-    const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let firstErr = '';
-    first.stderr.setEncoding('utf8').on('data', (d: string) => (firstErr += d));
-    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
-    // The frozen mock processes nothing until asked: the first run follows its order, holding the lock.
-    for (let i = 0; i < 200 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(firstErr).toContain('accepted');
+    const { first, firstDone, stderr } = await startHoldingRun(f);
 
     const second = await invest(['run', f, '--yes', '-o', 'json', '--wait']);
     expect(second.code).toBe(2);
@@ -138,18 +145,13 @@ describe('mkt invest run', () => {
     expect(bidsInMock()).toHaveLength(6);
 
     await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
-    expect(await firstDone, firstErr).toBe(0);
+    expect(await firstDone, stderr()).toBe(0);
     expect(bidsInMock()).toHaveLength(6);
   });
 
   it('--wait-lock waits for the run holding the lock, then plans from what it placed', async () => {
     const f = strategyFile(`${RULE}max_per_day: 100\n`);
-    const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let firstErr = '';
-    first.stderr.setEncoding('utf8').on('data', (d: string) => (firstErr += d));
-    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
-    for (let i = 0; i < 200 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(firstErr).toContain('accepted');
+    const { first, firstDone, stderr } = await startHoldingRun(f);
 
     const accountReads = () => mock.app.journal.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
     const before = accountReads();
@@ -158,7 +160,7 @@ describe('mkt invest run', () => {
     for (let i = 0; i < 200 && accountReads() === before; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
-    expect(await firstDone, firstErr).toBe(0);
+    expect(await firstDone, stderr()).toBe(0);
     const r = await second;
     expect(r.code, r.stderr).toBe(0);
     // max_per_day counts the first run's 4 × 25: nothing is left for the second.
