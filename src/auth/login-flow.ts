@@ -107,8 +107,11 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const credentials = applyTokens(base, tokens, now, REFRESH_TOKEN_SECONDS);
   await session.lock(async () => {
     await store.save(session.account, credentials);
+    const file = new FileStore(settings.configDir);
+    // The choice is remembered per profile, so every host (and cron) reads the store this login wrote.
+    await file.remember(settings.profile, store.kind === 'file');
     // A keychain login leaves no older copy of the secrets behind in the plain file.
-    if (store.kind === 'keychain') await new FileStore(settings.configDir).remove(session.account).catch(() => false);
+    if (store.kind === 'keychain') await file.remove(session.account).catch(() => false);
   });
   return {
     profile: settings.profile,
