@@ -77,6 +77,11 @@ describe('a file-store profile in a cron HOME, pointed at any host', () => {
       expect(elsewhere.stderr).toContain(`not logged in at ${hostOf(other.origin)} (profile default): profile default holds credentials for ${hostOf(mock.origin)}`);
       expect(elsewhere.stderr).not.toMatch(/keychain|libsecret/);
 
+      // Logging out at a host the file does not hold: nothing stored there, and no keychain error.
+      const out = await cron(home, ['logout'], { MKT_ROOT_URL: other.origin }, [...nodeArgs]);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stderr).toContain(`Nothing stored for default@${hostOf(other.origin)}`);
+
       // Another profile chose nothing: the keychain is its store, and the keychain's own words are said.
       const otherProfile = await cron(home, ['--profile', 'cron', 'account'], { MKT_ROOT_URL: mock.origin }, [...nodeArgs]);
       expect(otherProfile.code, otherProfile.stderr).toBe(3);

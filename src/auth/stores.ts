@@ -1,8 +1,9 @@
 /**
  * Which credential store a run uses. Lookup order (DESIGN.md): MKT_ACCESS_TOKEN (handled by the
  * token provider) > keychain > the 0600 file. The file is used only by choice: `--insecure-storage`
- * or MKT_CREDENTIAL_STORE=file for writing, and for reading when it holds the profile and the
- * keychain does not. `mkt login` writing to the file says so on stderr, once; later reads stay quiet.
+ * or MKT_CREDENTIAL_STORE=file for writing, and for reading when the profile's last login chose it
+ * (every host) or it holds the profile and the keychain does not. `mkt login` writing to the file says
+ * so on stderr, once; later reads stay quiet.
  */
 import { UsageError } from '../errors.js';
 import type { CredentialStore, Credentials } from './credentials.js';
