@@ -281,7 +281,7 @@ export class OrderDesk {
     }
     throw new UsageError(
       `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
-      'use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
+      'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
     );
   }
 
