@@ -40,6 +40,14 @@ export function hourAtOrAfter(ms: number): number {
   return Math.ceil(ms / HOUR);
 }
 
+/**
+ * When a listing stops taking bids: the hourly tick at or after its end date, which ends it. Until then
+ * search shows it active, so the order checks and bid processing must take a bid on it too.
+ */
+export function biddableUntil(l: Listing): number {
+  return hourAtOrAfter(l.listing_end_date) * HOUR;
+}
+
 /** Where a process's stream stands: the last firing hour drawn and the stream's state after it. */
 interface StreamAt {
   hours: number[];
