@@ -210,7 +210,8 @@ function money(node: SourceNode, key: string, min: number, report: Report): numb
     return undefined;
   }
   if (v < min) {
-    report(node.line, key, min > 0 ? `${v} is below the ${min.toFixed(2)} minimum bid` : `${v} is negative`);
+    const below = min > 0 ? `${v} is below the ${min.toFixed(2)} minimum bid` : `${v} is negative`;
+    report(node.line, key, v < 0 && min > 0 ? `${v} is negative: amounts are positive, at least the ${min.toFixed(2)} minimum bid` : below);
     return undefined;
   }
   if (v > 1e12) {
