@@ -9,6 +9,7 @@ import { appendLog, below, digest, hookName, hookUrl, logLine, post, tail, type 
 import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
 import type { DeskBid } from '../orders/desk.js';
+import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addSimulateCommand } from './invest-simulate.js';
@@ -78,8 +79,8 @@ export function investCommand(ctx: CommandContext): Command {
     .option('--dry-run', 'plan against the live marketplace and send nothing')
     .option('-y, --yes', 'place without asking (required off a terminal)')
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
-    .option('--until <what>', 'with --wait: processed or completed', 'processed')
-    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--until <what>', 'with --wait: processed or completed', WAIT_DEFAULTS.until)
+    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
     .option('--wait-lock <seconds>', 'wait up to this many seconds for another run or submit on the account to finish (default: exit 2 at once, bidding nothing)')
     .option('--notify <url>', 'POST the JSON report to this webhook after the run (also after a dry run or a failure)')
     .option('--healthcheck <url>', 'ping a dead-man\'s switch: URL/start before, URL on success, URL/fail with the messages on failure')
