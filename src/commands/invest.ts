@@ -136,6 +136,7 @@ export function investCommand(ctx: CommandContext): Command {
 
       const report: RunReport = {
         decisions: outcome?.decisions ?? [], orders: outcome?.orders ?? [], total_bid: outcome?.total_bid ?? 0, dry_run: opts.dryRun === true,
+        reason: outcome?.reason ?? null,
       };
       const exitCode = outcome?.exitCode ?? (failure instanceof CliError ? failure.exitCode : EXIT.BUG);
       const error = failure === undefined ? undefined : failure instanceof Error ? failure.message : String(failure);
@@ -155,6 +156,8 @@ export function investCommand(ctx: CommandContext): Command {
       if (failure !== undefined) throw failure;
 
       ctx.exitCode = exitCode;
+      // A run that bid nothing says why, whatever the format (cron mails stderr): caps used up, nothing matched, all skipped.
+      if (report.reason !== null) ctx.info(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
       if (format === 'json') return { kind: 'item', item: { ...report } };
       const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
       if (format !== 'table') return rows;
@@ -162,7 +165,7 @@ export function investCommand(ctx: CommandContext): Command {
       const sums = totals(outcome!);
       if (sums.length > 0) await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);
       const bids = report.decisions.filter((d) => d.action === 'bid').length;
-      ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
+      if (bids > 0) ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
       return { kind: 'none' };
     }, [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run']));
 
