@@ -20,6 +20,7 @@ import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { rejectionHint } from './rejections.js';
+import { resumeCommands } from './resume.js';
 import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } from './wait.js';
 import { redactUserInfo } from '../redact-url.js';
 
@@ -173,7 +174,7 @@ export class OrderDesk {
       const ids = orderIds.join(', ');
       throw new InterruptedError(
         `interrupted (${signal}) while waiting: order${plural(orderIds.length)} ${ids} ${orderIds.length > 1 ? 'are' : 'is'} placed and go${orderIds.length > 1 ? '' : 'es'} on at the marketplace`,
-        `resume following with ${orderIds.map((id) => `\`mkt order get ${id} --wait\``).join(', ')}`,
+        `resume following with ${resumeCommands(orderIds, plan)}`,
       );
     } finally {
       done.abort();
