@@ -116,8 +116,9 @@ export class Engine {
     let body: unknown;
     let bids;
     try {
-      body = parseOrderBody(text);
-      bids = validateOrder(store, account, body, now);
+      const parsed = parseOrderBody(text);
+      body = parsed.value;
+      bids = validateOrder(store, account, parsed, now);
     } catch (err) {
       if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
       throw err;
