@@ -222,3 +222,13 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
     return noteAnswer(store, note, loans.view(note.loanNumber), shares, now)[field as keyof NoteAnswer];
   };
 }
+
+/**
+ * A reader of a note's outstanding principal: its principal_balance_pro_rata_share as GET /notes shows
+ * it, 0 once its loan is charged off (nothing more is owed on it). The account answer sums exactly these,
+ * so the account's outstanding principal is the sum of its notes' to the cent (one rounding, the note's).
+ */
+export function noteOutstanding(store: Store, now: number): (note: Note) => number {
+  const read = noteFieldReader(store, now, undefined);
+  return (note) => (store.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share')));
+}

@@ -12,7 +12,8 @@ import type {
 } from '../../src/contract/resources.js';
 import type { Account, Bid, Listing, Loan, Order, Store } from '../store.js';
 import { notesOf, ordersOf } from '../store-index.js';
-import { balancesOf, bidPending, lastEntry, LEDGER_KINDS, notePrincipal } from './ledger.js';
+import { balancesOf, bidPending, lastEntry, LEDGER_KINDS } from './ledger.js';
+import { noteOutstanding } from './note-view.js';
 
 const DAY = 86_400_000;
 
@@ -178,20 +179,25 @@ function addTo(to: AmountsByRating, rating: string | undefined, amount: number):
  * figures together (test/account-identities.test.ts checks each after random orders and clock moves):
  * - available_cash_balance is the sum of the account's ledger;
  * - pending_investments_primary_market is what its PENDING bids hold, and the sum of pending_bids;
- * - outstanding_principal_on_active_notes is the sum of invested_notes;
+ * - outstanding_principal_on_active_notes is the sum of invested_notes, and of the notes' outstanding principal as
+ *   GET /notes shows it (note-view.ts `noteOutstanding`: each note's share rounded to the cent, once), so the
+ *   account and its notes agree to the cent;
  * - total_amount_invested_on_active_notes = total_principal_received_on_active_notes + outstanding_principal_on_active_notes;
  * - total_account_value = cash + the three pending figures + outstanding principal on active notes.
  * The mock has no secondary market, quick invest or deposits in flight: those figures are 0.
  */
-export function accountView(store: Store, account: Account, zone: string | undefined): AccountAnswerFields {
+export function accountView(store: Store, account: Account, now: number, zone: string | undefined): AccountAnswerFields {
   const b = balancesOf(store, account.id);
   const invested = byRating();
   const pending = byRating();
+  const outstandingOf = noteOutstanding(store, now);
   let investedActive = 0;
+  let outstanding = 0;
   for (const n of notesOf(store, account.id)) {
-    const principal = notePrincipal(n);
+    const principal = outstandingOf(n);
     if (principal <= 0) continue;
     investedActive += n.amount;
+    outstanding = cents(outstanding + principal);
     addTo(invested, store.loans.get(n.loanNumber)?.platform_rating, principal);
   }
   for (const o of ordersOf(store, account.id)) {
@@ -207,10 +213,10 @@ export function accountView(store: Store, account: Account, zone: string | undef
     pending_investments_primary_market: b.pending,
     pending_investments_secondary_market: 0,
     pending_quick_invest_orders: 0,
-    total_principal_received_on_active_notes: cents(investedActive - b.invested),
+    total_principal_received_on_active_notes: cents(investedActive - outstanding),
     total_amount_invested_on_active_notes: cents(investedActive),
-    outstanding_principal_on_active_notes: b.invested,
-    total_account_value: b.total,
+    outstanding_principal_on_active_notes: outstanding,
+    total_account_value: cents(account.cash + b.pending + outstanding),
     pending_deposit: 0,
     ...(deposit ? { last_deposit_amount: deposit.amount, last_deposit_date: formatDateTime(deposit.at, zone) } : {}),
     ...(withdrawal ? { last_withdraw_amount: -withdrawal.amount, last_withdraw_date: formatDateTime(withdrawal.at, zone) } : {}),

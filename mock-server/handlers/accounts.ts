@@ -8,7 +8,7 @@ import { authedRoute } from './route.js';
 export function accountsHandlers(ctx: MockContext) {
   return [
     http.get('*/v1/accounts/platform', authedRoute(ctx, 'read_platform_account', ({ caller, zone }) => (
-      accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, zone)
+      accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, ctx.clock.now(), zone)
     ))),
   ];
 }
