@@ -109,6 +109,16 @@ export function holderWeights(amountBorrowed: number, notes: readonly Note[]): b
 }
 
 /**
+ * Each note's share of a loan's principal balance, to the cent, exactly as GET /notes shows it: the
+ * servicing keeps each note's outstanding principal at this figure, so the ledger, the account and the
+ * notes round a balance once, the same way.
+ */
+export function principalShares(amountBorrowed: number, principalBalance: number, notes: readonly Note[]): number[] {
+  const parts = apportion(toWholeCents(principalBalance), holderWeights(amountBorrowed, notes));
+  return notes.map((_, i) => Number(parts[i]!) / 100);
+}
+
+/**
  * The shares of every note of `loan`, by note number. The weights are the notes' ownership amounts and,
  * last, the other investors' part: the amount borrowed that no note holds.
  */

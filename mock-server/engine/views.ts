@@ -174,6 +174,14 @@ function addTo(to: AmountsByRating, rating: string | undefined, amount: number):
   to[key] = cents(to[key] + amount);
 }
 
+/** The outstanding principal of an account's notes as GET /notes shows it (the account answer's figure). */
+export function accountOutstanding(store: Store, accountId: string, now: number): number {
+  const outstandingOf = noteOutstanding(store, now);
+  let outstanding = 0;
+  for (const n of notesOf(store, accountId)) outstanding = cents(outstanding + Math.max(0, outstandingOf(n)));
+  return outstanding;
+}
+
 /**
  * An account as GET /accounts/platform returns it. A note is active while it holds principal. What ties the
  * figures together (test/account-identities.test.ts checks each after random orders and clock moves):
