@@ -11,7 +11,7 @@ import type { MockContext } from '../context.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { endListing } from '../engine/lifecycle.js';
-import { accountOutstanding } from '../engine/views.js';
+import { accountOutstanding } from '../engine/account-view.js';
 import { cents } from '../money.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
