@@ -14,6 +14,7 @@ import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin
 import { notFound, type MockApp } from './app.js';
 import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './handlers/route.js';
 import { keepsBody, type Seen } from './journal.js';
+import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './load-limits.js';
 import { normaliseTarget } from './request-target.js';
 import { underBase } from './routes.js';
 
@@ -32,6 +33,8 @@ export interface RunningServer {
   port: number;
   /** The token admin routes need off loopback (given, or random for a non-loopback bind); null: none. */
   adminToken: string | null;
+  /** What the server holds now (connections, body bytes) against its bounds. */
+  load: LoadGauge;
   close(): Promise<void>;
 }
 
@@ -39,24 +42,41 @@ export interface RunningServer {
 export interface ServerOptions {
   /** `--admin-token`: admin callers present it; without one a non-loopback bind gets a random one. */
   adminToken?: string;
+  /** Bounds on connections and body bytes held at once (default DEFAULT_LOAD_LIMITS). */
+  limits?: LoadLimits;
 }
 
-/** Reads the body, or null as soon as it passes MAX_BODY (the rest is left unread; the caller closes). */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
+/** Body bytes a request holds of the gauge, given back when its answer is done (or its connection dropped). */
+interface Hold {
+  bytes: number;
+}
+
+/**
+ * Reads the body, holding its bytes in `gauge` (past what `hold` took already for a declared length).
+ * Stops, leaving the rest unread, as soon as the body passes MAX_BODY ('too-large') or the gauge's bound
+ * ('busy'); 'aborted' when the client gave up mid-body (its business: there is no one to answer).
+ */
+function readBody(req: IncomingMessage, gauge: LoadGauge, hold: Hold): Promise<Buffer | 'too-large' | 'busy' | 'aborted'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (why: 'too-large' | 'busy') => {
+      req.off('data', onData);
+      req.pause();
+      resolve(why);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        req.off('data', onData);
-        req.pause();
-        resolve(null);
-      } else chunks.push(chunk);
+      if (size > MAX_BODY) return stop('too-large');
+      if (size > hold.bytes) {
+        if (!gauge.reserve(size - hold.bytes)) return stop('busy');
+        hold.bytes = size;
+      }
+      chunks.push(chunk);
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
+    req.once('error', () => resolve('aborted'));
   });
 }
 
@@ -144,7 +164,11 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   let adminToken: string | null = options.adminToken ?? null;
   const engine = app.ctx.engine;
   const journal = app.journal;
-  const server = createServer(async (req, res) => {
+  const gauge = new LoadGauge(options.limits);
+  // Connections past the bound: each request on one is answered 503 and the connection closed.
+  const overBound = new WeakSet<Socket>();
+  /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
+  const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
     const arrival = journal.arrive(req.headers.authorization);
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
@@ -161,6 +185,12 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       await writeResponse(res, response);
     };
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => reply(new JsonAnswer(JSON.stringify(body), { status, headers }));
+    const busy = (what: 'connections' | 'bytes') => {
+      gauge.refused++;
+      return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
+    };
+    const hold: Hold = { bytes: 0 };
+    res.once('close', () => gauge.release(hold.bytes));
     try {
       const target = normaliseTarget(req.url ?? '/', origin);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
@@ -169,6 +199,11 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const path = url.pathname;
       seen.path = path;
       seen.search = url.search;
+      if (overBound.has(req.socket)) return await busy('connections');
+      if (expectation) {
+        const expect = String(req.headers.expect).slice(0, 100);
+        return await send(417, { code: 'VAL0001', message: `expect: '${expect}' is not an expectation this server meets; only 100-continue is` }, { connection: 'close' });
+      }
       if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
         return await reply(notFound(method, path));
       }
@@ -183,10 +218,18 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
         return await send(429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` }, { 'retry-after': String(fault.retryAfter) });
       }
       const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
-      if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return await send(413, tooLarge, { connection: 'close' });
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > MAX_BODY) return await send(413, tooLarge, { connection: 'close' });
       if (FETCH_FORBIDDEN.has(method)) return await reply(app.unrouted(method, url));
-      const body = await readBody(req);
-      if (body === null) return await send(413, tooLarge, { connection: 'close' });
+      // A declared length is held before a byte is read, so bodies that together pass the bound are refused whole.
+      if (declared > 0) {
+        if (!gauge.reserve(declared)) return await busy('bytes');
+        hold.bytes = declared;
+      }
+      const body = await readBody(req, gauge, hold);
+      if (body === 'aborted') return;
+      if (body === 'busy') return await busy('bytes');
+      if (body === 'too-large') return await send(413, tooLarge, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
       // The hot routes (a listings search, an order) are answered from node's request: no Fetch Request, msw or Response.
       const direct = app.direct(method, url, nodeHeaders(req), body);
@@ -206,10 +249,19 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       stamp();
       await writeAnswer(res, answer);
     } catch (err) {
+      // A client gone mid-answer is its own business, not the mock's fault: no one is left to tell.
+      if (req.socket.destroyed) return void res.destroy();
       console.error('mock: adapter error', err);
       if (!res.headersSent) await send(500, { code: 'SYS0001', message: 'Application Error' }).catch(() => res.destroy());
       else res.destroy();
     }
+  };
+  const server = createServer((req, res) => void handle(req, res));
+  // Node answers a failed expectation with a bare 417 of its own; this one is JSON like every other error.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => void handle(req, res, true));
+  server.on('connection', (socket: Socket) => {
+    if (!gauge.open()) overBound.add(socket);
+    socket.once('close', () => gauge.closed());
   });
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5000;
@@ -230,6 +282,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     origin,
     port: addr.port,
     adminToken,
+    load: gauge,
     close: () => new Promise<void>((resolve, reject) => {
       const saved = engine.close();
       server.close(() => void saved.then(resolve, reject));

@@ -29,6 +29,31 @@ export class StateFileError extends MockSetupError {
   }
 }
 
+/** A state file that cannot be written where --state puts it (a missing or read-only folder, a full disk). */
+export class StateWriteError extends MockSetupError {
+  constructor(readonly path: string, problem: string) {
+    super(`mock state file ${path} ${problem}; give --state a file in a folder that exists and can be written`);
+  }
+}
+
+/**
+ * A failed write of the state file at start as what it is: the setup's to fix (StateWriteError, naming
+ * the path and why), when the file system refused it; anything else (a bug) as it was.
+ */
+export function stateWriteError(path: string, err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return err;
+  const folder = dirname(path);
+  const problem = code === 'ENOENT' ? `cannot be created: the folder ${folder} does not exist`
+    : code === 'ENOTDIR' ? `cannot be created: ${folder} is not a folder`
+    : code === 'EISDIR' ? 'is a folder, not a file'
+    : code === 'EACCES' || code === 'EPERM' ? `cannot be written: no permission to write in ${folder}`
+    : code === 'EROFS' ? `cannot be written: ${folder} is on a read-only file system`
+    : code === 'ENOSPC' || code === 'EDQUOT' ? `cannot be written: no space left on the disk that holds ${folder}`
+    : `cannot be written (${code}: ${(err as Error).message})`;
+  return new StateWriteError(path, problem);
+}
+
 /** Store fields derived from the others: not saved, rebuilt on load. */
 const DERIVED = new Set(['listingByNumber', 'index']);
 

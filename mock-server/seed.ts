@@ -320,6 +320,21 @@ function settleSomeDefaults(store: Store): void {
   }
 }
 
+/** A month of a seeded loan's schedule. */
+const SEED_MONTH = 30.4375 * DAY;
+
+/**
+ * Days past due that agree with the loan's dates: a defaulted or charged-off loan counts them from its
+ * next payment date, the oldest one unpaid; a current loan drawn late (`drawn` > 0) from the due date
+ * before its next one, missed (none before the first is due). `drawn` is the seed's old draw, kept so
+ * the random stream, and so the rest of the world, stays as it was.
+ */
+function daysPastDue(drawn: number, defaulted: boolean, made: number, nextDue: number, now: number): number {
+  if (defaulted) return Math.max(0, Math.floor((now - nextDue) / DAY));
+  if (drawn === 0 || made === 0) return 0;
+  return Math.max(0, Math.floor((now - (nextDue - SEED_MONTH)) / DAY));
+}
+
 /** A loan with a history consistent with its status: payments made, balance, default reason. */
 function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated: number, now: number, i: number): Loan {
   let status: number = i < HISTORY_STATUSES.length ? HISTORY_STATUSES[i]! : rng.chance(0.7) ? LOAN_STATUS.CURRENT : rng.pick(HISTORY_STATUSES);
@@ -343,7 +358,7 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
   if (status === LOAN_STATUS.CANCELLED) balance = 0;
   const defaulted = status === LOAN_STATUS.CHARGEOFF || status === LOAN_STATUS.DEFAULTED;
   // The next due date; an ended loan keeps the last one its schedule reached (paid off: its final payment; defaulted: the first one missed).
-  const nextDue = originated + Math.max(1, completed ? made : made + 1) * 30.4375 * DAY;
+  const nextDue = Math.round(originated + Math.max(1, completed ? made : made + 1) * SEED_MONTH);
   return {
     loan_number: number,
     listingNumber: listing.listing_number,
@@ -355,7 +370,7 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
     loan_status: status,
     // Completed on schedule is not a default: no reason (spec: null, not in default).
     loan_default_reason: defaulted ? rng.pick([1, 2, 3]) : null,
-    days_past_due: defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0,
+    days_past_due: daysPastDue(defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0, defaulted, made, nextDue, now),
     principal_balance: balance,
     principal_paid: status === LOAN_STATUS.CANCELLED ? 0 : cents(principal - balance),
     interest_paid: cents(interest),
@@ -364,7 +379,7 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
     service_fees_paid: -cents(interest * 0.08),
     collection_fees_paid: defaulted ? cents(rng.range(0, 200)) : 0,
     debt_sale_proceeds_received: 0,
-    next_payment_due_date: Math.round(nextDue),
+    next_payment_due_date: nextDue,
     next_payment_due_amount: status === LOAN_STATUS.CURRENT ? pay : 0,
     paymentsMade: made,
   };

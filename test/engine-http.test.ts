@@ -137,7 +137,7 @@ describe('admin input', () => {
     expect(app.ctx.clock.now()).toBe(START);
     const res = await post(mockAdminUrl(origin, 'clock'), { to: '2026-03-05T00:00:00Z' });
     expect(await res.json()).toEqual({ now: '2026-03-05 00:00:00 +0000', moved_ms: Date.parse('2026-03-05T00:00:00Z') - START });
-    const invalid = await fetch(mockAdminUrl(origin, 'clock'), { method: 'POST', body: '{nope' });
+    const invalid = await fetch(mockAdminUrl(origin, 'clock'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
     expect(invalid.status).toBe(400);
   });
 

@@ -127,7 +127,7 @@ function order(listings: readonly number[]): fc.Arbitrary<RawRequest> {
     fc.constantFrom('', '{', '[]', 'null', '{"bid_requests":[]}', `\uFEFF{"bid_requests":[{"listing_id":${listings[0]},"bid_amount":25}]}`),
     fc.constant(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])),
   );
-  const type = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded');
+  const type = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'application/problem+json', 'text/plain', 'application/x-www-form-urlencoded');
   const path = fc.constantFrom('/v1/orders', '/v1/orders/', '//v1/./orders', '/V1/orders', '/api/v1/orders');
   return fc.record({ path, body, type }).map(({ path, body, type }): RawRequest => (
     { method: 'POST', target: path, body, headers: type === undefined ? {} : { 'content-type': type } }

@@ -80,16 +80,18 @@ describe('client input never gets a 5xx', () => {
     expect(app.ctx.store.orders.size).toBe(0);
   });
 
-  it('a JSON route sent a form or XML is 415; JSON, text/plain (fetch\'s default) and no type are read', async () => {
+  it('a JSON route sent text, a form or XML is 415; JSON and no declared type are read', async () => {
     const { app, port, token } = await serve();
     const auth = { authorization: `bearer ${token}` };
-    for (const [target, type] of [['/v1/orders', 'application/x-www-form-urlencoded'], ['/v1/marketplace/application/offers', 'application/xml'], ['/__mock/clock', 'multipart/form-data; boundary=x']] as const) {
+    for (const [target, type] of [['/v1/orders', 'application/x-www-form-urlencoded'], ['/v1/marketplace/application/offers', 'application/xml'], ['/__mock/clock', 'multipart/form-data; boundary=x'],
+      ['/v1/orders', 'text/plain'], ['/__mock/faults', 'text/plain;charset=UTF-8']] as const) {
       const res = await rawRequest(port, { method: 'POST', target, headers: { ...auth, 'content-type': type }, body: '{"advance":"1h"}' });
       expect(res.status, target).toBe(415);
       expect(json(res.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining(type) });
     }
     expect(app.ctx.clock.now()).toBe(TEST_START);
-    for (const type of ['application/json; charset=utf-8', 'text/plain;charset=UTF-8', undefined]) {
+    expect(app.ctx.store.orders.size).toBe(0);
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json', undefined]) {
       const headers: Record<string, string> = type ? { 'content-type': type } : {};
       expect((await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers, body: '{"advance":"1h"}' })).status).toBe(200);
     }

@@ -18,7 +18,7 @@ beforeEach(() => {
 
 async function post(body: unknown, headers: Record<string, string> = { authorization: `bearer ${token}` }) {
   const res = await app.handle(new Request(URL_OFFERS, {
-    method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body),
   }));
   return { status: res.status, body: await res.json() as Record<string, any> };
 }

@@ -210,7 +210,7 @@ describe('the answer check', () => {
       const token = issueTestToken(app);
       expect((await fetch(`${server.origin}/v1/loans/`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
       // A fault answered by the adapter (500 SYS0001) is documented: nothing more is recorded.
-      await fetch(`${server.origin}/__mock/faults`, { method: 'POST', body: JSON.stringify({ error_rate: 1, count: 1 }) });
+      await fetch(`${server.origin}/__mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error_rate: 1, count: 1 }) });
       expect((await fetch(`${server.origin}/v1/loans/`)).status).toBe(500);
       expect(violations().map((v) => [v.path, v.errors?.map((e) => e.instancePath)])).toEqual([['/v1/loans', ['', '/total_count']]]);
     } finally {

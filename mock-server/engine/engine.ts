@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../api-error.js';
 import type { MockContext } from '../context.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../persistence.js';
+import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../persistence.js';
 import type { Account, Order, Store } from '../store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
@@ -116,8 +116,9 @@ export class Engine {
     let body: unknown;
     let bids;
     try {
-      body = parseOrderBody(text);
-      bids = validateOrder(store, account, body, now);
+      const parsed = parseOrderBody(text);
+      body = parsed.value;
+      bids = validateOrder(store, account, parsed, now);
     } catch (err) {
       if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
       throw err;
@@ -187,8 +188,14 @@ export class Engine {
 
   /** Writes the state file at start, synchronously (nothing else runs yet): a fresh world or one caught up after a restart. */
   private saveAtStart(): void {
-    if (!this.ctx.options.stateFile) return;
-    saveStateFile(this.ctx.options.stateFile, this.ctx.store, this.ctx.clock.now());
+    const path = this.ctx.options.stateFile;
+    if (!path) return;
+    try {
+      saveStateFile(path, this.ctx.store, this.ctx.clock.now());
+    } catch (err) {
+      // A missing or read-only folder, or a full disk: the setup's to fix (exit 2), not a bug (exit 1).
+      throw stateWriteError(path, err);
+    }
     this.saved = this.changes;
   }
 

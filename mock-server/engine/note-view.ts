@@ -109,6 +109,16 @@ export function holderWeights(amountBorrowed: number, notes: readonly Note[]): b
 }
 
 /**
+ * Each note's share of a loan's principal balance, to the cent, exactly as GET /notes shows it: the
+ * servicing keeps each note's outstanding principal at this figure, so the ledger, the account and the
+ * notes round a balance once, the same way.
+ */
+export function principalShares(amountBorrowed: number, principalBalance: number, notes: readonly Note[]): number[] {
+  const parts = apportion(toWholeCents(principalBalance), holderWeights(amountBorrowed, notes));
+  return notes.map((_, i) => Number(parts[i]!) / 100);
+}
+
+/**
  * The shares of every note of `loan`, by note number. The weights are the notes' ownership amounts and,
  * last, the other investors' part: the amount borrowed that no note holds.
  */
@@ -221,4 +231,14 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
     const shares = FROM_SHARES.has(field) ? loans.shares(note) : NO_SHARES;
     return noteAnswer(store, note, loans.view(note.loanNumber), shares, now)[field as keyof NoteAnswer];
   };
+}
+
+/**
+ * A reader of a note's outstanding principal: its principal_balance_pro_rata_share as GET /notes shows
+ * it, 0 once its loan is charged off (nothing more is owed on it). The account answer sums exactly these,
+ * so the account's outstanding principal is the sum of its notes' to the cent (one rounding, the note's).
+ */
+export function noteOutstanding(store: Store, now: number): (note: Note) => number {
+  const read = noteFieldReader(store, now, undefined);
+  return (note) => (store.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share')));
 }

@@ -9,7 +9,9 @@ import { cents } from '../money.js';
 import { Rng } from '../rng.js';
 import type { Listing, Store, User } from '../store.js';
 import { LEDGER_KINDS, post } from './ledger.js';
+import { notesOfLoan } from '../store-index.js';
 import { rngFor } from './rng-for.js';
+import { principalShares } from './note-view.js';
 import { investorEmail } from './notifications.js';
 
 const HOUR = 3_600_000;
@@ -47,7 +49,9 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     if (n.principal !== undefined) continue;
     const loan = store.loans.get(n.loanNumber);
     const lost = !loan || loan.loan_status === LOAN_STATUS.CHARGEOFF;
-    n.principal = lost ? 0 : Math.min(n.amount, cents((n.amount * loan.principal_balance) / loan.amount_borrowed));
+    // The note's share of its loan's balance as GET /notes shows it (servicing.ts keeps it so).
+    const notes = loan ? notesOfLoan(store, loan.loan_number) : [];
+    n.principal = lost ? 0 : Math.min(n.amount, principalShares(loan.amount_borrowed, loan.principal_balance, notes)[notes.indexOf(n)] ?? 0);
     n.initialPrincipal = n.principal;
     n.chargedOff = 0;
   }

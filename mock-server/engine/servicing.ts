@@ -11,6 +11,7 @@ import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
+import { principalShares } from './note-view.js';
 import { logStep, paidSoFar } from './payment-log.js';
 import { firstDraw3 } from './rng-for.js';
 
@@ -127,11 +128,14 @@ function installment(loan: Loan): number {
 
 /** Each note's pro-rata share of a payment, through the ledger. */
 function payNotes(store: Store, loan: Loan, notes: readonly Note[], pay: Payment, done: boolean, t: number): void {
-  for (const n of notes) {
+  // What each note still holds after the payment is its share of the loan's new balance as GET /notes shows
+  // it (never more than it held), so its principal received is the difference and the two never part by a cent.
+  const left = principalShares(loan.amount_borrowed, loan.principal_balance, notes);
+  notes.forEach((n, i) => {
     const held = n.principal ?? 0;
-    if (held <= 0 && !done) continue;
+    if (held <= 0 && !done) return;
     const share = n.amount / loan.amount_borrowed;
-    const principal = done ? held : Math.min(held, cents(pay.principal * share));
+    const principal = done ? held : cents(Math.max(0, held - left[i]!));
     const interest = cents(pay.interest * share);
     const late = cents(pay.lateFees * share);
     const fee = Math.min(cents(pay.serviceFee * share), cents(interest + late));
@@ -141,7 +145,7 @@ function payNotes(store: Store, loan: Loan, notes: readonly Note[], pay: Payment
     post(store, n.accountId, interest, LEDGER_KINDS.INTEREST, ref, t);
     post(store, n.accountId, late, LEDGER_KINDS.LATE_FEE, ref, t);
     post(store, n.accountId, -fee, LEDGER_KINDS.SERVICE_FEE, ref, t);
-  }
+  });
 }
 
 function chargeOff(loan: Loan, notes: readonly Note[], t: number): void {

@@ -3,10 +3,11 @@
  * order, documented in README.md beside this file: the body, the investor, the shape of every entry,
  * each entry against its listing, then the order as a whole against the account.
  */
-import { isAmountText, MIN_BID } from '../../src/contract/bid-rules.js';
+import { MIN_BID } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS, MAX_BIDS_PER_ORDER } from '../../src/contract/enums.js';
 import { ORDER_ERRORS } from '../../src/contract/errors.js';
 import { ApiError, invalidToken } from '../api-error.js';
+import { decimalPlaces, numberTexts } from '../json-numbers.js';
 import { cents } from '../money.js';
 import type { Account, Listing, Store, User } from '../store.js';
 import { heldByUnprocessedBid } from './lifecycle.js';
@@ -32,17 +33,34 @@ export function orderError(code: string, detail?: string): ApiError {
   return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
 }
 
+/** The body of POST /orders: its JSON value, and the same shape with each number as its token's text (json-numbers.ts). */
+export interface OrderBody {
+  value: unknown;
+  numbers: unknown;
+}
+
 /** The body of POST /orders as JSON; ORD0032 when it is not JSON. */
-export function parseOrderBody(text: string): unknown {
+export function parseOrderBody(text: string): OrderBody {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw orderError('ORD0032', 'The body is not valid JSON.');
   }
+  return { value, numbers: numberTexts(text) };
+}
+
+/** The token text of `bid_requests[i].bid_amount` in a body's numbers, if it is there. */
+function amountToken(numbers: unknown, i: number): string | undefined {
+  const entries = (numbers as { bid_requests?: unknown } | null)?.bid_requests;
+  const entry = Array.isArray(entries) ? (entries[i] as { bid_amount?: unknown } | null | undefined) : undefined;
+  const token = entry && typeof entry === 'object' ? entry.bid_amount : undefined;
+  return typeof token === 'string' ? token : undefined;
 }
 
 /** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
-export function validateOrder(store: Store, account: Account, body: unknown, now: number): BidRequest[] {
+export function validateOrder(store: Store, account: Account, parsed: OrderBody, now: number): BidRequest[] {
+  const body = parsed.value;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw orderError('ORD0032', 'The body must be a JSON object with a bid_requests array.');
   }
@@ -66,7 +84,7 @@ export function validateOrder(store: Store, account: Account, body: unknown, now
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
       throw orderError('ORD0009', `${at}.listing_id must be a positive integer, got ${JSON.stringify(id)}.`);
     }
-    const amount = readAmount(entry.bid_amount, at);
+    const amount = readAmount(entry.bid_amount, amountToken(parsed.numbers, i), at);
     if (amount > MAX_BID_AMOUNT) throw orderError('ORD0014', `${at}.bid_amount ${amount} is above the ${MAX_BID_AMOUNT.toFixed(2)} a bid may carry.`);
     if (seen.has(id)) throw orderError('ORD0030', `Listing ${id} appears more than once.`);
     seen.add(id);
@@ -86,13 +104,17 @@ export function validateOrder(store: Store, account: Account, body: unknown, now
   return bids;
 }
 
-/** A bid amount: a positive JSON number (a string is not one) with at most 2 decimals, at least MIN_BID. */
-function readAmount(v: unknown, at: string): number {
-  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
-  if (!isAmountText(text) || Number(text) <= 0) {
-    throw orderError('ORD0005', `${at}.bid_amount must be a positive amount with at most 2 decimals, got ${JSON.stringify(v)}.`);
+/**
+ * A bid amount: a positive JSON number (a string is not one) whose exact value, as its token spells
+ * it, has at most 2 decimals (`25`, `25.0`, `25.000`, `2.5e1` are 25; `24.999999999999999` is
+ * refused, though JSON.parse rounds it to 25), at least MIN_BID.
+ */
+function readAmount(v: unknown, token: string | undefined, at: string): number {
+  const places = typeof v === 'number' && token !== undefined ? decimalPlaces(token) : null;
+  if (places === null || places > 2 || !Number.isFinite(v) || (v as number) <= 0) {
+    throw orderError('ORD0005', `${at}.bid_amount must be a positive amount with at most 2 decimals, got ${token ?? JSON.stringify(v)}.`);
   }
-  const amount = Number(text);
+  const amount = cents(v as number);
   if (amount < MIN_BID) throw orderError('ORD0005', `${at}.bid_amount ${amount} is below the ${MIN_BID.toFixed(2)} minimum.`);
   return amount;
 }

@@ -2,17 +2,13 @@
  * Orders, order listings and loans as the API returns them (the contract's answer types): dates in the request's zone, money to the
  * cent, deprecated yields only for listings that started on or before 2018-08-08.
  */
-import { createHash } from 'node:crypto';
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
-import { ACCOUNT_RATING_KEYS, accountRatingKey, LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
+import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
 import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
 import { cents } from '../money.js';
-import type {
-  AccountAnswerFields, AmountsByRating, Loan as LoanAnswer, Order as OrderAnswer, OrderListing,
-} from '../../src/contract/resources.js';
-import type { Account, Bid, Listing, Loan, Order, Store } from '../store.js';
-import { notesOf, ordersOf } from '../store-index.js';
-import { balancesOf, bidPending, lastEntry, LEDGER_KINDS, notePrincipal } from './ledger.js';
+import type { Loan as LoanAnswer, Order as OrderAnswer, OrderListing } from '../../src/contract/resources.js';
+import type { Bid, Listing, Loan, Order, Store } from '../store.js';
+import { notesOf } from '../store-index.js';
 
 const DAY = 86_400_000;
 
@@ -161,62 +157,4 @@ export function loanView(store: Store, loan: Loan, now: number, zone: string | u
   };
   if (hasDeprecatedYields(store.listingByNumber.get(loan.listingNumber))) out.group_leader_award = 0;
   return out;
-}
-
-function byRating(): AmountsByRating {
-  return Object.fromEntries(ACCOUNT_RATING_KEYS.map((k) => [k, 0])) as AmountsByRating;
-}
-
-/** Adds `amount` under the map's key of `rating`: `NA` for the loans rated `N/A`, as the real account answer keys them. */
-function addTo(to: AmountsByRating, rating: string | undefined, amount: number): void {
-  const key = accountRatingKey(rating);
-  to[key] = cents(to[key] + amount);
-}
-
-/**
- * An account as GET /accounts/platform returns it. A note is active while it holds principal. What ties the
- * figures together (test/account-identities.test.ts checks each after random orders and clock moves):
- * - available_cash_balance is the sum of the account's ledger;
- * - pending_investments_primary_market is what its PENDING bids hold, and the sum of pending_bids;
- * - outstanding_principal_on_active_notes is the sum of invested_notes;
- * - total_amount_invested_on_active_notes = total_principal_received_on_active_notes + outstanding_principal_on_active_notes;
- * - total_account_value = cash + the three pending figures + outstanding principal on active notes.
- * The mock has no secondary market, quick invest or deposits in flight: those figures are 0.
- */
-export function accountView(store: Store, account: Account, zone: string | undefined): AccountAnswerFields {
-  const b = balancesOf(store, account.id);
-  const invested = byRating();
-  const pending = byRating();
-  let investedActive = 0;
-  for (const n of notesOf(store, account.id)) {
-    const principal = notePrincipal(n);
-    if (principal <= 0) continue;
-    investedActive += n.amount;
-    addTo(invested, store.loans.get(n.loanNumber)?.platform_rating, principal);
-  }
-  for (const o of ordersOf(store, account.id)) {
-    for (const bid of o.bids) {
-      const amount = bidPending(bid);
-      if (amount > 0) addTo(pending, store.listingByNumber.get(bid.listing_id)?.platform_rating, amount);
-    }
-  }
-  const deposit = lastEntry(store, account.id, LEDGER_KINDS.DEPOSIT);
-  const withdrawal = lastEntry(store, account.id, LEDGER_KINDS.WITHDRAWAL);
-  return {
-    available_cash_balance: account.cash,
-    pending_investments_primary_market: b.pending,
-    pending_investments_secondary_market: 0,
-    pending_quick_invest_orders: 0,
-    total_principal_received_on_active_notes: cents(investedActive - b.invested),
-    total_amount_invested_on_active_notes: cents(investedActive),
-    outstanding_principal_on_active_notes: b.invested,
-    total_account_value: b.total,
-    pending_deposit: 0,
-    ...(deposit ? { last_deposit_amount: deposit.amount, last_deposit_date: formatDateTime(deposit.at, zone) } : {}),
-    ...(withdrawal ? { last_withdraw_amount: -withdrawal.amount, last_withdraw_date: formatDateTime(withdrawal.at, zone) } : {}),
-    external_user_id: account.externalUserId,
-    platform_account_digest: createHash('sha256').update(`${account.id}:${account.externalUserId}`).digest('hex'),
-    invested_notes: invested,
-    pending_bids: pending,
-  };
 }

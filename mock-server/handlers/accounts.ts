@@ -1,14 +1,14 @@
-/** GET {base_url}/accounts/platform: the caller's account in the real marketplace's shape (engine/views.ts `accountView`). */
+/** GET {base_url}/accounts/platform: the caller's account in the real marketplace's shape (engine/account-view.ts `accountView`). */
 import { http } from 'msw';
 import type { MockContext } from '../context.js';
-import { accountView } from '../engine/views.js';
+import { accountView } from '../engine/account-view.js';
 import { authedRoute } from './route.js';
 
 /** The accounts handlers. */
 export function accountsHandlers(ctx: MockContext) {
   return [
     http.get('*/v1/accounts/platform', authedRoute(ctx, 'read_platform_account', ({ caller, zone }) => (
-      accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, zone)
+      accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, ctx.clock.now(), zone)
     ))),
   ];
 }

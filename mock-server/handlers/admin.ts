@@ -11,6 +11,8 @@ import type { MockContext } from '../context.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { endListing } from '../engine/lifecycle.js';
+import { accountOutstanding } from '../engine/account-view.js';
+import { cents } from '../money.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
 import { route } from './route.js';
@@ -26,11 +28,14 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
   const listingsByStatus: Record<string, number> = {};
   for (const l of s.listings) listingsByStatus[l.listing_status] = (listingsByStatus[l.listing_status] ?? 0) + 1;
   const balances = allBalances(s);
+  const now = ctx.clock.now();
+  // Invested and total as the account answer has them: its notes' outstanding principal as GET /notes shows it.
   const accounts = [...s.accounts.values()].map((a) => {
     const b = balances.get(a.id)!;
+    const invested = accountOutstanding(s, a.id, now);
     return {
       account_id: a.id, user: a.userId, external_user_id: a.externalUserId, cash: a.cash,
-      pending: b.pending, invested: b.invested, total: b.total,
+      pending: b.pending, invested, total: cents(a.cash + b.pending + invested),
     };
   });
   // Each user's password beside their name: what the password grant (--allow-password-grant) takes.

@@ -94,6 +94,9 @@ function add(to: Map<number, StatusAnswers>, status: number, answer: Answer): vo
 function sharedAnswers(e: Endpoint, to: Map<number, StatusAnswers>): void {
   add(to, 400, { description: 'The request target, a path parameter or the body cannot be read.', codes: [VALIDATION_ERROR] });
   add(to, 500, { description: 'A server fault (SYS0001).', codes: [SYSTEM_ERROR] });
+  add(to, 417, { description: 'An Expect header other than 100-continue.', codes: [VALIDATION_ERROR] });
+  add(to, 503, { description: 'The mock holds too many connections or request bytes at once (Retry-After says when to retry).', codes: ['SYS0503'] });
+  to.get(503)!.retryAfter = true;
   if (Object.values(e.answers).some((a) => 'html' in a)) add(to, 500, { description: 'A server fault (an error page).', html: true });
   if (e.zone) add(to, 400, { description: 'The timezone header names an unknown zone.', codes: [VALIDATION_ERROR] });
   if (e.page) add(to, 400, { description: 'offset or limit is not a whole number in range.', codes: [VALIDATION_ERROR] });
@@ -196,8 +199,8 @@ export function buildOpenApiDocument(origin?: string): Json {
       schemas,
       responses: {
         Unrouted: {
-          description: 'Any path no route serves (404 NOT_FOUND naming the method and path), a known path with another method (405 METHOD_NOT_ALLOWED with Allow), a request target or body that cannot be read (400 VAL0001, 413).',
-          content: { 'application/json': { schema: errorSchema('CodedError', 'code', new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', VALIDATION_ERROR])) } },
+          description: 'Any path no route serves (404 NOT_FOUND naming the method and path), a known path with another method (405 METHOD_NOT_ALLOWED with Allow), a request target or body that cannot be read (400 VAL0001, 413), an Expect header other than 100-continue (417 VAL0001), too much load at once (503 SYS0503).',
+          content: { 'application/json': { schema: errorSchema('CodedError', 'code', new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', VALIDATION_ERROR, 'SYS0503'])) } },
         },
       },
       parameters: {
