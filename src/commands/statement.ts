@@ -8,8 +8,9 @@ import { groupCommand } from './groups.js';
 /** The columns, for --help (README.md has the same words). */
 export const STATEMENT_HELP = `
 Every figure comes from the payments resource (GET /loans/payments): the rows dated in the
-period (their transaction_effective_date), your share of each payment, apportioned to your
-notes by ownership when you hold several of one loan. Totals are exact sums of the rows.
+period (the day of their transaction_effective_date as the answer writes it: in --timezone
+when given), your share of each payment, apportioned to your notes by ownership when you
+hold several of one loan. Totals are exact sums of the rows.
 
 Columns (one line per note that had a payment, loss or sale in the period; the last line,
 TOTAL, is their sum — leave it out when you add a column up yourself):
@@ -22,10 +23,10 @@ TOTAL, is their sum — leave it out when you add a column up yourself):
   principal_received    principal repaid (a return of your money, not income)
   principal_lost        principal written off when the loan was charged off in the period
   loss_date             the day of that charge-off (yyyy-MM-dd)
-  sale_proceeds         what a sale of the note brought, net of its fees (no sales here: 0)
+  sale_proceeds         what a sale of the note in the period brought, net of its fees
   net_cash              principal + interest + late fees - service and collection fees + sale
 
-For interest income a tax preparer usually wants interest_received and late_fees_received
+For interest income a tax preparer usually asks for interest_received and late_fees_received
 (with the fees paid beside them); for losses, principal_lost and loss_date per note.
 A record of the flows the marketplace reported, not tax advice.
 `;
