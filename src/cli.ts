@@ -23,6 +23,7 @@ const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => Comman
   loans: async () => (await import('./commands/loans.js')).makeLoansCommand,
   notes: async () => (await import('./commands/notes.js')).makeNotesCommand,
   portfolio: async () => (await import('./commands/portfolio.js')).makePortfolioCommand,
+  statement: async () => (await import('./commands/statement.js')).makeStatementCommand,
   account: async () => (await import('./commands/account.js')).makeAccountCommand,
   offers: async () => (await import('./commands/offers.js')).makeOffersCommand,
   demo: async () => (await import('./commands/demo.js')).makeDemoCommand,

@@ -53,7 +53,7 @@ describe('mkt portfolio', () => {
   it('prints the figures and the splits as plain rows off a terminal, the method in --help', async () => {
     const r = await runMkt(['portfolio', '-o', 'table'], { env: mock.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^annualised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
+    expect(r.stdout).toMatch(/^realised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
     expect(r.stdout).toMatch(/^by rating/m);
     expect(r.stdout).not.toMatch(/█/);
     const help = await runMkt(['portfolio', '--help'], { env: NOWHERE });

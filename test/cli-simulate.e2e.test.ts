@@ -41,7 +41,7 @@ describe('mkt invest simulate', () => {
   it('prints the report and the month table off a terminal, no chart', async () => {
     const r = await simulate(['--months', '1', '--listings', '200', '--cash', '1000', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^annualised return +/m);
+    expect(r.stdout).toMatch(/^realised return +/m);
     expect(r.stdout).toMatch(/account_value/);
     expect(r.stdout).not.toMatch(/account value, month 0/);
   }, 180_000);

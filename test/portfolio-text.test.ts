@@ -27,7 +27,7 @@ describe('the report as text', () => {
     const text = portfolioLines(report, { bars: true, width: 100 }).join('\n');
     expect(text).toMatch(/^ {2}A +█+ +1,000\.00 +66\.7%/m);
     expect(text).toMatch(/^ {2}16–30 days late +█+/m);
-    expect(text).toMatch(/^annualised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
+    expect(text).toMatch(/^realised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
   });
 
   test('elsewhere: the same rows, plain', () => {
@@ -37,7 +37,7 @@ describe('the report as text', () => {
   });
 
   test('a return that cannot be computed says why', () => {
-    expect(portfolioLines(portfolioReport(ACCOUNT, [], monthsAfter('2024-01-31', 6)), { bars: false, width: 80 }).join('\n')).toMatch(/^annualised return +n\/a \(no notes\)$/m);
+    expect(portfolioLines(portfolioReport(ACCOUNT, [], monthsAfter('2024-01-31', 6)), { bars: false, width: 80 }).join('\n')).toMatch(/^realised return +n\/a \(no notes\)$/m);
   });
 });
 

@@ -11,8 +11,8 @@ import type { Loan, Note, Store } from '../store.js';
 import { notesOfLoan } from '../store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
-import { principalShares } from './note-view.js';
-import { logStep, paidSoFar } from './payment-log.js';
+import { apportion, holderWeights, principalShares } from './note-view.js';
+import { logStep, paidSoFar, type PaidCents, type PaidFigure } from './payment-log.js';
 import { firstDraw3 } from './rng-for.js';
 
 const DAY = 86_400_000;
@@ -118,7 +118,7 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): v
     loan.next_payment_due_amount = installment(loan);
   }
   logStep(loan, 'payment', t, daysPastDue, before, paymentsBefore);
-  payNotes(store, loan, notes, pay, done, t);
+  payNotes(store, loan, notes, before, done, t);
 }
 
 /** The level installment of a loan over its whole term. */
@@ -126,25 +126,34 @@ function installment(loan: Loan): number {
   return monthlyPayment(loan.amount_borrowed, loan.borrower_rate, loan.term);
 }
 
-/** Each note's pro-rata share of a payment, through the ledger. */
-function payNotes(store: Store, loan: Loan, notes: readonly Note[], pay: Payment, done: boolean, t: number): void {
-  // What each note still holds after the payment is its share of the loan's new balance as GET /notes shows
-  // it (never more than it held), so its principal received is the difference and the two never part by a cent.
+/**
+ * Each note's share of a payment, through the ledger: the step of its share of the loan's figures, each
+ * figure split over the loan's holders by largest remainder (note-view.ts) before and after the payment,
+ * as GET /loans/payments shows it (payment-view.ts). So the cash a note brings its account is, to the
+ * cent, what its payment rows and its note say it received (rounding each note's share of each payment
+ * on its own drifted a cent at a time: 1.10 over a year of 2,000 rows). What each note still holds after
+ * the payment is its share of the loan's new balance as GET /notes shows it (never more than it held), so
+ * the account's outstanding principal and its notes never part by a cent.
+ */
+function payNotes(store: Store, loan: Loan, notes: readonly Note[], before: PaidCents, done: boolean, t: number): void {
+  const after = paidSoFar(loan);
+  const weights = holderWeights(loan.amount_borrowed, notes);
+  const step = (f: PaidFigure): bigint[] => {
+    const [was, is] = [apportion(BigInt(before[f]), weights), apportion(BigInt(after[f]), weights)];
+    return is.map((x, i) => x - was[i]!);
+  };
+  const [interests, lates, fees] = (['interest', 'lateFees', 'serviceFees'] as const).map(step);
   const left = principalShares(loan.amount_borrowed, loan.principal_balance, notes);
   notes.forEach((n, i) => {
     const held = n.principal ?? 0;
     if (held <= 0 && !done) return;
-    const share = n.amount / loan.amount_borrowed;
     const principal = done ? held : cents(Math.max(0, held - left[i]!));
-    const interest = cents(pay.interest * share);
-    const late = cents(pay.lateFees * share);
-    const fee = Math.min(cents(pay.serviceFee * share), cents(interest + late));
     const ref = `${loan.loan_number}:${n.note_number}`;
     n.principal = cents(held - principal);
     post(store, n.accountId, principal, LEDGER_KINDS.PRINCIPAL, ref, t);
-    post(store, n.accountId, interest, LEDGER_KINDS.INTEREST, ref, t);
-    post(store, n.accountId, late, LEDGER_KINDS.LATE_FEE, ref, t);
-    post(store, n.accountId, -fee, LEDGER_KINDS.SERVICE_FEE, ref, t);
+    post(store, n.accountId, Number(interests![i]!) / 100, LEDGER_KINDS.INTEREST, ref, t);
+    post(store, n.accountId, Number(lates![i]!) / 100, LEDGER_KINDS.LATE_FEE, ref, t);
+    post(store, n.accountId, -Number(fees![i]!) / 100, LEDGER_KINDS.SERVICE_FEE, ref, t);
   });
 }
 

@@ -75,6 +75,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "$ mkt portfolio -o json --query 'annualized_return'",
     '$ mkt portfolio --as-of 2025-12-31',
   ],
+  'mkt statement': [
+    '$ mkt statement --year 2026',
+    '$ mkt statement --year 2026 -o csv > notes-2026.csv',
+    '$ mkt statement --from 2026-01-01 --to 2026-06-30 -o json',
+  ],
   'mkt account': ['$ mkt account', '$ mkt account -o json'],
   'mkt offers': ['$ mkt offers request applicant.json --partner-code CODE'],
   'mkt offers request': ['$ mkt offers request applicant.json --partner-code CODE', '$ cat applicant.json | mkt offers request -'],

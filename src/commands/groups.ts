@@ -35,8 +35,13 @@ export const GROUPS = [
   { name: 'notes', summary: 'your notes: your pro-rata share of each loan you hold' },
   {
     name: 'portfolio',
-    summary: 'your notes summed up: value, cash, received, by status and rating, net annualised return',
-    description: 'your notes summed up: account value, cash, pending bids, outstanding principal, what was received, notes by status and by rating, and the net annualised return (IRR)',
+    summary: 'your notes summed up: value, cash, received, by status and rating, realised and expected returns',
+    description: 'your notes summed up: account value, cash, pending bids, outstanding principal, what was received, notes by status and by rating, and the realised and expected net annualised returns (IRR) from the payments',
+  },
+  {
+    name: 'statement',
+    summary: "a period's flows per note from the payments: interest, fees, principal, losses (CSV for tax time)",
+    description: 'per note and in total, what the payments of a period brought: interest, late fees, service and collection fees, principal received, principal lost to charge-offs (with the date) and sale proceeds; table, JSON or CSV. A record of flows, not tax advice',
   },
   { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
   { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },

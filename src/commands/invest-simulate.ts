@@ -10,10 +10,11 @@ import { render, type Output } from '../output/render.js';
 import { parseCount } from './options.js';
 
 const MONTH_COLUMNS = [
-  'month', 'date', 'bid', 'cash', 'pending', 'invested', 'account_value', 'notes', 'received', 'earned', 'defaults', 'written_off', 'return_to_date',
+  'month', 'date', 'bid', 'cash', 'pending', 'invested', 'account_value', 'notes', 'received', 'earned', 'defaults', 'written_off',
+  'realised_return', 'expected_return',
 ] satisfies (keyof MonthRow)[];
 /** The month columns a narrow terminal keeps first. */
-const MONTH_PRIORITY = ['month', 'date', 'account_value', 'return_to_date', 'received', 'defaults', 'cash', 'invested'];
+const MONTH_PRIORITY = ['month', 'date', 'account_value', 'realised_return', 'expected_return', 'received', 'defaults', 'cash', 'invested'];
 const MAX_MONTHS = 120;
 const MAX_LISTINGS = 100_000;
 const MAX_CASH = 10_000_000;
@@ -52,6 +53,13 @@ async function valueChart(sim: Simulation, cash: number, width: number): Promise
   return `account value, month 0 to ${sim.months.length}\n${plot(series, { height: 10, format: (v) => v.toFixed(0).padStart(10) })}\n`;
 }
 
+/** The last month's statement against the account, one line. */
+function reconciliationLine(sim: Simulation): string {
+  const r = sim.reconciliation;
+  const verdict = r.difference === 0 ? 'reconciles with the account' : `differs from the account by ${r.difference.toFixed(2)}`;
+  return `last month's statement (${r.from} to ${r.to}): ${r.statement_cash.toFixed(2)} from payments, ${r.ledger_cash.toFixed(2)} credited: ${verdict}`;
+}
+
 /** Adds `simulate` to the invest group. */
 export function addSimulateCommand(ctx: CommandContext, invest: Command, check: StrategyCheck): void {
   invest
@@ -64,8 +72,14 @@ export function addSimulateCommand(ctx: CommandContext, invest: Command, check: 
     .option('--listings <n>', 'active listings the world starts with (new ones arrive every day)', '2000')
     .addHelpText('after', `
 Each virtual day runs \`mkt invest run\` (through the order desk, with a throw-away journal)
-against the mock, then moves its clock 24 hours. JSON: {"months": [...], "portfolio": {...}},
-the portfolio as \`mkt portfolio -o json\` gives it (see \`mkt portfolio --help\` for the return).
+against the mock, then moves its clock 24 hours. Each month's end reads the account, the
+notes and their payments: realised_return and expected_return are the two returns of
+\`mkt portfolio\` to that day (see \`mkt portfolio --help\`; return_to_date, in JSON, is the
+realised one). The last month's statement (\`mkt statement\` of its days) is checked against
+the simulated account: the cash its payment rows moved against what the account's ledger
+credited for payments in those days (the mock's collection fee on a charge-off moves no
+cash). JSON: {"months": [...], "portfolio": {...}, "statement": {...}, "reconciliation":
+{...}}, the portfolio as \`mkt portfolio -o json\` gives it.
 `)
     .action(ctx.action(async (file, opts): Promise<Output> => {
       const o = {
@@ -90,6 +104,7 @@ the portfolio as \`mkt portfolio -o json\` gives it (see \`mkt portfolio --help\
       const width = ctx.tableWidth() ?? 100;
       await writeOut(ctx.io.stdout, `${portfolioLines(sim.portfolio, { bars: tty, width }).join('\n')}\n\n`);
       await render(ctx.io.stdout, rows, 'table', { color: ctx.color(), width: ctx.tableWidth() });
+      await writeOut(ctx.io.stdout, `\n${reconciliationLine(sim)}\n`);
       if (tty) await writeOut(ctx.io.stdout, `\n${await valueChart(sim, o.cash, width)}`);
       return { kind: 'none' };
     }, MONTH_COLUMNS));

@@ -1,22 +1,30 @@
-/** `mkt portfolio [--as-of DATE]`: the account and every note, summed up, with the net annualised return. */
+/** `mkt portfolio [--as-of DATE]`: the account and every note, summed up, with the realised and expected returns from the payments. */
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import type { Portfolio } from '../portfolio/model.js';
 import { formatDay, parseDay } from '../portfolio/calendar.js';
 import { groupCommand } from './groups.js';
 
-/** The method, for --help (README.md in src/portfolio has it in full). */
+/** The method, for --help (README.md in src/portfolio and src/flows have it in full). */
 export const RETURN_METHOD = `
-The net annualised return is the internal rate of return of your own cash flows on notes:
-each note's purchase (an outflow on its ownership start date), the payments it received net
-of service and collection fees (the notes resource gives totals, so they are dated by the
-loan's schedule: origination date plus 1..term months, spread in proportion to the schedule
-over the installments paid), and its outstanding principal as a final inflow, written down
-by the expected loss of late notes (1-15 days 10%, 16-30 25%, 31-120 50%) and to zero for
-defaulted or charged-off ones. Time runs in months; the rate is twelve times the monthly
-rate, as loan rates and lender yields are quoted, so a note paying as scheduled returns its
-lender yield. JSON: annualized_return is a fraction (0.071 is 7.1%), or null with
-annualized_return_reason.
+Two returns, each the internal rate of return of your own cash flows on notes: each note's
+purchase (an outflow on its ownership start date), every payment it received, dated as the
+payments resource (GET /loans/payments) dates it, net of service and collection fees, and
+its outstanding principal as a final inflow at the as-of date:
+  realised  cash in and out to date, the outstanding principal at its written-down value:
+            at par, nothing once the loan was charged off.
+  expected  the same, the outstanding principal at par less the expected loss of its days
+            past due at the date: 1-15 days 10%, 16-30 25%, 31-120 50%, over 120 all of it.
+Days past due come from the payments (from the last payment that left the loan current,
+the next due date on the loan's calendar). A note the payments resource has nothing for,
+though its figures show money received, is rebuilt from its loan's schedule instead (the
+report says how many). Time runs in months; a rate is twelve times the monthly rate, as
+loan rates and lender yields are quoted, so a note paying as scheduled returns its lender
+yield. --as-of uses the payments up to that day: a true historical view of the returns and
+of what was received (the account, note counts and splits stay today's).
+JSON: realised_return and expected_return are fractions (0.071 is 7.1%) or null with
+annualized_return_reason / expected_return_reason; annualized_return is the realised one.
 `;
 
 /** Reads `--as-of`: a day as yyyy-MM-dd (checked before anything is sent). */
@@ -26,37 +34,32 @@ function parseAsOf(text: string): number {
   return day;
 }
 
+/** The report at `asOf` (default: the marketplace's today) from the account, the notes and their payments. */
+async function reportAt(ctx: CommandContext, asOf: number | undefined, asOfText: string | undefined): Promise<Portfolio> {
+  const [accounts, model, gather, { required }, client] = await Promise.all([
+    import('../api/accounts.js'), import('../portfolio/model.js'), import('../flows/gather.js'), import('../contract/decode.js'), ctx.api(),
+  ]);
+  const account = await accounts.platform(client);
+  // The report cannot work without the cash, nor a note without what was invested in it: exit 5, naming the field.
+  gather.readable('account', () => required(account.available_cash_balance, 'answer.available_cash_balance'));
+  const notes = await gather.readNotes(client);
+  const today = model.marketToday(client.marketNow(), notes);
+  if (asOf !== undefined && asOf > today) {
+    throw new UsageError(`--as-of ${asOfText} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
+  }
+  const rows = await gather.readPayments(client, notes.map((n) => n.loan_number));
+  const { noteLedgers } = await import('../flows/note-ledger.js');
+  return model.portfolioReport(account, notes, today, asOf ?? today, noteLedgers(notes, rows));
+}
+
 /** The `portfolio` command. */
 export function makePortfolioCommand(ctx: CommandContext) {
   return groupCommand('portfolio')
-    .option('--as-of <date>', "the return from the flows up to this past date (yyyy-MM-dd); the notes' figures and the account are today's")
+    .option('--as-of <date>', "the returns and what was received from the payments up to this past date (yyyy-MM-dd); the account and the notes' counts are today's")
     .addHelpText('after', RETURN_METHOD)
     .action(ctx.action(async (opts): Promise<Output> => {
       const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
-      const [accounts, notesApi, model, { noteFigures }, { required, DecodeError }, { BadAnswerError }, client] = await Promise.all([
-        import('../api/accounts.js'), import('../api/notes.js'), import('../portfolio/model.js'), import('../portfolio/figures.js'),
-        import('../contract/decode.js'), import('../api/errors.js'), ctx.api(),
-      ]);
-      const account = await accounts.platform(client);
-      const notes = [];
-      // The report cannot work without the cash, nor a note without what was invested in it: exit 5, naming the field.
-      const readable = <T>(what: string, read: () => T): T => {
-        try {
-          return read();
-        } catch (err) {
-          throw err instanceof DecodeError ? new BadAnswerError(what, err) : err;
-        }
-      };
-      readable('account', () => required(account.available_cash_balance, 'answer.available_cash_balance'));
-      for await (const n of notesApi.listAll(client, new URLSearchParams())) {
-        notes.push(readable('note list', () => noteFigures(n, `note ${n.loan_note_id ?? notes.length + 1}`)));
-      }
-      const today = model.marketToday(client.marketNow(), notes);
-      if (asOf !== undefined && asOf > today) {
-        throw new UsageError(`--as-of ${opts.asOf} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
-      }
-      const cut = asOf ?? today;
-      const report = model.portfolioReport(account, notes, today, cut);
+      const report = await reportAt(ctx, asOf, opts.asOf);
       if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
       const { portfolioLines } = await import('../portfolio/text.js');
       const color = ctx.color();

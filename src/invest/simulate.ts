@@ -3,8 +3,10 @@
  * whose clock stands still between runs. A fresh investor is funded with the cash asked for; each day
  * the real `invest run` (gather, plan, place through the order desk, its journal in memory: the world
  * ends with the process) runs through the mock's request handler, then the clock moves 24 hours and the mock
- * processes orders, funds and originates listings and services loans. At each month's end the account
- * and the notes are read back and summed up. Nothing reads the real time or Math.random: a seed gives
+ * processes orders, funds and originates listings and services loans. At each month's end the account,
+ * the notes and their payments (GET /loans/payments) are read back and summed up: the realised and
+ * expected returns from the payments, and the month's statement (src/flows/statement.ts), whose cash
+ * the simulated account's ledger must show. Nothing reads the real time or Math.random: a seed gives
  * the same report.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,10 @@ import { MemoryJournal } from '../orders/memory-journal.js';
 import { ordersApi } from '../orders/open-desk.js';
 import { formatDay } from '../portfolio/calendar.js';
 import { netReceived } from '../portfolio/cash-flows.js';
+import { readPayments } from '../flows/gather.js';
+import { noteLedgers } from '../flows/note-ledger.js';
+import { statement, type Statement } from '../flows/statement.js';
+import { LEDGER_KINDS } from '../../mock-server/engine/ledger.js';
 import { portfolioReport, type Portfolio } from '../portfolio/model.js';
 import { CliError } from '../errors.js';
 import { investRun, marketReads, type MarketReads } from './run.js';
@@ -68,6 +74,8 @@ export interface SimulateOptions {
   listings: number;
   /** Told after each month, for progress on stderr. */
   progress?: (row: MonthRow) => void;
+  /** Given the world at the end, before it closes (tests look into it). */
+  atEnd?: (world: { app: MockApp; client: ApiClient; accountId: string }) => Promise<void>;
 }
 
 /** One month of the simulation, at its end. */
@@ -90,14 +98,45 @@ export interface MonthRow {
   defaults: number;
   /** Principal lost to charge-offs this month. */
   written_off: number;
-  /** Net annualised return from the start to this month's end (null when there is none yet). */
+  /** Net annualised return from the start to this month's end (null when there is none yet): the realised return. */
   return_to_date: number | null;
+  /** Realised and expected returns from the payments to this month's end (src/flows/returns.ts). */
+  realised_return: number | null;
+  expected_return: number | null;
+}
+
+/**
+ * The last month's statement against the simulated account: the cash its payment rows moved (principal,
+ * interest and late fees less service fees; collection fees come out of recoveries the mock does not
+ * make, so move no cash) and what the account's ledger credited for payments in the month.
+ */
+export interface Reconciliation {
+  from: string;
+  to: string;
+  statement_cash: number;
+  ledger_cash: number;
+  difference: number;
 }
 
 /** The simulation's answer (`-o json` prints it as is). */
 export interface Simulation {
   months: MonthRow[];
   portfolio: Portfolio;
+  /** The last month's statement, from the payments. */
+  statement: Statement;
+  reconciliation: Reconciliation;
+}
+
+/** Ledger kinds a payment to a note posts (mock-server/engine/servicing.ts). */
+const PAYMENT_KINDS: ReadonlySet<string> = new Set([LEDGER_KINDS.PRINCIPAL, LEDGER_KINDS.INTEREST, LEDGER_KINDS.LATE_FEE, LEDGER_KINDS.SERVICE_FEE]);
+
+/** What the account's ledger credited for payments between two instants (`from` included, `to` not), to the cent. */
+export function ledgerPayments(app: MockApp, accountId: string, from: number, to: number): number {
+  let total = 0;
+  for (const e of app.ctx.store.ledger) {
+    if (e.accountId === accountId && e.at >= from && e.at < to && PAYMENT_KINDS.has(e.kind)) total += Math.round(e.amount * 100);
+  }
+  return total / 100;
 }
 
 /** Running totals the month rows are differences of. */
@@ -173,22 +212,26 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     const months: MonthRow[] = [];
     let before: Totals = { received: 0, earned: 0, defaulted: 0, writtenOff: 0 };
     let bid = 0;
-    let last: Portfolio | undefined;
-    const read = async (): Promise<{ portfolio: Portfolio; notes: Note[] }> => {
+    let last: { portfolio: Portfolio; statement: Statement } | undefined;
+    const read = async (monthStart: number) => {
       const account = await platform(client);
       // The notes as GET /notes/ shows them, in one pass: paging 25 at a time would view every note
       // once a page (the endpoint builds all the caller's notes to sort them), N²/25 views a month.
       const notes = noteViews(app.ctx.store, [...notesOf(app.ctx.store, `${INVESTOR}-1`)], clock.now(), undefined);
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
-      return { portfolio: portfolioReport(account, notes, today), notes };
+      const ledgers = noteLedgers(notes, await readPayments(client, notes.map((n) => n.loan_number)));
+      // The month's statement: its first day to the day before today (today's rows may still come).
+      const first = Date.parse(`${formatDay(monthStart)}T00:00:00Z`);
+      return { portfolio: portfolioReport(account, notes, today, today, ledgers), notes, statement: statement(ledgers, first, today - DAY) };
     };
     for (let month = 1; month <= o.months; month++) {
+      const monthStart = addMonths(SIMULATION_START, month - 1);
       const monthEnd = addMonths(SIMULATION_START, month);
       while (clock.now() < monthEnd) {
         bid += await runDay();
         clock.advance(DAY);
       }
-      const { portfolio, notes } = await read();
+      const { portfolio, notes, statement: monthStatement } = await read(monthStart);
       const now = totals(notes);
       const row: MonthRow = {
         month, date: formatDay(clock.now()), bid: round(bid), cash: portfolio.available_cash_balance, pending: portfolio.pending_bids,
@@ -196,14 +239,27 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
         received: round(now.received - before.received), earned: round(now.earned - before.earned),
         defaults: now.defaulted - before.defaulted, written_off: round(now.writtenOff - before.writtenOff),
         return_to_date: portfolio.annualized_return,
+        realised_return: portfolio.realised_return,
+        expected_return: portfolio.expected_return,
       };
       months.push(row);
       o.progress?.(row);
       before = now;
       bid = 0;
-      last = portfolio;
+      last = { portfolio, statement: monthStatement };
     }
-    return { months, portfolio: last! };
+    const accountId = `${INVESTOR}-1`;
+    const s = last!.statement;
+    // The statement's days, as instants: its first day's midnight to the midnight after its last.
+    const from = Date.parse(`${s.from}T00:00:00Z`);
+    const to = Date.parse(`${s.to}T00:00:00Z`) + DAY;
+    const statementCash = Math.round((s.total.net_cash + s.total.collection_fees_paid) * 100) / 100;
+    const ledgerCash = ledgerPayments(app, accountId, from, to);
+    await o.atEnd?.({ app, client, accountId });
+    return {
+      months, portfolio: last!.portfolio, statement: s,
+      reconciliation: { from: s.from, to: s.to, statement_cash: statementCash, ledger_cash: ledgerCash, difference: round(statementCash - ledgerCash) },
+    };
   } finally {
     await http.close();
     await app.close?.();

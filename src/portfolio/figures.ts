@@ -12,7 +12,8 @@ export type NoteFigures = Pick<NoteFields<string>,
   | 'interest_paid_pro_rata_share' | 'service_fees_paid_pro_rata_share' | 'late_fees_paid_pro_rata_share'
   | 'collection_fees_paid_pro_rata_share' | 'debt_sale_proceeds_received_pro_rata_share' | 'note_status' | 'term'
   | 'borrower_rate' | 'lender_yield' | 'amount_borrowed' | 'age_in_months' | 'days_past_due' | 'platform_rating'
-  | 'origination_date' | 'ownership_start_date' | 'next_payment_due_date'>;
+  | 'origination_date' | 'ownership_start_date' | 'next_payment_due_date' | 'loan_number' | 'ownership_end_date' | 'is_sold'
+  | 'note_sale_gross_amount_received' | 'note_sale_fees_paid'>;
 
 /** The figures of note `n` at `path` of the answer; a DecodeError when it lacks the amount invested or any date to date it by. */
 export function noteFigures(n: Note, path: string): NoteFigures {
@@ -45,5 +46,11 @@ export function noteFigures(n: Note, path: string): NoteFigures {
     origination_date: n.origination_date ?? start,
     ownership_start_date: start,
     next_payment_due_date: n.next_payment_due_date ?? '',
+    // A note's id is `{loan_number}-{n}`: the loan it is of when the answer leaves the number out.
+    loan_number: toNumber(n.loan_number) ?? (Number(String(n.loan_note_id ?? '').split('-')[0]) || 0),
+    ownership_end_date: typeof n.ownership_end_date === 'string' ? n.ownership_end_date : null,
+    is_sold: n.is_sold === true || n.is_sold === 'true',
+    note_sale_gross_amount_received: amount(n.note_sale_gross_amount_received),
+    note_sale_fees_paid: amount(n.note_sale_fees_paid),
   };
 }

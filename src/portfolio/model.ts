@@ -1,15 +1,18 @@
 /**
  * The portfolio report: the account's figures, what the notes have brought in, the notes by status
- * and by rating, and the net annualised return (the IRR of every note's rebuilt cash flows, monthly
- * periods, quoted as a nominal annual rate: twelve times the monthly rate, as loan rates and lender
- * yields are quoted). Pure: the account, the notes and the dates are passed in.
+ * and by rating, and two net annualised returns, realised and expected (the IRR of the notes' cash
+ * flows from their payments, src/flows/returns.ts; monthly periods, quoted as a nominal annual rate:
+ * twelve times the monthly rate, as loan rates and lender yields are quoted). Pure: the account, the
+ * notes, their payments and the dates are passed in.
  */
 import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import { toNumber, type Account } from '../contract/decode.js';
 import type { NoteFigures as Note } from './figures.js';
 import { addMonths } from '../contract/amortisation.js';
 import { formatDay, monthsBetween, parseDay } from './calendar.js';
-import { netReceived, noteFlows, outstandingPrincipal, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
+import { outstandingPrincipal, STATUS_BUCKETS, statusBucket, type DatedFlow } from './cash-flows.js';
+import { boughtDay, type NoteLedger } from '../flows/note-ledger.js';
+import { flowsAt } from '../flows/returns.js';
 import { irr } from './irr.js';
 
 /** Notes of one status or rating: how many, what they cost, what is outstanding, and their share of what was invested. */
@@ -38,9 +41,17 @@ export interface Portfolio {
   net_received: number;
   /** Outstanding principal not expected back (late, defaulted and charged-off notes). */
   expected_loss: number;
-  /** Nominal annual rate (0.071 is 7.1%), or null with `annualized_return_reason`. */
+  /** The realised return: nominal annual rate (0.071 is 7.1%), or null with `annualized_return_reason`. */
   annualized_return: number | null;
   annualized_return_reason: string | null;
+  /** Cash in and out to date, outstanding principal at its written-down value (nothing once charged off). */
+  realised_return: number | null;
+  /** As realised, with outstanding principal at par less the expected loss of its days past due. */
+  expected_return: number | null;
+  expected_return_reason: string | null;
+  /** Notes whose flows are their payments, and notes rebuilt from their loan's schedule (no payment rows). */
+  notes_from_payments: number;
+  notes_rebuilt: number;
   by_status: Record<string, Bucket>;
   by_rating: Record<string, Bucket>;
 }
@@ -73,31 +84,29 @@ function buckets(names: readonly string[], notes: readonly Note[], key: (n: Note
   }]));
 }
 
+/** Notes with no payments to read: each one's flows rebuilt from its loan's schedule. */
+export function rebuiltLedgers(notes: readonly Note[]): NoteLedger[] {
+  return notes.map((note) => ({ note, bought: boughtDay(note), rows: [], fromPayments: false, loss: null, sale: null }));
+}
+
 /**
- * The report as of `today` (UTC day, epoch ms). With `cut` before today, the return uses the flows up
- * to `cut` (see noteFlows); every other figure is today's.
+ * The report as of `today` (UTC day, epoch ms). The returns and what was received are those at `cut`
+ * (default today), from the notes' payments (`ledgers`; default none: every note rebuilt from its
+ * schedule); the account, the notes' count and splits and the outstanding principal are today's.
  */
-export function portfolioReport(account: Account, notes: readonly Note[], today: number, cut = today): Portfolio {
-  const flows: DatedFlow[] = [];
-  let expectedLoss = 0;
-  const sum = { invested: 0, outstanding: 0, principal: 0, interest: 0, late: 0, fees: 0, net: 0 };
+export function portfolioReport(account: Account, notes: readonly Note[], today: number, cut = today, ledgers = rebuiltLedgers(notes)): Portfolio {
+  const f = flowsAt(ledgers, today, cut);
+  const sum = { invested: 0, outstanding: 0 };
   for (const n of notes) {
-    const f = noteFlows(n, today, cut);
-    flows.push(...f.flows);
-    expectedLoss += f.writeDown;
-    const got = netReceived(n);
     sum.invested += n.note_ownership_amount;
     sum.outstanding += outstandingPrincipal(n);
-    sum.principal += n.principal_paid_pro_rata_share;
-    sum.interest += n.interest_paid_pro_rata_share;
-    sum.late += n.late_fees_paid_pro_rata_share;
-    sum.fees += Math.abs(n.service_fees_paid_pro_rata_share) + Math.abs(n.collection_fees_paid_pro_rata_share);
-    sum.net += got.principal + got.income;
   }
   const cash = toNumber(account.available_cash_balance) ?? 0;
   const pending = ['pending_investments_primary_market', 'pending_investments_secondary_market', 'pending_quick_invest_orders']
     .reduce((s, k) => s + (toNumber(account[k]) ?? 0), 0);
-  const ret = annualisedReturn(flows);
+  const realised = annualisedReturn(f.realised);
+  const expected = annualisedReturn(f.expected);
+  const got = f.received;
   return {
     as_of: formatDay(cut),
     account_value: round(toNumber(account.total_account_value) ?? cash + pending + sum.outstanding),
@@ -106,14 +115,19 @@ export function portfolioReport(account: Account, notes: readonly Note[], today:
     outstanding_principal: round(sum.outstanding),
     notes: notes.length,
     invested: round(sum.invested),
-    principal_received: round(sum.principal),
-    interest_received: round(sum.interest),
-    late_fees_received: round(sum.late),
-    fees_paid: round(sum.fees),
-    net_received: round(sum.net),
-    expected_loss: round(expectedLoss),
-    annualized_return: ret.rate === null ? null : round(ret.rate, 6),
-    annualized_return_reason: ret.reason,
+    principal_received: round(got.principal),
+    interest_received: round(got.interest),
+    late_fees_received: round(got.lateFees),
+    fees_paid: round(got.fees),
+    net_received: round(got.principal + got.interest + got.lateFees - got.fees),
+    expected_loss: round(f.writeDown),
+    annualized_return: realised.rate === null ? null : round(realised.rate, 6),
+    annualized_return_reason: realised.reason,
+    realised_return: realised.rate === null ? null : round(realised.rate, 6),
+    expected_return: expected.rate === null ? null : round(expected.rate, 6),
+    expected_return_reason: expected.reason,
+    notes_from_payments: f.fromPayments,
+    notes_rebuilt: f.rebuilt,
     by_status: buckets(STATUS_BUCKETS, notes, statusBucket),
     // An old loan's rating is N/A (an older answer's NA too); one the list lacks gets a bucket of its own, as sent.
     by_rating: buckets(PLATFORM_RATINGS, notes, (n) => readRating(n.platform_rating || 'N/A') ?? n.platform_rating),

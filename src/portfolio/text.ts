@@ -15,9 +15,20 @@ export const STATUS_LABELS: Readonly<Record<StatusBucket, string>> = {
 const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
-/** The annualised return as text: a percentage, or n/a with the reason. */
+/** The annualised (realised) return as text: a percentage, or n/a with the reason. */
 export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_return_reason'>): string {
-  return p.annualized_return === null ? `n/a (${p.annualized_return_reason})` : `${(p.annualized_return * 100).toFixed(2)}% a year (net, IRR)`;
+  return rateText(p.annualized_return, p.annualized_return_reason);
+}
+
+/** A return as text: a percentage a year, or n/a with the reason. */
+function rateText(rate: number | null, reason: string | null): string {
+  return rate === null ? `n/a (${reason})` : `${(rate * 100).toFixed(2)}% a year (net, IRR)`;
+}
+
+/** Where the notes' flows came from: the payments, or for how many the schedule. */
+function sourceText(p: Portfolio): string {
+  const rebuilt = p.notes_rebuilt === 0 ? '' : `; ${p.notes_rebuilt} without payment rows rebuilt from their loan's schedule`;
+  return `${p.notes_from_payments} note(s) from their payments${rebuilt}`;
 }
 
 /** How to draw: bars (a terminal) or plain rows, the width, the colour of the bars. */
@@ -51,7 +62,9 @@ export function portfolioLines(p: Portfolio, o: TextOptions): string[] {
     ['late fees received', money(p.late_fees_received)],
     ['fees paid', money(p.fees_paid)],
     ['expected loss', money(p.expected_loss)],
-    ['annualised return', returnText(p)],
+    ['realised return', returnText(p)],
+    ['expected return', rateText(p.expected_return, p.expected_return_reason)],
+    ['flows', sourceText(p)],
   ];
   const width = Math.max(...figures.map(([k]) => k.length));
   return [

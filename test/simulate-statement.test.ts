@@ -1,0 +1,52 @@
+/**
+ * A year of `invest simulate` tells the same story in its statement as in its account: the year's
+ * statement from the payments adds up, figure by figure, to the simulated account's ledger movements
+ * for payments that year, to the cent; the last month's statement reconciles with the account; each
+ * month reports a realised and an expected return.
+ */
+import { expect, test } from 'vitest';
+import { LEDGER_KINDS } from '../mock-server/engine/ledger.js';
+import { readLedgers } from '../src/flows/gather.js';
+import { statement, type Statement } from '../src/flows/statement.js';
+import { simulate } from '../src/invest/simulate.js';
+import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
+
+const STRATEGY = 'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D, E, HR]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
+
+function strategy(): Strategy {
+  const parsed = parseStrategy(STRATEGY, 'strategy.yaml', undefined);
+  if (!('strategy' in parsed)) throw new Error('bad test strategy');
+  return parsed.strategy;
+}
+
+test('after 12 months the year\'s statement adds up to the account\'s ledger movements for that year, and the last month\'s reconciles', async () => {
+  let year: Statement | undefined;
+  const ledger: Record<string, number> = {};
+  const sim = await simulate(strategy(), {
+    months: 12, seed: 5, cash: 5000, listings: 200,
+    atEnd: async ({ app, client, accountId }) => {
+      year = statement(await readLedgers(client), Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 31));
+      for (const e of app.ctx.store.ledger) {
+        if (e.accountId === accountId && e.at >= Date.UTC(2026, 0, 1) && e.at < Date.UTC(2027, 0, 1)) ledger[e.kind] = (ledger[e.kind] ?? 0) + Math.round(e.amount * 100);
+      }
+    },
+  });
+  const cents = (x: number): number => Math.round(x * 100);
+  const t = year!.total;
+  expect(t.payments).toBeGreaterThan(500);
+  expect(cents(t.interest_received)).toBe(ledger[LEDGER_KINDS.INTEREST]);
+  expect(cents(t.principal_received)).toBe(ledger[LEDGER_KINDS.PRINCIPAL]);
+  expect(cents(t.late_fees_received)).toBe(ledger[LEDGER_KINDS.LATE_FEE] ?? 0);
+  expect(-cents(t.service_fees_paid)).toBe(ledger[LEDGER_KINDS.SERVICE_FEE]);
+  // Charged-off notes: their loss is in the year, and the mock's collection fee on a charge-off moves no cash.
+  expect(t.principal_lost).toBeGreaterThan(0);
+  expect(cents(t.net_cash + t.collection_fees_paid)).toBe(ledger[LEDGER_KINDS.INTEREST]! + ledger[LEDGER_KINDS.PRINCIPAL]! + (ledger[LEDGER_KINDS.LATE_FEE] ?? 0) + ledger[LEDGER_KINDS.SERVICE_FEE]!);
+  expect(sim.reconciliation.statement_cash).toBeGreaterThan(0);
+  expect(sim.reconciliation.difference).toBe(0);
+  expect(sim.statement.from).toBe('2026-12-05');
+  for (const m of sim.months.slice(1)) {
+    expect(typeof m.realised_return).toBe('number');
+    expect(m.expected_return!).toBeLessThanOrEqual(m.realised_return!);
+    expect(m.return_to_date).toBe(m.realised_return);
+  }
+}, 300_000);
