@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { formatDay, parseDay } from '../portfolio/calendar.js';
 import { groupCommand } from './groups.js';
+import { COHORT_HELP, cohortOutput, parseGrouping } from './portfolio-cohorts.js';
 
 /** The method, for --help (README.md in src/portfolio has it in full). */
 export const RETURN_METHOD = `
@@ -30,9 +31,12 @@ function parseAsOf(text: string): number {
 export function makePortfolioCommand(ctx: CommandContext) {
   return groupCommand('portfolio')
     .option('--as-of <date>', "the return from the flows up to this past date (yyyy-MM-dd); the notes' figures and the account are today's")
-    .addHelpText('after', RETURN_METHOD)
+    .option('--by <cohort>', 'split the notes into cohorts: vintage (origination month) or rating; see below')
+    .option('--period <period>', 'with --by vintage: month (yyyy-MM, the default), quarter (yyyy-Qn) or year (yyyy)')
+    .addHelpText('after', RETURN_METHOD + COHORT_HELP)
     .action(ctx.action(async (opts): Promise<Output> => {
       const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+      const grouping = parseGrouping(opts.by, opts.period);
       const [accounts, notesApi, model, { noteFigures }, { required, DecodeError }, { BadAnswerError }, client] = await Promise.all([
         import('../api/accounts.js'), import('../api/notes.js'), import('../portfolio/model.js'), import('../portfolio/figures.js'),
         import('../contract/decode.js'), import('../api/errors.js'), ctx.api(),
@@ -56,6 +60,11 @@ export function makePortfolioCommand(ctx: CommandContext) {
         throw new UsageError(`--as-of ${opts.asOf} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
       }
       const cut = asOf ?? today;
+      if (grouping !== undefined) {
+        // The seam: each note's flows to the cut, here rebuilt from the schedule (payments-based flows plug in the same way).
+        const { rebuiltFlows } = await import('../portfolio/cohorts.js');
+        return cohortOutput(ctx, grouping, notes.map((note) => ({ note, flows: rebuiltFlows(note, today, cut) })), cut);
+      }
       const report = model.portfolioReport(account, notes, today, cut);
       if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
       const { portfolioLines } = await import('../portfolio/text.js');
