@@ -58,7 +58,7 @@ export async function cohortOutput(ctx: CommandContext, g: Grouping, entries: re
   const tty = ctx.io.stdoutIsTTY;
   const paint = ctx.color() ? (s: string) => `\x1b[36m${s}\x1b[39m` : undefined;
   const chart = !tty ? [] : g.by === 'vintage' ? await text.vintageChart(report, width) : text.ratingBars(report, width, paint);
-  const lines = [`as of ${report.as_of}`, ...text.cohortTable(report, width), '', ...text.cohortLegend(report), ...chart];
+  const lines = [`as of ${report.as_of}`, ...text.cohortTable(report, width), '', ...text.cohortLegend(report, width), ...chart];
   await writeOut(ctx.io.stdout, lines.map((l) => `${l}\n`).join(''));
   return { kind: 'none' };
 }

@@ -46,16 +46,26 @@ export function cohortTable(r: CohortReport, width: number): string[] {
   return [line(shown.map((c) => c.header)), ...rows.map((_, k) => line(shown.map((c) => c.cells[k]!)))];
 }
 
-/** What the columns mean, under the table. */
-export function cohortLegend(r: CohortReport): string[] {
-  const what = r.by === 'rating' ? 'rating' : `vintage: the loan's origination ${r.period}`;
-  return [
-    `cohort: ${what}; invested: what the notes cost; received: cash in to ${r.as_of}, net of fees; outstanding: principal at par`,
-    'charged off: principal lost to charge-off; default n / $: defaulted and charged-off notes by count / their unpaid',
-    'principal over what was invested; c/o n / $: the same for charged-off notes alone; return: realised, a year (IRR,',
-    'outstanding principal written down by lateness). A rate over nothing is n/a.',
-    ...(r.left_out > 0 ? [`${r.left_out} note(s) bought after ${r.as_of} are in no cohort.`] : []),
-  ];
+/** `text` in lines of at most `width` columns, broken between words. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) [lines[lines.length], line] = [line, word];
+    else line = line === '' ? word : `${line} ${word}`;
+  }
+  return line === '' ? lines : [...lines, line];
+}
+
+/** What the columns mean, under the table, wrapped to `width`. */
+export function cohortLegend(r: CohortReport, width: number): string[] {
+  const what = r.by === 'rating' ? 'rating' : `vintage, the loan's origination ${r.period}`;
+  const text = `cohort: ${what}. invested: what the notes cost (a cancelled loan's too, with nothing back). received: cash in to ${r.as_of}, `
+    + 'net of fees. outstanding: principal at par. charged off: principal lost to charge-off. default n / $: defaulted and '
+    + 'charged-off notes by count / their unpaid principal over what was invested; c/o n / $: the same for charged-off notes '
+    + 'alone. return: realised, a year (IRR; outstanding principal written down by lateness). A rate over nothing is n/a.'
+    + (r.left_out > 0 ? ` ${r.left_out} note(s) bought after ${r.as_of} are in no cohort.` : '');
+  return wrap(text, Math.max(40, width));
 }
 
 /** The realised return of each vintage with one, as a line chart `width` columns wide; none with fewer than two. */
