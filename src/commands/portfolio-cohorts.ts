@@ -24,7 +24,8 @@ their unpaid principal over what was invested), the charge-off rate (the same fo
 charged-off notes alone), and the realised return (the method above, for the cohort's notes
 alone; null with realised_return_reason when there is none). Rates are fractions. Statuses
 are today's. -o json: {as_of, by, period, left_out, cohorts: [...], total}; -o csv: one row
-per cohort (no total row), columns as in JSON. A terminal also gets a chart.
+per cohort (no total row), columns as in JSON; -o ndjson: a line per cohort. A terminal
+also gets a chart.
 `;
 
 /** Reads `--by` and `--period` (checked before anything is sent); undefined without --by. */
@@ -46,14 +47,15 @@ export function parseGrouping(by: string | undefined, period: string | undefined
 
 /**
  * The cohorts of `entries` (each note with its flows to `asOf`) as the output format wants them: the
- * report in JSON, its cohorts as rows in CSV, a table, a legend and (on a terminal) a chart otherwise.
+ * report in JSON, its cohorts as rows in CSV and ndjson, a table, a legend and (on a terminal) a chart otherwise.
  */
 export async function cohortOutput(ctx: CommandContext, g: Grouping, entries: readonly CohortNote[], asOf: number): Promise<Output> {
   const [{ cohortReport }, text] = await Promise.all([import('../portfolio/cohorts.js'), import('../portfolio/cohort-text.js')]);
   const report: CohortReport = cohortReport(entries, g, asOf);
-  if (ctx.format() !== 'table') {
-    return { kind: 'item', item: { ...report }, table: { rows: report.cohorts.map((c) => ({ ...c })), columns: COHORT_COLUMNS } };
-  }
+  const rows = report.cohorts.map((c) => ({ ...c }));
+  // ndjson is a line per cohort, as csv is a row per cohort; json is the whole report.
+  if (ctx.format() === 'ndjson') return { kind: 'rows', rows, columns: COHORT_COLUMNS };
+  if (ctx.format() !== 'table') return { kind: 'item', item: { ...report }, table: { rows, columns: COHORT_COLUMNS } };
   const width = ctx.tableWidth() ?? 100;
   const tty = ctx.io.stdoutIsTTY;
   const paint = ctx.color() ? (s: string) => `\x1b[36m${s}\x1b[39m` : undefined;
