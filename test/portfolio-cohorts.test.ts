@@ -151,6 +151,8 @@ describe('cohorts add up (generated portfolios)', () => {
       for (const k of COUNTS) expect(r.cohorts.reduce((s, c: Cohort) => s + c[k], 0)).toBe(r.total[k]);
       for (const k of MONEY) expect(r.cohorts.reduce((s, c: Cohort) => s + inCents(c[k]), 0)).toBe(inCents(r.total[k]));
       expect(r.total.notes).toBe(p.notes);
+      // By rating, the cohorts are the portfolio's own split by rating.
+      if (g.by === 'rating') for (const c of r.cohorts) expect([c.notes, c.invested]).toEqual([p.by_rating[c.cohort]!.notes, p.by_rating[c.cohort]!.invested]);
       expect(inCents(r.total.invested)).toBe(inCents(p.invested));
       expect(inCents(r.total.outstanding)).toBe(inCents(p.outstanding_principal));
       const recovered = notes.reduce((s, n) => s + inCents(n.debt_sale_proceeds_received_pro_rata_share), 0);

@@ -51,8 +51,12 @@ function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) [lines[lines.length], line] = [line, word];
-    else line = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
   }
   return line === '' ? lines : [...lines, line];
 }

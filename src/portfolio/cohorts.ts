@@ -151,8 +151,13 @@ function add(s: Sums, { note, flows }: CohortNote, asOf: number): void {
   s.outstanding += cents(flows.outstanding);
   s.expectedLoss += cents(flows.writeDown);
   const unpaid = Math.max(0, cents(note.note_ownership_amount) - cents(note.principal_paid_pro_rata_share));
-  if (note.note_status === LOAN_STATUS.DEFAULTED) [s.defaultedNotes, s.defaulted] = [s.defaultedNotes + 1, s.defaulted + unpaid];
-  if (note.note_status === LOAN_STATUS.CHARGEOFF) [s.chargedOffNotes, s.chargedOff] = [s.chargedOffNotes + 1, s.chargedOff + unpaid];
+  if (note.note_status === LOAN_STATUS.DEFAULTED) {
+    s.defaultedNotes++;
+    s.defaulted += unpaid;
+  } else if (note.note_status === LOAN_STATUS.CHARGEOFF) {
+    s.chargedOffNotes++;
+    s.chargedOff += unpaid;
+  }
   s.flows.push(...flows.purchases, ...flows.receipts);
   if (flows.purchases.length > 0) s.flows.push({ day: asOf, amount: flows.outstanding - flows.writeDown });
 }
