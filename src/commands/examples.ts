@@ -74,6 +74,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt portfolio',
     "$ mkt portfolio -o json --query 'annualized_return'",
     '$ mkt portfolio --as-of 2025-12-31',
+    '$ mkt portfolio --by vintage --period quarter',
+    '$ mkt portfolio --by rating -o csv > defaults-by-rating.csv',
   ],
   'mkt statement': [
     '$ mkt statement --year 2026',

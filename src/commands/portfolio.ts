@@ -5,6 +5,8 @@ import type { Output } from '../output/render.js';
 import type { Portfolio } from '../portfolio/model.js';
 import { formatDay, parseDay } from '../portfolio/calendar.js';
 import { groupCommand } from './groups.js';
+import type { Grouping } from '../portfolio/cohorts.js';
+import { COHORT_HELP, cohortOutput, parseGrouping } from './portfolio-cohorts.js';
 
 /** The method, for --help (README.md in src/portfolio and src/flows have it in full). */
 export const RETURN_METHOD = `
@@ -34,14 +36,9 @@ function parseAsOf(text: string): number {
   return day;
 }
 
-/** The report at `asOf` (default: the marketplace's today) from the account, the notes and their payments. */
-async function reportAt(ctx: CommandContext, asOf: number | undefined, asOfText: string | undefined): Promise<Portfolio> {
-  const [accounts, model, gather, { required }, client] = await Promise.all([
-    import('../api/accounts.js'), import('../portfolio/model.js'), import('../flows/gather.js'), import('../contract/decode.js'), ctx.api(),
-  ]);
-  const account = await accounts.platform(client);
-  // The report cannot work without the cash, nor a note without what was invested in it: exit 5, naming the field.
-  gather.readable('account', () => required(account.available_cash_balance, 'answer.available_cash_balance'));
+/** The notes, the marketplace's today and each note's payments (its ledger), up to `asOf` checked against today. */
+async function ledgersAt(ctx: CommandContext, asOf: number | undefined, asOfText: string | undefined) {
+  const [model, gather, client] = await Promise.all([import('../portfolio/model.js'), import('../flows/gather.js'), ctx.api()]);
   const notes = await gather.readNotes(client);
   const today = model.marketToday(client.marketNow(), notes);
   if (asOf !== undefined && asOf > today) {
@@ -49,16 +46,38 @@ async function reportAt(ctx: CommandContext, asOf: number | undefined, asOfText:
   }
   const rows = await gather.readPayments(client, notes.map((n) => n.loan_number));
   const { noteLedgers } = await import('../flows/note-ledger.js');
-  return model.portfolioReport(account, notes, today, asOf ?? today, noteLedgers(notes, rows));
+  return { client, model, gather, notes, today, ledgers: noteLedgers(notes, rows) };
+}
+
+/** The report at `asOf` (default: the marketplace's today) from the account, the notes and their payments. */
+async function reportAt(ctx: CommandContext, asOf: number | undefined, asOfText: string | undefined): Promise<Portfolio> {
+  const [accounts, { required }] = await Promise.all([import('../api/accounts.js'), import('../contract/decode.js')]);
+  const { client, model, gather, notes, today, ledgers } = await ledgersAt(ctx, asOf, asOfText);
+  const account = await accounts.platform(client);
+  // The report cannot work without the cash, nor a note without what was invested in it: exit 5, naming the field.
+  gather.readable('account', () => required(account.available_cash_balance, 'answer.available_cash_balance'));
+  return model.portfolioReport(account, notes, today, asOf ?? today, ledgers);
+}
+
+/** The notes split into cohorts at `asOf`, each note's flows from its payments (rebuilt from the schedule where there are none). */
+async function cohortsAt(ctx: CommandContext, grouping: Grouping, asOf: number | undefined, asOfText: string | undefined): Promise<Output> {
+  const { today, ledgers } = await ledgersAt(ctx, asOf, asOfText);
+  const cut = asOf ?? today;
+  const { ledgerFlows } = await import('../portfolio/cohorts.js');
+  return cohortOutput(ctx, grouping, ledgers.map((l) => ({ note: l.note, flows: ledgerFlows(l, today, cut) })), cut);
 }
 
 /** The `portfolio` command. */
 export function makePortfolioCommand(ctx: CommandContext) {
   return groupCommand('portfolio')
     .option('--as-of <date>', "the returns and what was received from the payments up to this past date (yyyy-MM-dd); the account and the notes' counts are today's")
-    .addHelpText('after', RETURN_METHOD)
+    .option('--by <cohort>', 'split the notes into cohorts: vintage (origination month) or rating; see below')
+    .option('--period <period>', 'with --by vintage: month (yyyy-MM, the default), quarter (yyyy-Qn) or year (yyyy)')
+    .addHelpText('after', RETURN_METHOD + COHORT_HELP)
     .action(ctx.action(async (opts): Promise<Output> => {
       const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+      const grouping = parseGrouping(opts.by, opts.period);
+      if (grouping !== undefined) return cohortsAt(ctx, grouping, asOf, opts.asOf);
       const report = await reportAt(ctx, asOf, opts.asOf);
       if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
       const { portfolioLines } = await import('../portfolio/text.js');

@@ -53,6 +53,23 @@ export function daysPastDueAt(l: NoteLedger, cut: number): number {
   return Math.max(0, Math.floor((cut - addMonths(origination, k)) / DAY));
 }
 
+/** One note's own flows at `cut` from its payments: the purchase first, then each payment net of fees and a sale; its outstanding principal at par and the part written down by its days past due. */
+export function paymentFlows(l: NoteLedger, cut: number): { own: DatedFlow[]; outstanding: number; writeDown: number } {
+  const own: DatedFlow[] = [{ day: l.bought, amount: -l.note.note_ownership_amount }];
+  let repaid = 0;
+  for (const r of l.rows) {
+    if (r.day > cut) break;
+    repaid += r.principal;
+    const net = netUnits(r);
+    if (net !== 0) own.push({ day: Math.max(r.day, l.bought), amount: toDollars(net) });
+  }
+  const sold = l.sale !== null && l.sale.day <= cut;
+  if (sold) own.push({ day: l.sale!.day, amount: toDollars(l.sale!.proceeds) });
+  const lost = l.loss !== null && l.loss.day <= cut;
+  const outstanding = sold || lost ? 0 : Math.max(0, toDollars(toUnits(l.note.note_ownership_amount) - repaid));
+  return { own, outstanding, writeDown: outstanding * expectedLoss(daysPastDueAt(l, cut)) };
+}
+
 /** Both sets of flows at a day, and what they are made of. */
 export interface FlowsAt {
   realised: DatedFlow[];
@@ -93,20 +110,11 @@ export function flowsAt(ledgers: readonly NoteLedger[], today: number, cut: numb
       continue;
     }
     out.fromPayments++;
-    const own: DatedFlow[] = [{ day: l.bought, amount: -l.note.note_ownership_amount }];
-    let repaid = 0;
     for (const r of l.rows) {
       if (r.day > cut) break;
       for (const f of ROW_FIGURES) sums[f] += r[f];
-      repaid += r.principal;
-      const net = netUnits(r);
-      if (net !== 0) own.push({ day: Math.max(r.day, l.bought), amount: toDollars(net) });
     }
-    const sold = l.sale !== null && l.sale.day <= cut;
-    if (sold) own.push({ day: l.sale!.day, amount: toDollars(l.sale!.proceeds) });
-    const lost = l.loss !== null && l.loss.day <= cut;
-    const outstanding = sold || lost ? 0 : Math.max(0, toDollars(toUnits(l.note.note_ownership_amount) - repaid));
-    const writeDown = outstanding * expectedLoss(daysPastDueAt(l, cut));
+    const { own, outstanding, writeDown } = paymentFlows(l, cut);
     out.outstanding += outstanding;
     out.writeDown += writeDown;
     out.realised.push(...own, { day: cut, amount: outstanding });
