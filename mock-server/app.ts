@@ -9,21 +9,21 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
-import { accountsHandlers } from './handlers/accounts.js';
-import { adminHandlers } from './handlers/admin.js';
-import { inspectHandlers } from './handlers/inspect.js';
-import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './handlers/listings.js';
-import { loansHandlers } from './handlers/loans.js';
-import { notesHandlers } from './handlers/notes.js';
-import { oauthHandlers } from './handlers/oauth.js';
-import { offersHandlers } from './handlers/offers.js';
-import { openApiHandlers } from './handlers/openapi.js';
-import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
-import { paymentsHandlers } from './handlers/payments.js';
-import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
-import { keepsBody, RequestJournal } from './journal.js';
-import { normaliseTarget } from './request-target.js';
-import { checkRoutes, routedHandlers, routeMethods } from './routes.js';
+import { accountsHandlers } from './routes/accounts.js';
+import { adminHandlers } from './routes/admin.js';
+import { inspectHandlers } from './routes/inspect.js';
+import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './routes/listings.js';
+import { loansHandlers } from './routes/loans.js';
+import { notesHandlers } from './routes/notes.js';
+import { oauthHandlers } from './routes/oauth.js';
+import { offersHandlers } from './routes/offers.js';
+import { openApiHandlers } from './routes/openapi.js';
+import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
+import { paymentsHandlers } from './routes/payments.js';
+import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
+import { keepsBody, RequestJournal } from './routes/journal.js';
+import { normaliseTarget } from './http/request-target.js';
+import { checkRoutes, routedHandlers, routeMethods } from './http/router.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -178,7 +178,7 @@ async function retarget(request: Request, url: URL): Promise<Request> {
  * reported and the answer still goes out: the check watches the mock, it never changes what it says.
  */
 function answerCheck(file: string, basePath: string): MockApp['check'] {
-  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
+  const checker = import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
   return async (method, url, response) => {
     try {
       await (await checker).check(method, url, response);

@@ -3,11 +3,11 @@
  * started with, the virtual clock, the store, the engine that keeps the store in step with the clock
  * (and the state file up to date), and the injected faults.
  */
-import { VirtualClock } from './clock.js';
+import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
-import { Faults } from './faults.js';
-import { seedStore } from './seed.js';
-import type { Store } from './store.js';
+import { Faults } from './http/faults.js';
+import { seedStore } from './engine/seed.js';
+import type { Store } from './world/store.js';
 
 /** How the mock was started. */
 export interface MockOptions {

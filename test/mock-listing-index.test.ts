@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { parseListingQuery, scanListingQuery } from '../mock-server/listing-query.js';
-import { runListingQuery } from '../mock-server/listing-search.js';
-import { FIRST_ACTIVE_LISTING } from '../mock-server/seed.js';
-import { participationOf, type Listing } from '../mock-server/store.js';
+import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
+import { runListingQuery } from '../mock-server/search/listing-search.js';
+import { FIRST_ACTIVE_LISTING } from '../mock-server/engine/seed.js';
+import { participationOf, type Listing } from '../mock-server/world/store.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step, type Step } from './helpers/listing-steps.js';

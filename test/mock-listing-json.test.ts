@@ -8,10 +8,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { listEnvelope } from '../mock-server/handlers/route.js';
-import { parseListingQuery, scanListingQuery } from '../mock-server/listing-query.js';
-import { listingView } from '../mock-server/listing-view.js';
-import { participationOf } from '../mock-server/store.js';
+import { listEnvelope } from '../mock-server/routes/route.js';
+import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
+import { listingView } from '../mock-server/search/listing-view.js';
+import { participationOf } from '../mock-server/world/store.js';
 import { makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step } from './helpers/listing-steps.js';
 

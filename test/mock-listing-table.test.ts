@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { listingRow, reserveListingRows } from '../mock-server/listing-table.js';
-import { seedStore } from '../mock-server/seed.js';
-import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/store.js';
+import { listingRow, reserveListingRows } from '../mock-server/world/listing-table.js';
+import { seedStore } from '../mock-server/engine/seed.js';
+import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/world/store.js';
 
 const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;
 

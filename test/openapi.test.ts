@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { http, HttpHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerChecker, type Violation } from '../mock-server/answer-check.js';
+import { AnswerChecker, type Violation } from '../mock-server/routes/answer-check.js';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { orderBy } from '../mock-server/query-params.js';
-import { radixOrder } from '../mock-server/radix-order.js';
+import { orderBy } from '../mock-server/search/query-params.js';
+import { radixOrder } from '../mock-server/kit/radix-order.js';
 
 const key = fc.oneof(
   fc.constant(null),

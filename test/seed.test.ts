@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
-import { serializeState } from '../mock-server/persistence.js';
-import { seedStore, type SeedOptions } from '../mock-server/seed.js';
+import { serializeState } from '../mock-server/world/persistence.js';
+import { seedStore, type SeedOptions } from '../mock-server/engine/seed.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const store = seedStore({ seed: 3, listings: 2000, now: NOW });

@@ -5,10 +5,10 @@
  * the answer goes out (one fsynced save covers every change made while the previous one ran), and
  * background changes no one was told of are saved shortly after.
  */
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../persistence.js';
-import type { Account, Order, Store } from '../store.js';
+import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, writeStateFile } from '../world/persistence.js';
+import type { Account, Order, Store } from '../world/store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';

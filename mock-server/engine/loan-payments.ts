@@ -7,7 +7,7 @@
  * drew) goes to the last seeded payment, and the seeded service fee is spread over the payments in
  * proportion to their interest; so the figures of all payments add up to the loan's to the cent.
  */
-import type { Loan, Store } from '../store.js';
+import type { Loan, Store } from '../world/store.js';
 import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type LoggedKind, type PaidCents } from './payment-log.js';
 
 const HOUR = 3_600_000;

@@ -7,9 +7,9 @@
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { NotificationKind } from '../../src/contract/mock-inspect.js';
-import type { ApiError } from '../api-error.js';
-import { cents } from '../money.js';
-import type { Order, Store } from '../store.js';
+import type { ApiError } from '../kit/api-error.js';
+import { cents } from '../kit/money.js';
+import type { Order, Store } from '../world/store.js';
 
 /** The domain of the seeded investors' addresses (reserved for examples, RFC 2606). */
 const INVESTOR_EMAIL_DOMAIN = 'investors.example';

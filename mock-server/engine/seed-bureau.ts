@@ -2,8 +2,8 @@
  * A seeded listing's bureau2 values (seed.ts `makeListing`): the object that holds them and the draws
  * that fill it, written for speed since a world of a million listings draws 54 million of them.
  */
-import { BUREAU2_ELEMENTS, type BureauElement } from '../src/contract/bureau.js';
-import type { Rng } from './rng.js';
+import { BUREAU2_ELEMENTS, type BureauElement } from '../../src/contract/bureau.js';
+import type { Rng } from '../kit/rng.js';
 
 /** The largest value drawn for a bureau element that is neither special nor zero. */
 function bureauCap(e: BureauElement): number {

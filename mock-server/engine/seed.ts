@@ -3,21 +3,21 @@
  * of every rating, term, category, state and funding level; a history of originated loans in every
  * status; the fixed investor users, the demo OAuth client and the partner codes of DESIGN.md.
  */
-import { BUREAU1_UNTIL } from '../src/contract/listing-fields.js';
+import { BUREAU1_UNTIL } from '../../src/contract/listing-fields.js';
 import {
   EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, INVESTMENT_TYPES, LISTING_CATEGORIES, LISTING_STATUS,
   LISTING_RATINGS, LISTING_STATUSES, LISTING_TERMS, LOAN_STATUS, US_STATES,
-} from '../src/contract/enums.js';
-import { cents, monthlyPayment } from './money.js';
-import { investorEmail } from './engine/notifications.js';
-import { seedEngineExtras, seedFundingHistory } from './engine/seed-extras.js';
-import { Rng } from './rng.js';
+} from '../../src/contract/enums.js';
+import { cents, monthlyPayment } from '../kit/money.js';
+import { investorEmail } from './notifications.js';
+import { seedEngineExtras, seedFundingHistory } from './seed-extras.js';
+import { Rng } from '../kit/rng.js';
 import { Bureau2, fillBureau2 } from './seed-bureau.js';
-import { reserveListingRows } from './listing-table.js';
-import { addNote } from './store-index.js';
-import type { ExistingBorrower } from './store.js';
-import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from './store.js';
-import { DEMO_CLIENT } from '../src/contract/demo-client.js';
+import { reserveListingRows } from '../world/listing-table.js';
+import { addNote } from '../world/store-index.js';
+import type { ExistingBorrower } from '../world/store.js';
+import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
+import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
 /** What to build. */
 export interface SeedOptions {

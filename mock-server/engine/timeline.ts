@@ -8,8 +8,8 @@
  * is the timeline the world would have had without the break.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
-import { mulberry32, nextState } from '../rng.js';
-import type { Listing, Loan, Store } from '../store.js';
+import { mulberry32, nextState } from '../kit/rng.js';
+import type { Listing, Loan, Store } from '../world/store.js';
 import { streamState } from './rng-for.js';
 
 /** The market's time step. */

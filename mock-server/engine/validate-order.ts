@@ -6,9 +6,9 @@
 import { isAmountText, MIN_BID } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS, MAX_BIDS_PER_ORDER } from '../../src/contract/enums.js';
 import { ORDER_ERRORS } from '../../src/contract/errors.js';
-import { ApiError, invalidToken } from '../api-error.js';
-import { cents } from '../money.js';
-import type { Account, Listing, Store, User } from '../store.js';
+import { ApiError, invalidToken } from '../kit/api-error.js';
+import { cents } from '../kit/money.js';
+import type { Account, Listing, Store, User } from '../world/store.js';
 import { heldByUnprocessedBid } from './lifecycle.js';
 
 /** The most one bid may carry (ORD0014). */

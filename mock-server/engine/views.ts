@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { ACCOUNT_RATING_KEYS, accountRatingKey, LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
 import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
-import { cents } from '../money.js';
+import { cents } from '../kit/money.js';
 import type {
   AccountAnswerFields, AmountsByRating, Loan as LoanAnswer, Order as OrderAnswer, OrderListing,
 } from '../../src/contract/resources.js';
-import type { Account, Bid, Listing, Loan, Order, Store } from '../store.js';
-import { notesOf, ordersOf } from '../store-index.js';
+import type { Account, Bid, Listing, Loan, Order, Store } from '../world/store.js';
+import { notesOf, ordersOf } from '../world/store-index.js';
 import { balancesOf, bidPending, lastEntry, LEDGER_KINDS, notePrincipal } from './ledger.js';
 
 const DAY = 86_400_000;

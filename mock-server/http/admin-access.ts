@@ -5,7 +5,7 @@
  * must present the admin token. A refused caller sees the same 404 as for a path that does not exist.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ADMIN_TOKEN_HEADER } from '../src/contract/mock-admin.js';
+import { ADMIN_TOKEN_HEADER } from '../../src/contract/mock-admin.js';
 import { isAdminPath } from './request-target.js';
 
 export { ADMIN_TOKEN_HEADER };

@@ -4,9 +4,9 @@
  * runs, or the response dropped after it ran (the order exists, the client never hears). Bounded,
  * optionally limited to a path prefix, a method and a number of requests; `{}` clears them.
  */
-import { validationError } from './api-error.js';
+import { validationError } from '../kit/api-error.js';
 import { isAdminPath, normalisePath } from './request-target.js';
-import { Rng } from './rng.js';
+import { Rng } from '../kit/rng.js';
 
 /** The fault settings. Rates are chances per matching request, 0 to 1. */
 export interface FaultConfig {

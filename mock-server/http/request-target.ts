@@ -16,7 +16,7 @@
  *   refuses, and a target that is neither `/…` nor an absolute http URL.
  */
 
-import { normalisePath } from '../src/contract/request-path.js';
+import { normalisePath } from '../../src/contract/request-path.js';
 
 export { normalisePath };
 

@@ -6,7 +6,7 @@ import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { ApiError, validationError } from '../api-error.js';
+import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';

@@ -9,9 +9,9 @@
 import { appendFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
-import { JsonAnswer } from './handlers/route.js';
-import { underBase } from './routes.js';
+import { buildOpenApiDocument } from '../../src/contract/openapi/document.js';
+import { JsonAnswer } from './route.js';
+import { underBase } from '../http/router.js';
 
 /** One answer that does not match the document. */
 export interface Violation {

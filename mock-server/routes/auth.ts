@@ -2,9 +2,9 @@
  * Who is calling: reads the bearer token of a resource call and answers with the caller's account
  * and scopes, or a 401/403 the way the real API does. Only a live access token the mock issued counts.
  */
-import { ApiError, invalidToken } from './api-error.js';
-import type { MockContext } from './context.js';
-import type { HeaderSource } from './handlers/route.js';
+import { ApiError, invalidToken } from '../kit/api-error.js';
+import type { MockContext } from '../context.js';
+import type { HeaderSource } from './route.js';
 
 /** The authenticated caller of a resource call. */
 export interface Caller {

@@ -6,10 +6,10 @@
 import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { INSPECT_PAGE, type OutboxMessage } from '../../src/contract/mock-inspect.js';
-import { validationError } from '../api-error.js';
+import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import type { RequestJournal } from '../journal.js';
-import type { Message } from '../store.js';
+import type { RequestJournal } from './journal.js';
+import type { Message } from '../world/store.js';
 import { listEnvelope, paged, route } from './route.js';
 
 /** `since`: a whole number 0 or more, or absent. */

@@ -13,13 +13,13 @@
  * than an entry redacted at once would. A part whose text can hide a token from a plain scan (a body
  * with JSON escapes, a query with percent-escapes or `+`) is redacted when recorded, as before.
  */
-import { formatDateTime } from '../src/contract/dates.js';
-import type { JournalEntry } from '../src/contract/mock-inspect.js';
-import type { MockContext } from './context.js';
-import type { Store } from './store.js';
-import { optionClients } from './oauth/clients.js';
-import { userPassword } from './oauth/passwords.js';
-import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from './redact.js';
+import { formatDateTime } from '../../src/contract/dates.js';
+import type { JournalEntry } from '../../src/contract/mock-inspect.js';
+import type { MockContext } from '../context.js';
+import type { Store } from '../world/store.js';
+import { optionClients } from '../oauth/clients.js';
+import { userPassword } from '../oauth/passwords.js';
+import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from '../http/redact.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;

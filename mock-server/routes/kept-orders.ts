@@ -5,8 +5,8 @@
  * An order is keyed by all it depends on: the list, the caller, the sort, the zone, the clock, the
  * world's version (`engine.version`, moved by every change) and the caller's row count.
  */
-import type { MockContext } from './context.js';
-import type { SortClause } from './query-params.js';
+import type { MockContext } from '../context.js';
+import type { SortClause } from '../search/query-params.js';
 
 /** How many orders are kept (a few clients paging at once). */
 const KEPT = 4;

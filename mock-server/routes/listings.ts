@@ -1,10 +1,10 @@
 /** GET {root_url}/listingsvc/v2/listings/: search active listings or originated ones the caller invested in. */
 import { http } from 'msw';
 import type { MockContext } from '../context.js';
-import { parseListingQuery } from '../listing-query.js';
-import { runListingQuery } from '../listing-search.js';
-import { listingJson } from '../listing-json.js';
-import { keptParticipation } from '../kept-participation.js';
+import { parseListingQuery } from '../search/listing-query.js';
+import { runListingQuery } from '../search/listing-search.js';
+import { listingJson } from '../search/listing-json.js';
+import { keptParticipation } from '../search/kept-participation.js';
 import { headRoute, JsonText, listEnvelopeJson, type RequestHead, type Route } from './route.js';
 
 /** The search's path, normalised (request-target.ts): the HTTP adapter answers it directly (app.ts). */

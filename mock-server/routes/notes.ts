@@ -2,12 +2,12 @@
 import { http } from 'msw';
 import { PAGINATION } from '../../src/contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../../src/contract/note-fields.js';
-import { ApiError, validationError } from '../api-error.js';
+import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { noteFieldReader, noteViews } from '../engine/note-view.js';
-import { keptOrder } from '../kept-orders.js';
-import { orderBy, parseSortBy } from '../query-params.js';
-import { notesOf, notesOfLoan } from '../store-index.js';
+import { keptOrder } from './kept-orders.js';
+import { orderBy, parseSortBy } from '../search/query-params.js';
+import { notesOf, notesOfLoan } from '../world/store-index.js';
 import { authedRoute, listEnvelope, pageItems } from './route.js';
 
 /** A list may be sorted by any note field (each has one value). */

@@ -4,13 +4,13 @@
  * status and never redirects to an unregistered URL); the token endpoint answers RFC 6749 JSON.
  */
 import { http } from 'msw';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
 import { approveGrant, findGrant, oauthError, scopesFor, tokenGrant, type Access } from '../oauth/grants.js';
-import { MockSetupError } from '../setup-error.js';
-import type { OAuthClient } from '../store.js';
+import { MockSetupError } from '../kit/setup-error.js';
+import type { OAuthClient } from '../world/store.js';
 import { route } from './route.js';
 
 /** The session cookie that stands for "this browser is signed in as this account". */

@@ -4,13 +4,13 @@
  */
 import { http } from 'msw';
 import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
-import { validationError } from '../api-error.js';
+import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
 import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
-import { parseSortBy, sortBy } from '../query-params.js';
-import { ordersOf } from '../store-index.js';
-import type { Order } from '../store.js';
+import { parseSortBy, sortBy } from '../search/query-params.js';
+import { ordersOf } from '../world/store-index.js';
+import type { Order } from '../world/store.js';
 import { authedRoute, headRoute, paged, type RequestHead, type Route } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

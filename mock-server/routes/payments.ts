@@ -6,7 +6,7 @@
 import { http } from 'msw';
 import { parseFilterDate } from '../../src/contract/dates.js';
 import { PAGINATION } from '../../src/contract/enums.js';
-import { validationError } from '../api-error.js';
+import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { paymentAnswer, paymentRows, type PaymentRow } from '../engine/payment-view.js';
 import { authedRoute, paged } from './route.js';

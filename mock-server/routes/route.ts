@@ -9,10 +9,10 @@
  */
 import type { JsonBodyType } from 'msw';
 import { isValidTimeZone } from '../../src/contract/dates.js';
-import { ApiError, validationError } from '../api-error.js';
-import { authenticate, type Caller } from '../auth.js';
+import { ApiError, validationError } from '../kit/api-error.js';
+import { authenticate, type Caller } from './auth.js';
 import type { MockContext } from '../context.js';
-import { parsePage, type Page } from '../query-params.js';
+import { parsePage, type Page } from '../search/query-params.js';
 
 /** Route parameters as msw gives them. */
 export type RouteParams = Record<string, string | readonly string[] | undefined>;

@@ -6,9 +6,9 @@
  * market step), the listings' version (moved by every change of a listing, which funding a bid or
  * originating a loan is), and the caller's count of notes and orders.
  */
-import type { MockContext } from './context.js';
-import { notesOf, ordersOf } from './store-index.js';
-import { participationOf, type Store } from './store.js';
+import type { MockContext } from '../context.js';
+import { notesOf, ordersOf } from '../world/store-index.js';
+import { participationOf, type Store } from '../world/store.js';
 
 /** Callers kept per world; more are dropped oldest first. */
 const KEPT_CALLERS = 16;

@@ -10,9 +10,9 @@
  * `reindexListing`; every other change to a listing calls `touchListing`, so neither a cached answer
  * (`store.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
  */
-import { Bits } from './bitset.js';
+import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
-import type { Listing, Store } from './store.js';
+import type { Listing, Store } from '../world/store.js';
 
 /** The listing indexes (derived: never saved, built on the first search). */
 export interface ListingIndex {

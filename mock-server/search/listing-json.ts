@@ -9,7 +9,7 @@
  * and is called on every change of a listing (listing-index.ts: `reindexListing`, `touchListing`).
  */
 import { listingView, type ViewOptions } from './listing-view.js';
-import type { Listing, Store } from './store.js';
+import type { Listing, Store } from '../world/store.js';
 
 /** A listing's kept texts for one kind of request. */
 interface Fragments {

@@ -8,10 +8,10 @@
  * (keyed by the query and the world's version) so its later pages are slices. `scanListingQuery`
  * is the plain full scan it must always agree with (the property test compares them).
  */
-import { LISTING_STATUS, PAGINATION } from '../src/contract/enums.js';
-import { readListingSearch, type ListingSearch, type RangeFilter, type SortClause } from '../src/contract/listing-query.js';
+import { LISTING_STATUS, PAGINATION } from '../../src/contract/enums.js';
+import { readListingSearch, type ListingSearch, type RangeFilter, type SortClause } from '../../src/contract/listing-query.js';
 import { asValidation, parsePage, sortBy } from './query-params.js';
-import type { Listing } from './store.js';
+import type { Listing } from '../world/store.js';
 
 type Predicate = (l: Listing) => boolean;
 

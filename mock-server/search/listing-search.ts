@@ -4,14 +4,14 @@
  * exists are bitset ANDs (listing-index.ts); ranges are compiled predicates over the remaining
  * candidates; a query's matches are kept so the next pages of it (`--all`) are slices, not searches.
  */
-import { LISTING_STATUS } from '../src/contract/enums.js';
-import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from './bitset.js';
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from '../kit/bitset.js';
 import { fieldGetter as getter, listingIndex, positionOf, positionsWith, type ListingIndex, type QueryCacheEntry } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { orderBy } from './query-params.js';
-import { keyArrays, radixOrder } from './radix-order.js';
-import type { SortClause } from '../src/contract/listing-query.js';
-import type { Listing, Store } from './store.js';
+import { keyArrays, radixOrder } from '../kit/radix-order.js';
+import type { SortClause } from '../../src/contract/listing-query.js';
+import type { Listing, Store } from '../world/store.js';
 
 /** How many searches' matches are kept (a few clients paging at once). */
 const CACHE_ENTRIES = 4;

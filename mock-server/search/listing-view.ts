@@ -4,11 +4,11 @@
  * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones)
  * or where the listing has a value (no nulls: an absent occupation is left out).
  */
-import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
-import { formatDate, formatDateTime } from '../src/contract/dates.js';
-import { LISTING_STATUS } from '../src/contract/enums.js';
-import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../src/contract/listing-fields.js';
-import type { Listing } from './store.js';
+import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
+import { formatDate, formatDateTime } from '../../src/contract/dates.js';
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../../src/contract/listing-fields.js';
+import type { Listing } from '../world/store.js';
 
 /** What the caller asked for and who they are. */
 export interface ViewOptions {

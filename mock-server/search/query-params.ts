@@ -1,8 +1,8 @@
 /** Query parameters shared by the list endpoints: pagination, sort clauses, booleans. */
-import { QueryError, readSortClauses, type SortClause } from '../src/contract/listing-query.js';
-import { validationError } from './api-error.js';
+import { QueryError, readSortClauses, type SortClause } from '../../src/contract/listing-query.js';
+import { validationError } from '../kit/api-error.js';
 
-export type { SortClause } from '../src/contract/listing-query.js';
+export type { SortClause } from '../../src/contract/listing-query.js';
 
 /** A page request. */
 export interface Page {

@@ -4,8 +4,8 @@
  * own slice instead of scanning every order or note. `addOrder` and `addNote` are the only ways in
  * and keep them right; a loaded state file rebuilds them (`buildIndex`), which the tests compare with.
  */
-import type { KeptOrder } from './kept-orders.js';
-import type { ListingIndex, QueryCacheEntry } from './listing-index.js';
+import type { KeptOrder } from '../routes/kept-orders.js';
+import type { ListingIndex, QueryCacheEntry } from '../search/listing-index.js';
 import type { Bid, Note, Order, Store } from './store.js';
 
 /** One bid with the order it belongs to. */

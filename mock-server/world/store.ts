@@ -3,9 +3,9 @@
  * orders, loans and notes, OAuth clients and grants, partner codes. Engines and handlers change it;
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
-import type { BidResult, BidStatus } from '../src/contract/enums.js';
-import type { OutboxMessage } from '../src/contract/mock-inspect.js';
-import type { BidRequest, ListingFields, LoanFields, Offer as OfferAnswer, OrderFields } from '../src/contract/resources.js';
+import type { BidResult, BidStatus } from '../../src/contract/enums.js';
+import type { OutboxMessage } from '../../src/contract/mock-inspect.js';
+import type { BidRequest, ListingFields, LoanFields, Offer as OfferAnswer, OrderFields } from '../../src/contract/resources.js';
 import { listingRow } from './listing-table.js';
 import { emptyIndex, notesOf, ordersOf, type StoreIndex } from './store-index.js';
 
