@@ -12,7 +12,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
-import type { ListingsCommands } from './listings.js';
+import type { ListingsCommands } from './listings-commands.js';
 import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
