@@ -6,7 +6,7 @@
  * message nor, on the replay after a restart, send it twice.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
-import type { NotificationKind } from '../../src/contract/mock-inspect.js';
+import type { NotificationKind } from '../../src/contract/mock-inspect-schemas.js';
 import type { ApiError } from '../kit/api-error.js';
 import { cents } from '../kit/money.js';
 import type { Order, Store } from '../world/store.js';
