@@ -4,7 +4,11 @@
  */
 import { ApiError, invalidToken } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import type { HeaderSource } from './route.js';
+
+/** Reads a request's headers by name (joined with `, ` when repeated): Fetch's Headers, or the adapter's view of node's. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
 
 /** The authenticated caller of a resource call. */
 export interface Caller {

@@ -10,17 +10,14 @@
 import type { JsonBodyType } from 'msw';
 import { isValidTimeZone } from '../../src/contract/dates.js';
 import { ApiError, validationError } from '../kit/api-error.js';
-import { authenticate, type Caller } from './auth.js';
+import { authenticate, type Caller, type HeaderSource } from './auth.js';
 import type { MockContext } from '../context.js';
 import { parsePage, type Page } from '../search/query-params.js';
 
+export type { HeaderSource };
+
 /** Route parameters as msw gives them. */
 export type RouteParams = Record<string, string | readonly string[] | undefined>;
-
-/** Reads a request's headers by name (joined with `, ` when repeated): Fetch's Headers, or the adapter's view of node's. */
-export interface HeaderSource {
-  get(name: string): string | null;
-}
 
 /**
  * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one;
