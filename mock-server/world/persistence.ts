@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { addMonths } from '../engine/lifecycle.js';
+import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
