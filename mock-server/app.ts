@@ -23,7 +23,7 @@ import { paymentsHandlers } from './routes/payments.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
-import { checkRoutes, routedHandlers, routeMethods } from './http/router.js';
+import { checkRoutes, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -87,10 +87,12 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...openApiHandlers(ctx),
     ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
-  checkRoutes(handlers);
+  // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
+  const patterns: RoutePatterns = new Map();
+  checkRoutes(handlers, patterns);
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
-    const allow = routeMethods(handlers, url.pathname, base);
+    const allow = routeMethods(handlers, url.pathname, base, patterns);
     if (allow.length > 0) {
       return Response.json(
         { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${url.pathname}; allowed: ${allow.join(', ')}` },
@@ -104,7 +106,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
     // msw chooses only among the handlers whose path is the request's exactly; it would take any prefix or case.
     const url = new URL(request.url);
-    const candidates = routedHandlers(handlers, url.pathname, base);
+    const candidates = routedHandlers(handlers, url.pathname, base, patterns);
     if (candidates.length === 0) return unrouted(request.method, url);
     let response: Response | undefined;
     try {

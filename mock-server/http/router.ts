@@ -14,10 +14,11 @@ import { normalisePath } from './request-target.js';
 /** One segment of a route: a literal to equal exactly, or a parameter (null) that takes any one segment. */
 type Pattern = readonly (string | null)[];
 
-const compiled = new WeakMap<RequestHandler, Pattern>();
+/** Each handler's path as segments, compiled once: an app keeps its own for its lifetime (app.ts). */
+export type RoutePatterns = Map<RequestHandler, Pattern>;
 
 /** A handler's path as segments; throws for a path the router cannot hold to the strict rule. */
-function compile(handler: RequestHandler): Pattern {
+function compile(handler: RequestHandler, compiled: RoutePatterns): Pattern {
   let pattern = compiled.get(handler);
   if (pattern) return pattern;
   const path = handler instanceof HttpHandler ? handler.info.path : undefined;
@@ -36,8 +37,8 @@ function compile(handler: RequestHandler): Pattern {
 }
 
 /** Compiles every handler's route now, so a route the router cannot hold fails the mock's start, not its first request. */
-export function checkRoutes(handlers: readonly RequestHandler[]): void {
-  for (const h of handlers) compile(h);
+export function checkRoutes(handlers: readonly RequestHandler[], patterns: RoutePatterns = new Map()): void {
+  for (const h of handlers) compile(h, patterns);
 }
 
 /** `path` below `basePath` (`/` for the base itself), or null when it is not under it. */
@@ -56,22 +57,22 @@ function moreLiteral(a: Pattern, b: Pattern): number {
 }
 
 /** The handlers whose path equals the normalised `path` under `basePath`, the more literal first, else in their order (see above). */
-export function routedHandlers(handlers: readonly RequestHandler[], path: string, basePath: string): RequestHandler[] {
+export function routedHandlers(handlers: readonly RequestHandler[], path: string, basePath: string, patterns: RoutePatterns = new Map()): RequestHandler[] {
   const inner = underBase(path, basePath);
   if (inner === null) return [];
   const segments = inner.split('/').filter((s) => s !== '');
   const matched = handlers.filter((h) => {
-    const pattern = compile(h);
+    const pattern = compile(h, patterns);
     return pattern.length === segments.length && pattern.every((p, i) => p === null || p === segments[i]);
   });
   // Array sort is stable: routes alike keep their order (a test's handler put in front still answers first).
-  return matched.length > 1 ? matched.sort((a, b) => moreLiteral(compile(a), compile(b))) : matched;
+  return matched.length > 1 ? matched.sort((a, b) => moreLiteral(compile(a, patterns), compile(b, patterns))) : matched;
 }
 
 /** The methods the handlers answer on the normalised `path` (HEAD wherever GET is), sorted. */
-export function routeMethods(handlers: readonly RequestHandler[], path: string, basePath: string): string[] {
+export function routeMethods(handlers: readonly RequestHandler[], path: string, basePath: string, patterns: RoutePatterns = new Map()): string[] {
   const methods = new Set<string>();
-  for (const h of routedHandlers(handlers, path, basePath)) {
+  for (const h of routedHandlers(handlers, path, basePath, patterns)) {
     const method = (h as HttpHandler).info.method;
     if (typeof method === 'string') methods.add(method.toUpperCase());
   }
