@@ -11,7 +11,7 @@ import type { MockApp } from '../mock-server/app.js';
 import { listEnvelope } from '../mock-server/routes/route.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';
-import { participationOf } from '../mock-server/world/store.js';
+import { participationOf } from '../mock-server/world/store-index.js';
 import { makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step } from './helpers/listing-steps.js';
 

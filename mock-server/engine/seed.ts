@@ -86,7 +86,7 @@ export function seedStore(opts: SeedOptions): Store {
 
   const historyCount = Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
   store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
-  reserveListingRows(store, historyCount + opts.listings);
+  reserveListingRows(store.listingTable, historyCount + opts.listings);
   seedHistory(store, rng, historyCount, opts.now);
 
   store.counters.listing = FIRST_ACTIVE_LISTING;

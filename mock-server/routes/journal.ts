@@ -213,12 +213,11 @@ export class RequestJournal {
 }
 
 /** The seeded users' passwords of a world: a hash each, so worked out once per world (and again if users were added), not per request. */
-const passwords = new WeakMap<Store, { users: number; list: string[] }>();
 function passwordsOf(store: Store): string[] {
-  let kept = passwords.get(store);
+  let kept = store.index.passwords;
   if (kept?.users !== store.users.size) {
     kept = { users: store.users.size, list: [...store.users.keys()].map((u) => userPassword(store.seed, u)) };
-    passwords.set(store, kept);
+    store.index.passwords = kept;
   }
   return kept.list;
 }

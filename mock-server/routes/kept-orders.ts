@@ -11,12 +11,6 @@ import type { SortClause } from '../search/query-params.js';
 /** How many orders are kept (a few clients paging at once). */
 const KEPT = 4;
 
-/** One kept order. */
-export interface KeptOrder {
-  key: string;
-  rows: readonly unknown[];
-}
-
 /** What an order of a list depends on. */
 export interface OrderKey {
   list: string;

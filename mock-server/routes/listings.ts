@@ -15,7 +15,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   return headRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
     const query = parseListingQuery(url.searchParams, zone);
-    const participation = keptParticipation(ctx, caller.accountId);
+    const participation = keptParticipation(ctx.store, ctx.engine.version, caller.accountId);
     const { page, total } = runListingQuery(ctx.store, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
     // Each row is its listing's kept JSON text (listing-json.ts), so the page is a join, not a serialisation.

@@ -6,21 +6,16 @@
  * market step), the listings' version (moved by every change of a listing, which funding a bid or
  * originating a loan is), and the caller's count of notes and orders.
  */
-import type { MockContext } from '../context.js';
-import { notesOf, ordersOf } from '../world/store-index.js';
-import { participationOf, type Store } from '../world/store.js';
+import { notesOf, ordersOf, participationOf } from '../world/store-index.js';
+import type { Store } from '../world/store.js';
 
 /** Callers kept per world; more are dropped oldest first. */
 const KEPT_CALLERS = 16;
 
-const kept = new WeakMap<Store, Map<string, { key: string; participation: ReadonlyMap<number, number> }>>();
-
-/** `participationOf(ctx.store, accountId)`, kept while nothing it depends on moved. */
-export function keptParticipation(ctx: MockContext, accountId: string): ReadonlyMap<number, number> {
-  const store = ctx.store;
-  const key = `${ctx.engine.version}|${store.index.listingsVersion}|${notesOf(store, accountId).length}|${ordersOf(store, accountId).length}`;
-  let callers = kept.get(store);
-  if (!callers) kept.set(store, (callers = new Map()));
+/** `participationOf(store, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
+export function keptParticipation(store: Store, worldVersion: number, accountId: string): ReadonlyMap<number, number> {
+  const key = `${worldVersion}|${store.index.listingsVersion}|${notesOf(store, accountId).length}|${ordersOf(store, accountId).length}`;
+  const callers = store.index.participation;
   const entry = callers.get(accountId);
   if (entry?.key === key) return entry.participation;
   callers.delete(accountId);

@@ -12,28 +12,8 @@
  */
 import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
+import type { ListingIndex } from '../world/derived.js';
 import type { Listing, Store } from '../world/store.js';
-
-/** The listing indexes (derived: never saved, built on the first search). */
-export interface ListingIndex {
-  /** Positions of `store.listings` indexed so far (new listings are caught up on the next search). */
-  size: number;
-  /** Listing number of position 0: numbers are handed out in store order, so most sit at number − base. */
-  base: number;
-  /** Positions of the few listings that do not sit at number − base (a dense map of a million cost 40 MB). */
-  position: Map<number, number>;
-  byStatus: Map<number, Bits>;
-  originated: Bits;
-  /** Field → value → positions, for the static filter fields asked for so far. */
-  byValue: Map<string, Map<unknown, Bits>>;
-}
-
-/**
- * The most recent searches' matches: repeated pages of one query (`--all`) read them instead of searching
- * again. A search with neither range tests nor a sort keeps its candidates' bits (a page is read off them);
- * any other keeps its matches in order.
- */
-export type QueryCacheEntry = { key: string; words: Uint32Array; total: number } | { key: string; matches: Listing[] };
 
 type Getter = (l: Listing) => unknown;
 

@@ -9,18 +9,8 @@
  * and is called on every change of a listing (listing-index.ts: `reindexListing`, `touchListing`).
  */
 import { listingView, type ViewOptions } from './listing-view.js';
+import type { Fragments } from '../world/derived.js';
 import type { Listing, Store } from '../world/store.js';
-
-/** A listing's kept texts for one kind of request. */
-interface Fragments {
-  /** The whole row for a caller without participation. */
-  uninvested: string;
-  /** The row for a caller with participation, around its amount; null: the amount is not spliceable. */
-  invested?: readonly [string, string] | null;
-}
-
-/** Kinds of request (zone, bureaus, loan fields) whose rows are kept, most recently started last. */
-type ViewCache = Map<string, Map<Listing, Fragments>>;
 
 /** Rows kept per kind of request (about 3 KB each), oldest dropped first. */
 const ROWS_PER_KIND = 5_000;
@@ -31,11 +21,8 @@ const MARK = 7.77777777777777e-300;
 const MARK_TEXT = JSON.stringify(MARK);
 const NONE: ReadonlyMap<number, number> = new Map();
 
-const caches = new WeakMap<Store, ViewCache>();
-
 function kindOf(store: Store, o: ViewOptions): Map<Listing, Fragments> {
-  let cache = caches.get(store);
-  if (!cache) caches.set(store, (cache = new Map()));
+  const cache = store.index.listingTexts;
   const key = `${o.zone ?? ''}|${o.bureaus.bureau1 ? 1 : 0}${o.bureaus.bureau2 ? 1 : 0}${o.showLoanFields ? 1 : 0}`;
   let rows = cache.get(key);
   if (!rows) {
@@ -71,6 +58,5 @@ export function listingJson(store: Store, l: Listing, o: ViewOptions): string {
 
 /** Drops every kept text of `l`: called whenever the listing changes. */
 export function forgetListingJson(store: Store, l: Listing): void {
-  const cache = caches.get(store);
-  if (cache) for (const rows of cache.values()) rows.delete(l);
+  for (const rows of store.index.listingTexts.values()) rows.delete(l);
 }

@@ -6,11 +6,12 @@
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, orInto } from '../kit/bitset.js';
-import { fieldGetter as getter, listingIndex, positionOf, positionsWith, type ListingIndex, type QueryCacheEntry } from './listing-index.js';
+import { fieldGetter as getter, listingIndex, positionOf, positionsWith } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { orderBy } from './query-params.js';
 import { keyArrays, radixOrder } from '../kit/radix-order.js';
 import type { SortClause } from '../../src/contract/listing-query.js';
+import type { ListingIndex, QueryCacheEntry } from '../world/derived.js';
 import type { Listing, Store } from '../world/store.js';
 
 /** How many searches' matches are kept (a few clients paging at once). */

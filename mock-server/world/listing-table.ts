@@ -12,7 +12,7 @@
  * become its own, and a field absent from a listing reads undefined. An object field reads as a fresh
  * copy each time (nothing changes the bureau values in place).
  */
-import type { Listing, Store } from './store.js';
+import type { Listing } from './records.js';
 
 /** The own property of a row holding its position in the columns. */
 const ROW = '$row';
@@ -54,7 +54,6 @@ interface Table {
 
 type RowObject = Record<string, unknown> & { [ROW]: number };
 
-const tables = new WeakMap<Store, Table>();
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && v !== NULL_INT;
@@ -285,10 +284,12 @@ function grow(t: Table, capacity: number): void {
   }
 }
 
-function tableOf(store: Store): Table {
-  let t = tables.get(store);
-  if (!t) tables.set(store, (t = makeTable()));
-  return t;
+/** A world's listings by column: the store holds its own (`store.listingTable`), made with it. */
+export type ListingTable = Table;
+
+/** An empty table, for a new world. */
+export function emptyListingTable(): ListingTable {
+  return makeTable();
 }
 
 /**
@@ -296,16 +297,14 @@ function tableOf(store: Store): Table {
  * world's memory is as it was, but allocated once. Growing a million rows by doubling copied every
  * column twenty times and made the garbage collector mark the whole heap again on every new buffer.
  */
-export function reserveListingRows(store: Store, rows: number): void {
-  const t = tableOf(store);
+export function reserveListingRows(t: ListingTable, rows: number): void {
   let capacity = t.capacity;
   while (capacity < rows) capacity *= 2;
   if (capacity > t.capacity) grow(t, capacity);
 }
 
-/** `listing` as a row of `store`'s table: the object to keep in the store instead of the plain one. */
-export function listingRow(store: Store, listing: Listing): Listing {
-  const t = tableOf(store);
+/** `listing` as a row of table `t`: the object to keep in the store instead of the plain one. */
+export function listingRow(t: ListingTable, listing: Listing): Listing {
   if (t.size === t.capacity) grow(t, t.capacity * 2);
   const i = t.size;
   if (!t.compiled) compileCopy(t);

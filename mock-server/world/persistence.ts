@@ -9,6 +9,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
+import { emptyListingTable } from './listing-table.js';
 import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
@@ -30,7 +31,7 @@ export class StateFileError extends MockSetupError {
 }
 
 /** Store fields derived from the others: not saved, rebuilt on load. */
-const DERIVED = new Set(['listingByNumber', 'index']);
+const DERIVED = new Set(['listingByNumber', 'listingTable', 'index']);
 
 /**
  * The store with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
@@ -97,6 +98,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
   const loaded: Listing[] = store.listings;
   store.listings = [];
   store.listingByNumber = new ListingsByNumber();
+  store.listingTable = emptyListingTable();
   for (const l of loaded) {
     l.platform_rating = oldRating(l.platform_rating);
     addListing(store, l);

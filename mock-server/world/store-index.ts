@@ -4,31 +4,10 @@
  * own slice instead of scanning every order or note. `addOrder` and `addNote` are the only ways in
  * and keep them right; a loaded state file rebuilds them (`buildIndex`), which the tests compare with.
  */
-import type { KeptOrder } from '../routes/kept-orders.js';
-import type { ListingIndex, QueryCacheEntry } from '../search/listing-index.js';
-import type { Bid, Note, Order, Store } from './store.js';
+import { emptyIndex, type BidRef, type StoreIndex } from './derived.js';
+import type { Note, Order, Store } from './store.js';
 
-/** One bid with the order it belongs to. */
-export interface BidRef {
-  order: Order;
-  bid: Bid;
-}
-
-/** Lookups kept beside the store's own collections (never saved: derived from them). */
-export interface StoreIndex {
-  ordersByAccount: Map<string, Order[]>;
-  notesByAccount: Map<string, Note[]>;
-  notesByLoan: Map<number, Note[]>;
-  bidsByListing: Map<number, BidRef[]>;
-  /** The listing indexes (listing-index.ts), built on the first search; null until then. */
-  listings: ListingIndex | null;
-  /** Bumped by every change to a listing: part of the key of cached search answers. */
-  listingsVersion: number;
-  /** The last few searches' matches (listing-query.ts), so offset pages of one query do not search again. */
-  queryCache: QueryCacheEntry[];
-  /** The last few sorted lists of notes and loans (kept-orders.ts), so their later pages are slices. */
-  keptOrders: KeptOrder[];
-}
+export type { BidRef, StoreIndex } from './derived.js';
 
 const NONE: readonly never[] = [];
 
@@ -36,14 +15,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/** Empty indexes, for an empty store. */
-export function emptyIndex(): StoreIndex {
-  return {
-    ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
-    listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
-  };
 }
 
 function indexOrder(index: StoreIndex, order: Order): void {
@@ -95,4 +66,17 @@ export function notesOfLoan(store: Store, loanNumber: number): readonly Note[] {
 /** Every bid ever made on one listing, with its order, oldest first. */
 export function bidsOnListing(store: Store, listingNumber: number): readonly BidRef[] {
   return store.index.bidsByListing.get(listingNumber) ?? NONE;
+}
+
+/** The amount each account holds in notes of each listing: the caller's `amount_participation`. */
+export function participationOf(store: Store, accountId: string): Map<number, number> {
+  const out = new Map<number, number>();
+  // Summed in whole cents, so that 0.1 + 0.2 answers 0.3, not 0.30000000000000004.
+  const add = (listing: number, amount: number): void => void out.set(listing, (out.get(listing) ?? 0) + Math.round(amount * 100));
+  for (const n of notesOf(store, accountId)) add(n.listingNumber, n.amount);
+  for (const o of ordersOf(store, accountId)) {
+    for (const b of o.bids) if (b.bid_status === 'PENDING' && b.bid_amount_placed > 0) add(b.listing_id, b.bid_amount_placed);
+  }
+  for (const [listing, c] of out) out.set(listing, c / 100);
+  return out;
 }
