@@ -1,6 +1,6 @@
 /**
  * The mock marketplace as a request → response function: the msw handlers of every resource over
- * one context, routed strictly (routes.ts: the exact path under the base path, letter case included)
+ * one context, routed strictly (http/router.ts: the exact path under the base path, letter case included)
  * and resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for a known
  * path with another method, and a loud JSON 404 for anything unmatched. `handle` normalises the
  * target as the HTTP adapter does and records each request in the journal; the adapter calls
@@ -38,7 +38,7 @@ export interface MockApp {
   /**
    * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
    * search, an order's submission, at their normalised paths), checked like dispatch's; null for any
-   * other request. The route runs the very steps its msw resolver runs (handlers/route.ts), over
+   * other request. The route runs the very steps its msw resolver runs (routes/route.ts), over
    * node's headers and the body the adapter read.
    */
   direct(method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> | null;
@@ -72,7 +72,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const search = listingsSearch(ctx);
   const submit = orderSubmit(ctx);
   const base = options.basePath ?? '';
-  // By method and normalised path, which is the only path these routes answer (routes.ts).
+  // By method and normalised path, which is the only path these routes answer (http/router.ts).
   const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
@@ -116,7 +116,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       if (!(err instanceof URIError)) throw err;
       return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
     }
-    // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
+    // Every routed answer waited in its route (routes/route.ts) for what it changed to be durable.
     return response ?? unrouted(request.method, url);
   };
   // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).

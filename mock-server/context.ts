@@ -34,7 +34,7 @@ export interface MockOptions {
   allowPasswordGrant?: boolean;
   /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
   journalSize?: number;
-  /** The path prefix every route is served under (`--base-path`, normalised by routes.ts parseBasePath; '' or absent: none). */
+  /** The path prefix every route is served under (`--base-path`, normalised by http/request-target.ts parseBasePath; '' or absent: none). */
   basePath?: string;
   /** A fresh investor with one funded account (`mkt invest simulate`). */
   investor?: { id: string; cash: number };

@@ -1,5 +1,5 @@
 /**
- * The indexed listings search (mock-server/listing-search.ts) answers exactly as the plain full scan
+ * The indexed listings search (mock-server/search/listing-search.ts) answers exactly as the plain full scan
  * (`scanListingQuery`) after random sequences of orders, processing, clock moves (funding, endings,
  * originations, arrivals) and withdrawals, for random queries and pages; and later pages of one
  * query are read from its kept matches instead of searching the world again.

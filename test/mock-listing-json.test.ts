@@ -1,5 +1,5 @@
 /**
- * The listings endpoint serves rows from each listing's kept JSON text (mock-server/listing-json.ts):
+ * The listings endpoint serves rows from each listing's kept JSON text (mock-server/search/listing-json.ts):
  * the served text equals the uncached view (`listingView` of a full scan's page, serialised) after
  * random orders, processing, clock moves and withdrawals, for every kind of request a kept text
  * depends on (zone, bureaus, loan fields, the caller's participation); and a repeated search builds

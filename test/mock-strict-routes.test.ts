@@ -1,5 +1,5 @@
 /**
- * Strict routes (mock-server/routes.ts): the mock answers the spec's paths only, letter case included,
+ * Strict routes (mock-server/http/router.ts): the mock answers the spec's paths only, letter case included,
  * so a client with a wrong base URL fails against the mock as it would against the service. Every
  * route the mock serves, under a generated prefix or with a letter's case changed, is the JSON 404
  * naming the method and path; the spec's own spellings (trailing slash, repeated slashes, dot
@@ -212,7 +212,7 @@ describe('a base path (mock serve --base-path)', () => {
   });
 });
 
-describe('the router over handlers as handlers/ register them', () => {
+describe('the router over handlers as routes/ register them', () => {
   const ok = () => new Response('ok');
   const byId = http.get('*/v1/loans/:loanId', ok);
   const payments = http.get('*/v1/loans/payments', ok);

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document (src/contract/openapi/): a valid OpenAPI 3.1 document, true to the field
  * catalogue and to the mock's routes, served at /openapi.json and printed by `mkt mock openapi`; and
- * the answer check that holds the mock to it (mock-server/answer-check.ts) records what does not match.
+ * the answer check that holds the mock to it (mock-server/routes/answer-check.ts) records what does not match.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';

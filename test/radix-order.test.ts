@@ -1,5 +1,5 @@
 /**
- * The radix order of the listings search (mock-server/radix-order.ts) is the order of the generic sort
+ * The radix order of the listings search (mock-server/kit/radix-order.ts) is the order of the generic sort
  * (query-params.ts `orderBy`, a stable comparison sort): for random keys with ties, nulls, negatives,
  * -0 and infinities, over one to three clauses in either direction.
  */

@@ -101,7 +101,7 @@ export class Engine {
         } else break;
         steps++;
       }
-      // Background work no one is told of yet; a request's own changes are marked by its route (handlers/route.ts).
+      // Background work no one is told of yet; a request's own changes are marked by its route (routes/route.ts).
       if (steps > 0) {
         this.worldVersion++;
         this.markDirty();

@@ -107,7 +107,7 @@ export class Faults {
     const c = this.config;
     const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
     if (isAdminPath(path)) return none;
-    // Exactly, as the router matches (routes.ts): /V1/ORDERS reaches no route, so no fault on /v1/orders is for it.
+    // Exactly, as the router matches (router.ts): /V1/ORDERS reaches no route, so no fault on /v1/orders is for it.
     if (c.path && !path.startsWith(c.path)) return none;
     if (c.method && c.method !== method.toUpperCase()) return none;
     const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;

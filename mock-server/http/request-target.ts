@@ -1,10 +1,10 @@
 /**
  * The one reading of a request target. The adapter normalises each target once, and that URL is what
- * the router (routes.ts, then msw), the admin-access decision and fault matching all see, so no spelling
+ * the router (router.ts, then msw), the admin-access decision and fault matching all see, so no spelling
  * of a path (`/v1/../__mock`, `//x/__mock`, `%2e%2e`, `\`, an absolute-form target) can mean one thing
  * to the access check and another to the router.
  *
- * Which spellings reach the same route: the router, routes.ts, compares the normalised path exactly,
+ * Which spellings reach the same route: the router, router.ts, compares the normalised path exactly,
  * letter case included, after the `--base-path` prefix, itself normalised this way. The path is read
  * by normalisePath (src/contract/request-path.ts, which lists its rules and refusals; the CLI's journal
  * key reads base URLs with it too); the target around it:

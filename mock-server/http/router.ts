@@ -6,7 +6,7 @@
  * by segment, letter case included; a `:name` segment takes any one segment. msw then resolves among
  * the handlers that matched, and only those, the more literal first (`/v1/loans/payments` before
  * `/v1/loans/:loanId`, whichever registered first), else in their order. Handlers register as before (`http.get('*\/v1/x', …)` in
- * handlers/); each is compiled once, on first sight, so handlers added later route as well.
+ * routes/); each is compiled once, on first sight, so handlers added later route as well.
  */
 import { HttpHandler, type RequestHandler } from 'msw';
 import { normalisePath } from './request-target.js';

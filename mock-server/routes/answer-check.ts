@@ -54,7 +54,7 @@ class DocumentChecker {
     const paths = this.doc.paths as Record<string, Json>;
     this.routes = Object.keys(paths).map((template) => {
       const body = template.replace(/\/$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      // As routes.ts routes them: the normalised path (no trailing slash) exactly, letter case included.
+      // As the router (http/router.ts) routes them: the normalised path (no trailing slash) exactly, letter case included.
       return { re: new RegExp(`^${body}$`), template, params: (template.match(/\{/g) ?? []).length };
     });
     // A literal segment before a parameter (`/v1/loans/payments` before `/v1/loans/{loan_number}`), whatever the document's order.
@@ -114,7 +114,7 @@ let shared: DocumentChecker | undefined;
 export class AnswerChecker {
   private readonly doc = (shared ??= new DocumentChecker());
 
-  /** `basePath`: the mock's `--base-path` (routes.ts); a path outside it is checked as unrouted. */
+  /** `basePath`: the mock's `--base-path` (http/router.ts); a path outside it is checked as unrouted. */
   constructor(readonly file: string, readonly basePath = '') {}
 
   /** Checks one answer to `method` `url`; a mismatch is appended to the file (synchronously: it is there before the answer leaves). */
