@@ -118,7 +118,7 @@ export interface Timeline {
   hour: number;
   listings: Map<number, ListingEvents>;
   /**
-   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` for the next RING
+   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING
    * hours and in `later` beyond (copies whose `at` moved are stale). A bucket's array is emptied and
    * reused when its hour is taken out: an hour's tick makes no arrays and no Map entries.
    */
