@@ -9,6 +9,7 @@ import { configureHelp } from './commands/help.js';
 import { rootCommand, type RootCommand } from './commands/root.js';
 import type { CommandContext } from './context.js';
 import { redactUserInfo } from './redact-url.js';
+import { alternatives, suggestions } from './suggest.js';
 
 /** Loads a group's factory: only the group being run is imported. */
 const FACTORIES: Record<GroupName, () => Promise<(ctx: CommandContext) => CommandUnknownOpts>> = {
@@ -67,15 +68,45 @@ export async function buildProgram(ctx: CommandContext, argv: readonly string[])
 /** Routes help and errors of a command and all its subcommands through the context's streams. */
 function configure(cmd: CommandUnknownOpts, ctx: CommandContext): void {
   cmd.exitOverride();
-  // Commander hands `--flag=value` whole to its typo matcher when the flag is unknown, which then finds
-  // nothing: give it the flag alone, so `--fico_scor=760-779` is told about --fico_score as `--fico_scor` is.
-  const own = cmd as unknown as { unknownOption(flag: string): void };
-  const unknownOption = own.unknownOption.bind(cmd);
-  own.unknownOption = (flag) => unknownOption(/^--[^=]+=/.test(flag) ? flag.slice(0, flag.indexOf('=')) : flag);
+  suggestNames(cmd);
   cmd.configureOutput({
     writeOut: (s) => ctx.io.stdout.write(s),
     writeErr: (s) => ctx.io.stderr.write(redactUserInfo(s)),
   });
   configureHelp(cmd, ctx.io);
   for (const sub of cmd.commands) configure(sub, ctx);
+}
+
+/** Commander's own parts that name an unknown flag or command (not in its typings). */
+interface Unknowns {
+  unknownOption(flag: string): void;
+  unknownCommand(): void;
+  args: string[];
+  _allowUnknownOption: boolean;
+  _enablePositionalOptions: boolean;
+}
+
+/**
+ * Unknown flags and commands get their suggestion from src/suggest.ts, as every other typed name does.
+ * Commander's own matcher allows 3 edits, so `--fico` (for --fico_score) or `--state` (for
+ * --borrower_state) got none, and it was handed `--flag=value` whole, which matched nothing.
+ */
+function suggestNames(cmd: CommandUnknownOpts): void {
+  const own = cmd as unknown as Unknowns;
+  const hint = (names: string[]): string => (names.length > 0 ? `\n(Did you mean ${alternatives(names)}?)` : '');
+  own.unknownOption = (typed) => {
+    if (own._allowUnknownOption) return;
+    const flag = /^--[^=]+=/.test(typed) ? typed.slice(0, typed.indexOf('=')) : typed;
+    // The flags of this command and of those above it whose options it may take, as commander looks them up.
+    const flags: string[] = [];
+    for (let c: CommandUnknownOpts | null = cmd; c; c = (c as unknown as Unknowns)._enablePositionalOptions ? null : c.parent) {
+      flags.push(...c.createHelp().visibleOptions(c).flatMap((o) => (o.long ? [o.long] : [])));
+    }
+    cmd.error(`error: unknown option '${flag}'${flag.startsWith('--') ? hint(suggestions(flag, flags)) : ''}`, { code: 'commander.unknownOption' });
+  };
+  own.unknownCommand = () => {
+    const typed = own.args[0] ?? '';
+    const names = cmd.createHelp().visibleCommands(cmd).flatMap((c) => [c.name(), ...c.aliases()]);
+    cmd.error(`error: unknown command '${typed}'${hint(suggestions(typed, names))}`, { code: 'commander.unknownCommand' });
+  };
 }

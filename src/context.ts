@@ -2,6 +2,7 @@
  * The context every command factory receives: the injected world, the global options, lazily
  * built settings and API client, and the action wrapper that renders what a command returns.
  */
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
 import type { RootCommand } from './commands/root.js';
@@ -132,8 +133,11 @@ export class CommandContext {
       if (g.columns !== undefined && fields) checkColumns(g.columns, fields);
       const output = await body(...args);
       if (!output) return;
+      // Commander hands the running command to an action last: its flags are what a footer may suggest.
+      const command = args.at(-1);
+      const flags = command instanceof Command ? command.options.flatMap((o) => (o.long ? [o.long] : [])) : [];
       await render(this.io.stdout, output, format, {
-        color: this.color(), width: format === 'table' ? this.tableWidth() : undefined, columns: g.columns, query, notes: this.io.stderr,
+        color: this.color(), width: format === 'table' ? this.tableWidth() : undefined, columns: g.columns, query, notes: this.io.stderr, flags,
       });
     };
   }

@@ -63,6 +63,15 @@ export class OutputClosedError extends Error {
   }
 }
 
+/**
+ * `text` without its closing full stop (an ellipsis kept), so it can go inside a sentence that is
+ * closed once: the marketplace ends its messages with one, and `${message}.` would print two.
+ */
+export function clause(text: string): string {
+  const t = text.trimEnd();
+  return /(?<!\.)\.$/.test(t) ? t.slice(0, -1).trimEnd() : t;
+}
+
 const SYSTEM_WORDS: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
   EISDIR: 'is a directory, not a file',

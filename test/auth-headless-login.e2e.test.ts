@@ -9,12 +9,27 @@ import { skipUnless } from './helpers/requirements.js';
 const noTmux = skipUnless('the paste-at-a-terminal login test', ['tmux']);
 
 let mock: LoginMock;
+/** A mock that shows its consent page (no --auto-approve): a person has to allow mkt. */
+let manual: LoginMock;
 beforeAll(async () => {
-  mock = await startLoginMock({ autoApprove: ['alice'] });
+  [mock, manual] = await Promise.all([startLoginMock({ autoApprove: ['alice'] }), startLoginMock()]);
 });
 afterAll(async () => {
-  await mock?.close();
+  await Promise.all([mock?.close(), manual?.close()]);
 });
+
+/** Allows mkt on the consent page as a person would (alice's first account), and returns where the browser is sent. */
+async function allowOnConsentPage(authorizationUrl: string): Promise<string> {
+  const url = new URL(authorizationUrl);
+  const form = new URLSearchParams({
+    client_id: url.searchParams.get('client_id')!, response_type: 'auth_key', state: url.searchParams.get('state')!,
+    decision: 'allow', account: 'alice-1', access: 'read_write',
+  });
+  const res = await fetch(`${url.origin}${url.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
+  await res.arrayBuffer();
+  expect(res.headers.get('location'), `consent form answered ${res.status}`).toMatch(/\/callback\?/);
+  return res.headers.get('location')!;
+}
 
 /** Where the consent page sends the browser (the mock approves at once): the URL a remote browser fails to load. */
 async function redirectOf(authorizationUrl: string): Promise<string> {
@@ -83,24 +98,41 @@ describe('mkt login with no browser on this machine', () => {
 
   it('without a display it says at once that no browser can be opened, and still logs in by paste', async () => {
     const home = tempHome();
-    const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, ['--timeout', '20'], 25_000, { browser: true, stdin: true });
-    const redirect = await redirectOf(await login.url);
+    const login = spawnLogin(home, { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret }, ['--timeout', '20'], 25_000, { browser: true, stdin: true });
     await until(login.stderr, /no browser could be opened/);
     expect(login.stderr()).toContain('mkt: no browser could be opened (no graphical display: DISPLAY and WAYLAND_DISPLAY are not set); open the URL above yourself');
-    login.child.stdin!.end(`${redirect}\n`);
+    // A consent page needs a person: the alternatives are said at once, not after the timeout.
+    await until(login.stderr, /mkt login --no-browser/);
+    expect(login.stderr()).toContain('mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal');
+    expect(login.stderr()).not.toContain('approved at once');
+    login.child.stdin!.end(`${await allowOnConsentPage(await login.url)}\n`);
     const r = await login.done;
     expect(r.code, r.stderr).toBe(0);
   });
 
   it('with a display but no opener installed it names the missing opener', async () => {
     const home = tempHome();
-    const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, DISPLAY: ':99', PATH: '/nonexistent' }, ['--timeout', '20'], 25_000, { browser: true });
+    const login = spawnLogin(home, { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret, DISPLAY: ':99', PATH: '/nonexistent' }, ['--timeout', '20'], 25_000, { browser: true });
     await login.url;
     await until(login.stderr, /no browser could be opened/);
     expect(login.stderr()).toContain('no browser could be opened (xdg-open is not installed)');
     // The catcher still takes the redirect from a browser elsewhere on this machine.
-    await fetch(await login.url).then((r) => r.arrayBuffer());
+    await fetch(await allowOnConsentPage(await login.url)).then((r) => r.arrayBuffer());
     expect((await login.done).code).toBe(0);
+  });
+
+  it('against a mock started with --auto-approve, with no display and no browser on PATH, follows the approval itself', async () => {
+    const home = tempHome();
+    const emptyPath = tempHome(); // no xdg-open, chromium or any browser in it
+    const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, PATH: emptyPath }, ['--insecure-storage', '--timeout', '20'], 25_000, { browser: true });
+    const r = await login.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('no browser could be opened (no graphical display');
+    expect(r.stderr).toContain('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');
+    expect(JSON.parse(r.stdout)).toMatchObject({ store: 'file', client_id: mock.clientId, scopes: expect.stringContaining('write_invest_order') });
+    const account = await runMkt(['account', '-o', 'json'], { home, env: { ...mock.env, MKT_CREDENTIAL_STORE: '', PATH: emptyPath } });
+    expect(account.code, account.stderr).toBe(0);
+    expect(JSON.parse(account.stdout).external_user_id).toBe(mock.app.ctx.store.accounts.get('alice-1')!.externalUserId);
   });
 });
 

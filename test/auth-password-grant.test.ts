@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { userPassword } from '../mock-server/oauth/passwords.js';
+import { READ_WRITE_SCOPES } from '../src/contract/enums.js';
 import { call, makeApp } from './engine-fixture.js';
 
 const CLIENT = { client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' };
@@ -33,6 +34,8 @@ describe('the password grant', () => {
     const res = await token(app, passwordForm('alice', userPassword(7, 'alice')));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ token_type: 'bearer', expires_in: 3599 });
+    // No redirect carries the scopes in this grant, so the answer does (RFC 6749 5.1), as the README says.
+    expect(res.body.scope).toBe(READ_WRITE_SCOPES.join(' '));
     const access = String(res.body.access_token);
     const account = await call(app, 'GET', '/v1/accounts/platform', { token: access });
     expect(account.body.external_user_id).toBe(app.ctx.store.accounts.get('alice-1')!.externalUserId);

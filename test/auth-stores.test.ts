@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Credentials, CredentialStore } from '../src/auth/credentials.js';
 import { credentialAccount } from '../src/auth/credentials.js';
 import { FileStore } from '../src/auth/file-store.js';
 import { KeychainError } from '../src/auth/keychain-store.js';
 import { withLock } from '../src/lock-file.js';
-import { storePreference, Stores } from '../src/auth/stores.js';
+import { profileOf, storePreference, Stores } from '../src/auth/stores.js';
 import { tempHome } from './helpers/cli.js';
 
 const creds = (authKey: string): Credentials => ({ clientId: 'c', clientSecret: 'secret', authKey, scopes: ['read_listing'], loggedInAt: 1 });
@@ -95,6 +96,34 @@ describe('credential stores', () => {
     await expect(stores.locate('p@h')).rejects.toThrow(/keychain is not reachable/);
     const empty = new Stores('auto', { configDir: join(tempHome(), 'config'), warn: () => undefined, keychain: fakeKeychain('empty') });
     expect(await empty.locate('p@h')).toBeNull();
+  });
+});
+
+describe('the store chosen at login, per profile', () => {
+  it('a profile that chose the file reads it at every host and never asks the keychain', async () => {
+    const dir = join(tempHome(), 'config');
+    const file = new FileStore(dir);
+    await file.save('p@a:1', creds('k'));
+    const stores = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: fakeKeychain('fail') });
+    // Without the choice recorded, a host the file does not hold gets the keychain's failure (as before).
+    await expect(stores.locate('p@b:2')).rejects.toThrow(/keychain is not reachable/);
+    await file.remember('p', true);
+    expect(await stores.locate('p@b:2')).toBeNull();
+    expect((await stores.locate('p@a:1'))?.credentials.authKey).toBe('k');
+    // Another profile chose nothing: the keychain is still its store.
+    await expect(stores.locate('q@b:2')).rejects.toThrow(/keychain is not reachable/);
+    // Choosing the keychain again forgets the file choice; a keychain user gets no file written for it.
+    await file.remember('p', false);
+    expect(await file.chosenBy('p')).toBe(false);
+    const keychainOnly = new FileStore(join(tempHome(), 'config'));
+    await keychainOnly.remember('p', false);
+    expect(existsSync(keychainOnly.location)).toBe(false);
+  });
+
+  it('profileOf takes the profile out of PROFILE@HOST', () => {
+    fc.assert(fc.property(fc.string(), fc.domain(), fc.integer({ min: 1, max: 65535 }), (profile, host, port) => {
+      expect(profileOf(credentialAccount(profile, `http://${host}:${port}/v1`))).toBe(profile);
+    }));
   });
 });
 

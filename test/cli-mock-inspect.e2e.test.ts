@@ -48,6 +48,20 @@ describe('mkt mock requests', () => {
     expect(rest).toEqual([]);
   });
 
+  test('a part of the journal has a footer naming --offset, and --offset reads the next part', async () => {
+    const m = await mock();
+    for (const path of ['/one', '/two', '/three']) await fetch(`${m.origin}${path}`);
+    const first = await runMkt(['mock', 'requests', '-o', 'table', '--limit', '2'], { env: m.env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr.trim()).toBe('2 of 3 — use --offset');
+    const next = await runMkt(['mock', 'requests', '-o', 'ndjson', '--limit', '2', '--offset', '2'], { env: m.env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(ndjson<JournalEntry>(next.stdout).map((e) => e.path)).toEqual(['/one']);
+    const follow = await runMkt(['mock', 'requests', '--follow', '--offset', '2'], { env: m.env });
+    expect(follow.code).toBe(2);
+    expect(follow.stderr).toMatch(/--follow starts from the newest request/);
+  });
+
   test('a bad --limit is exit 2 with nothing sent', async () => {
     const m = await mock();
     const res = await runMkt(['mock', 'requests', '--limit', '5000'], { env: m.env });

@@ -101,7 +101,7 @@ describe('mkt order submit says what happened to the money', () => {
     expect(r.code).toBe(6);
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.stderr).toContain(`order ${id}: gave up after 1 s with 1 bid placed and still pending (not yet processed)`);
-    expect(r.stderr).toContain(`follow with \`mkt order get ${id} --wait\``);
+    expect(r.stderr).toContain(`follow with \`mkt order get ${id} --wait --timeout 1\``);
     expect(r.stderr).not.toMatch(/not placed or not invested/);
   });
 

@@ -50,7 +50,7 @@ describe('mkt invest simulate', () => {
     for (const [args, message] of [
       [['--months', '0'], /--months must be a whole number of at least 1, got '0'/],
       [['--months', '121'], /--months must be at most 120/],
-      [['--months', '2', '--cash', '-5'], /--cash must be an amount above 0/],
+      [['--months', '2', '--cash', '-5'], /--cash -5 is negative: the starting cash is an amount above 0/],
       [['--months', '2', '--cash', '10.001'], /--cash must be an amount/],
       [['--months', '2', '--listings', 'many'], /--listings must be a whole number/],
       [[], /required option '--months <n>' not specified/],

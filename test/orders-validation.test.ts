@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { specialListing } from '../mock-server/engine/seed-extras.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { ORDER_ERRORS } from '../src/contract/errors.js';
-import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
+import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
 
 function expectCode(res: { status: number; body: { code: string; message: string } }, code: string): void {
   expect(res.body.code).toBe(code);
@@ -142,6 +142,29 @@ describe('the listing', () => {
     const expired = app.ctx.store.listings.find((l) => l.listing_status === 5);
     expect(expired).toBeDefined();
     expectCode(await order(app, tokenFor(app, 'alice-1'), [{ listing_id: expired!.listing_number, bid_amount: 25 }]), 'ORD0013');
+  });
+
+  test('a listing past its end date is taken until the hourly tick that ends it, as search shows it; then ORD0013', async () => {
+    const app = makeApp({ listings: 2000 });
+    const alice = tokenFor(app, 'alice-1');
+    // Half past an hour, a day or more in: an active listing whose end date passed in the last half hour.
+    const live = (now: number) => app.ctx.store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && x.listing_end_date <= now
+      && Math.ceil(x.listing_end_date / HOUR) * HOUR > now && x.listing_amount - x.amount_funded >= 25);
+    let now = START + 14 * DAY + HOUR / 2;
+    await call(app, 'POST', '/__mock/clock', { body: { to: new Date(now).toISOString() } });
+    while (!live(now) && now < START + 20 * DAY) {
+      now += HOUR;
+      await call(app, 'POST', '/__mock/clock', { body: { to: new Date(now).toISOString() } });
+    }
+    const l = live(now)!;
+    expect(l, 'an active listing past its end date, before the tick that ends it').toBeDefined();
+    const found = await call(app, 'GET', `/listingsvc/v2/listings/?listing_number=${l.listing_number}`, { token: alice });
+    expect(found.body.result).toHaveLength(1);
+    expect((await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 25 }])).status).toBe(200);
+    // The tick on the hour ends it: search no longer shows it as biddable, and a bid is ORD0013.
+    await call(app, 'POST', '/__mock/clock', { body: { to: new Date(Math.ceil(l.listing_end_date / HOUR) * HOUR).toISOString() } });
+    expect((await call(app, 'GET', `/listingsvc/v2/listings/?listing_number=${l.listing_number}`, { token: alice })).body.result).toHaveLength(0);
+    expectCode(await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 25 }]), 'ORD0013');
   });
 
   test('an order total above 500,000.00 is ORD0034', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LISTING_COLUMNS } from '../src/commands/listings-actions.js';
 import { display } from '../src/output/columns.js';
@@ -70,7 +71,7 @@ describe('a table laid out for a terminal', () => {
 });
 
 describe('one listing as sections', () => {
-  it('groups fields under headings and flattens bureau values to dotted keys', () => {
+  it('groups fields under headings, and a nested object as its name over its own fields', () => {
     const item = {
       listing_number: 7, borrower_rate: 0.1, borrower_state: 'CA', platform_rating: 'A', surprise: 1,
       credit_bureau_values_bureau2_indexed: { g980s: 2, at01s: 11 },
@@ -79,9 +80,48 @@ describe('one listing as sections', () => {
     expect(lines).toContain('listing');
     expect(lines).toContain('bureau');
     expect(lines).toContain('other');
-    expect(lines.some((l) => /^ {2}credit_bureau_values_bureau2_indexed\.g980s: +2$/.test(l))).toBe(true);
+    const nested = lines.indexOf('  credit_bureau_values_bureau2_indexed');
+    expect(nested).toBeGreaterThan(lines.indexOf('bureau'));
+    expect(lines.slice(nested + 1, nested + 3).map((l) => l.trim().split(/ +/))).toEqual([['g980s:', '2'], ['at01s:', '11']]);
     expect(lines.some((l) => /borrower_rate: +10\.00%/.test(l))).toBe(true);
     expect(lines.indexOf('rates')).toBeLessThan(lines.indexOf('borrower'));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('fits 80 columns with the bureau keys of a real listing, every value whole and aligned', () => {
+    const bureau = {
+      credit_report_date: '2026-05-29 16:48:52 +0000',
+      s207s_months_since_most_recent_public_record_bankruptcy: 97,
+      re33s_balance_owed_on_all_revolving_accounts: 220656,
+      at57s_amount_delinquent: 216575,
+    };
+    const lines = sectionLines({ listing_number: 7, credit_bureau_values_bureau2_indexed: bureau }, LISTING_SECTIONS, 80);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(lines.join('\n')).not.toContain('…');
+    const values = lines.filter((l) => l.startsWith('    '));
+    expect(values.map((l) => l.trim().replace(/: +/, ': '))).toEqual([
+      'credit_report_date: 2026-05-29 16:48:52 +0000',
+      's207s_months_since_most_recent_public_record_bankruptcy: 97',
+      're33s_balance_owed_on_all_revolving_accounts: 220,656.00',
+      'at57s_amount_delinquent: 216,575.00',
+    ]);
+    // Keys that fit the block's column share one value column; the one too long for it (with a date in the block) follows its key.
+    expect(new Set(values.filter((l) => !l.includes('s207s')).map((l) => l.search(/(?<=: +)\S/))).size).toBe(1);
+  });
+
+  it('at any width keeps every line within it and every key and value whole', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,70}$/);
+    const value = fc.oneof(fc.integer(), fc.stringMatching(/^[A-Za-z0-9 ,.-]{0,300}$/), fc.boolean());
+    const leaves = fc.dictionary(name, value, { maxKeys: 8 });
+    const item = fc.dictionary(name, fc.oneof(value, leaves), { minKeys: 1, maxKeys: 12 });
+    fc.assert(fc.property(item, fc.integer({ min: 20, max: 200 }), (it, width) => {
+      const lines = sectionLines(it, LISTING_SECTIONS, width);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
+      const text = lines.join('').replace(/\s+/g, '');
+      const leafTexts = Object.entries(it).flatMap(([k, v]) => (v !== null && typeof v === 'object'
+        ? [k, ...Object.entries(v).flatMap(([kk, vv]) => [`${kk}:${display(kk, vv).text}`])]
+        : [`${k}:${display(k, v).text}`]));
+      for (const t of leafTexts) expect(text).toContain(t.replace(/\s+/g, ''));
+    }), { numRuns: 300 });
   });
 });

@@ -11,6 +11,7 @@ import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { notifyProcessed } from './notifications.js';
 import { rngFor } from './rng-for.js';
+import { biddableUntil } from './timeline.js';
 import type { BidRequest } from './validate-order.js';
 
 /** Source recorded on orders placed through the API. */
@@ -66,7 +67,7 @@ function fail(store: Store, order: Order, bid: Bid, result: Bid['bid_result'], a
 function processBid(store: Store, order: Order, bid: Bid, at: number): void {
   if (bid.bid_result !== 'NONE' || bid.bid_status !== 'PENDING') return;
   const l = store.listingByNumber.get(bid.listing_id);
-  if (!l || l.listing_status !== LISTING_STATUS.ACTIVE || at >= l.listing_end_date || at < l.listing_start_date) {
+  if (!l || l.listing_status !== LISTING_STATUS.ACTIVE || at >= biddableUntil(l) || at < l.listing_start_date) {
     return fail(store, order, bid, 'LISTING_NOT_BIDDABLE', at);
   }
   const user = store.users.get(store.accounts.get(order.accountId)?.userId ?? '');

@@ -44,6 +44,14 @@ export function hourAtOrAfter(ms: number): number {
 }
 
 /**
+ * When a listing stops taking bids: the hourly tick at or after its end date, which ends it. Until then
+ * search shows it active, so the order checks and bid processing must take a bid on it too.
+ */
+export function biddableUntil(l: Listing): number {
+  return hourAtOrAfter(l.listing_end_date) * HOUR;
+}
+
+/**
  * The first hour in [from, until) at which process `i` fires for listing `n`, or Infinity. Within
  * each block of hours the firing hours are geometric gaps drawn from the block's own stream, so a
  * process fires at an hour with its chance per hour, independently of every other hour, listing and

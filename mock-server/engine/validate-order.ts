@@ -10,6 +10,7 @@ import { ApiError, invalidToken } from '../kit/api-error.js';
 import { cents } from '../kit/money.js';
 import type { Account, Listing, Store, User } from '../world/store.js';
 import { heldByUnprocessedBid } from './lifecycle.js';
+import { biddableUntil } from './timeline.js';
 
 /** The most one bid may carry (ORD0014). */
 export const MAX_BID_AMOUNT = 50_000;
@@ -119,7 +120,7 @@ function checkListing(store: Store, user: User, id: number, amount: number, i: n
     throw orderError('ORD0019', `${at}: listing ${id} is ${l.listing_status_reason} (status ${l.listing_status}).`);
   }
   if (l.listing_start_date > now) throw orderError('ORD0020', `${at}: listing ${id} has not started.`);
-  if (l.listing_end_date <= now) throw orderError('ORD0013', `${at}: listing ${id} ended.`);
+  if (biddableUntil(l) <= now) throw orderError('ORD0013', `${at}: listing ${id} ended.`);
   if (l.borrowerUserId === user.id) throw orderError('ORD0011', `${at}: listing ${id} is your own.`);
   if (l.authorizedUsers && l.authorizedUsers.length > 0 && !l.authorizedUsers.includes(user.id)) {
     throw orderError('ORD0016', `${at}: listing ${id}.`);

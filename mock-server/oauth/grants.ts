@@ -52,6 +52,8 @@ export interface TokenResponse {
   token_type: 'bearer';
   refresh_token: string;
   expires_in: number;
+  /** Space-separated scopes: only in the password grant's answer, which has no redirect to carry them. */
+  scope?: string;
 }
 
 function pruneExpired(ctx: MockContext, now: number): void {
@@ -83,7 +85,9 @@ function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams
   if (!user || !accountId || !passwordMatches(ctx.store.seed, user.id, password)) {
     throw oauthError(400, 'invalid_grant', 'Invalid username or password');
   }
-  return tokenPair(ctx, { clientId, accountId, scopes: scopesFor('read_write'), authKey: '' });
+  const scopes = scopesFor('read_write');
+  // RFC 6749 5.1: scope is required when it differs from what was asked, and this grant asks for none.
+  return { ...tokenPair(ctx, { clientId, accountId, scopes, authKey: '' }), scope: scopes.join(' ') };
 }
 
 /** A new access token and refresh token for `from`. */

@@ -4,7 +4,7 @@
  */
 import type { DecodeError } from '../contract/decode.js';
 import { AUTH_ERRORS, OFFER_ERRORS, ORDER_ERRORS } from '../contract/errors.js';
-import { CliError, EXIT } from '../errors.js';
+import { CliError, clause, EXIT } from '../errors.js';
 
 /** Any failure answered by the marketplace. */
 export class ApiError extends CliError {
@@ -77,7 +77,9 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   const first = fieldsOf(Array.isArray(b.errors) ? b.errors[0] : undefined);
   const code = textOf(b.code) ?? textOf(b.error) ?? textOf(first.code);
   const text = textOf(b.message) ?? textOf(b.error_description) ?? textOf(first.message);
-  const detail = [code, text ?? meaningOf(code)].filter(Boolean).join(': ') || (typeof body === 'string' ? body.slice(0, 200) : '');
+  // The marketplace's text ends in a full stop; callers put the message inside sentences of their own.
+  const said = text ?? meaningOf(code);
+  const detail = [code, said === undefined ? undefined : clause(said)].filter(Boolean).join(': ') || (typeof body === 'string' ? clause(body.slice(0, 200)) : '');
   const message = `${what} failed (HTTP ${status})${detail ? `: ${detail}` : ''}`;
   if (status === 403 && code === 'insufficient_scope') {
     return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'this grant is read-only: run `mkt login` again and choose read/write');

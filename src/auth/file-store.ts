@@ -19,7 +19,11 @@ interface FileShape {
   credentials: Record<string, unknown>;
   /** Accounts removed by `mkt logout`: their user chose this file, so a keychain they never used stays out of "not logged in". */
   logged_out?: string[];
+  /** Profiles whose user chose this file at their last `mkt login`: read here for every host, the keychain never asked. */
+  chosen_by?: string[];
 }
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string') : []);
 
 /** Credentials in a 0600 JSON file. */
 export class FileStore implements CredentialStore {
@@ -41,11 +45,13 @@ export class FileStore implements CredentialStore {
     if (text === undefined) return { version: 1, credentials: {} };
     try {
       const parsed = JSON.parse(text) as Partial<FileShape>;
-      const loggedOut = Array.isArray(parsed.logged_out) ? parsed.logged_out.filter((a): a is string => typeof a === 'string') : [];
+      const loggedOut = strings(parsed.logged_out);
+      const chosenBy = strings(parsed.chosen_by);
       return {
         version: 1,
         credentials: parsed.credentials && typeof parsed.credentials === 'object' ? parsed.credentials : {},
         ...(loggedOut.length ? { logged_out: loggedOut } : {}),
+        ...(chosenBy.length ? { chosen_by: chosenBy } : {}),
       };
     } catch {
       throw new CliError(`credentials file ${this.location} is not valid JSON`, EXIT.AUTH, 'remove it and run `mkt login` again');
@@ -104,6 +110,25 @@ export class FileStore implements CredentialStore {
     shape.logged_out = [...new Set([...(shape.logged_out ?? []), account])];
     await this.write(shape);
     return true;
+  }
+
+  /** Whether `profile` chose this file at its last `mkt login` (whatever the host). */
+  async chosenBy(profile: string): Promise<boolean> {
+    return (await this.read()).chosen_by?.includes(profile) ?? false;
+  }
+
+  /**
+   * Records the store `profile` chose at login: this file (`true`) or the keychain (`false`). Choosing the
+   * keychain writes only a file that already names the profile, so a keychain user gets no file.
+   */
+  async remember(profile: string, chosen: boolean): Promise<void> {
+    const shape = await this.read();
+    const had = shape.chosen_by?.includes(profile) ?? false;
+    if (had === chosen) return;
+    const rest = (shape.chosen_by ?? []).filter((p) => p !== profile);
+    shape.chosen_by = chosen ? [...rest, profile] : rest;
+    if (!shape.chosen_by.length) delete shape.chosen_by;
+    await this.write(shape);
   }
 
   /** Whether `mkt logout` removed `account` from this file (and no login stored it again since). */

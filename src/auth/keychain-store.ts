@@ -3,6 +3,8 @@
  * native binding is imported lazily, every call runs under a timeout (a locked keyring can wait
  * forever for a password), and a missing, unreachable or locked keyring is reported as such.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { CliError, EXIT } from '../errors.js';
 import { parseCredentials, type CredentialStore, type Credentials } from './credentials.js';
 
@@ -30,15 +32,40 @@ export interface KeytarApi {
   findCredentials?(service: string): Promise<Array<{ account: string }>>;
 }
 
+/**
+ * Why the binding's native addon does not load, in dlopen's words: keytar's own loader swallows them
+ * ("Failed to load keytar native addon, checked …"), so each place it looks is tried again here.
+ */
+export function addonLoadErrors(platform = process.platform, arch = process.arch): string[] {
+  try {
+    const req = createRequire(import.meta.url);
+    const dir = dirname(req.resolve('@github/keytar/package.json'));
+    const errors: string[] = [];
+    for (const sub of ['build/Release', `prebuilds/${platform}-${arch}`]) {
+      try {
+        req(join(dir, sub, 'keytar.node'));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') errors.push((err as Error).message.split('\n')[0] ?? '');
+      }
+    }
+    return errors;
+  } catch {
+    return [];
+  }
+}
+
 /** Loads the keychain binding; a shared library it lacks is named with the package that provides it. */
-export async function loadKeytar(importer: () => Promise<unknown> = () => import('@github/keytar')): Promise<KeytarApi> {
+export async function loadKeytar(
+  importer: () => Promise<unknown> = () => import('@github/keytar'),
+  diagnose: () => string[] = addonLoadErrors,
+): Promise<KeytarApi> {
   try {
     const mod = (await importer()) as { default?: KeytarApi } & KeytarApi;
     return mod.default ?? mod;
   } catch (err) {
     const first = (err as Error)?.message?.split('\n')[0] ?? String(err);
     // dlopen's words: "libsecret-1.so.0: cannot open shared object file: No such file or directory".
-    if (/libsecret-1\.so/.test(first)) {
+    if ([first, ...diagnose()].some((why) => /libsecret-1\.so/.test(why))) {
       throw new KeychainError('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage', err,
         'on a system without apt, install the package that provides libsecret-1.so.0; or set MKT_CREDENTIAL_STORE=file');
     }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Credentials } from './credentials.js';
+import { followAutoApproval } from './auto-approval.js';
 import { FileStore } from './file-store.js';
 import type { BrowserOpener } from './open-browser.js';
 import { readPastedRedirect, type PastedRedirect } from './pasted-redirect.js';
@@ -58,9 +59,10 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   let callback: CallbackResult;
   let pasted: PastedRedirect | undefined;
   let over = false; // an opener that fails after the login ended has nothing left to say
-  // Settles only if a pasted URL ends the login; until then the catcher, the timeout or Ctrl-C decide.
+  // Settles only if a pasted URL or a followed auto-approval ends the login; until then the catcher, the timeout or Ctrl-C decide.
   let settlePaste!: { resolve: (r: CallbackResult) => void; reject: (e: unknown) => void };
   const fromPaste = new Promise<CallbackResult>((resolve, reject) => (settlePaste = { resolve, reject }));
+  fromPaste.catch(() => undefined); // raced below; a rejection after the login ended is not a crash
   // Pasting is offered once: with --no-browser at the start, otherwise when the browser could not be opened.
   const offerPaste = () => {
     if (pasted || !input.stdin) return;
@@ -76,11 +78,25 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
     stderr('Open this URL in a browser to sign in and allow mkt:');
     stderr(`  ${url}`);
     stderr(`Waiting for the browser on ${settings.redirectUri} (up to ${Math.round(input.timeoutMs / 1000)} s)…`);
+    // No browser here: the local mock with --auto-approve needs no human, so its redirect is followed
+    // here; anything else (a consent page) is for a person, on any machine, then pasted back.
+    const followHere = async () => {
+      const outcome = await followAutoApproval(session.deps.http, url, settings.redirectUri, state);
+      if (over) return;
+      if (!outcome) {
+        // At a terminal offerPaste says how to paste here; elsewhere the way is a login at a terminal.
+        if (!input.promptPaste) stderr('mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal');
+        return offerPaste();
+      }
+      stderr('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');
+      if (outcome.kind === 'ok') settlePaste.resolve(outcome.result);
+      else settlePaste.reject(outcome.error);
+    };
     if (input.openBrowser) {
       input.openBrowser(url, (reason) => {
         if (over) return;
         stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
-        offerPaste();
+        followHere().catch((err: unknown) => (over ? undefined : settlePaste.reject(err)));
       });
     } else {
       offerPaste();
@@ -107,8 +123,11 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const credentials = applyTokens(base, tokens, now, REFRESH_TOKEN_SECONDS);
   await session.lock(async () => {
     await store.save(session.account, credentials);
+    const file = new FileStore(settings.configDir);
+    // The choice is remembered per profile, so every host (and cron) reads the store this login wrote.
+    await file.remember(settings.profile, store.kind === 'file');
     // A keychain login leaves no older copy of the secrets behind in the plain file.
-    if (store.kind === 'keychain') await new FileStore(settings.configDir).remove(session.account).catch(() => false);
+    if (store.kind === 'keychain') await file.remove(session.account).catch(() => false);
   });
   return {
     profile: settings.profile,

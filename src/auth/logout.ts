@@ -7,6 +7,9 @@ import type { AuthSession } from './session.js';
 export async function removeEverywhere(session: AuthSession): Promise<string[]> {
   const removed: string[] = [];
   const pref = session.stores.preference;
+  const file = new FileStore(session.deps.settings.configDir);
+  // A profile whose login chose the file: a keychain that cannot answer (cron, no binding) is not its problem.
+  const fileChosen = pref === 'auto' && (await file.chosenBy(session.deps.settings.profile));
   let failure: KeychainError | undefined;
   if (pref !== 'file') {
     try {
@@ -18,8 +21,8 @@ export async function removeEverywhere(session: AuthSession): Promise<string[]> 
   }
   if (pref !== 'keychain') {
     // The file is looked at without the warning: removing from it stores nothing.
-    if (await new FileStore(session.deps.settings.configDir).remove(session.account)) removed.push('file');
+    if (await file.remove(session.account)) removed.push('file');
   }
-  if (failure && removed.length === 0) throw failure;
+  if (failure && removed.length === 0 && !fileChosen) throw failure;
   return removed;
 }

@@ -1,8 +1,9 @@
 /**
  * Which credential store a run uses. Lookup order (DESIGN.md): MKT_ACCESS_TOKEN (handled by the
  * token provider) > keychain > the 0600 file. The file is used only by choice: `--insecure-storage`
- * or MKT_CREDENTIAL_STORE=file for writing, and for reading when it holds the profile and the
- * keychain does not. `mkt login` writing to the file says so on stderr, once; later reads stay quiet.
+ * or MKT_CREDENTIAL_STORE=file for writing, and for reading when the profile's last login chose it
+ * (every host) or it holds the profile and the keychain does not. `mkt login` writing to the file says
+ * so on stderr, once; later reads stay quiet.
  */
 import { UsageError } from '../errors.js';
 import type { CredentialStore, Credentials } from './credentials.js';
@@ -74,6 +75,11 @@ export class Stores {
     // MKT_CREDENTIAL_STORE=file is an explicit, lasting choice: reads stay quiet (cron mail), writes warn.
     if (this.preference === 'file') return found(this.file(false), await this.file(false).load(account));
     if (this.preference === 'keychain') return found(this.keychain(), await this.keychain().load(account));
+    const file = this.file(false);
+    // The file chosen at this profile's last login holds its credentials for every host: a keychain
+    // (absent under cron, or without its binding) has nothing to say, so "not logged in at" or
+    // "cannot reach" stay the answer at a host the file does not hold.
+    if (await file.chosenBy(profileOf(account))) return found(file, await file.load(account));
     let failure: KeychainError | undefined;
     let inKeychain: Credentials | null = null;
     try {
@@ -82,7 +88,6 @@ export class Stores {
       if (!(err instanceof KeychainError)) throw err;
       failure = err;
     }
-    const file = this.file(false);
     const inFile = await file.load(account);
     // Both hold the profile when the user switched stores between logins: the newer login wins. Reading
     // the file the user chose at login stays quiet: the warning was said once, when it was written.
@@ -96,11 +101,19 @@ export class Stores {
 
 /** The hosts (host:port) `profile` holds credentials for in the stores this run may read; best effort, never throws. */
 export async function hostsOf(stores: Stores, profile: string, configDir: string): Promise<string[]> {
-  const lists: Array<Promise<string[]>> = [new FileStore(configDir).accounts()];
-  if (stores.preference !== 'file') lists.push(stores.keychain().accounts?.() ?? Promise.resolve([]));
+  const file = new FileStore(configDir);
+  const lists: Array<Promise<string[]>> = [file.accounts()];
+  const fileChosen = stores.preference === 'file' || (await file.chosenBy(profile).catch(() => false));
+  if (!fileChosen) lists.push(stores.keychain().accounts?.() ?? Promise.resolve([]));
   const names = (await Promise.all(lists.map((l) => l.catch(() => [] as string[])))).flat();
   const prefix = `${profile}@`;
   return [...new Set(names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length)))].sort();
+}
+
+/** The profile of a store account name `PROFILE@HOST` (a host never holds '@'). */
+export function profileOf(account: string): string {
+  const at = account.lastIndexOf('@');
+  return at < 0 ? account : account.slice(0, at);
 }
 
 function found(store: CredentialStore, credentials: Credentials | null) {

@@ -73,9 +73,18 @@ export function makeConfigCommand(ctx: CommandContext) {
       const value = checkValue(key, valueText);
       const name = profile();
       const file = readConfig(ctx.io.env);
-      file.profiles[name] = { ...file.profiles[name], [key]: value };
+      const before = file.profiles[name] ?? {};
+      file.profiles[name] = { ...before, [key]: value };
+      const followers = key === 'base_url' ? (await import('../config/follow-base.js')).followBase(before, value) : undefined;
+      for (const [k, m] of Object.entries(followers?.moved ?? {})) file.profiles[name][k as ConfigKey] = m.to;
       writeConfig(ctx.io.env, file);
       if (ctx.io.env[ENV_OF[key]]) ctx.info(`mkt: note: ${ENV_OF[key]} is set and overrides ${key}`);
+      for (const [k, m] of Object.entries(followers?.moved ?? {})) ctx.info(`mkt: ${k} follows base_url to its host: ${redactUserInfo(m.to)} (was ${redactUserInfo(m.from)})`);
+      const apart = Object.entries(followers?.apart ?? {});
+      if (apart.length > 0) {
+        const list = apart.map(([k, v]) => `${k} (${redactUserInfo(v)})`).join(' and ');
+        ctx.info(`mkt: warning: ${list} ${apart.length > 1 ? 'stay' : 'stays'} on another host than base_url, as set; if ${apart.length > 1 ? 'they' : 'it'} moved too, run \`mkt${name === 'default' ? '' : ` --profile ${name}`} config set ${apart[0]![0]} URL\``);
+      }
       return { kind: 'none' };
     }));
 

@@ -23,6 +23,9 @@ export type StrategyCheck = (text: string, source: string) => Strategy;
 
 function parseCash(text: string): number {
   const t = text.trim();
+  if (/^-\d*\.?\d+$/.test(t) && Number(t) < 0) {
+    throw new UsageError(`--cash ${t} is negative: the starting cash is an amount above 0 and at most ${MAX_CASH} with at most 2 decimals`);
+  }
   if (!/^\d+(\.\d{1,2})?$/.test(t) || Number(t) <= 0 || Number(t) > MAX_CASH) {
     throw new UsageError(`--cash must be an amount above 0 and at most ${MAX_CASH} with at most 2 decimals, got '${text}'`);
   }

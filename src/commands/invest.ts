@@ -9,6 +9,7 @@ import { appendLog, below, digest, hookName, hookUrl, logLine, post, tail, type 
 import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
 import type { DeskBid } from '../orders/desk.js';
+import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addSimulateCommand } from './invest-simulate.js';
@@ -78,8 +79,8 @@ export function investCommand(ctx: CommandContext): Command {
     .option('--dry-run', 'plan against the live marketplace and send nothing')
     .option('-y, --yes', 'place without asking (required off a terminal)')
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
-    .option('--until <what>', 'with --wait: processed or completed', 'processed')
-    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--until <what>', 'with --wait: processed or completed', WAIT_DEFAULTS.until)
+    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
     .option('--wait-lock <seconds>', 'wait up to this many seconds for another run or submit on the account to finish (default: exit 2 at once, bidding nothing)')
     .option('--notify <url>', 'POST the JSON report to this webhook after the run (also after a dry run or a failure)')
     .option('--healthcheck <url>', 'ping a dead-man\'s switch: URL/start before, URL on success, URL/fail with the messages on failure')
@@ -135,6 +136,7 @@ export function investCommand(ctx: CommandContext): Command {
 
       const report: RunReport = {
         decisions: outcome?.decisions ?? [], orders: outcome?.orders ?? [], total_bid: outcome?.total_bid ?? 0, dry_run: opts.dryRun === true,
+        reason: outcome?.reason ?? null,
       };
       const exitCode = outcome?.exitCode ?? (failure instanceof CliError ? failure.exitCode : EXIT.BUG);
       const error = failure === undefined ? undefined : failure instanceof Error ? failure.message : String(failure);
@@ -154,6 +156,8 @@ export function investCommand(ctx: CommandContext): Command {
       if (failure !== undefined) throw failure;
 
       ctx.exitCode = exitCode;
+      // A run that bid nothing says why, whatever the format (cron mails stderr): caps used up, nothing matched, all skipped.
+      if (report.reason !== null) ctx.info(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
       if (format === 'json') return { kind: 'item', item: { ...report } };
       const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
       if (format !== 'table') return rows;
@@ -161,7 +165,7 @@ export function investCommand(ctx: CommandContext): Command {
       const sums = totals(outcome!);
       if (sums.length > 0) await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);
       const bids = report.decisions.filter((d) => d.action === 'bid').length;
-      ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
+      if (bids > 0) ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
       return { kind: 'none' };
     }, [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run']));
 

@@ -7,11 +7,12 @@ import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
 import { PAGINATION } from '../contract/enums.js';
 import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
 import { QueryError, readListingSearch, type ListingSearch } from '../contract/listing-query.js';
-import { LISTING_FIELD_BY_NAME, LISTING_FIELDS } from '../contract/listing-fields.js';
+import { LISTING_FIELD_BY_NAME, LISTING_FIELDS, SORTABLE_FIELDS } from '../contract/listing-fields.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
+import { alternatives, suggestions } from '../suggest.js';
 import type { ListingsCommands } from './listings-commands.js';
 import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
 
@@ -70,7 +71,9 @@ function readOrRefuse(q: URLSearchParams, zone: string | undefined): ListingSear
     return readListingSearch(q, zone);
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
-    const hint = err.param === 'sort_by' && err.problem.startsWith('unknown field') ? 'run `mkt listings fields` for the field names' : undefined;
+    const field = err.param === 'sort_by' ? /^unknown field '(.*)'$/.exec(err.problem)?.[1] : undefined;
+    const near = field === undefined ? [] : suggestions(field, [...SORTABLE_FIELDS]);
+    const hint = field === undefined ? undefined : near.length > 0 ? `did you mean ${alternatives(near)}? (\`mkt listings fields\` lists the field names)` : 'run `mkt listings fields` for the field names';
     throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
   }
 }

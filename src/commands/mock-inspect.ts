@@ -8,9 +8,9 @@ import type { MockAdminTarget } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
 import { INSPECT_PAGE, type JournalEntry } from '../contract/mock-inspect.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
-import { parseLimit } from './options.js';
+import { parseCount, parseLimit } from './options.js';
 
 /** Columns of the journal and outbox tables. */
 const REQUEST_COLUMNS = ['at', 'method', 'path', 'status', 'duration_ms', 'account'];
@@ -60,17 +60,27 @@ async function* backlogThenFollow(ctx: CommandContext, to: MockAdminTarget, back
   yield* follow(ctx, to, backlog[0]?.id ?? since);
 }
 
+/** The page query of `--limit` and `--offset`. */
+function pageOf(opts: { limit?: string; offset?: string }): URLSearchParams {
+  const q = new URLSearchParams();
+  if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, INSPECT_PAGE)));
+  if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));
+  return q;
+}
+
 /** Adds `requests` and `outbox` to the `mock` group. */
 export function addInspectCommands(mock: Command, ctx: CommandContext): void {
   mock
     .command('requests')
     .description(`the requests the running mock answered, newest first (its journal, ${MOCK_ADMIN_PREFIX}/requests)`)
     .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
+    .option('--offset <n>', 'how many of the newest to skip')
     .option('--follow', 'then print new requests as they come, oldest first, until Ctrl-C')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .action(ctx.action(async (opts): Promise<Output> => {
-      const q = new URLSearchParams();
-      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, INSPECT_PAGE)));
+      // --follow goes on from the newest request: a page further back would leave a gap before it.
+      if (opts.follow && opts.offset !== undefined) throw new UsageError('--follow starts from the newest request: leave out --offset');
+      const q = pageOf(opts);
       const [{ listRequests }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
       const page = await listRequests(to, q);
       if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map((e) => ({ ...e })) }, columns: REQUEST_COLUMNS };
@@ -80,12 +90,12 @@ export function addInspectCommands(mock: Command, ctx: CommandContext): void {
     .command('outbox')
     .description(`the emails the running mock sent investors, newest first (${MOCK_ADMIN_PREFIX}/outbox)`)
     .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
+    .option('--offset <n>', 'how many of the newest to skip')
     .option('--to <email>', "only those to this investor's address")
     .option('--order-id <id>', 'only those about this order')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .action(ctx.action(async (opts): Promise<Output> => {
-      const q = new URLSearchParams();
-      if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, INSPECT_PAGE)));
+      const q = pageOf(opts);
       if (opts.to !== undefined) q.set('to', opts.to);
       if (opts.orderId !== undefined) q.set('order_id', opts.orderId);
       const [{ listOutbox }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);

@@ -1,6 +1,7 @@
 /** Checks of option values shared by the commands; every failure is a UsageError (exit 2). */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
+import { suggest } from '../suggest.js';
 
 /** The parsed options of a command, typed by its definition (for helpers that take them from the action). */
 export type OptionsOf<C extends { opts(): unknown }> = ReturnType<C['opts']>;
@@ -71,30 +72,5 @@ export function parseColumns(text: string, known: readonly string[]): string[] {
   return cols;
 }
 
-/** The closest of `candidates` to `word` by edit distance, when close enough. */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = distance(word, c);
-    if (d < bestD) {
-      bestD = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
+/** The closest of `candidates` to `word` (one helper for every name typed: src/suggest.ts). */
+export { suggest } from '../suggest.js';

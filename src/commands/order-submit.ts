@@ -6,6 +6,7 @@ import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
 import { readBids } from '../orders/bids-file.js';
 import type { DeskBid } from '../orders/desk.js';
+import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { progressOn, WAIT_COLUMNS, waitLock, waitPlan } from './order-wait.js';
 
 /** What --columns may pick from the report, checked before any bid is sent (a typo must not cost an order). */
@@ -41,8 +42,8 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
     .option('--dry-run', 'check the file and each listing against the marketplace; send nothing')
     .option('-y, --yes', 'place the bids without asking (required off a terminal)')
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
-    .option('--until <what>', 'with --wait: processed (every bid has a bid_result) or completed (order COMPLETED)', 'processed')
-    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--until <what>', 'with --wait: processed (every bid has a bid_result) or completed (order COMPLETED)', WAIT_DEFAULTS.until)
+    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
     .option('--wait-lock <seconds>', 'wait up to this many seconds for another submit or invest run on the account to finish (default: exit 2 at once, sending nothing)')
     .option('--skip-held', 'leave out listings the journal or the marketplace already holds (a pending or placed bid, money in it) and place the rest')
     .option('--allow-duplicate', 'bid even on listings already held (journal: outcome unknown, PENDING or INVESTED; marketplace: a bid or money in it)')

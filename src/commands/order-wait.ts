@@ -2,6 +2,7 @@
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { FollowPlan, Progress } from '../orders/wait.js';
+import { suggest } from '../suggest.js';
 import { parseCount } from './options.js';
 
 /** Columns of the final report. */
@@ -16,7 +17,10 @@ export interface WaitFlags {
 /** Checks --until and --timeout (exit 2 naming the flag) into what to follow. */
 export function waitPlan(flags: WaitFlags): FollowPlan {
   const { until } = flags;
-  if (until !== 'processed' && until !== 'completed') throw new UsageError(`--until must be processed or completed, got '${until}'`);
+  if (until !== 'processed' && until !== 'completed') {
+    const near = suggest(until, ['processed', 'completed']);
+    throw new UsageError(`--until must be processed or completed, got '${until}'`, near ? `did you mean '${near}'?` : undefined);
+  }
   return { until, timeoutMs: parseCount('--timeout', flags.timeout, 1) * 1000 };
 }
 

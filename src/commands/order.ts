@@ -4,6 +4,7 @@ import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { groupCommand } from './groups.js';
 import { checkOrderId, pageQuery, parseCount, parseLimit } from './options.js';
 import { addSubmitCommand } from './order-submit.js';
@@ -23,8 +24,8 @@ export function orderCommand(ctx: CommandContext): Command {
     .description('one order with the status and result of each bid')
     .argument('<id>', 'order id')
     .option('--wait', 'poll until every bid has a result (see --until)')
-    .option('--until <what>', 'with --wait: processed or completed', 'processed')
-    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', '600')
+    .option('--until <what>', 'with --wait: processed or completed', WAIT_DEFAULTS.until)
+    .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
     .action(ctx.action(async (id, opts): Promise<Output> => {
       checkOrderId(id);
       const wait = opts.wait ? waitPlan(opts) : undefined;

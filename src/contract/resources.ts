@@ -364,6 +364,7 @@ export const TokenSchema = Type.Object({
   token_type: Type.String({ enum: ['bearer'] }),
   refresh_token: Type.String(),
   expires_in: Type.Integer({ description: 'Seconds left before the access token expires.' }),
+  scope: Type.Optional(Type.String({ description: 'Space-separated scopes granted; only in the answer to the password grant (outside the spec), which has no redirect to carry them.' })),
 }, strict);
 export type Token = Static<typeof TokenSchema>;
 

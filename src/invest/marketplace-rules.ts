@@ -33,7 +33,8 @@ export function checkSortBy(text: string): string | null {
     buildSearchQuery({ sortBy: text }, undefined);
     return null;
   } catch (err) {
-    if (err instanceof UsageError) return err.message.replace(/^--sort-by: /, '');
+    // The hint carries the suggestion for a mistyped field.
+    if (err instanceof UsageError) return `${err.message.replace(/^--sort-by: /, '')}${err.hint ? `; ${err.hint}` : ''}`;
     throw err;
   }
 }

@@ -72,13 +72,18 @@ export function canStillUse(strategy: Strategy, market: Market, ruleIndex: numbe
   return moneyLeft(strategy, market, totals) < MIN_BID_CENTS ? 0 : Math.max(0, byCount);
 }
 
+/** What each money cap leaves for bids before the run bids anything, in cents (Infinity when the cap is not set). */
+export function moneyCaps(strategy: Strategy, market: Market): { reserve: number; max_per_run: number; max_per_day: number } {
+  return {
+    reserve: toCents(market.cash) - toCents(strategy.reserve ?? 0),
+    max_per_run: strategy.max_per_run === undefined ? NO_LIMIT : toCents(strategy.max_per_run),
+    max_per_day: strategy.max_per_day === undefined ? NO_LIMIT : toCents(strategy.max_per_day) - toCents(market.requested_today),
+  };
+}
+
 /** The most another bid may be under reserve, max_per_run and max_per_day, in cents. */
 function moneyLeft(strategy: Strategy, market: Market, t: Totals): number {
-  return Math.min(
-    toCents(market.cash) - toCents(strategy.reserve ?? 0) - t.spent,
-    strategy.max_per_run === undefined ? NO_LIMIT : toCents(strategy.max_per_run) - t.spent,
-    strategy.max_per_day === undefined ? NO_LIMIT : toCents(strategy.max_per_day) - toCents(market.requested_today) - t.spent,
-  );
+  return Math.min(...Object.values(moneyCaps(strategy, market))) - t.spent;
 }
 
 function run(strategy: Strategy, market: Market): { decisions: Decision[]; totals: Totals } {

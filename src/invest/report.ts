@@ -16,6 +16,8 @@ export interface RunReport {
   orders: string[];
   total_bid: number;
   dry_run: boolean;
+  /** Why nothing was bid, in one line; null when something was (or the run failed before planning). */
+  reason: string | null;
 }
 
 /** One line of --log. */
@@ -28,6 +30,8 @@ export interface LogLine {
   orders: string[];
   total_bid: number;
   exit_code: number;
+  /** Why nothing was bid, when nothing was. */
+  reason?: string;
   error?: string;
 }
 
@@ -47,7 +51,8 @@ export function logLine(at: number, strategySha256: string, report: RunReport, e
   for (const d of report.decisions) decisions[d.reason] = (decisions[d.reason] ?? 0) + 1;
   return {
     time: new Date(at).toISOString(), strategy_sha256: strategySha256, dry_run: report.dry_run, decisions,
-    orders: report.orders, total_bid: report.total_bid, exit_code: exitCode, ...(error !== undefined ? { error } : {}),
+    orders: report.orders, total_bid: report.total_bid, exit_code: exitCode,
+    ...(report.reason !== null ? { reason: report.reason } : {}), ...(error !== undefined ? { error } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { CliError, EXIT } from '../errors.js';
 import type { DeskBid, PlaceOptions, Placement } from '../orders/desk.js';
 import type { ListingHold } from '../orders/journal.js';
 import { candidateFromListing, requestedToday, ruleQuery, type Candidate, type Market, type TakenReason } from './market.js';
+import { noBidReason } from './no-bid-reason.js';
 import { canStillUse, plan, type Decision } from './planner.js';
 import type { Strategy } from './strategy.js';
 
@@ -78,6 +79,8 @@ export interface RunOutcome {
   exitCode: number;
   /** Each candidate's rating, for totals by rating. */
   ratings: ReadonlyMap<number, string>;
+  /** Why nothing was bid, in one line (null when something was). */
+  reason: string | null;
 }
 
 /** The reads over the HTTP client. */
@@ -98,7 +101,7 @@ export async function investRun(strategy: Strategy, deps: RunDeps, opts: RunOpti
     const decisions = plan(strategy, market);
     const bids: DeskBid[] = decisions.flatMap((d) => (d.action === 'bid' && d.amount !== null ? [{ listing_id: d.listing_id, bid_amount: d.amount }] : []));
     const planned = bids.reduce((s, b) => s + cents(b.bid_amount), 0) / 100;
-    const base = { decisions, ratings, dry_run: opts.dryRun };
+    const base = { decisions, ratings, dry_run: opts.dryRun, reason: noBidReason(strategy, market, decisions) };
     if (opts.dryRun || bids.length === 0) return { ...base, orders: [], total_bid: planned, exitCode: EXIT.OK };
     const placed = await deps.desk.place(bids, {
       ...(opts.confirm ? { confirm: () => opts.confirm!(bids, planned) } : {}),

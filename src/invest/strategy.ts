@@ -97,14 +97,24 @@ export function parseStrategy(text: string, fileName: string, zone?: string): { 
 
 type Report = (line: number, key: string, message: string) => void;
 
-/** The entries of a map, each known key once; an unknown key is reported with the nearest known one. */
+/** A listings filter's name near `key` (`fico` → fico_score), for a filter written outside a rule's filters. */
+function filterNear(key: string): string | undefined {
+  return resolveFilterParam(key) ? key : suggest(key, [...filterParamNames(), ...EXTRA_FILTERS]);
+}
+
+/**
+ * The entries of a map, each known key once; an unknown key is reported with the nearest known one,
+ * or, when it reads as a listings filter, with where filters go.
+ */
 function entries(node: SourceNode & { kind: 'map' }, at: string, known: readonly string[], report: Report): Map<string, SourceNode> {
   const out = new Map<string, SourceNode>();
   for (const e of node.entries) {
     const path = at ? `${at}.${e.key}` : e.key;
     if (!known.includes(e.key)) {
       const near = suggest(e.key, known);
-      report(e.line, path, `unknown key${near ? `; did you mean ${near}?` : ''} (known: ${known.join(', ')})`);
+      const filter = near === undefined ? filterNear(e.key) : undefined;
+      const advice = near ? `; did you mean ${near}?` : filter ? `; ${filter} is a listings filter: put it under a rule's filters` : '';
+      report(e.line, path, `unknown key${advice} (known: ${known.join(', ')})`);
       continue;
     }
     out.set(e.key, e.value);
@@ -210,7 +220,8 @@ function money(node: SourceNode, key: string, min: number, report: Report): numb
     return undefined;
   }
   if (v < min) {
-    report(node.line, key, min > 0 ? `${v} is below the ${min.toFixed(2)} minimum bid` : `${v} is negative`);
+    const below = min > 0 ? `${v} is below the ${min.toFixed(2)} minimum bid` : `${v} is negative`;
+    report(node.line, key, v < 0 && min > 0 ? `${v} is negative: amounts are positive, at least the ${min.toFixed(2)} minimum bid` : below);
     return undefined;
   }
   if (v > 1e12) {

@@ -14,9 +14,15 @@ export interface PlannedBid {
   line: number;
 }
 
+/** A negative number in plain decimal text: read as one, so that it is called negative, not "not an amount". */
+const NEGATIVE_TEXT = /^-\d*\.?\d+$/;
+
 /** Checks an amount: a decimal with at most 2 places, at least the minimum bid. Returns the problem or null. */
 export function amountProblem(text: string): string | null {
   const t = text.trim();
+  if (NEGATIVE_TEXT.test(t) && Number(t) < 0) {
+    return `bid_amount ${t} is negative: amounts are positive, at least the minimum bid of ${MIN_BID.toFixed(2)}`;
+  }
   if (!isAmountText(t)) return `bid_amount '${text}' is not an amount with at most 2 decimals`;
   if (Number(t) < MIN_BID) return `bid_amount ${t} is below the minimum bid of ${MIN_BID.toFixed(2)}`;
   return null;

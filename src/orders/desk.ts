@@ -20,6 +20,7 @@ import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { rejectionHint } from './rejections.js';
+import { resumeCommands } from './resume.js';
 import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } from './wait.js';
 import { redactUserInfo } from '../redact-url.js';
 
@@ -173,7 +174,7 @@ export class OrderDesk {
       const ids = orderIds.join(', ');
       throw new InterruptedError(
         `interrupted (${signal}) while waiting: order${plural(orderIds.length)} ${ids} ${orderIds.length > 1 ? 'are' : 'is'} placed and go${orderIds.length > 1 ? '' : 'es'} on at the marketplace`,
-        `resume following with ${orderIds.map((id) => `\`mkt order get ${id} --wait\``).join(', ')}`,
+        `resume following with ${resumeCommands(orderIds, plan)}`,
       );
     } finally {
       done.abort();
@@ -281,7 +282,7 @@ export class OrderDesk {
     }
     throw new UsageError(
       `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
-      'use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
+      'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
     );
   }
 

@@ -6,6 +6,7 @@ import type { Bid, Order } from '../api/orders.js';
 import { bidsOf } from '../contract/decode.js';
 import type { Clock } from '../clock.js';
 import { EXIT } from '../errors.js';
+import { resumeCommands } from './resume.js';
 
 /** What to wait for. */
 export type Until = 'processed' | 'completed';
@@ -118,7 +119,7 @@ export async function followOrders(orderIds: readonly string[], plan: FollowPlan
   }
   if (failed) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
   if (waiting.length > 0) {
-    deps.info(`the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${waiting.map((id) => `\`mkt order get ${id} --wait\``).join(', ')}`);
+    deps.info(`the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${resumeCommands(waiting, plan)}`);
   }
   return { rows, incomplete: failed || waiting.length > 0 };
 }

@@ -27,13 +27,25 @@ export type Output =
   | ({ kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] } & Choice)
   | { kind: 'none' };
 
-/** How to print: colour, the width to fit tables to, the raw `--columns`, the compiled `--query`, where notes go. */
+/** How to print: colour, the width to fit tables to, the raw `--columns`, the compiled `--query`, where notes go, the command's flags. */
 export interface RenderOptions {
   color?: boolean;
   width?: number;
   columns?: string;
   query?: Query;
   notes?: Writable;
+  /** The long flags of the command printing (`--all`, `--offset`, …): a footer names only those it has. */
+  flags?: readonly string[];
+}
+
+/** Flags that reach past one page, in the order a footer names them; `--limit` only when neither is there. */
+const PAGING_FLAGS = ['--all', '--offset'] as const;
+
+/** The footer under one page of `shown` rows out of `total`, naming only the paging flags in `flags`. */
+export function pageFooter(shown: number, total: number, flags: readonly string[]): string {
+  const named = PAGING_FLAGS.filter((f) => flags.includes(f));
+  const hint = named.length > 0 ? named : flags.includes('--limit') ? ['--limit'] : [];
+  return `${count(shown)} of ${count(total)}${hint.length > 0 ? ` — use ${hint.join(' or ')}` : ''}`;
 }
 
 /** Writes, waiting for the stream to drain; rejects once the reader has gone (`mkt … | head`). */
@@ -108,7 +120,7 @@ export async function render(out: Writable, output: Output, format: Format, opti
       if (format === 'csv') return write(out, `${columns.map(csvField).join(',')}\n${rows.map((r) => csvLine(columns, r)).join('')}`);
       await table(out, rows, columns, o, chosen ?? output.priority);
       const total = output.kind === 'page' ? toNumber(output.envelope.total_count) : undefined;
-      if (o.notes && total !== undefined && total > rows.length) await write(o.notes, `${count(rows.length)} of ${count(total)} — use --all or --offset\n`);
+      if (o.notes && total !== undefined && total > rows.length) await write(o.notes, `${pageFooter(rows.length, total, o.flags ?? [])}\n`);
       return;
     }
     case 'stream':

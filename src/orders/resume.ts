@@ -1,0 +1,23 @@
+/**
+ * How to pick up following an order after a --wait timed out or was interrupted: the command repeats
+ * every flag that shaped the wait, so that resuming a `--until completed` wait does not quietly stop
+ * at `processed`.
+ */
+import type { FollowPlan } from './wait.js';
+
+/** The --wait flags' defaults (the commands' option definitions use these too): a resume command leaves them out. */
+export const WAIT_DEFAULTS = { until: 'processed', timeoutSeconds: 600 } as const;
+
+/** `mkt order get ID --wait`, with `--until` and `--timeout` when the plan's differ from the defaults. */
+export function resumeCommand(orderId: string, plan: FollowPlan): string {
+  const flags = [`mkt order get ${orderId} --wait`];
+  if (plan.until !== WAIT_DEFAULTS.until) flags.push(`--until ${plan.until}`);
+  const seconds = plan.timeoutMs / 1000;
+  if (seconds !== WAIT_DEFAULTS.timeoutSeconds) flags.push(`--timeout ${seconds}`);
+  return `\`${flags.join(' ')}\``;
+}
+
+/** Every order's resume command, comma-separated. */
+export function resumeCommands(orderIds: readonly string[], plan: FollowPlan): string {
+  return orderIds.map((id) => resumeCommand(id, plan)).join(', ');
+}
