@@ -1,6 +1,6 @@
 /**
  * The mock marketplace as a request → response function: the msw handlers of every resource over
- * one context, routed strictly (routes.ts: the exact path under the base path, letter case included)
+ * one context, routed strictly (http/router.ts: the exact path under the base path, letter case included)
  * and resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for a known
  * path with another method, and a loud JSON 404 for anything unmatched. `handle` normalises the
  * target as the HTTP adapter does and records each request in the journal; the adapter calls
@@ -9,21 +9,21 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
-import { accountsHandlers } from './handlers/accounts.js';
-import { adminHandlers } from './handlers/admin.js';
-import { inspectHandlers } from './handlers/inspect.js';
-import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './handlers/listings.js';
-import { loansHandlers } from './handlers/loans.js';
-import { notesHandlers } from './handlers/notes.js';
-import { oauthHandlers } from './handlers/oauth.js';
-import { offersHandlers } from './handlers/offers.js';
-import { openApiHandlers } from './handlers/openapi.js';
-import { ORDERS_PATH, orderSubmit, ordersHandlers } from './handlers/orders.js';
-import { paymentsHandlers } from './handlers/payments.js';
-import { asResponse, type Answer, type HeaderSource } from './handlers/route.js';
-import { keepsBody, RequestJournal } from './journal.js';
-import { normaliseTarget } from './request-target.js';
-import { checkRoutes, routedHandlers, routeMethods } from './routes.js';
+import { accountsHandlers } from './routes/accounts.js';
+import { adminHandlers } from './routes/admin.js';
+import { inspectHandlers } from './routes/inspect.js';
+import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './routes/listings.js';
+import { loansHandlers } from './routes/loans.js';
+import { notesHandlers } from './routes/notes.js';
+import { oauthHandlers } from './routes/oauth.js';
+import { offersHandlers } from './routes/offers.js';
+import { openApiHandlers } from './routes/openapi.js';
+import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
+import { paymentsHandlers } from './routes/payments.js';
+import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
+import { keepsBody, RequestJournal } from './routes/journal.js';
+import { normaliseTarget } from './http/request-target.js';
+import { checkRoutes, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -38,7 +38,7 @@ export interface MockApp {
   /**
    * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
    * search, an order's submission, at their normalised paths), checked like dispatch's; null for any
-   * other request. The route runs the very steps its msw resolver runs (handlers/route.ts), over
+   * other request. The route runs the very steps its msw resolver runs (routes/route.ts), over
    * node's headers and the body the adapter read.
    */
   direct(method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> | null;
@@ -72,7 +72,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const search = listingsSearch(ctx);
   const submit = orderSubmit(ctx);
   const base = options.basePath ?? '';
-  // By method and normalised path, which is the only path these routes answer (routes.ts).
+  // By method and normalised path, which is the only path these routes answer (http/router.ts).
   const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
@@ -87,10 +87,12 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...openApiHandlers(ctx),
     ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
-  checkRoutes(handlers);
+  // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
+  const patterns: RoutePatterns = new Map();
+  checkRoutes(handlers, patterns);
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
-    const allow = routeMethods(handlers, url.pathname, base);
+    const allow = routeMethods(handlers, url.pathname, base, patterns);
     if (allow.length > 0) {
       return Response.json(
         { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${url.pathname}; allowed: ${allow.join(', ')}` },
@@ -104,7 +106,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
     // msw chooses only among the handlers whose path is the request's exactly; it would take any prefix or case.
     const url = new URL(request.url);
-    const candidates = routedHandlers(handlers, url.pathname, base);
+    const candidates = routedHandlers(handlers, url.pathname, base, patterns);
     if (candidates.length === 0) return unrouted(request.method, url);
     let response: Response | undefined;
     try {
@@ -114,7 +116,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
       if (!(err instanceof URIError)) throw err;
       return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
     }
-    // Every routed answer waited in its route (handlers/route.ts) for what it changed to be durable.
+    // Every routed answer waited in its route (routes/route.ts) for what it changed to be durable.
     return response ?? unrouted(request.method, url);
   };
   // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
@@ -178,7 +180,7 @@ async function retarget(request: Request, url: URL): Promise<Request> {
  * reported and the answer still goes out: the check watches the mock, it never changes what it says.
  */
 function answerCheck(file: string, basePath: string): MockApp['check'] {
-  const checker = import('./answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
+  const checker = import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
   return async (method, url, response) => {
     try {
       await (await checker).check(method, url, response);

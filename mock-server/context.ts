@@ -3,11 +3,11 @@
  * started with, the virtual clock, the store, the engine that keeps the store in step with the clock
  * (and the state file up to date), and the injected faults.
  */
-import { VirtualClock } from './clock.js';
+import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
-import { Faults } from './faults.js';
-import { seedStore } from './seed.js';
-import type { Store } from './store.js';
+import { Faults } from './http/faults.js';
+import { seedStore } from './engine/seed.js';
+import type { Store } from './world/store.js';
 
 /** How the mock was started. */
 export interface MockOptions {
@@ -34,7 +34,7 @@ export interface MockOptions {
   allowPasswordGrant?: boolean;
   /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
   journalSize?: number;
-  /** The path prefix every route is served under (`--base-path`, normalised by routes.ts parseBasePath; '' or absent: none). */
+  /** The path prefix every route is served under (`--base-path`, normalised by http/request-target.ts parseBasePath; '' or absent: none). */
   basePath?: string;
   /** A fresh investor with one funded account (`mkt invest simulate`). */
   investor?: { id: string; cash: number };

@@ -1,7 +1,7 @@
 /** What `mkt mock serve` prints on start: the URLs to configure and the seeded credentials. */
 import type { MockApp } from './app.js';
 import { userPassword } from './oauth/passwords.js';
-import { DEMO_CLIENT, PARTNER_CODES } from './seed.js';
+import { DEMO_CLIENT, PARTNER_CODES } from './engine/seed.js';
 
 /** The origin `mkt` talks to when nothing is configured: the banner leaves MKT_ROOT_URL out for it. */
 const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';

@@ -10,13 +10,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './admin-access.js';
+import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { notFound, type MockApp } from './app.js';
-import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './handlers/route.js';
-import { keepsBody, type Seen } from './journal.js';
-import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './load-limits.js';
-import { normaliseTarget } from './request-target.js';
-import { underBase } from './routes.js';
+import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/route.js';
+import { keepsBody, type Seen } from './routes/journal.js';
+import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
+import { normaliseTarget } from './http/request-target.js';
+import { underBase } from './http/router.js';
 
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;

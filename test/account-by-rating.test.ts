@@ -1,7 +1,7 @@
 /** GET /accounts/platform: invested and pending principal by rating add up to the account's totals and follow each order. */
 import { describe, expect, test } from 'vitest';
 import { notePrincipal } from '../mock-server/engine/ledger.js';
-import { notesOf } from '../mock-server/store-index.js';
+import { notesOf } from '../mock-server/world/store-index.js';
 import { accountRatingKey, readRating } from '../src/contract/enums.js';
 import { checkMultivalue } from '../src/contract/listing-filters.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { fund } from '../mock-server/engine/lifecycle.js';
 import { specialListing } from '../mock-server/engine/seed-extras.js';
-import type { Listing } from '../mock-server/store.js';
+import type { Listing } from '../mock-server/world/store.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
 async function account(app: MockApp, token: string) {

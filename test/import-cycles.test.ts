@@ -11,11 +11,14 @@ function tsFiles(dir: string): string[] {
   );
 }
 
-/** Relative modules a file loads at run time: static imports, re-exports and import() calls; type-only ones erased. */
-function runtimeImports(text: string): string[] {
+/**
+ * Relative modules a file names: static imports, re-exports and import() calls, type-only ones
+ * included (a type import ties two files as surely as a value import: one cannot be read without the other).
+ */
+function moduleImports(text: string): string[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
-  for (const m of code.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) if (!m[1]) found.push(m[2]!);
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) found.push(m[1]!);
   for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
   return found.filter((s) => s.startsWith('.'));
 }
@@ -25,9 +28,14 @@ function resolveModule(from: string, spec: string): string | undefined {
   return [`${base}.ts`, join(base, 'index.ts')].find((f) => existsSync(f));
 }
 
+/** Each file of `files` with the files it imports. */
+function importGraph(files: string[]): Map<string, string[]> {
+  return new Map(files.map((f) => [f, moduleImports(readFileSync(f, 'utf8')).map((s) => resolveModule(f, s)).filter((t): t is string => !!t)]));
+}
+
 /** Every cycle in the import graph of `files`, each as the list of files around it. */
 function importCycles(files: string[]): string[][] {
-  const graph = new Map(files.map((f) => [f, runtimeImports(readFileSync(f, 'utf8')).map((s) => resolveModule(f, s)).filter((t): t is string => !!t)]));
+  const graph = importGraph(files);
   const state = new Map<string, 'open' | 'done'>();
   const cycles: string[][] = [];
   const path: string[] = [];
@@ -45,19 +53,86 @@ function importCycles(files: string[]): string[][] {
   return cycles;
 }
 
+/**
+ * The mock's layers, lowest first (docs/architecture.md gives each one's rule): a file imports only
+ * from its own layer or lower ones. A folder ends in '/'; a file of mock-server/ on no row is an error.
+ */
+const MOCK_LAYERS: readonly (readonly string[])[] = [
+  ['kit/'],
+  ['world/'],
+  ['search/'],
+  ['engine/'],
+  ['http/'],
+  ['context.ts'],
+  ['oauth/', 'offers/'],
+  ['routes/'],
+  ['app.ts', 'http-adapter.ts', 'describe.ts'],
+];
+
+/** The row of `file` (a path under mock-server/) in `layers`, or -1. */
+function layerOf(layers: readonly (readonly string[])[], file: string): number {
+  return layers.findIndex((row) => row.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
+}
+
+/** Imports under `base` that break the layer rule, as 'from -> to'; files on no layer; imports from outside `base` but under none of `outside`. */
+function layerProblems(base: string, files: string[], layers: readonly (readonly string[])[], outside: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [from, targets] of importGraph(files)) {
+    const at = layerOf(layers, relative(base, from));
+    if (at < 0) {
+      problems.push(`${relative(ROOT, from)} is on no layer`);
+      continue;
+    }
+    for (const to of targets) {
+      const inside = relative(base, to);
+      if (inside.startsWith('..')) {
+        if (!outside.some((o) => relative(ROOT, to).startsWith(o))) problems.push(`${relative(ROOT, from)} -> ${relative(ROOT, to)} (outside the layers)`);
+      } else if (layerOf(layers, inside) > at) problems.push(`${relative(ROOT, from)} -> ${relative(ROOT, to)}`);
+    }
+  }
+  return problems;
+}
+
 describe('the import graph', () => {
-  it('reads static, re-exported and dynamic imports, and leaves type-only ones out', () => {
+  it('reads static, re-exported and dynamic imports, type-only ones included', () => {
     const text = [
       "import { a } from './a.js';", "import type { B } from './b.js';", 'import {\n  c,\n  type C,\n} from "./c.js";',
       "export { d } from './d.js';", "export type { E } from './e.js';", "import './f.js';", "import { g } from 'commander';",
       "const h = await import('./h.js');", "/** see import('./i.js') */", "// import { j } from './j.js';",
     ].join('\n');
-    expect(runtimeImports(text)).toEqual(['./a.js', './c.js', './d.js', './f.js', './h.js']);
+    expect(moduleImports(text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './h.js']);
   });
 
-  it('has no cycle through src/ and the mock it loads, dynamic import() included', () => {
+  it('finds a cycle tied by a type import alone', () => {
+    const dir = join(ROOT, 'test', 'fixtures', 'import-cycle');
+    expect(importCycles(tsFiles(dir)).map((c) => c.map((f) => relative(dir, join(ROOT, f))).sort())).toEqual([['a.ts', 'b.ts']]);
+  });
+
+  it('has no cycle through src/ and the mock it loads, type imports and dynamic import() included', () => {
     const files = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'mock-server'))];
     expect(files.length).toBeGreaterThan(50);
     expect(importCycles(files)).toEqual([]);
+  });
+});
+
+describe("the mock's layers", () => {
+  it('sees a file importing from a higher layer or from outside, and a file on no layer', () => {
+    const base = join(ROOT, 'test', 'fixtures', 'layers');
+    expect(layerProblems(base, tsFiles(base), [['low/'], ['high/']], []).sort()).toEqual([
+      'test/fixtures/layers/loose.ts is on no layer',
+      'test/fixtures/layers/low/down.ts -> test/fixtures/layers/high/up.ts',
+      'test/fixtures/layers/low/down.ts -> test/fixtures/import-cycle/a.ts (outside the layers)',
+    ].sort());
+  });
+
+  it('has every file on a layer, importing only from its own layer or lower ones (and of src/ only src/contract/)', () => {
+    const base = join(ROOT, 'mock-server');
+    expect(layerProblems(base, tsFiles(base), MOCK_LAYERS, ['src/contract/'])).toEqual([]);
+  });
+
+  it('leaves no file loose in mock-server/ but its entry points (at most six)', () => {
+    const loose = readdirSync(join(ROOT, 'mock-server'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name);
+    expect(loose.length).toBeLessThanOrEqual(6);
+    expect(loose.sort()).toEqual(MOCK_LAYERS.flat().filter((p) => !p.endsWith('/')).sort());
   });
 });

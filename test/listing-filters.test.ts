@@ -3,7 +3,7 @@ import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { formatDate } from '../src/contract/dates.js';
 import { FILTERABLE_FIELDS } from '../src/contract/listing-fields.js';
 import { issueTestToken, testMockApp } from './helpers/mock.js';
-import type { Listing } from '../mock-server/store.js';
+import type { Listing } from '../mock-server/world/store.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const app = testMockApp({ seed: 11, listings: 400, frozen: true, start: START });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSearchQuery } from '../src/commands/listings-actions.js';
-import { parseListingQuery } from '../mock-server/listing-query.js';
+import { parseListingQuery } from '../mock-server/search/listing-query.js';
 
 /** The mock's 400 message for `query`, or null when it accepts it. */
 function mockProblem(query: URLSearchParams): string | null {

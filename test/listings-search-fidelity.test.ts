@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, parseFilterDate } from '../src/contract/dates.js';
-import type { Listing } from '../mock-server/store.js';
+import type { Listing } from '../mock-server/world/store.js';
 import { runMkt } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decimalPlaces, numberTexts } from '../mock-server/json-numbers.js';
+import { decimalPlaces, numberTexts } from '../mock-server/kit/json-numbers.js';
 import { call, makeApp, plainListings, tokenFor } from './engine-fixture.js';
 
 /** The oracle: the decimal places of a token's exact value, by BigInt arithmetic on its digits. */

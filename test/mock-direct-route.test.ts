@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerChecker } from '../mock-server/answer-check.js';
+import { AnswerChecker } from '../mock-server/routes/answer-check.js';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { READ_WRITE_SCOPES } from '../src/contract/enums.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { parseState } from '../mock-server/persistence.js';
+import { parseState } from '../mock-server/world/persistence.js';
 import { aliceToken, serveMock, type ServedMock } from './helpers/serve.js';
 
 /** Kill -9 trials, in-flight requests per trial, and the most orders one trial sends (all bounded). */

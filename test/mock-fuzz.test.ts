@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { isAdminPath, normaliseTarget } from '../mock-server/request-target.js';
+import { isAdminPath, normaliseTarget } from '../mock-server/http/request-target.js';
 import { filterParamNames } from '../src/contract/listing-filters.js';
 import { applicantWith, validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';

@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import type { LoadLimits } from '../mock-server/load-limits.js';
+import type { LoadLimits } from '../mock-server/http/load-limits.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 import { rawRequest } from './helpers/raw-http.js';
 

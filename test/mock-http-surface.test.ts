@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { normaliseTarget } from '../mock-server/request-target.js';
+import { normaliseTarget } from '../mock-server/http/request-target.js';
 import { ADMIN_SPELLINGS, statusWithAccess } from './helpers/admin-spellings.js';
 import { BIN, runMkt } from './helpers/cli.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';

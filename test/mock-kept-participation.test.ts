@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { participationOf } from '../mock-server/store.js';
+import { participationOf } from '../mock-server/world/store-index.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 
 let app: MockApp;

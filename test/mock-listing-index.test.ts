@@ -1,5 +1,5 @@
 /**
- * The indexed listings search (mock-server/listing-search.ts) answers exactly as the plain full scan
+ * The indexed listings search (mock-server/search/listing-search.ts) answers exactly as the plain full scan
  * (`scanListingQuery`) after random sequences of orders, processing, clock moves (funding, endings,
  * originations, arrivals) and withdrawals, for random queries and pages; and later pages of one
  * query are read from its kept matches instead of searching the world again.
@@ -7,10 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { parseListingQuery, scanListingQuery } from '../mock-server/listing-query.js';
-import { runListingQuery } from '../mock-server/listing-search.js';
-import { FIRST_ACTIVE_LISTING } from '../mock-server/seed.js';
-import { participationOf, type Listing } from '../mock-server/store.js';
+import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
+import { runListingQuery } from '../mock-server/search/listing-search.js';
+import { FIRST_ACTIVE_LISTING } from '../mock-server/engine/seed.js';
+import { participationOf } from '../mock-server/world/store-index.js';
+import type { Listing } from '../mock-server/world/store.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step, type Step } from './helpers/listing-steps.js';

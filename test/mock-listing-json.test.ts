@@ -1,5 +1,5 @@
 /**
- * The listings endpoint serves rows from each listing's kept JSON text (mock-server/listing-json.ts):
+ * The listings endpoint serves rows from each listing's kept JSON text (mock-server/search/listing-json.ts):
  * the served text equals the uncached view (`listingView` of a full scan's page, serialised) after
  * random orders, processing, clock moves and withdrawals, for every kind of request a kept text
  * depends on (zone, bureaus, loan fields, the caller's participation); and a repeated search builds
@@ -8,10 +8,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { listEnvelope } from '../mock-server/handlers/route.js';
-import { parseListingQuery, scanListingQuery } from '../mock-server/listing-query.js';
-import { listingView } from '../mock-server/listing-view.js';
-import { participationOf } from '../mock-server/store.js';
+import { listEnvelope } from '../mock-server/routes/route.js';
+import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
+import { listingView } from '../mock-server/search/listing-view.js';
+import { participationOf } from '../mock-server/world/store-index.js';
 import { makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step } from './helpers/listing-steps.js';
 

@@ -1,14 +1,14 @@
 /**
- * Listings kept by column (mock-server/listing-table.ts) read and write as the plain objects they were
+ * Listings kept by column (mock-server/world/listing-table.ts) read and write as the plain objects they were
  * made from: for random objects (integers, other numbers, booleans, null, strings, objects of integers,
  * fields absent) and random assignments that change a field's type, every row reads what the plain
  * object holds, serialises to the same JSON, and properties set later become its own.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { listingRow, reserveListingRows } from '../mock-server/listing-table.js';
-import { seedStore } from '../mock-server/seed.js';
-import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/store.js';
+import { listingRow, reserveListingRows } from '../mock-server/world/listing-table.js';
+import { seedStore } from '../mock-server/engine/seed.js';
+import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/world/store.js';
 
 const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;
 
@@ -57,11 +57,11 @@ describe('listings kept by column', () => {
       const store = emptyStore(1);
       // Reserved before the first row or after some: the rows read the same either way.
       const early = room !== undefined && room % 2 === 0;
-      if (early) reserveListingRows(store, room);
+      if (early) reserveListingRows(store.listingTable, room);
       const want = records.map((r) => structuredClone(r));
       const rows = records.map((r, i) => {
-        if (room !== undefined && !early && i === records.length >> 1) reserveListingRows(store, room);
-        return listingRow(store, r as unknown as Listing) as unknown as Record<string, unknown>;
+        if (room !== undefined && !early && i === records.length >> 1) reserveListingRows(store.listingTable, room);
+        return listingRow(store.listingTable, r as unknown as Listing) as unknown as Record<string, unknown>;
       });
       for (const a of assignments) {
         const i = a.row % rows.length;
@@ -81,7 +81,7 @@ describe('listings kept by column', () => {
     // A row holds only its position; its fields are on the columns.
     expect(Object.keys(l)).toEqual(['$row']);
     const plainText = JSON.stringify(l);
-    const again = listingRow(emptyStore(1), JSON.parse(plainText) as Listing);
+    const again = listingRow(emptyStore(1).listingTable, JSON.parse(plainText) as Listing);
     expect(JSON.stringify(again)).toBe(plainText);
     expect(Object.keys(JSON.parse(plainText))[0]).toBe('listing_number');
     // Assignments land in the columns; fields set later come after the others.

@@ -1,8 +1,8 @@
 /** The one reading of a request target, and the admin-access decision made on it (pure; no sockets). */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { adminAccessAllowed, type AdminAccessInput } from '../mock-server/admin-access.js';
-import { isAdminPath, normalisePath, normaliseTarget } from '../mock-server/request-target.js';
+import { adminAccessAllowed, type AdminAccessInput } from '../mock-server/http/admin-access.js';
+import { isAdminPath, normalisePath, normaliseTarget } from '../mock-server/http/request-target.js';
 import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
 
 const ORIGIN = 'http://127.0.0.1:4010';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { stateWriteError, StateWriteError } from '../mock-server/persistence.js';
+import { stateWriteError, StateWriteError } from '../mock-server/world/persistence.js';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 

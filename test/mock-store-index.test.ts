@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { parseState, serializeState } from '../mock-server/persistence.js';
-import { buildIndex, type StoreIndex } from '../mock-server/store-index.js';
-import type { Store } from '../mock-server/store.js';
+import { parseState, serializeState } from '../mock-server/world/persistence.js';
+import { buildIndex, type StoreIndex } from '../mock-server/world/store-index.js';
+import type { Store } from '../mock-server/world/store.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 
 const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'dave-1', 'ivy-1'] as const;

@@ -1,5 +1,5 @@
 /**
- * Strict routes (mock-server/routes.ts): the mock answers the spec's paths only, letter case included,
+ * Strict routes (mock-server/http/router.ts): the mock answers the spec's paths only, letter case included,
  * so a client with a wrong base URL fails against the mock as it would against the service. Every
  * route the mock serves, under a generated prefix or with a letter's case changed, is the JSON 404
  * naming the method and path; the spec's own spellings (trailing slash, repeated slashes, dot
@@ -13,8 +13,8 @@ import { http, HttpHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { parseBasePath } from '../mock-server/request-target.js';
-import { checkRoutes, routedHandlers, routeMethods, underBase } from '../mock-server/routes.js';
+import { parseBasePath } from '../mock-server/http/request-target.js';
+import { checkRoutes, routedHandlers, routeMethods, underBase } from '../mock-server/http/router.js';
 import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
@@ -212,7 +212,7 @@ describe('a base path (mock serve --base-path)', () => {
   });
 });
 
-describe('the router over handlers as handlers/ register them', () => {
+describe('the router over handlers as routes/ register them', () => {
   const ok = () => new Response('ok');
   const byId = http.get('*/v1/loans/:loanId', ok);
   const payments = http.get('*/v1/loans/payments', ok);

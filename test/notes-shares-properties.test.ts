@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { apportion, NOTE_SHARES } from '../mock-server/engine/note-view.js';
-import { touchListing } from '../mock-server/listing-index.js';
-import { notesOfLoan } from '../mock-server/store-index.js';
+import { touchListing } from '../mock-server/search/listing-index.js';
+import { notesOfLoan } from '../mock-server/world/store-index.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { specialListing } from '../mock-server/engine/seed-extras.js';
-import { serializeState } from '../mock-server/persistence.js';
+import { serializeState } from '../mock-server/world/persistence.js';
 import { ORDER_ERRORS } from '../src/contract/errors.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
 

@@ -1,6 +1,6 @@
 /** GET /v1/loans/payments: the caller's share of each loan payment, its validation, pages, zones, route and scope. */
 import { describe, expect, test } from 'vitest';
-import { notesOf } from '../mock-server/store-index.js';
+import { notesOf } from '../mock-server/world/store-index.js';
 import { START, DAY, call, makeApp, tokenFor } from './engine-fixture.js';
 import { startMock } from './helpers/mock.js';
 

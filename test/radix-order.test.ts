@@ -1,12 +1,12 @@
 /**
- * The radix order of the listings search (mock-server/radix-order.ts) is the order of the generic sort
+ * The radix order of the listings search (mock-server/kit/radix-order.ts) is the order of the generic sort
  * (query-params.ts `orderBy`, a stable comparison sort): for random keys with ties, nulls, negatives,
  * -0 and infinities, over one to three clauses in either direction.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { orderBy } from '../mock-server/query-params.js';
-import { radixOrder } from '../mock-server/radix-order.js';
+import { orderBy } from '../mock-server/search/query-params.js';
+import { radixOrder } from '../mock-server/kit/radix-order.js';
 
 const key = fc.oneof(
   fc.constant(null),

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
-import { serializeState } from '../mock-server/persistence.js';
-import { seedStore, type SeedOptions } from '../mock-server/seed.js';
+import { serializeState } from '../mock-server/world/persistence.js';
+import { seedStore, type SeedOptions } from '../mock-server/engine/seed.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const store = seedStore({ seed: 3, listings: 2000, now: NOW });
@@ -156,7 +156,7 @@ describe('the seeded world', () => {
 describe('the catalogue and the seed', () => {
   it('gives every field of the listing catalogue a value on some seeded listing, so a new field cannot be left out of the seed', () => {
     const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-06-01T12:00:00Z') });
-    // Built per request by mock-server/listing-view.ts: the caller's participation and the bureau values asked for.
+    // Built per request by mock-server/search/listing-view.ts: the caller's participation and the bureau values asked for.
     const perRequest = new Set(['amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2', 'credit_bureau_values_bureau2_indexed']);
     const missing = LISTING_FIELDS.filter((f) => !perRequest.has(f.name) && !store.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined));
     expect(missing.map((f) => f.name)).toEqual([]);

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { ACCOUNT_RATING_KEYS, accountRatingKey } from '../../src/contract/enums.js';
 import type { AccountAnswerFields, AmountsByRating } from '../../src/contract/resources.js';
-import { cents } from '../money.js';
-import type { Account, Store } from '../store.js';
-import { notesOf, ordersOf } from '../store-index.js';
+import { cents } from '../kit/money.js';
+import type { Account, Store } from '../world/store.js';
+import { notesOf, ordersOf } from '../world/store-index.js';
 import { balancesOf, bidPending, lastEntry, LEDGER_KINDS } from './ledger.js';
 import { noteOutstanding } from './note-view.js';
 

@@ -5,10 +5,10 @@
  * the answer goes out (one fsynced save covers every change made while the previous one ran), and
  * background changes no one was told of are saved shortly after.
  */
-import { ApiError } from '../api-error.js';
-import type { MockContext } from '../context.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../persistence.js';
-import type { Account, Order, Store } from '../store.js';
+import { ApiError } from '../kit/api-error.js';
+import type { VirtualClock } from '../kit/clock.js';
+import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
+import type { Account, Order, Store } from '../world/store.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
@@ -22,6 +22,13 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How long background changes (market ticks no one was told of) may wait before the state file is written. */
 const LAZY_SAVE_MS = 250;
+
+/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file. */
+export interface EngineHost {
+  store: Store;
+  readonly clock: VirtualClock;
+  readonly options: { readonly stateFile?: string };
+}
 
 /** The engine of a mock. */
 export class Engine {
@@ -44,7 +51,7 @@ export class Engine {
   /** The hourly market step: the timeline's (market.ts); the tests put the plain hourly walk in its place to compare the two. */
   tick: (store: Store, t: number) => void = runTick;
 
-  constructor(private readonly ctx: MockContext, readonly processDelayMs: number) {}
+  constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
 
   /**
    * Takes up the world: loads the state file when one is named and exists (throwing a clear error
@@ -94,7 +101,7 @@ export class Engine {
         } else break;
         steps++;
       }
-      // Background work no one is told of yet; a request's own changes are marked by its route (handlers/route.ts).
+      // Background work no one is told of yet; a request's own changes are marked by its route (routes/route.ts).
       if (steps > 0) {
         this.worldVersion++;
         this.markDirty();

@@ -2,8 +2,8 @@
  * The invariants of the marketplace, checked over the whole store: what GET /__mock/state reports
  * and what the property tests assert after every step.
  */
-import { cents } from '../money.js';
-import type { Store } from '../store.js';
+import { cents } from '../kit/money.js';
+import type { Store } from '../world/store.js';
 import { allBalances, bidPending, EXTERNAL_KINDS } from './ledger.js';
 
 /** The outcome of a check: ok, or the first violations found. */

@@ -2,9 +2,9 @@
  * The ledger: the only way money moves. Every change of an account's cash is one entry, so the sum
  * of an account's entries is its cash; a debit that would take cash below zero is a bug and throws.
  */
-import { cents } from '../money.js';
-import type { Bid, LedgerEntry, Note, Store } from '../store.js';
-import { notesOf, ordersOf } from '../store-index.js';
+import { cents } from '../kit/money.js';
+import type { Bid, LedgerEntry, Note, Store } from '../world/store.js';
+import { notesOf, ordersOf } from '../world/store-index.js';
 
 /** Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it. */
 export const LEDGER_KINDS = {

@@ -5,10 +5,10 @@
  */
 import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
 import { addMonths } from '../../src/contract/amortisation.js';
-import { cents, monthlyPayment } from '../money.js';
-import type { Bid, Listing, Loan, Order, Store } from '../store.js';
-import { reindexListing, touchListing } from '../listing-index.js';
-import { addNote, bidsOnListing, type BidRef } from '../store-index.js';
+import { cents, monthlyPayment } from '../kit/money.js';
+import type { Bid, Listing, Loan, Order, Store } from '../world/store.js';
+import { reindexListing, touchListing } from '../search/listing-index.js';
+import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
 import { firstDraw } from './rng-for.js';

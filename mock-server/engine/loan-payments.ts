@@ -1,13 +1,13 @@
 /**
  * Every payment of a loan, whole-loan figures in whole cents: the payments the loan was seeded with,
  * then those the engine logged (payment-log.ts). A seeded history loan carries only its totals, so its
- * payments are rebuilt from them as the seed built the totals (mock-server/seed.ts `makeHistoricLoan`):
+ * payments are rebuilt from them as the seed built the totals (seed.ts `makeHistoricLoan`):
  * its level installment over the payments it had made, one each 30.4375 days from origination. What the
  * rebuilt schedule does not explain (a payoff, a settlement, the late fee and collection fees the seed
  * drew) goes to the last seeded payment, and the seeded service fee is spread over the payments in
  * proportion to their interest; so the figures of all payments add up to the loan's to the cent.
  */
-import type { Loan, Store } from '../store.js';
+import type { Loan, Store } from '../world/store.js';
 import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type LoggedKind, type PaidCents } from './payment-log.js';
 
 const HOUR = 3_600_000;

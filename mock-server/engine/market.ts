@@ -6,9 +6,9 @@
  * and the hour only, so a world is the same for the same seed and sequence of events.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { makeListing } from '../seed.js';
-import { addListing, type Listing, type Store } from '../store.js';
-import { touchListing } from '../listing-index.js';
+import { makeListing } from './seed.js';
+import { addListing, type Listing, type Store } from '../world/store.js';
+import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { firstDraw, firstDraw3, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';

@@ -13,9 +13,9 @@
 import { addMonths } from '../../src/contract/amortisation.js';
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import type { Loan as LoanAnswer, NoteAnswerFields as NoteAnswer } from '../../src/contract/resources.js';
-import { cents } from '../money.js';
-import type { Loan, Note, Store } from '../store.js';
-import { notesOfLoan } from '../store-index.js';
+import { cents } from '../kit/money.js';
+import type { Loan, Note, Store } from '../world/store.js';
+import { notesOfLoan } from '../world/store-index.js';
 import { loanView, originationDate } from './views.js';
 
 /** Each pro-rata field of a note and the loan figure it is a share of. */

@@ -6,10 +6,10 @@
  * message nor, on the replay after a restart, send it twice.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
-import type { NotificationKind } from '../../src/contract/mock-inspect.js';
-import type { ApiError } from '../api-error.js';
-import { cents } from '../money.js';
-import type { Order, Store } from '../store.js';
+import type { NotificationKind } from '../../src/contract/mock-inspect-schemas.js';
+import type { ApiError } from '../kit/api-error.js';
+import { cents } from '../kit/money.js';
+import type { Order, Store } from '../world/store.js';
 
 /** The domain of the seeded investors' addresses (reserved for examples, RFC 2606). */
 const INVESTOR_EMAIL_DOMAIN = 'investors.example';

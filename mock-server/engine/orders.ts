@@ -4,9 +4,9 @@
  */
 import { youngPartialCap } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { cents } from '../money.js';
-import type { Account, Bid, Order, Store } from '../store.js';
-import { addOrder } from '../store-index.js';
+import { cents } from '../kit/money.js';
+import type { Account, Bid, Order, Store } from '../world/store.js';
+import { addOrder } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { notifyProcessed } from './notifications.js';

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { PaymentAnswerFields } from '../../src/contract/resources.js';
-import type { Loan, Note, Store } from '../store.js';
-import { notesOfLoan } from '../store-index.js';
+import type { Loan, Note, Store } from '../world/store.js';
+import { notesOfLoan } from '../world/store-index.js';
 import { loanPayments, type LoanPayment } from './loan-payments.js';
 import { apportion, holderWeights } from './note-view.js';
 import { PAID_FIGURES, type PaidCents } from './payment-log.js';

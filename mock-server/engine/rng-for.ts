@@ -1,5 +1,5 @@
 /** Deterministic random streams derived from the world's seed and a few numbers (a tick, a listing). */
-import { initialState, mulberry32, nextState, Rng } from '../rng.js';
+import { initialState, mulberry32, nextState, Rng } from '../kit/rng.js';
 
 /** Mixes one 32-bit word into the hash `h`. */
 function mix(h: number, w: number): number {

@@ -5,11 +5,11 @@
  * results need, the outstanding principal of seeded notes, and the engine's starting state.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
-import { cents } from '../money.js';
-import { Rng } from '../rng.js';
-import type { Listing, Store, User } from '../store.js';
+import { cents } from '../kit/money.js';
+import { Rng } from '../kit/rng.js';
+import type { Listing, Store, User } from '../world/store.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { notesOfLoan } from '../store-index.js';
+import { notesOfLoan } from '../world/store-index.js';
 import { rngFor } from './rng-for.js';
 import { principalShares } from './note-view.js';
 import { investorEmail } from './notifications.js';

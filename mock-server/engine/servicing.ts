@@ -6,9 +6,9 @@
  * Each payment and charge-off is logged on its loan (payment-log.ts) for GET /loans/payments.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
-import { cents, monthlyPayment } from '../money.js';
-import type { Loan, Note, Store } from '../store.js';
-import { notesOfLoan } from '../store-index.js';
+import { cents, monthlyPayment } from '../kit/money.js';
+import type { Loan, Note, Store } from '../world/store.js';
+import { notesOfLoan } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { addMonths } from './lifecycle.js';
 import { apportion, holderWeights, principalShares } from './note-view.js';

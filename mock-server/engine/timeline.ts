@@ -8,9 +8,12 @@
  * is the timeline the world would have had without the break.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
-import { mulberry32, nextState } from '../rng.js';
-import type { Listing, Loan, Store } from '../store.js';
+import { mulberry32, nextState } from '../kit/rng.js';
+import type { ListingEvents, StreamAt, Timeline } from '../world/derived.js';
+import type { Listing, Loan, Store } from '../world/store.js';
 import { streamState } from './rng-for.js';
+
+export type { ListingEvents };
 
 /** The market's time step. */
 export const HOUR = 3_600_000;
@@ -46,12 +49,6 @@ export function hourAtOrAfter(ms: number): number {
  */
 export function biddableUntil(l: Listing): number {
   return hourAtOrAfter(l.listing_end_date) * HOUR;
-}
-
-/** Where a process's stream stands: the last firing hour drawn and the stream's state after it. */
-interface StreamAt {
-  hours: number[];
-  states: number[];
 }
 
 /**
@@ -101,49 +98,11 @@ export function isLive(l: Listing): boolean {
   return l.listing_status === LISTING_STATUS.ACTIVE || (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
 }
 
-/** A live listing's place in the timeline: its processes' streams (the next firing hour of each) and the hour it is queued at. */
-export interface ListingEvents extends StreamAt {
-  listing: Listing;
-  /** Fields that never change once a listing is listed, kept here so the hot loop reads no column for them: number, whole loan. */
-  number: number;
-  whole: boolean;
-  /** The hour this entry is queued at; NaN while taken out or no longer queued (older copies in buckets are stale). */
-  at: number;
-  /** The hours of the listing's start and end (the first ticks at or after them). */
-  start: number;
-  end: number;
-  /** The processes that fire at the hour it was taken out at. */
-  fired: number;
-}
-
 /**
  * Hours ahead kept in the ring of hour buckets: every event of a live listing lies within its 14 days
  * and the 3 days it may wait to originate, so all but odd hand-made listings fit (those wait in `later`).
  */
 const RING = 512;
-
-/** The timeline of one store (derived: never saved). */
-interface Timeline {
-  /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
-  hour: number;
-  listings: Map<number, ListingEvents>;
-  /**
-   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` for the next RING
-   * hours and in `later` beyond (copies whose `at` moved are stale). A bucket's array is emptied and
-   * reused when its hour is taken out: an hour's tick makes no arrays and no Map entries.
-   */
-  ring: ListingEvents[][];
-  later: Map<number, ListingEvents[]>;
-  /** What the current hour's tick took out (reused). */
-  due: ListingEvents[];
-  /** Hour → loans with something due at it. */
-  loansAt: Map<number, Loan[]>;
-  /** How many of `store.listings` have been looked at; listings are only ever appended. */
-  listingsSeen: number;
-  /** The next loan number to look at; loans are numbered in the order they are made. */
-  loansSeen: number;
-}
-const timelines = new WeakMap<Store, Timeline>();
 
 function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   const list = map.get(hour);
@@ -230,11 +189,11 @@ function catchUp(store: Store, tl: Timeline, from: number): void {
  * or the ticks skipped ahead (a long catch-up), with listings and loans made since the last tick.
  */
 function timelineAt(store: Store, h: number): Timeline {
-  let tl = timelines.get(store);
+  let tl = store.index.timeline;
   if (!tl || tl.hour !== h - 1) {
     const ring = Array.from({ length: RING }, () => []);
     tl = { hour: h - 1, listings: new Map(), ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
-    timelines.set(store, tl);
+    store.index.timeline = tl;
   }
   catchUp(store, tl, h);
   tl.hour = h;
@@ -281,17 +240,17 @@ function takeListings(bucket: readonly ListingEvents[], h: number, out: ListingE
 /** Puts a listing taken out at hour `h` back at its next event (drawing the next firing of the processes that fired). */
 export function requeueListing(store: Store, ev: ListingEvents, h: number): void {
   for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.number, i, h + 1, ev.end, ev);
-  queueListing(timelines.get(store)!, ev, h + 1);
+  queueListing(store.index.timeline!, ev, h + 1);
 }
 
 /** Puts a loan serviced at hour `h` back at its next event, if it has one. */
 export function requeueLoan(store: Store, loan: Loan, h: number): void {
-  queueLoan(timelines.get(store)!, loan, h + 1);
+  queueLoan(store.index.timeline!, loan, h + 1);
 }
 
 /** Called when a listing changed outside its own event (an order funded it to Pending): it is queued at its new next event. */
 export function listingChanged(store: Store, l: Listing): void {
-  const tl = timelines.get(store);
+  const tl = store.index.timeline;
   if (!tl || !isLive(l)) return;
   let ev = tl.listings.get(l.listing_number);
   if (!ev) tl.listings.set(l.listing_number, (ev = listingEvents(store.seed, l, tl.hour + 1)));

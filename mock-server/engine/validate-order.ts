@@ -6,10 +6,10 @@
 import { MIN_BID } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS, MAX_BIDS_PER_ORDER } from '../../src/contract/enums.js';
 import { ORDER_ERRORS } from '../../src/contract/errors.js';
-import { ApiError, invalidToken } from '../api-error.js';
-import { decimalPlaces, numberTexts } from '../json-numbers.js';
-import { cents } from '../money.js';
-import type { Account, Listing, Store, User } from '../store.js';
+import { ApiError, invalidToken } from '../kit/api-error.js';
+import { decimalPlaces, numberTexts } from '../kit/json-numbers.js';
+import { cents } from '../kit/money.js';
+import type { Account, Listing, Store, User } from '../world/store.js';
 import { heldByUnprocessedBid } from './lifecycle.js';
 import { biddableUntil } from './timeline.js';
 

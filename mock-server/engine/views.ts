@@ -5,10 +5,10 @@
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../src/contract/enums.js';
 import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
-import { cents } from '../money.js';
+import { cents } from '../kit/money.js';
 import type { Loan as LoanAnswer, Order as OrderAnswer, OrderListing } from '../../src/contract/resources.js';
-import type { Bid, Listing, Loan, Order, Store } from '../store.js';
-import { notesOf } from '../store-index.js';
+import type { Bid, Listing, Loan, Order, Store } from '../world/store.js';
+import { notesOf } from '../world/store-index.js';
 
 const DAY = 86_400_000;
 

@@ -4,7 +4,7 @@
  * options every time, so they survive a reset of the store.
  */
 import type { MockContext } from '../context.js';
-import type { OAuthClient } from '../store.js';
+import type { OAuthClient } from '../world/store.js';
 
 /** Parses `ID:SECRET:REDIRECT` (the redirect URL keeps its own colons); throws a clear error on a bad spec. */
 export function parseClientSpec(spec: string): OAuthClient {

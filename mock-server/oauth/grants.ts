@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import type { Grant, Token } from '../store.js';
+import type { Grant, Token } from '../world/store.js';
 import { findClient } from './clients.js';
 import { passwordMatches } from './passwords.js';
 

@@ -8,9 +8,9 @@
  * MKTPL-1006; with other problems it is MKTPL-1006 and MKTPL-1012-173 among the assertions.
  */
 import { OFFER_ERRORS, VALIDATION_ERROR } from '../../src/contract/errors.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import type { Store } from '../store.js';
+import type { Store } from '../world/store.js';
 import { issueOffers } from './book.js';
 import { priceOffers } from './pricing.js';
 import { CLIENT_REFERENCE_MAX, STATE_AMOUNT_LIMITS, STATES_NOT_SERVED } from './rules.js';

@@ -4,7 +4,7 @@
  * unique per response.
  */
 import { createHash } from 'node:crypto';
-import type { Offer, OfferRecord, Store } from '../store.js';
+import type { Offer, OfferRecord, Store } from '../world/store.js';
 import type { PricedOffer } from './pricing.js';
 
 /** Path of the page listing a response's offers (under root_url); an offer's page adds `/{id}`. */

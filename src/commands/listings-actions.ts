@@ -13,7 +13,7 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
 import { alternatives, suggestions } from '../suggest.js';
-import type { ListingsCommands } from './listings.js';
+import type { ListingsCommands } from './listings-commands.js';
 import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */

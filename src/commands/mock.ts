@@ -4,8 +4,8 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
-import { parseBasePath } from '../../mock-server/request-target.js';
-import { MockSetupError } from '../../mock-server/setup-error.js';
+import { parseBasePath } from '../../mock-server/http/request-target.js';
+import { MockSetupError } from '../../mock-server/kit/setup-error.js';
 import type { HttpClient } from '../api/http.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';

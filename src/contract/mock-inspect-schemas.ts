@@ -4,10 +4,13 @@
  * does not load TypeBox).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { NOTIFICATION_KINDS } from './mock-inspect.js';
 import { DateTimeText, nullable } from './resources.js';
 
 const strict = { additionalProperties: false } as const;
+
+/** The kinds of email the marketplace sends to an investor registered for notifications. */
+export const NOTIFICATION_KINDS = ['order_validation_error', 'order_processed', 'order_completed'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** One request as the mock saw it; secrets are replaced by `***` (the scheme of Authorization is kept). */
 export const JournalEntrySchema = Type.Object({

@@ -12,7 +12,3 @@ export const MAX_JOURNAL_SIZE = 100_000;
 export const INSPECT_PAGE = { default: 100, max: 1000 } as const;
 
 export type { JournalEntry, OutboxMessage } from './mock-inspect-schemas.js';
-
-/** The kinds of email the marketplace sends to an investor registered for notifications. */
-export const NOTIFICATION_KINDS = ['order_validation_error', 'order_processed', 'order_completed'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

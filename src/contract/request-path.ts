@@ -1,6 +1,6 @@
 /**
- * The one reading of a URL path, shared by the mock's router (mock-server/request-target.ts, then
- * routes.ts) and the CLI (the address it sends to and the order journal's key, src/orders/marketplace.ts):
+ * The one reading of a URL path, shared by the mock's router (mock-server/http/request-target.ts, then
+ * router.ts) and the CLI (the address it sends to and the order journal's key, src/orders/marketplace.ts):
  * what one reads as the same path the other must too, or two spellings of one marketplace could be
  * two journals. Pure and dependency-free, so the CLI loads it without the mock.
  *

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { createMockApp, type MockApp } from '../../mock-server/app.js';
 import { noteViews } from '../../mock-server/engine/note-view.js';
-import { notesOf } from '../../mock-server/store-index.js';
+import { notesOf } from '../../mock-server/world/store-index.js';
 import { platform } from '../api/accounts.js';
 import { ApiClient } from '../api/client.js';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../api/http.js';

@@ -7,7 +7,19 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
-import type { JournalEntry } from './journal.js';
+import type { BidRequest } from '../api/orders.js';
+
+/** One journal line. */
+export type JournalEntry =
+  /** `market` is the marketplace key; entries written before it existed have only `base_url`. */
+  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[] }
+  | { t: 'accepted'; batch: string; at: string; order_id: string }
+  | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
+  | { t: 'lost'; batch: string; at: string; error: string }
+  /** The order never reached the marketplace, or was refused before it was acted on: nothing placed. */
+  | { t: 'unsent'; batch: string; at: string; error: string }
+  | { t: 'reconciled'; batch: string; at: string; order_id: string | null }
+  | { t: 'outcome'; at: string; order_id: string; bids: Array<{ listing_id: number; bid_status: string; bid_result?: string }> };
 
 /** The checksum field, always last on a line: `,"sum":"<16 hex>"}`. */
 const SUM = /,"sum":"([0-9a-f]{16})"\}$/;

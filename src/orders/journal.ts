@@ -12,20 +12,10 @@ import { checkRegularFile, readRegularFile } from '../state-files.js';
 import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
 import { UsageError } from '../errors.js';
-import { encodeLine, JournalDamageError, parseJournal, type BadLine, type JournalRead } from './journal-file.js';
+import { encodeLine, JournalDamageError, parseJournal, type BadLine, type JournalEntry, type JournalRead } from './journal-file.js';
 import { legacyKey, type Marketplace } from './marketplace.js';
 
-/** One journal line. */
-export type JournalEntry =
-  /** `market` is the marketplace key; entries written before it existed have only `base_url`. */
-  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[] }
-  | { t: 'accepted'; batch: string; at: string; order_id: string }
-  | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
-  | { t: 'lost'; batch: string; at: string; error: string }
-  /** The order never reached the marketplace, or was refused before it was acted on: nothing placed. */
-  | { t: 'unsent'; batch: string; at: string; error: string }
-  | { t: 'reconciled'; batch: string; at: string; order_id: string | null }
-  | { t: 'outcome'; at: string; order_id: string; bids: Array<{ listing_id: number; bid_status: string; bid_result?: string }> };
+export type { JournalEntry };
 
 /** What the journal knows of one sent (or attempted) order. */
 export interface BatchState {

@@ -3,7 +3,14 @@
  * every flag that shaped the wait, so that resuming a `--until completed` wait does not quietly stop
  * at `processed`.
  */
-import type { FollowPlan } from './wait.js';
+/** What to wait for (here, below wait.ts, so that the resume hint needs nothing of the waiting). */
+export type Until = 'processed' | 'completed';
+
+/** What to wait for, and for how long at most per order. */
+export interface FollowPlan {
+  until: Until;
+  timeoutMs: number;
+}
 
 /** The --wait flags' defaults (the commands' option definitions use these too): a resume command leaves them out. */
 export const WAIT_DEFAULTS = { until: 'processed', timeoutSeconds: 600 } as const;

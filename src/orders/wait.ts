@@ -6,16 +6,9 @@ import type { Bid, Order } from '../api/orders.js';
 import { bidsOf } from '../contract/decode.js';
 import type { Clock } from '../clock.js';
 import { EXIT } from '../errors.js';
-import { resumeCommands } from './resume.js';
+import { resumeCommands, type FollowPlan, type Until } from './resume.js';
 
-/** What to wait for. */
-export type Until = 'processed' | 'completed';
-
-/** What to wait for, and for how long at most per order. */
-export interface FollowPlan {
-  until: Until;
-  timeoutMs: number;
-}
+export type { FollowPlan, Until } from './resume.js';
 
 /** Where progress goes: each change of an order's state, then the end of following that order. */
 export interface Progress {

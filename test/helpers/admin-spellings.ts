@@ -1,5 +1,5 @@
 /** Request targets that spell an admin path another way: each must meet the same access rule as /__mock/…. */
-import { normaliseTarget } from '../../mock-server/request-target.js';
+import { normaliseTarget } from '../../mock-server/http/request-target.js';
 
 /** Every way of spelling an admin path that used to slip past the raw-target check. */
 export const ADMIN_SPELLINGS = [

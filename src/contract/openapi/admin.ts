@@ -1,5 +1,5 @@
 /**
- * The mock's admin routes (mock-server/handlers/admin.ts), tagged `mock-admin`: reset, state, clock,
+ * The mock's admin routes (mock-server/routes/admin.ts), tagged `mock-admin`: reset, state, clock,
  * processing, faults and operator actions on a listing. Outside the spec; off with `--no-admin`;
  * loopback callers of a loopback bind may call them, any other caller needs the admin token (a
  * refused caller gets the 404 of a path that does not exist).

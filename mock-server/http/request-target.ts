@@ -1,0 +1,95 @@
+/**
+ * The one reading of a request target. The adapter normalises each target once, and that URL is what
+ * the router (router.ts, then msw), the admin-access decision and fault matching all see, so no spelling
+ * of a path (`/v1/../__mock`, `//x/__mock`, `%2e%2e`, `\`, an absolute-form target) can mean one thing
+ * to the access check and another to the router.
+ *
+ * Which spellings reach the same route: the router, router.ts, compares the normalised path exactly,
+ * letter case included, after the `--base-path` prefix, itself normalised this way. The path is read
+ * by normalisePath (src/contract/request-path.ts, which lists its rules and refusals; the CLI's journal
+ * key reads base URLs with it too); the target around it:
+ * - an absolute-form target `http://ANY-AUTHORITY/p?q` (scheme in any case, http or https; an
+ *   authority WHATWG URL cannot read is refused) is `/p?q`: this server is the only host; a fragment
+ *   `#…` is dropped;
+ * - the query goes on as WHATWG URL reads it (escaping `"`, `'`, `<`, `>`); no route is chosen by it;
+ * - refused with a 400 naming the problem: a character outside printable ASCII, what normalisePath
+ *   refuses, and a target that is neither `/…` nor an absolute http URL.
+ */
+
+import { normalisePath } from '../../src/contract/request-path.js';
+
+export { normalisePath };
+
+/** A normalised target, or the reason it cannot be read (a 400 naming it). */
+export type TargetResult = { ok: true; url: URL } | { ok: false; problem: string };
+
+function fail(problem: string): TargetResult {
+  return { ok: false, problem: `request target: ${problem}` };
+}
+
+/** Scheme, slashes and authority of an absolute-form target, as WHATWG URL delimits them for http. */
+const ABSOLUTE_HEAD = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*[^/\\?#]*/;
+
+/**
+ * Reads a raw request target (origin-form `/p?q` or absolute-form `http://h/p?q`; the authority of an
+ * absolute-form target is checked and then ignored: this server is the only host) into a URL on
+ * `origin`. The path of either form is read by normalisePath from the bytes as sent. Never throws.
+ */
+export function normaliseTarget(raw: string, origin: string): TargetResult {
+  for (const ch of raw) {
+    const c = ch.codePointAt(0)!;
+    if (c <= 0x20 || c >= 0x7f) return fail(`contains ${JSON.stringify(ch)} (U+${c.toString(16).toUpperCase().padStart(4, '0')}); only printable ASCII is allowed`);
+  }
+  let target = raw.split('#')[0]!;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) {
+    let abs: URL;
+    try {
+      abs = new URL(target);
+    } catch {
+      return fail(`'${raw}' is not a valid absolute URL`);
+    }
+    if (abs.protocol !== 'http:' && abs.protocol !== 'https:') return fail(`scheme '${abs.protocol.slice(0, -1)}' is not http`);
+    // The path as sent, not abs.pathname: WHATWG would escape some characters a path may not hold.
+    target = target.slice(ABSOLUTE_HEAD.exec(target)![0].length);
+    if (!target.startsWith('/')) target = `/${target}`;
+  } else if (!target.startsWith('/')) {
+    return fail(`'${raw}' must start with '/' or be an absolute http URL`);
+  }
+  const q = target.indexOf('?');
+  const rawPath = q < 0 ? target : target.slice(0, q);
+  const search = q < 0 ? '' : target.slice(q);
+  const norm = normalisePath(rawPath);
+  if ('problem' in norm) return fail(norm.problem);
+  try {
+    // The path starts with one '/' and holds no '\', so the parser cannot read an authority into it.
+    return { ok: true, url: new URL(norm.path + search, origin) };
+  } catch {
+    return fail(`'${raw}' cannot be read as a URL`);
+  }
+}
+
+/**
+ * Reads `--base-path` (the prefix a proxy puts the mock behind): it starts with `/`, holds no `..`
+ * segment, no `__mock` segment (the admin check would take every route for an admin one), no query
+ * or fragment, and what normalisePath refuses in a path. Returned normalised (`/p/` is `/p`), `/` as
+ * '' (no prefix); a problem names what is wrong.
+ */
+export function parseBasePath(raw: string): { basePath: string } | { problem: string } {
+  if (!raw.startsWith('/')) return { problem: `must start with '/', got '${raw}'` };
+  if (/[?#]/.test(raw)) return { problem: `must be a path alone, without '?' or '#', got '${raw}'` };
+  if (/[^\x21-\x7e]/.test(raw)) return { problem: `must be printable ASCII without spaces, got '${raw}'` };
+  if (/(^|[/\\])(\.|%2e){2}([/\\]|$)/i.test(raw)) return { problem: `must not hold a '..' segment, got '${raw}'` };
+  const norm = normalisePath(raw);
+  if ('problem' in norm) return { problem: norm.problem.replace(/ the path /, ' ') };
+  if (isAdminPath(norm.path)) return { problem: `must not hold a '__mock' segment (the admin routes' own), got '${raw}'` };
+  return { basePath: norm.path === '/' ? '' : norm.path };
+}
+
+/**
+ * Whether a normalised path may reach an admin handler. Wider than the router on purpose (which
+ * matches `{base path}/__mock/…` exactly): any `__mock` segment, in any case, under any prefix, so
+ * no base path or later route can open a spelling the access check does not cover.
+ */
+export function isAdminPath(path: string): boolean {
+  return /(^|\/)__mock(\/|$)/i.test(path);
+}

@@ -1,0 +1,141 @@
+/**
+ * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock, processing,
+ * faults, operator actions on a listing, and a look at the state with the invariant check.
+ */
+import { http } from 'msw';
+import { formatDateTime } from '../../src/contract/dates.js';
+import { parseDuration } from '../../src/contract/duration.js';
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { ApiError, validationError } from '../kit/api-error.js';
+import type { MockContext } from '../context.js';
+import { checkInvariants } from '../engine/invariants.js';
+import { allBalances } from '../engine/ledger.js';
+import { endListing } from '../engine/lifecycle.js';
+import { accountOutstanding } from '../engine/account-view.js';
+import { cents } from '../kit/money.js';
+import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
+import { userPassword } from '../oauth/passwords.js';
+import { route } from './route.js';
+
+/** The most one clock move may cover (each virtual hour is one market tick). */
+export const MAX_CLOCK_MOVE_MS = 400 * 86_400_000;
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
+
+/** Counts, balances, special listings and the invariant check: what a test or a curious user wants to see. */
+export function stateSummary(ctx: MockContext): Record<string, unknown> {
+  const s = ctx.store;
+  const listingsByStatus: Record<string, number> = {};
+  for (const l of s.listings) listingsByStatus[l.listing_status] = (listingsByStatus[l.listing_status] ?? 0) + 1;
+  const balances = allBalances(s);
+  const now = ctx.clock.now();
+  // Invested and total as the account answer has them: its notes' outstanding principal as GET /notes shows it.
+  const accounts = [...s.accounts.values()].map((a) => {
+    const b = balances.get(a.id)!;
+    const invested = accountOutstanding(s, a.id, now);
+    return {
+      account_id: a.id, user: a.userId, external_user_id: a.externalUserId, cash: a.cash,
+      pending: b.pending, invested, total: cents(a.cash + b.pending + invested),
+    };
+  });
+  // Each user's password beside their name: what the password grant (--allow-password-grant) takes.
+  const users = [...s.users.values()].map((u) => ({
+    user: u.id, name: u.name, password: userPassword(s.seed, u.id), accounts: u.accountIds,
+    email: u.email ?? null, notifications: u.email !== undefined,
+  }));
+  const special: Record<string, number | null> = {
+    own_listing_of_dave: s.listings.find((l) => l.borrowerUserId === 'dave')?.listing_number ?? null,
+  };
+  for (const r of ROLES) special[r] = specialListing(s, r)?.listing_number ?? null;
+  const ordersByStatus: Record<string, number> = {};
+  for (const o of s.orders.values()) ordersByStatus[o.order_status] = (ordersByStatus[o.order_status] ?? 0) + 1;
+  return {
+    now: formatDateTime(ctx.clock.now()),
+    frozen: ctx.clock.frozen,
+    seed: s.seed,
+    listings: s.listings.length,
+    listings_by_status: listingsByStatus,
+    orders: s.orders.size,
+    orders_by_status: ordersByStatus,
+    orders_queued: s.engine.queue.length,
+    loans: s.loans.size,
+    notes: s.notes.length,
+    ledger_entries: s.ledger.length,
+    users,
+    password_grant: !!ctx.options.allowPasswordGrant,
+    accounts,
+    // Every seeded investor is registered for the order notifications (GET /__mock/outbox).
+    outbox_messages: s.outbox.messages.length,
+    special_listings: special,
+    invariants: checkInvariants(s),
+    faults: ctx.faults.get(),
+  };
+}
+
+async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw validationError('body', 'is not valid JSON');
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw validationError('body', 'must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** Where a clock request moves the clock to; throws a 400 naming what is wrong. */
+export function clockTarget(body: Record<string, unknown>, now: number): number {
+  const hasAdvance = body.advance !== undefined;
+  const hasTo = body.to !== undefined;
+  if (hasAdvance === hasTo) throw validationError('body', 'give exactly one of "advance" (a duration like 24h) or "to" (an ISO time)');
+  let target: number;
+  if (hasAdvance) {
+    const ms = typeof body.advance === 'string' ? parseDuration(body.advance) : null;
+    if (ms === null) throw validationError('advance', `must be a duration like 90m, 24h, 15d or PT1H, got ${JSON.stringify(body.advance)}`);
+    target = now + ms;
+  } else {
+    const t = typeof body.to === 'string' && ISO_RE.test(body.to.trim()) ? Date.parse(body.to.trim()) : NaN;
+    if (!Number.isFinite(t)) throw validationError('to', `must be an ISO 8601 time like 2026-01-31T12:00:00Z, got ${JSON.stringify(body.to)}`);
+    if (t < now) throw validationError('to', `is before the mock's current time ${formatDateTime(now)}; the clock only moves forward`);
+    target = t;
+  }
+  if (target - now > MAX_CLOCK_MOVE_MS) throw validationError(hasAdvance ? 'advance' : 'to', 'moves the clock more than 400 days at once');
+  return target;
+}
+
+/** The admin handlers. */
+export function adminHandlers(ctx: MockContext) {
+  return [
+    http.post('*/__mock/reset', route(ctx, () => {
+      ctx.reset();
+      return stateSummary(ctx);
+    })),
+    http.get('*/__mock/state', route(ctx, () => stateSummary(ctx), { sync: true })),
+    http.post('*/__mock/clock', route(ctx, async ({ request }) => {
+      const body = await jsonBody(request);
+      const from = ctx.clock.now();
+      const to = clockTarget(body, from);
+      // The engine follows the clock's move (Engine.open), so the world is at `to` when this answers.
+      ctx.clock.set(to);
+      return { now: formatDateTime(to), moved_ms: to - from };
+    }, { json: true, sync: true })),
+    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.processAll() }))),
+    http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
+    http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),
+    http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => {
+      const action = String(params.action);
+      const status = action === 'withdraw' ? LISTING_STATUS.WITHDRAWN : action === 'cancel' ? LISTING_STATUS.CANCELLED : null;
+      if (status === null) throw validationError('action', `must be withdraw or cancel, got '${action}'`);
+      const l = ctx.store.listingByNumber.get(Number(params.number));
+      if (!l) throw new ApiError(404, { code: 'NOT_FOUND', message: `No listing ${String(params.number)}` });
+      const allowed = action === 'withdraw' ? [LISTING_STATUS.ACTIVE] : [LISTING_STATUS.ACTIVE, LISTING_STATUS.PENDING];
+      if (!(allowed as number[]).includes(l.listing_status)) {
+        throw new ApiError(409, { code: 'CONFLICT', message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it` });
+      }
+      endListing(ctx.store, l, status, ctx.clock.now());
+      return { listing_number: l.listing_number, listing_status: l.listing_status, listing_status_reason: l.listing_status_reason };
+    }, { sync: true })),
+  ];
+}

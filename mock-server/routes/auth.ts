@@ -1,0 +1,41 @@
+/**
+ * Who is calling: reads the bearer token of a resource call and answers with the caller's account
+ * and scopes, or a 401/403 the way the real API does. Only a live access token the mock issued counts.
+ */
+import { ApiError, invalidToken } from '../kit/api-error.js';
+import type { MockContext } from '../context.js';
+
+/** Reads a request's headers by name (joined with `, ` when repeated): Fetch's Headers, or the adapter's view of node's. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/** The authenticated caller of a resource call. */
+export interface Caller {
+  accountId: string;
+  userId: string;
+  scopes: readonly string[];
+}
+
+/**
+ * Authenticates `request`: the token must be an access token the store issued, live on the mock's
+ * clock, and carry one of `scope` when named (a read/write grant holds write_invest_order, a
+ * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
+ * insufficient_scope when the grant does not allow the call.
+ */
+export function authenticate(ctx: MockContext, request: { headers: HeaderSource }, scope?: string | readonly string[]): Caller {
+  const header = request.headers.get('authorization');
+  if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
+  const m = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
+  const token = ctx.store.tokens.get(m[1]!);
+  if (!token || token.kind !== 'access') throw invalidToken('Access token invalid');
+  if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
+  const account = ctx.store.accounts.get(token.accountId);
+  if (!account) throw invalidToken('Access token invalid');
+  const anyOf = typeof scope === 'string' ? [scope] : scope ?? [];
+  if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
+    throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
+  }
+  return { accountId: account.id, userId: account.userId, scopes: token.scopes };
+}

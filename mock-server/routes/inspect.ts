@@ -1,0 +1,56 @@
+/**
+ * Admin routes to inspect what the mock saw and sent (who may call them: admin-access.ts): the request
+ * journal (GET/DELETE /__mock/requests) and the notifications outbox (GET/DELETE /__mock/outbox),
+ * lists in the list envelope, newest first.
+ */
+import { http } from 'msw';
+import { formatDateTime } from '../../src/contract/dates.js';
+import { INSPECT_PAGE, type OutboxMessage } from '../../src/contract/mock-inspect.js';
+import { validationError } from '../kit/api-error.js';
+import type { MockContext } from '../context.js';
+import type { RequestJournal } from './journal.js';
+import type { Message } from '../world/store.js';
+import { listEnvelope, paged, route } from './route.js';
+
+/** `since`: a whole number 0 or more, or absent. */
+function readSince(params: URLSearchParams): number | undefined {
+  const text = params.get('since');
+  if (text === null) return undefined;
+  if (!/^\d{1,15}$/.test(text.trim())) throw validationError('since', `must be a request id (a whole number 0 or more), got '${text}'`);
+  return Number(text);
+}
+
+/** A message as the outbox route answers it. */
+function messageView(m: Message): OutboxMessage {
+  return { ...m, sent_at: formatDateTime(m.sent_at) };
+}
+
+/** The inspection handlers over `ctx` and the app's `journal`. */
+export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
+  return [
+    // The journal is no part of the world: reading or clearing it changes nothing the state file keeps.
+    http.get('*/__mock/requests', route(ctx, ({ url, page }) => {
+      const since = readSince(url.searchParams);
+      const { offset, limit } = page();
+      const { result, total } = journal.list(limit, since, offset);
+      return listEnvelope(result, total);
+    }, { list: INSPECT_PAGE })),
+    http.delete('*/__mock/requests', route(ctx, () => ({ cleared: journal.clear() }), { writes: false })),
+    http.get('*/__mock/outbox', route(ctx, ({ url, page }) => {
+      const to = url.searchParams.get('to')?.trim().toLowerCase();
+      const orderId = url.searchParams.get('order_id')?.trim().toLowerCase();
+      const newestFirst: Message[] = [];
+      const messages = ctx.store.outbox.messages;
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i]!;
+        if ((to === undefined || m.to.toLowerCase() === to) && (orderId === undefined || m.order_id === orderId)) newestFirst.push(m);
+      }
+      return paged(newestFirst, page(), messageView);
+    }, { list: INSPECT_PAGE, sync: true })),
+    http.delete('*/__mock/outbox', route(ctx, () => {
+      const cleared = ctx.store.outbox.messages.length;
+      ctx.store.outbox.messages = [];
+      return { cleared };
+    })),
+  ];
+}

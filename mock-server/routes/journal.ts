@@ -1,0 +1,239 @@
+/**
+ * The request journal: the last N requests the mock answered (a ring buffer, O(1) per request), each
+ * with its times on the real and the virtual clock, the normalised path, the status, the duration,
+ * the account its token acts for, and headers, query and JSON body with secrets redacted (redact.ts).
+ * Two callers record into it, each once per request: the HTTP adapter for every request on the wire
+ * (refused ones included) and `app.handle` for in-process ones. Reads and clears of the journal
+ * itself are not recorded, so following it does not fill it.
+ *
+ * Redaction is done when an entry is first read, not when it is recorded (it cost as much as a whole
+ * order): recording keeps what was seen together with the secrets the mock knew then that can be
+ * forgotten later (the few-secret list of that moment, and every live token found in the text), and a
+ * read redacts with those and with what it knows at the time of reading, so an entry never shows more
+ * than an entry redacted at once would. A part whose text can hide a token from a plain scan (a body
+ * with JSON escapes, a query with percent-escapes or `+`) is redacted when recorded, as before.
+ */
+import { formatDateTime } from '../../src/contract/dates.js';
+import type { JournalEntry } from '../../src/contract/mock-inspect.js';
+import type { MockContext } from '../context.js';
+import type { Store } from '../world/store.js';
+import { optionClients } from '../oauth/clients.js';
+import { userPassword } from '../oauth/passwords.js';
+import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from '../http/redact.js';
+
+/** A JSON body longer than this is not kept (its size is). */
+const MAX_KEPT_BODY = 64 * 1024;
+/** The route of the journal itself, in any spelling the router accepts. */
+const JOURNAL_PATH = /(^|\/)__mock\/requests$/i;
+/** The token endpoint: its body (a form of credentials) is never kept, whatever its content type. */
+const TOKEN_PATH = /\/oauth\/token$/i;
+/** A body that is (or says it is) JSON: JSON types, text/plain as fetch sends a string, or no type. */
+const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
+/**
+ * Long base64url runs mixing upper and lower case: random credentials, issued or not (an expired token
+ * is no longer in the store). 32 random base64url characters lack one of the cases once in ~10^7.
+ */
+const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
+
+/** When and from whom a request arrived (null from `arrive` when the journal is off). */
+export interface Arrival {
+  realAt: number;
+  virtualAt: number;
+  started: number;
+  account: string | null;
+}
+
+/** What the recorder saw of a request and its answer. */
+export interface Seen {
+  method: string;
+  /** The normalised path. */
+  path: string;
+  /** The query string, with or without `?`. */
+  search: string;
+  /** A Fetch request's headers, or node's (names in lower case). */
+  headers: Headers | Record<string, string | string[] | undefined>;
+  /** The body text when `keepsBody` said to read it; null otherwise. */
+  bodyText: string | null;
+  /** The status answered; null when the connection was dropped. */
+  status: number | null;
+  fault?: string | null;
+}
+
+/** Whether a request's body is one the journal keeps (so the recorder reads it): a JSON call's, never the token endpoint's. */
+export function keepsBody(method: string, path: string, contentType: string | null | undefined): boolean {
+  if (method === 'GET' || method === 'HEAD' || TOKEN_PATH.test(path)) return false;
+  const type = contentType?.trim() ?? '';
+  return type === '' || JSON_TYPE.test(type);
+}
+
+/** An entry as recorded: what was seen, and the secrets known then that a later read may no longer know. */
+interface Recorded {
+  id: number;
+  arrival: Arrival;
+  durationMs: number;
+  seen: Seen;
+  /** Header pairs (node's header object is never changed once parsed; Fetch's Headers are copied). */
+  headers: [string, string | string[] | undefined][] | Record<string, string | string[] | undefined>;
+  /** The query and body already redacted when a scan could not see every token in their raw text. */
+  query: string | null;
+  body: unknown;
+  few: readonly string[];
+  tokens: readonly string[];
+}
+
+/** The last `size` requests. */
+export class RequestJournal {
+  /** Entries as recorded, each replaced by its redacted form when first read. */
+  private readonly ring: (JournalEntry | Recorded | undefined)[];
+  private nextId = 1;
+  private count = 0;
+  private readonly extraSecrets: string[] = [];
+
+  /** `realNow` is the wall clock of `at`; `elapsed` a monotonic clock in ms for durations. */
+  constructor(
+    private readonly ctx: MockContext,
+    readonly size: number,
+    private readonly realNow: () => number,
+    private readonly elapsed: () => number = () => performance.now(),
+  ) {
+    this.ring = new Array<JournalEntry | Recorded | undefined>(size);
+  }
+
+  /** Another value to redact wherever it appears (the admin token of a server). */
+  addSecret(value: string): void {
+    if (value !== '') this.extraSecrets.push(value);
+  }
+
+  /** Notes that a request arrived with this Authorization header; null when the journal is off. */
+  arrive(authorization: string | null | undefined): Arrival | null {
+    if (this.size === 0) return null;
+    return { realAt: this.realNow(), virtualAt: this.ctx.clock.now(), started: this.elapsed(), account: this.accountOf(authorization) };
+  }
+
+  /** Records one answered (or dropped) request, unless it was a call of the journal itself. */
+  record(arrival: Arrival | null, seen: Seen): void {
+    if (!arrival || JOURNAL_PATH.test(seen.path)) return;
+    const secrets = this.knownSecrets();
+    const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
+    // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
+    const query = /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
+    // So is a body too long to keep (its size is kept), so that no entry holds a large text.
+    const text = seen.bodyText;
+    const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
+    const scanned = [seen.path, query === null ? seen.search : '', body === undefined ? seen.bodyText ?? '' : ''];
+    for (const [, v] of Array.isArray(headers) ? headers : Object.entries(headers)) if (v !== undefined) scanned.push(typeof v === 'string' ? v : v.join(', '));
+    const tokens: string[] = [];
+    for (const [run] of scanned.join('\n').matchAll(TOKEN_RUN)) if (this.ctx.store.tokens.has(run)) tokens.push(run);
+    const entry: Recorded = {
+      id: this.nextId++, arrival, durationMs: Math.round((this.elapsed() - arrival.started) * 10) / 10,
+      seen: body === undefined ? seen : { ...seen, bodyText: null }, headers, query, body, few: this.sameFew(secrets.few), tokens,
+    };
+    this.ring[(entry.id - 1) % this.size] = entry;
+    this.count = Math.min(this.count + 1, this.size);
+  }
+
+  /** The few-secret list, the previous one when equal (most entries share one list). */
+  private lastFew: readonly string[] = [];
+  private sameFew(few: readonly string[]): readonly string[] {
+    const last = this.lastFew;
+    if (few.length !== last.length || few.some((s, i) => s !== last[i])) this.lastFew = few;
+    return this.lastFew;
+  }
+
+  /** An entry as shown: redacted with the secrets known when it was recorded and those known now. */
+  private redacted(r: Recorded): JournalEntry {
+    const now = this.knownSecrets();
+    const few = r.few === now.few || r.few.every((s) => now.few.includes(s)) ? now.few : [...new Set([...now.few, ...r.few])];
+    const secrets: KnownSecrets = { few, isToken: (run) => r.tokens.includes(run) || now.isToken(run) };
+    const { arrival, seen } = r;
+    return {
+      id: r.id,
+      at: new Date(arrival.realAt).toISOString(),
+      virtual_at: formatDateTime(arrival.virtualAt),
+      method: seen.method,
+      path: scrub(seen.path, secrets),
+      query: r.query ?? redactQuery(seen.search, secrets),
+      status: seen.status,
+      duration_ms: r.durationMs,
+      account: arrival.account,
+      headers: redactHeaders(Array.isArray(r.headers) ? r.headers : Object.entries(r.headers), secrets),
+      body: r.body === undefined ? keptBody(seen.bodyText, secrets) : r.body,
+      fault: seen.fault ?? null,
+    };
+  }
+
+  /**
+   * Up to `limit` entries, newest first, after skipping `offset`, and how many there are in all.
+   * Without `since`, the newest; with it, the entries after id `since`, those nearest to it chosen
+   * first (so a follower asking again with the largest id it got misses none), still newest first.
+   */
+  list(limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
+    const oldest = this.nextId - this.count;
+    const from = since === undefined ? oldest : Math.max(oldest, since + 1);
+    const total = Math.max(0, this.nextId - from);
+    const newest = this.nextId - 1;
+    const last = since === undefined ? newest - offset : Math.min(newest, from + offset + limit - 1);
+    const first = since === undefined ? Math.max(from, last - limit + 1) : from + offset;
+    const result: JournalEntry[] = [];
+    for (let id = last; id >= first; id--) {
+      const slot = (id - 1) % this.size;
+      let entry = this.ring[slot]!;
+      if (!('at' in entry)) this.ring[slot] = entry = this.redacted(entry);
+      result.push(entry);
+    }
+    return { result, total };
+  }
+
+  /** Forgets every entry (ids keep increasing); returns how many there were. */
+  clear(): number {
+    const n = this.count;
+    this.count = 0;
+    this.ring.fill(undefined);
+    return n;
+  }
+
+  /** The account a bearer token the mock issued acts for (expired or not), else null. */
+  private accountOf(authorization: string | null | undefined): string | null {
+    const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    const token = m ? this.ctx.store.tokens.get(m[1]!) : undefined;
+    return token?.kind === 'access' ? token.accountId : null;
+  }
+
+  /** What the mock knows to be secret now: client secrets, auth keys, the admin token, its tokens, and anything shaped like a random credential. */
+  private knownSecrets(): KnownSecrets {
+    const store = this.ctx.store;
+    const few = [...this.extraSecrets];
+    for (const c of store.clients.values()) few.push(c.secret);
+    for (const c of optionClients(this.ctx)) few.push(c.secret);
+    for (const g of store.grants) few.push(g.authKey);
+    // The password grant's passwords (--allow-password-grant), wherever a client puts them.
+    few.push(...passwordsOf(store));
+    return { few, isToken: (run) => store.tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
+  }
+}
+
+/** The seeded users' passwords of a world: a hash each, so worked out once per world (and again if users were added), not per request. */
+function passwordsOf(store: Store): string[] {
+  let kept = store.index.passwords;
+  if (kept?.users !== store.users.size) {
+    kept = { users: store.users.size, list: [...store.users.keys()].map((u) => userPassword(store.seed, u)) };
+    store.index.passwords = kept;
+  }
+  return kept.list;
+}
+
+function headerPairs(headers: Headers): [string, string][] {
+  const pairs: [string, string][] = [];
+  headers.forEach((value, name) => pairs.push([name, value]));
+  return pairs;
+}
+
+function keptBody(text: string | null, secrets: KnownSecrets): unknown {
+  if (text === null || text.trim() === '') return null;
+  if (text.length > MAX_KEPT_BODY) return `(${Buffer.byteLength(text)} bytes, not kept)`;
+  try {
+    return redactJson(JSON.parse(text) as unknown, secrets);
+  } catch {
+    return null; // not JSON after all: unparsed text is not kept (it could hold anything)
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * The one way a request goes through the mock. `route` wraps a handler's own rule with everything
+ * routes share, in this order: the body's content type (JSON routes), the `timezone` header,
+ * authentication and scope (`authedRoute`), bringing the world up to the clock, the list envelope with paging, and
+ * the answer to an error (ApiError as the API's JSON, a bug as 500 SYS0001, never an unhandled
+ * rejection). It is also the one place a change of state is marked: a route that writes (any method
+ * but GET, unless told) has its change made durable before its answer goes out, and every answer
+ * waits for changes already promised, so none shows a change a crash could take back.
+ */
+import type { JsonBodyType } from 'msw';
+import { isValidTimeZone } from '../../src/contract/dates.js';
+import { ApiError, validationError } from '../kit/api-error.js';
+import { authenticate, type Caller, type HeaderSource } from './auth.js';
+import type { MockContext } from '../context.js';
+import { parsePage, type Page } from '../search/query-params.js';
+
+export type { HeaderSource };
+
+/** Route parameters as msw gives them. */
+export type RouteParams = Record<string, string | readonly string[] | undefined>;
+
+/**
+ * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one;
+ * for a direct route the HTTP adapter makes one straight from node's request and the body it read
+ * (app.ts `direct`), so its hot paths build no Request.
+ */
+export interface RequestHead {
+  readonly method: string;
+  /** The normalised URL, as text. */
+  readonly url: string;
+  readonly headers: HeaderSource;
+  /** Null when the request has no body. */
+  readonly body: unknown;
+  /** The body decoded as UTF-8 ('' when there is none). */
+  text(): Promise<string>;
+}
+
+/** What a route body receives: a Fetch Request, or a RequestHead for a direct route (`headRoute`). */
+export interface RouteInput<R extends RequestHead = Request> {
+  request: R;
+  url: URL;
+  /** root_url as the caller reached it: the origin and the base path (`--base-path`), for links in answers. */
+  root: string;
+  params: RouteParams;
+  /** The request's IANA zone, or undefined for UTC (browser pages: always undefined). */
+  zone: string | undefined;
+  /**
+   * The page asked for on a list route (a 400 when offset or limit is bad). Read once; a body calls
+   * it where the API checks paging among its own checks, else the route reads it after the body.
+   */
+  page(): Page;
+}
+
+/** What the body of an authenticated route receives. */
+export interface AuthedInput<R extends RequestHead = Request> extends RouteInput<R> {
+  caller: Caller;
+}
+
+/** How a route answers a failure: an ApiError, or a bug when `err` is undefined. */
+export type ErrorAnswer = (err: ApiError | undefined) => Response;
+
+/** What a route does besides its own rule. */
+export interface RouteSpec {
+  /** Bring the world up to the clock before the body (default: on authenticated routes only). */
+  sync?: boolean;
+  /** A JSON route: a body declared as another content type gets 415. */
+  json?: boolean;
+  /** The body may change the world (default: any method but GET). */
+  writes?: boolean;
+  /** A list route with these page limits: a body returning an array has one page of it answered in the list envelope. */
+  list?: { default: number; max: number };
+  /** A page for people (no timezone header): failures answered this way instead of as JSON. */
+  browser?: ErrorAnswer;
+}
+
+/**
+ * A JSON answer as text, with its status and headers besides the content type. The text may be given
+ * in pieces (a page of kept rows): the adapter then writes them into one buffer off the JS heap, and
+ * the joined string is made only when someone asks for `serialised` (in-process callers, the answer check).
+ */
+export class JsonText {
+  private text: string | readonly string[];
+
+  constructor(text: string | readonly string[], readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {
+    this.text = text;
+  }
+
+  /** The whole text. */
+  get serialised(): string {
+    if (typeof this.text !== 'string') this.text = this.text.join('');
+    return this.text;
+  }
+
+  /**
+   * What goes on the wire: the text, or its pieces as one UTF-8 buffer. A page joined into a string
+   * was copied three times on the young heap (join, byte count, header + body), and the scavenges that
+   * garbage caused made the slow tail of a loaded mock.
+   */
+  body(): string | Buffer {
+    const pieces = this.text;
+    if (typeof pieces === 'string') return pieces;
+    let size = 0;
+    for (const p of pieces) size += Buffer.byteLength(p);
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const p of pieces) at += out.write(p, at);
+    return out;
+  }
+}
+
+/** What a route answers: JSON text (as the adapter writes it), or a Response of the body's own. */
+export type Answer = JsonText | Response;
+
+/**
+ * A route: an msw resolver, and `direct`, the same steps over a request's head without msw or a
+ * Response (the HTTP adapter's hot path; app.ts says which routes it takes).
+ */
+export type Route<R extends RequestHead = Request> = ((info: { request: Request; params: RouteParams }) => Promise<Response>) & {
+  direct(request: R, params?: RouteParams): Promise<Answer>;
+};
+
+/** Reads and checks the `timezone` header. */
+export function zoneOf(request: { headers: HeaderSource }): string | undefined {
+  const zone = request.headers.get('timezone')?.trim();
+  if (!zone) return undefined;
+  if (!isValidTimeZone(zone)) throw validationError('timezone', `unknown time zone '${zone}'`);
+  return zone;
+}
+
+/**
+ * Content types a JSON route takes: application/json and its `+json` kin. A body declared as anything
+ * else is 415, text/plain (fetch's default for a string body) included, as the README promises and as
+ * the spec asks JSON bodies to be declared; a body with no declared type is read as JSON, the spec
+ * saying nothing of that case and curl's `-d` without `-H` sending a form type, not none.
+ */
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/** 415 when a request to a JSON route carries a body declared as something else (text, a form, XML, …). */
+export function checkJsonContentType(request: RequestHead): void {
+  if (request.body === null) return;
+  const type = request.headers.get('content-type')?.trim() ?? '';
+  if (type === '' || JSON_TYPE.test(type)) return;
+  throw new ApiError(415, {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: `content-type: '${type.slice(0, 100)}' is not accepted here; send the body as application/json`,
+  });
+}
+
+/** The list envelope of every list endpoint: one page of results and the count of all. */
+export function listEnvelope(result: readonly unknown[], total: number): { result: readonly unknown[]; result_count: number; total_count: number } {
+  return { result, result_count: result.length, total_count: total };
+}
+
+/** `JSON.stringify(listEnvelope(rows, total))` for rows already serialised (each row's JSON text), in pieces (see JsonText). */
+export function listEnvelopeJson(rows: readonly string[], total: number): string[] {
+  const pieces = ['{"result":['];
+  // Commas as pieces of their own: `,${row}` would be a new string, flattened (copied) when its bytes are counted.
+  rows.forEach((row, i) => (i === 0 ? pieces.push(row) : pieces.push(',', row)));
+  pieces.push(`],"result_count":${rows.length},"total_count":${total}}`);
+  return pieces;
+}
+
+/** The items of one page. */
+export function pageItems<T>(items: readonly T[], page: Page): T[] {
+  return items.slice(page.offset, page.offset + page.limit);
+}
+
+/** One page of `items` in the list envelope; only the page's items are viewed with `view`. */
+export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unknown = (item) => item) {
+  return listEnvelope(pageItems(items, page).map(view), items.length);
+}
+
+/**
+ * A JSON answer serialised once: a real Response for in-process callers (app.handle), whose `serialised` text
+ * the HTTP adapter writes straight to the socket instead of reading the body back (no Blob round trip).
+ */
+export class JsonAnswer extends Response {
+  constructor(readonly serialised: string, init: { status?: number; headers?: Readonly<Record<string, string>> } = {}) {
+    super(serialised, { status: init.status ?? 200, headers: { ...init.headers, 'content-type': 'application/json' } });
+  }
+}
+
+/** An answer as a Response (JSON text as a JsonAnswer). */
+export function asResponse(answer: Answer): Response {
+  return answer instanceof JsonText ? new JsonAnswer(answer.serialised, answer) : answer;
+}
+
+/** The API's JSON answer to a failure. */
+function jsonError(err: ApiError | undefined): JsonText {
+  if (err) return new JsonText(JSON.stringify(err.body), err.status, err.headers);
+  return new JsonText(JSON.stringify({ code: 'SYS0001', message: 'Application Error' }), 500);
+}
+
+/** A JSON value to answer with status 200, JSON text, or a Response of the body's own. */
+export type RouteResult = JsonBodyType | JsonText | Response;
+
+type Body<I> = (input: I) => RouteResult | Promise<RouteResult>;
+
+/** Wraps the body of a route anyone may call into an msw resolver over `ctx`. */
+export function route(ctx: MockContext, body: Body<RouteInput>, spec: RouteSpec = {}): Route {
+  return resolver(ctx, spec, (input) => {
+    if (spec.sync) ctx.engine.sync();
+    return body(input);
+  });
+}
+
+/** Wraps the body of a route for a caller whose token holds one of `scope` ([]: any live token); the world is synced first unless told. */
+export function authedRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput>, spec: RouteSpec = {}): Route {
+  return authed<Request>(ctx, scope, body, spec);
+}
+
+/**
+ * `authedRoute` for a body that reads only a RequestHead (no other Fetch API): its `direct` takes the
+ * head the HTTP adapter makes from node's request, so a hot route skips msw, Request and Response.
+ */
+export function headRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<RequestHead>>, spec: RouteSpec = {}): Route<RequestHead> {
+  return authed<RequestHead>(ctx, scope, body, spec);
+}
+
+function authed<R extends RequestHead>(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<R>>, spec: RouteSpec): Route<R> {
+  return resolver<R>(ctx, spec, (input) => {
+    const caller = authenticate(ctx, input.request, scope);
+    if (spec.sync ?? true) ctx.engine.sync();
+    return body({ ...input, caller });
+  });
+}
+
+function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput<R>>): Route<R> {
+  const answerError = spec.browser ?? jsonError;
+  const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
+    const writes = spec.writes ?? request.method !== 'GET';
+    let result: Answer;
+    try {
+      result = await answer(spec, run, request, params, ctx.options.basePath ?? '');
+    } catch (err) {
+      if (!(err instanceof ApiError)) console.error('mock: unexpected error', err);
+      result = answerError(err instanceof ApiError ? err : undefined);
+    } finally {
+      // Marked whether or not the body failed: a write may have changed something before it did.
+      if (writes) ctx.engine.markPromised();
+    }
+    await ctx.engine.durable();
+    return result;
+  };
+  // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
+  const viaMsw = async ({ request, params }: { request: Request; params: RouteParams }) => asResponse(await direct(request as unknown as R, params));
+  return Object.assign(viaMsw, { direct });
+}
+
+/** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
+async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams, basePath: string): Promise<Answer> {
+  if (spec.json) checkJsonContentType(request);
+  const url = new URL(request.url);
+  const zone = spec.browser ? undefined : zoneOf(request);
+  const limits = spec.list;
+  let page: Page | undefined;
+  const pageOf = (): Page => {
+    if (!limits) throw new Error('page() called on a route that is not a list');
+    return (page ??= parsePage(url.searchParams, limits));
+  };
+  const result = await run({ request, url, root: `${url.origin}${basePath}`, params, zone, page: pageOf });
+  if (result instanceof Response || result instanceof JsonText) return result;
+  return new JsonText(JSON.stringify(limits && Array.isArray(result) ? paged(result, pageOf()) : result));
+}

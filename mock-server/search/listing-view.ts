@@ -1,0 +1,75 @@
+/**
+ * A listing as the API returns it: catalogue order, dates formatted in the request's zone, the
+ * caller's participation, and fields present only where the spec says (co-borrower fields on
+ * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones)
+ * or where the listing has a value (no nulls: an absent occupation is left out).
+ */
+import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
+import { formatDate, formatDateTime } from '../../src/contract/dates.js';
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../../src/contract/listing-fields.js';
+import type { Listing } from '../world/store.js';
+
+/** What the caller asked for and who they are. */
+export interface ViewOptions {
+  zone: string | undefined;
+  participation: ReadonlyMap<number, number>;
+  bureaus: { bureau1: boolean; bureau2: boolean };
+  showLoanFields: boolean;
+}
+
+const CO_BORROWER_FIELDS = new Set(['combined_dti_wplatform_loan', 'combined_stated_monthly_income']);
+const DEPRECATED_FIELDS: ReadonlySet<string> = new Set(DEPRECATED_YIELD_FIELDS);
+const LOAN_FIELDS = new Set(['loan_number', 'loan_origination_date']);
+const COMPUTED = new Set([
+  'amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2',
+  'credit_bureau_values_bureau2_indexed',
+]);
+
+/** The API object for one listing. */
+export function listingView(l: Listing, o: ViewOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const raw = l as unknown as Record<string, unknown>;
+  const participation = o.participation.get(l.listing_number) ?? 0;
+  for (const f of LISTING_FIELDS) {
+    const name = f.name;
+    if (COMPUTED.has(name)) {
+      if (name === 'amount_participation') out[name] = participation;
+      else if (name === 'credit_bureau_values_bureau2_indexed') out[name] = indexedBureau2(l, o.zone);
+      else if (name === 'credit_bureau_values_bureau1' && o.bureaus.bureau1) out[name] = l.bureau1;
+      else if (name === 'credit_bureau_values_bureau2' && o.bureaus.bureau2) out[name] = rawBureau2(l);
+      continue;
+    }
+    if (CO_BORROWER_FIELDS.has(name) && !l.co_borrower_application) continue;
+    if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
+    if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
+    const v = raw[name];
+    // A value the listing does not have (no occupation given, no prior loans, never in the whole-loan pool) is
+    // left out, as the real marketplace does and its clients expect, rather than sent as null.
+    if (v === null || v === undefined) continue;
+    if (f.type === 'datetime') out[name] = formatDateTime(v as number, o.zone);
+    else if (f.type === 'date') out[name] = formatDate(v as number, o.zone);
+    else out[name] = v;
+  }
+  out.invested = participation > 0;
+  out.biddable = l.listing_status === LISTING_STATUS.ACTIVE;
+  return out;
+}
+
+function indexedBureau2(l: Listing, zone: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    credit_report_date: formatDateTime(l.creditReportDate, zone),
+    fico_score: l.fico_score,
+  };
+  // Read once: a listing kept by column (listing-table.ts) builds its bureau values on each read.
+  const bureau2 = l.bureau2;
+  for (const e of BUREAU2_ELEMENTS) out[e.long] = bureau2[e.short] ?? 0;
+  return out;
+}
+
+function rawBureau2(l: Listing): Record<string, number> {
+  const out: Record<string, number> = {};
+  const bureau2 = l.bureau2;
+  for (const e of BUREAU2_ELEMENTS) out[e.short.toUpperCase()] = bureau2[e.short] ?? 0;
+  return out;
+}

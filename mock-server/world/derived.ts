@@ -1,0 +1,135 @@
+/**
+ * What is derived from a world and kept with it, never saved: the store's indexes and every layer's
+ * caches of it, typed here so that the store's type shows all it holds. Each is made empty with the
+ * world (`emptyIndex`) and dropped with it: a reset or a loaded state file is a new world with empty
+ * caches, and a cache keyed by a version (`listingsVersion`, the engine's) is read only while it holds.
+ * The code that fills each one lives in its own layer (named on each field).
+ */
+import type { Bits } from '../kit/bitset.js';
+import type { Bid, Listing, Loan, Note, Order } from './records.js';
+
+/** One bid with the order it belongs to. */
+export interface BidRef {
+  order: Order;
+  bid: Bid;
+}
+
+/** Lookups and caches kept beside the store's own collections (never saved: derived from them). */
+export interface StoreIndex {
+  ordersByAccount: Map<string, Order[]>;
+  notesByAccount: Map<string, Note[]>;
+  notesByLoan: Map<number, Note[]>;
+  bidsByListing: Map<number, BidRef[]>;
+  /** The listing indexes (search/listing-index.ts), built on the first search; null until then. */
+  listings: ListingIndex | null;
+  /** Bumped by every change to a listing: part of the key of cached search answers. */
+  listingsVersion: number;
+  /** The last few searches' matches (search/listing-search.ts), so offset pages of one query do not search again. */
+  queryCache: QueryCacheEntry[];
+  /** The last few sorted lists of notes and loans (routes/kept-orders.ts), so their later pages are slices. */
+  keptOrders: KeptOrder[];
+  /** Each listing's view as JSON text, until the listing changes (search/listing-json.ts). */
+  listingTexts: ListingTexts;
+  /** The last few callers' participation, each under the versions it was worked out at (search/kept-participation.ts). */
+  participation: Map<string, KeptParticipation>;
+  /** The market's timeline (engine/timeline.ts), made by the first tick; null until then. */
+  timeline: Timeline | null;
+  /** The seeded users' passwords, which the request journal redacts (routes/journal.ts), and how many users they are of. */
+  passwords: { users: number; list: string[] } | null;
+}
+
+/** Empty indexes and caches, for a new world: made with it and dropped with it. */
+export function emptyIndex(): StoreIndex {
+  return {
+    ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
+    listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
+    listingTexts: new Map(), participation: new Map(), timeline: null, passwords: null,
+  };
+}
+
+/** The listing indexes (search/listing-index.ts), built on the first search. */
+export interface ListingIndex {
+  /** Positions of `store.listings` indexed so far (new listings are caught up on the next search). */
+  size: number;
+  /** Listing number of position 0: numbers are handed out in store order, so most sit at number − base. */
+  base: number;
+  /** Positions of the few listings that do not sit at number − base (a dense map of a million cost 40 MB). */
+  position: Map<number, number>;
+  byStatus: Map<number, Bits>;
+  originated: Bits;
+  /** Field → value → positions, for the static filter fields asked for so far. */
+  byValue: Map<string, Map<unknown, Bits>>;
+}
+
+/**
+ * The most recent searches' matches: repeated pages of one query (`--all`) read them instead of searching
+ * again. A search with neither range tests nor a sort keeps its candidates' bits (a page is read off them);
+ * any other keeps its matches in order.
+ */
+export type QueryCacheEntry = { key: string; words: Uint32Array; total: number } | { key: string; matches: Listing[] };
+
+/** One kept order of a list endpoint (routes/kept-orders.ts). */
+export interface KeptOrder {
+  key: string;
+  rows: readonly unknown[];
+}
+
+/** A listing's kept texts for one kind of request. */
+export interface Fragments {
+  /** The whole row for a caller without participation. */
+  uninvested: string;
+  /** The row for a caller with participation, around its amount; null: the amount is not spliceable. */
+  invested?: readonly [string, string] | null;
+}
+
+/** Each listing's kept texts (search/listing-json.ts) per kind of request (zone, bureaus, loan fields), most recently started last. */
+export type ListingTexts = Map<string, Map<Listing, Fragments>>;
+
+/** A caller's participation as the listings search last worked it out, and the versions it holds for. */
+export interface KeptParticipation {
+  key: string;
+  participation: ReadonlyMap<number, number>;
+}
+
+/** Where a process's stream stands: the last firing hour drawn and the stream's state after it. */
+export interface StreamAt {
+  hours: number[];
+  states: number[];
+}
+
+/** A live listing's place in the timeline: its processes' streams (the next firing hour of each) and the hour it is queued at. */
+export interface ListingEvents extends StreamAt {
+  listing: Listing;
+  /** Fields that never change once a listing is listed, kept here so the hot loop reads no column for them: number, whole loan. */
+  number: number;
+  whole: boolean;
+  /** The hour this entry is queued at; NaN while taken out or no longer queued (older copies in buckets are stale). */
+  at: number;
+  /** The hours of the listing's start and end (the first ticks at or after them). */
+  start: number;
+  end: number;
+  /** The processes that fire at the hour it was taken out at. */
+  fired: number;
+}
+
+/** The market's timeline of one world (engine/timeline.ts): when each live listing and loan next can change. */
+export interface Timeline {
+  /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
+  hour: number;
+  listings: Map<number, ListingEvents>;
+  /**
+   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING
+   * hours and in `later` beyond (copies whose `at` moved are stale). A bucket's array is emptied and
+   * reused when its hour is taken out: an hour's tick makes no arrays and no Map entries.
+   */
+  ring: ListingEvents[][];
+  later: Map<number, ListingEvents[]>;
+  /** What the current hour's tick took out (reused). */
+  due: ListingEvents[];
+  /** Hour → loans with something due at it. */
+  loansAt: Map<number, Loan[]>;
+  /** How many of `store.listings` have been looked at; listings are only ever appended. */
+  listingsSeen: number;
+  /** The next loan number to look at; loans are numbered in the order they are made. */
+  loansSeen: number;
+}

@@ -1,0 +1,116 @@
+/**
+ * The mock marketplace's whole state, explicit and serialisable: listings, users and accounts,
+ * orders, loans and notes, OAuth clients and grants, partner codes. Engines and handlers change it;
+ * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
+ */
+import { emptyIndex, type StoreIndex } from './derived.js';
+import { emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
+import type { Account, ExistingBorrower, Grant, LedgerEntry, Listing, Loan, Note, OAuthClient, OfferRecord, Order, Outbox, PartnerCode, Token, User } from './records.js';
+
+export type * from './records.js';
+
+/** The whole world of the mock. */
+export interface Store {
+  seed: number;
+  listings: Listing[];
+  listingByNumber: ListingsByNumber;
+  /** The columns the listings are rows of (listing-table.ts; not saved: the listings are). */
+  listingTable: ListingTable;
+  users: Map<string, User>;
+  accounts: Map<string, Account>;
+  ledger: LedgerEntry[];
+  orders: Map<string, Order>;
+  notes: Note[];
+  loans: Map<number, Loan>;
+  clients: Map<string, OAuthClient>;
+  grants: Grant[];
+  tokens: Map<string, Token>;
+  partnerCodes: Map<string, PartnerCode>;
+  /** Applicants who already borrowed (offers answer MKTPL-100). */
+  existingBorrowers: ExistingBorrower[];
+  /** Offers responses by referral code, for their pages; and the next response and offer numbers. */
+  offerRecords: Map<string, OfferRecord>;
+  offerCounters: { response: number; offer: number };
+  /** Next listing, loan and note numbers to hand out. */
+  counters: { listing: number; loan: number; note: number };
+  /** The marketplace engine's own state (mock-server/engine). */
+  engine: EngineState;
+  /** Emails sent to investors, oldest first: part of the world, so saved with the transition that sent each. */
+  outbox: Outbox;
+  /** Orders and notes by account, notes by loan, bids by listing, and every layer's caches of this world (derived.ts; never saved). */
+  index: StoreIndex;
+}
+
+/** What the engine keeps between runs: where the hourly market ticks stand and how fast listings arrive. */
+export interface EngineState {
+  /** The last hourly tick run (epoch ms, a whole hour). */
+  lastTick: number;
+  /** New active listings per hour, on average. */
+  arrivalsPerHour: number;
+  /** Orders accepted and not yet processed, oldest first. */
+  queue: string[];
+}
+
+/**
+ * Listings by number. Numbers are handed out in order, so they sit in an array from the first one
+ * added (a Map of a million cost 40 MB and a tenth of seeding them); any other number is in a Map.
+ */
+export class ListingsByNumber {
+  private base = NaN;
+  private readonly dense: Listing[] = [];
+  private readonly rest = new Map<number, Listing>();
+
+  get(n: number): Listing | undefined {
+    const k = n - this.base;
+    return (k >= 0 && k < this.dense.length ? this.dense[k] : undefined) ?? this.rest.get(n);
+  }
+
+  has(n: number): boolean {
+    return this.get(n) !== undefined;
+  }
+
+  set(n: number, l: Listing): this {
+    if (Number.isNaN(this.base) && Number.isSafeInteger(n)) this.base = n;
+    const k = n - this.base;
+    // Each number lives in one place: the array while it extends it or is in it, else the Map.
+    if (this.rest.has(n) || !(Number.isInteger(k) && k >= 0 && k <= this.dense.length)) this.rest.set(n, l);
+    else if (k === this.dense.length) this.dense.push(l);
+    else this.dense[k] = l;
+    return this;
+  }
+}
+
+/** An empty store; `seedStore` fills it. */
+export function emptyStore(seed: number): Store {
+  return {
+    seed,
+    listings: [],
+    listingByNumber: new ListingsByNumber(),
+    listingTable: emptyListingTable(),
+    users: new Map(),
+    accounts: new Map(),
+    ledger: [],
+    orders: new Map(),
+    notes: [],
+    loans: new Map(),
+    clients: new Map(),
+    grants: [],
+    tokens: new Map(),
+    partnerCodes: new Map(),
+    existingBorrowers: [],
+    offerRecords: new Map(),
+    offerCounters: { response: 1, offer: 700_001 },
+    counters: { listing: 0, loan: 0, note: 0 },
+    engine: { lastTick: 0, arrivalsPerHour: 0, queue: [] },
+    outbox: { next: 1, messages: [] },
+    index: emptyIndex(),
+  };
+}
+
+/** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */
+export function addListing(store: Store, listing: Listing): Listing {
+  const row = listingRow(store.listingTable, listing);
+  store.listings.push(row);
+  store.listingByNumber.set(row.listing_number, row);
+  return row;
+}
