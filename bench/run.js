@@ -47,18 +47,18 @@ function runOnce(args, env) {
 }
 
 /**
- * Paired runs (DESIGN.md "Bars"): `node -e ''` and then the command, RUNS times, so that both see the
+ * Paired runs (DESIGN.md "Bars"): `node -e ''` (or `baselineArgs`) and then the command, RUNS times, so that both see the
  * same load; the median of the pairs' wall-time ratios, the medians of both times, and the ratio of
  * their total CPU times. The first two pairs warm the file cache and are not counted.
  */
-function pairedRatio(args, env = {}) {
+function pairedRatio(args, env = {}, baselineArgs = ['-e', '']) {
   const ratios = [];
   const times = [];
   const baselines = [];
   let cpu = 0;
   let baselineCpu = 0;
   for (let i = 0; i < RUNS + 2; i++) {
-    const baseline = runOnce(['-e', ''], env);
+    const baseline = runOnce(baselineArgs, env);
     const run = runOnce(args, env);
     if (i < 2) continue;
     ratios.push(run.ms / baseline.ms);
@@ -89,6 +89,13 @@ async function startupSection() {
       const value = `${ratio.toFixed(2)}x (${ms.toFixed(1)} vs ${baseline.toFixed(1)} ms; CPU ${cpuRatio.toFixed(2)}x)`;
       row(`${c.what} / node -e ''`, value, c.bar ? `<= ${c.bar}x` : '', c.bar ? ratio <= c.bar : true);
     }
+    // The search's share that is the HTTP client: loading src/api/undici.js (undici's Agent and request,
+    // its HTTP/1.1 half) in an otherwise empty ES process, paired with an empty ES process; no bar, the
+    // excess over 1x is what the client costs.
+    const undici = pathToFileURL(join(root, 'dist', 'src', 'api', 'undici.js')).href;
+    const esm = ['--input-type=module', '-e'];
+    const client = pairedRatio([...esm, `await import(${JSON.stringify(undici)})`], {}, [...esm, '']);
+    row("loading the HTTP client (undici.js) / empty ES process", `${client.ratio.toFixed(2)}x (${client.ms.toFixed(1)} vs ${client.baseline.toFixed(1)} ms; CPU ${client.cpuRatio.toFixed(2)}x)`, '', true);
   } finally {
     small.child.kill('SIGTERM');
   }

@@ -2,9 +2,14 @@
  * Start-up stays lean (issue 14, item 6), checked by what a run loads rather than by timing: `--version`
  * and help the build kept load nothing but the bin (no ES module, no commander); help rendered through
  * commander loads no renderer, settings reader, listing catalogue, other group, HTTP client or heavy
- * dependency; and a search with a handed-in token loads the HTTP client but no credential store.
+ * dependency; and a search with a handed-in token loads the HTTP client but no credential store, and of
+ * undici only its HTTP/1.1 half: the HTTP/2 client (Node's http2, tls and crypto with it) loads only when a
+ * connection speaks h2.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Http2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,13 +27,15 @@ function moduleName(line: string): string {
   return ours ? ours[1]! : path;
 }
 
-/** Runs mkt with the recorder: its result and the modules it loaded. */
+/** Runs mkt with the recorder: its result, the modules it loaded and Node's own modules loaded (`http2`). */
 async function loadedBy(args: string[], env: Record<string, string> = {}) {
   const home = tempHome();
   const out = join(home, 'modules.txt');
   const result = await runMkt(args, { home, env: { ...env, MKT_RECORD_MODULES: out }, nodeArgs: ['--import', RECORDER] });
-  const modules = new Set(readFileSync(out, 'utf8').split('\n').filter(Boolean).map(moduleName));
-  return { result, modules: [...modules] };
+  const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  const modules = new Set(lines.filter((l) => !l.startsWith('builtin:')).map(moduleName));
+  const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
+  return { result, modules: [...modules], builtins };
 }
 
 /** Dependencies only some actions need: HTTP, the mock, JMESPath, the keychain, tables, prompts, parsers, schemas. */
@@ -93,6 +100,52 @@ describe('what start-up loads', () => {
       expect(modules).toEqual(expect.arrayContaining(['undici', 'src/api/http', 'src/output/render']));
       const unneeded = /^(msw|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/)$/;
       expect(modules.filter((m) => unneeded.test(m))).toEqual([]);
+    });
+
+    it('mkt listings search over HTTP/1.1: undici without its HTTP/2 client, so no http2, tls or crypto', async () => {
+      const { result, builtins } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
+      expect(result.code).toBe(0);
+      // The recorder sees Node's modules: the HTTP/1.1 client's own are there.
+      expect(builtins).toEqual(expect.arrayContaining(['http', 'net']));
+      // undici's client-h2.js requires http2 as it loads, so its absence says the real module never ran.
+      // tls comes with http2 (and with an https: origin, which the mock is not).
+      expect(builtins.filter((b) => /^(http2|tls|crypto|internal\/http2\/.*)$/.test(b))).toEqual([]);
+    });
+  });
+
+  // The stand-in for undici's HTTP/2 client (src/api/undici.ts) loads the real one when a connection
+  // speaks h2: an Agent with `useH2c` against a cleartext HTTP/2 server, in a process of its own
+  // so that nothing else has loaded undici before.
+  describe('an HTTP/2 connection', () => {
+    let server: Http2Server;
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        res.setHeader('content-type', 'text/plain');
+        res.end(`h2 answer to ${req.url}`);
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    });
+    afterAll(async () => {
+      await new Promise((done) => server.close(done));
+    });
+
+    it('loads the HTTP/2 client on first use and answers through it', async () => {
+      const undici = pathToFileURL(resolve(import.meta.dirname, '../dist/src/api/undici.js')).href;
+      const script = `
+        const { Agent, request } = await import(${JSON.stringify(undici)});
+        const before = process.moduleLoadList.includes('NativeModule http2');
+        const agent = new Agent({ allowH2: true, connect: { useH2c: true } });
+        const res = await request(agent, new URL('http://127.0.0.1:${(server.address() as AddressInfo).port}/ping'), { method: 'GET' });
+        const text = await res.body.text();
+        await agent.close();
+        console.log(JSON.stringify({ before, after: process.moduleLoadList.includes('NativeModule http2'), status: res.statusCode, text }));
+      `;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      const code = await new Promise((done) => child.on('close', done));
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ before: false, after: true, status: 200, text: 'h2 answer to /ping' });
     });
   });
 });
