@@ -3,6 +3,9 @@
  * move in one go makes, its progress is readable meanwhile (GET /__mock/clock), other requests see the
  * world at a day boundary, a second move waits for the first; `mkt mock clock advance` follows it.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
@@ -44,6 +47,14 @@ describe('a stepped move', () => {
     expect(text).toBe(serializeState(oneGo.ctx.store, to));
     // Not the same by accident: the move changed the world.
     expect(text).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.store, to));
+  });
+
+  test('with --state, the file holds the end of the move when the move is answered', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-clock-move-')), 'world.json');
+    const app = makeApp({ listings: 120, stateFile: file });
+    expect((await call(app, 'POST', '/__mock/clock', { body: { advance: '5d' } })).status).toBe(200);
+    expect(readFileSync(file, 'utf8')).toBe(serializeState(app.ctx.store, START + 5 * DAY));
+    await app.close?.();
   });
 
   test('goes a day at a time, in order, the world brought up to each day before the next', async () => {

@@ -25,6 +25,13 @@ const LAZY_SAVE_MS = 250;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
+/**
+ * Event-loop turns a stepped move gives other requests between two days: a request on a new
+ * connection needs a few (accepted, read, answered), and a day at a million listings outlasts the
+ * server's keep-alive, so every look at the move's progress comes on a new connection.
+ */
+const TURNS_BETWEEN_DAYS = 4;
+
 /** A clock move under way: from where, to where, and the day boundary the world has reached. */
 export interface ClockMoveProgress {
   readonly from: number;
@@ -158,7 +165,7 @@ export class Engine {
         // A running clock has gone on a little since the last step: never set it back.
         clock.set(Math.max(progress.at, clock.now()));
         onStep?.(progress);
-        if (progress.at < to) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.move = null;
