@@ -57,6 +57,17 @@ describe('a stepped move', () => {
     await app.close?.();
   });
 
+  test('moves asked at once are made one after the other, each from where the one before ended', async () => {
+    const app = makeApp({ listings: 80 });
+    const answers = await Promise.all(['3d', '2d', '5h'].map((advance) => call(app, 'POST', '/__mock/clock', { body: { advance } })));
+    expect(answers.map((a) => a.body)).toEqual([
+      { now: '2026-03-05 12:00:00 +0000', moved_ms: 3 * DAY },
+      { now: '2026-03-07 12:00:00 +0000', moved_ms: 2 * DAY },
+      { now: '2026-03-07 17:00:00 +0000', moved_ms: 5 * HOUR },
+    ]);
+    expect(app.ctx.clock.now()).toBe(START + 5 * DAY + 5 * HOUR);
+  });
+
   test('goes a day at a time, in order, the world brought up to each day before the next', async () => {
     const app = makeApp({ listings: 120 });
     const seen: Array<{ at: number; now: number; lastTick: number }> = [];

@@ -137,9 +137,10 @@ export class Engine {
     return this.move?.progress ?? null;
   }
 
-  /** Resolves once no stepped clock move is under way. */
-  async idle(): Promise<void> {
+  /** Runs `fn` once no stepped clock move is under way, with nothing run in between (a move waiting too could start otherwise). */
+  async afterMove<T>(fn: () => T): Promise<T> {
     while (this.move) await this.move.ended;
+    return fn();
   }
 
   /**
@@ -152,13 +153,15 @@ export class Engine {
    * where the move began and the time reached (`to`, unless the engine was closed on the way).
    */
   async moveClock(target: (now: number) => number, onStep?: (progress: ClockMoveProgress) => void): Promise<{ from: number; to: number }> {
-    await this.idle();
-    const clock = this.ctx.clock;
-    const from = clock.now();
-    const to = target(from);
     let end = (): void => undefined;
-    const progress = { from, to, at: from };
-    this.move = { progress, ended: new Promise<void>((resolve) => (end = resolve)) };
+    const clock = this.ctx.clock;
+    const progress = await this.afterMove(() => {
+      const from = clock.now();
+      const begun = { from, to: target(from), at: from };
+      this.move = { progress: begun, ended: new Promise<void>((resolve) => (end = resolve)) };
+      return begun;
+    });
+    const { from, to } = progress;
     try {
       while (progress.at < to && !this.stopping) {
         progress.at = Math.min(to, progress.at + MOVE_STEP_MS);
@@ -281,8 +284,7 @@ export class Engine {
   /** Stops the timers and writes every change not yet in the state file. */
   async close(): Promise<void> {
     this.stopping = true;
-    await this.idle();
-    this.stopping = false;
+    await this.afterMove(() => (this.stopping = false));
     if (this.timer) clearInterval(this.timer);
     if (this.lazyTimer) clearTimeout(this.lazyTimer);
     this.timer = null;

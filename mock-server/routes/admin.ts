@@ -116,8 +116,7 @@ export function adminHandlers(ctx: MockContext) {
   return [
     http.post('*/__mock/reset', route(ctx, async () => {
       // A new world replaces the one a clock move is stepping through only once that move has ended.
-      await ctx.engine.idle();
-      ctx.reset();
+      await ctx.engine.afterMove(() => ctx.reset());
       return stateSummary(ctx);
     })),
     http.get('*/__mock/state', route(ctx, () => stateSummary(ctx), { sync: true })),
