@@ -22,6 +22,23 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How long background changes (market ticks no one was told of) may wait before the state file is written. */
 const LAZY_SAVE_MS = 250;
+/** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
+export const MOVE_STEP_MS = 86_400_000;
+
+/**
+ * Event-loop turns a stepped move gives other requests between two days: a request on a new
+ * connection needs a few (accepted, read, answered), and a day at a million listings outlasts the
+ * server's keep-alive, so every look at the move's progress comes on a new connection.
+ */
+const TURNS_BETWEEN_DAYS = 4;
+
+/** A clock move under way: from where, to where, and the day boundary the world has reached. */
+export interface ClockMoveProgress {
+  readonly from: number;
+  readonly to: number;
+  /** Virtual time the world is at (from, a day boundary after it, or to). */
+  readonly at: number;
+}
 
 /** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file. */
 export interface EngineHost {
@@ -42,6 +59,10 @@ export class Engine {
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
   private worldVersion = 0;
+  /** The stepped clock move under way, and when it ends. */
+  private move: { progress: ClockMoveProgress; ended: Promise<void> } | null = null;
+  /** Set by close: a move under way stops at its next day boundary. */
+  private stopping = false;
 
   /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
   get version(): number {
@@ -111,6 +132,53 @@ export class Engine {
     }
   }
 
+  /** The stepped clock move under way (GET /__mock/clock shows it), or null. */
+  get moving(): ClockMoveProgress | null {
+    return this.move?.progress ?? null;
+  }
+
+  /** Runs `fn` once no stepped clock move is under way, with nothing run in between (a move waiting too could start otherwise). */
+  async afterMove<T>(fn: () => T): Promise<T> {
+    while (this.move) await this.move.ended;
+    return fn();
+  }
+
+  /**
+   * Moves the clock to `target(now)` a virtual day at a time (POST /__mock/clock), yielding to the
+   * event loop between days: a long move never holds the mock for its whole length, its progress can
+   * be read meanwhile (`moving`), and a request answered between two days sees the world at the day
+   * boundary reached, the clock there too. Every order and tick runs in time order as in one move,
+   * so without other requests the world ends the same. A move asked while another runs begins when
+   * that one ends (`target` then reads the clock as it is). `onStep` hears each day done. Returns
+   * where the move began and the time reached (`to`, unless the engine was closed on the way).
+   */
+  async moveClock(target: (now: number) => number, onStep?: (progress: ClockMoveProgress) => void): Promise<{ from: number; to: number }> {
+    let end = (): void => undefined;
+    const clock = this.ctx.clock;
+    const progress = await this.afterMove(() => {
+      const from = clock.now();
+      const begun = { from, to: target(from), at: from };
+      this.move = { progress: begun, ended: new Promise<void>((resolve) => (end = resolve)) };
+      return begun;
+    });
+    const { from, to } = progress;
+    try {
+      while (progress.at < to && !this.stopping) {
+        progress.at = Math.min(to, progress.at + MOVE_STEP_MS);
+        // A running clock has gone on a little since the last step: never set it back.
+        clock.set(Math.max(progress.at, clock.now()));
+        onStep?.(progress);
+        if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.move = null;
+      end();
+      // Background saves waited for the move (markDirty): the state file catches up now.
+      if (this.changes > this.saved) this.markDirty(true);
+    }
+    return { from, to: progress.at };
+  }
+
   /**
    * Validates and accepts the order in body `text` for `account`; the world is synced first. The
    * first ORD error is thrown, after the investor is emailed about it (the other failures, such as
@@ -148,10 +216,11 @@ export class Engine {
   }
 
   /** Notes a background change no one was told of: the state file is written shortly. */
-  private markDirty(): void {
+  private markDirty(noted = false): void {
     if (!this.ctx.options.stateFile) return;
-    this.changes++;
-    if (this.lazyTimer) return;
+    if (!noted) this.changes++;
+    // A save during a stepped move would write the whole world once a step; the move saves when it ends.
+    if (this.lazyTimer || this.move) return;
     this.lazyTimer = setTimeout(() => {
       this.lazyTimer = null;
       this.saveUpTo(this.changes).catch((err: unknown) => console.error('mock: cannot write the state file', err));
@@ -221,6 +290,8 @@ export class Engine {
 
   /** Stops the timers and writes every change not yet in the state file. */
   async close(): Promise<void> {
+    this.stopping = true;
+    await this.afterMove(() => (this.stopping = false));
     if (this.timer) clearInterval(this.timer);
     if (this.lazyTimer) clearTimeout(this.lazyTimer);
     this.timer = null;

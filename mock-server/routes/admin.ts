@@ -1,5 +1,5 @@
 /**
- * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock, processing,
+ * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock and its move under way, processing,
  * faults, operator actions on a listing, and a look at the state with the invariant check.
  */
 import { http } from 'msw';
@@ -10,6 +10,7 @@ import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
+import { MOVE_STEP_MS } from '../engine/engine.js';
 import { endListing } from '../engine/lifecycle.js';
 import { accountOutstanding } from '../engine/account-view.js';
 import { cents } from '../kit/money.js';
@@ -72,6 +73,16 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
   };
 }
 
+/** The clock, and the move under way if any (GET /__mock/clock: what `mkt mock clock advance` shows as it waits). */
+export function clockState(ctx: MockContext): Record<string, unknown> {
+  const m = ctx.engine.moving;
+  const move = m && {
+    from: formatDateTime(m.from), to: formatDateTime(m.to),
+    days: Math.ceil((m.to - m.from) / MOVE_STEP_MS), days_done: Math.ceil((m.at - m.from) / MOVE_STEP_MS),
+  };
+  return { now: formatDateTime(ctx.clock.now()), frozen: ctx.clock.frozen, move };
+}
+
 async function jsonBody(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.trim() === '') return {};
@@ -108,19 +119,19 @@ export function clockTarget(body: Record<string, unknown>, now: number): number 
 /** The admin handlers. */
 export function adminHandlers(ctx: MockContext) {
   return [
-    http.post('*/__mock/reset', route(ctx, () => {
-      ctx.reset();
+    http.post('*/__mock/reset', route(ctx, async () => {
+      // A new world replaces the one a clock move is stepping through only once that move has ended.
+      await ctx.engine.afterMove(() => ctx.reset());
       return stateSummary(ctx);
     })),
     http.get('*/__mock/state', route(ctx, () => stateSummary(ctx), { sync: true })),
     http.post('*/__mock/clock', route(ctx, async ({ request }) => {
       const body = await jsonBody(request);
-      const from = ctx.clock.now();
-      const to = clockTarget(body, from);
-      // The engine follows the clock's move (Engine.open), so the world is at `to` when this answers.
-      ctx.clock.set(to);
+      // A day at a time (Engine.moveClock): other requests are answered between the days; the world is at `to` when this answers.
+      const { from, to } = await ctx.engine.moveClock((now) => clockTarget(body, now));
       return { now: formatDateTime(to), moved_ms: to - from };
     }, { json: true, sync: true })),
+    http.get('*/__mock/clock', route(ctx, () => clockState(ctx), { sync: true })),
     http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.processAll() }))),
     http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
     http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),

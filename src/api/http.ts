@@ -19,6 +19,8 @@ export interface HttpRequest {
   json?: unknown;
   /** Form-urlencoded body. */
   form?: Record<string, string>;
+  /** This request's answer timeout instead of the client's (0: none, for an answer that takes as long as its work). */
+  timeoutMs?: number;
 }
 
 /** A parsed answer. */
@@ -121,8 +123,9 @@ export class HttpClient {
       if (body) trace(`> ${redact(body)}`);
     }
     let res;
+    const timeout = req.timeoutMs ?? this.timeoutMs;
     try {
-      res = await request(this.agent, url, { method: req.method, headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      res = await request(this.agent, url, { method: req.method, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       throw new ConnectionError(`cannot reach ${url.origin}: ${systemErrorWords(err)}`, err, !NEVER_CONNECTED.has(String(code)));

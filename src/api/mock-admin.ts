@@ -1,5 +1,5 @@
 /**
- * Calls to the bundled mock's admin routes (/__mock/*): the clock, the request journal and the
+ * Calls to the bundled mock's admin routes (/__mock/*): the clock and its move, the request journal and the
  * outbox. The admin token, when given, goes as Authorization so that --verbose traces redact it.
  */
 import type { JournalEntry, OutboxMessage } from '../contract/mock-inspect.js';
@@ -24,7 +24,7 @@ export interface ListPage<T> {
 
 /** One admin call; a status other than 200 is the API error it maps to, naming `doing`. */
 export async function mockAdminCall(
-  to: MockAdminTarget, method: HttpRequest['method'], route: string, doing: string, extra: Pick<HttpRequest, 'json' | 'query'> = {},
+  to: MockAdminTarget, method: HttpRequest['method'], route: string, doing: string, extra: Pick<HttpRequest, 'json' | 'query' | 'timeoutMs'> = {},
 ): Promise<unknown> {
   const headers = to.adminToken ? { authorization: `Bearer ${to.adminToken}` } : undefined;
   const res = await to.http.send({ method, url: mockAdminUrl(to.rootUrl, route), ...extra, ...(headers ? { headers } : {}) });
@@ -40,4 +40,35 @@ export async function listRequests(to: MockAdminTarget, query: URLSearchParams):
 /** GET /__mock/outbox: newest first, filtered by `to` and `order_id` when given. */
 export async function listOutbox(to: MockAdminTarget, query: URLSearchParams): Promise<ListPage<OutboxMessage>> {
   return (await mockAdminCall(to, 'GET', 'outbox', "reading the mock's outbox", { query })) as ListPage<OutboxMessage>;
+}
+
+/** What the mock answers to a clock move. */
+export interface ClockMove {
+  now: string;
+  moved_ms: number;
+}
+
+/** A clock move under way, as GET /__mock/clock shows it. */
+export interface ClockMoveProgress {
+  from: string;
+  to: string;
+  days: number;
+  days_done: number;
+}
+
+/** GET /__mock/clock: the clock and the move under way, if any. */
+export interface ClockState {
+  now: string;
+  frozen: boolean;
+  move: ClockMoveProgress | null;
+}
+
+/** POST /__mock/clock: answers once the whole move is made, however long it takes (no answer timeout). */
+export async function moveClock(to: MockAdminTarget, advance: string): Promise<ClockMove> {
+  return (await mockAdminCall(to, 'POST', 'clock', 'moving the mock clock', { json: { advance }, timeoutMs: 0 })) as ClockMove;
+}
+
+/** GET /__mock/clock. */
+export async function readClock(to: MockAdminTarget): Promise<ClockState> {
+  return (await mockAdminCall(to, 'GET', 'clock', "reading the mock's clock")) as ClockState;
 }

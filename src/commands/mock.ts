@@ -7,6 +7,7 @@ import { parseClientSpec } from '../../mock-server/oauth/clients.js';
 import { parseBasePath } from '../../mock-server/http/request-target.js';
 import { MockSetupError } from '../../mock-server/kit/setup-error.js';
 import type { HttpClient } from '../api/http.js';
+import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
@@ -17,21 +18,52 @@ import { groupCommand } from './groups.js';
 import { addInspectCommands } from './mock-inspect.js';
 import { parseCount, type OptionsOf } from './options.js';
 
-/** What the mock answers to a clock move. */
-export interface ClockMove {
-  now: string;
-  moved_ms: number;
+export type { ClockMove };
+
+/** How often a clock move shown on a terminal is looked at. */
+const PROGRESS_EVERY_MS = 250;
+
+/** Following a clock move as it runs: how to wait between looks, and what to do with each look's progress. */
+export interface ClockFollow {
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  show(progress: ClockMoveProgress): void;
 }
 
 /**
  * Moves the clock of the mock running at `rootUrl` forward by `duration` (`90m`, `24h`, `15d`, `PT1H`):
- * POST {root_url}/__mock/clock (see mockAdminUrl), with the admin token when given (a mock bound off loopback needs it).
- * A bad duration is a UsageError before anything is sent.
+ * POST {root_url}/__mock/clock (see mockAdminUrl), with the admin token when given (a mock bound off loopback needs it),
+ * waiting as long as the move takes. With `follow`, the move's progress (GET /__mock/clock) is handed
+ * to it until the move is answered. A bad duration is a UsageError before anything is sent.
  */
-export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string): Promise<ClockMove> {
+export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string, follow?: ClockFollow): Promise<ClockMove> {
   if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
-  const { mockAdminCall } = await import('../api/mock-admin.js');
-  return (await mockAdminCall({ http, rootUrl, adminToken }, 'POST', 'clock', 'moving the mock clock', { json: { advance: duration } })) as ClockMove;
+  const { moveClock, readClock } = await import('../api/mock-admin.js');
+  const target = { http, rootUrl, adminToken };
+  const move = moveClock(target, duration);
+  if (!follow) return await move;
+  let done = false;
+  // The answer ends the wait between looks at once (no timer left to keep the process alive).
+  const answered = new AbortController();
+  void move.then(() => undefined, () => undefined).finally(() => {
+    done = true;
+    answered.abort();
+  });
+  const watch = async (): Promise<void> => {
+    while (!done) {
+      await follow.sleep(PROGRESS_EVERY_MS, answered.signal);
+      if (done) return;
+      // A look that fails (an older mock without GET) only ends the watching; the move's own answer decides.
+      const state = await readClock(target).catch(() => null);
+      if (!state) return;
+      if (state.move && !done) follow.show(state.move);
+    }
+  };
+  const watching = watch();
+  try {
+    return await move;
+  } finally {
+    await watching;
+  }
 }
 
 /** A span in words, largest units first: "15 days", "1 day 2 hours", "90 seconds" is "1 minute 30 seconds". */
@@ -177,7 +209,17 @@ export function makeMockCommand(ctx: CommandContext) {
     .option('--admin-token <token>', 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)')
     .action(ctx.action(async (duration, opts): Promise<Output> => {
       const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
-      const moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token);
+      // On a terminal, the days done redrawn in place while the mock moves (a long move takes a while); the line is cleared at the end.
+      let drawn = false;
+      const follow: ClockFollow | undefined = ctx.io.stderrIsTTY
+        ? { sleep: ctx.io.sleep, show: (p) => void ((drawn = true), ctx.io.stderr.write(`\r\x1b[Kmoving the clock: day ${p.days_done} of ${p.days}`)) }
+        : undefined;
+      let moved;
+      try {
+        moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token, follow);
+      } finally {
+        if (drawn) ctx.io.stderr.write('\r\x1b[K');
+      }
       const to = Date.parse(moved.now);
       const when = Number.isFinite(to) ? `${new Date(to).toISOString().slice(0, 19).replace('T', ' ')} UTC` : moved.now;
       ctx.info(`moved the clock ${durationWords(moved.moved_ms)} forward, to ${when}`);

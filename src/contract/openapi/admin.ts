@@ -68,6 +68,17 @@ const ClockRequestSchema = Type.Object({
 
 const ClockMoveSchema = Type.Object({ now: Type.String(), moved_ms: Type.Integer({ minimum: 0 }) }, strict);
 
+/** The clock and the stepped move under way (GET /__mock/clock). */
+export const ClockStateSchema = Type.Object({
+  now: Type.String(),
+  frozen: Type.Boolean(),
+  move: nullable(Type.Object({
+    from: Type.String(), to: Type.String(),
+    days: Type.Integer({ minimum: 1, description: 'Virtual days the move covers (a part of a day counts as one).' }),
+    days_done: Type.Integer({ minimum: 0, description: 'Days the world has been brought through so far.' }),
+  }, strict), 'The move a POST is making, a virtual day at a time; null when none is.'),
+}, strict);
+
 const ListingActionSchema = Type.Object({
   listing_number: Type.Integer(), listing_status: Type.Integer(), listing_status_reason: Type.String(),
 }, strict);
@@ -92,8 +103,15 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post', path: at('clock'), operationId: 'mockClock', tags: TAGS, access: ADMIN,
     summary: 'Move the virtual clock forward (the world follows: processing, origination, servicing)',
+    description: 'The world is moved a virtual day at a time and the answer comes when the whole move is made (GET shows its progress). '
+      + 'Other requests are answered between the days, from the world and clock at the day reached; a reset or another move waits for it to end.',
     body: { schema: ClockRequestSchema, required: true },
     answers: { 200: json('Where the clock is now.', ClockMoveSchema), 400: badBody },
+  },
+  {
+    method: 'get', path: at('clock'), operationId: 'mockClockState', tags: TAGS, access: ADMIN,
+    summary: 'The virtual clock, and the move under way (days done of days) while a POST moves it',
+    answers: { 200: json('The clock.', ClockStateSchema) },
   },
   {
     method: 'post', path: at('process'), operationId: 'mockProcess', tags: TAGS, access: ADMIN,

@@ -1,0 +1,185 @@
+/**
+ * A clock move a virtual day at a time (POST /__mock/clock, Engine.moveClock): it ends in the world a
+ * move in one go makes, its progress is readable meanwhile (GET /__mock/clock), other requests see the
+ * world at a day boundary, a second move waits for the first; `mkt mock clock advance` follows it.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { MockApp } from '../mock-server/app.js';
+import type { ClockMoveProgress } from '../mock-server/engine/engine.js';
+import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
+import { serializeState } from '../mock-server/world/persistence.js';
+import type { HttpClient, HttpRequest } from '../src/api/http.js';
+import { advanceMockClock } from '../src/commands/mock.js';
+import { main } from '../src/main.js';
+import { mockAdminUrl } from '../src/contract/mock-admin.js';
+import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
+
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+/** The same orders on two worlds of the same seed, so that the moves below process orders as well as ticks. */
+async function withOrders(app: MockApp): Promise<MockApp> {
+  const token = tokenFor(app, 'alice-1');
+  const [a, b] = plainListings(app);
+  expect((await order(app, token, [{ listing_id: a!.listing_number, bid_amount: 25 }, { listing_id: b!.listing_number, bid_amount: 50 }])).status).toBe(200);
+  return app;
+}
+
+describe('a stepped move', () => {
+  test.each([
+    ['advance 9d', { advance: '9d' }, START + 9 * DAY],
+    ['to a time that is not a whole number of days on', { to: new Date(START + 6 * DAY + 5 * HOUR + 17 * 60_000).toISOString() }, START + 6 * DAY + 5 * HOUR + 17 * 60_000],
+  ])('%s ends in the state file text a move in one go gives the same seed', async (_name, body, to) => {
+    const stepped = await withOrders(makeApp({ listings: 250 }));
+    const oneGo = await withOrders(makeApp({ listings: 250 }));
+    const res = await call(stepped, 'POST', '/__mock/clock', { body });
+    expect(res.status).toBe(200);
+    expect(res.body.moved_ms).toBe(to - START);
+    oneGo.ctx.clock.set(to); // the engine follows in one synchronous catch-up
+    expect(stepped.ctx.clock.now()).toBe(to);
+    const text = serializeState(stepped.ctx.store, to);
+    expect(text).toBe(serializeState(oneGo.ctx.store, to));
+    // Not the same by accident: the move changed the world.
+    expect(text).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.store, to));
+  });
+
+  test('with --state, the file holds the end of the move when the move is answered', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-clock-move-')), 'world.json');
+    const app = makeApp({ listings: 120, stateFile: file });
+    expect((await call(app, 'POST', '/__mock/clock', { body: { advance: '5d' } })).status).toBe(200);
+    expect(readFileSync(file, 'utf8')).toBe(serializeState(app.ctx.store, START + 5 * DAY));
+    await app.close?.();
+  });
+
+  test('moves asked at once are made one after the other, each from where the one before ended', async () => {
+    const app = makeApp({ listings: 80 });
+    const answers = await Promise.all(['3d', '2d', '5h'].map((advance) => call(app, 'POST', '/__mock/clock', { body: { advance } })));
+    expect(answers.map((a) => a.body)).toEqual([
+      { now: '2026-03-05 12:00:00 +0000', moved_ms: 3 * DAY },
+      { now: '2026-03-07 12:00:00 +0000', moved_ms: 2 * DAY },
+      { now: '2026-03-07 17:00:00 +0000', moved_ms: 5 * HOUR },
+    ]);
+    expect(app.ctx.clock.now()).toBe(START + 5 * DAY + 5 * HOUR);
+  });
+
+  test('goes a day at a time, in order, the world brought up to each day before the next', async () => {
+    const app = makeApp({ listings: 120 });
+    const seen: Array<{ at: number; now: number; lastTick: number }> = [];
+    const moved = await app.ctx.engine.moveClock((now) => now + 3 * DAY + 7 * HOUR, (p: ClockMoveProgress) => {
+      seen.push({ at: p.at, now: app.ctx.clock.now(), lastTick: app.ctx.store.engine.lastTick });
+    });
+    expect(moved).toEqual({ from: START, to: START + 3 * DAY + 7 * HOUR });
+    expect(seen.map((s) => s.at)).toEqual([START + DAY, START + 2 * DAY, START + 3 * DAY, START + 3 * DAY + 7 * HOUR]);
+    for (const s of seen) {
+      expect(s.now).toBe(s.at);
+      expect(s.lastTick).toBe(Math.floor(s.at / HOUR) * HOUR);
+    }
+    expect(app.ctx.engine.moving).toBeNull();
+  });
+});
+
+describe('over HTTP, while a move runs', () => {
+  test('GET /__mock/clock shows the days done, other requests see a day boundary, a second move waits for the first', async () => {
+    const app = makeApp({ listings: 150 });
+    const server = await startHttpServer(app, '127.0.0.1', 0);
+    servers.push(server);
+    const url = mockAdminUrl(server.origin, 'clock');
+    const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    expect(await (await fetch(url)).json()).toEqual({ now: '2026-03-02 12:00:00 +0000', frozen: true, move: null });
+    let during: Promise<[unknown, unknown]> | null = null;
+    let second: ReturnType<typeof post> | null = null;
+    // Asked once the move has done its second day: answered between two of its later days.
+    app.ctx.clock.onMove((_from, to) => {
+      if (to !== START + 2 * DAY || during) return;
+      during = Promise.all([fetch(url).then((r) => r.json()), fetch(mockAdminUrl(server.origin, 'state')).then((r) => r.json())]);
+      second = post({ advance: '1d' });
+    });
+    const first = await post({ advance: '60d' });
+    expect(first).toEqual({ status: 200, body: { now: '2026-05-01 12:00:00 +0000', moved_ms: 60 * DAY } });
+    const [clock, state] = (await during!) as [{ now: string; move: { days: number; days_done: number; from: string; to: string } }, { now: string; invariants: { ok: boolean } }];
+    expect(clock.move).toMatchObject({ from: '2026-03-02 12:00:00 +0000', to: '2026-05-01 12:00:00 +0000', days: 60 });
+    expect(clock.move.days_done).toBeGreaterThanOrEqual(2);
+    expect(clock.move.days_done).toBeLessThanOrEqual(60);
+    // The clock and the world at the day the move had reached.
+    expect(Date.parse(clock.now.replace(' ', 'T').replace(' +0000', 'Z'))).toBe(START + clock.move.days_done * DAY);
+    expect(state.invariants.ok).toBe(true);
+    expect((Date.parse(state.now.replace(' ', 'T').replace(' +0000', 'Z')) - START) % DAY).toBe(0);
+    // The second move began where the first ended.
+    expect(await second!).toEqual({ status: 200, body: { now: '2026-05-02 12:00:00 +0000', moved_ms: DAY } });
+    expect(await (await fetch(url)).json()).toMatchObject({ now: '2026-05-02 12:00:00 +0000', move: null });
+  });
+});
+
+describe('mkt mock clock advance follows the move', () => {
+  test('sends the move with no answer timeout and hands on each look at its progress, in order, until it is answered', async () => {
+    const sent: HttpRequest[] = [];
+    let looks = 0;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const http = {
+      async send(req: HttpRequest) {
+        sent.push(req);
+        if (req.method === 'POST') {
+          await answered;
+          return { status: 200, headers: {}, data: { now: '2026-03-05 12:00:00 +0000', moved_ms: 3 * DAY } };
+        }
+        looks++;
+        // The third look sees the last day done and lets the move answer; any later look finds no move.
+        if (looks === 3) answer();
+        const move = looks <= 3 ? { from: 'a', to: 'b', days: 3, days_done: looks } : null;
+        return { status: 200, headers: {}, data: { now: 'x', frozen: true, move } };
+      },
+    } as unknown as HttpClient;
+    const shown: number[] = [];
+    const moved = await advanceMockClock(http, 'http://127.0.0.1:9', '3d', undefined, {
+      sleep: () => Promise.resolve(), show: (p) => shown.push(p.days_done),
+    });
+    expect(moved).toEqual({ now: '2026-03-05 12:00:00 +0000', moved_ms: 3 * DAY });
+    expect(shown).toEqual([1, 2, 3]);
+    expect(sent[0]).toMatchObject({ method: 'POST', json: { advance: '3d' }, timeoutMs: 0 });
+    expect(sent.slice(1).every((r) => r.method === 'GET' && r.url.endsWith('/__mock/clock'))).toBe(true);
+  });
+
+  test('a mock without the progress route: the move is still waited for and answered', async () => {
+    const http = {
+      async send(req: HttpRequest) {
+        if (req.method === 'GET') return { status: 405, headers: {}, data: { code: 'METHOD_NOT_ALLOWED', message: 'no' } };
+        await new Promise((r) => setImmediate(r));
+        return { status: 200, headers: {}, data: { now: 'n', moved_ms: DAY } };
+      },
+    } as unknown as HttpClient;
+    const shown: number[] = [];
+    expect(await advanceMockClock(http, 'http://127.0.0.1:9', '1d', undefined, { sleep: () => Promise.resolve(), show: (p) => shown.push(p.days_done) }))
+      .toEqual({ now: 'n', moved_ms: DAY });
+    expect(shown).toEqual([]);
+  });
+});
+
+test('on a terminal, mkt mock clock advance draws the days done in place and clears them before its own line', async () => {
+  const app = makeApp({ listings: 150 });
+  const server = await startHttpServer(app, '127.0.0.1', 0);
+  servers.push(server);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.on('data', (d) => (err += String(d)));
+  stdout.resume();
+  const code = await main(['mock', 'clock', 'advance', '20d'], {
+    stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: true, stdinIsTTY: false,
+    env: { MKT_ROOT_URL: server.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' },
+    sleep: () => new Promise((r) => setImmediate(r)), now: () => 0, stopSignal: () => new Promise(() => undefined),
+  });
+  expect(code).toBe(0);
+  // How many looks land during the move is the machine's; each shows days done of 20, never fewer than the look before.
+  const m = /^((?:\r\x1b\[Kmoving the clock: day \d+ of 20)*)(?:\r\x1b\[K)?moved the clock 20 days forward, to 2026-03-22 12:00:00 UTC\n$/.exec(err);
+  expect(m, JSON.stringify(err)).not.toBeNull();
+  const days = [...m![1]!.matchAll(/day (\d+) of/g)].map((d) => Number(d[1]));
+  expect(days).toEqual([...days].sort((a, b) => a - b));
+  expect(app.ctx.clock.now()).toBe(START + 20 * DAY);
+});
