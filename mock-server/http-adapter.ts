@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { notFound, type MockApp } from './app.js';
 import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/route.js';
+import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
 import { underBase } from './http/router.js';
@@ -122,6 +123,16 @@ function writeText(res: ServerResponse, answer: JsonText): void {
   named['content-type'] = 'application/json';
   const headers: Record<string, string> = {};
   for (const k of Object.keys(named).sort()) headers[k] = named[k]!;
+  if (answer instanceof JsonPage) {
+    headers['content-length'] = String(answer.size);
+    res.writeHead(answer.status, headers);
+    // Corked, the head and every chunk leave in one writev when `end` uncorks: the kept bytes are
+    // written as they are, never copied into a page buffer first.
+    res.cork();
+    for (const chunk of answer.chunks) res.write(chunk);
+    res.end();
+    return;
+  }
   const body = answer.body();
   headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(answer.status, headers);
