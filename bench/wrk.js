@@ -31,11 +31,11 @@ export function parseWrk(out) {
 }
 
 /**
- * Loads `url` (127.0.0.1 only) with wrk for `seconds` (at most 10) after a 1 s warm-up; returns
- * requests per second, p50 / p99 in ms and the requests that timed out. Any answer but 2xx, or a
- * socket error, is an error.
+ * Loads `url` (127.0.0.1 only) with wrk for `seconds` (at most 10), after a 1 s warm-up unless `warm`
+ * is false; returns requests per second, p50 / p99 in ms and the requests that timed out. Any answer
+ * but 2xx, or a socket error, is an error.
  */
-export function wrkLoad(wrk, url, { seconds = 4, connections = 10, headers = {} } = {}) {
+export function wrkLoad(wrk, url, { seconds = 4, connections = 10, headers = {}, warm = true } = {}) {
   if (new URL(url).hostname !== '127.0.0.1') throw new Error(`wrk: ${url} is not on 127.0.0.1`);
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
   const run = (s) => {
@@ -46,6 +46,6 @@ export function wrkLoad(wrk, url, { seconds = 4, connections = 10, headers = {} 
     if (out.non2xx > 0 || out.errors > 0) throw new Error(`wrk: ${url}: ${out.non2xx} answers not 2xx, ${out.errors} socket errors`);
     return out;
   };
-  run(1);
+  if (warm) run(1);
   return run(Math.min(seconds, MAX_SECONDS));
 }
