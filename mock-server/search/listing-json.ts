@@ -48,9 +48,8 @@ function splitAtParticipation(l: Listing, o: ViewOptions): readonly [Buffer, Buf
   return [rowBytes(text.slice(0, at)), Buffer.from(text.slice(at + MARK_TEXT.length))];
 }
 
-/** The listing's kept fragments for this kind of request, made if they are not kept. */
-function fragmentsOf(store: Store, l: Listing, o: ViewOptions): Fragments {
-  const rows = kindOf(store, o);
+/** The listing's kept fragments in `rows` (its kind of request's), made if they are not kept. */
+function fragmentsOf(rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): Fragments {
   let f = rows.get(l);
   if (!f) {
     if (rows.size >= ROWS_PER_KIND) rows.delete(rows.keys().next().value!);
@@ -61,8 +60,8 @@ function fragmentsOf(store: Store, l: Listing, o: ViewOptions): Fragments {
 }
 
 /** Pushes `,` + `JSON.stringify(listingView(l, o))` onto `out`, in one to three chunks of kept bytes. */
-function pushRow(out: Buffer[], store: Store, l: Listing, o: ViewOptions): void {
-  const f = fragmentsOf(store, l, o);
+function pushRow(out: Buffer[], rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): void {
+  const f = fragmentsOf(rows, l, o);
   const amount = o.participation.get(l.listing_number) ?? 0;
   if (amount === 0) return void out.push(f.uninvested);
   if (f.invested === undefined) f.invested = splitAtParticipation(l, o);
@@ -76,7 +75,8 @@ function pushRow(out: Buffer[], store: Store, l: Listing, o: ViewOptions): void 
  */
 export function listingPage(store: Store, rows: readonly Listing[], o: ViewOptions, total: number): Buffer[] {
   const out: Buffer[] = [PAGE_HEAD];
-  for (const l of rows) pushRow(out, store, l, o);
+  const kept = kindOf(store, o);
+  for (const l of rows) pushRow(out, kept, l, o);
   // The first row is written past the comma that would join it to a row before.
   if (rows.length > 0) out[1] = out[1]!.subarray(1);
   out.push(Buffer.from(`],"result_count":${rows.length},"total_count":${total}}`));
