@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { notFound, type MockApp } from './app.js';
 import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/route.js';
+import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
 import { normaliseTarget } from './http/request-target.js';
@@ -137,6 +138,7 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
 
 /** Writes JSON text exactly as writeResponse writes the same JsonAnswer: headers in Fetch's order (by name), then content-length. */
 function writeText(res: ServerResponse, answer: JsonText): void {
+  if (answer instanceof JsonPage) return writePage(res, answer);
   const named: Record<string, string> = {};
   for (const [k, v] of Object.entries(answer.headers)) named[k.toLowerCase()] = v;
   named['content-type'] = 'application/json';
@@ -146,6 +148,16 @@ function writeText(res: ServerResponse, answer: JsonText): void {
   headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(answer.status, headers);
   res.end(body);
+}
+
+/** Writes a page of listings as writeText would (it has no headers of its own), its chunks as they are. */
+function writePage(res: ServerResponse, page: JsonPage): void {
+  res.writeHead(page.status, { 'content-type': 'application/json', 'content-length': String(page.size) });
+  // Corked, the head and every chunk leave in one writev when `end` uncorks: the kept bytes are
+  // written as they are, never copied into a page buffer first.
+  res.cork();
+  for (const chunk of page.chunks) res.write(chunk);
+  res.end();
 }
 
 /** Writes a route's answer: JSON text as it is, a Response as writeResponse does. */

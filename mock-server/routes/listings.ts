@@ -3,12 +3,37 @@ import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { parseListingQuery } from '../search/listing-query.js';
 import { runListingQuery } from '../search/listing-search.js';
-import { listingJson } from '../search/listing-json.js';
+import { listingPage } from '../search/listing-json.js';
 import { keptParticipation } from '../search/kept-participation.js';
-import { headRoute, JsonText, listEnvelopeJson, type RequestHead, type Route } from './route.js';
+import { headRoute, JsonText, type RequestHead, type Route } from './route.js';
 
 /** The search's path, normalised (request-target.ts): the HTTP adapter answers it directly (app.ts). */
 export const LISTINGS_PATH = '/listingsvc/v2/listings';
+
+/**
+ * A page of listings as UTF-8 chunks, most of them its rows' kept bytes (search/listing-json.ts): the
+ * HTTP adapter writes them to the socket one after the other, corked, so no page buffer is made or
+ * filled per request. The text is made only when someone asks for it (in-process callers, the answer check).
+ */
+export class JsonPage extends JsonText {
+  /** The body's length in bytes. */
+  readonly size: number;
+
+  constructor(readonly chunks: readonly Buffer[]) {
+    super('');
+    let size = 0;
+    for (const c of chunks) size += c.length;
+    this.size = size;
+  }
+
+  override get serialised(): string {
+    return this.body().toString('utf8');
+  }
+
+  override body(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
+}
 
 /** The listings search: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the request's head). */
 export function listingsSearch(ctx: MockContext): Route<RequestHead> {
@@ -18,8 +43,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
     const participation = keptParticipation(ctx.store, ctx.engine.version, caller.accountId);
     const { page, total } = runListingQuery(ctx.store, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
-    // Each row is its listing's kept JSON text (listing-json.ts), so the page is a join, not a serialisation.
-    return new JsonText(listEnvelopeJson(page.map((l) => listingJson(ctx.store, l, view)), total));
+    return new JsonPage(listingPage(ctx.store, page, view, total));
   });
 }
 

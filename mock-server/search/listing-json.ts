@@ -1,12 +1,16 @@
 /**
- * A listing's view as JSON text, kept until the listing changes: a page of listings is its rows'
- * kept texts joined, so a repeated search builds and serialises no row again. `listingView` stays the
- * reference (the property test compares every served row with it after random changes to the world).
+ * A listing's view as encoded JSON bytes, kept until the listing changes: a page of listings is its
+ * rows' kept bytes written one after the other, so a repeated search builds, serialises and encodes
+ * no row again (re-encoding every row into a fresh page buffer was a sixth of a loaded mock's CPU, and
+ * writing that fresh buffer a third). `listingView` stays the reference (the property tests compare
+ * every served page with it after random changes to the world).
  *
- * A kept text depends on the listing and on what the request asks for that changes a row: the zone
+ * Kept bytes depend on the listing and on what the request asks for that changes a row: the zone
  * (dates), the bureaus and the loan fields; the caller's participation is spliced in (a row of a
- * listing the caller has not invested in is kept whole). `forgetListingJson` drops a listing's texts
- * and is called on every change of a listing (listing-index.ts: `reindexListing`, `touchListing`).
+ * listing the caller has not invested in is kept whole). Each kept row starts with the comma that
+ * joins it to the row before, so a page is one chunk per row (the first row is a view past its comma).
+ * `forgetListingJson` drops a listing's bytes and is called on every change of a listing
+ * (listing-index.ts: `reindexListing`, `touchListing`).
  */
 import { listingView, type ViewOptions } from './listing-view.js';
 import type { Fragments } from '../world/derived.js';
@@ -20,6 +24,7 @@ const KINDS = 4;
 const MARK = 7.77777777777777e-300;
 const MARK_TEXT = JSON.stringify(MARK);
 const NONE: ReadonlyMap<number, number> = new Map();
+const PAGE_HEAD = Buffer.from('{"result":[');
 
 function kindOf(store: Store, o: ViewOptions): Map<Listing, Fragments> {
   const cache = store.index.listingTexts;
@@ -32,31 +37,59 @@ function kindOf(store: Store, o: ViewOptions): Map<Listing, Fragments> {
   return rows;
 }
 
-/** The row's text split around its participation, or null when the mark is not found exactly once. */
-function splitAtParticipation(l: Listing, o: ViewOptions): readonly [string, string] | null {
+/** A row's bytes after its joining comma, made once (in the pool's slabs for rows under 4 KB). */
+const rowBytes = (text: string): Buffer => Buffer.from(`,${text}`);
+
+/** The row's bytes split around its participation, or null when the mark is not found exactly once. */
+function splitAtParticipation(l: Listing, o: ViewOptions): readonly [Buffer, Buffer] | null {
   const text = JSON.stringify(listingView(l, { ...o, participation: new Map([[l.listing_number, MARK]]) }));
   const at = text.indexOf(MARK_TEXT);
   if (at < 0 || text.indexOf(MARK_TEXT, at + 1) >= 0) return null;
-  return [text.slice(0, at), text.slice(at + MARK_TEXT.length)];
+  return [rowBytes(text.slice(0, at)), Buffer.from(text.slice(at + MARK_TEXT.length))];
 }
 
-/** `JSON.stringify(listingView(l, o))`, from the listing's kept texts where they are. */
-export function listingJson(store: Store, l: Listing, o: ViewOptions): string {
-  const rows = kindOf(store, o);
+/** The listing's kept fragments in `rows` (its kind of request's), made if they are not kept. */
+function fragmentsOf(rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): Fragments {
   let f = rows.get(l);
   if (!f) {
     if (rows.size >= ROWS_PER_KIND) rows.delete(rows.keys().next().value!);
-    f = { uninvested: JSON.stringify(listingView(l, { ...o, participation: NONE })) };
+    f = { uninvested: rowBytes(JSON.stringify(listingView(l, { ...o, participation: NONE }))) };
     rows.set(l, f);
   }
-  const amount = o.participation.get(l.listing_number) ?? 0;
-  if (amount === 0) return f.uninvested;
-  if (f.invested === undefined) f.invested = splitAtParticipation(l, o);
-  if (f.invested === null) return JSON.stringify(listingView(l, o));
-  return f.invested[0] + JSON.stringify(amount) + f.invested[1];
+  return f;
 }
 
-/** Drops every kept text of `l`: called whenever the listing changes. */
+/** Pushes `,` + `JSON.stringify(listingView(l, o))` onto `out`, in one to three chunks of kept bytes. */
+function pushRow(out: Buffer[], rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): void {
+  const f = fragmentsOf(rows, l, o);
+  const amount = o.participation.get(l.listing_number) ?? 0;
+  if (amount === 0) return void out.push(f.uninvested);
+  if (f.invested === undefined) f.invested = splitAtParticipation(l, o);
+  if (f.invested === null) return void out.push(rowBytes(JSON.stringify(listingView(l, o))));
+  out.push(f.invested[0], Buffer.from(JSON.stringify(amount)), f.invested[1]);
+}
+
+/**
+ * `JSON.stringify(listEnvelope(rows.map(listingView), total))` as UTF-8 chunks, each row's from its
+ * listing's kept bytes: written to the socket one after the other (corked), they are that text's bytes.
+ */
+export function listingPage(store: Store, rows: readonly Listing[], o: ViewOptions, total: number): Buffer[] {
+  const out: Buffer[] = [PAGE_HEAD];
+  const kept = kindOf(store, o);
+  for (const l of rows) pushRow(out, kept, l, o);
+  // The first row is written past the comma that would join it to a row before.
+  if (rows.length > 0) out[1] = out[1]!.subarray(1);
+  out.push(Buffer.from(`],"result_count":${rows.length},"total_count":${total}}`));
+  return out;
+}
+
+/** Whether `l` has bytes kept for any kind of request (for tests of `forgetListingJson`). */
+export function hasKeptBytes(store: Store, l: Listing): boolean {
+  for (const rows of store.index.listingTexts.values()) if (rows.has(l)) return true;
+  return false;
+}
+
+/** Drops every kept fragment of `l`: called whenever the listing changes. */
 export function forgetListingJson(store: Store, l: Listing): void {
   for (const rows of store.index.listingTexts.values()) rows.delete(l);
 }

@@ -28,7 +28,7 @@ export interface StoreIndex {
   queryCache: QueryCacheEntry[];
   /** The last few sorted lists of notes and loans (routes/kept-orders.ts), so their later pages are slices. */
   keptOrders: KeptOrder[];
-  /** Each listing's view as JSON text, until the listing changes (search/listing-json.ts). */
+  /** Each listing's view as encoded JSON bytes, until the listing changes (search/listing-json.ts). */
   listingTexts: ListingTexts;
   /** The last few callers' participation, each under the versions it was worked out at (search/kept-participation.ts). */
   participation: Map<string, KeptParticipation>;
@@ -74,15 +74,15 @@ export interface KeptOrder {
   rows: readonly unknown[];
 }
 
-/** A listing's kept texts for one kind of request. */
+/** A listing's kept bytes (UTF-8 JSON) for one kind of request, each row's led by the comma that joins it to the row before. */
 export interface Fragments {
   /** The whole row for a caller without participation. */
-  uninvested: string;
+  uninvested: Buffer;
   /** The row for a caller with participation, around its amount; null: the amount is not spliceable. */
-  invested?: readonly [string, string] | null;
+  invested?: readonly [Buffer, Buffer] | null;
 }
 
-/** Each listing's kept texts (search/listing-json.ts) per kind of request (zone, bureaus, loan fields), most recently started last. */
+/** Each listing's kept bytes (search/listing-json.ts) per kind of request (zone, bureaus, loan fields), most recently started last. */
 export type ListingTexts = Map<string, Map<Listing, Fragments>>;
 
 /** A caller's participation as the listings search last worked it out, and the versions it holds for. */
