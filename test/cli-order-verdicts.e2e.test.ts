@@ -3,12 +3,11 @@
  * nothing placed, a connection refused is exit 5 with nothing sent, a --wait that times out says the
  * bids are placed and pending, and Ctrl-C during --wait names the orders and how to resume (exit 130).
  */
-import { writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
+import { bidsFile, ordersIn } from './helpers/one-bid.js';
 
 let mock: TestMock;
 beforeEach(async () => {
@@ -17,19 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
-
-/** A bids file with one 25.00 bid on an active fractional listing alice may bid on now. */
-function bidsFile(m: TestMock, home: string): string {
-  const now = m.app.ctx.clock.now();
-  const l = m.app.ctx.store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && x.amount_remaining >= 100
-    && !x.borrowerUserId && now - x.listing_creation_date > 2 * 86_400_000 && x.listing_start_date < now
-    && !x.mockRole && !x.authorizedUsers && !x.investmentTypeUnset)!;
-  const path = join(home, 'bids.csv');
-  writeFileSync(path, `listing_id,bid_amount\n${l.listing_number},25\n`);
-  return path;
-}
 
 /**
  * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` once the answer to the desk's

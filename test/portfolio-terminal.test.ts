@@ -1,4 +1,4 @@
-/** `mkt portfolio` and `mkt invest simulate` on a terminal, in-process (main with a terminal's Io) against a real mock. */
+/** `mkt portfolio` (its cohorts too) and `mkt invest simulate` on a terminal, in-process (main with a terminal's Io) against a real mock. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,3 +49,23 @@ test('mkt invest simulate adds a line chart of the account value over the months
   expect(t.out()).toMatch(/^ +500 [┤┼]─+/m);
   expect(t.out()).toMatch(/^month +date +.*account_value/m);
 }, 120_000);
+
+test('--by vintage draws the realised return of each vintage as a line, the first and last vintage under it', async () => {
+  const t = terminal(mock.env);
+  expect(await main(['portfolio', '--by', 'vintage', '--period', 'year'], t.io)).toBe(0);
+  const out = t.out();
+  const [, first, last] = /^realised return by vintage, (\d{4}) to (\d{4}) \(a year\)$/m.exec(out) ?? [];
+  expect(first! < last!).toBe(true);
+  expect(out).toMatch(/^ +-?\d+\.\d% [┤┼]/m);
+  expect(out).toMatch(new RegExp(`^ +${first} +${last}$`, 'm'));
+  for (const l of out.split('\n')) expect(l.length).toBeLessThanOrEqual(100);
+});
+
+test('--by rating draws the defaulted and charged-off share of principal of each rating as bars', async () => {
+  const t = terminal(mock.env);
+  expect(await main(['portfolio', '--by', 'rating'], t.io)).toBe(0);
+  const out = t.out();
+  expect(out).toMatch(/^defaulted and charged-off principal by rating$/m);
+  expect(out).toMatch(/^ {2}HR +█+[▏▎▍▌▋▊▉]? +\d+\.\d% of principal, [1-9]\d* of \d+ notes$/m);
+  expect(out).toMatch(/^ {2}AA +0\.0% of principal, 0 of \d+ notes$/m);
+});
