@@ -74,37 +74,20 @@ export interface RouteSpec {
 }
 
 /**
- * A JSON answer as text, with its status and headers besides the content type. The text may be given
- * in pieces (a page of kept rows): the adapter then writes them into one buffer off the JS heap, and
- * the joined string is made only when someone asks for `serialised` (in-process callers, the answer check).
+ * A JSON answer as text, with its status and headers besides the content type; the adapter writes it as
+ * it is (a listings page, JsonPage, is written as its kept listing bytes instead).
  */
 export class JsonText {
-  private text: string | readonly string[];
-
-  constructor(text: string | readonly string[], readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {
-    this.text = text;
-  }
+  constructor(private readonly text: string, readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {}
 
   /** The whole text. */
   get serialised(): string {
-    if (typeof this.text !== 'string') this.text = this.text.join('');
     return this.text;
   }
 
-  /**
-   * What goes on the wire: the text, or its pieces as one UTF-8 buffer. A page joined into a string
-   * was copied three times on the young heap (join, byte count, header + body), and the scavenges that
-   * garbage caused made the slow tail of a loaded mock.
-   */
+  /** What goes on the wire (a page of kept listing bytes overrides it: routes/listings.ts JsonPage). */
   body(): string | Buffer {
-    const pieces = this.text;
-    if (typeof pieces === 'string') return pieces;
-    let size = 0;
-    for (const p of pieces) size += Buffer.byteLength(p);
-    const out = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (const p of pieces) at += out.write(p, at);
-    return out;
+    return this.text;
   }
 }
 
@@ -149,15 +132,6 @@ export function checkJsonContentType(request: RequestHead): void {
 /** The list envelope of every list endpoint: one page of results and the count of all. */
 export function listEnvelope(result: readonly unknown[], total: number): { result: readonly unknown[]; result_count: number; total_count: number } {
   return { result, result_count: result.length, total_count: total };
-}
-
-/** `JSON.stringify(listEnvelope(rows, total))` for rows already serialised (each row's JSON text), in pieces (see JsonText). */
-export function listEnvelopeJson(rows: readonly string[], total: number): string[] {
-  const pieces = ['{"result":['];
-  // Commas as pieces of their own: `,${row}` would be a new string, flattened (copied) when its bytes are counted.
-  rows.forEach((row, i) => (i === 0 ? pieces.push(row) : pieces.push(',', row)));
-  pieces.push(`],"result_count":${rows.length},"total_count":${total}}`);
-  return pieces;
 }
 
 /** The items of one page. */
