@@ -53,6 +53,15 @@ describe('resuming a --wait', () => {
     expect(printed(r.stderr, 'resume following with ').join(' ')).toBe(`mkt order get ${id} --wait --until completed --timeout 120`);
   });
 
+  it('a wait under another profile is resumed under that profile', async () => {
+    const home = tempHome();
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '1', '--profile', 'bob', '-o', 'json'], { env: mock.env, home });
+    expect(r.code).toBe(6);
+    const resume = printed(r.stderr, 'follow with ');
+    expect(resume.join(' ')).toBe(`mkt order get ${ordersIn(mock)[0]!.order_id} --wait --until completed --timeout 1 --profile bob`);
+    expect((await runMkt(resume.slice(1), { env: mock.env, home })).code).not.toBe(2);
+  });
+
   it('a wait with the default flags is resumed with none added', async () => {
     const home = tempHome();
     const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {

@@ -89,7 +89,7 @@ export function investCommand(ctx: CommandContext): Command {
       // Every flag is checked before anything is read or sent.
       const notify = opts.notify === undefined ? undefined : hookUrl('--notify', opts.notify);
       const health = opts.healthcheck === undefined ? undefined : hookUrl('--healthcheck', opts.healthcheck);
-      const wait = opts.wait ? waitPlan(opts) : undefined;
+      const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
       const waitLockMs = waitLock(opts.waitLock);
       const format = ctx.format();
       const messages: string[] = [];

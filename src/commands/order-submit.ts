@@ -52,7 +52,7 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       const { text, source } = await readInput(ctx.io, file, MAX_BIDS_FILE);
       const bids = await readBids(text, source, opts.amount);
       const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
-      const wait = opts.wait ? waitPlan(opts) : undefined;
+      const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
       const waitLockMs = waitLock(opts.waitLock);
       const settings = ctx.settings();
       const client = await ctx.api();

@@ -14,14 +14,14 @@ export interface WaitFlags {
   timeout: string;
 }
 
-/** Checks --until and --timeout (exit 2 naming the flag) into what to follow. */
-export function waitPlan(flags: WaitFlags): FollowPlan {
+/** Checks --until and --timeout (exit 2 naming the flag) into what to follow, for `profile` (named in resume hints). */
+export function waitPlan(flags: WaitFlags, profile?: string): FollowPlan {
   const { until } = flags;
   if (until !== 'processed' && until !== 'completed') {
     const near = suggest(until, ['processed', 'completed']);
     throw new UsageError(`--until must be processed or completed, got '${until}'`, near ? `did you mean '${near}'?` : undefined);
   }
-  return { until, timeoutMs: parseCount('--timeout', flags.timeout, 1) * 1000 };
+  return { until, timeoutMs: parseCount('--timeout', flags.timeout, 1) * 1000, ...(profile === undefined ? {} : { profile }) };
 }
 
 /** Checks --wait-lock (exit 2 naming the flag) into milliseconds; 0 when not given: another run's lock ends this one at once. */

@@ -28,7 +28,7 @@ export function orderCommand(ctx: CommandContext): Command {
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
     .action(ctx.action(async (id, opts): Promise<Output> => {
       checkOrderId(id);
-      const wait = opts.wait ? waitPlan(opts) : undefined;
+      const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
       const [orders, { followOrders, bidRows }, client] = await Promise.all([import('../api/orders.js'), import('../orders/wait.js'), ctx.api()]);
       if (wait) {
         const { rows, incomplete } = await followOrders([id], wait, {
