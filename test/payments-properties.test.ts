@@ -109,7 +109,12 @@ describe('payment rows', () => {
       const after = await checkRows(app, start);
       for (const [id, row] of before) expect(after.get(id), `row ${id} after 45 more days`).toEqual(row);
       await app.close?.();
-    }), { numRuns: 20 });
+    }), {
+      numRuns: 20,
+      // A world of long moves that always goes late and charges loans off, so those guards below never depend
+      // on the draw (20 random worlds once saw no charge-off, in CI).
+      examples: [[1, [{ kind: 'months', days: 100 }, { kind: 'months', days: 100 }, { kind: 'months', days: 100 }]]],
+    });
     expect(seen.notes).toBeGreaterThan(0);
     expect(seen.engineRows).toBeGreaterThan(0);
     expect(seen.lateFees).toBeGreaterThan(0);
