@@ -17,6 +17,7 @@ import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
 import { normaliseTarget } from './http/request-target.js';
+import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
 
 /** Largest request body the mock reads. */
@@ -179,17 +180,25 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const gauge = new LoadGauge(options.limits);
   // Connections past the bound: each request on one is answered 503 and the connection closed.
   const overBound = new WeakSet<Socket>();
+  const dates = new DateStamp();
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
   const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
     const arrival = journal.arrive(req.headers.authorization);
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
     const seen: Seen = { method, path: (req.url ?? '/').split('?')[0]!.slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
-    if (arrival) res.once('close', () => journal.record(arrival, { ...seen, status: res.headersSent ? res.statusCode : null }));
+    const hold: Hold = { bytes: 0 };
+    // One listener for both (a request's closures and listeners are a share of a small page's cost).
+    res.once('close', () => {
+      gauge.release(hold.bytes);
+      if (!arrival) return;
+      seen.status = res.headersSent ? res.statusCode : null;
+      journal.record(arrival, seen);
+    });
     let url = new URL('/', origin);
     // The marketplace's Date is its own clock's, the clock of its data: a client reads "now" from it
     // (src/api/market-clock.ts). Set as the answer is written, so a clock move shows in its own answer.
-    const stamp = (): void => void res.setHeader('date', new Date(app.ctx.clock.now()).toUTCString());
+    const stamp = (): void => void res.setHeader('date', dates.at(app.ctx.clock.now()));
     // An answer the adapter makes itself, checked like the app's own (with checkAnswers).
     const reply = async (response: Response): Promise<void> => {
       await app.check?.(method, url, response);
@@ -201,8 +210,6 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       gauge.refused++;
       return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
     };
-    const hold: Hold = { bytes: 0 };
-    res.once('close', () => gauge.release(hold.bytes));
     try {
       const target = normaliseTarget(req.url ?? '/', origin);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });

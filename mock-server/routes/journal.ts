@@ -120,10 +120,21 @@ export class RequestJournal {
     // So is a body too long to keep (its size is kept), so that no entry holds a large text.
     const text = seen.bodyText;
     const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
-    const scanned = [seen.path, query === null ? seen.search : '', body === undefined ? seen.bodyText ?? '' : ''];
-    for (const [, v] of Array.isArray(headers) ? headers : Object.entries(headers)) if (v !== undefined) scanned.push(typeof v === 'string' ? v : v.join(', '));
+    // Each part scanned on its own, in order (a run never spans two parts), without joining them first:
+    // this runs for every request.
     const tokens: string[] = [];
-    for (const [run] of scanned.join('\n').matchAll(TOKEN_RUN)) if (this.ctx.store.tokens.has(run)) tokens.push(run);
+    const live = this.ctx.store.tokens;
+    liveRuns(seen.path, live, tokens);
+    if (query === null) liveRuns(seen.search, live, tokens);
+    if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
+    if (Array.isArray(headers)) {
+      for (const [, v] of headers) liveRuns(v, live, tokens);
+    } else {
+      for (const name in headers) {
+        const v = headers[name];
+        if (v !== undefined) liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+      }
+    }
     const entry: Recorded = {
       id: this.nextId++, arrival, durationMs: Math.round((this.elapsed() - arrival.started) * 10) / 10,
       seen: body === undefined ? seen : { ...seen, bodyText: null }, headers, query, body, few: this.sameFew(secrets.few), tokens,
@@ -220,6 +231,14 @@ function passwordsOf(store: Store): string[] {
     store.index.passwords = kept;
   }
   return kept.list;
+}
+
+/** Adds to `into` each run of `text` shaped like a token (TOKEN_RUN) that is one of `live`'s keys, in order. */
+function liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string[]): void {
+  // Shorter than any run: nothing to find (most parts of a request, and every empty one).
+  if (text.length < 8) return;
+  TOKEN_RUN.lastIndex = 0;
+  for (let m = TOKEN_RUN.exec(text); m !== null; m = TOKEN_RUN.exec(text)) if (live.has(m[0])) into.push(m[0]);
 }
 
 function headerPairs(headers: Headers): [string, string][] {
