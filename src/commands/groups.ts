@@ -68,8 +68,11 @@ export function groupCommand(name: GroupName): Command {
   return new Command(name).summary(info.summary).description(info.description ?? info.summary);
 }
 
-/** Each deferred group's definition, run at most once. */
-const deferred = new WeakMap<CommandUnknownOpts, () => Promise<void>>();
+/** Where a group keeps its deferred definition (run at most once): on the command itself, dropped with it. */
+const DEFINE = Symbol('mkt.deferredDefinition');
+
+/** A command that may carry its deferred definition. */
+type DeferringCommand = CommandUnknownOpts & { [DEFINE]?: () => Promise<void> };
 
 /**
  * Defers the costly part of a group's definition (the listing catalogue's ~150 flags of `listings search`)
@@ -80,12 +83,12 @@ const deferred = new WeakMap<CommandUnknownOpts, () => Promise<void>>();
 export function deferDefinition(group: CommandUnknownOpts, define: () => Promise<void>): void {
   let defined: Promise<void> | undefined;
   const once = () => (defined ??= define());
-  deferred.set(group, once);
+  (group as DeferringCommand)[DEFINE] = once;
   group.hook('preSubcommand', once);
 }
 
 /** Runs every deferred definition in the tree under `cmd`: shell completion reads every flag. */
 export async function defineDeferred(cmd: CommandUnknownOpts): Promise<void> {
-  await deferred.get(cmd)?.();
+  await (cmd as DeferringCommand)[DEFINE]?.();
   for (const sub of cmd.commands) await defineDeferred(sub);
 }
