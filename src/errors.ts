@@ -68,8 +68,10 @@ export class OutputClosedError extends Error {
  * closed once: the marketplace ends its messages with one, and `${message}.` would print two.
  */
 export function clause(text: string): string {
-  const t = text.trimEnd();
-  return /(?<!\.)\.$/.test(t) ? t.slice(0, -1).trimEnd() : t;
+  // Repeated: "x. ." ends in a stop again once its last one is cut.
+  let t = text.trimEnd();
+  while (/(?<!\.)\.$/.test(t)) t = t.slice(0, -1).trimEnd();
+  return t;
 }
 
 const SYSTEM_WORDS: Readonly<Record<string, string>> = {
