@@ -10,6 +10,7 @@ import type { VirtualClock } from '../kit/clock.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import type { Account, Order, Store } from '../world/store.js';
 import { runTick, TICK_MS } from './market.js';
+import { settleWorld } from './timeline.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
 import { parseOrderBody, validateOrder } from './validate-order.js';
@@ -89,17 +90,23 @@ export class Engine {
         if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
       }
     }
-    this.ctx.clock.onMove((_from, to) => this.syncTo(to));
+    // Inside a stepped move the world is settled when someone reads it (a request syncs) and when the move ends.
+    this.ctx.clock.onMove((_from, to) => this.syncTo(to, !this.move));
     this.saveAtStart();
   }
 
-  /** Brings the world up to the clock's current time. */
+  /** Brings the world up to the clock's current time, every listing's columns included (what a reader sees). */
   sync(): void {
-    this.syncTo(this.ctx.clock.now());
+    this.syncTo(this.ctx.clock.now(), true);
   }
 
-  /** Runs every order due and every market tick up to `now`, in time order. */
-  private syncTo(now: number): void {
+  /** Applies the listings' own steps the timeline has not yet written to their columns (timeline.ts): before anyone reads the world. */
+  settle(): void {
+    settleWorld(this.ctx.store);
+  }
+
+  /** Runs every order due and every market tick up to `now`, in time order; `settle`: then brings every listing's columns up too. */
+  private syncTo(now: number, settle: boolean): void {
     if (this.syncing) return;
     this.syncing = true;
     try {
@@ -122,6 +129,7 @@ export class Engine {
         } else break;
         steps++;
       }
+      if (settle) this.settle();
       // Background work no one is told of yet; a request's own changes are marked by its route (routes/route.ts).
       if (steps > 0) {
         this.worldVersion++;
@@ -172,6 +180,7 @@ export class Engine {
       }
     } finally {
       this.move = null;
+      this.settle();
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
       if (this.changes > this.saved) this.markDirty(true);

@@ -11,6 +11,7 @@ import { reindexListing, touchListing } from '../search/listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
+import { fundedAfter, percentFunded, readyToOriginate } from './own-steps.js';
 import { firstDraw } from './rng-for.js';
 import { listingChanged } from './timeline.js';
 
@@ -30,10 +31,10 @@ export function setStatus(store: Store, l: Listing, status: number, at: number):
 export function fund(store: Store, l: Listing, amount: number, at: number): void {
   // Each field read once: they are accessors over the listing table's columns, and the market funds on most of its visits.
   const total = l.listing_amount;
-  const funded = cents(Math.min(total, l.amount_funded + amount));
+  const funded = fundedAfter(total, l.amount_funded, amount);
   l.amount_funded = funded;
   l.amount_remaining = cents(total - funded);
-  l.percent_funded = Math.round((funded / total) * 10000) / 10000;
+  l.percent_funded = percentFunded(funded, total);
   l.last_updated_date = at;
   touchListing(store, l);
 }
@@ -79,7 +80,7 @@ export function endListing(store: Store, l: Listing, status: number, at: number)
 /** True when a listing may originate: three verification stages and funded enough. */
 export function canOriginate(l: Listing, atEnd: boolean): boolean {
   if (l.verification_stage < 3) return false;
-  if (l.amount_funded >= l.listing_amount) return true;
+  if (readyToOriginate(l.verification_stage, l.amount_funded, l.listing_amount)) return true;
   return atEnd && l.investment_typeid === 1 && l.partial_funding_indicator && l.percent_funded >= 0.7;
 }
 

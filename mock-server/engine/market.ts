@@ -10,18 +10,15 @@ import { makeListing } from './seed.js';
 import { addListing, type Listing, type Store } from '../world/store.js';
 import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
-import { firstDraw, firstDraw3, rngFor } from './rng-for.js';
+import { appetite, fundingStep } from './own-steps.js';
+import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
-import { BUY, CHANCE_PER_HOUR, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW, type ListingEvents } from './timeline.js';
+import { BUY, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW, type ListingEvents } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;
 /** Chance that the operator cancels a Pending listing instead of originating it. */
 const CANCEL_AT_ORIGINATION = 0.03;
-/** A listing of average appetite fills in this many hours of funding steps (its 14 days). */
-const HOURS_TO_FILL = 14 * 24;
-/** Salt of the draw that sizes a funding step. */
-const FUND_SIZE_SALT = 0xf5d5;
 
 /**
  * Runs the tick at `t` (a whole hour): only the listings and loans the timeline has due at this
@@ -75,11 +72,6 @@ export function cancelledAtOrigination(store: Store, l: Listing): boolean {
   return firstDraw(store.seed, l.listing_number, 0xca9c) < CANCEL_AT_ORIGINATION;
 }
 
-/** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7. */
-function appetite(seed: number, n: number): number {
-  return 0.3 + firstDraw(seed, n, 0xa99e) * 1.4;
-}
-
 function tickActive(store: Store, l: Listing, t: number, fired: number): void {
   if (t < l.listing_start_date) return;
   if (t >= l.listing_end_date) {
@@ -111,19 +103,10 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
       // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
       if (fired & BUY && l.amount_funded === 0 && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
     } else if (fired & FUND) {
-      const n = l.listing_number;
-      fund(store, l, Math.min(remaining, fundingStepLots(l.listing_amount, appetite(store.seed, n), firstDraw3(store.seed, n, FUND_SIZE_SALT, t / TICK_MS)) * 25), t);
+      fund(store, l, fundingStep(store.seed, l.listing_number, appetite(store.seed, l.listing_number), l.listing_amount, remaining, t / TICK_MS), t);
     }
   }
   if (canOriginate(l, false)) makePending(store, l, t);
-}
-
-/**
- * A step of simulated investors' money, in lots of 25, sized by the step's `draw` so that a listing
- * fills at its appetite's pace.
- */
-function fundingStepLots(amount: number, keen: number, draw: number): number {
-  return Math.max(1, Math.round((amount * keen * (0.5 + draw)) / (HOURS_TO_FILL * CHANCE_PER_HOUR[2]!) / 25));
 }
 
 /** New active listings, about as many per hour as keep the seeded number of active listings steady. */

@@ -11,7 +11,7 @@ import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { notifyProcessed } from './notifications.js';
 import { rngFor } from './rng-for.js';
-import { biddableUntil } from './timeline.js';
+import { biddableUntil, listingChanged, settleListing } from './timeline.js';
 import type { BidRequest } from './validate-order.js';
 
 /** Source recorded on orders placed through the API. */
@@ -67,6 +67,8 @@ function fail(store: Store, order: Order, bid: Bid, result: Bid['bid_result'], a
 function processBid(store: Store, order: Order, bid: Bid, at: number): void {
   if (bid.bid_result !== 'NONE' || bid.bid_status !== 'PENDING') return;
   const l = store.listingByNumber.get(bid.listing_id);
+  // The market's own steps on it since the last tick come first (the timeline applies them when it is read).
+  if (l) settleListing(store, l);
   if (!l || l.listing_status !== LISTING_STATUS.ACTIVE || at >= biddableUntil(l) || at < l.listing_start_date) {
     return fail(store, order, bid, 'LISTING_NOT_BIDDABLE', at);
   }
@@ -94,4 +96,5 @@ function processBid(store: Store, order: Order, bid: Bid, at: number): void {
   }
   fund(store, l, bid.bid_amount_placed, at);
   if (canOriginate(l, false)) makePending(store, l, at);
+  else listingChanged(store, l);
 }

@@ -6,12 +6,23 @@
  * (`nextFiring`), and every other event time is a field of the listing or loan; so the timeline is
  * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
  * is the timeline the world would have had without the break.
+ *
+ * A listing's own steps (verification and funding: own-steps.ts) touch nothing but the listing, so a
+ * tick does not visit them one by one: the timeline queues a listing only at the hours that involve
+ * more than itself (its end, a withdrawal, a whole-loan buyer, the step that makes it Pending, found by
+ * looking ahead: `pendingHour`) and applies the steps in between at once, when the listing is next
+ * visited or read (`settleThrough`, `settleWorld`: the engine settles the world before anyone looks).
+ * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
+ * they are applied); what anyone reads is the world a walk of every hour would show.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
+import { cents } from '../kit/money.js';
 import { mulberry32, nextState } from '../kit/rng.js';
 import type { ListingEvents, StreamAt, Timeline } from '../world/derived.js';
 import type { Listing, Loan, Store } from '../world/store.js';
+import { appetite, FUND_CHANCE_PER_HOUR, fundedAfter, fundingStep, percentFunded, readyToOriginate } from './own-steps.js';
 import { streamState } from './rng-for.js';
+import { touchListing } from '../search/listing-index.js';
 
 export type { ListingEvents };
 
@@ -31,7 +42,7 @@ const PROCESS_COUNT = 4;
  * up a stage; simulated investors place a funding step on a fractional listing (market.ts sizes the
  * step so that a listing of average appetite fills in 14 days); a whole-loan buyer takes a whole loan.
  */
-export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, 1 / 24, 0.004];
+export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, FUND_CHANCE_PER_HOUR, 0.004];
 const LOG_MISS = CHANCE_PER_HOUR.map((p) => Math.log(1 - p));
 /** Firing hours are drawn per block of hours, each block from its own stream: long blocks for the rare processes, so a draw seldom finds nothing. */
 const BLOCK_HOURS: readonly number[] = [2048, 64, 64, 512];
@@ -110,21 +121,117 @@ function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   else map.set(hour, [item]);
 }
 
-/** The next hour something can change an active listing: its end, or a process still able to change it (a verified listing is not verified again, a funded one not funded). */
-function activeHour(l: Listing, ev: ListingEvents): number {
+/**
+ * The next hour at which an active listing meets more than itself: its end, a withdrawal, or a
+ * whole-loan buyer while it is unfunded (the buyer looks at other investors' unprocessed bids).
+ */
+function sharedHour(l: Listing, ev: ListingEvents): number {
   const next = ev.hours;
-  let at = Math.min(ev.end, next[0]!);
-  if (l.verification_stage < 3) at = Math.min(at, next[1]!);
-  if (l.amount_remaining > 0) at = Math.min(at, ev.whole ? (l.amount_funded === 0 ? next[3]! : Infinity) : next[2]!);
-  return at;
+  const at = Math.min(ev.end, next[0]!);
+  return ev.whole && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, next[3]!) : at;
+}
+
+/** Where a look ahead keeps its own copy of a listing's streams, so that the listing's stay where its columns are. */
+const ahead: StreamAt = { hours: [0, 0, 0, 0], states: [0, 0, 0, 0] };
+
+/**
+ * The first hour before `limit` at which the listing's own steps (from `ev.settled` on) leave it
+ * verified and funded in full, so that the visit at that hour makes it Pending; Infinity if none.
+ */
+function pendingHour(seed: number, l: Listing, ev: ListingEvents, limit: number): number {
+  let stage = l.verification_stage;
+  const total = l.listing_amount;
+  let funded = l.amount_funded;
+  if (readyToOriginate(stage, funded, total)) return ev.settled + 1;
+  for (let i = 1; i <= 2; i++) {
+    ahead.hours[i] = ev.hours[i]!;
+    ahead.states[i] = ev.states[i]!;
+  }
+  const keen = appetite(seed, ev.number);
+  for (;;) {
+    const verifyAt = stage < 3 ? ahead.hours[1]! : Infinity;
+    const fundAt = !ev.whole && funded < total ? ahead.hours[2]! : Infinity;
+    const h = Math.min(verifyAt, fundAt);
+    if (h >= limit) return Infinity;
+    if (verifyAt === h) {
+      stage++;
+      nextFiring(seed, ev.number, 1, h + 1, ev.end, ahead);
+    }
+    if (fundAt === h) {
+      funded = fundedAfter(total, funded, fundingStep(seed, ev.number, keen, total, cents(total - funded), h));
+      nextFiring(seed, ev.number, 2, h + 1, ev.end, ahead);
+    }
+    if (readyToOriginate(stage, funded, total)) return h;
+  }
+}
+
+/**
+ * Applies an active listing's own steps at every hour after `ev.settled` up to `through` (none of
+ * them meets another listing, makes it Pending or ends it: the timeline queued it no later than
+ * that), writing its columns once, as the hourly walk would have left them.
+ */
+export function settleThrough(store: Store, ev: ListingEvents, through: number): void {
+  if (through <= ev.settled) return;
+  const from = ev.settled;
+  ev.settled = through;
+  const l = ev.listing;
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
+  const next = ev.hours;
+  let stage = l.verification_stage;
+  const total = l.listing_amount;
+  const before = l.amount_funded;
+  let funded = before;
+  let last = -1;
+  const keen = appetite(store.seed, ev.number);
+  for (;;) {
+    const verifyAt = stage < 3 && next[1]! > from ? next[1]! : Infinity;
+    const fundAt = !ev.whole && funded < total && next[2]! > from ? next[2]! : Infinity;
+    const h = Math.min(verifyAt, fundAt);
+    if (h > through) break;
+    if (verifyAt === h) {
+      stage++;
+      nextFiring(store.seed, ev.number, 1, h + 1, ev.end, ev);
+    }
+    if (fundAt === h) {
+      funded = fundedAfter(total, funded, fundingStep(store.seed, ev.number, keen, total, cents(total - funded), h));
+      nextFiring(store.seed, ev.number, 2, h + 1, ev.end, ev);
+    }
+    last = h;
+  }
+  if (last < 0) return;
+  l.verification_stage = stage;
+  if (funded !== before) {
+    l.amount_funded = funded;
+    l.amount_remaining = cents(total - funded);
+    l.percent_funded = percentFunded(funded, total);
+  }
+  l.last_updated_date = last * HOUR;
+  touchListing(store, l);
+}
+
+/** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */
+export function settleWorld(store: Store): void {
+  const tl = store.index.timeline;
+  if (!tl || tl.settled === tl.hour) return;
+  for (const ev of tl.listings.values()) settleThrough(store, ev, tl.hour);
+  tl.settled = tl.hour;
+}
+
+/** Brings one listing's columns up to the last tick (an order about to read and change it). */
+export function settleListing(store: Store, l: Listing): void {
+  const tl = store.index.timeline;
+  const ev = tl?.listings.get(l.listing_number);
+  if (tl && ev) settleThrough(store, ev, tl.hour);
 }
 
 /** Queues a listing at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
-function queueListing(tl: Timeline, ev: ListingEvents, from: number): void {
+function queueListing(store: Store, tl: Timeline, ev: ListingEvents, from: number): void {
   const l = ev.listing;
   let at = NaN;
-  if (l.listing_status === LISTING_STATUS.ACTIVE) at = Math.max(from, activeHour(l, ev));
-  else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
+  if (l.listing_status === LISTING_STATUS.ACTIVE) {
+    const shared = sharedHour(l, ev);
+    at = Math.max(from, Math.min(shared, pendingHour(store.seed, l, ev, shared)));
+  } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
   if (at === ev.at) return;
   ev.at = at;
   if (Number.isNaN(at)) tl.listings.delete(ev.number);
@@ -136,10 +243,11 @@ function queueListing(tl: Timeline, ev: ListingEvents, from: number): void {
 function listingEvents(seed: number, l: Listing, from: number): ListingEvents {
   const ev: ListingEvents = {
     listing: l, number: l.listing_number, whole: l.investment_typeid === 2,
-    at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0,
+    at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0, settled: 0,
     hours: [Infinity, Infinity, Infinity, Infinity], states: [0, 0, 0, 0],
   };
   const first = Math.max(from, ev.start);
+  ev.settled = first - 1;
   for (let i = 0; i < PROCESS_COUNT; i++) nextFiring(seed, ev.number, i, first, ev.end, ev);
   return ev;
 }
@@ -172,7 +280,7 @@ function catchUp(store: Store, tl: Timeline, from: number): void {
     if (!isLive(l) || tl.listings.has(l.listing_number)) continue;
     const ev = listingEvents(store.seed, l, from);
     tl.listings.set(l.listing_number, ev);
-    queueListing(tl, ev, from);
+    queueListing(store, tl, ev, from);
   }
   if (tl.loansSeen === 0) {
     for (const loan of store.loans.values()) queueLoan(tl, loan, from);
@@ -191,8 +299,10 @@ function catchUp(store: Store, tl: Timeline, from: number): void {
 function timelineAt(store: Store, h: number): Timeline {
   let tl = store.index.timeline;
   if (!tl || tl.hour !== h - 1) {
+    // The old timeline's listings get the steps they are owed before it goes (a skipped stretch after it is skipped for all).
+    if (tl) settleWorld(store);
     const ring = Array.from({ length: RING }, () => []);
-    tl = { hour: h - 1, listings: new Map(), ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+    tl = { hour: h - 1, settled: h - 1, listings: new Map(), ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
     store.index.timeline = tl;
   }
   catchUp(store, tl, h);
@@ -213,11 +323,11 @@ export function takeDue(store: Store, h: number): DueAt {
   listings.length = 0;
   // Entries queued in `later` were queued before any in the ring (their hour was farther off then): they come first, as queued.
   if (tl.later.size > 0) {
-    takeListings(tl.later.get(h) ?? [], h, listings);
+    takeListings(store, tl.later.get(h) ?? [], h, listings);
     tl.later.delete(h);
   }
   const bucket = tl.ring[h % RING]!;
-  takeListings(bucket, h, listings);
+  takeListings(store, bucket, h, listings);
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
@@ -226,11 +336,13 @@ export function takeDue(store: Store, h: number): DueAt {
 }
 
 /** Moves the entries of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
-function takeListings(bucket: readonly ListingEvents[], h: number, out: ListingEvents[]): void {
+function takeListings(store: Store, bucket: readonly ListingEvents[], h: number, out: ListingEvents[]): void {
   for (let k = 0; k < bucket.length; k++) {
     const ev = bucket[k]!;
     if (ev.at !== h) continue; // moved since, or a second copy
     ev.at = NaN;
+    // The visit at h sees the listing as every hour before it left it.
+    settleThrough(store, ev, h - 1);
     const next = ev.hours;
     ev.fired = (next[0] === h ? WITHDRAW : 0) | (next[1] === h ? VERIFY : 0) | (next[2] === h ? FUND : 0) | (next[3] === h ? BUY : 0);
     out.push(ev);
@@ -240,7 +352,8 @@ function takeListings(bucket: readonly ListingEvents[], h: number, out: ListingE
 /** Puts a listing taken out at hour `h` back at its next event (drawing the next firing of the processes that fired). */
 export function requeueListing(store: Store, ev: ListingEvents, h: number): void {
   for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.number, i, h + 1, ev.end, ev);
-  queueListing(store.index.timeline!, ev, h + 1);
+  ev.settled = h;
+  queueListing(store, store.index.timeline!, ev, h + 1);
 }
 
 /** Puts a loan serviced at hour `h` back at its next event, if it has one. */
@@ -248,11 +361,12 @@ export function requeueLoan(store: Store, loan: Loan, h: number): void {
   queueLoan(store.index.timeline!, loan, h + 1);
 }
 
-/** Called when a listing changed outside its own event (an order funded it to Pending): it is queued at its new next event. */
+/** Called when a listing changed outside its own event (an order funded it, perhaps to Pending): it is queued at its new next event. */
 export function listingChanged(store: Store, l: Listing): void {
   const tl = store.index.timeline;
   if (!tl || !isLive(l)) return;
   let ev = tl.listings.get(l.listing_number);
   if (!ev) tl.listings.set(l.listing_number, (ev = listingEvents(store.seed, l, tl.hour + 1)));
-  queueListing(tl, ev, tl.hour + 1);
+  // Its own steps up to now came before the change (the caller settled it first: settleListing); the look ahead starts from the new state.
+  queueListing(store, tl, ev, tl.hour + 1);
 }

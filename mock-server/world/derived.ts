@@ -110,12 +110,16 @@ export interface ListingEvents extends StreamAt {
   end: number;
   /** The processes that fire at the hour it was taken out at. */
   fired: number;
+  /** The last hour whose own steps (verification, funding) are in the listing's columns (engine/timeline.ts applies later ones when it is read). */
+  settled: number;
 }
 
 /** The market's timeline of one world (engine/timeline.ts): when each live listing and loan next can change. */
 export interface Timeline {
   /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
   hour: number;
+  /** The hour through which every listing's own steps were last applied (settleWorld): when it is `hour`, the columns are up to date. */
+  settled: number;
   listings: Map<number, ListingEvents>;
   /**
    * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING
