@@ -244,6 +244,10 @@ function defineAccessor(t: Table, j: number): void {
   } else if (c.kind === 'any') {
     get = function () { return c.data[this[ROW]]; };
     set = function (v) { c.data[this[ROW]] = v; };
+  } else if (c.kind === 'sparse') {
+    // Set on most listings once (the engine's origination time, then null): straight to the map, not through `write`.
+    get = function () { return c.data.get(this[ROW]); };
+    set = function (v) { if (v === undefined) c.data.delete(this[ROW]); else c.data.set(this[ROW], v); };
   } else {
     get = function () { return read(c, this[ROW]); };
   }
