@@ -35,8 +35,20 @@ async function stop(m: ServedMock): Promise<void> {
 const stateDir = (): string => mkdtempSync(join(tmpdir(), 'mkt-snap-'));
 const mkt = (m: ServedMock, args: string[]) => runMkt(args, { env: { MKT_ROOT_URL: m.origin } });
 
-async function state(m: ServedMock): Promise<Record<string, any>> {
-  return (await (await fetch(`${m.origin}/__mock/state`)).json()) as Record<string, any>;
+/** The parts of GET /__mock/state these tests read. */
+interface Summary {
+  now: string;
+  listings: number;
+  listings_by_status: Record<string, number>;
+  loans: number;
+  notes: number;
+  orders: number;
+  accounts: { account_id: string; cash: number }[];
+  invariants: { ok: boolean; violations: string[] };
+}
+
+async function state(m: ServedMock): Promise<Summary> {
+  return (await (await fetch(`${m.origin}/__mock/state`)).json()) as Summary;
 }
 
 async function withdraw(m: ServedMock, listing: number): Promise<void> {
@@ -172,7 +184,7 @@ describe('an empty world: --listings 0, --history none', () => {
     const env = { MKT_ROOT_URL: m.origin, MKT_ACCESS_TOKEN: token };
     const s = await state(m);
     expect([s.listings, s.loans, s.notes, s.orders]).toEqual([0, 0, 0, 0]);
-    expect(s.accounts.find((a: { account_id: string }) => a.account_id === 'alice-1').cash).toBeGreaterThan(0);
+    expect(s.accounts.find((a) => a.account_id === 'alice-1')!.cash).toBeGreaterThan(0);
     expect(s.invariants).toEqual({ ok: true, violations: [] });
     for (const args of [['notes', 'list'], ['loans', 'list'], ['order', 'list'], ['portfolio'], ['account']]) {
       const r = await runMkt([...args, '-o', 'json'], { env });
