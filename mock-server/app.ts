@@ -20,6 +20,7 @@ import { offersHandlers } from './routes/offers.js';
 import { openApiHandlers } from './routes/openapi.js';
 import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
 import { paymentsHandlers } from './routes/payments.js';
+import { snapshotHandlers } from './routes/snapshots.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
@@ -85,7 +86,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? [...adminHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
+    ...(options.admin ? [...adminHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();

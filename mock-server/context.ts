@@ -6,14 +6,21 @@
 import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
 import { Faults } from './http/faults.js';
-import { seedStore } from './engine/seed.js';
+import { seedStore, type SeedHistory } from './engine/seed.js';
+import { MockSetupError } from './kit/setup-error.js';
+import { saveStateFile, stateWriteError, type SavedState } from './world/persistence.js';
+import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
 import type { Store } from './world/store.js';
 
 /** How the mock was started. */
 export interface MockOptions {
   seed: number;
-  /** Active listings to seed. */
+  /** Active listings to seed (0: none, and none arrive). */
   listings: number;
+  /** The seeded history of originated loans and notes ('none': only the investors and their funded accounts; default 'seeded'). */
+  history?: SeedHistory;
+  /** The named snapshot the world starts from instead of the seed or the state file (--from-snapshot; needs stateFile). */
+  fromSnapshot?: string;
   /** Virtual start time (epoch ms). */
   start: number;
   /** Clock stands still unless moved. */
@@ -46,23 +53,57 @@ export class MockContext {
   store: Store;
   readonly engine: Engine;
   readonly faults: Faults;
+  /** The named snapshots: beside the state (--state) or in memory. */
+  readonly snapshots: SnapshotShelf;
 
   /**
-   * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt).
-   * `realNow` is the real-time source the virtual clock runs on.
+   * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt,
+   * or from a named snapshot). `realNow` is the real-time source the virtual clock runs on.
    */
   constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
     this.clock = new VirtualClock(options.start, options.frozen, realNow);
-    this.store = seedStore({ seed: options.seed, listings: options.listings, now: options.start, ...(options.investor ? { investor: options.investor } : {}) });
+    this.store = seedStore(this.seedOptions(options.start));
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
+    this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
     this.engine.open();
+    if (options.fromSnapshot !== undefined) this.startFromSnapshot(options.fromSnapshot);
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.store.seed);
   }
 
+  private seedOptions(now: number) {
+    const { seed, listings, investor, history } = this.options;
+    return { seed, listings, now, ...(history ? { history } : {}), ...(investor ? { investor } : {}) };
+  }
+
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
-    const { seed, listings, investor } = this.options;
-    this.store = seedStore({ seed, listings, now: this.clock.now(), ...(investor ? { investor } : {}) });
+    this.store = seedStore(this.seedOptions(this.clock.now()));
+  }
+
+  /**
+   * Puts a saved world in place of this one. The clock never goes back: a world saved later than
+   * the clock moves the clock forward to its time; one saved earlier is brought forward from its time
+   * to the clock as after a restart (orders due are processed, the market's hours run). Call it
+   * under `engine.afterMove`, as reset is.
+   */
+  replaceWorld(saved: SavedState): void {
+    this.store = saved.store;
+    if (saved.now > this.clock.now()) this.clock.set(saved.now);
+    else this.engine.sync();
+  }
+
+  /** --from-snapshot: the named snapshot replaces the world at start, and the state file holds it before anything is served. */
+  private startFromSnapshot(name: string): void {
+    const stateFile = this.options.stateFile;
+    if (!stateFile) throw new MockSetupError(`--from-snapshot needs --state: snapshots without --state live only in the memory of the mock that saved them`);
+    const saved = this.snapshots.readSync(name);
+    if (!saved) throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
+    this.replaceWorld(saved);
+    try {
+      saveStateFile(stateFile, this.store, this.clock.now());
+    } catch (err) {
+      throw stateWriteError(stateFile, err);
+    }
   }
 }

@@ -19,11 +19,16 @@ import type { ExistingBorrower } from '../world/store.js';
 import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
+/** Whether the world starts with a history of originated loans and notes ('seeded', the default) or none. */
+export type SeedHistory = 'seeded' | 'none';
+
 /** What to build. */
 export interface SeedOptions {
   seed: number;
-  /** Active listings. */
+  /** Active listings (0: none; the market then adds none either, arrivals keeping the seeded number steady). */
   listings: number;
+  /** 'none': no history listings, loans or notes; the investors keep their funded accounts (their deposits and withdrawals). */
+  history?: SeedHistory;
   /** The virtual time the world is built around. */
   now: number;
   /** A fresh investor, one funded account and no history (`mkt invest simulate`); the rest of the world is unchanged. */
@@ -84,7 +89,7 @@ export function seedStore(opts: SeedOptions): Store {
   store.partnerCodes.set(PARTNER_CODES.expired, { code: PARTNER_CODES.expired, expired: true });
   store.existingBorrowers = EXISTING_BORROWERS.map((b) => ({ ...b }));
 
-  const historyCount = Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
+  const historyCount = opts.history === 'none' ? 0 : Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
   store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
   reserveListingRows(store.listingTable, historyCount + opts.listings);
   seedHistory(store, rng, historyCount, opts.now);

@@ -83,7 +83,8 @@ export function clockState(ctx: MockContext): Record<string, unknown> {
   return { now: formatDateTime(ctx.clock.now()), frozen: ctx.clock.frozen, move };
 }
 
-async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+/** The body of an admin request as a JSON object ({} when empty); a 400 naming what is wrong otherwise. */
+export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.trim() === '') return {};
   let v: unknown;

@@ -1,9 +1,10 @@
 /**
- * Calls to the bundled mock's admin routes (/__mock/*): the clock and its move, the request journal and the
- * outbox. The admin token, when given, goes as Authorization so that --verbose traces redact it.
+ * Calls to the bundled mock's admin routes (/__mock/*): the clock and its move, the request journal, the
+ * outbox and the named snapshots. The admin token, when given, goes as Authorization so that --verbose traces redact it.
  */
 import type { JournalEntry, OutboxMessage } from '../contract/mock-inspect.js';
 import { mockAdminUrl } from '../contract/mock-admin.js';
+import { SNAPSHOT_PAGE, type SnapshotEntry } from '../contract/mock-snapshots.js';
 import { errorFromResponse } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
 
@@ -71,4 +72,32 @@ export async function moveClock(to: MockAdminTarget, advance: string): Promise<C
 /** GET /__mock/clock. */
 export async function readClock(to: MockAdminTarget): Promise<ClockState> {
   return (await mockAdminCall(to, 'GET', 'clock', "reading the mock's clock")) as ClockState;
+}
+
+/** GET /__mock/snapshots: every named snapshot, by name (one page of the largest size). */
+export async function listSnapshots(to: MockAdminTarget): Promise<ListPage<SnapshotEntry>> {
+  return (await mockAdminCall(to, 'GET', 'snapshots', "listing the mock's snapshots", { query: new URLSearchParams({ limit: String(SNAPSHOT_PAGE.max) }) })) as ListPage<SnapshotEntry>;
+}
+
+/** POST /__mock/snapshots: saves the world as `name` (a 409 when taken, unless `replace`). No answer timeout: a large world takes a while. */
+export async function saveSnapshot(to: MockAdminTarget, name: string, replace: boolean): Promise<SnapshotEntry> {
+  return (await mockAdminCall(to, 'POST', 'snapshots', `saving snapshot '${name}'`, { json: { name, ...(replace ? { replace } : {}) }, timeoutMs: 0 })) as SnapshotEntry;
+}
+
+/** What the mock answers to a load. */
+export interface SnapshotLoaded {
+  loaded: string;
+  saved_now: string;
+  now: string;
+  listings: number;
+}
+
+/** POST /__mock/snapshots/NAME/load: the snapshot replaces the world. */
+export async function loadSnapshot(to: MockAdminTarget, name: string): Promise<SnapshotLoaded> {
+  return (await mockAdminCall(to, 'POST', `snapshots/${encodeURIComponent(name)}/load`, `loading snapshot '${name}'`, { timeoutMs: 0 })) as SnapshotLoaded;
+}
+
+/** DELETE /__mock/snapshots/NAME. */
+export async function deleteSnapshot(to: MockAdminTarget, name: string): Promise<{ deleted: string }> {
+  return (await mockAdminCall(to, 'DELETE', `snapshots/${encodeURIComponent(name)}`, `deleting snapshot '${name}'`)) as { deleted: string };
 }

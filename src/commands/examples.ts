@@ -91,6 +91,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt mock serve',
     '$ mkt mock serve --port 0 --state mock-state.json --frozen',
     '$ mkt mock serve --auto-approve alice --listings 1000',
+    '$ mkt mock serve --listings 0 --history none        # an empty marketplace',
   ],
   'mkt mock openapi': [
     '$ mkt mock openapi > openapi.json',
@@ -100,6 +101,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
   'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status'],
   'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
+  'mkt mock snapshot': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot load before-run', '$ mkt mock snapshot list'],
+  'mkt mock snapshot save': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot save before-run --replace'],
+  'mkt mock snapshot load': ['$ mkt mock snapshot load before-run', '$ mkt mock serve --state mock-state.json --from-snapshot before-run   # start from it'],
+  'mkt mock snapshot list': ['$ mkt mock snapshot list', '$ mkt mock snapshot list -o json'],
+  'mkt mock snapshot rm': ['$ mkt mock snapshot rm before-run'],
   'mkt api': [
     '$ mkt api GET /v1/accounts/platform',
     '$ mkt api GET /listingsvc/v2/listings/ -f platform_rating=A,B -F limit=5',

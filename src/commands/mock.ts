@@ -1,6 +1,7 @@
 /**
  * `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`:
- * move its clock; `mkt mock requests|outbox` (mock-inspect.ts): what it saw and sent.
+ * move its clock; `mkt mock requests|outbox` (mock-inspect.ts): what it saw and sent; `mkt mock snapshot`
+ * (mock-snapshot.ts): named snapshots of its world.
  */
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
@@ -16,6 +17,7 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addInspectCommands } from './mock-inspect.js';
+import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, type OptionsOf } from './options.js';
 
 export type { ClockMove };
@@ -90,8 +92,10 @@ function serveCommand() {
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
     .option('--base-path <path>', 'serve every route under this path prefix, for a mock behind a proxy (/prefix/v1/..., /prefix/__mock/...)')
     .option('--seed <n>', 'seed of the generated world', '1')
-    .option('--listings <n>', 'active listings to generate', '2000')
-    .option('--state <file>', 'keep the world in FILE across restarts')
+    .option('--listings <n>', 'active listings to generate (0: an empty marketplace; none arrive then either)', '2000')
+    .option('--history <kind>', 'seeded: a history of loans and notes; none: no loans, notes or orders, only the investors and their funded accounts', 'seeded')
+    .option('--state <file>', 'keep the world in FILE across restarts, and named snapshots in FILE.snapshots/ (without it, snapshots live in memory until the mock stops)')
+    .option('--from-snapshot <name>', 'start from the named snapshot saved beside --state (mkt mock snapshot save)')
     .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
     .option('--client <id:secret:redirect>', 'register another OAuth client (repeatable)', collect)
     .option('--frozen', 'the clock stands still unless moved')
@@ -113,6 +117,11 @@ export function serveOptions(opts: ServeOptions) {
   if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
   const port = parseCount('--port', opts.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
+  if (opts.history !== 'seeded' && opts.history !== 'none') throw new UsageError(`--history must be seeded or none, got '${opts.history}'`);
+  if (opts.fromSnapshot !== undefined) {
+    snapshotName(opts.fromSnapshot);
+    if (!opts.state) throw new UsageError('--from-snapshot needs --state: snapshots saved without --state live only in the memory of the mock that saved them');
+  }
   const base = opts.basePath === undefined ? { basePath: '' } : parseBasePath(opts.basePath);
   if ('problem' in base) throw new UsageError(`--base-path ${base.problem}`, 'give the prefix the mock is reached under, such as --base-path /mock');
   for (const spec of opts.client ?? []) {
@@ -129,6 +138,8 @@ export function serveOptions(opts: ServeOptions) {
     options: {
       seed: parseCount('--seed', opts.seed, 0),
       listings: parseCount('--listings', opts.listings, 0),
+      ...(opts.history === 'none' ? { history: 'none' as const } : {}),
+      ...(opts.fromSnapshot !== undefined ? { fromSnapshot: opts.fromSnapshot } : {}),
       frozen: !!opts.frozen,
       admin: opts.admin,
       journalSize,
@@ -226,5 +237,6 @@ export function makeMockCommand(ctx: CommandContext) {
       return { kind: 'item', item: { ...moved } };
     }));
   addInspectCommands(mock, ctx);
+  addSnapshotCommands(mock, ctx);
   return mock;
 }

@@ -10,6 +10,7 @@ import { MOCK_ADMIN_PREFIX } from '../mock-admin.js';
 import { INSPECT_PAGE } from '../mock-inspect.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
+import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
 import { codes, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -164,4 +165,5 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
       409: codes('The listing\'s status does not allow the action.', 'CONFLICT'),
     },
   },
+  ...SNAPSHOT_ENDPOINTS,
 ];
