@@ -113,7 +113,10 @@ export class RequestJournal {
   /** Records one answered (or dropped) request, unless it was a call of the journal itself. */
   record(arrival: Arrival | null, seen: Seen): void {
     if (!arrival || JOURNAL_PATH.test(seen.path)) return;
-    const secrets = this.knownSecrets();
+    // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
+    // only when a part must be redacted now (rarely): this runs for every request.
+    const few = this.fewNow();
+    const secrets: KnownSecrets = { few, isToken: this.isToken };
     const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
     // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
     const query = /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
@@ -137,18 +140,51 @@ export class RequestJournal {
     }
     const entry: Recorded = {
       id: this.nextId++, arrival, durationMs: Math.round((this.elapsed() - arrival.started) * 10) / 10,
-      seen: body === undefined ? seen : { ...seen, bodyText: null }, headers, query, body, few: this.sameFew(secrets.few), tokens,
+      seen: body === undefined ? seen : { ...seen, bodyText: null }, headers, query, body, few, tokens,
     };
     this.ring[(entry.id - 1) % this.size] = entry;
     this.count = Math.min(this.count + 1, this.size);
   }
 
-  /** The few-secret list, the previous one when equal (most entries share one list). */
+  /** The few-secret list of the last entry recorded (most entries share one list), and the list it is gathered into. */
   private lastFew: readonly string[] = [];
-  private sameFew(few: readonly string[]): readonly string[] {
+  private readonly fewScratch: string[] = [];
+
+  /** The few-secret list now: the previous one when equal, gathered without a new list (most entries share one). */
+  private fewNow(): readonly string[] {
+    const few = this.fewScratch;
+    const n = this.gatherFew(few);
     const last = this.lastFew;
-    if (few.length !== last.length || few.some((s, i) => s !== last[i])) this.lastFew = few;
+    let same = n === last.length;
+    for (let i = 0; same && i < n; i++) same = few[i] === last[i];
+    if (!same) this.lastFew = few.slice(0, n);
     return this.lastFew;
+  }
+
+  /** Whether a token-shaped run is a live token of the world, or shaped like a random credential. */
+  private readonly isToken = (run: string): boolean => this.ctx.store.tokens.has(run) || RANDOM_CREDENTIAL.test(run);
+
+  /** The `--client` options' secrets, read once per options list (parsing the specs was per request). */
+  private optionSecrets: { specs: unknown; secrets: readonly string[] } | null = null;
+
+  /**
+   * Writes the few secrets the mock knows now (client secrets, auth keys, the admin token, passwords)
+   * at the start of `few`, over what it held, and returns how many there are: a list kept for this is
+   * never emptied or grown again per request (setting an array's length is a call into the runtime).
+   */
+  private gatherFew(few: string[]): number {
+    const store = this.ctx.store;
+    let n = 0;
+    for (const s of this.extraSecrets) few[n++] = s;
+    for (const c of store.clients.values()) few[n++] = c.secret;
+    const specs = this.ctx.options.clients;
+    let options = this.optionSecrets;
+    if (options === null || options.specs !== specs) this.optionSecrets = options = { specs, secrets: optionClients(this.ctx).map((c) => c.secret) };
+    for (const s of options.secrets) few[n++] = s;
+    for (const g of store.grants) few[n++] = g.authKey;
+    // The password grant's passwords (--allow-password-grant), wherever a client puts them.
+    for (const s of passwordsOf(store)) few[n++] = s;
+    return n;
   }
 
   /** An entry as shown: redacted with the secrets known when it was recorded and those known now. */
@@ -213,12 +249,8 @@ export class RequestJournal {
   /** What the mock knows to be secret now: client secrets, auth keys, the admin token, its tokens, and anything shaped like a random credential. */
   private knownSecrets(): KnownSecrets {
     const store = this.ctx.store;
-    const few = [...this.extraSecrets];
-    for (const c of store.clients.values()) few.push(c.secret);
-    for (const c of optionClients(this.ctx)) few.push(c.secret);
-    for (const g of store.grants) few.push(g.authKey);
-    // The password grant's passwords (--allow-password-grant), wherever a client puts them.
-    few.push(...passwordsOf(store));
+    const few: string[] = [];
+    this.gatherFew(few);
     return { few, isToken: (run) => store.tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
   }
 }
