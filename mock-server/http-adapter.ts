@@ -16,7 +16,7 @@ import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/r
 import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
-import { normaliseTarget } from './http/request-target.js';
+import { normaliseTarget, PathMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
 
@@ -186,6 +186,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   // Connections past the bound: each request on one is answered 503 and the connection closed.
   const overBound = new WeakSet<Socket>();
   const dates = new DateStamp();
+  const paths = new PathMemo();
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
   const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -218,7 +219,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
     };
     try {
-      const target = normaliseTarget(req.url ?? '/', origin);
+      const target = normaliseTarget(raw, origin, paths);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
       url = target.url;
       // One normalised path for the access decision, the faults, the router and the journal alike.
