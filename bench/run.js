@@ -10,7 +10,9 @@
 //   undici paging loop; `mock clock advance 15d`; start time and resident memory.
 // All traffic goes to 127.0.0.1; every loop is bounded (2-3 s windows after a warm-up). Run after `npm run build`.
 // BENCH_ONLY=mock skips the CLI start-up and orders sections (for iterating on the mock); BENCH_ONLY=startup
-// runs the CLI start-up section alone (for iterating on start-up).
+// runs the CLI start-up section alone (for iterating on start-up); BENCH_ONLY=pages runs only the mock's
+// start and its two pages side by side with their floors (for iterating on the pages: no `--all`, peak
+// memory or clock advance). BENCH_PAGE_ROUNDS sets the wrk rounds per page (default 3).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,9 @@ import { accessToken, bin, median, root, rssMiB, startMock, startServer } from '
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'mock' && ONLY !== 'startup') throw new Error(`BENCH_ONLY must be mock or startup, got '${ONLY}'`);
+if (ONLY !== undefined && ONLY !== 'mock' && ONLY !== 'startup' && ONLY !== 'pages') throw new Error(`BENCH_ONLY must be mock, startup or pages, got '${ONLY}'`);
+const PAGE_ROUNDS = Number(process.env.BENCH_PAGE_ROUNDS ?? 3);
+if (!Number.isInteger(PAGE_ROUNDS) || PAGE_ROUNDS < 1 || PAGE_ROUNDS > 15) throw new Error(`BENCH_PAGE_ROUNDS must be a whole number from 1 to 15, got '${process.env.BENCH_PAGE_ROUNDS}'`);
 
 /**
  * CPU time (user + system) of the children this process has waited for, ms: Linux's cutime and cstime in
@@ -225,7 +229,7 @@ async function bigMockSection() {
       // Side by side: rounds of the three one after the other, so that each round's three see about the
       // same load on a shared machine; the ratios are the rounds' medians, the figures the median round's.
       const rounds = [];
-      for (let i = 0; i < (wrk ? 3 : 1); i++) {
+      for (let i = 0; i < (wrk ? PAGE_ROUNDS : 1); i++) {
         rounds.push({
           st: await measure(`${staticServer.origin}${s.path}`, {}, i === 0),
           f: await measure(`${floor.origin}${s.path}`, {}, i === 0),
@@ -246,6 +250,7 @@ async function bigMockSection() {
     }
     const rss = rssMiB(big.child.pid);
     row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
+    if (ONLY === 'pages') return;
 
     // --all against a bare undici loop paging the same search.
     const env = { ...process.env, MKT_ROOT_URL: big.origin, MKT_ACCESS_TOKEN: token };
@@ -318,7 +323,7 @@ async function simulateSection() {
   }
 }
 
-if (ONLY !== 'mock') await startupSection();
+if (ONLY !== 'mock' && ONLY !== 'pages') await startupSection();
 if (ONLY === undefined) await ordersSection();
 if (ONLY !== 'startup') await bigMockSection();
 if (ONLY === undefined) await simulateSection();

@@ -130,7 +130,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
     // As toFetchRequest: a body only when there are bytes and the method has one, read as Fetch's text() reads it (UTF-8, BOM dropped).
     const bytes = method !== 'GET' && body.length > 0 ? body : null;
     const text = async () => (bytes ? new TextDecoder().decode(bytes) : '');
-    const answer = await run({ method, url: url.href, headers, body: bytes, text });
+    const answer = await run({ method, url: url.href, parsedUrl: url, headers, body: bytes, text });
     await check?.(method, url, asResponse(answer));
     return answer;
   };

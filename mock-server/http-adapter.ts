@@ -16,7 +16,7 @@ import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/r
 import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
-import { normaliseTarget } from './http/request-target.js';
+import { normaliseTarget, PathMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
 
@@ -24,6 +24,8 @@ import { underBase } from './http/router.js';
 const MAX_BODY = 1 << 20;
 /** The decision for a request no fault applies to. */
 const NO_FAULT = { action: 'none', latencyMs: 0, retryAfter: 0 } as const;
+/** The body of a request framed without one. */
+const NO_BODY = Buffer.alloc(0);
 /** Methods node parses but a Fetch Request refuses to carry; no route uses them. */
 const FETCH_FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -139,7 +141,6 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
 
 /** Writes JSON text exactly as writeResponse writes the same JsonAnswer: headers in Fetch's order (by name), then content-length. */
 function writeText(res: ServerResponse, answer: JsonText): void {
-  if (answer instanceof JsonPage) return writePage(res, answer);
   const named: Record<string, string> = {};
   for (const [k, v] of Object.entries(answer.headers)) named[k.toLowerCase()] = v;
   named['content-type'] = 'application/json';
@@ -151,9 +152,13 @@ function writeText(res: ServerResponse, answer: JsonText): void {
   res.end(body);
 }
 
-/** Writes a page of listings as writeText would (it has no headers of its own), its chunks as they are. */
-function writePage(res: ServerResponse, page: JsonPage): void {
-  res.writeHead(page.status, { 'content-type': 'application/json', 'content-length': String(page.size) });
+/**
+ * Writes a page of listings as writeText would after `stamp` (it has no headers of its own), its chunks
+ * as they are. `date` goes in the one header object, in the place stamp's setHeader gives it: a header
+ * set before writeHead makes node merge the two one header at a time.
+ */
+function writePage(res: ServerResponse, page: JsonPage, date: string): void {
+  res.writeHead(page.status, { date, 'content-type': 'application/json', 'content-length': String(page.size) });
   // Corked, the head and every chunk leave in one writev when `end` uncorks: the kept bytes are
   // written as they are, never copied into a page buffer first.
   res.cork();
@@ -181,12 +186,15 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   // Connections past the bound: each request on one is answered 503 and the connection closed.
   const overBound = new WeakSet<Socket>();
   const dates = new DateStamp();
+  const paths = new PathMemo();
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
   const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
     const arrival = journal.arrive(req.headers.authorization);
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
-    const seen: Seen = { method, path: (req.url ?? '/').split('?')[0]!.slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const seen: Seen = { method, path: (q < 0 ? raw : raw.slice(0, q)).slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
     const hold: Hold = { bytes: 0 };
     // One listener for both (a request's closures and listeners are a share of a small page's cost).
     res.once('close', () => {
@@ -211,7 +219,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
     };
     try {
-      const target = normaliseTarget(req.url ?? '/', origin);
+      const target = normaliseTarget(raw, origin, paths);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
       url = target.url;
       // One normalised path for the access decision, the faults, the router and the journal alike.
@@ -245,7 +253,9 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
         if (!gauge.reserve(declared)) return await busy('bytes');
         hold.bytes = declared;
       }
-      const body = await readBody(req, gauge, hold);
+      // A request framed without a body (no length, no chunked coding: a GET as clients send it) has
+      // none to read; node drains what is left of the request once the answer is done.
+      const body = declared === 0 && req.headers['transfer-encoding'] === undefined ? NO_BODY : await readBody(req, gauge, hold);
       if (body === 'aborted') return;
       if (body === 'busy') return await busy('bytes');
       if (body === 'too-large') return await send(413, tooLarge, { connection: 'close' });
@@ -265,6 +275,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       }
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
+      if (answer instanceof JsonPage) return writePage(res, answer, dates.at(app.ctx.clock.now()));
       stamp();
       await writeAnswer(res, answer);
     } catch (err) {

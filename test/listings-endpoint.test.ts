@@ -169,4 +169,23 @@ describe('GET /listingsvc/v2/listings under random input', () => {
       if (res.status === 400) expect(body.code).toBe('VAL0001');
     }), { numRuns: 300 });
   });
+
+  it('answers a query asked again (a kept parse) as the first time, a refused one with the same 400, and by its zone', async () => {
+    const q = '/listingsvc/v2/listings?limit=7&offset=3&fico_score=700-719,720-739&sort_by=borrower_rate%20desc';
+    const first = await get(q);
+    expect(first.status).toBe(200);
+    expect(await get(q)).toEqual(first);
+    const bad = '/listingsvc/v2/listings?limit=7&fico_score=nope';
+    const refused = await get(bad);
+    expect(refused.status).toBe(400);
+    expect(await get(bad)).toEqual(refused);
+    // The same query string read in another zone is another query (its dates are that zone's).
+    const dated = '/listingsvc/v2/listings?limit=3&listing_start_date_min=2026-05-31';
+    const utc = await get(dated);
+    const tokyo = await get(dated, { authorization: `Bearer ${token}`, timezone: 'Asia/Tokyo' });
+    expect(utc.status).toBe(200);
+    expect(tokyo.status).toBe(200);
+    expect(await get(dated)).toEqual(utc);
+    expect(await get(dated, { authorization: `Bearer ${token}`, timezone: 'Asia/Tokyo' })).toEqual(tokyo);
+  });
 });

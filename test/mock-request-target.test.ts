@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { adminAccessAllowed, type AdminAccessInput } from '../mock-server/http/admin-access.js';
-import { isAdminPath, normalisePath, normaliseTarget } from '../mock-server/http/request-target.js';
+import { isAdminPath, normalisePath, normaliseTarget, PathMemo } from '../mock-server/http/request-target.js';
 import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
 
 const ORIGIN = 'http://127.0.0.1:4010';
@@ -116,5 +116,21 @@ describe('admin access', () => {
 
   it('never stands in the way of a resource path', () => {
     expect(allowed('/v1/loans', { boundHost: '0.0.0.0', peer: '192.0.2.7', adminToken: 'T' })).toBe(true);
+  });
+});
+
+describe('PathMemo', () => {
+  it('reads every path as normalisePath does, asked again or not, past its size and its length bound', () => {
+    // Few distinct paths (so most are asked again) among many (so the memo fills and starts over).
+    const path = fc.oneof(
+      fc.constantFrom('/listingsvc/v2/listings/', '/v1/../__mock/state', '/a%zz', '/x/%E9', '/v1/orders/a%2fb'),
+      fc.string({ maxLength: 8 }).map((s) => `/${s}`),
+      fc.string({ minLength: 190, maxLength: 260 }).map((s) => `/${s}`),
+    );
+    fc.assert(fc.property(fc.array(path, { maxLength: 400 }), (paths) => {
+      const memo = new PathMemo();
+      for (const p of paths) expect(memo.normalise(p)).toEqual(normalisePath(p));
+      for (const p of paths) expect(normaliseTarget(`${p}?q=1`, ORIGIN, memo)).toEqual(normaliseTarget(`${p}?q=1`, ORIGIN));
+    }), { numRuns: 30 });
   });
 });

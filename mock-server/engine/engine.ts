@@ -307,4 +307,9 @@ export class Engine {
     this.lazyTimer = null;
     await this.saveUpTo(this.changes);
   }
+
+  /** Whether `durable()` has anything to wait for (a change promised but not yet in the state file): lets a caller skip its promise. */
+  get owesDurability(): boolean {
+    return this.saved < this.promised;
+  }
 }

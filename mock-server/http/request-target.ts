@@ -30,12 +30,39 @@ function fail(problem: string): TargetResult {
 /** Scheme, slashes and authority of an absolute-form target, as WHATWG URL delimits them for http. */
 const ABSOLUTE_HEAD = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*[^/\\?#]*/;
 
+/** Paths longer than this are read afresh each time (a memo of long paths would hold a lot of text). */
+const MEMO_PATH_CHARS = 200;
+/** Paths a memo holds; it starts over when full. */
+const MEMO_PATHS = 256;
+
+/**
+ * normalisePath's readings of the raw paths a server saw last (a pure function of the text, so a path
+ * asked again is not read again: clients ask the same few paths). Kept by whoever reads the targets
+ * (the HTTP adapter, one per server) and dropped with it.
+ */
+export class PathMemo {
+  private readonly paths = new Map<string, ReturnType<typeof normalisePath>>();
+
+  /** `normalisePath(raw)`, kept. */
+  normalise(raw: string): ReturnType<typeof normalisePath> {
+    if (raw.length > MEMO_PATH_CHARS) return normalisePath(raw);
+    let norm = this.paths.get(raw);
+    if (norm === undefined) {
+      norm = normalisePath(raw);
+      if (this.paths.size >= MEMO_PATHS) this.paths.clear();
+      this.paths.set(raw, norm);
+    }
+    return norm;
+  }
+}
+
 /**
  * Reads a raw request target (origin-form `/p?q` or absolute-form `http://h/p?q`; the authority of an
  * absolute-form target is checked and then ignored: this server is the only host) into a URL on
- * `origin`. The path of either form is read by normalisePath from the bytes as sent. Never throws.
+ * `origin`. The path of either form is read by normalisePath from the bytes as sent (through `memo`
+ * when given). Never throws.
  */
-export function normaliseTarget(raw: string, origin: string): TargetResult {
+export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): TargetResult {
   // By code unit, not by code point (this runs on every request): the first unit outside printable
   // ASCII is where the code point that holds it starts, named whole in the problem.
   for (let i = 0; i < raw.length; i++) {
@@ -64,7 +91,7 @@ export function normaliseTarget(raw: string, origin: string): TargetResult {
   const q = target.indexOf('?');
   const rawPath = q < 0 ? target : target.slice(0, q);
   const search = q < 0 ? '' : target.slice(q);
-  const norm = normalisePath(rawPath);
+  const norm = memo ? memo.normalise(rawPath) : normalisePath(rawPath);
   if ('problem' in norm) return fail(norm.problem);
   try {
     // The path starts with one '/' and holds no '\', so the parser cannot read an authority into it.

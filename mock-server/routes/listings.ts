@@ -1,7 +1,7 @@
 /** GET {root_url}/listingsvc/v2/listings/: search active listings or originated ones the caller invested in. */
 import { http } from 'msw';
 import type { MockContext } from '../context.js';
-import { parseListingQuery } from '../search/listing-query.js';
+import { parseListingQuery, type ListingQuery } from '../search/listing-query.js';
 import { runListingQuery } from '../search/listing-search.js';
 import { listingPage } from '../search/listing-json.js';
 import { keptParticipation } from '../search/kept-participation.js';
@@ -35,11 +35,32 @@ export class JsonPage extends JsonText {
   }
 }
 
+/** Parsed queries a search keeps; it starts over when full. */
+const KEPT_QUERIES = 64;
+/** Query strings longer than this are parsed afresh each time. */
+const KEPT_QUERY_CHARS = 2000;
+
 /** The listings search: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the request's head). */
 export function listingsSearch(ctx: MockContext): Route<RequestHead> {
+  // A parsed query is a pure function of the query string and the zone, never changed once made:
+  // kept by this route (as long as the app), so a query asked again is not read again.
+  const queries = new Map<string, ListingQuery>();
+  const parse = (url: URL, zone: string | undefined): ListingQuery => {
+    const search = url.search;
+    if (search.length > KEPT_QUERY_CHARS) return parseListingQuery(url.searchParams, zone);
+    const key = `${zone ?? ''}\n${search}`;
+    let query = queries.get(key);
+    if (query === undefined) {
+      // A query that is refused throws here and is not kept.
+      query = parseListingQuery(url.searchParams, zone);
+      if (queries.size >= KEPT_QUERIES) queries.clear();
+      queries.set(key, query);
+    }
+    return query;
+  };
   return headRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
-    const query = parseListingQuery(url.searchParams, zone);
+    const query = parse(url, zone);
     const participation = keptParticipation(ctx.store, ctx.engine.version, caller.accountId);
     const { page, total } = runListingQuery(ctx.store, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
