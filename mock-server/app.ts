@@ -20,6 +20,7 @@ import { offersHandlers } from './routes/offers.js';
 import { openApiHandlers } from './routes/openapi.js';
 import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
 import { paymentsHandlers } from './routes/payments.js';
+import { defineWorldOps } from './routes/world-ops.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
@@ -74,6 +75,8 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const base = options.basePath ?? '';
   // By method and normalised path, which is the only path these routes answer (http/router.ts).
   const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
+  // Before the handlers (some change the world as they are made) and the log's replay, which runs them.
+  defineWorldOps(ctx);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx, submit),
@@ -90,6 +93,8 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
   checkRoutes(handlers, patterns);
+  // A --state folder's operations after its base, now that every operation is defined.
+  ctx.engine.replayLog();
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url.pathname, base, patterns);

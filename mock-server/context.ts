@@ -22,8 +22,10 @@ export interface MockOptions {
   admin: boolean;
   /** Virtual milliseconds between accepting an order and processing it (default 1500). */
   processDelayMs?: number;
-  /** File that keeps the world across restarts (--state), if any. */
+  /** Folder (or an earlier mock's single file) that keeps the world across restarts (--state), if any. */
   stateFile?: string;
+  /** --state-repair: a bad record in the middle of the log is cut there (a copy kept) instead of refusing to start. */
+  stateRepair?: boolean;
   /** Users whose grant is approved at once, without the consent page (--auto-approve). */
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
@@ -53,9 +55,10 @@ export class MockContext {
    */
   constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
     this.clock = new VirtualClock(options.start, options.frozen, realNow);
-    this.store = seedStore({ seed: options.seed, listings: options.listings, now: options.start, ...(options.investor ? { investor: options.investor } : {}) });
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
-    this.engine.open();
+    // Seeded only when nothing is kept: a --state world is loaded instead.
+    this.store = undefined as unknown as Store;
+    this.engine.open(() => seedStore({ seed: options.seed, listings: options.listings, now: options.start, ...(options.investor ? { investor: options.investor } : {}) }));
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.store.seed);
   }
@@ -64,5 +67,7 @@ export class MockContext {
   reset(): void {
     const { seed, listings, investor } = this.options;
     this.store = seedStore({ seed, listings, now: this.clock.now(), ...(investor ? { investor } : {}) });
+    // A --state folder begins a new log from this world (engine/op-journal.ts).
+    this.engine.worldReplaced({ seed, listings, ...(investor ? { investor } : {}) });
   }
 }

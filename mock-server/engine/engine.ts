@@ -7,8 +7,11 @@
  */
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
+import { withSecrets } from '../kit/entropy.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
+import { isStateFile, takeLock } from '../world/state-dir.js';
 import type { Account, Order, Store } from '../world/store.js';
+import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
@@ -22,6 +25,8 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How long background changes (market ticks no one was told of) may wait before the state file is written. */
 const LAZY_SAVE_MS = 250;
+/** How often, at most, the log records where background changes have taken the world. */
+const TIME_MARK_MS = 1000;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -40,11 +45,11 @@ export interface ClockMoveProgress {
   readonly at: number;
 }
 
-/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file. */
+/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file or folder. */
 export interface EngineHost {
   store: Store;
   readonly clock: VirtualClock;
-  readonly options: { readonly stateFile?: string };
+  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean } & SeedRecipe;
 }
 
 /** The engine of a mock. */
@@ -63,6 +68,12 @@ export class Engine {
   private move: { progress: ClockMoveProgress; ended: Promise<void> } | null = null;
   /** Set by close: a move under way stops at its next day boundary. */
   private stopping = false;
+  /** The operation log of a --state folder (op-journal.ts); null without one, or with a single-file --state (the saves below). */
+  private journal: OpJournal | null = null;
+  private releaseLock: () => void = () => undefined;
+  /** The operations the log records, by kind (defineOp). */
+  private readonly ops = new Map<string, OpApplier>();
+  private timeMark: NodeJS.Timeout | null = null;
 
   /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
   get version(): number {
@@ -75,22 +86,89 @@ export class Engine {
   constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
 
   /**
-   * Takes up the world: loads the state file when one is named and exists (throwing a clear error
-   * when it is corrupt), follows every move of the clock, and writes the state file at start.
+   * Takes up the world (`fresh` seeds it when nothing is kept): a --state folder's base and log
+   * (replayed by `replayLog`, once the operations are defined), or a single-file --state of an
+   * earlier mock (loaded, then saved whole on every change as before; throwing a clear error when it
+   * is corrupt); follows every move of the clock.
    */
-  open(): void {
+  open(fresh: () => Store): void {
     const stateFile = this.ctx.options.stateFile;
-    if (stateFile) {
+    if (stateFile && !isStateFile(stateFile)) {
+      const { seed, listings, investor } = this.ctx.options;
+      const host = this.ctx;
+      this.journal = new OpJournal({
+        get store() { return host.store; },
+        set store(s: Store) { host.store = s; },
+        clock: this.ctx.clock,
+        sync: () => this.sync(),
+        appliers: this.ops,
+        replaced: () => this.worldVersion++,
+      }, stateFile, { seed, listings, ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair);
+      this.journal.open(fresh);
+      this.ctx.clock.onMove((_from, to) => this.syncTo(to));
+      return;
+    }
+    if (!stateFile) {
+      this.ctx.store = fresh();
+      this.ctx.clock.onMove((_from, to) => this.syncTo(to));
+      return;
+    }
+    // An earlier mock's single file: kept working as it did (one mock at a time, through `FILE.pid`).
+    this.releaseLock = takeLock(`${stateFile}.pid`, stateFile);
+    try {
       // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
       removeLeftoverTemps(stateFile);
-      const saved = loadStateFile(stateFile);
-      if (saved) {
-        this.ctx.store = saved.store;
-        if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
-      }
+      const saved = loadStateFile(stateFile)!;
+      this.ctx.store = saved.store;
+      if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
+      this.ctx.clock.onMove((_from, to) => this.syncTo(to));
+      this.saveAtStart();
+    } catch (err) {
+      this.releaseLock();
+      throw err;
     }
-    this.ctx.clock.onMove((_from, to) => this.syncTo(to));
-    this.saveAtStart();
+  }
+
+  /** Replays the operations the log holds after its base (at start, once every defineOp is made). */
+  replayLog(): void {
+    this.journal?.replay();
+  }
+
+  /** Defines operation `kind`: how the log replays it, and what `perform` runs live (the same code both times). */
+  defineOp(kind: string, apply: OpApplier): void {
+    this.ops.set(kind, apply);
+  }
+
+  /**
+   * Runs operation `kind` on `input` now, the clock held at one instant and the world synced to it
+   * first, and records it in the log (when there is one), failed or not: a failure may have changed
+   * the world too (an ORD rejection sends an email). Throws the operation's error, or the 503 while
+   * the log cannot be written (nothing is changed then).
+   */
+  perform<T>(kind: string, input: Record<string, unknown>): T {
+    const apply = this.ops.get(kind);
+    if (!apply) throw new Error(`no operation ${kind}`);
+    this.journal?.checkWritable();
+    const t = this.ctx.clock.now();
+    const record: OpRecord = { t, k: kind, ...input };
+    const run = this.ctx.clock.holding(t, () => {
+      this.sync();
+      return withSecrets(undefined, () => apply(record));
+    });
+    this.worldVersion++;
+    if (run.drawn.length > 0) record.s = run.drawn;
+    this.journal?.append(record);
+    if ('error' in run) throw run.error;
+    return run.value as T;
+  }
+
+  /**
+   * The world was replaced (a reset, with the recipe it was seeded from; a snapshot loaded, with
+   * none): with a --state folder, a new log begins from it (a new base on disk before this returns).
+   */
+  worldReplaced(recipe?: SeedRecipe): void {
+    this.worldVersion++;
+    this.journal?.worldReplaced(recipe);
   }
 
   /** Brings the world up to the clock's current time. */
@@ -175,6 +253,8 @@ export class Engine {
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
       if (this.changes > this.saved) this.markDirty(true);
+      // The log keeps where the move got to (the operations made between its days hold their own times).
+      if (progress.at > from) this.journal?.append({ t: progress.at, k: 'clock' });
     }
     return { from, to: progress.at };
   }
@@ -184,7 +264,7 @@ export class Engine {
    * first ORD error is thrown, after the investor is emailed about it (the other failures, such as
    * a login that has lapsed, are no order validation).
    */
-  submit(account: Account, text: string): Order {
+  submit(account: Account, text: string, delayMs = this.processDelayMs): Order {
     this.sync();
     const store = this.ctx.store;
     const now = this.ctx.clock.now();
@@ -198,7 +278,7 @@ export class Engine {
       if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
       throw err;
     }
-    return acceptOrder(store, account, bids, now, now + this.processDelayMs);
+    return acceptOrder(store, account, bids, now, now + delayMs);
   }
 
   /** Processes every queued order now, whatever its time (POST /__mock/process). */
@@ -217,6 +297,7 @@ export class Engine {
 
   /** Notes a background change no one was told of: the state file is written shortly. */
   private markDirty(noted = false): void {
+    if (this.journal) return this.markTime();
     if (!this.ctx.options.stateFile) return;
     if (!noted) this.changes++;
     // A save during a stepped move would write the whole world once a step; the move saves when it ends.
@@ -228,10 +309,20 @@ export class Engine {
     this.lazyTimer.unref();
   }
 
+  /** With a log: where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation). */
+  private markTime(): void {
+    if (this.timeMark || this.move) return;
+    this.timeMark = setTimeout(() => {
+      this.timeMark = null;
+      this.journal?.append({ t: this.ctx.clock.now(), k: 'time' });
+    }, TIME_MARK_MS);
+    this.timeMark.unref();
+  }
+
   /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file, and `version` moves. */
   markPromised(): void {
     this.worldVersion++;
-    if (!this.ctx.options.stateFile) return;
+    if (!this.ctx.options.stateFile || this.journal) return;
     this.promised = ++this.changes;
   }
 
@@ -241,6 +332,7 @@ export class Engine {
    * a crash could still take back.
    */
   durable(): Promise<void> {
+    if (this.journal) return this.journal.synced();
     return this.saveUpTo(this.promised);
   }
 
@@ -294,8 +386,26 @@ export class Engine {
     await this.afterMove(() => (this.stopping = false));
     if (this.timer) clearInterval(this.timer);
     if (this.lazyTimer) clearTimeout(this.lazyTimer);
+    if (this.timeMark) clearTimeout(this.timeMark);
     this.timer = null;
     this.lazyTimer = null;
-    await this.saveUpTo(this.changes);
+    this.timeMark = null;
+    if (this.journal) return this.journal.close();
+    try {
+      await this.saveUpTo(this.changes);
+    } finally {
+      this.releaseLock();
+    }
+  }
+
+  /** Stops as a kill would: timers off, the log's file closed and the folder let go, nothing more written (the tests' crash). */
+  abandon(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.lazyTimer) clearTimeout(this.lazyTimer);
+    if (this.timeMark) clearTimeout(this.timeMark);
+    this.timer = this.lazyTimer = this.timeMark = null;
+    this.stopping = true;
+    this.journal?.abandon();
+    this.releaseLock();
   }
 }

@@ -213,7 +213,13 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
       // Marked whether or not the body failed: a write may have changed something before it did.
       if (writes) ctx.engine.markPromised();
     }
-    await ctx.engine.durable();
+    try {
+      await ctx.engine.durable();
+    } catch (err) {
+      // The log could not be written: the change is rolled back (engine/op-journal.ts), and what this answer would show with it is not shown.
+      if (!(err instanceof ApiError)) throw err;
+      result = answerError(err);
+    }
     return result;
   };
   // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
