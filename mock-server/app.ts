@@ -62,6 +62,12 @@ export function answerCheckOption(env: Readonly<Record<string, string | undefine
   return file ? { checkAnswers: file } : {};
 }
 
+/** `MKT_MOCK_SNAPSHOT_BYTES=N` in `env`: a --state log past N bytes is followed by a base snapshot (the crash tests make them often). */
+export function snapshotOption(env: Readonly<Record<string, string | undefined>>): Pick<MockOptions, 'snapshotLogBytes'> {
+  const n = Number(env.MKT_MOCK_SNAPSHOT_BYTES);
+  return Number.isSafeInteger(n) && n > 0 ? { snapshotLogBytes: n } : {};
+}
+
 /** Defaults for the options a caller leaves out. */
 export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listings: 2000, frozen: false, admin: true };
 

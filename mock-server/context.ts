@@ -26,6 +26,8 @@ export interface MockOptions {
   stateFile?: string;
   /** --state-repair: a bad record in the middle of the log is cut there (a copy kept) instead of refusing to start. */
   stateRepair?: boolean;
+  /** A --state log past this many bytes is followed by a new base snapshot (default 64 MiB; `MKT_MOCK_SNAPSHOT_BYTES`, for tests). */
+  snapshotLogBytes?: number;
   /** Users whose grant is approved at once, without the consent page (--auto-approve). */
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */

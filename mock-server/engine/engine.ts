@@ -49,7 +49,7 @@ export interface ClockMoveProgress {
 export interface EngineHost {
   store: Store;
   readonly clock: VirtualClock;
-  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean } & SeedRecipe;
+  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number } & SeedRecipe;
 }
 
 /** The engine of a mock. */
@@ -74,6 +74,11 @@ export class Engine {
   /** The operations the log records, by kind (defineOp). */
   private readonly ops = new Map<string, OpApplier>();
   private timeMark: NodeJS.Timeout | null = null;
+
+  /** The operation log of a --state folder, if any (the tests reach its disk through it). */
+  get opLog(): OpJournal | null {
+    return this.journal;
+  }
 
   /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
   get version(): number {
@@ -103,7 +108,7 @@ export class Engine {
         sync: () => this.sync(),
         appliers: this.ops,
         replaced: () => this.worldVersion++,
-      }, stateFile, { seed, listings, ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair);
+      }, stateFile, { seed, listings, ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair, this.ctx.options.snapshotLogBytes);
       this.journal.open(fresh);
       this.ctx.clock.onMove((_from, to) => this.syncTo(to));
       return;

@@ -12,7 +12,7 @@ import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { withSecrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import { LogAppender, LogCorruptError, readLog, type LogRead } from '../world/op-log.js';
+import { LogAppender, LogCorruptError, readLog, type LogIo, type LogRead } from '../world/op-log.js';
 import { parseState, saveStateFile, serializeState, StateFileError, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
@@ -60,7 +60,7 @@ function writeFailed(path: string, err: unknown): ApiError {
     code: 'STATE_WRITE_FAILED',
     message: `the mock cannot write its operation log ${path} (${code}: ${(err as Error)?.message ?? err}); the change was not made, `
       + 'reads still work; free space or fix the folder and send it again',
-  });
+  }, { 'retry-after': '5' });
 }
 
 /** The world as a folder holds it: base, records to replay, the newest log and where its whole records end. */
@@ -84,16 +84,22 @@ export class OpJournal {
   /** Logs replaced by a newer one whose last records may still be on their way to disk. */
   private retiring: Promise<void>[] = [];
 
-  constructor(private readonly host: JournalHost, readonly dir: string, private readonly recipe: SeedRecipe, private readonly repair = false) {}
+  constructor(
+    private readonly host: JournalHost,
+    readonly dir: string,
+    private readonly recipe: SeedRecipe,
+    private readonly repair = false,
+    private readonly snapshotBytes = SNAPSHOT_LOG_BYTES,
+  ) {}
 
   /** Takes the folder (lock), loads its base and reads its log (replay() applies it), or begins a fresh one from `fresh`. */
   open(fresh: () => Store): void {
     try {
       ensureStateDir(this.dir);
+      this.releaseLock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
     } catch (err) {
-      throw stateWriteError(this.dir, err);
+      throw err instanceof MockSetupError ? err : stateWriteError(this.dir, err);
     }
-    this.releaseLock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
     try {
       removeSnapshotTemps(this.dir);
       const loaded = this.load();
@@ -109,7 +115,7 @@ export class OpJournal {
       this.appender = new LogAppender(inDir(this.dir, logName(loaded.gen)), loaded.end, (err) => this.failed(err));
     } catch (err) {
       this.releaseLock();
-      throw err;
+      throw err instanceof MockSetupError || !(err as { code?: unknown }).code ? err : stateWriteError(this.dir, err);
     }
   }
 
@@ -214,6 +220,11 @@ export class OpJournal {
     }
   }
 
+  /** Puts `io` in place of the disk for the current log (the tests' full disk). */
+  useIo(io: LogIo): void {
+    if (this.appender) this.appender.io = io;
+  }
+
   /** Throws the 503 while the disk refuses writes (probing it first: a change is made only when its record can follow). */
   checkWritable(): void {
     if (!this.failure) return;
@@ -230,9 +241,9 @@ export class OpJournal {
     const a = this.appender;
     if (!a) return;
     void a.append(Buffer.from(JSON.stringify(record)));
-    if (!this.snapshotting && (a.written > SNAPSHOT_LOG_BYTES || Date.now() - this.logStarted > SNAPSHOT_LOG_AGE_MS)) {
+    if (!this.snapshotting && (a.size > this.snapshotBytes || Date.now() - this.logStarted > SNAPSHOT_LOG_AGE_MS)) {
       this.snapshotting = true;
-      void this.snapshotWhenIdle().finally(() => (this.snapshotting = false));
+      void this.snapshotNow().finally(() => (this.snapshotting = false));
     }
   }
 
@@ -276,26 +287,25 @@ export class OpJournal {
   }
 
   /**
-   * Writes the world as the base of a new log once no record is on its way: the text is taken at
-   * once, the new log begun, the snapshot written off the event loop; until it is whole (renamed into
-   * place), the log before stays the base. Older generations are deleted after.
+   * Writes the world as the base of a new log: the text is taken at once (every record queued so far
+   * in it), the new log begun (its records written only after the old log's last ones), the snapshot
+   * written off the event loop; until it is whole (renamed into place), the log before stays the
+   * base. Older generations are deleted after.
    */
-  private async snapshotWhenIdle(): Promise<void> {
-    for (let tries = 0; tries < 100; tries++) {
-      try { await this.synced(); } catch { return; }
-      if (!this.appender?.idle || this.failure) continue;
-      const n = this.gen + 1;
-      const t = this.host.clock.now();
-      const text = serializeState(this.host.store, t);
-      this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
-      try {
-        await writeStateFile(inDir(this.dir, snapshotName(n)), text);
-        await this.synced();
-        this.dropBefore(n);
-      } catch (err) {
-        console.error('mock: cannot write a base snapshot; the log before it stays in force', err);
-      }
-      return;
+  private async snapshotNow(): Promise<void> {
+    if (this.failure || !this.appender) return;
+    const n = this.gen + 1;
+    const t = this.host.clock.now();
+    const text = serializeState(this.host.store, t);
+    const old = this.appender;
+    this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
+    this.appender.after = old.synced();
+    try {
+      await writeStateFile(inDir(this.dir, snapshotName(n)), text);
+      await old.synced();
+      this.dropBefore(n);
+    } catch (err) {
+      console.error('mock: cannot write a base snapshot; the log before it stays in force', err);
     }
   }
 

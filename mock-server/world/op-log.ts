@@ -134,6 +134,8 @@ export class LogAppender {
   records = 0;
   written = 0;
   io: LogIo = diskIo;
+  /** Records of this file are written only after this settles: the log before it, still writing its last records. */
+  after: Promise<void> | null = null;
   private open = newGroup();
   private inflight: Group | null = null;
 
@@ -183,6 +185,7 @@ export class LogAppender {
       this.open = newGroup();
       this.inflight = g;
       try {
+        if (this.after) await this.after;
         const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
         await this.io.write(this.fd, data, this.size);
         await this.io.datasync(this.fd);

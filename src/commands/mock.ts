@@ -91,7 +91,8 @@ function serveCommand() {
     .option('--base-path <path>', 'serve every route under this path prefix, for a mock behind a proxy (/prefix/v1/..., /prefix/__mock/...)')
     .option('--seed <n>', 'seed of the generated world', '1')
     .option('--listings <n>', 'active listings to generate', '2000')
-    .option('--state <file>', 'keep the world in FILE across restarts')
+    .option('--state <dir>', 'keep the world in DIR across restarts (a snapshot and an operation log; an earlier single state file still loads)')
+    .option('--state-repair', 'cut the --state log at a bad record in its middle (a copy is kept) instead of refusing to start')
     .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
     .option('--client <id:secret:redirect>', 'register another OAuth client (repeatable)', collect)
     .option('--frozen', 'the clock stands still unless moved')
@@ -134,6 +135,7 @@ export function serveOptions(opts: ServeOptions) {
       journalSize,
       ...(start !== undefined ? { start } : {}),
       ...(opts.state ? { stateFile: opts.state } : {}),
+      ...(opts.stateRepair ? { stateRepair: true } : {}),
       ...(opts.autoApprove ? { autoApprove: opts.autoApprove } : {}),
       ...(opts.client ? { clients: opts.client } : {}),
       ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
@@ -158,14 +160,14 @@ export function makeMockCommand(ctx: CommandContext) {
   mock.addCommand(serveCommand()
     .action(ctx.action(async (opts): Promise<Output> => {
       const { port, host, options } = serveOptions(opts);
-      const [{ createMockApp, answerCheckOption }, { startHttpServer }, { describeMock }] = await Promise.all([
+      const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
         import('../../mock-server/app.js'),
         import('../../mock-server/http-adapter.js'),
         import('../../mock-server/describe.js'),
       ]);
       let app;
       try {
-        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env) });
+        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });
       } catch (err) {
         // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
         // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
