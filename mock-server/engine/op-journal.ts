@@ -79,6 +79,9 @@ export class OpJournal {
   private releaseLock: () => void = () => undefined;
   private toReplay: OpRecord[] = [];
   private failure: ApiError | null = null;
+  /** Writes that failed so far, and the 503 of the last: a request during which one failed may have shown what was rolled back. */
+  failures = 0;
+  lastFailure: ApiError | null = null;
   private logStarted = Date.now();
   private snapshotting = false;
   /** Logs replaced by a newer one whose last records may still be on their way to disk. */
@@ -249,18 +252,22 @@ export class OpJournal {
 
   /** Settles when every record queued so far is on disk; rejects with the 503 when the write failed (the world then rolled back). */
   async synced(): Promise<void> {
+    // Taken now: a write that fails while the older logs are awaited must still reach this caller.
+    const current = this.appender?.synced();
     if (this.retiring.length > 0) {
       const r = this.retiring;
       await Promise.all(r);
       this.retiring = this.retiring.filter((p) => !r.includes(p));
     }
-    await this.appender?.synced();
+    await current;
   }
 
   /** A failed write: the world as the disk holds it, and the 503 every change not on disk answers. */
   private failed(err: unknown): ApiError {
     const told = writeFailed(this.appender?.path ?? this.dir, err);
     this.failure = told;
+    this.failures++;
+    this.lastFailure = told;
     try {
       const loaded = this.load();
       if (loaded) {

@@ -203,6 +203,7 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
   const answerError = spec.browser ?? jsonError;
   const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
+    const failuresBefore = ctx.engine.opLog?.failures ?? 0;
     let result: Answer;
     try {
       result = await answer(spec, run, request, params, ctx.options.basePath ?? '');
@@ -216,10 +217,13 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
     try {
       await ctx.engine.durable();
     } catch (err) {
-      // The log could not be written: the change is rolled back (engine/op-journal.ts), and what this answer would show with it is not shown.
       if (!(err instanceof ApiError)) throw err;
       result = answerError(err);
     }
+    // The log could not be written meanwhile: the world was rolled back (engine/op-journal.ts), so this
+    // answer, made before, may show a change that is gone; it is the 503 instead.
+    const log = ctx.engine.opLog;
+    if (log && log.failures !== failuresBefore && log.lastFailure) result = answerError(log.lastFailure);
     return result;
   };
   // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
