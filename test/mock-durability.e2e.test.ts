@@ -161,3 +161,19 @@ describe('mock serve --state under kill -9', () => {
     expect((await orderIds(second.origin, token)).has(orderId)).toBe(true);
   }, 60_000);
 });
+
+describe('one mock per --state folder', () => {
+  test('a second mkt mock serve on the same folder exits 2 naming the pid that holds it, and the first keeps its world', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
+    const first = await serve(dir);
+    const token = await aliceToken(first.origin);
+    const { orderId } = await biddableListing(first.origin, token);
+    const refused = await serveMock(serveArgs(dir), 15_000, SNAPSHOT_ENV).then(
+      (m) => { running.push(m); return 'started'; },
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain('exited 2 before listening');
+    expect(refused).toContain(`mock state ${dir} is in use by another mock (pid ${first.child.pid})`);
+    expect((await orderIds(first.origin, token)).has(orderId)).toBe(true);
+  }, 60_000);
+});
