@@ -138,6 +138,26 @@ describe('a world rebuilt from base and log', () => {
   }, 120_000);
 });
 
+describe('a world replaced', () => {
+  test('a reset begins a new log from the seed: a restart after a kill has the reset world and what followed, and the old generation is gone', async () => {
+    const dir = folder();
+    const live = stateApp(dir);
+    const token = await aliceToken(live);
+    const listing = plainListings(live, 0)[0]!.listing_number;
+    await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    await call(live, 'POST', '/__mock/clock', { body: { advance: '2h' } });
+    expect((await call(live, 'POST', '/__mock/reset')).status).toBe(200);
+    const again = await aliceToken(live);
+    await call(live, 'POST', '/v1/orders', { token: again, body: { bid_requests: [{ listing_id: listing, bid_amount: 50 }] } });
+    const expected = digest(live);
+    crash(live);
+    expect(logsOf(dir)).toEqual(['world-000002.log']);
+    const rebuilt = stateApp(dir);
+    expect(digest(rebuilt)).toBe(expected);
+    expect([...rebuilt.ctx.store.orders.values()].map((o) => o.bids.map((b) => b.bid_amount))).toEqual([[50]]);
+  });
+});
+
 describe('faults', () => {
   test('a second mock on the same folder is refused, naming the pid that holds it; it may start once the first has stopped', async () => {
     const dir = folder();

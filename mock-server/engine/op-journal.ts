@@ -49,7 +49,7 @@ export interface JournalHost {
   readonly replaced: () => void;
 }
 
-/** A log past this many bytes, or this old with a record in it, is followed by a new base snapshot. */
+/** A log past this many bytes, or this old and past a 64th of it, is followed by a new base snapshot. */
 export const SNAPSHOT_LOG_BYTES = 64 * 1024 * 1024;
 export const SNAPSHOT_LOG_AGE_MS = 60 * 60 * 1000;
 /** A world of at most this many listings is written as a base snapshot at a clean stop whatever its log. */
@@ -246,7 +246,9 @@ export class OpJournal {
     const a = this.appender;
     if (!a) return;
     void a.append(Buffer.from(JSON.stringify(record)));
-    if (!this.snapshotting && (a.size > this.snapshotBytes || Date.now() - this.logStarted > SNAPSHOT_LOG_AGE_MS)) {
+    // By age only once the log holds something worth folding in: time marks alone never make a large world write itself whole.
+    const old = Date.now() - this.logStarted > SNAPSHOT_LOG_AGE_MS && a.size > this.snapshotBytes / 64;
+    if (!this.snapshotting && (a.size > this.snapshotBytes || old)) {
       this.snapshotting = true;
       void this.snapshotNow().finally(() => (this.snapshotting = false));
     }
