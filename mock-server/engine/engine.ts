@@ -1,17 +1,17 @@
 /**
  * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual
  * clock (orders processed at their time, hourly market ticks in between), runs on a timer while a server listens,
- * and keeps the state file (--state) up to date: a change someone is told of is in the file before
- * the answer goes out (one fsynced save covers every change made while the previous one ran), and
- * background changes no one was told of are saved shortly after.
+ * runs each operation that changes the world (`perform`), and keeps the world with --state: a folder's
+ * operation log (op-journal.ts), or an earlier mock's single state file (single-file-state.ts); a change
+ * someone is told of is kept before the answer goes out.
  */
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { withSecrets } from '../kit/entropy.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
-import { isStateFile, takeLock } from '../world/state-dir.js';
+import { isStateFile } from '../world/state-dir.js';
 import type { Account, Order, Store } from '../world/store.js';
 import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
+import { SingleFileState } from './single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
@@ -23,8 +23,6 @@ export const DEFAULT_PROCESS_DELAY_MS = 1500;
 const MAX_CATCH_UP_TICKS = 24 * 800;
 /** How often the running server looks at the clock. */
 const TIMER_MS = 200;
-/** How long background changes (market ticks no one was told of) may wait before the state file is written. */
-const LAZY_SAVE_MS = 250;
 /** How often, at most, the log records where background changes have taken the world. */
 const TIME_MARK_MS = 1000;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
@@ -55,22 +53,16 @@ export interface EngineHost {
 /** The engine of a mock. */
 export class Engine {
   private timer: NodeJS.Timeout | null = null;
-  private lazyTimer: NodeJS.Timeout | null = null;
   private syncing = false;
-  /** Changes to the world so far; the last one someone was (or is about to be) told of; the last one the state file holds. */
-  private changes = 0;
-  private promised = 0;
-  private saved = 0;
-  /** The save under way, if any. */
-  private saving: Promise<void> | null = null;
   private worldVersion = 0;
   /** The stepped clock move under way, and when it ends. */
   private move: { progress: ClockMoveProgress; ended: Promise<void> } | null = null;
   /** Set by close: a move under way stops at its next day boundary. */
   private stopping = false;
-  /** The operation log of a --state folder (op-journal.ts); null without one, or with a single-file --state (the saves below). */
+  /** The operation log of a --state folder (op-journal.ts); null without one, or with an earlier mock's single state file (singleFile). */
   private journal: OpJournal | null = null;
-  private releaseLock: () => void = () => undefined;
+  /** An earlier mock's single state file, saved whole on every change (single-file-state.ts). */
+  private singleFile: SingleFileState | null = null;
   /** The operations the log records, by kind (defineOp). */
   private readonly ops = new Map<string, OpApplier>();
   private timeMark: NodeJS.Timeout | null = null;
@@ -118,20 +110,16 @@ export class Engine {
       this.ctx.clock.onMove((_from, to) => this.syncTo(to));
       return;
     }
-    // An earlier mock's single file: kept working as it did (one mock at a time, through `FILE.pid`).
-    this.releaseLock = takeLock(`${stateFile}.pid`, stateFile);
-    try {
-      // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
-      removeLeftoverTemps(stateFile);
-      const saved = loadStateFile(stateFile)!;
-      this.ctx.store = saved.store;
-      if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
-      this.ctx.clock.onMove((_from, to) => this.syncTo(to));
-      this.saveAtStart();
-    } catch (err) {
-      this.releaseLock();
-      throw err;
-    }
+    // An earlier mock's single file: kept working as it did.
+    this.singleFile = new SingleFileState({
+      get store() { return host.store; },
+      set store(s: Store) { host.store = s; },
+      clock: this.ctx.clock,
+      moving: () => this.move !== null,
+    }, stateFile);
+    const host = this.ctx;
+    this.singleFile.open();
+    this.ctx.clock.onMove((_from, to) => this.syncTo(to));
   }
 
   /** Replays the operations the log holds after its base (at start, once every defineOp is made). */
@@ -257,7 +245,7 @@ export class Engine {
       this.move = null;
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
-      if (this.changes > this.saved) this.markDirty(true);
+      this.singleFile?.moveEnded();
       // The log keeps where the move got to (the operations made between its days hold their own times).
       if (progress.at > from) this.journal?.append({ t: progress.at, k: 'clock' });
     }
@@ -300,18 +288,10 @@ export class Engine {
     return ids.length;
   }
 
-  /** Notes a background change no one was told of: the state file is written shortly. */
-  private markDirty(noted = false): void {
-    if (this.journal) return this.markTime();
-    if (!this.ctx.options.stateFile) return;
-    if (!noted) this.changes++;
-    // A save during a stepped move would write the whole world once a step; the move saves when it ends.
-    if (this.lazyTimer || this.move) return;
-    this.lazyTimer = setTimeout(() => {
-      this.lazyTimer = null;
-      this.saveUpTo(this.changes).catch((err: unknown) => console.error('mock: cannot write the state file', err));
-    }, LAZY_SAVE_MS);
-    this.lazyTimer.unref();
+  /** Notes a background change no one was told of: the state file is written shortly, or the log marks the time. */
+  private markDirty(): void {
+    if (this.journal) this.markTime();
+    else this.singleFile?.markDirty();
   }
 
   /** With a log: where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation). */
@@ -324,52 +304,20 @@ export class Engine {
     this.timeMark.unref();
   }
 
-  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file, and `version` moves. */
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is kept, and `version` moves. */
   markPromised(): void {
     this.worldVersion++;
-    if (!this.ctx.options.stateFile || this.journal) return;
-    this.promised = ++this.changes;
+    this.singleFile?.markPromised();
   }
 
   /**
-   * Resolves once every change noted with markPromised is in the state file (at once without --state
-   * or with nothing pending). Every answer waits for it, so none acknowledges or shows a change that
-   * a crash could still take back.
+   * Resolves once every change made or promised so far is kept (in the log, or the single state file;
+   * at once without --state). Every answer waits for it, so none acknowledges or shows a change that
+   * a crash could still take back; rejects with the 503 when the log could not be written.
    */
   durable(): Promise<void> {
     if (this.journal) return this.journal.synced();
-    return this.saveUpTo(this.promised);
-  }
-
-  /** Saves until the file holds change number `target`; a save covers every change made before it began (group commit). */
-  private async saveUpTo(target: number): Promise<void> {
-    while (this.saved < target) {
-      this.saving ??= this.saveNow().finally(() => {
-        this.saving = null;
-      });
-      await this.saving;
-    }
-  }
-
-  /** One save: the text is taken at once (a consistent world), then written and fsynced off the event loop. */
-  private async saveNow(): Promise<void> {
-    const covers = this.changes;
-    const text = serializeState(this.ctx.store, this.ctx.clock.now());
-    await writeStateFile(this.ctx.options.stateFile!, text);
-    this.saved = Math.max(this.saved, covers);
-  }
-
-  /** Writes the state file at start, synchronously (nothing else runs yet): a fresh world or one caught up after a restart. */
-  private saveAtStart(): void {
-    const path = this.ctx.options.stateFile;
-    if (!path) return;
-    try {
-      saveStateFile(path, this.ctx.store, this.ctx.clock.now());
-    } catch (err) {
-      // A missing or read-only folder, or a full disk: the setup's to fix (exit 2), not a bug (exit 1).
-      throw stateWriteError(path, err);
-    }
-    this.saved = this.changes;
+    return this.singleFile?.durable() ?? Promise.resolve();
   }
 
   /** Starts following real time (a running server); returns nothing, stop with `close`. */
@@ -385,32 +333,26 @@ export class Engine {
     this.timer.unref();
   }
 
-  /** Stops the timers and writes every change not yet in the state file. */
+  /** Stops the timers and keeps every change not yet kept. */
   async close(): Promise<void> {
     this.stopping = true;
     await this.afterMove(() => (this.stopping = false));
-    if (this.timer) clearInterval(this.timer);
-    if (this.lazyTimer) clearTimeout(this.lazyTimer);
-    if (this.timeMark) clearTimeout(this.timeMark);
-    this.timer = null;
-    this.lazyTimer = null;
-    this.timeMark = null;
-    if (this.journal) return this.journal.close();
-    try {
-      await this.saveUpTo(this.changes);
-    } finally {
-      this.releaseLock();
-    }
+    this.stopTimers();
+    if (this.journal) await this.journal.close();
+    else await this.singleFile?.close();
   }
 
-  /** Stops as a kill would: timers off, the log's file closed and the folder let go, nothing more written (the tests' crash). */
-  abandon(): void {
+  private stopTimers(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.lazyTimer) clearTimeout(this.lazyTimer);
     if (this.timeMark) clearTimeout(this.timeMark);
-    this.timer = this.lazyTimer = this.timeMark = null;
+    this.timer = this.timeMark = null;
+  }
+
+  /** Stops as a kill would: timers off, the state let go, nothing more written (the tests' crash). */
+  abandon(): void {
+    this.stopTimers();
     this.stopping = true;
     this.journal?.abandon();
-    this.releaseLock();
+    this.singleFile?.abandon();
   }
 }
