@@ -225,7 +225,7 @@ async function restartSection(stateRoot, listings) {
   let orders = 0;
   try {
     const token = await accessToken(m.origin);
-    const listingId = await biddableListing(m.origin, token);
+    let listingId = await biddableListing(m.origin, token);
     for (let step = 0; step < 144; step++) {
       for (let i = 0; i < 3; i++) {
         const r = await fetch(`${m.origin}/v1/orders/`, {
@@ -234,6 +234,8 @@ async function restartSection(stateRoot, listings) {
         });
         await r.arrayBuffer();
         if (r.status === 200) orders++;
+        // A listing funded or ended takes no more bids: the next one that does.
+        else listingId = await biddableListing(m.origin, token).catch(() => listingId);
       }
       const c = await fetch(`${m.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"10m"}' });
       await c.arrayBuffer();
