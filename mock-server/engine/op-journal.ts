@@ -244,7 +244,9 @@ export class OpJournal {
   /** Queues `record` (group commit); `synced()` settles when it is on disk. */
   append(record: OpRecord): void {
     const a = this.appender;
-    if (!a) return;
+    // While the disk refuses writes only an operation that passed checkWritable's probe is recorded
+    // (a time mark or a move's end is not, and never races the probe's own write).
+    if (!a || this.failure) return;
     void a.append(Buffer.from(JSON.stringify(record)));
     // By age only once the log holds something worth folding in: time marks alone never make a large world write itself whole.
     const old = Date.now() - this.logStarted > SNAPSHOT_LOG_AGE_MS && a.size > this.snapshotBytes / 64;
