@@ -21,6 +21,7 @@ import { openApiHandlers } from './routes/openapi.js';
 import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
 import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
+import { defineWorldOps } from './routes/world-ops.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
@@ -62,6 +63,12 @@ export function answerCheckOption(env: Readonly<Record<string, string | undefine
   return file ? { checkAnswers: file } : {};
 }
 
+/** `MKT_MOCK_SNAPSHOT_BYTES=N` in `env`: a --state log past N bytes is followed by a base snapshot (the crash tests make them often). */
+export function snapshotOption(env: Readonly<Record<string, string | undefined>>): Pick<MockOptions, 'snapshotLogBytes'> {
+  const n = Number(env.MKT_MOCK_SNAPSHOT_BYTES);
+  return Number.isSafeInteger(n) && n > 0 ? { snapshotLogBytes: n } : {};
+}
+
 /** Defaults for the options a caller leaves out. */
 export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listings: 2000, frozen: false, admin: true };
 
@@ -75,6 +82,8 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   const base = options.basePath ?? '';
   // By method and normalised path, which is the only path these routes answer (http/router.ts).
   const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
+  // Before the handlers (some change the world as they are made) and the log's replay, which runs them.
+  defineWorldOps(ctx);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx, submit),
@@ -91,6 +100,10 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
   checkRoutes(handlers, patterns);
+  // A --state folder's operations after its base, now that every operation is defined.
+  ctx.engine.replayLog();
+  // --from-snapshot: the named world replaces the one the folder held (after its replay, so the clock never goes back).
+  ctx.startFromSnapshot();
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url.pathname, base, patterns);

@@ -29,8 +29,12 @@ export interface MockOptions {
   admin: boolean;
   /** Virtual milliseconds between accepting an order and processing it (default 1500). */
   processDelayMs?: number;
-  /** File that keeps the world across restarts (--state), if any. */
+  /** Folder (or an earlier mock's single file) that keeps the world across restarts (--state), if any. */
   stateFile?: string;
+  /** --state-repair: a bad record in the middle of the log is cut there (a copy kept) instead of refusing to start. */
+  stateRepair?: boolean;
+  /** A --state log past this many bytes is followed by a new base snapshot (default 64 MiB; `MKT_MOCK_SNAPSHOT_BYTES`, for tests). */
+  snapshotLogBytes?: number;
   /** Users whose grant is approved at once, without the consent page (--auto-approve). */
   autoApprove?: string[];
   /** Extra OAuth clients as ID:SECRET:REDIRECT (--client). */
@@ -62,11 +66,11 @@ export class MockContext {
    */
   constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
     this.clock = new VirtualClock(options.start, options.frozen, realNow);
-    this.store = seedStore(this.seedOptions(options.start));
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
     this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
-    this.engine.open();
-    if (options.fromSnapshot !== undefined) this.startFromSnapshot(options.fromSnapshot);
+    // Seeded only when nothing is kept: a --state world is loaded instead.
+    this.store = undefined as unknown as Store;
+    this.engine.open(() => seedStore(this.seedOptions(options.start)));
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.store.seed);
   }
@@ -79,6 +83,9 @@ export class MockContext {
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
     this.store = seedStore(this.seedOptions(this.clock.now()));
+    // A --state folder begins a new log from this world (engine/op-journal.ts).
+    const { seed, listings, investor, history } = this.options;
+    this.engine.worldReplaced({ seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) });
   }
 
   /**
@@ -91,15 +98,24 @@ export class MockContext {
     this.store = saved.store;
     if (saved.now > this.clock.now()) this.clock.set(saved.now);
     else this.engine.sync();
+    // A --state folder begins a new log from it, its base written first (engine/op-journal.ts).
+    this.engine.worldReplaced();
   }
 
-  /** --from-snapshot: the named snapshot replaces the world at start, and the state file holds it before anything is served. */
-  private startFromSnapshot(name: string): void {
+  /**
+   * --from-snapshot (the app calls it once the --state folder's log is replayed): the named snapshot
+   * replaces the world at start, and the state holds it before anything is served.
+   */
+  startFromSnapshot(): void {
+    const name = this.options.fromSnapshot;
+    if (name === undefined) return;
     const stateFile = this.options.stateFile;
     if (!stateFile) throw new MockSetupError(`--from-snapshot needs --state: snapshots without --state live only in the memory of the mock that saved them`);
     const saved = this.snapshots.readSync(name);
     if (!saved) throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
     this.replaceWorld(saved);
+    // A --state folder has it as its new base already; an earlier mock's single file is written whole.
+    if (this.engine.opLog) return;
     try {
       saveStateFile(stateFile, this.store, this.clock.now());
     } catch (err) {

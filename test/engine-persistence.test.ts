@@ -65,9 +65,9 @@ describe('a restart with --state', () => {
     for (const r of rows.result) if (byId.has(r.transaction_id)) expect(byId.get(r.transaction_id)).toEqual(r);
   });
 
-  test('a running server writes the file on its own and on close, without leaving temporary files', async () => {
+  test('a running server keeps its folder: on close a base snapshot and a fresh log, no lock and no temporary files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-state-'));
-    const file = join(dir, 'world.json');
+    const file = join(dir, 'world');
     const app = stateApp(file);
     const server = await startHttpServer(app, '127.0.0.1', 0);
     const token = tokenFor(app, 'alice-1');
@@ -78,9 +78,21 @@ describe('a restart with --state', () => {
     expect(res.status).toBe(200);
     const { order_id } = (await res.json()) as { order_id: string };
     await server.close();
-    expect(readdirSync(dir)).toEqual(['world.json']);
-    const saved = parseState(readFileSync(file, 'utf8'), file);
+    expect(readdirSync(dir)).toEqual(['world']);
+    const kept = readdirSync(file).sort();
+    expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
+    const saved = parseState(readFileSync(join(file, kept[1]!), 'utf8'), kept[1]);
     expect(saved.store.orders.has(order_id)).toBe(true);
+  });
+
+  test('a single file an earlier mock wrote still loads, and keeps being saved whole on every change', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
+    const old = makeApp({ listings: 120 });
+    writeFileSync(file, serializeState(old.ctx.store, old.ctx.clock.now()));
+    const app = stateApp(file);
+    const alice = tokenFor(app, 'alice-1');
+    const id = (await order(app, alice, [{ listing_id: plainListings(app)[0]!.listing_number, bid_amount: 25 }])).body.order_id;
+    expect(parseState(readFileSync(file, 'utf8'), file).store.orders.has(id)).toBe(true);
   });
 });
 

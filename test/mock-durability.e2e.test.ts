@@ -1,6 +1,7 @@
 /**
- * `mkt mock serve --state FILE`: an acknowledged change is durable before its answer is sent, so a
- * kill -9 at any moment loses nothing acknowledged, and a clean stop still writes the final state.
+ * `mkt mock serve --state DIR`: an acknowledged change is in the operation log before its answer is
+ * sent, so a kill -9 at any moment (mid-append, mid-snapshot, mid clock move) loses nothing
+ * acknowledged and leaves the ledger whole, and a clean stop writes a base snapshot.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +10,12 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { parseState } from '../mock-server/world/persistence.js';
 import { aliceToken, serveMock, type ServedMock } from './helpers/serve.js';
 
-/** Kill -9 trials, in-flight requests per trial, and the most orders one trial sends (all bounded). */
-const TRIALS = 20;
+/** Kill -9 trials (all 50 under CI, fewer elsewhere), in-flight requests per trial, and the most orders one trial sends (all bounded). */
+const TRIALS = process.env.CI ? 50 : 15;
 const WORKERS = 4;
 const MAX_ORDERS_PER_TRIAL = 300;
+/** Base snapshots every few kilobytes of log, so that kills land during them too. */
+const SNAPSHOT_ENV = { MKT_MOCK_SNAPSHOT_BYTES: '4000' };
 
 const running: ServedMock[] = [];
 afterEach(() => {
@@ -25,7 +28,7 @@ function serveArgs(file: string): string[] {
 }
 
 async function serve(file: string): Promise<ServedMock> {
-  const m = await serveMock(serveArgs(file));
+  const m = await serveMock(serveArgs(file), 15_000, SNAPSHOT_ENV);
   running.push(m);
   return m;
 }
@@ -61,45 +64,71 @@ async function biddableListing(origin: string, token: string): Promise<{ listing
   throw new Error('no listing accepts a bid');
 }
 
+/** The ledger invariants (engine/invariants.ts) as GET /__mock/state reports them. */
+async function invariants(origin: string): Promise<{ ok: boolean; violations: string[] }> {
+  const res = await fetch(`${origin}/__mock/state`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { invariants: { ok: boolean; violations: string[] } }).invariants;
+}
+
 describe('mock serve --state under kill -9', () => {
-  test(`no acknowledged order is lost over ${TRIALS} kills at random moments`, async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world.json');
+  test(`no acknowledged order is lost and the ledger holds over ${TRIALS} kills at random moments, amid clock moves and snapshots`, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
     let mock = await serve(file);
-    const token = await aliceToken(mock.origin);
+    let token = await aliceToken(mock.origin);
     const { listingId, orderId } = await biddableListing(mock.origin, token);
     const acked: string[] = [orderId];
     const missingAfterTrial: number[] = [];
+    const brokenAfterTrial: string[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       let sent = 0;
       let stop = false;
       const origin = mock.origin;
+      const bearer = token;
       const worker = async (): Promise<void> => {
         while (!stop && sent < MAX_ORDERS_PER_TRIAL) {
           sent++;
           try {
-            const res = await postOrder(origin, token, listingId);
+            const res = await postOrder(origin, bearer, listingId);
             if (res.ok) acked.push(((await res.json()) as { order_id: string }).order_id);
           } catch {
             return; // the server is gone: whatever was not answered was never acknowledged
           }
         }
       };
-      const workers = Array.from({ length: WORKERS }, worker);
+      // The clock moves ten minutes at a time meanwhile (market ticks, orders processed), as another client would.
+      const mover = async (): Promise<void> => {
+        while (!stop) {
+          try {
+            await fetch(`${origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"10m"}' });
+          } catch {
+            return;
+          }
+        }
+      };
+      const workers = [...Array.from({ length: WORKERS }, worker), mover()];
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 280));
       mock.child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
       await mock.exited;
       mock = await serve(file);
+      // The moves age tokens: a fresh one for the same account each trial.
+      token = await aliceToken(mock.origin);
       const found = await orderIds(mock.origin, token);
       missingAfterTrial.push(acked.filter((id) => !found.has(id)).length);
+      const held = await invariants(mock.origin);
+      if (!held.ok) brokenAfterTrial.push(`trial ${trial}: ${held.violations.join('; ')}`);
     }
     expect(acked.length).toBeGreaterThan(TRIALS);
     expect(missingAfterTrial).toEqual(missingAfterTrial.map(() => 0));
-  }, 120_000);
+    expect(brokenAfterTrial).toEqual([]);
+    // Snapshots were made along the way: the folder holds a newer generation than the first.
+    expect(readdirSync(file).some((n) => /^world-\d{6}\.snapshot$/.test(n))).toBe(true);
+  }, TRIALS * 10_000);
 
   test('an auth key handed out by the consent page on a GET survives a kill -9 right after the redirect', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world.json');
+    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
     const first = await serve(file);
     const res = await fetch(`${first.origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=s`, { redirect: 'manual' });
     expect(res.status).toBe(302);
@@ -112,22 +141,39 @@ describe('mock serve --state under kill -9', () => {
     expect(tok.status).toBe(200);
   }, 30_000);
 
-  test('a clean stop (SIGTERM) writes the final state, and a restart removes temporary files left by a crash', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-durable-'));
-    const file = join(dir, 'world.json');
-    const first = await serve(file);
+  test('a clean stop (SIGTERM) writes a base snapshot and lets the folder go, and a restart removes temporary files left by a crash', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
+    const first = await serve(dir);
     const token = await aliceToken(first.origin);
     const { orderId } = await biddableListing(first.origin, token);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    expect(parseState(readFileSync(file, 'utf8'), file).store.orders.has(orderId)).toBe(true);
+    const kept = readdirSync(dir).sort();
+    expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
+    expect(parseState(readFileSync(join(dir, kept[1]!), 'utf8'), kept[1]).store.orders.has(orderId)).toBe(true);
 
-    // What a crash mid-save leaves behind, from this and from other processes; and a stranger's file.
-    writeFileSync(join(dir, '.world.json.12345.tmp'), 'half a state file');
-    writeFileSync(join(dir, `.world.json.${first.child.pid}.tmp`), '');
+    // What a kill mid-snapshot leaves behind, from this and from other processes; and a stranger's file.
+    writeFileSync(join(dir, '.world-000009.snapshot.12345.tmp'), 'half a snapshot');
+    writeFileSync(join(dir, `.world-000009.snapshot.${first.child.pid}.tmp`), '');
     writeFileSync(join(dir, '.other.json.12345.tmp'), 'not ours');
-    const second = await serve(file);
-    expect(readdirSync(dir).sort()).toEqual(['.other.json.12345.tmp', 'world.json']);
+    const second = await serve(dir);
+    expect(readdirSync(dir).sort()).toEqual(['.other.json.12345.tmp', 'mock.pid', ...kept]);
     expect((await orderIds(second.origin, token)).has(orderId)).toBe(true);
+  }, 60_000);
+});
+
+describe('one mock per --state folder', () => {
+  test('a second mkt mock serve on the same folder exits 2 naming the pid that holds it, and the first keeps its world', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
+    const first = await serve(dir);
+    const token = await aliceToken(first.origin);
+    const { orderId } = await biddableListing(first.origin, token);
+    const refused = await serveMock(serveArgs(dir), 15_000, SNAPSHOT_ENV).then(
+      (m) => { running.push(m); return 'started'; },
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain('exited 2 before listening');
+    expect(refused).toContain(`mock state ${dir} is in use by another mock (pid ${first.child.pid})`);
+    expect((await orderIds(first.origin, token)).has(orderId)).toBe(true);
   }, 60_000);
 });

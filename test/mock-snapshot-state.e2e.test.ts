@@ -106,7 +106,7 @@ describe('mock serve --state: snapshots on disk', () => {
     expect((await mkt(m, ['mock', 'snapshot', 'save', 'june6'])).code).toBe(0);
     await stop(m);
     const dir = stateDir();
-    mkdirSync(snapshotsDir(join(dir, 'w.json')));
+    mkdirSync(snapshotsDir(join(dir, 'w.json')), { recursive: true });
     copyFileSync(join(snapshotsDir(join(later, 'w.json')), 'june6.snapshot'), join(snapshotsDir(join(dir, 'w.json')), 'june6.snapshot'));
     m = await serve(['--state', join(dir, 'w.json'), '--listings', '30', '--start', START]);
     const loaded = await mkt(m, ['mock', 'snapshot', 'load', 'june6', '-o', 'json']);
@@ -118,7 +118,7 @@ describe('mock serve --state: snapshots on disk', () => {
   test('--from-snapshot: a missing snapshot, a bad name, or no --state is exit 2 naming it', async () => {
     const file = join(stateDir(), 'w.json');
     for (const [args, says] of [
-      [['--state', file, '--from-snapshot', 'nope'], /no snapshot 'nope' in .*w\.json\.snapshots/],
+      [['--state', file, '--from-snapshot', 'nope'], /no snapshot 'nope' in .*w\.json[/.]snapshots/],
       [['--state', file, '--from-snapshot', '../nope'], /snapshot name '\.\.\/nope' holds a path separator/],
       [['--from-snapshot', 'nope'], /--from-snapshot needs --state/],
     ] as const) {

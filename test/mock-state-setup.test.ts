@@ -33,7 +33,7 @@ describe('mkt mock serve --state at start', () => {
     const file = join(fresh(), 'no-such-folder', 'world.json');
     const { code, err } = await serve(file);
     expect(code).toBe(2);
-    expect(err).toContain(`mock state file ${file} cannot be created: the folder ${join(file, '..')} does not exist`);
+    expect(err).toContain(`mock state ${file} cannot be created: the folder ${join(file, '..')} does not exist`);
     expect(err).not.toMatch(/\n\s+at /);
   });
 
@@ -42,7 +42,7 @@ describe('mkt mock serve --state at start', () => {
     writeFileSync(join(dir, 'plain'), '');
     const { code, err } = await serve(join(dir, 'plain', 'world.json'));
     expect(code).toBe(2);
-    expect(err).toContain(`mock state file ${join(dir, 'plain', 'world.json')} cannot be created: ${join(dir, 'plain')} is not a folder`);
+    expect(err).toContain(`mock state ${join(dir, 'plain', 'world.json')} cannot be created: ${join(dir, 'plain')} is not a folder`);
   });
 
   // Root writes into a read-only folder regardless of its mode; the mapping below covers EACCES and EROFS either way.
@@ -52,7 +52,7 @@ describe('mkt mock serve --state at start', () => {
     try {
       const { code, err } = await serve(join(dir, 'world.json'));
       expect(code).toBe(2);
-      expect(err).toContain(`mock state file ${join(dir, 'world.json')} cannot be written: no permission to write in ${dir}`);
+      expect(err).toContain(`mock state ${join(dir, 'world.json')} cannot be written: no permission to write in ${dir}`);
     } finally {
       chmodSync(dir, 0o755);
     }
@@ -78,7 +78,7 @@ describe('stateWriteError: a file system refusal as the setup\'s to fix', () => 
   ])('%s names the path and says why', (code, problem) => {
     const err = stateWriteError('/data/mock/world.json', fsError(code));
     expect(err).toBeInstanceOf(StateWriteError);
-    expect((err as Error).message).toBe(`mock state file /data/mock/world.json ${problem}; give --state a file in a folder that exists and can be written`);
+    expect((err as Error).message).toBe(`mock state /data/mock/world.json ${problem}; give --state a path in a folder that exists and can be written`);
   });
 
   test('an error that is no file system refusal stays what it was (a bug)', () => {

@@ -1,14 +1,17 @@
 /**
  * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual
  * clock (orders processed at their time, hourly market ticks in between), runs on a timer while a server listens,
- * and keeps the state file (--state) up to date: a change someone is told of is in the file before
- * the answer goes out (one fsynced save covers every change made while the previous one ran), and
- * background changes no one was told of are saved shortly after.
+ * runs each operation that changes the world (`perform`), and keeps the world with --state: a folder's
+ * operation log (op-journal.ts), or an earlier mock's single state file (single-file-state.ts); a change
+ * someone is told of is kept before the answer goes out.
  */
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
+import { withSecrets } from '../kit/entropy.js';
+import { isStateFile } from '../world/state-dir.js';
 import type { Account, Order, Store } from '../world/store.js';
+import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
+import { SingleFileState } from './single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
 import { settleWorld } from './timeline.js';
 import { acceptOrder, processOrder } from './orders.js';
@@ -21,8 +24,8 @@ export const DEFAULT_PROCESS_DELAY_MS = 1500;
 const MAX_CATCH_UP_TICKS = 24 * 800;
 /** How often the running server looks at the clock. */
 const TIMER_MS = 200;
-/** How long background changes (market ticks no one was told of) may wait before the state file is written. */
-const LAZY_SAVE_MS = 250;
+/** How often, at most, the log records where background changes have taken the world. */
+const TIME_MARK_MS = 1000;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -41,29 +44,36 @@ export interface ClockMoveProgress {
   readonly at: number;
 }
 
-/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file. */
+/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file or folder. */
 export interface EngineHost {
   store: Store;
   readonly clock: VirtualClock;
-  readonly options: { readonly stateFile?: string };
+  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number } & SeedRecipe;
 }
 
 /** The engine of a mock. */
 export class Engine {
   private timer: NodeJS.Timeout | null = null;
-  private lazyTimer: NodeJS.Timeout | null = null;
   private syncing = false;
-  /** Changes to the world so far; the last one someone was (or is about to be) told of; the last one the state file holds. */
-  private changes = 0;
-  private promised = 0;
-  private saved = 0;
-  /** The save under way, if any. */
-  private saving: Promise<void> | null = null;
   private worldVersion = 0;
   /** The stepped clock move under way, and when it ends. */
   private move: { progress: ClockMoveProgress; ended: Promise<void> } | null = null;
   /** Set by close: a move under way stops at its next day boundary. */
   private stopping = false;
+  /** The operation log of a --state folder (op-journal.ts); null without one, or with an earlier mock's single state file (singleFile). */
+  private journal: OpJournal | null = null;
+  /** An earlier mock's single state file, saved whole on every change (single-file-state.ts). */
+  private singleFile: SingleFileState | null = null;
+  /** The operations the log records, by kind (defineOp). */
+  private readonly ops = new Map<string, OpApplier>();
+  private timeMark: NodeJS.Timeout | null = null;
+  /** What follows each move of the clock (set by open). */
+  private follow: (from: number, to: number) => void = () => undefined;
+
+  /** The operation log of a --state folder, if any (the tests reach its disk through it). */
+  get opLog(): OpJournal | null {
+    return this.journal;
+  }
 
   /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
   get version(): number {
@@ -76,23 +86,87 @@ export class Engine {
   constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
 
   /**
-   * Takes up the world: loads the state file when one is named and exists (throwing a clear error
-   * when it is corrupt), follows every move of the clock, and writes the state file at start.
+   * Takes up the world (`fresh` seeds it when nothing is kept): a --state folder's base and log
+   * (replayed by `replayLog`, once the operations are defined), or a single-file --state of an
+   * earlier mock (loaded, then saved whole on every change as before; throwing a clear error when it
+   * is corrupt); follows every move of the clock.
    */
-  open(): void {
-    const stateFile = this.ctx.options.stateFile;
-    if (stateFile) {
-      // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
-      removeLeftoverTemps(stateFile);
-      const saved = loadStateFile(stateFile);
-      if (saved) {
-        this.ctx.store = saved.store;
-        if (saved.now > this.ctx.clock.now()) this.ctx.clock.set(saved.now);
-      }
-    }
+  open(fresh: () => Store): void {
     // Inside a stepped move the world is settled when someone reads it (a request syncs) and when the move ends.
-    this.ctx.clock.onMove((_from, to) => this.syncTo(to, !this.move));
-    this.saveAtStart();
+    this.follow = (_from: number, to: number) => this.syncTo(to, !this.move);
+    const stateFile = this.ctx.options.stateFile;
+    if (stateFile && !isStateFile(stateFile)) {
+      const { seed, listings, investor, history } = this.ctx.options;
+      const host = this.ctx;
+      this.journal = new OpJournal({
+        get store() { return host.store; },
+        set store(s: Store) { host.store = s; },
+        clock: this.ctx.clock,
+        sync: () => this.sync(),
+        appliers: this.ops,
+        replaced: () => this.worldVersion++,
+      }, stateFile, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair, this.ctx.options.snapshotLogBytes);
+      this.journal.open(fresh);
+      this.ctx.clock.onMove(this.follow);
+      return;
+    }
+    if (!stateFile) {
+      this.ctx.store = fresh();
+      this.ctx.clock.onMove(this.follow);
+      return;
+    }
+    // An earlier mock's single file: kept working as it did.
+    this.singleFile = new SingleFileState({
+      get store() { return host.store; },
+      set store(s: Store) { host.store = s; },
+      clock: this.ctx.clock,
+      moving: () => this.move !== null,
+    }, stateFile);
+    const host = this.ctx;
+    this.singleFile.open();
+    this.ctx.clock.onMove(this.follow);
+  }
+
+  /** Replays the operations the log holds after its base (at start, once every defineOp is made). */
+  replayLog(): void {
+    this.journal?.replay();
+  }
+
+  /** Defines operation `kind`: how the log replays it, and what `perform` runs live (the same code both times). */
+  defineOp(kind: string, apply: OpApplier): void {
+    this.ops.set(kind, apply);
+  }
+
+  /**
+   * Runs operation `kind` on `input` now, the clock held at one instant and the world synced to it
+   * first, and records it in the log (when there is one), failed or not: a failure may have changed
+   * the world too (an ORD rejection sends an email). Throws the operation's error, or the 503 while
+   * the log cannot be written (nothing is changed then).
+   */
+  perform<T>(kind: string, input: Record<string, unknown>): T {
+    const apply = this.ops.get(kind);
+    if (!apply) throw new Error(`no operation ${kind}`);
+    this.journal?.checkWritable();
+    const t = this.ctx.clock.now();
+    const record: OpRecord = { t, k: kind, ...input };
+    const run = this.ctx.clock.holding(t, () => {
+      this.sync();
+      return withSecrets(undefined, () => apply(record));
+    });
+    this.worldVersion++;
+    if (run.drawn.length > 0) record.s = run.drawn;
+    this.journal?.append(record);
+    if ('error' in run) throw run.error;
+    return run.value as T;
+  }
+
+  /**
+   * The world was replaced (a reset, with the recipe it was seeded from; a snapshot loaded, with
+   * none): with a --state folder, a new log begins from it (a new base on disk before this returns).
+   */
+  worldReplaced(recipe?: SeedRecipe): void {
+    this.worldVersion++;
+    this.journal?.worldReplaced(recipe);
   }
 
   /** Brings the world up to the clock's current time, every listing's columns included (what a reader sees). */
@@ -183,7 +257,9 @@ export class Engine {
       this.settle();
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
-      if (this.changes > this.saved) this.markDirty(true);
+      this.singleFile?.moveEnded();
+      // The log keeps where the move got to (the operations made between its days hold their own times).
+      if (progress.at > from) this.journal?.append({ t: progress.at, k: 'clock' });
     }
     return { from, to: progress.at };
   }
@@ -193,7 +269,7 @@ export class Engine {
    * first ORD error is thrown, after the investor is emailed about it (the other failures, such as
    * a login that has lapsed, are no order validation).
    */
-  submit(account: Account, text: string): Order {
+  submit(account: Account, text: string, delayMs = this.processDelayMs): Order {
     this.sync();
     const store = this.ctx.store;
     const now = this.ctx.clock.now();
@@ -207,7 +283,7 @@ export class Engine {
       if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
       throw err;
     }
-    return acceptOrder(store, account, bids, now, now + this.processDelayMs);
+    return acceptOrder(store, account, bids, now, now + delayMs);
   }
 
   /** Processes every queued order now, whatever its time (POST /__mock/process). */
@@ -224,64 +300,36 @@ export class Engine {
     return ids.length;
   }
 
-  /** Notes a background change no one was told of: the state file is written shortly. */
-  private markDirty(noted = false): void {
-    if (!this.ctx.options.stateFile) return;
-    if (!noted) this.changes++;
-    // A save during a stepped move would write the whole world once a step; the move saves when it ends.
-    if (this.lazyTimer || this.move) return;
-    this.lazyTimer = setTimeout(() => {
-      this.lazyTimer = null;
-      this.saveUpTo(this.changes).catch((err: unknown) => console.error('mock: cannot write the state file', err));
-    }, LAZY_SAVE_MS);
-    this.lazyTimer.unref();
+  /** Notes a background change no one was told of: the state file is written shortly, or the log marks the time. */
+  private markDirty(): void {
+    if (this.journal) this.markTime();
+    else this.singleFile?.markDirty();
   }
 
-  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is in the state file, and `version` moves. */
+  /** With a log: where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation). */
+  private markTime(): void {
+    if (this.timeMark || this.move) return;
+    this.timeMark = setTimeout(() => {
+      this.timeMark = null;
+      this.journal?.append({ t: this.ctx.clock.now(), k: 'time' });
+    }, TIME_MARK_MS);
+    this.timeMark.unref();
+  }
+
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is kept, and `version` moves. */
   markPromised(): void {
     this.worldVersion++;
-    if (!this.ctx.options.stateFile) return;
-    this.promised = ++this.changes;
+    this.singleFile?.markPromised();
   }
 
   /**
-   * Resolves once every change noted with markPromised is in the state file (at once without --state
-   * or with nothing pending). Every answer waits for it, so none acknowledges or shows a change that
-   * a crash could still take back.
+   * Resolves once every change made or promised so far is kept (in the log, or the single state file;
+   * at once without --state). Every answer waits for it, so none acknowledges or shows a change that
+   * a crash could still take back; rejects with the 503 when the log could not be written.
    */
   durable(): Promise<void> {
-    return this.saveUpTo(this.promised);
-  }
-
-  /** Saves until the file holds change number `target`; a save covers every change made before it began (group commit). */
-  private async saveUpTo(target: number): Promise<void> {
-    while (this.saved < target) {
-      this.saving ??= this.saveNow().finally(() => {
-        this.saving = null;
-      });
-      await this.saving;
-    }
-  }
-
-  /** One save: the text is taken at once (a consistent world), then written and fsynced off the event loop. */
-  private async saveNow(): Promise<void> {
-    const covers = this.changes;
-    const text = serializeState(this.ctx.store, this.ctx.clock.now());
-    await writeStateFile(this.ctx.options.stateFile!, text);
-    this.saved = Math.max(this.saved, covers);
-  }
-
-  /** Writes the state file at start, synchronously (nothing else runs yet): a fresh world or one caught up after a restart. */
-  private saveAtStart(): void {
-    const path = this.ctx.options.stateFile;
-    if (!path) return;
-    try {
-      saveStateFile(path, this.ctx.store, this.ctx.clock.now());
-    } catch (err) {
-      // A missing or read-only folder, or a full disk: the setup's to fix (exit 2), not a bug (exit 1).
-      throw stateWriteError(path, err);
-    }
-    this.saved = this.changes;
+    if (this.journal) return this.journal.synced();
+    return this.singleFile?.durable() ?? Promise.resolve();
   }
 
   /** Starts following real time (a running server); returns nothing, stop with `close`. */
@@ -297,19 +345,31 @@ export class Engine {
     this.timer.unref();
   }
 
-  /** Stops the timers and writes every change not yet in the state file. */
+  /** Stops the timers and keeps every change not yet kept. */
   async close(): Promise<void> {
     this.stopping = true;
     await this.afterMove(() => (this.stopping = false));
-    if (this.timer) clearInterval(this.timer);
-    if (this.lazyTimer) clearTimeout(this.lazyTimer);
-    this.timer = null;
-    this.lazyTimer = null;
-    await this.saveUpTo(this.changes);
+    this.stopTimers();
+    if (this.journal) await this.journal.close();
+    else await this.singleFile?.close();
   }
 
-  /** Whether `durable()` has anything to wait for (a change promised but not yet in the state file): lets a caller skip its promise. */
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.timeMark) clearTimeout(this.timeMark);
+    this.timer = this.timeMark = null;
+  }
+
+  /** Stops as a kill would: timers off, the state let go, nothing more written (the tests' crash). */
+  abandon(): void {
+    this.stopTimers();
+    this.stopping = true;
+    this.journal?.abandon();
+    this.singleFile?.abandon();
+  }
+
+  /** Whether `durable()` can have anything to wait for (a --state log or file): without one a caller skips its promise. */
   get owesDurability(): boolean {
-    return this.saved < this.promised;
+    return this.journal !== null || this.singleFile !== null;
   }
 }

@@ -11,6 +11,8 @@ export class VirtualClock {
   private base: number;
   private realBase: number;
   private readonly listeners: ClockListener[] = [];
+  /** While set, `now()` reads this (an operation runs, or replays, at one instant). */
+  private held: number | null = null;
 
   constructor(
     start: number,
@@ -23,6 +25,7 @@ export class VirtualClock {
 
   /** The current virtual time in epoch ms. */
   now(): number {
+    if (this.held !== null) return this.held;
     return this.frozen ? this.base : this.base + (this.realNow() - this.realBase);
   }
 
@@ -40,6 +43,20 @@ export class VirtualClock {
     this.realBase = this.realNow();
     for (const l of this.listeners) l(from, to);
     return to;
+  }
+
+  /**
+   * Stops time at `at` for the length of `fn` (synchronous): an operation of the log reads one
+   * instant, the one its record holds, however long it runs; the running clock goes on meanwhile.
+   */
+  holding<T>(at: number, fn: () => T): T {
+    const outer = this.held;
+    this.held = at;
+    try {
+      return fn();
+    } finally {
+      this.held = outer;
+    }
   }
 
   /** Registers a listener for clock moves. */

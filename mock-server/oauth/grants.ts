@@ -5,9 +5,9 @@
  * Keys never expire; access tokens live ACCESS_TOKEN_SECONDS and refresh tokens REFRESH_TOKEN_SECONDS
  * on the mock's clock, from their issue (no sliding). Tokens already issued outlive a replaced key.
  */
-import { randomBytes } from 'node:crypto';
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
 import { ApiError } from '../kit/api-error.js';
+import { randomSecret } from '../kit/entropy.js';
 import type { MockContext } from '../context.js';
 import type { Grant, Token } from '../world/store.js';
 import { findClient } from './clients.js';
@@ -28,8 +28,9 @@ export function oauthError(status: number, error: string, description: string): 
   return new ApiError(status, { error, error_description: description }, headers);
 }
 
+/** A key or token value (drawn through kit/entropy.ts, so the operation log replays it). */
 function secret(): string {
-  return randomBytes(24).toString('base64url');
+  return randomSecret(24);
 }
 
 /** The grant of `accountId` to `clientId`, if the user ever approved one. */

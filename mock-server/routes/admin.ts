@@ -5,13 +5,11 @@
 import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
-import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { ApiError, validationError } from '../kit/api-error.js';
+import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { checkInvariants } from '../engine/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { MOVE_STEP_MS } from '../engine/engine.js';
-import { endListing } from '../engine/lifecycle.js';
 import { accountOutstanding } from '../engine/account-view.js';
 import { cents } from '../kit/money.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
@@ -133,21 +131,11 @@ export function adminHandlers(ctx: MockContext) {
       return { now: formatDateTime(to), moved_ms: to - from };
     }, { json: true, sync: true })),
     http.get('*/__mock/clock', route(ctx, () => clockState(ctx), { sync: true })),
-    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.processAll() }))),
+    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.perform<number>('process', {}) }))),
     http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
     http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),
-    http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => {
-      const action = String(params.action);
-      const status = action === 'withdraw' ? LISTING_STATUS.WITHDRAWN : action === 'cancel' ? LISTING_STATUS.CANCELLED : null;
-      if (status === null) throw validationError('action', `must be withdraw or cancel, got '${action}'`);
-      const l = ctx.store.listingByNumber.get(Number(params.number));
-      if (!l) throw new ApiError(404, { code: 'NOT_FOUND', message: `No listing ${String(params.number)}` });
-      const allowed = action === 'withdraw' ? [LISTING_STATUS.ACTIVE] : [LISTING_STATUS.ACTIVE, LISTING_STATUS.PENDING];
-      if (!(allowed as number[]).includes(l.listing_status)) {
-        throw new ApiError(409, { code: 'CONFLICT', message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it` });
-      }
-      endListing(ctx.store, l, status, ctx.clock.now());
-      return { listing_number: l.listing_number, listing_status: l.listing_status, listing_status_reason: l.listing_status_reason };
-    }, { sync: true })),
+    http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => (
+      ctx.engine.perform('listing', { n: Number(params.number), action: String(params.action) })
+    ), { sync: true })),
   ];
 }

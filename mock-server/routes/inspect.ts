@@ -47,10 +47,6 @@ export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
       }
       return paged(newestFirst, page(), messageView);
     }, { list: INSPECT_PAGE, sync: true })),
-    http.delete('*/__mock/outbox', route(ctx, () => {
-      const cleared = ctx.store.outbox.messages.length;
-      ctx.store.outbox.messages = [];
-      return { cleared };
-    })),
+    http.delete('*/__mock/outbox', route(ctx, () => ({ cleared: ctx.engine.perform<number>('outbox-clear', {}) }))),
   ];
 }

@@ -5,6 +5,7 @@
  */
 import { http } from 'msw';
 import { ApiError } from '../kit/api-error.js';
+import { performGrant, performToken } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
@@ -48,7 +49,7 @@ function redirectBack(client: OAuthClient, params: Record<string, string | null>
 }
 
 function approveAndRedirect(ctx: MockContext, client: OAuthClient, accountId: string, scopes: string[], state: string | null): Response {
-  const grant = approveGrant(ctx, client.clientId, accountId, scopes);
+  const grant = performGrant(ctx, client.clientId, accountId, scopes);
   const cookie = `${SESSION_COOKIE}=${encodeURIComponent(accountId)}; Path=/; HttpOnly; SameSite=Lax`;
   return redirectBack(client, { auth_key: grant.authKey, state, scope: grant.scopes.join(' ') }, { 'set-cookie': cookie });
 }
@@ -107,7 +108,7 @@ export function oauthHandlers(ctx: MockContext) {
       if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
       }
-      const body = tokenGrant(ctx, new URLSearchParams(await request.text()));
+      const body = performToken(ctx, await request.text());
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
     })),
   ];

@@ -3,6 +3,7 @@
  * and the browser pages behind offers_url and offer_url (no credentials: they are links for people).
  */
 import { http } from 'msw';
+import { performOffers } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { answerOffersRequest, offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
@@ -25,7 +26,7 @@ export function offersHandlers(ctx: MockContext) {
   return [
     // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
     http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, root }) => (
-      answerOffersRequest(ctx, await readJson(request), root)
+      performOffers(ctx, await readJson(request), root)
     ), { json: true, sync: false })),
     http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));

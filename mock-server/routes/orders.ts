@@ -5,6 +5,7 @@
 import { http } from 'msw';
 import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
+import { submitOrder } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
 import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
@@ -31,7 +32,7 @@ export const ORDERS_PATH = '/v1/orders';
 export function orderSubmit(ctx: MockContext): Route<RequestHead> {
   return headRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
     const account = ctx.store.accounts.get(caller.accountId)!;
-    return createdOrderView(ctx.store, ctx.engine.submit(account, await request.text()), zone);
+    return createdOrderView(ctx.store, submitOrder(ctx, account.id, await request.text()), zone);
   }, { json: true });
 }
 

@@ -208,6 +208,7 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
   const answerError = spec.browser ?? jsonError;
   const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
+    const failuresBefore = ctx.engine.opLog?.failures ?? 0;
     let result: Answer;
     try {
       result = await answer(spec, run, request, params, ctx.options.basePath ?? '');
@@ -218,8 +219,19 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
       // Marked whether or not the body failed: a write may have changed something before it did.
       if (writes) ctx.engine.markPromised();
     }
-    // Nothing promised is unsaved on most answers: no promise and no turn of the microtask queue then.
-    if (ctx.engine.owesDurability) await ctx.engine.durable();
+    // Without --state nothing is ever unsaved: no promise and no turn of the microtask queue then.
+    if (ctx.engine.owesDurability) {
+      try {
+        await ctx.engine.durable();
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        result = answerError(err);
+      }
+    }
+    // The log could not be written meanwhile: the world was rolled back (engine/op-journal.ts), so this
+    // answer, made before, may show a change that is gone; it is the 503 instead.
+    const log = ctx.engine.opLog;
+    if (log && log.failures !== failuresBefore && log.lastFailure) result = answerError(log.lastFailure);
     return result;
   };
   // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).

@@ -33,7 +33,7 @@ export class StateFileError extends MockSetupError {
 /** A state file that cannot be written where --state puts it (a missing or read-only folder, a full disk). */
 export class StateWriteError extends MockSetupError {
   constructor(readonly path: string, problem: string) {
-    super(`mock state file ${path} ${problem}; give --state a file in a folder that exists and can be written`);
+    super(`mock state ${path} ${problem}; give --state a path in a folder that exists and can be written`);
   }
 }
 

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseState, type SavedState } from './persistence.js';
+import { isStateFile } from './state-dir.js';
 
 /** What a listing shows of one snapshot; `problem` says why a file on disk cannot be loaded. */
 export interface SnapshotInfo {
@@ -30,12 +31,11 @@ const SUFFIX = '.snapshot';
 const TEMP_RE = /^\..+\.snapshot\.\d+\.tmp$/;
 
 /**
- * The folder of the named snapshots of a mock started with `--state STATE`. The one place that says
- * so: while --state names a file, a folder beside it (STATE.snapshots); with a state directory it
- * becomes DIR/snapshots.
+ * The folder of the named snapshots of a mock started with `--state STATE`, the one place that says
+ * so: DIR/snapshots in a state folder; beside an earlier mock's single state file, STATE.snapshots.
  */
 export function snapshotsDir(stateOption: string): string {
-  return `${stateOption}.snapshots`;
+  return isStateFile(stateOption) ? `${stateOption}.snapshots` : join(stateOption, 'snapshots');
 }
 
 /** Named snapshots: in a folder (--state) or in memory. One operation at a time. */

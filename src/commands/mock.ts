@@ -94,8 +94,9 @@ function serveCommand() {
     .option('--seed <n>', 'seed of the generated world', '1')
     .option('--listings <n>', 'active listings to generate (0: an empty marketplace; none arrive then either)', '2000')
     .option('--history <kind>', 'seeded: a history of loans and notes; none: no loans, notes or orders, only the investors and their funded accounts', 'seeded')
-    .option('--state <file>', 'keep the world in FILE across restarts, and named snapshots in FILE.snapshots/ (without it, snapshots live in memory until the mock stops)')
-    .option('--from-snapshot <name>', 'start from the named snapshot saved beside --state (mkt mock snapshot save)')
+    .option('--state <dir>', 'keep the world in DIR across restarts (a snapshot and an operation log; an earlier single state file still loads), and named snapshots in DIR/snapshots/ (without --state, snapshots live in memory until the mock stops)')
+    .option('--state-repair', 'cut the --state log at a bad record in its middle (a copy is kept) instead of refusing to start')
+    .option('--from-snapshot <name>', 'start from the named snapshot saved in the --state folder (mkt mock snapshot save)')
     .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
     .option('--client <id:secret:redirect>', 'register another OAuth client (repeatable)', collect)
     .option('--frozen', 'the clock stands still unless moved')
@@ -145,6 +146,7 @@ export function serveOptions(opts: ServeOptions) {
       journalSize,
       ...(start !== undefined ? { start } : {}),
       ...(opts.state ? { stateFile: opts.state } : {}),
+      ...(opts.stateRepair ? { stateRepair: true } : {}),
       ...(opts.autoApprove ? { autoApprove: opts.autoApprove } : {}),
       ...(opts.client ? { clients: opts.client } : {}),
       ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
@@ -169,14 +171,14 @@ export function makeMockCommand(ctx: CommandContext) {
   mock.addCommand(serveCommand()
     .action(ctx.action(async (opts): Promise<Output> => {
       const { port, host, options } = serveOptions(opts);
-      const [{ createMockApp, answerCheckOption }, { startHttpServer }, { describeMock }] = await Promise.all([
+      const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
         import('../../mock-server/app.js'),
         import('../../mock-server/http-adapter.js'),
         import('../../mock-server/describe.js'),
       ]);
       let app;
       try {
-        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env) });
+        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });
       } catch (err) {
         // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
         // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.

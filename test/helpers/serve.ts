@@ -13,9 +13,9 @@ export interface ServedMock {
 }
 
 /** Starts `mkt mock serve --port 0 ARGS…` and resolves once it prints where it listens (rejects after `timeoutMs`). */
-export function serveMock(args: string[], timeoutMs = 15_000): Promise<ServedMock> {
+export function serveMock(args: string[], timeoutMs = 15_000, env: Readonly<Record<string, string>> = {}): Promise<ServedMock> {
   const child = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...answerCheckEnv() },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...answerCheckEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
