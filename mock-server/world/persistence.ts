@@ -200,10 +200,10 @@ export function saveStateFile(path: string, store: Store, now: number): void {
 
 /**
  * Like saveStateFile for text already serialised, but the write and fsyncs run off the event loop,
- * so requests keep arriving (and join the next save) while the disk works. One at a time per path.
+ * so requests keep arriving (and join the next save) while the disk works. One at a time per path;
+ * `tmp`: the temporary file beside it (a caller that sweeps its own leftovers names it).
  */
-export async function writeStateFile(path: string, text: string): Promise<void> {
-  const tmp = tempPath(path);
+export async function writeStateFile(path: string, text: string, tmp = tempPath(path)): Promise<void> {
   const fh = await open(tmp, 'w', 0o600);
   try {
     await fh.writeFile(text);

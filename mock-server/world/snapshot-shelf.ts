@@ -5,9 +5,9 @@
  * outlive the mock; without it, in memory for the life of the mock.
  */
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseState, type SavedState } from './persistence.js';
+import { parseState, writeStateFile, type SavedState } from './persistence.js';
 import { isStateFile } from './state-dir.js';
 
 /** What a listing shows of one snapshot; `problem` says why a file on disk cannot be loaded. */
@@ -76,19 +76,7 @@ export class SnapshotShelf {
       const path = this.path(name);
       if (!replace && (await exists(path))) return EXISTS;
       await mkdir(this.folder, { recursive: true, mode: 0o700 });
-      const tmp = join(this.folder, `.${name}${SUFFIX}.${process.pid}.tmp`);
-      const fh = await open(tmp, 'w', 0o600);
-      try {
-        await fh.writeFile(text);
-        await fh.sync();
-      } catch (err) {
-        await fh.close();
-        await unlink(tmp).catch(() => undefined);
-        throw err;
-      }
-      await fh.close();
-      await rename(tmp, path);
-      await syncFolder(this.folder);
+      await writeStateFile(path, text, join(this.folder, `.${name}${SUFFIX}.${process.pid}.tmp`));
       const st = await stat(path);
       const saved = { ...info, savedAt: st.mtimeMs };
       this.seen.set(name, { mtimeMs: st.mtimeMs, size: st.size, info: saved });
