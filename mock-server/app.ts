@@ -75,6 +75,17 @@ export const DEFAULT_MOCK_OPTIONS: Omit<MockOptions, 'start'> = { seed: 1, listi
 /** Builds the world and its handlers. `realNow` is the real-time source the virtual clock runs on. */
 export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () => number = Date.now): MockApp {
   const ctx = new MockContext({ ...DEFAULT_MOCK_OPTIONS, start: realNow(), ...partial }, realNow);
+  try {
+    return appOver(ctx, realNow);
+  } catch (err) {
+    // A start that fails after the --state folder was taken (a bad --from-snapshot, --client, log record) lets it go.
+    ctx.engine.abandon();
+    throw err;
+  }
+}
+
+/** The handlers and the request path over a world just made (createMockApp). */
+function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const options = ctx.options;
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const search = listingsSearch(ctx);

@@ -70,7 +70,7 @@ export class MockContext {
     this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
     // Seeded only when nothing is kept: a --state world is loaded instead.
     this.store = undefined as unknown as Store;
-    this.engine.open(() => seedStore(this.seedOptions(options.start)));
+    this.engine.open((t) => seedStore(this.seedOptions(t)));
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.store.seed);
   }
@@ -82,10 +82,18 @@ export class MockContext {
 
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
-    this.store = seedStore(this.seedOptions(this.clock.now()));
-    // A --state folder begins a new log from this world (engine/op-journal.ts).
+    const previous = this.store;
+    const now = this.clock.now();
+    this.store = seedStore(this.seedOptions(now));
     const { seed, listings, investor, history } = this.options;
-    this.engine.worldReplaced({ seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) });
+    try {
+      // A --state folder begins a new log from this world, seeded at the time its base names (engine/op-journal.ts).
+      this.engine.worldReplaced({ seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
+    } catch (err) {
+      // Not on disk (the 503): the world stays the one the folder holds.
+      this.store = previous;
+      throw err;
+    }
   }
 
   /**
@@ -95,11 +103,19 @@ export class MockContext {
    * under `engine.afterMove`, as reset is.
    */
   replaceWorld(saved: SavedState): void {
+    const previous = this.store;
     this.store = saved.store;
     if (saved.now > this.clock.now()) this.clock.set(saved.now);
     else this.engine.sync();
-    // A --state folder begins a new log from it, its base written first (engine/op-journal.ts).
-    this.engine.worldReplaced();
+    try {
+      // A --state folder begins a new log from it, its base written first (engine/op-journal.ts).
+      this.engine.worldReplaced();
+    } catch (err) {
+      // Not on disk (the 503): the world stays the one the folder holds (brought up to the clock).
+      this.store = previous;
+      this.engine.sync();
+      throw err;
+    }
   }
 
   /**

@@ -5,11 +5,11 @@
  * base snapshot cut short that leaves the previous base in force.
  */
 import fc from 'fast-check';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { MockApp } from '../mock-server/app.js';
+import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog, type LogIo } from '../mock-server/world/op-log.js';
 import { serializeState } from '../mock-server/world/persistence.js';
@@ -289,5 +289,60 @@ describe('faults', () => {
     expect(generations.length).toBeGreaterThanOrEqual(2);
     expect(generations).not.toContain('world-000001.log');
     expect(digest(stateApp(dir))).toBe(expected);
+  });
+});
+
+describe('starts and replacements that must not drift or leak (review findings)', () => {
+  const START_AT = Date.parse('2026-03-01T10:00:00Z');
+  const post = async (app: MockApp, path: string): Promise<{ status: number; body: { code?: string } }> => {
+    const res = await app.handle(new Request(`http://127.0.0.1${path}`, { method: 'POST' }));
+    return { status: res.status, body: (await res.json()) as { code?: string } };
+  };
+  const dates = (app: MockApp): string => JSON.stringify(app.ctx.store.listings.map((l) => [l.listing_number, l.listing_creation_date, l.listing_start_date]));
+
+  test('a fresh folder is seeded at the time its base names: killed right after start on a running clock, it rebuilds the same listings', () => {
+    const dir = folder();
+    // Real time moves 5 ms at every look, as it does while a large world is seeded.
+    let real = 1_000_000;
+    const realNow = (): number => (real += 5);
+    const first = createMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
+    const before = dates(first);
+    first.ctx.engine.abandon();
+    const second = createMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
+    open.push(second);
+    expect(dates(second)).toBe(before);
+  });
+
+  test('a reset whose new log cannot be written is the 503, and the world stays the one the folder holds, before and after a restart', async () => {
+    const dir = folder();
+    const live = stateApp(dir, { start: START_AT });
+    const listing = plainListings(live, 0)[0]!.listing_number;
+    expect((await post(live, `/__mock/listings/${listing}/withdraw`)).status).toBe(200);
+    mkdirSync(join(dir, 'world-000002.log')); // where the reset's new log would go: the disk refuses it
+    const reset = await post(live, '/__mock/reset');
+    expect(reset).toMatchObject({ status: 503, body: { code: 'STATE_WRITE_FAILED' } });
+    expect(live.ctx.store.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
+    crash(live);
+    rmdirSync(join(dir, 'world-000002.log'));
+    expect(stateApp(dir, { start: START_AT }).ctx.store.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
+  });
+
+  test('a base snapshot whose new log cannot be begun leaves the log in force and the mock serving', async () => {
+    const dir = folder();
+    const live = stateApp(dir, { start: START_AT, snapshotLogBytes: 1 });
+    mkdirSync(join(dir, 'world-000002.log'));
+    // Logged, then past the 1-byte limit: the snapshot's new log fails (a rejection nobody caught ended the process).
+    expect((await post(live, '/__mock/process')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logsOf(dir)).toEqual(['world-000001.log', 'world-000002.log']);
+    expect((await post(live, '/__mock/process')).status).toBe(200);
+  });
+
+  test('a start that fails after taking the folder (a snapshot not found) lets it go', () => {
+    const dir = folder();
+    expect(() => createMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20, fromSnapshot: 'nope' }, () => 0)).toThrow(/no snapshot 'nope'/);
+    const next = createMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20 }, () => 0);
+    open.push(next);
+    expect(next.ctx.store.listings.length).toBeGreaterThan(0);
   });
 });

@@ -48,7 +48,7 @@ export interface ClockMoveProgress {
 export interface EngineHost {
   store: Store;
   readonly clock: VirtualClock;
-  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number } & SeedRecipe;
+  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number; readonly start?: number } & SeedRecipe;
 }
 
 /** The engine of a mock. */
@@ -91,7 +91,7 @@ export class Engine {
    * earlier mock (loaded, then saved whole on every change as before; throwing a clear error when it
    * is corrupt); follows every move of the clock.
    */
-  open(fresh: () => Store): void {
+  open(fresh: (t: number) => Store): void {
     // Inside a stepped move the world is settled when someone reads it (a request syncs) and when the move ends.
     this.follow = (_from: number, to: number) => this.syncTo(to, !this.move);
     const stateFile = this.ctx.options.stateFile;
@@ -111,7 +111,7 @@ export class Engine {
       return;
     }
     if (!stateFile) {
-      this.ctx.store = fresh();
+      this.ctx.store = fresh(this.ctx.options.start ?? this.ctx.clock.now());
       this.ctx.clock.onMove(this.follow);
       return;
     }
@@ -164,9 +164,9 @@ export class Engine {
    * The world was replaced (a reset, with the recipe it was seeded from; a snapshot loaded, with
    * none): with a --state folder, a new log begins from it (a new base on disk before this returns).
    */
-  worldReplaced(recipe?: SeedRecipe): void {
+  worldReplaced(recipe?: SeedRecipe, t?: number): void {
     this.worldVersion++;
-    this.journal?.worldReplaced(recipe);
+    this.journal?.worldReplaced(recipe, t);
   }
 
   /** Brings the world up to the clock's current time, every listing's columns included (what a reader sees). */

@@ -101,7 +101,7 @@ export class OpJournal {
   ) {}
 
   /** Takes the folder (lock), loads its base and reads its log (replay() applies it), or begins a fresh one from `fresh`. */
-  open(fresh: () => Store): void {
+  open(fresh: (t: number) => Store): void {
     try {
       ensureStateDir(this.dir);
       this.releaseLock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
@@ -112,8 +112,10 @@ export class OpJournal {
       removeSnapshotTemps(this.dir);
       const loaded = this.load();
       if (!loaded) {
-        this.host.store = fresh();
-        this.startLog(1, { t: this.host.clock.now(), k: 'base', from: 'seed', recipe: this.recipe });
+        // Seeded at the time its base record names: a replay seeds at that time too (a running clock moves while seeding).
+        const t = this.host.clock.now();
+        this.host.store = fresh(t);
+        this.startLog(1, { t, k: 'base', from: 'seed', recipe: this.recipe });
         return;
       }
       this.host.store = loaded.store;
@@ -204,8 +206,13 @@ export class OpJournal {
   /** Begins log `n` with its base record, on disk (and in the folder) before anything is written to it. */
   private startLog(n: number, base: BaseRecord): void {
     const appender = new LogAppender(inDir(this.dir, logName(n)), 0, (err) => this.failed(err));
-    appender.appendNow(Buffer.from(JSON.stringify(base)));
-    fsyncDir(this.dir);
+    try {
+      appender.appendNow(Buffer.from(JSON.stringify(base)));
+      fsyncDir(this.dir);
+    } catch (err) {
+      appender.close();
+      throw err;
+    }
     const old = this.appender;
     this.appender = appender;
     this.gen = n;
@@ -294,14 +301,18 @@ export class OpJournal {
    * The world was replaced (a reset: `recipe`; a loaded snapshot: none): a new log begins from it, its
    * base on disk before this returns, so no record names a world that may be gone later.
    */
-  worldReplaced(recipe?: SeedRecipe): void {
+  worldReplaced(recipe?: SeedRecipe, t = this.host.clock.now()): void {
     const n = this.gen + 1;
-    const t = this.host.clock.now();
-    if (recipe) return this.startLog(n, { t, k: 'base', from: 'seed', recipe });
-    // The listings' own steps the timeline has not yet written go into the text (timeline.ts).
-    settleWorld(this.host.store);
-    saveStateFile(inDir(this.dir, snapshotName(n)), this.host.store, t);
-    this.startLog(n, { t, k: 'base', from: 'snapshot', cont: false });
+    try {
+      if (recipe) return this.startLog(n, { t, k: 'base', from: 'seed', recipe });
+      // The listings' own steps the timeline has not yet written go into the text (timeline.ts).
+      settleWorld(this.host.store);
+      saveStateFile(inDir(this.dir, snapshotName(n)), this.host.store, t);
+      this.startLog(n, { t, k: 'base', from: 'snapshot', cont: false });
+    } catch (err) {
+      // The log before stays in force (startLog changes nothing until its base is on disk): the caller puts its world back.
+      throw writeFailed(inDir(this.dir, logName(n)), err);
+    }
   }
 
   /**
@@ -314,12 +325,13 @@ export class OpJournal {
     if (this.failure || !this.appender) return;
     const n = this.gen + 1;
     const t = this.host.clock.now();
-    settleWorld(this.host.store);
-    const text = serializeState(this.host.store, t);
-    const old = this.appender;
-    this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
-    this.appender.after = old.synced();
     try {
+      settleWorld(this.host.store);
+      const text = serializeState(this.host.store, t);
+      const old = this.appender;
+      // A new log that cannot be begun (a full disk, no file handles) leaves the current one in force: nothing to undo.
+      this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
+      this.appender.after = old.synced();
       await writeStateFile(inDir(this.dir, snapshotName(n)), text);
       await old.synced();
       this.dropBefore(n);
