@@ -9,12 +9,13 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createMockApp, type MockApp } from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog, type LogIo } from '../mock-server/world/op-log.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { StateLockedError } from '../mock-server/world/state-dir.js';
 import { call, makeApp, plainListings } from './engine-fixture.js';
+import { testMockApp } from './helpers/mock.js';
 
 const open: MockApp[] = [];
 afterEach(async () => {
@@ -305,10 +306,10 @@ describe('starts and replacements that must not drift or leak (review findings)'
     // Real time moves 5 ms at every look, as it does while a large world is seeded.
     let real = 1_000_000;
     const realNow = (): number => (real += 5);
-    const first = createMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
+    const first = testMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
     const before = dates(first);
     first.ctx.engine.abandon();
-    const second = createMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
+    const second = testMockApp({ stateFile: dir, start: START_AT, frozen: false, listings: 40 }, realNow);
     open.push(second);
     expect(dates(second)).toBe(before);
   });
@@ -340,8 +341,8 @@ describe('starts and replacements that must not drift or leak (review findings)'
 
   test('a start that fails after taking the folder (a snapshot not found) lets it go', () => {
     const dir = folder();
-    expect(() => createMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20, fromSnapshot: 'nope' }, () => 0)).toThrow(/no snapshot 'nope'/);
-    const next = createMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20 }, () => 0);
+    expect(() => testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20, fromSnapshot: 'nope' }, () => 0)).toThrow(/no snapshot 'nope'/);
+    const next = testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20 }, () => 0);
     open.push(next);
     expect(next.ctx.store.listings.length).toBeGreaterThan(0);
   });
