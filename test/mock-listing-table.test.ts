@@ -75,6 +75,24 @@ describe('listings kept by column', () => {
     }), { numRuns: 300, seed: 20261123 });
   });
 
+  test('a string field of a value per row outgrows its column of codes and reads as it was written, before and after', () => {
+    const store = emptyStore(1);
+    reserveListingRows(store.listingTable, 10);
+    // 1,500 distinct keys (past the 1,024 codes a column keeps), a field of few values with null among them, and one that later takes a number.
+    const want = Array.from({ length: 1500 }, (_, i) => ({ key: `K${i * 7919}`, state: i % 3 === 0 ? null : ['CA', 'NY', 'TX'][i % 3]!, grade: 'A' }));
+    const rows = want.map((w) => listingRow(store.listingTable, { ...w } as unknown as Listing) as unknown as Record<string, unknown>);
+    rows[10]!.grade = 7;
+    want[10]!.grade = 7 as unknown as string;
+    rows[11]!.state = { odd: true };
+    (want[11] as Record<string, unknown>).state = { odd: true };
+    rows[12]!.key = 'K0';
+    want[12]!.key = 'K0';
+    rows.forEach((row, i) => {
+      expect({ key: row.key, state: row.state, grade: row.grade }, `row ${i}`).toEqual(want[i]);
+      expect(JSON.parse(JSON.stringify(row))).toEqual(want[i]);
+    });
+  });
+
   test('a seeded world is rows whose JSON is the plain listings\' text, fields in the same order', () => {
     const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
     const l = store.listings[200]!;

@@ -5,8 +5,11 @@
  * a row about half, and making one leaves only young garbage instead of a large object to promote.
  *
  * Columns are typed by the values they hold: 32-bit integers, other numbers, booleans (each with
- * null), objects of integers under fixed names (the bureau values), anything else as an array; a
- * value a column's type cannot hold turns the column into a wider one. A row reads and writes like
+ * null), objects of integers under fixed names (the bureau values), strings of a few values (rating,
+ * state, FICO bin: a 16-bit code per row into the column's list of values), anything else as an
+ * array; a value a column's type cannot hold turns the column into a wider one. Typed columns hold
+ * no pointers, so the garbage collector never walks them, and room reserved in them costs no memory
+ * until a row is written (the operating system hands out their pages on first touch). A row reads and writes like
  * the plain object it was made from: every field by name, assignment (the engine's changes),
  * `JSON.stringify` (the state file: the same text, fields in the same order), properties it never had
  * become its own, and a field absent from a listing reads undefined. An object field reads as a fresh
@@ -19,12 +22,18 @@ const ROW = '$row';
 /** null in an integer column (no field holds this integer). */
 const NULL_INT = -2147483648;
 const NULL_BOOL = 2;
+/**
+ * Distinct values a column of codes takes before it becomes an array: the catalogue's fields have at
+ * most a few dozen; a field of a value per listing (the member key) turns into an array early.
+ */
+const MAX_CODES = 1024;
 
 type Column =
   | { name: string; kind: 'int'; data: Int32Array }
   | { name: string; kind: 'float'; data: Float64Array }
   | { name: string; kind: 'bool'; data: Uint8Array }
   | { name: string; kind: 'ints'; keys: string[]; data: Int32Array[] }
+  | { name: string; kind: 'enum'; data: Uint16Array; values: unknown[]; codes: Map<unknown, number> }
   | { name: string; kind: 'any'; data: unknown[] }
   | { name: string; kind: 'sparse'; data: Map<number, unknown> };
 
@@ -75,8 +84,21 @@ function read(c: Column, i: number): unknown {
       return out;
     }
     case 'sparse': return c.data.get(i);
+    case 'enum': return c.values[c.data[i]!];
     default: return c.data[i];
   }
+}
+
+type EnumColumn = Extract<Column, { kind: 'enum' }>;
+
+/** The code of `v` in column `c`, a new one if there is room; -1 when `v` cannot be coded or the column holds too many values already. */
+function codeOf(c: EnumColumn, v: unknown): number {
+  const k = c.codes.get(v);
+  if (k !== undefined) return k;
+  // Strings and null only: an object would be shared between the rows holding it.
+  if ((v !== null && typeof v !== 'string') || c.values.length >= MAX_CODES) return -1;
+  c.codes.set(v, c.values.length);
+  return c.values.push(v) - 1;
 }
 
 /** Replaces column `j` by a wider one holding the same values for the rows made so far. */
@@ -123,6 +145,11 @@ function write(t: Table, j: number, i: number, v: unknown): void {
       if (v === undefined) c.data.delete(i);
       else c.data.set(i, v);
       return;
+    case 'enum': {
+      const k = codeOf(c, v);
+      if (k >= 0) return void (c.data[i] = k);
+      break;
+    }
     default:
       c.data[i] = v;
       return;
@@ -146,6 +173,7 @@ function storeCode(c: Column, j: number): string {
         names.map((x, k) => `d${j}[${k}][i] = ${x};`).join(' ')} } else ${slow}`;
     }
     case 'sparse': return `if (v !== undefined) d${j}.set(i, v);`;
+    case 'enum': return `k = C${j}.get(v); if (k !== undefined) d${j}[i] = k; else ${slow}`;
     default: return `d${j}[i] = v;`;
   }
 }
@@ -169,9 +197,9 @@ function ownKeys(o: object): number {
 function compileCopy(t: Table): void {
   // Names come from listing objects the mock made; any that is not an identifier is read by key.
   const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
-  const locals = t.columns.map((_, j) => `const d${j} = D[${j}];`).join(' ');
+  const locals = t.columns.map((c, j) => `const d${j} = D[${j}];${c.kind === 'enum' ? ` const C${j} = t.columns[${j}].codes;` : ''}`).join(' ');
   const body = t.columns.map((c, j) => `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, j)}`).join('\n');
-  const factory = new Function('t', 'write', 'ownKeys', 'D', `${locals} return (p, i) => { let n = 0; let v;\n${body}\nreturn n; };`);
+  const factory = new Function('t', 'write', 'ownKeys', 'D', `${locals} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
   t.copy = factory(t, write, ownKeys, t.columns.map((c) => c.data)) as Table['copy'];
   t.plain = compilePlain(t);
   t.compiled = true;
@@ -185,6 +213,7 @@ function readCode(c: Column, j: number): string {
     case 'bool': return `(x = d${j}[i], x === ${NULL_BOOL} ? null : x === 1)`;
     case 'ints': return `{ ${c.keys.map((k, n) => `${JSON.stringify(k)}: d${j}_${n}[i]`).join(', ')} }`;
     case 'sparse': return `d${j}.get(i)`;
+    case 'enum': return `V${j}[d${j}[i]]`;
     default: return `d${j}[i]`;
   }
 }
@@ -197,10 +226,11 @@ function readCode(c: Column, j: number): string {
 function compilePlain(t: Table): Table['plain'] {
   const locals = t.columns.map((c, j) => (c.kind === 'ints'
     ? c.keys.map((_, n) => `const d${j}_${n} = D[${j}][${n}];`).join(' ')
+    : c.kind === 'enum' ? `const d${j} = D[${j}]; const V${j} = T.columns[${j}].values;`
     : `const d${j} = D[${j}];`)).join(' ');
   const fields = t.columns.map((c, j) => `${JSON.stringify(c.name)}: ${readCode(c, j)}`).join(',\n');
-  const factory = new Function('D', `${locals} return (i) => { let x; return {\n${fields}\n}; };`);
-  return factory(t.columns.map((c) => c.data)) as Table['plain'];
+  const factory = new Function('D', 'T', `${locals} return (i) => { let x; return {\n${fields}\n}; };`);
+  return factory(t.columns.map((c) => c.data), t) as Table['plain'];
 }
 
 function addColumn(t: Table, name: string, first: unknown): void {
@@ -212,6 +242,7 @@ function addColumn(t: Table, name: string, first: unknown): void {
     : first === null || isInt(first) ? { name, kind: 'int', data: new Int32Array(n) }
     : typeof first === 'number' && first === first ? { name, kind: 'float', data: new Float64Array(n) }
     : typeof first === 'boolean' ? { name, kind: 'bool', data: new Uint8Array(n) }
+    : typeof first === 'string' ? { name, kind: 'enum', data: new Uint16Array(n), values: [], codes: new Map() }
     : keys ? { name, kind: 'ints', keys, data: keys.map(() => new Int32Array(n)) }
     // Sized to the rows reserved (holes read undefined): grown by appends, a million rows left ~270 bytes of garbage each.
     : { name, kind: 'any', data: new Array<unknown>(n) };
@@ -244,6 +275,9 @@ function defineAccessor(t: Table, j: number): void {
   } else if (c.kind === 'any') {
     get = function () { return c.data[this[ROW]]; };
     set = function (v) { c.data[this[ROW]] = v; };
+  } else if (c.kind === 'enum') {
+    get = function () { return c.values[c.data[this[ROW]]!]; };
+    set = function (v) { const k = c.codes.get(v); if (k !== undefined) c.data[this[ROW]] = k; else slowSet.call(this, v); };
   } else if (c.kind === 'sparse') {
     // Set on most listings once (the engine's origination time, then null): straight to the map, not through `write`.
     get = function () { return c.data.get(this[ROW]); };
@@ -273,7 +307,7 @@ function makeTable(): Table {
   return t;
 }
 
-function grown<A extends Int32Array | Float64Array | Uint8Array>(a: A, n: number): A {
+function grown<A extends Int32Array | Float64Array | Uint16Array | Uint8Array>(a: A, n: number): A {
   const next = new (a.constructor as new (n: number) => A)(n);
   next.set(a);
   return next;
@@ -284,7 +318,7 @@ function grow(t: Table, capacity: number): void {
   t.compiled = false;
   for (const c of t.columns) {
     if (c.kind === 'ints') c.data = c.data.map((d) => grown(d, t.capacity));
-    else if (c.kind !== 'any' && c.kind !== 'sparse') c.data = grown(c.data as Int32Array | Float64Array | Uint8Array, t.capacity);
+    else if (c.kind !== 'any' && c.kind !== 'sparse') c.data = grown(c.data as Int32Array | Float64Array | Uint16Array | Uint8Array, t.capacity);
   }
 }
 
@@ -297,13 +331,15 @@ export function emptyListingTable(): ListingTable {
 }
 
 /**
- * Makes room for `rows` rows in all, before they are added: the capacity doubling would reach, so a
- * world's memory is as it was, but allocated once. Growing a million rows by doubling copied every
- * column twenty times and made the garbage collector mark the whole heap again on every new buffer.
+ * Makes room for `rows` rows in all, before they are added, and half as many again as the listings the
+ * market adds later (a clock move of 15 days adds about as many as a world holds): allocated once, in
+ * typed columns that cost memory only once written. Growing a million rows by doubling copied every
+ * column twenty times and made the garbage collector mark the whole heap again on every new buffer;
+ * growing by a move's arrivals copied every row the world held and took a third of the move's time
+ * in page faults.
  */
 export function reserveListingRows(t: ListingTable, rows: number): void {
-  let capacity = t.capacity;
-  while (capacity < rows) capacity *= 2;
+  const capacity = Math.ceil(2.5 * rows) + 1024;
   if (capacity > t.capacity) grow(t, capacity);
 }
 
@@ -324,4 +360,9 @@ export function listingRow(t: ListingTable, listing: Listing): Listing {
   if (i === 0) for (const k of LATER_FIELDS) if (!t.byName.has(k)) addColumn(t, k, undefined);
   t.size++;
   return new t.Row(i);
+}
+
+/** The row of a listing the store keeps (`addListing`): its position in `store.listings` and in the columns. */
+export function rowOf(l: Listing): number {
+  return (l as unknown as RowObject)[ROW];
 }

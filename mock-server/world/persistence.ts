@@ -9,7 +9,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import { emptyListingTable } from './listing-table.js';
+import { emptyListingTable, reserveListingRows } from './listing-table.js';
 import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
@@ -124,6 +124,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
   store.listings = [];
   store.listingByNumber = new ListingsByNumber();
   store.listingTable = emptyListingTable();
+  reserveListingRows(store.listingTable, loaded.length);
   for (const l of loaded) {
     l.platform_rating = oldRating(l.platform_rating);
     addListing(store, l);
