@@ -13,7 +13,7 @@ import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, orig
 import { appetite, fundingStep } from './own-steps.js';
 import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
-import { BUY, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW, type ListingEvents } from './timeline.js';
+import { BUY, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;
@@ -29,20 +29,23 @@ const CANCEL_AT_ORIGINATION = 0.03;
 export function runTick(store: Store, t: number): void {
   const h = t / TICK_MS;
   const due = takeDue(store, h);
-  let ending: ListingEvents[] | null = null;
-  for (const ev of due.listings) {
-    if (endsAt(ev.listing, t, ev.fired)) {
-      (ending ??= []).push(ev);
+  const listings = store.listings;
+  const fired = due.fired;
+  let ending: number[] | null = null;
+  for (const r of due.listings) {
+    const l = listings[r]!;
+    if (endsAt(l, t, fired[r]!)) {
+      (ending ??= []).push(r);
       continue;
     }
-    stepListing(store, ev.listing, t, ev.fired);
-    requeueListing(store, ev, h);
+    stepListing(store, l, t, fired[r]!);
+    requeueListing(store, r, h);
   }
   if (ending) {
-    ending.sort((a, b) => a.listing.listing_number - b.listing.listing_number);
-    for (const ev of ending) {
-      stepListing(store, ev.listing, t, ev.fired);
-      requeueListing(store, ev, h);
+    ending.sort((a, b) => listings[a]!.listing_number - listings[b]!.listing_number);
+    for (const r of ending) {
+      stepListing(store, listings[r]!, t, fired[r]!);
+      requeueListing(store, r, h);
     }
   }
   for (const loan of due.loans) {

@@ -14,11 +14,15 @@
  * visited or read (`settleThrough`, `settleWorld`: the engine settles the world before anyone looks).
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
+ *
+ * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the store),
+ * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
 import { mulberry32, nextState } from '../kit/rng.js';
-import type { ListingEvents, StreamAt, Timeline } from '../world/derived.js';
+import type { ListingEvents, Timeline } from '../world/derived.js';
+import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, Store } from '../world/store.js';
 import { appetite, FUND_CHANCE_PER_HOUR, fundedAfter, fundingStep, percentFunded, readyToOriginate } from './own-steps.js';
 import { streamState } from './rng-for.js';
@@ -62,19 +66,30 @@ export function biddableUntil(l: Listing): number {
   return hourAtOrAfter(l.listing_end_date) * HOUR;
 }
 
+/** Where a call without a row of its own keeps its streams (it starts each over). */
+const scratchHours = new Float64Array(PROCESS_COUNT);
+const scratchStates = new Uint32Array(PROCESS_COUNT);
+
 /**
  * The first hour in [from, until) at which process `i` fires for listing `n`, or Infinity. Within
  * each block of hours the firing hours are geometric gaps drawn from the block's own stream, so a
  * process fires at an hour with its chance per hour, independently of every other hour, listing and
- * process, and the answer is a function of the seed, `n`, `i` and the hour alone. `at` remembers
- * where the stream stood, so the next call in the same block continues it instead of starting over.
+ * process, and the answer is a function of the seed, `n`, `i` and the hour alone. The timeline
+ * remembers where each stream stood (`fireAfter`), so the next call in the same block continues it
+ * instead of starting over.
  */
-export function nextFiring(seed: number, n: number, i: number, from: number, until: number, at: StreamAt = { hours: [], states: [] }): number {
+export function nextFiring(seed: number, n: number, i: number, from: number, until: number): number {
+  scratchHours[i] = Infinity;
+  return fireAfter(seed, n, i, from, until, scratchHours, scratchStates, 0);
+}
+
+/** `nextFiring` of a listing whose streams stand at `H[o + i]`, `S[o + i]`, which it moves on. */
+function fireAfter(seed: number, n: number, i: number, from: number, until: number, H: Float64Array, S: Uint32Array, o: number): number {
   const logMiss = LOG_MISS[i]!;
   const size = BLOCK_HOURS[i]!;
-  let h = at.hours[i] ?? Infinity;
+  let h = H[o + i]!;
   let block = Math.floor(from / size);
-  let state = at.states[i] ?? 0;
+  let state = S[o + i]!;
   if (!(h < from && Math.floor(h / size) === block)) {
     h = block * size - 1;
     state = streamState(seed, n, PROCESS_SALT + i, block);
@@ -86,15 +101,15 @@ export function nextFiring(seed: number, n: number, i: number, from: number, unt
       h += 1 + Math.floor(Math.log(1 - mulberry32(state)) / logMiss);
       if (h >= blockEnd) break;
       if (h >= from) {
-        at.states[i] = state;
-        return (at.hours[i] = h < until ? h : Infinity);
+        S[o + i] = state;
+        return (H[o + i] = h < until ? h : Infinity);
       }
     }
     block++;
     h = block * size - 1;
     state = streamState(seed, n, PROCESS_SALT + i, block);
   }
-  return (at.hours[i] = Infinity);
+  return (H[o + i] = Infinity);
 }
 
 /** The processes that fire for listing `l` at hour `h` (the mask a straightforward hourly walk computes). */
@@ -121,80 +136,108 @@ function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   else map.set(hour, [item]);
 }
 
+
+/** Empty event arrays with room for `capacity` rows (typed arrays: memory is taken only as rows are written). */
+function eventArrays(capacity: number): ListingEvents {
+  return {
+    capacity, live: new Uint8Array(capacity), at: new Float64Array(capacity), start: new Float64Array(capacity), end: new Float64Array(capacity),
+    settled: new Float64Array(capacity), fired: new Uint8Array(capacity), whole: new Uint8Array(capacity),
+    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity),
+  };
+}
+
+/** The event arrays with room for row `r`: the same, or larger ones holding the same rows (room for the world's growth, as its columns have). */
+function roomFor(tl: Timeline, r: number): ListingEvents {
+  const ev = tl.listings;
+  if (r < ev.capacity) return ev;
+  const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
+  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
+  return (tl.listings = next);
+}
+
 /**
  * The next hour at which an active listing meets more than itself: its end, a withdrawal, or a
  * whole-loan buyer while it is unfunded (the buyer looks at other investors' unprocessed bids).
  */
-function sharedHour(l: Listing, ev: ListingEvents): number {
-  const next = ev.hours;
-  const at = Math.min(ev.end, next[0]!);
-  return ev.whole && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, next[3]!) : at;
+function sharedHour(l: Listing, ev: ListingEvents, r: number): number {
+  const o = PROCESS_COUNT * r;
+  const at = Math.min(ev.end[r]!, ev.hours[o]!);
+  return ev.whole[r] && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, ev.hours[o + 3]!) : at;
 }
 
 /** Where a look ahead keeps its own copy of a listing's streams, so that the listing's stay where its columns are. */
-const ahead: StreamAt = { hours: [0, 0, 0, 0], states: [0, 0, 0, 0] };
+const aheadHours = new Float64Array(PROCESS_COUNT);
+const aheadStates = new Uint32Array(PROCESS_COUNT);
 
 /**
- * The first hour before `limit` at which the listing's own steps (from `ev.settled` on) leave it
+ * The first hour before `limit` at which the listing's own steps (from its settled hour on) leave it
  * verified and funded in full, so that the visit at that hour makes it Pending; Infinity if none.
  */
-function pendingHour(seed: number, l: Listing, ev: ListingEvents, limit: number): number {
+function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, limit: number): number {
   let stage = l.verification_stage;
   const total = l.listing_amount;
   let funded = l.amount_funded;
-  if (readyToOriginate(stage, funded, total)) return ev.settled + 1;
+  if (readyToOriginate(stage, funded, total)) return ev.settled[r]! + 1;
+  const o = PROCESS_COUNT * r;
   for (let i = 1; i <= 2; i++) {
-    ahead.hours[i] = ev.hours[i]!;
-    ahead.states[i] = ev.states[i]!;
+    aheadHours[i] = ev.hours[o + i]!;
+    aheadStates[i] = ev.states[o + i]!;
   }
-  const keen = appetite(seed, ev.number);
+  const n = l.listing_number;
+  const end = ev.end[r]!;
+  const whole = ev.whole[r] === 1;
+  const keen = appetite(seed, n);
   for (;;) {
-    const verifyAt = stage < 3 ? ahead.hours[1]! : Infinity;
-    const fundAt = !ev.whole && funded < total ? ahead.hours[2]! : Infinity;
+    const verifyAt = stage < 3 ? aheadHours[1]! : Infinity;
+    const fundAt = !whole && funded < total ? aheadHours[2]! : Infinity;
     const h = Math.min(verifyAt, fundAt);
     if (h >= limit) return Infinity;
     if (verifyAt === h) {
       stage++;
-      nextFiring(seed, ev.number, 1, h + 1, ev.end, ahead);
+      fireAfter(seed, n, 1, h + 1, end, aheadHours, aheadStates, 0);
     }
     if (fundAt === h) {
-      funded = fundedAfter(total, funded, fundingStep(seed, ev.number, keen, total, cents(total - funded), h));
-      nextFiring(seed, ev.number, 2, h + 1, ev.end, ahead);
+      funded = fundedAfter(total, funded, fundingStep(seed, n, keen, total, cents(total - funded), h));
+      fireAfter(seed, n, 2, h + 1, end, aheadHours, aheadStates, 0);
     }
     if (readyToOriginate(stage, funded, total)) return h;
   }
 }
 
 /**
- * Applies an active listing's own steps at every hour after `ev.settled` up to `through` (none of
- * them meets another listing, makes it Pending or ends it: the timeline queued it no later than
- * that), writing its columns once, as the hourly walk would have left them.
+ * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
+ * `through` (none of them meets another listing, makes it Pending or ends it: the timeline queued it
+ * no later than that), writing its columns once, as the hourly walk would have left them.
  */
-export function settleThrough(store: Store, ev: ListingEvents, through: number): void {
-  if (through <= ev.settled) return;
-  const from = ev.settled;
-  ev.settled = through;
-  const l = ev.listing;
+function settleThrough(store: Store, ev: ListingEvents, r: number, through: number): void {
+  const from = ev.settled[r]!;
+  if (through <= from) return;
+  ev.settled[r] = through;
+  const l = store.listings[r]!;
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
-  const next = ev.hours;
+  const o = PROCESS_COUNT * r;
+  const H = ev.hours;
+  const n = l.listing_number;
+  const end = ev.end[r]!;
+  const whole = ev.whole[r] === 1;
   let stage = l.verification_stage;
   const total = l.listing_amount;
   const before = l.amount_funded;
   let funded = before;
   let last = -1;
-  const keen = appetite(store.seed, ev.number);
+  const keen = appetite(store.seed, n);
   for (;;) {
-    const verifyAt = stage < 3 && next[1]! > from ? next[1]! : Infinity;
-    const fundAt = !ev.whole && funded < total && next[2]! > from ? next[2]! : Infinity;
+    const verifyAt = stage < 3 && H[o + 1]! > from ? H[o + 1]! : Infinity;
+    const fundAt = !whole && funded < total && H[o + 2]! > from ? H[o + 2]! : Infinity;
     const h = Math.min(verifyAt, fundAt);
     if (h > through) break;
     if (verifyAt === h) {
       stage++;
-      nextFiring(store.seed, ev.number, 1, h + 1, ev.end, ev);
+      fireAfter(store.seed, n, 1, h + 1, end, H, ev.states, o);
     }
     if (fundAt === h) {
-      funded = fundedAfter(total, funded, fundingStep(store.seed, ev.number, keen, total, cents(total - funded), h));
-      nextFiring(store.seed, ev.number, 2, h + 1, ev.end, ev);
+      funded = fundedAfter(total, funded, fundingStep(store.seed, n, keen, total, cents(total - funded), h));
+      fireAfter(store.seed, n, 2, h + 1, end, H, ev.states, o);
     }
     last = h;
   }
@@ -213,43 +256,65 @@ export function settleThrough(store: Store, ev: ListingEvents, through: number):
 export function settleWorld(store: Store): void {
   const tl = store.index.timeline;
   if (!tl || tl.settled === tl.hour) return;
-  for (const ev of tl.listings.values()) settleThrough(store, ev, tl.hour);
+  const ev = tl.listings;
+  const end = Math.min(tl.listingsSeen, ev.capacity);
+  let first = -1;
+  for (let r = tl.firstLive; r < end; r++) {
+    if (ev.live[r] === 0) continue;
+    if (first < 0) first = r;
+    settleThrough(store, ev, r, tl.hour);
+  }
+  // Rows below the first live one stay dead (a listing that leaves the timeline comes back only through listingChanged, which lowers it again).
+  tl.firstLive = first < 0 ? end : first;
   tl.settled = tl.hour;
 }
 
 /** Brings one listing's columns up to the last tick (an order about to read and change it). */
 export function settleListing(store: Store, l: Listing): void {
   const tl = store.index.timeline;
-  const ev = tl?.listings.get(l.listing_number);
-  if (tl && ev) settleThrough(store, ev, tl.hour);
+  if (!tl) return;
+  const r = rowOf(l);
+  if (r < tl.listings.capacity && tl.listings.live[r] === 1) settleThrough(store, tl.listings, r, tl.hour);
 }
 
-/** Queues a listing at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
-function queueListing(store: Store, tl: Timeline, ev: ListingEvents, from: number): void {
-  const l = ev.listing;
+/** Queues row `r` at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
+function queueListing(store: Store, tl: Timeline, r: number, from: number): void {
+  const ev = tl.listings;
+  const l = store.listings[r]!;
   let at = NaN;
   if (l.listing_status === LISTING_STATUS.ACTIVE) {
-    const shared = sharedHour(l, ev);
-    at = Math.max(from, Math.min(shared, pendingHour(store.seed, l, ev, shared)));
+    const shared = sharedHour(l, ev, r);
+    at = Math.max(from, Math.min(shared, pendingHour(store.seed, l, ev, r, shared)));
   } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
-  if (at === ev.at) return;
-  ev.at = at;
-  if (Number.isNaN(at)) tl.listings.delete(ev.number);
-  else if (at - tl.hour < RING) tl.ring[at % RING]!.push(ev);
-  else push(tl.later, at, ev);
+  if (at === ev.at[r]) return;
+  ev.at[r] = at;
+  if (Number.isNaN(at)) {
+    ev.live[r] = 0;
+    tl.liveCount--;
+  } else if (at - tl.hour < RING) tl.ring[at % RING]!.push(r);
+  else push(tl.later, at, r);
 }
 
-/** Draws the next firing of every process at or after `from` (or the listing's start), up to its end. */
-function listingEvents(seed: number, l: Listing, from: number): ListingEvents {
-  const ev: ListingEvents = {
-    listing: l, number: l.listing_number, whole: l.investment_typeid === 2,
-    at: NaN, start: hourAtOrAfter(l.listing_start_date), end: hourAtOrAfter(l.listing_end_date), fired: 0, settled: 0,
-    hours: [Infinity, Infinity, Infinity, Infinity], states: [0, 0, 0, 0],
-  };
-  const first = Math.max(from, ev.start);
-  ev.settled = first - 1;
-  for (let i = 0; i < PROCESS_COUNT; i++) nextFiring(seed, ev.number, i, first, ev.end, ev);
-  return ev;
+/** Gives row `r` (listing `l`) its place: the next firing of every process at or after `from` (or the listing's start), up to its end. */
+function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: number): void {
+  const ev = roomFor(tl, r);
+  ev.live[r] = 1;
+  tl.liveCount++;
+  if (r < tl.firstLive) tl.firstLive = r;
+  ev.at[r] = NaN;
+  ev.whole[r] = l.investment_typeid === 2 ? 1 : 0;
+  const start = hourAtOrAfter(l.listing_start_date);
+  const end = hourAtOrAfter(l.listing_end_date);
+  ev.start[r] = start;
+  ev.end[r] = end;
+  ev.fired[r] = 0;
+  const first = Math.max(from, start);
+  ev.settled[r] = first - 1;
+  const o = PROCESS_COUNT * r;
+  for (let i = 0; i < PROCESS_COUNT; i++) {
+    ev.hours[o + i] = Infinity;
+    fireAfter(store.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
+  }
 }
 
 /** The first hour at or after `from` at which a loan can change: a due date, a day more past due, a charge-off. */
@@ -276,11 +341,11 @@ function queueLoan(tl: Timeline, loan: Loan, from: number): void {
 function catchUp(store: Store, tl: Timeline, from: number): void {
   const all = store.listings;
   for (; tl.listingsSeen < all.length; tl.listingsSeen++) {
-    const l = all[tl.listingsSeen]!;
-    if (!isLive(l) || tl.listings.has(l.listing_number)) continue;
-    const ev = listingEvents(store.seed, l, from);
-    tl.listings.set(l.listing_number, ev);
-    queueListing(store, tl, ev, from);
+    const r = tl.listingsSeen;
+    const l = all[r]!;
+    if (!isLive(l) || (r < tl.listings.capacity && tl.listings.live[r] === 1)) continue;
+    addEvents(store, tl, l, r, from);
+    queueListing(store, tl, r, from);
   }
   if (tl.loansSeen === 0) {
     for (const loan of store.loans.values()) queueLoan(tl, loan, from);
@@ -302,7 +367,9 @@ function timelineAt(store: Store, h: number): Timeline {
     // The old timeline's listings get the steps they are owed before it goes (a skipped stretch after it is skipped for all).
     if (tl) settleWorld(store);
     const ring = Array.from({ length: RING }, () => []);
-    tl = { hour: h - 1, settled: h - 1, listings: new Map(), ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+    // Room for the world's rows and as many again (the columns reserve as much: listing-table.ts).
+    const listings = eventArrays(2 * store.listings.length + 1024);
+    tl = { hour: h - 1, settled: h - 1, listings, liveCount: 0, firstLive: listings.capacity, ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
     store.index.timeline = tl;
   }
   catchUp(store, tl, h);
@@ -310,9 +377,10 @@ function timelineAt(store: Store, h: number): Timeline {
   return tl;
 }
 
-/** What can change at hour `h`: the listings (in the order queued, each with the processes that fire) and the loans (by number) due then. */
+/** What can change at hour `h`: the listings' rows (in the order queued; `fired`: the processes that fire for each, by row) and the loans (by number) due then. */
 export interface DueAt {
-  listings: ListingEvents[];
+  listings: number[];
+  fired: Uint8Array;
   loans: Loan[];
 }
 
@@ -323,37 +391,43 @@ export function takeDue(store: Store, h: number): DueAt {
   listings.length = 0;
   // Entries queued in `later` were queued before any in the ring (their hour was farther off then): they come first, as queued.
   if (tl.later.size > 0) {
-    takeListings(store, tl.later.get(h) ?? [], h, listings);
+    takeListings(store, tl, tl.later.get(h) ?? [], h, listings);
     tl.later.delete(h);
   }
   const bucket = tl.ring[h % RING]!;
-  takeListings(store, bucket, h, listings);
+  takeListings(store, tl, bucket, h, listings);
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
   loans.sort((a, b) => a.loan_number - b.loan_number);
-  return { listings, loans };
+  return { listings, fired: tl.listings.fired, loans };
 }
 
-/** Moves the entries of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
-function takeListings(store: Store, bucket: readonly ListingEvents[], h: number, out: ListingEvents[]): void {
+/** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
+function takeListings(store: Store, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
+  const ev = tl.listings;
+  const H = ev.hours;
   for (let k = 0; k < bucket.length; k++) {
-    const ev = bucket[k]!;
-    if (ev.at !== h) continue; // moved since, or a second copy
-    ev.at = NaN;
+    const r = bucket[k]!;
+    if (ev.at[r] !== h) continue; // moved since, or a second copy
+    ev.at[r] = NaN;
     // The visit at h sees the listing as every hour before it left it.
-    settleThrough(store, ev, h - 1);
-    const next = ev.hours;
-    ev.fired = (next[0] === h ? WITHDRAW : 0) | (next[1] === h ? VERIFY : 0) | (next[2] === h ? FUND : 0) | (next[3] === h ? BUY : 0);
-    out.push(ev);
+    settleThrough(store, ev, r, h - 1);
+    const o = PROCESS_COUNT * r;
+    ev.fired[r] = (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? FUND : 0) | (H[o + 3] === h ? BUY : 0);
+    out.push(r);
   }
 }
 
-/** Puts a listing taken out at hour `h` back at its next event (drawing the next firing of the processes that fired). */
-export function requeueListing(store: Store, ev: ListingEvents, h: number): void {
-  for (let i = 0; i < PROCESS_COUNT; i++) if (ev.fired & (1 << i)) nextFiring(store.seed, ev.number, i, h + 1, ev.end, ev);
-  ev.settled = h;
-  queueListing(store, store.index.timeline!, ev, h + 1);
+/** Puts row `r`, taken out at hour `h`, back at its next event (drawing the next firing of the processes that fired). */
+export function requeueListing(store: Store, r: number, h: number): void {
+  const tl = store.index.timeline!;
+  const ev = tl.listings;
+  const fired = ev.fired[r]!;
+  const n = store.listings[r]!.listing_number;
+  for (let i = 0; i < PROCESS_COUNT; i++) if (fired & (1 << i)) fireAfter(store.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
+  ev.settled[r] = h;
+  queueListing(store, tl, r, h + 1);
 }
 
 /** Puts a loan serviced at hour `h` back at its next event, if it has one. */
@@ -365,8 +439,8 @@ export function requeueLoan(store: Store, loan: Loan, h: number): void {
 export function listingChanged(store: Store, l: Listing): void {
   const tl = store.index.timeline;
   if (!tl || !isLive(l)) return;
-  let ev = tl.listings.get(l.listing_number);
-  if (!ev) tl.listings.set(l.listing_number, (ev = listingEvents(store.seed, l, tl.hour + 1)));
+  const r = rowOf(l);
+  if (!(r < tl.listings.capacity && tl.listings.live[r] === 1)) addEvents(store, tl, l, r, tl.hour + 1);
   // Its own steps up to now came before the change (the caller settled it first: settleListing); the look ahead starts from the new state.
-  queueListing(store, tl, ev, tl.hour + 1);
+  queueListing(store, tl, r, tl.hour + 1);
 }
