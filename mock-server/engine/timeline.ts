@@ -367,8 +367,8 @@ function timelineAt(store: Store, h: number): Timeline {
     // The old timeline's listings get the steps they are owed before it goes (a skipped stretch after it is skipped for all).
     if (tl) settleWorld(store);
     const ring = Array.from({ length: RING }, () => []);
-    // Room for the world's rows and as many again (the columns reserve as much: listing-table.ts).
-    const listings = eventArrays(2 * store.listings.length + 1024);
+    // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
+    const listings = eventArrays(Math.ceil(2.5 * store.listings.length) + 1024);
     tl = { hour: h - 1, settled: h - 1, listings, liveCount: 0, firstLive: listings.capacity, ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
     store.index.timeline = tl;
   }
