@@ -204,6 +204,7 @@ const SCRIPT = `
   var ticks = 0;
   function tick() {
     ticks++;
+    // A poll that failed (the mock restarting, say) is shown until one succeeds again; an action's failure stays.
     (ticks % 5 === 0 ? refreshAll() : refreshFast()).then(function () {
       if ($('status').className === 'error' && /^GET /.test($('status').textContent)) say('', false);
     }, function (err) { say(err.message, true); });

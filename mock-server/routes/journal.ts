@@ -310,10 +310,11 @@ function liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string
  * journal it shows would fill with its own polling. A refused one, or any other request, still is.
  */
 function dashboardRead(seen: Seen): boolean {
-  if (seen.method !== 'GET' || seen.status !== 200 || !isAdminPath(seen.path)) return false;
+  if (seen.method !== 'GET' || seen.status !== 200) return false;
+  // The header first: on every other GET (a listings search) one property read ends it, no pattern is run.
   const h = seen.headers;
   const value = h instanceof Headers ? h.get(DASHBOARD_HEADER) : h[DASHBOARD_HEADER];
-  return value !== null && value !== undefined;
+  return value !== null && value !== undefined && isAdminPath(seen.path);
 }
 
 function headerPairs(headers: Headers): [string, string][] {
