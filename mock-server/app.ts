@@ -11,6 +11,7 @@ import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './routes/accounts.js';
 import { adminHandlers } from './routes/admin.js';
+import { dashboardHandlers } from './routes/dashboard.js';
 import { inspectHandlers } from './routes/inspect.js';
 import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './routes/listings.js';
 import { loansHandlers } from './routes/loans.js';
@@ -106,7 +107,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? [...adminHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
+    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
   ];
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();

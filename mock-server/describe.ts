@@ -1,4 +1,5 @@
 /** What `mkt mock serve` prints on start: the URLs to configure and the seeded credentials. */
+import { MOCK_ADMIN_PREFIX } from '../src/contract/mock-admin.js';
 import type { MockApp } from './app.js';
 import { userPassword } from './oauth/passwords.js';
 import { DEMO_CLIENT, PARTNER_CODES } from './engine/seed.js';
@@ -33,6 +34,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  base_url  ${root}/v1`,
     `  root_url  ${root}`,
     `  auth_url  ${root}`,
+    ...(app.ctx.options.admin ? [`  dashboard ${root}${MOCK_ADMIN_PREFIX}/ (the world, the clock, the request journal, in a browser)`] : []),
     `  seed ${s.seed}, ${active.length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
     // Search shows fractional listings unless asked for whole loans, so its total is not the count above.
     `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,

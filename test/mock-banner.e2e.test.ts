@@ -79,4 +79,14 @@ describe('the banner of mkt mock serve', () => {
     expect(await total(['--whole-loan'])).toBe(Number(whole));
     expect(Number(fractional) + Number(whole)).toBe(active);
   }, 60_000);
+
+  it('prints the dashboard URL, which answers the page', async () => {
+    const origin = /listening on (\S+)/.exec(banner)![1]!;
+    const url = /^ {2}dashboard (\S+) /m.exec(banner)?.[1];
+    expect(url, banner).toBe(`${origin}/__mock/`);
+    const res = await fetch(url!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<title>mkt mock dashboard</title>');
+  });
 });

@@ -38,6 +38,7 @@ describe('mkt mock serve --base-path', () => {
     expect(banner).toContain(`  base_url  ${o}${BASE}/v1\n`);
     expect(banner).toContain(`  root_url  ${o}${BASE}\n`);
     expect(banner).toContain(`  auth_url  ${o}${BASE}\n`);
+    expect(banner).toContain(`  dashboard ${o}${BASE}/__mock/ (`);
     expect(banner).toContain(`export MKT_ROOT_URL=${o}${BASE}; npx mkt login`);
   });
 

@@ -15,11 +15,13 @@
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { JournalEntry } from '../../src/contract/mock-inspect.js';
+import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
 import type { Store } from '../world/store.js';
 import { optionClients } from '../oauth/clients.js';
 import { userPassword } from '../oauth/passwords.js';
 import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from '../http/redact.js';
+import { isAdminPath } from '../http/request-target.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;
@@ -127,7 +129,7 @@ export class RequestJournal {
 
   /** Records one answered (or dropped) request, unless it was a call of the journal itself. */
   record(arrival: Arrival | null, seen: Seen): void {
-    if (!arrival || JOURNAL_PATH.test(seen.path)) return;
+    if (!arrival || JOURNAL_PATH.test(seen.path) || dashboardRead(seen)) return;
     // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
     // only when a part must be redacted now (rarely): this runs for every request.
     const few = this.fewNow();
@@ -301,6 +303,18 @@ function liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string
   if (text.length < 8) return;
   TOKEN_RUN.lastIndex = 0;
   for (let m = TOKEN_RUN.exec(text); m !== null; m = TOKEN_RUN.exec(text)) if (live.has(m[0])) into.push(m[0]);
+}
+
+/**
+ * A read the dashboard made of an admin route and got (GET, 200, its header): not recorded, or the
+ * journal it shows would fill with its own polling. A refused one, or any other request, still is.
+ */
+function dashboardRead(seen: Seen): boolean {
+  if (seen.method !== 'GET' || seen.status !== 200) return false;
+  // The header first: on every other GET (a listings search) one property read ends it, no pattern is run.
+  const h = seen.headers;
+  const value = h instanceof Headers ? h.get(DASHBOARD_HEADER) : h[DASHBOARD_HEADER];
+  return value !== null && value !== undefined && isAdminPath(seen.path);
 }
 
 function headerPairs(headers: Headers): [string, string][] {

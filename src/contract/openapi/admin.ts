@@ -1,5 +1,5 @@
 /**
- * The mock's admin routes (mock-server/routes/admin.ts), tagged `mock-admin`: reset, state, clock,
+ * The mock's admin routes (mock-server/routes/admin.ts, the dashboard of routes/dashboard.ts), tagged `mock-admin`: reset, state, clock,
  * processing, faults and operator actions on a listing. Outside the spec; off with `--no-admin`;
  * loopback callers of a loopback bind may call them, any other caller needs the admin token (a
  * refused caller gets the 404 of a path that does not exist).
@@ -11,7 +11,7 @@ import { INSPECT_PAGE } from '../mock-inspect.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
-import { codes, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
+import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const CountsBy = Type.Record(Type.String(), Count);
@@ -93,6 +93,12 @@ const badBody = codes('The body is not a JSON object, or a setting is bad (the m
 
 /** The admin endpoints. */
 export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
+  {
+    method: 'get', path: at(''), operationId: 'mockDashboard', tags: TAGS, access: ADMIN,
+    summary: 'The dashboard: a page that shows the world, the clock (with buttons to move it), faults, the request journal, the outbox and the snapshots',
+    description: 'Plain HTML with an inline script that reads the admin routes of the same server; served with a Content-Security-Policy that runs only that script. /__mock without the slash is the same page.',
+    answers: { 200: html('The dashboard.') },
+  },
   {
     method: 'post', path: at('reset'), operationId: 'mockReset', tags: TAGS, access: ADMIN,
     summary: 'Rebuild the world from the seed at the clock\'s current time', answers: { 200: json('The new state.', MockStateSchema) },

@@ -1,0 +1,131 @@
+/**
+ * The dashboard (GET /__mock/) in a real browser (chromium through playwright-core, as the consent page
+ * is tested): it loads from a mock over HTTP on 127.0.0.1 with no console or page error (a script or
+ * style its CSP refused would be one), shows what a client sent as text, and its +1 day button moves
+ * the clock one day and the world with it. A screenshot is kept under test-artifacts/ (git-ignored).
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/auth-browser.js';
+import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
+import { skipUnless } from './helpers/requirements.js';
+
+const noBrowser = skipUnless('the dashboard browser tests', ['chromium']);
+const ARTIFACTS = resolve(import.meta.dirname, '..', 'test-artifacts');
+const DAY = 86_400_000;
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!noBrowser) browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A mock time as the page shows it (`2026-06-01 12:00:00 +0000`) in ms. */
+function shownTime(text: string | null): number {
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) ([+-]\d{2})(\d{2})$/.exec(text?.trim() ?? '');
+  if (!m) throw new Error(`not a mock time: ${JSON.stringify(text)}`);
+  return Date.parse(`${m[1]}T${m[2]}${m[3]}:${m[4]}`);
+}
+
+/** A page of a fresh context that records every console error and uncaught exception. */
+async function watchedPage(): Promise<{ page: Page; errors: string[] }> {
+  const errors: string[] = [];
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  page.on('console', (m) => void (m.type() === 'error' && errors.push(`console: ${m.text()}`)));
+  page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+  return { page, errors };
+}
+
+/** Waits until the page has shown its first reads; a refused script never gets there, so the errors are the message. */
+async function loaded(page: Page, errors: string[]): Promise<void> {
+  try {
+    await page.waitForSelector('html[data-loaded]', { timeout: 15_000 });
+  } catch (err) {
+    throw new Error(`the dashboard did not load: ${errors.join('; ') || String(err)}`);
+  }
+}
+
+describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
+  let mock: TestMock;
+  beforeAll(async () => {
+    mock = await startMock({ listings: 300 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('loads without errors, shows a client\'s body as text, and +1 day moves the clock and the world one day', async () => {
+    // A client's request whose JSON body holds markup: the journal panel must show it, never run it.
+    const hostile = '<img src=x onerror="window.__pwned=1"><b id="injected">bold</b>';
+    const sent = await fetch(`${mock.origin}/v1/no-such-route`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ note: hostile }) });
+    expect(sent.status).toBe(404);
+
+    const { page, errors } = await watchedPage();
+    const answer = await page.goto(`${mock.origin}/__mock/`);
+    expect(answer?.status()).toBe(200);
+    await loaded(page, errors);
+    const before = await page.textContent('#clock-now');
+    expect(shownTime(before)).toBe(TEST_START);
+    expect(await page.textContent('#world-now')).toBe(before);
+    const listingsBefore = await page.textContent('#listings-by-status');
+    expect(listingsBefore).toContain('Active');
+    expect(await page.textContent('#accounts')).toContain('alice-1');
+
+    await page.waitForSelector('td.body');
+    expect(await page.locator('td.body').allTextContents()).toContain(JSON.stringify({ note: hostile }));
+    expect(await page.locator('#injected, #journal img').count()).toBe(0);
+
+    await page.click('button[data-advance="1d"]');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, { timeout: 60_000 });
+    const after = await page.textContent('#clock-now');
+    expect(shownTime(after) - shownTime(before)).toBe(DAY);
+    expect(await page.textContent('#world-now')).toBe(after);
+    // A day of the market: listings funded, expired or new, so the counts by status are not what they were.
+    expect(await page.textContent('#listings-by-status')).not.toBe(listingsBefore);
+    expect(mock.app.ctx.clock.now()).toBe(TEST_START + DAY);
+    // The move is in the journal the page shows; its own reads are not.
+    const paths = await page.locator('#journal tbody tr td:nth-child(4)').allTextContents();
+    expect(paths).toContain('/__mock/clock');
+    expect(paths.filter((p) => /^\/__mock\/(state|clock|faults|outbox|snapshots)/.test(p))).toEqual(['/__mock/clock']);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('saves a snapshot from its form and lists it', async () => {
+    const { page, errors } = await watchedPage();
+    await page.goto(`${mock.origin}/__mock`);
+    await loaded(page, errors);
+    await page.fill('#snapshot-name', 'from-the-page');
+    await page.click('#snapshot-save');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'saving from-the-page: done', null, { timeout: 30_000 });
+    expect(await page.textContent('#snapshots')).toContain('from-the-page');
+    expect((await mock.app.ctx.snapshots.list()).map((s) => s.name)).toContain('from-the-page');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe.skipIf(noBrowser)('the dashboard of a mock under --base-path', () => {
+  it('reads the admin routes under the prefix', async () => {
+    const mock = await startMock({ listings: 30, basePath: '/market' });
+    try {
+      const { page, errors } = await watchedPage();
+      await page.goto(`${mock.origin}/market/__mock`);
+      await loaded(page, errors);
+      expect(shownTime(await page.textContent('#clock-now'))).toBe(TEST_START);
+      expect(await page.textContent('#accounts')).toContain('alice-1');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await mock.close();
+    }
+  });
+});
