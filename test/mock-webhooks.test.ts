@@ -4,9 +4,10 @@
  * failures are retried and each attempt listed at GET /__mock/webhooks; a replay sends nothing again.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
@@ -223,6 +224,14 @@ describe('webhooks: only events made while serving are sent', () => {
 });
 
 describe('webhooks: settings and secrets', () => {
+  test('the three lines docs/mock.md gives a receiver are, to the character, the ones these tests verify with', () => {
+    const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+    const lines = /function verify\(header: string, body: string, secret: string\): boolean \{\n((?:  .*\n){3})/.exec(source)![1]!.split('\n').slice(0, 3).map((l) => l.trim());
+    expect(lines[0]).toMatch(/^const \{ t = '', v1 = '' \}/);
+    const docs = readFileSync(fileURLToPath(new URL('../docs/mock.md', import.meta.url)), 'utf8');
+    expect(docs).toContain(`\`\`\`js\n${lines.join('\n')}\n\`\`\``);
+  });
+
   test('a URL other than http(s) is refused at start, naming it', () => {
     for (const bad of ['ftp://127.0.0.1/x', 'not a url', 'mailto:a@b.example']) {
       expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: [bad] } })).toThrow(MockSetupError);
