@@ -77,7 +77,8 @@ describe('mkt mock serve --webhook', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const second = await serve([...args, '--webhook-secret', 'chosen-secret']);
+    // A second receiver where nothing listens: its retries are still due when the mock is stopped.
+    const second = await serve([...args, '--webhook', 'http://127.0.0.1:9/hooks', '--webhook-secret', 'chosen-secret']);
     expect(second.stderr()).not.toContain('chosen-secret');
     const outbox = await (await fetch(`${second.origin}/__mock/outbox`)).json() as { result: { id: number }[] };
     expect(outbox.result.map((m) => m.id)).toEqual([1]);
@@ -87,8 +88,16 @@ describe('mkt mock serve --webhook', () => {
     expect(events.map((e) => e.data.id)).toEqual([1, 2]);
     expect(verify(String(all[1]!.headers['mkt-signature']), all[1]!.body, 'chosen-secret')).toBe(true);
     expect(verify(String(all[1]!.headers['mkt-signature']), all[1]!.body, secret)).toBe(false);
-    const listed = await (await fetch(`${second.origin}/__mock/webhooks`)).json() as { result: WebhookDelivery[] };
-    expect(listed.result.map((d) => d.event_id)).toEqual([events[1]!.id]);
+    let listed: WebhookDelivery[] = [];
+    for (let i = 0; i < 200; i++) {
+      listed = ((await (await fetch(`${second.origin}/__mock/webhooks`)).json()) as { result: WebhookDelivery[] }).result;
+      if (listed.some((d) => d.url === 'http://127.0.0.1:9/hooks' && d.attempts.length > 0)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(listed.map((d) => d.event_id)).toEqual([events[1]!.id, events[1]!.id]);
+    expect(listed.find((d) => d.url === r.url)!.state).toBe('delivered');
+    expect(listed.find((d) => d.url !== r.url)).toMatchObject({ state: 'pending', attempts: [{ status: null }] });
+    // Stopped with a retry due: the process ends (no timer or connection of the webhooks keeps it).
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(r.got).toHaveLength(2);

@@ -11,10 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
+import { startHttpServer } from '../mock-server/http-adapter.js';
 import { MockSetupError } from '../mock-server/kit/setup-error.js';
 import type { WebhookDelivery, WebhookEvent } from '../src/contract/mock-webhooks.js';
 import { call, order, plainListings, START, tokenFor } from './engine-fixture.js';
 import { testMockApp } from './helpers/mock.js';
+import { rawRequest } from './helpers/raw-http.js';
 import { startReceiver, unreachableUrl, type Receiver } from './helpers/webhook-receiver.js';
 
 const SECRET = 'whsec_test_secret';
@@ -254,6 +256,16 @@ describe('webhooks: settings and secrets', () => {
     const seen = JSON.stringify((await call(app, 'GET', '/__mock/requests')).body) + JSON.stringify(await deliveries(app));
     expect(seen).not.toContain(secret);
     expect((await deliveries(app))[0]!.url).toBe(`${r.url}?token=***&x=1`);
+  });
+
+  test('GET /__mock/webhooks keeps the admin rules: bound off loopback, only a caller with the admin token sees it', async () => {
+    const app = hookedApp(['http://127.0.0.1:9/hooks']);
+    const server = await startHttpServer(app, '0.0.0.0', 0, { adminToken: 'T0ken-for-admin' });
+    open.push({ close: () => server.close() });
+    expect((await rawRequest(server.port, { target: '/__mock/webhooks' })).status).toBe(404);
+    const seen = await rawRequest(server.port, { target: '/__mock/webhooks', headers: { 'x-mock-admin-token': 'T0ken-for-admin' } });
+    expect(seen.status).toBe(200);
+    expect(JSON.parse(seen.text)).toEqual({ result: [], result_count: 0, total_count: 0 });
   });
 
   test('without --webhook the list is empty and nothing is kept', async () => {
