@@ -242,9 +242,10 @@ describe('webhooks: settings and secrets', () => {
     expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: ['http://127.0.0.1:1/'], secret: ' ' } })).toThrow(/webhook secret must not be empty/);
   });
 
-  test('without a secret one is made; it signs, and neither the journal nor the deliveries show it', async () => {
+  test('without a secret one is made; it signs, and neither the journal nor the deliveries show it (nor a password in the URL)', async () => {
     const r = await receiver();
-    const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: true, webhooks: { urls: [`${r.url}?token=abc&x=1`] } });
+    const url = r.url.replace('http://', 'http://hook:p%40ss@');
+    const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: true, webhooks: { urls: [`${url}?token=abc&x=1`] } });
     open.push({ close: async () => app.close?.() });
     const secret = app.webhooks!.secret;
     expect(app.webhooks!.secretGenerated).toBe(true);
@@ -252,10 +253,13 @@ describe('webhooks: settings and secrets', () => {
     await refusedOrder(app);
     const [g] = await r.waitFor(1);
     expect(verify(String(g!.headers['mkt-signature']), g!.body, secret)).toBe(true);
+    // Credentials in the URL are sent as Basic authorization, and shown as ***.
+    expect(g!.headers.authorization).toBe(`Basic ${Buffer.from('hook:p@ss').toString('base64')}`);
     await call(app, 'POST', '/v1/orders', { token: tokenFor(app, 'bob-1'), body: { note: secret } });
     const seen = JSON.stringify((await call(app, 'GET', '/__mock/requests')).body) + JSON.stringify(await deliveries(app));
     expect(seen).not.toContain(secret);
-    expect((await deliveries(app))[0]!.url).toBe(`${r.url}?token=***&x=1`);
+    expect((await deliveries(app))[0]!.url).toBe(`${r.url.replace('http://', 'http://hook:***@')}?token=***&x=1`);
+    expect(seen).not.toContain('p%40ss');
   });
 
   test('GET /__mock/webhooks keeps the admin rules: bound off loopback, only a caller with the admin token sees it', async () => {

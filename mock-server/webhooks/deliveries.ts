@@ -17,7 +17,7 @@ import { signatureHeader, SIGNATURE_HEADER } from '../kit/webhook-signature.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { MockContext } from '../context.js';
 import type { Message, Store } from '../world/store.js';
-import { randomWebhookSecret, readWebhookUrl, shownUrl, webhookSecretProblem } from './targets.js';
+import { basicAuthorization, randomWebhookSecret, readWebhookUrl, shownUrl, webhookSecretProblem, withoutCredentials } from './targets.js';
 
 /** How often new outbox messages are looked for between requests (the engine's own timer makes them). */
 const POLL_MS = 200;
@@ -30,6 +30,8 @@ interface Delivery {
   type: WebhookEvent['type'];
   url: URL;
   shown: string;
+  /** Basic credentials the URL carried (user:password@), sent as a header. */
+  authorization: string | null;
   body: string;
   attempts: Attempt[];
   state: WebhookState;
@@ -43,7 +45,7 @@ export class Webhooks {
   readonly secret: string;
   /** The secret was made here (the CLI prints it once). */
   readonly secretGenerated: boolean;
-  private readonly targets: { url: URL; shown: string }[];
+  private readonly targets: { url: URL; shown: string; authorization: string | null }[];
   private readonly retryMs: readonly number[];
   private readonly timeoutMs: number;
   private readonly keep: number;
@@ -66,7 +68,7 @@ export class Webhooks {
     this.targets = settings.urls.map((text) => {
       const read = readWebhookUrl(text);
       if ('problem' in read) throw new MockSetupError(`webhook URL ${read.problem}`);
-      return { url: read.url, shown: shownUrl(read.url) };
+      return { url: withoutCredentials(read.url), shown: shownUrl(read.url), authorization: basicAuthorization(read.url) };
     });
     const problem = settings.secret === undefined ? null : webhookSecretProblem(settings.secret);
     if (problem) throw new MockSetupError(`webhook secret ${problem}`);
@@ -102,8 +104,12 @@ export class Webhooks {
     if (store !== this.world) this.watchFromHere();
     const outbox = store.outbox;
     if (outbox.next <= this.mark) return;
-    for (const m of outbox.messages) if (m.id >= this.mark) this.enqueue(m);
+    // Messages are in id order: only the tail past the mark is new (a long outbox is not walked each time).
+    const messages = outbox.messages;
+    let first = messages.length;
+    while (first > 0 && messages[first - 1]!.id >= this.mark) first--;
     this.mark = outbox.next;
+    for (let i = first; i < messages.length; i++) this.enqueue(messages[i]!);
   }
 
   /** The deliveries, newest first, optionally in one state. */
@@ -139,7 +145,10 @@ export class Webhooks {
     };
     const body = JSON.stringify(event);
     for (const target of this.targets) {
-      const d: Delivery = { eventId: event.id, type: event.type, url: target.url, shown: target.shown, body, attempts: [], state: 'pending', nextAt: null, timer: null };
+      const d: Delivery = {
+        eventId: event.id, type: event.type, url: target.url, shown: target.shown, authorization: target.authorization,
+        body, attempts: [], state: 'pending', nextAt: null, timer: null,
+      };
       this.deliveries.push(d);
       // Bounded: the oldest go, and with them any retry still due.
       while (this.deliveries.length > this.keep) this.cancel(this.deliveries.shift()!);
@@ -182,6 +191,7 @@ export class Webhooks {
           [WEBHOOK_EVENT_ID_HEADER]: d.eventId,
           [WEBHOOK_EVENT_TYPE_HEADER]: d.type,
           [WEBHOOK_ATTEMPT_HEADER]: String(n),
+          ...(d.authorization ? { authorization: d.authorization } : {}),
           // Signed at each attempt: a receiver's tolerance for old signatures is measured from the attempt.
           [SIGNATURE_HEADER]: signatureHeader(this.secret, Math.floor(at / 1000), d.body),
         },

@@ -37,3 +37,27 @@ export function shownUrl(url: URL): string {
   for (const name of [...new Set(shown.searchParams.keys())]) if (isSecretName(name)) shown.searchParams.set(name, REDACTED);
   return shown.href;
 }
+
+/** The URL without its user and password (they go in a header: basicAuthorization). */
+export function withoutCredentials(url: URL): URL {
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return bare;
+}
+
+/** `Basic …` for a URL's user:password@, or null without one. */
+export function basicAuthorization(url: URL): string | null {
+  if (url.username === '' && url.password === '') return null;
+  const pair = `${unescaped(url.username)}:${unescaped(url.password)}`;
+  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+}
+
+/** A percent-escaped URL part as text; as it is when an escape is malformed. */
+function unescaped(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
