@@ -13,7 +13,8 @@ import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
 import { startHttpServer } from '../mock-server/http-adapter.js';
 import { MockSetupError } from '../mock-server/kit/setup-error.js';
-import type { WebhookDelivery, WebhookEvent } from '../src/contract/mock-webhooks.js';
+import { Value } from '@sinclair/typebox/value';
+import { WebhookEventSchema, type WebhookDelivery, type WebhookEvent } from '../src/contract/mock-webhooks.js';
 import { call, order, plainListings, START, tokenFor } from './engine-fixture.js';
 import { testMockApp } from './helpers/mock.js';
 import { rawRequest } from './helpers/raw-http.js';
@@ -101,6 +102,8 @@ describe('webhooks: the three events of real order flows, signed', () => {
     }
     for (const g of got) {
       const body = JSON.parse(g.body) as WebhookEvent;
+      // The body is what the OpenAPI document's WebhookEvent describes.
+      expect([...Value.Errors(WebhookEventSchema, body)]).toEqual([]);
       expect(g.headers['content-type']).toBe('application/json');
       expect(g.headers['user-agent']).toMatch(/^mkt-mock-webhooks\//);
       expect(g.headers['mkt-event-id']).toBe(body.id);
