@@ -217,6 +217,8 @@ export class Webhooks {
 
   /** One connection pool for every receiver, made on first use (undici is loaded only by a mock with webhooks). */
   private dispatcher(): Promise<Agent> {
+    // An attempt that began as the mock closed makes no pool that nobody would close.
+    if (this.closing.signal.aborted) return Promise.reject(new Error('the mock is closing'));
     this.agent ??= import('undici').then(({ Agent }) => new Agent({ connections: 8 }));
     return this.agent;
   }
