@@ -22,6 +22,8 @@ import { openApiHandlers } from './routes/openapi.js';
 import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
 import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
+import { webhookHandlers } from './routes/webhooks.js';
+import { Webhooks } from './webhooks/deliveries.js';
 import { defineWorldOps } from './routes/world-ops.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, RequestJournal } from './routes/journal.js';
@@ -34,6 +36,8 @@ export interface MockApp {
   handlers: RequestHandler[];
   /** The last requests answered (GET /__mock/requests). */
   journal: RequestJournal;
+  /** The signed webhooks of the outbox's events (MockOptions.webhooks); null without receivers. */
+  webhooks: Webhooks | null;
   /** Answers one request and records it in the journal. */
   handle(request: Request): Promise<Response>;
   /** Answers one request, its target already normalised (request-target.ts), without recording it (the HTTP adapter records what it sees on the wire). */
@@ -89,6 +93,8 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
 function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const options = ctx.options;
   const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const webhooks = options.webhooks && options.webhooks.urls.length > 0 ? new Webhooks(options.webhooks, ctx, realNow) : null;
+  if (webhooks) journal.addSecret(webhooks.secret);
   const search = listingsSearch(ctx);
   const submit = orderSubmit(ctx);
   const base = options.basePath ?? '';
@@ -107,7 +113,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal)] : []),
+    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal), ...webhookHandlers(ctx, webhooks)] : []),
   ];
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
@@ -116,6 +122,9 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   ctx.engine.replayLog();
   // --from-snapshot: the named world replaces the one the folder held (after its replay, so the clock never goes back).
   ctx.startFromSnapshot();
+  // Webhooks carry only what happens from here on: what the replay and the start rebuilt was sent by the mock that made it.
+  webhooks?.watchFromHere();
+  if (webhooks) ctx.onWorldReplaced(() => webhooks.watchFromHere());
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url.pathname, base, patterns);
@@ -147,7 +156,10 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   };
   // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
   const dispatch = async (request: Request): Promise<Response> => {
+    // Looked for before too: what the engine's timer made is sent before a request could clear the outbox.
+    webhooks?.collect();
     const response = await dispatchUnchecked(request);
+    webhooks?.collect();
     await check?.(request.method, new URL(request.url), response);
     return response;
   };
@@ -155,7 +167,9 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     // As toFetchRequest: a body only when there are bytes and the method has one, read as Fetch's text() reads it (UTF-8, BOM dropped).
     const bytes = method !== 'GET' && body.length > 0 ? body : null;
     const text = async () => (bytes ? new TextDecoder().decode(bytes) : '');
+    webhooks?.collect();
     const answer = await run({ method, url: url.href, parsedUrl: url, headers, body: bytes, text });
+    webhooks?.collect();
     await check?.(method, url, asResponse(answer));
     return answer;
   };
@@ -163,6 +177,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ctx,
     handlers,
     journal,
+    webhooks,
     unrouted,
     dispatch,
     direct(method, url, headers, body) {
@@ -189,6 +204,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       return response;
     },
     async close() {
+      await webhooks?.close();
       await ctx.engine.close();
     },
     ...(check ? { check } : {}),

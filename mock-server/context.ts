@@ -11,6 +11,7 @@ import { MockSetupError } from './kit/setup-error.js';
 import { saveStateFile, stateWriteError, type SavedState } from './world/persistence.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
 import type { Store } from './world/store.js';
+import type { WebhookSettings } from '../src/contract/mock-webhooks.js';
 
 /** How the mock was started. */
 export interface MockOptions {
@@ -49,6 +50,8 @@ export interface MockOptions {
   basePath?: string;
   /** A fresh investor with one funded account (`mkt invest simulate`). */
   investor?: { id: string; cash: number };
+  /** Receivers of the outbox's events as signed webhooks (--webhook, --webhook-secret; the mock's extension). */
+  webhooks?: WebhookSettings;
 }
 
 /** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */
@@ -59,6 +62,8 @@ export class MockContext {
   readonly faults: Faults;
   /** The named snapshots: beside the state (--state) or in memory. */
   readonly snapshots: SnapshotShelf;
+  /** Told of each world put in place of the running one (a reset, a snapshot loaded): what it holds already is not news. */
+  private readonly replacedListeners: (() => void)[] = [];
 
   /**
    * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt,
@@ -80,6 +85,11 @@ export class MockContext {
     return { seed, listings, now, ...(history ? { history } : {}), ...(investor ? { investor } : {}) };
   }
 
+  /** Calls `listener` after each reset or snapshot load, the new world in place. */
+  onWorldReplaced(listener: () => void): void {
+    this.replacedListeners.push(listener);
+  }
+
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
     const previous = this.store;
@@ -94,6 +104,7 @@ export class MockContext {
       this.store = previous;
       throw err;
     }
+    for (const listener of this.replacedListeners) listener();
   }
 
   /**
@@ -116,6 +127,7 @@ export class MockContext {
       this.engine.sync();
       throw err;
     }
+    for (const listener of this.replacedListeners) listener();
   }
 
   /**

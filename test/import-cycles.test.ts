@@ -64,7 +64,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['engine/'],
   ['http/'],
   ['context.ts'],
-  ['oauth/', 'offers/'],
+  ['oauth/', 'offers/', 'webhooks/'],
   ['routes/'],
   ['app.ts', 'http-adapter.ts', 'describe.ts'],
 ];

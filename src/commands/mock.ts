@@ -6,6 +6,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
 import { parseBasePath } from '../../mock-server/http/request-target.js';
+import { readWebhookUrl, webhookSecretProblem } from '../../mock-server/webhooks/targets.js';
 import { MockSetupError } from '../../mock-server/kit/setup-error.js';
 import type { HttpClient } from '../api/http.js';
 import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
@@ -104,7 +105,9 @@ function serveCommand() {
     .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
     .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
     .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
-    .option('--journal-size <n>', `requests the journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE));
+    .option('--journal-size <n>', `requests the journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
+    .option('--webhook <url>', 'POST each notification (order validation error, processed, completed) to this http(s) URL as signed JSON, retried on failure (repeatable; the mock\'s extension: the marketplace sends emails)', collect)
+    .option('--webhook-secret <secret>', 'the secret the webhooks are signed with (default: random, printed once on stderr)');
 }
 
 /** The parsed flags of `mkt mock serve`. */
@@ -133,6 +136,7 @@ export function serveOptions(opts: ServeOptions) {
       throw new UsageError(`--client '${spec}': ${(err as Error).message.replace(/^bad client '[^']*': /, '')}`);
     }
   }
+  const webhooks = webhookOptions(opts.webhook ?? [], opts.webhookSecret);
   return {
     port,
     host: opts.host,
@@ -151,8 +155,24 @@ export function serveOptions(opts: ServeOptions) {
       ...(opts.client ? { clients: opts.client } : {}),
       ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
       ...(base.basePath ? { basePath: base.basePath } : {}),
+      ...(webhooks ? { webhooks } : {}),
     },
   };
+}
+
+/** --webhook and --webhook-secret as the mock's webhook settings; none without a URL. */
+function webhookOptions(urls: string[], secret: string | undefined) {
+  for (const text of urls) {
+    const read = readWebhookUrl(text);
+    if ('problem' in read) throw new UsageError(`--webhook ${read.problem}`);
+  }
+  const problem = secret === undefined ? null : webhookSecretProblem(secret);
+  if (problem) throw new UsageError(`--webhook-secret ${problem}`);
+  if (urls.length === 0) {
+    if (secret !== undefined) throw new UsageError('--webhook-secret needs --webhook: with no receiver nothing is signed');
+    return undefined;
+  }
+  return { urls, ...(secret !== undefined ? { secret } : {}) };
 }
 
 /** A failure to listen on --host/--port as the user's mistake (exit 2 naming the flag), or as it was. */
@@ -193,6 +213,8 @@ export function makeMockCommand(ctx: CommandContext) {
         throw listenError(err, host, port);
       }
       ctx.io.stdout.write(describeMock(app, server.origin));
+      // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
+      if (app.webhooks?.secretGenerated) ctx.info(`mock: webhook secret (verify Mkt-Signature with it; set your own with --webhook-secret): ${app.webhooks.secret}`);
       // Only a token the user did not choose is printed: one given with --admin-token stays unechoed.
       if (server.adminToken && !opts.adminToken) {
         ctx.io.stdout.write(`  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);

@@ -10,6 +10,8 @@ export interface ServedMock {
   exited: Promise<number | null>;
   /** What it printed on start (the banner). */
   banner: string;
+  /** Everything it has printed on stderr so far. */
+  stderr(): string;
 }
 
 /** Starts `mkt mock serve --port 0 ARGS…` and resolves once it prints where it listens (rejects after `timeoutMs`). */
@@ -32,7 +34,7 @@ export function serveMock(args: string[], timeoutMs = 15_000, env: Readonly<Reco
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, origin: m[1]!, exited, banner: out });
+        resolve({ child, origin: m[1]!, exited, banner: out, stderr: () => err });
       }
     });
     void exited.then((code) => {

@@ -9,6 +9,7 @@ import { VALIDATION_ERROR } from '../errors.js';
 import { MOCK_ADMIN_PREFIX } from '../mock-admin.js';
 import { INSPECT_PAGE } from '../mock-inspect.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
+import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookDeliverySchema } from '../mock-webhooks.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
 import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
@@ -156,6 +157,13 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete', path: at('outbox'), operationId: 'mockClearOutbox', tags: TAGS, access: ADMIN,
     summary: 'Empty the outbox', answers: { 200: json('How many messages were cleared.', Cleared) },
+  },
+  {
+    method: 'get', path: at('webhooks'), operationId: 'mockWebhooks', tags: TAGS, access: ADMIN, page: WEBHOOK_PAGE,
+    summary: 'The webhook deliveries (mock serve --webhook; the mock\'s extension): each outbox event to each URL, its attempts and state, newest first',
+    description: 'Kept in memory, the last deliveries only; an event made while the world was rebuilt (a --state replay, a snapshot brought forward) is never sent.',
+    parameters: [queryParam('state', { type: 'string', enum: [...WEBHOOK_STATES] }, 'Only deliveries in this state.')],
+    answers: { 200: json('A page of deliveries.', listEnvelopeSchema(WebhookDeliverySchema)), 400: codes('state, offset or limit is bad.', VALIDATION_ERROR) },
   },
   {
     method: 'post', path: at('listings/{listing_number}/{action}'), operationId: 'mockListingAction', tags: TAGS, access: ADMIN,

@@ -15,6 +15,7 @@ import {
   OrderCreatedSchema, OrderListingSchema, OrderRequestSchema, OrderSchema, PaymentSchema, TokenSchema,
 } from '../resources.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
+import { WEBHOOK_ATTEMPT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_EVENT_TYPE_HEADER, WebhookDeliverySchema, WebhookEventSchema } from '../mock-webhooks.js';
 import { ADMIN_ENDPOINTS, FaultsSchema, MockStateSchema } from './admin.js';
 import type { Answer, Endpoint, Parameter } from './endpoint.js';
 import { API_ENDPOINTS, GRANTS, SCOPES } from './endpoints.js';
@@ -33,6 +34,7 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   OfferAssertion: OfferAssertionSchema, OfferErrorAnswer: OfferErrorAnswerSchema,
   Token: TokenSchema, CodedError: CodedErrorSchema, OAuthError: OAuthErrorSchema,
   MockState: MockStateSchema, Faults: FaultsSchema, JournalEntry: JournalEntrySchema, OutboxMessage: OutboxMessageSchema,
+  WebhookEvent: WebhookEventSchema, WebhookDelivery: WebhookDeliverySchema,
 };
 
 /** Every endpoint the document describes. */
@@ -178,6 +180,28 @@ const TAGS = [
   { name: 'mock-admin', description: 'The mock\'s admin routes, outside the spec: loopback callers of a loopback bind, else the admin token; off with --no-admin.' },
 ];
 
+const header = (name: string, description: string): Json => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
+
+/** What `mock serve --webhook URL` POSTs (the mock's extension: the marketplace's notifications are emails). */
+const WEBHOOKS: Json = {
+  orderNotification: {
+    post: {
+      operationId: 'mockWebhook', tags: ['mock-admin'],
+      summary: 'An outbox event (order_validation_error, order_processed, order_completed), POSTed to each --webhook URL',
+      description: 'Signed: Mkt-Signature is t=<unix seconds>,v1=<hex HMAC-SHA256 of t + "." + the raw body under the webhook secret>. '
+        + 'Retried on a failure or a non-2xx answer (after 1, 2, 4 and 8 s by default) with the same body and event id; each attempt is listed by GET /__mock/webhooks.',
+      parameters: [
+        header('mkt-signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of t.body>'),
+        header(WEBHOOK_EVENT_ID_HEADER, 'The event id, the same on every attempt (drop repeats by it).'),
+        header(WEBHOOK_EVENT_TYPE_HEADER, 'The event type.'),
+        header(WEBHOOK_ATTEMPT_HEADER, 'The attempt, from 1.'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+      responses: { '2XX': { description: 'Received: no retry.' }, default: { description: 'Anything else, or no answer in time: retried until the attempts run out.' } },
+    },
+  },
+};
+
 /** The OpenAPI 3.1 document; `origin` is the server's (relative when left out). */
 export function buildOpenApiDocument(origin?: string): Json {
   const paths: Record<string, Json> = {};
@@ -196,6 +220,7 @@ export function buildOpenApiDocument(origin?: string): Json {
     servers: [{ url: origin ?? '/', description: 'The mock (mkt mock serve).' }],
     tags: TAGS,
     paths,
+    webhooks: WEBHOOKS,
     components: {
       schemas,
       responses: {
