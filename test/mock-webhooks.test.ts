@@ -235,6 +235,9 @@ describe('webhooks: settings and secrets', () => {
     expect(lines[0]).toMatch(/^const \{ t = '', v1 = '' \}/);
     const docs = readFileSync(fileURLToPath(new URL('../docs/mock.md', import.meta.url)), 'utf8');
     expect(docs).toContain(`\`\`\`js\n${lines.join('\n')}\n\`\`\``);
+    // The README's receiver runs the same three lines, indented in its request handler.
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    for (const line of lines) expect(readme).toContain(`    ${line}\n`);
   });
 
   test('a URL other than http(s) is refused at start, naming it', () => {
