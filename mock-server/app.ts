@@ -23,7 +23,7 @@ import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
 import { defineWorldOps } from './routes/world-ops.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
-import { keepsBody, RequestJournal } from './routes/journal.js';
+import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
 import { checkRoutes, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 
@@ -87,7 +87,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
 /** The handlers and the request path over a world just made (createMockApp). */
 function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const options = ctx.options;
-  const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const journal = new RequestJournal(mockJournalHost(ctx), options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const search = listingsSearch(ctx);
   const submit = orderSubmit(ctx);
   const base = options.basePath ?? '';
