@@ -1,0 +1,147 @@
+/**
+ * The validating proxy (mock-server/proxy/) over real HTTP on 127.0.0.1: in front of the fixture server
+ * of real marketplace answers it reports exactly the corpus's known differences from the document; a
+ * request that differs is reported and still forwarded byte for byte; arbitrary targets and bodies never
+ * crash it; an upstream it cannot reach is a 502 naming it, journaled.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProxy, type RunningProxy } from '../mock-server/proxy/proxy-server.js';
+import { fieldPattern, ViolationTally } from '../mock-server/proxy/summary.js';
+import type { ExchangeViolation, JournalEntry } from '../src/contract/mock-inspect.js';
+import { NEWEST, OLDEST, startFixtureServer, type FixtureServer } from './helpers/marketplace-fixtures.js';
+
+type Page = { result: JournalEntry[]; result_count: number; total_count: number };
+
+async function journal(proxy: RunningProxy, query = ''): Promise<Page> {
+  const res = await fetch(`${proxy.origin}/__mock/requests${query}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Page;
+}
+
+/** Every (operation, field) the proxy reported, array positions as `*`, sorted, once each. */
+function differences(entries: readonly JournalEntry[]): string[] {
+  const all = entries.flatMap((e) => e.violations ?? []).map((v) => `${v.direction} ${v.operation} ${fieldPattern(v.field)}`);
+  return [...new Set(all)].sort();
+}
+
+describe('the proxy in front of the real answers of the corpus', () => {
+  let newest: FixtureServer;
+  let oldest: FixtureServer;
+  let viaNewest: RunningProxy;
+  let viaOldest: RunningProxy;
+
+  beforeAll(async () => {
+    [newest, oldest] = await Promise.all([startFixtureServer(NEWEST), startFixtureServer(OLDEST)]);
+    [viaNewest, viaOldest] = await Promise.all([startProxy({ upstream: newest.env.MKT_ROOT_URL! }), startProxy({ upstream: oldest.env.MKT_ROOT_URL! })]);
+  });
+  afterAll(async () => {
+    await Promise.all([viaNewest?.close(), viaOldest?.close()]);
+    await Promise.all([newest?.close(), oldest?.close()]);
+  });
+
+  /** Every route of the fixture server, as the CLI asks them (conforming requests). */
+  const ROUTES: [string, string, string?][] = [
+    ['GET', '/v1/accounts/platform'],
+    ['GET', '/v1/notes/?limit=25'],
+    ['GET', '/v1/loans/?limit=25'],
+    ['GET', '/v1/loans/payments?loan_number=2300367'],
+    ['GET', '/v1/orders/?limit=25'],
+    ['GET', '/listingsvc/v2/listings/?limit=25'],
+    ['POST', '/v1/orders/', JSON.stringify({ bid_requests: [{ listing_id: 11111111, bid_amount: 25 }] })],
+  ];
+
+  async function runAll(proxy: RunningProxy): Promise<void> {
+    for (const [method, target, body] of ROUTES) {
+      const res = await fetch(`${proxy.origin}${target}`, {
+        method, body, headers: { authorization: 'Bearer fixture-token', ...(body ? { 'content-type': 'application/json' } : {}) },
+      });
+      expect(res.status, `${method} ${target}`).toBe(200);
+      await res.arrayBuffer();
+    }
+  }
+
+  /** (operation, field) pairs, each field under `prefix`. */
+  const under = (operation: string, prefix: string, names: readonly string[]) => names.map((n) => `answer ${operation} ${prefix}${n}`);
+  const LISTINGS = 'GET /listingsvc/v2/listings/';
+  /** The listing fields of the document that the newest listing and the 2015 one both leave out. */
+  const LISTING_LEFT_OUT = [
+    'estimated_monthly_housing_expense', 'listing_purpose', 'prior_platform_loan_earliest_pay_off', 'prior_platform_loans31dpd',
+    'prior_platform_loans61dpd', 'prior_platform_loans_balance_outstanding', 'prior_platform_loans_cycles_billed',
+    'prior_platform_loans_ontime_payments', 'prior_platform_loans_principal_borrowed', 'prior_platform_loans_principal_outstanding',
+  ];
+  /** Both fixture sets serve the Python client's loans and order list. */
+  const SHARED = [
+    // The corpus's order ids are a placeholder, AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAA (one character short of a
+    // UUID): the document says format uuid.
+    'answer GET /v1/orders/ /body/result/*/order_id',
+    // loan_default_reason 0 where the document has null or one of its codes, and no loan_default_reason_description at all.
+    'answer GET /v1/loans/ /body/result/*/loan_default_reason', 'answer GET /v1/loans/ /body/result/*/loan_default_reason_description',
+  ];
+  const EXPECTED_NEWEST = [
+    ...SHARED,
+    'answer POST /v1/orders/ /body/order_id', // the same placeholder id in the order just created
+    // The Python client's listing leaves out these fields that the document requires of every listing, and
+    // fico_score and verification_stage besides (which the 2015 listing has).
+    ...under(LISTINGS, '/body/result/*/', [...LISTING_LEFT_OUT, 'fico_score', 'verification_stage']),
+    // Two bureau2 elements sent as -4.0: the document's minimum for them is -1 (their special values).
+    ...under(LISTINGS, '/body/result/*/credit_bureau_values_bureau2_indexed/', ['g099s_public_records_last_24_months', 's207s_months_since_most_recent_public_record_bankruptcy']),
+    // last_withdraw_amount -14.31: the document says a withdrawal amount is 0 or more.
+    'answer GET /v1/accounts/platform /body/last_withdraw_amount',
+    // A note still owned comes without ownership_end_date; the document requires it (null when still owned).
+    'answer GET /v1/notes/ /body/result/*/ownership_end_date',
+  ];
+  const EXPECTED_OLDEST = [
+    ...SHARED,
+    // The 2015 search route's listing (go-search.json): fields of that retired route the v2 listing does not have…
+    ...under(LISTINGS, '/body/result/*/', [
+      'amount_delinquent', 'bankcard_utilization', 'borrower_city', 'borrower_metropolitan_area', 'credit_lines_last7_years', 'credit_pull_date',
+      'current_credit_lines', 'current_delinquencies', 'delinquencies_last7_years', 'delinquencies_over30_days', 'delinquencies_over60_days',
+      'delinquencies_over90_days', 'dt_iwplatform_loan', 'first_recorded_credit_line', 'group_indicator', 'inquiries_last6_months',
+      'installment_balance', 'is_homeowner', 'monthly_debt', 'now_delinquent_derog', 'oldest_trade_open_date', 'open_credit_lines',
+      'public_records_last10_years', 'public_records_last12_months', 'real_estate_balance', 'real_estate_payment', 'revolving_available_percent',
+      'revolving_balance', 'satisfactory_accounts', 'scorex', 'total_inquiries', 'total_open_revolving_accounts', 'total_trade_items', 'was_delinquent_derog',
+    ]),
+    // …and the v2 fields it lacks (added since, or spelled otherwise then: dt_iwplatform_loan for dti_wplatform_loan).
+    ...under(LISTINGS, '/body/result/*/', [
+      ...LISTING_LEFT_OUT, 'biddable', 'co_borrower_application', 'credit_bureau_values_bureau2_indexed', 'decision_bureau', 'dti_wplatform_loan',
+      'has_mortgage', 'historical_return', 'historical_return_10th_pctl', 'historical_return_90th_pctl', 'invested', 'investment_product_id',
+      'last_updated_date', 'listing_end_date', 'prior_platform_loans_late_cycles', 'prior_platform_loans_late_payments_one_month_plus',
+    ]),
+    // The 2015 notes lack the fields added to a note since.
+    ...under('GET /v1/notes/', '/body/result/*/', [
+      'accrued_interest', 'co_borrower_application', 'collection_fees_paid_pro_rata_share', 'is_in_bankruptcy', 'is_sold_folio', 'lender_yield',
+      'loan_extension_status', 'loan_extension_term', 'loan_settlement_status', 'ownership_end_date', 'ownership_start_date', 'payment_received',
+      'platform_proceeds_net_received',
+    ]),
+    // The 2015 account: fields added since, inflight_gross (gone since), and date-only dates where the
+    // document has the date-time form (`2015-10-23`, not `2015-10-23 00:00:00 +0000`).
+    ...under('GET /v1/accounts/platform', '/body/', [
+      'external_user_id', 'invested_notes', 'pending_bids', 'pending_deposit', 'platform_account_digest', 'inflight_gross', 'last_deposit_date', 'last_withdraw_date',
+    ]),
+  ];
+
+  it('reports exactly the known differences of the corpus, by operation and field, and none in what conforms', async () => {
+    await runAll(viaNewest);
+    await runAll(viaOldest);
+    const newestEntries = (await journal(viaNewest)).result;
+    const oldestEntries = (await journal(viaOldest)).result;
+    expect(differences(newestEntries)).toEqual([...new Set(EXPECTED_NEWEST)].sort());
+    expect(differences(oldestEntries)).toEqual([...new Set(EXPECTED_OLDEST)].sort());
+    // `N/A` in a number's place is what the service sends (the document takes it, as the CLI's reader
+    // does): never reported. The payments answer conforms whole; so do the requests.
+    const all = [...newestEntries, ...oldestEntries];
+    expect(all.flatMap((e) => e.violations ?? []).filter((v) => v.direction === 'request')).toEqual([]);
+    for (const e of all.filter((x) => x.path === '/v1/loans/payments')) expect(e.violations).toEqual([]);
+    expect(JSON.stringify(all)).not.toMatch(/platform_rating/);
+    // Each difference names the field exactly (the row), the operation as the document spells it, and what is wrong.
+    const withdraw = newestEntries.find((e) => e.path === '/v1/accounts/platform')!.violations;
+    expect(withdraw).toEqual([{ direction: 'answer', operation: 'GET /v1/accounts/platform', field: '/body/last_withdraw_amount', problem: 'must be >= 0' }]);
+    // Only the entries with violations, when asked.
+    const only = await journal(viaNewest, '?violations=true');
+    expect(only.total_count).toBe(newestEntries.filter((e) => (e.violations ?? []).length > 0).length);
+    expect(only.result.every((e) => e.violations!.length > 0)).toBe(true);
+  });
+});
