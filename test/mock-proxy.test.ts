@@ -4,7 +4,7 @@
  * request that differs is reported and still forwarded byte for byte; arbitrary targets and bodies never
  * crash it; an upstream it cannot reach is a 502 naming it, journaled.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,5 +143,162 @@ describe('the proxy in front of the real answers of the corpus', () => {
     const only = await journal(viaNewest, '?violations=true');
     expect(only.total_count).toBe(newestEntries.filter((e) => (e.violations ?? []).length > 0).length);
     expect(only.result.every((e) => e.violations!.length > 0)).toBe(true);
+  });
+});
+
+/** What an upstream saw of one request, as raw as node gives it. */
+interface Raw {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** An upstream that records each request and answers 200 with odd but exact headers and bytes (not UTF-8, repeated Set-Cookie). */
+async function startEcho(): Promise<{ origin: string; seen: Raw[]; server: Server }> {
+  const seen: Raw[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-upstream': 'yes', 'set-cookie': ['a=1', 'b=2'], date: 'Mon, 01 Jun 2026 12:00:00 GMT' });
+      res.end(Buffer.from([0xff, 0x00, 0xfe, 0x41]));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+/** One request with node's own client (the target as given, byte for byte), and the answer as raw as node gives it. */
+function send(origin: string, method: string, target: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path: target, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the proxy forwards', () => {
+  let echo: Awaited<ReturnType<typeof startEcho>>;
+  let proxy: RunningProxy;
+  beforeAll(async () => {
+    echo = await startEcho();
+    proxy = await startProxy({ upstream: `${echo.origin}/base` });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await new Promise((r) => echo?.server.close(r));
+  });
+
+  it('a request that differs from the document unchanged, and reports how it differs', async () => {
+    const body = Buffer.from('{"bid_requests":"none","extra":1}');
+    const target = '/v1/notes/?limit=abc&zzz=%41%2c&limit=2';
+    const before = echo.seen.length;
+    await send(proxy.origin, 'GET', target, { authorization: 'Bearer sekrit-token-123', 'x-client': 'Mixed Case', accept: '*/*' });
+    const answer = await send(proxy.origin, 'POST', '/v1/orders/', { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }, body);
+    const [get, post] = echo.seen.slice(before);
+    // The target as sent, under the upstream's base path; the headers as sent, Host naming the upstream.
+    expect(get!.url).toBe(`/base${target}`);
+    expect(get!.headers.authorization).toBe('Bearer sekrit-token-123');
+    expect(get!.headers['x-client']).toBe('Mixed Case');
+    expect(get!.headers.host).toBe(new URL(echo.origin).host);
+    expect(post!.method).toBe('POST');
+    expect(post!.body.equals(body)).toBe(true);
+    expect(post!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(post!.headers['content-length']).toBe(String(body.length));
+    // The answer as the upstream sent it: status, its headers (its own Date, both cookies), the bytes.
+    expect(answer.status).toBe(200);
+    expect(answer.body.equals(Buffer.from([0xff, 0x00, 0xfe, 0x41]))).toBe(true);
+    expect(answer.headers['x-upstream']).toBe('yes');
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.headers.date).toBe('Mon, 01 Jun 2026 12:00:00 GMT');
+    const entries = (await journal(proxy, '?limit=2')).result;
+    const problems = (e: JournalEntry | undefined) => (e?.violations ?? []).map((v: ExchangeViolation) => [v.direction, v.operation, v.field, v.problem]);
+    expect(problems(entries.find((e) => e.method === 'GET'))).toEqual([
+      ['request', 'GET /v1/notes/', '/query/limit', 'given 2 times; the document has one value'],
+      ['request', 'GET /v1/notes/', '/query/limit', 'must be integer'],
+      ['request', 'GET /v1/notes/', '/query/zzz', 'not a parameter of GET /v1/notes/'],
+      ['answer', 'GET /v1/notes/', '/headers/content-type', 'content-type application/octet-stream; the document has application/json'],
+    ]);
+    expect(problems(entries.find((e) => e.method === 'POST'))).toEqual([
+      ['request', 'POST /v1/orders/', '/body/extra', 'not in the document (no additional properties)'],
+      ['request', 'POST /v1/orders/', '/body/bid_requests', 'must be array'],
+      ['answer', 'POST /v1/orders/', '/headers/content-type', 'content-type application/octet-stream; the document has application/json'],
+    ]);
+    // The journal keeps the request's shape, its secrets redacted.
+    expect(JSON.stringify(entries)).not.toContain('sekrit-token-123');
+    expect(entries.find((e) => e.method === 'GET')!.headers.authorization).toBe('Bearer ***');
+  });
+
+  it('never crashes on an arbitrary target, method or body: the upstream answers, or the proxy says it cannot forward it (400)', async () => {
+    const dead = await startProxy({ upstream: 'http://127.0.0.1:9/' });
+    try {
+      // Targets of any bytes node will send (0x21-0xff), with `?`, `%` escapes and dot segments likely.
+      const targetChar = fc.oneof(fc.constantFrom('/', '?', '%', '.', '..', '%2e', '%2F', '#', '&', '='), fc.integer({ min: 0x21, max: 0xff }).map((c) => String.fromCharCode(c)));
+      const target = fc.array(targetChar, { maxLength: 40 }).map((cs) => `/${cs.join('')}`);
+      await fc.assert(fc.asyncProperty(
+        target, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'), fc.uint8Array({ maxLength: 300 }), fc.boolean(),
+        async (t, method, bytes, toDead) => {
+          const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(bytes);
+          const res = await send((toDead ? dead : proxy).origin, method, t, { 'content-type': 'application/json', ...(body ? { 'content-length': String(body.length) } : {}) }, body);
+          if (res.status === 400) {
+            // The proxy's own refusal (a target node's parser or undici will not take), said in JSON.
+            if (method !== 'HEAD') expect(JSON.parse(res.body.toString()).message).toMatch(/^request/);
+          } else if (toDead) {
+            expect(res.status).toBe(502);
+            if (method !== 'HEAD') expect(JSON.parse(res.body.toString()).message).toContain('upstream http://127.0.0.1:9 cannot be reached');
+          } else expect(res.status).toBe(200);
+        },
+      ), { numRuns: 80 });
+      // Still answering.
+      expect((await send(proxy.origin, 'GET', '/v1/notes/', {})).status).toBe(200);
+    } finally {
+      await dead.close();
+    }
+  });
+});
+
+describe('an upstream the proxy cannot reach', () => {
+  it('is a 502 naming the upstream, recorded in the journal with why', async () => {
+    const proxy = await startProxy({ upstream: 'http://127.0.0.1:9/mock' });
+    try {
+      const res = await fetch(`${proxy.origin}/v1/accounts/platform`, { headers: { authorization: 'Bearer abc-secret-token' } });
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({ code: 'PROXY_UPSTREAM', message: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:9\/mock cannot be reached: ECONNREFUSED/) });
+      const [entry] = (await journal(proxy)).result;
+      expect(entry).toMatchObject({ method: 'GET', path: '/v1/accounts/platform', status: 502, fault: 'upstream unreachable: ECONNREFUSED', violations: [] });
+      expect(entry!.headers.authorization).toBe('Bearer ***');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('the summary on stop', () => {
+  it('groups the differences by endpoint and field, array positions as *, with counts', () => {
+    const tally = new ViolationTally();
+    const v = (operation: string, field: string, problem: string, direction: 'request' | 'answer' = 'answer'): ExchangeViolation => ({ direction, operation, field, problem });
+    tally.add([v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'), v('GET /v1/notes/', '/body/result/1/lender_yield', 'missing (required)')]);
+    tally.add([v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'), v('GET /v1/notes/', '/query/limit', 'must be integer', 'request')]);
+    tally.add([]);
+    tally.add([v('POST /v1/orders/', '/body/order_id', 'must match format "uuid"')]);
+    expect(tally.text()).toBe([
+      'proxy: 4 exchange(s), 3 with differences from the OpenAPI document; by endpoint and field (array positions as *):',
+      '  GET /v1/notes/',
+      '        1 × request /query/limit: must be integer',
+      '        3 × answer /body/result/*/lender_yield: missing (required)',
+      '  POST /v1/orders/',
+      '        1 × answer /body/order_id: must match format "uuid"',
+      '',
+    ].join('\n'));
+    const none = new ViolationTally();
+    none.add([]);
+    expect(none.text()).toBe('proxy: 1 exchange(s), 0 with differences from the OpenAPI document\n');
   });
 });

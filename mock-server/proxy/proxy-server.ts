@@ -10,7 +10,7 @@
  * naming it, recorded too.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { DEFAULT_JOURNAL_SIZE, INSPECT_PAGE } from '../../src/contract/mock-inspect.js';
@@ -215,6 +215,14 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
       if (!res.headersSent) json(res, 500, { code: 'SYS0001', message: 'proxy error' });
       else res.destroy();
     });
+  });
+  // Node answers a request its parser refuses (a target with bytes past ASCII) with a bare 400; the proxy's is JSON like its others.
+  server.on('clientError', (err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const text = JSON.stringify({ code: 'VAL0001', message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'})` });
+    // The answer to a HEAD carries no body, or the client reads it as a stray next answer.
+    const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
