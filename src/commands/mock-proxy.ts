@@ -12,12 +12,6 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { parseCount } from './options.js';
 
-const EXAMPLES = `
-Examples:
-  mkt mock proxy --upstream https://api.platform.com --port 4011
-  MKT_ROOT_URL=http://127.0.0.1:4011 mkt listings search --limit 5
-  MKT_ROOT_URL=http://127.0.0.1:4011 mkt mock requests --violations -o json`;
-
 /** `mkt mock proxy` as defined. */
 export function proxyCommand(ctx: CommandContext) {
   return new Command('proxy')
@@ -25,7 +19,6 @@ export function proxyCommand(ctx: CommandContext) {
     .requiredOption('--upstream <url>', 'the marketplace to forward to: http(s)://host[:port][/base]')
     .option('--port <port>', 'port to listen on, on 127.0.0.1 (0 picks a free one)', '4011')
     .option('--journal-size <n>', `exchanges its journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
-    .addHelpText('after', EXAMPLES)
     .action(ctx.action(async (opts): Promise<Output> => {
       const port = parseCount('--port', opts.port, 0);
       if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
