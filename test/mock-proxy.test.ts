@@ -10,6 +10,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../mock-server/proxy/proxy-server.js';
 import { fieldPattern, ViolationTally } from '../mock-server/proxy/summary.js';
+import { SeenSecrets } from '../mock-server/proxy/seen-secrets.js';
+import { RequestJournal } from '../mock-server/routes/journal.js';
 import type { ExchangeViolation, JournalEntry } from '../src/contract/mock-inspect.js';
 import { NEWEST, OLDEST, startFixtureServer, type FixtureServer } from './helpers/marketplace-fixtures.js';
 
@@ -300,5 +302,28 @@ describe('the summary on stop', () => {
     const none = new ViolationTally();
     none.add([]);
     expect(none.text()).toBe('proxy: 1 exchange(s), 0 with differences from the OpenAPI document\n');
+  });
+});
+
+describe("the proxy's journal", () => {
+  it('hides what the proxy saw pass as a secret wherever it shows up again, under any name', () => {
+    const secrets = new SeenSecrets(() => 0);
+    const journal = new RequestJournal(secrets, 10, () => 0);
+    // A token request (its form is never kept) and the token endpoint's answer: the proxy learns their secrets.
+    secrets.learnRequest('/v1/security/oauth/token', undefined, 'application/x-www-form-urlencoded',
+      'grant_type=authorization_key&client_id=c&client_secret=plain-client-secret&auth_key=plain-auth-key');
+    secrets.learnAnswer('/v1/security/oauth/token', '{"access_token":"plain-access-token","refresh_token":"plain-refresh-token"}');
+    secrets.learnRequest('/v1/notes', 'Bearer plain-bearer-token', undefined, '');
+    const told = 'plain-client-secret plain-auth-key plain-access-token plain-refresh-token plain-bearer-token';
+    const arrival = journal.arrive(undefined);
+    journal.record(arrival, {
+      method: 'POST', path: '/v1/orders', search: `?note=${encodeURIComponent(told)}`, headers: { 'x-note': told, 'content-type': 'application/json' },
+      bodyText: JSON.stringify({ note: told }), status: 200, violations: [],
+    });
+    const [entry] = journal.list(10).result;
+    const text = JSON.stringify(entry);
+    for (const secret of told.split(' ')) expect(text).not.toContain(secret);
+    expect(entry!.headers['x-note']).toBe('*** *** *** *** ***');
+    expect(entry!.violations).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ const MAX_FEW = 500;
 /** The token endpoint, in the spellings the document and the router accept. */
 const TOKEN_PATH = /\/oauth\/token\/?$/i;
 /** Form fields of a token request that are secrets. */
-const SECRET_FIELDS = ['client_secret', 'code', 'authorization_key', 'refresh_token', 'password'];
+const SECRET_FIELDS = ['client_secret', 'auth_key', 'code', 'authorization_key', 'refresh_token', 'password'];
 
 /** A token as the journal's host lists it: the proxy knows no account. */
 const SEEN_TOKEN = { kind: 'seen', accountId: null } as const;
