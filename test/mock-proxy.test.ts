@@ -14,6 +14,7 @@ import { SeenSecrets } from '../mock-server/proxy/seen-secrets.js';
 import { RequestJournal } from '../mock-server/routes/journal.js';
 import type { ExchangeViolation, JournalEntry } from '../src/contract/mock-inspect.js';
 import { NEWEST, OLDEST, startFixtureServer, type FixtureServer } from './helpers/marketplace-fixtures.js';
+import { startMock } from './helpers/mock.js';
 
 type Page = { result: JournalEntry[]; result_count: number; total_count: number };
 
@@ -325,5 +326,35 @@ describe("the proxy's journal", () => {
     for (const secret of told.split(' ')) expect(text).not.toContain(secret);
     expect(entry!.headers['x-note']).toBe('*** *** *** *** ***');
     expect(entry!.violations).toEqual([]);
+  });
+
+  it('lists only the entries with violations, pages and `since` as the whole journal does', () => {
+    const journal = new RequestJournal(new SeenSecrets(() => 0), 4, () => 0);
+    const v: ExchangeViolation = { direction: 'request', operation: 'GET /v1/notes/', field: '/query/x', problem: 'not a parameter of GET /v1/notes/' };
+    // Ids 1..6 in a journal of 4: 1 and 2 are gone; of 3..6, 3, 5 and 6 differ.
+    for (let id = 1; id <= 6; id++) journal.record(journal.arrive(undefined), { method: 'GET', path: `/p${id}`, search: '', headers: {}, bodyText: null, status: 200, violations: id === 4 ? [] : [v] });
+    const ids = (r: { result: JournalEntry[]; total: number }) => [r.result.map((e) => e.id), r.total];
+    expect(ids(journal.listViolations(10))).toEqual([[6, 5, 3], 3]);
+    expect(ids(journal.listViolations(1, undefined, 1))).toEqual([[5], 3]);
+    expect(ids(journal.listViolations(1, 3))).toEqual([[5], 2]);
+    expect(ids(journal.listViolations(10, 6))).toEqual([[], 0]);
+  });
+});
+
+describe("a mock's own journal asked for violations", () => {
+  it('has none to give (its entries are no exchanges with another marketplace), and a bad value is 400 naming it', async () => {
+    const mock = await startMock({ listings: 20 });
+    try {
+      await fetch(`${mock.origin}/v1/notes/?bogus=1`, { headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` } });
+      const all = (await (await fetch(`${mock.origin}/__mock/requests`)).json()) as Page;
+      expect(all.total_count).toBeGreaterThan(0);
+      expect(all.result.every((e) => !('violations' in e))).toBe(true);
+      expect(await (await fetch(`${mock.origin}/__mock/requests?violations=true`)).json()).toEqual({ result: [], result_count: 0, total_count: 0 });
+      const bad = await fetch(`${mock.origin}/__mock/requests?violations=yes`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ code: 'VAL0001', message: "violations: must be true or false, got 'yes'" });
+    } finally {
+      await mock.close();
+    }
   });
 });

@@ -142,7 +142,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
       const since = readSince(params);
       const only = readViolationsFilter(params);
       const { offset, limit } = parsePage(params, INSPECT_PAGE);
-      const { result, total } = only ? journal.listWhere((e) => (e.violations?.length ?? 0) > 0, limit, since, offset) : journal.list(limit, since, offset);
+      const { result, total } = only ? journal.listViolations(limit, since, offset) : journal.list(limit, since, offset);
       json(res, 200, listEnvelope(result, total));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

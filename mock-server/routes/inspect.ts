@@ -44,7 +44,7 @@ export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
       const since = readSince(url.searchParams);
       const onlyViolations = readViolationsFilter(url.searchParams);
       const { offset, limit } = page();
-      const { result, total } = onlyViolations ? journal.listWhere((e) => (e.violations?.length ?? 0) > 0, limit, since, offset) : journal.list(limit, since, offset);
+      const { result, total } = onlyViolations ? journal.listViolations(limit, since, offset) : journal.list(limit, since, offset);
       return listEnvelope(result, total);
     }, { list: INSPECT_PAGE })),
     http.delete('*/__mock/requests', route(ctx, () => ({ cleared: journal.clear() }), { writes: false })),

@@ -269,15 +269,22 @@ export class RequestJournal {
   }
 
   /**
-   * As `list`, over only the entries `keep` takes (a proxy's entries with violations): each entry kept
-   * is looked at, so this walks the whole journal; `total` counts the entries taken.
+   * As `list`, over only the entries with violations (a proxy's that differ from the document; a mock's
+   * entries have none). Walks the whole journal, but redacts only the entries it answers.
    */
-  listWhere(keep: (entry: JournalEntry) => boolean, limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
-    const { result: all } = this.list(this.size, since);
-    const taken = all.filter(keep);
+  listViolations(limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
+    const oldest = Math.max(this.nextId - this.count, since === undefined ? 0 : since + 1);
+    const ids: number[] = [];
+    for (let id = this.nextId - 1; id >= oldest; id--) if ((this.ring[(id - 1) % this.size]!.violations?.length ?? 0) > 0) ids.push(id);
     // Without `since` the newest are chosen first; with it, those nearest to it (the oldest), still shown newest first.
-    const result = since === undefined ? taken.slice(offset, offset + limit) : taken.reverse().slice(offset, offset + limit).reverse();
-    return { result, total: taken.length };
+    const chosen = since === undefined ? ids.slice(offset, offset + limit) : ids.reverse().slice(offset, offset + limit).reverse();
+    const result = chosen.map((id) => {
+      const slot = (id - 1) % this.size;
+      let entry = this.ring[slot]!;
+      if (!('at' in entry)) this.ring[slot] = entry = this.redacted(entry, slot);
+      return entry;
+    });
+    return { result, total: ids.length };
   }
 
   /** Forgets every entry (ids keep increasing); returns how many there were. */
