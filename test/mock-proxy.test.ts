@@ -154,6 +154,7 @@ interface Raw {
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -164,7 +165,7 @@ async function startEcho(): Promise<{ origin: string; seen: Raw[]; server: Serve
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-upstream': 'yes', 'set-cookie': ['a=1', 'b=2'], date: 'Mon, 01 Jun 2026 12:00:00 GMT' });
       res.end(Buffer.from([0xff, 0x00, 0xfe, 0x41]));
     });
@@ -174,7 +175,7 @@ async function startEcho(): Promise<{ origin: string; seen: Raw[]; server: Serve
 }
 
 /** One request with node's own client (the target as given, byte for byte), and the answer as raw as node gives it. */
-function send(origin: string, method: string, target: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function send(origin: string, method: string, target: string, headers: Record<string, string | string[]>, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path: target, headers, agent: false }, (res) => {
@@ -203,13 +204,17 @@ describe('the proxy forwards', () => {
     const body = Buffer.from('{"bid_requests":"none","extra":1}');
     const target = '/v1/notes/?limit=abc&zzz=%41%2c&limit=2';
     const before = echo.seen.length;
-    await send(proxy.origin, 'GET', target, { authorization: 'Bearer sekrit-token-123', 'x-client': 'Mixed Case', accept: '*/*' });
+    await send(proxy.origin, 'GET', target, { authorization: 'Bearer sekrit-token-123', 'X-Client': 'Mixed Case', 'x-dup': ['one', 'two'], accept: '*/*', connection: 'keep-alive, x-hop', 'x-hop': 'mine' });
     const answer = await send(proxy.origin, 'POST', '/v1/orders/', { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }, body);
     const [get, post] = echo.seen.slice(before);
     // The target as sent, under the upstream's base path; the headers as sent, Host naming the upstream.
     expect(get!.url).toBe(`/base${target}`);
     expect(get!.headers.authorization).toBe('Bearer sekrit-token-123');
     expect(get!.headers['x-client']).toBe('Mixed Case');
+    // Each header line as sent, name spelt as sent, a repeated one twice; the hop-by-hop ones (and those Connection names) not.
+    const pairs = (raw: string[]) => raw.flatMap((v, i) => (i % 2 === 0 ? [`${v}: ${raw[i + 1]}`] : []));
+    expect(pairs(get!.rawHeaders)).toEqual(expect.arrayContaining(['X-Client: Mixed Case', 'x-dup: one', 'x-dup: two']));
+    expect(get!.headers['x-hop']).toBeUndefined();
     expect(get!.headers.host).toBe(new URL(echo.origin).host);
     expect(post!.method).toBe('POST');
     expect(post!.body.equals(body)).toBe(true);

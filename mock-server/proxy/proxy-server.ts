@@ -9,7 +9,7 @@
  * /__mock/requests (the mock's query, plus `violations=true`); an upstream it cannot reach is a 502
  * naming it, recorded too.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
@@ -71,13 +71,30 @@ export function parseUpstream(raw: string): URL | { problem: string } {
   return url;
 }
 
-/** The headers to forward: all but the hop-by-hop ones (and those the connection itself names) and `skip`. */
-function forwardable(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>, skip: ReadonlySet<string>): Record<string, string | string[]> {
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+/** The header names a Connection header lists: hop-by-hop too. */
+function connectionNames(connection: string | string[] | undefined): Set<string> {
+  return new Set([connection ?? ''].flat().join(',').toLowerCase().split(',').map((s) => s.trim()));
+}
+
+/** An answer's headers to pass on: all but the hop-by-hop ones (and those its Connection names). */
+function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = connectionNames(headers.connection);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || skip.has(name) || named.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
     out[name] = value;
+  }
+  return out;
+}
+
+/** A request's headers to send on, as node read them off the wire (names as spelt, repeats apart, in order), less hop-by-hop ones and REQUEST_ONLY. */
+function forwardableRaw(req: IncomingMessage): string[] {
+  const named = connectionNames(req.headers.connection);
+  const raw = req.rawHeaders;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !REQUEST_ONLY.has(name) && !named.has(name)) out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
 }
@@ -183,7 +200,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     try {
       const sent = await request(`${upstream.origin}${prefix}${sentTarget}`, {
         method: method as 'GET',
-        headers: forwardable(req.headers, REQUEST_ONLY),
+        headers: forwardableRaw(req),
         body: method === 'GET' || method === 'HEAD' || body.length === 0 ? undefined : body,
         dispatcher,
       });
@@ -203,7 +220,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     if (requestParts) seen.violations = checkExchange(doc, { ...requestParts, answer: { status: answer.status, contentType, body: text } });
     // The upstream's Date, not one of the proxy's own: nothing in the answer is the proxy's.
     res.sendDate = false;
-    res.writeHead(answer.status, forwardable(answer.headers, new Set()));
+    res.writeHead(answer.status, forwardable(answer.headers));
     res.end(method === 'HEAD' ? undefined : answer.body);
   };
 
