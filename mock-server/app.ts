@@ -26,7 +26,7 @@ import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
 import { defineWorldOps } from './routes/world-ops.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
-import { keepsBody, RequestJournal } from './routes/journal.js';
+import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
 import { checkRoutes, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 
@@ -92,7 +92,7 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
 /** The handlers and the request path over a world just made (createMockApp). */
 function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const options = ctx.options;
-  const journal = new RequestJournal(ctx, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const journal = new RequestJournal(mockJournalHost(ctx), options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const webhooks = options.webhooks && options.webhooks.urls.length > 0 ? new Webhooks(options.webhooks, ctx, realNow) : null;
   if (webhooks) journal.addSecret(webhooks.secret);
   const search = listingsSearch(ctx);

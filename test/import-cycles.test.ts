@@ -66,6 +66,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['context.ts'],
   ['oauth/', 'offers/', 'webhooks/'],
   ['routes/'],
+  ['proxy/'],
   ['app.ts', 'http-adapter.ts', 'describe.ts'],
 ];
 

@@ -13,11 +13,22 @@ import type { Message } from '../world/store.js';
 import { listEnvelope, paged, route } from './route.js';
 
 /** `since`: a whole number 0 or more, or absent. */
-function readSince(params: URLSearchParams): number | undefined {
+export function readSince(params: URLSearchParams): number | undefined {
   const text = params.get('since');
   if (text === null) return undefined;
   if (!/^\d{1,15}$/.test(text.trim())) throw validationError('since', `must be a request id (a whole number 0 or more), got '${text}'`);
   return Number(text);
+}
+
+/**
+ * `violations`: true, false or absent. Only a proxy's entries have violations (proxy/), so on a mock
+ * `true` keeps none: the same question has the same answer wherever it is asked.
+ */
+export function readViolationsFilter(params: URLSearchParams): boolean {
+  const text = params.get('violations');
+  if (text === null || text === 'false') return false;
+  if (text === 'true') return true;
+  throw validationError('violations', `must be true or false, got '${text}'`);
 }
 
 /** A message as the outbox route answers it. */
@@ -31,8 +42,9 @@ export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
     // The journal is no part of the world: reading or clearing it changes nothing the state file keeps.
     http.get('*/__mock/requests', route(ctx, ({ url, page }) => {
       const since = readSince(url.searchParams);
+      const onlyViolations = readViolationsFilter(url.searchParams);
       const { offset, limit } = page();
-      const { result, total } = journal.list(limit, since, offset);
+      const { result, total } = onlyViolations ? journal.listViolations(limit, since, offset) : journal.list(limit, since, offset);
       return listEnvelope(result, total);
     }, { list: INSPECT_PAGE })),
     http.delete('*/__mock/requests', route(ctx, () => ({ cleared: journal.clear() }), { writes: false })),

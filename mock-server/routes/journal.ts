@@ -14,7 +14,7 @@
  * with JSON escapes, a query with percent-escapes or `+`) is redacted when recorded, as before.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
-import type { JournalEntry } from '../../src/contract/mock-inspect.js';
+import type { ExchangeViolation, JournalEntry } from '../../src/contract/mock-inspect.js';
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
 import type { Store } from '../world/store.js';
@@ -36,6 +36,19 @@ const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
  * is no longer in the store). 32 random base64url characters lack one of the cases once in ~10^7.
  */
 const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
+
+/**
+ * What the journal asks of the server it records for: a mock (mockJournalHost) or a proxy, which has no
+ * world and knows only the secrets it saw pass (mock-server/proxy/).
+ */
+export interface JournalHost {
+  /** The virtual clock's time (ms); a server without one gives the real time. */
+  virtualNow(): number;
+  /** The live tokens by value: a mock's store (replaced on reset, so read each time), or what a proxy saw issued. */
+  readonly tokens: ReadonlyMap<string, { kind: string; accountId: string | null }>;
+  /** Writes the few secrets known now (client secrets, auth keys, passwords) into `few` from index `from`; returns the new count. */
+  gatherFew(few: string[], from: number): number;
+}
 
 /** When and from whom a request arrived (null from `arrive` when the journal is off). */
 export interface Arrival {
@@ -59,6 +72,8 @@ export interface Seen {
   /** The status answered; null when the connection was dropped. */
   status: number | null;
   fault?: string | null;
+  /** What a proxy found different from the OpenAPI document (proxy/): kept on the entry as `violations`. */
+  violations?: ExchangeViolation[];
 }
 
 /** Whether a request's body is one the journal keeps (so the recorder reads it): a JSON call's, never the token endpoint's. */
@@ -93,6 +108,8 @@ interface Recorded {
   few: readonly string[];
   /** The live tokens found in the request's text; null when none (most requests). */
   tokens: readonly string[] | null;
+  /** A proxy's differences (undefined in a mock's journal: its entries have no such field). */
+  violations: ExchangeViolation[] | undefined;
 }
 
 /** The last `size` requests. */
@@ -107,7 +124,7 @@ export class RequestJournal {
 
   /** `realNow` is the wall clock of `at`; `elapsed` a monotonic clock in ms for durations. */
   constructor(
-    private readonly ctx: MockContext,
+    private readonly host: JournalHost,
     readonly size: number,
     private readonly realNow: () => number,
     private readonly elapsed: () => number = () => performance.now(),
@@ -124,7 +141,7 @@ export class RequestJournal {
   /** Notes that a request arrived with this Authorization header; null when the journal is off. */
   arrive(authorization: string | null | undefined): Arrival | null {
     if (this.size === 0) return null;
-    return { realAt: this.realNow(), virtualAt: this.ctx.clock.now(), started: this.elapsed(), account: this.accountOf(authorization) };
+    return { realAt: this.realNow(), virtualAt: this.host.virtualNow(), started: this.elapsed(), account: this.accountOf(authorization) };
   }
 
   /** Records one answered (or dropped) request, unless it was a call of the journal itself. */
@@ -143,7 +160,7 @@ export class RequestJournal {
     // Each part scanned on its own, in order (a run never spans two parts), without joining them first:
     // this runs for every request.
     const tokens: string[] = [];
-    const live = this.ctx.store.tokens;
+    const live = this.host.tokens;
     liveRuns(seen.path, live, tokens);
     if (query === null) liveRuns(seen.search, live, tokens);
     if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
@@ -169,6 +186,7 @@ export class RequestJournal {
       body,
       few,
       tokens: tokens.length > 0 ? tokens : null,
+      violations: seen.violations,
     };
     const slot = (entry.id - 1) % this.size;
     this.ring[slot] = entry;
@@ -194,29 +212,17 @@ export class RequestJournal {
   }
 
   /** Whether a token-shaped run is a live token of the world, or shaped like a random credential. */
-  private readonly isToken = (run: string): boolean => this.ctx.store.tokens.has(run) || RANDOM_CREDENTIAL.test(run);
-
-  /** The `--client` options' secrets, read once per options list (parsing the specs was per request). */
-  private optionSecrets: { specs: unknown; secrets: readonly string[] } | null = null;
+  private readonly isToken = (run: string): boolean => this.host.tokens.has(run) || RANDOM_CREDENTIAL.test(run);
 
   /**
-   * Writes the few secrets the mock knows now (client secrets, auth keys, the admin token, passwords)
-   * at the start of `few`, over what it held, and returns how many there are: a list kept for this is
-   * never emptied or grown again per request (setting an array's length is a call into the runtime).
+   * Writes the few secrets known now (the admin token, and the host's: client secrets, auth keys,
+   * passwords) at the start of `few`, over what it held, and returns how many there are: a list kept for
+   * this is never emptied or grown again per request (setting an array's length is a call into the runtime).
    */
   private gatherFew(few: string[]): number {
-    const store = this.ctx.store;
     let n = 0;
     for (const s of this.extraSecrets) few[n++] = s;
-    for (const c of store.clients.values()) few[n++] = c.secret;
-    const specs = this.ctx.options.clients;
-    let options = this.optionSecrets;
-    if (options === null || options.specs !== specs) this.optionSecrets = options = { specs, secrets: optionClients(this.ctx).map((c) => c.secret) };
-    for (const s of options.secrets) few[n++] = s;
-    for (const g of store.grants) few[n++] = g.authKey;
-    // The password grant's passwords (--allow-password-grant), wherever a client puts them.
-    for (const s of passwordsOf(store)) few[n++] = s;
-    return n;
+    return this.host.gatherFew(few, n);
   }
 
   /** The entry at `slot` as shown: redacted with the secrets known when it was recorded and those known now. */
@@ -238,6 +244,7 @@ export class RequestJournal {
       headers: redactHeaders(Array.isArray(r.headers) ? r.headers : Object.entries(r.headers), secrets),
       body: r.body === undefined ? keptBody(r.bodyText, secrets) : r.body,
       fault: r.fault,
+      ...(r.violations !== undefined ? { violations: r.violations } : {}),
     };
   }
 
@@ -263,6 +270,25 @@ export class RequestJournal {
     return { result, total };
   }
 
+  /**
+   * As `list`, over only the entries with violations (a proxy's that differ from the document; a mock's
+   * entries have none). Walks the whole journal, but redacts only the entries it answers.
+   */
+  listViolations(limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
+    const oldest = Math.max(this.nextId - this.count, since === undefined ? 0 : since + 1);
+    const ids: number[] = [];
+    for (let id = this.nextId - 1; id >= oldest; id--) if ((this.ring[(id - 1) % this.size]!.violations?.length ?? 0) > 0) ids.push(id);
+    // Without `since` the newest are chosen first; with it, those nearest to it (the oldest), still shown newest first.
+    const chosen = since === undefined ? ids.slice(offset, offset + limit) : ids.reverse().slice(offset, offset + limit).reverse();
+    const result = chosen.map((id) => {
+      const slot = (id - 1) % this.size;
+      let entry = this.ring[slot]!;
+      if (!('at' in entry)) this.ring[slot] = entry = this.redacted(entry, slot);
+      return entry;
+    });
+    return { result, total: ids.length };
+  }
+
   /** Forgets every entry (ids keep increasing); returns how many there were. */
   clear(): number {
     const n = this.count;
@@ -274,17 +300,41 @@ export class RequestJournal {
   /** The account a bearer token the mock issued acts for (expired or not), else null. */
   private accountOf(authorization: string | null | undefined): string | null {
     const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    const token = m ? this.ctx.store.tokens.get(m[1]!) : undefined;
+    const token = m ? this.host.tokens.get(m[1]!) : undefined;
     return token?.kind === 'access' ? token.accountId : null;
   }
 
   /** What the mock knows to be secret now: client secrets, auth keys, the admin token, its tokens, and anything shaped like a random credential. */
   private knownSecrets(): KnownSecrets {
-    const store = this.ctx.store;
+    const tokens = this.host.tokens;
     const few: string[] = [];
     this.gatherFew(few);
-    return { few, isToken: (run) => store.tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
+    return { few, isToken: (run) => tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
   }
+}
+
+/** The journal's host for a mock: its virtual clock, its world's tokens and the secrets of its clients, grants and users. */
+export function mockJournalHost(ctx: MockContext): JournalHost {
+  /** The `--client` options' secrets, read once per options list (parsing the specs was per request). */
+  let options: { specs: unknown; secrets: readonly string[] } | null = null;
+  return {
+    virtualNow: () => ctx.clock.now(),
+    get tokens() {
+      return ctx.store.tokens;
+    },
+    gatherFew(few, from) {
+      const store = ctx.store;
+      let n = from;
+      for (const c of store.clients.values()) few[n++] = c.secret;
+      const specs = ctx.options.clients;
+      if (options === null || options.specs !== specs) options = { specs, secrets: optionClients(ctx).map((c) => c.secret) };
+      for (const s of options.secrets) few[n++] = s;
+      for (const g of store.grants) few[n++] = g.authKey;
+      // The password grant's passwords (--allow-password-grant), wherever a client puts them.
+      for (const s of passwordsOf(store)) few[n++] = s;
+      return n;
+    },
+  };
 }
 
 /** The seeded users' passwords of a world: a hash each, so worked out once per world (and again if users were added), not per request. */

@@ -99,7 +99,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'mkt mock clock': ['$ mkt mock clock advance 24h'],
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
-  'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status'],
+  'mkt mock proxy': [
+    '$ mkt mock proxy --upstream http://127.0.0.1:4010 --port 4011',
+    '$ MKT_ROOT_URL=http://127.0.0.1:4011 mkt listings search --limit 5   # through it',
+    '$ MKT_ROOT_URL=http://127.0.0.1:4011 mkt mock requests --violations',
+  ],
+  'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status', '$ mkt mock requests --violations   # at a mkt mock proxy'],
   'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
   'mkt mock snapshot': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot load before-run', '$ mkt mock snapshot list'],
   'mkt mock snapshot save': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot save before-run --replace'],

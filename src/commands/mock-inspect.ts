@@ -14,6 +14,14 @@ import { parseCount, parseLimit } from './options.js';
 
 /** Columns of the journal and outbox tables. */
 const REQUEST_COLUMNS = ['at', 'method', 'path', 'status', 'duration_ms', 'account'];
+/** With --violations: the differences, one `direction field: problem` each, in the table's last column. */
+const VIOLATION_COLUMNS = ['at', 'method', 'path', 'status', 'problems'];
+
+/** An entry with its violations also as one line of text (`problems`), for the table. */
+function withProblems(e: JournalEntry): Record<string, unknown> {
+  const problems = (e.violations ?? []).map((v) => `${v.direction} ${v.field || '(whole)'}: ${v.problem}`).join('; ');
+  return { ...e, problems };
+}
 const OUTBOX_COLUMNS = ['sent_at', 'to', 'kind', 'order_id', 'subject'];
 /** How often --follow asks for new entries. */
 const FOLLOW_POLL_MS = 500;
@@ -30,20 +38,23 @@ async function adminTarget(ctx: CommandContext, flag: string | undefined): Promi
  * takes every entry waiting (page after page), then waits FOLLOW_POLL_MS. A gap in the ids means the
  * journal dropped entries before they were read; it is said on stderr.
  */
-async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number): AsyncGenerator<Record<string, unknown>> {
+async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number, onlyViolations = false, row = (e: JournalEntry): Record<string, unknown> => ({ ...e })): AsyncGenerator<Record<string, unknown>> {
   const { listRequests } = await import('../api/mock-admin.js');
   const stop = new AbortController();
   void ctx.io.stopSignal(stop.signal).then(() => stop.abort());
   let last = since;
   try {
     while (!stop.signal.aborted) {
-      const page = await listRequests(to, new URLSearchParams({ since: String(last), limit: String(INSPECT_PAGE.max) }));
+      const query = new URLSearchParams({ since: String(last), limit: String(INSPECT_PAGE.max) });
+      if (onlyViolations) query.set('violations', 'true');
+      const page = await listRequests(to, query);
       const fresh = [...page.result].reverse();
       const missed = fresh.length > 0 ? fresh[0]!.id - last - 1 : 0;
-      if (missed > 0 && last > 0) ctx.info(`mkt: ${missed} request(s) left the journal before they were read (raise mock serve --journal-size)`);
+      // With --violations the ids between two entries are the conforming exchanges, not a gap.
+      if (missed > 0 && last > 0 && !onlyViolations) ctx.info(`mkt: ${missed} request(s) left the journal before they were read (raise mock serve --journal-size)`);
       for (const entry of fresh) {
         last = entry.id;
-        yield { ...entry };
+        yield row(entry);
       }
       if (page.total_count > page.result_count) continue;
       await ctx.io.sleep(FOLLOW_POLL_MS, stop.signal);
@@ -55,9 +66,11 @@ async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number):
 }
 
 /** The newest page first printed by --follow (oldest first, as a log reads), then what follows it. */
-async function* backlogThenFollow(ctx: CommandContext, to: MockAdminTarget, backlog: readonly JournalEntry[], since: number) {
-  for (const entry of [...backlog].reverse()) yield { ...entry };
-  yield* follow(ctx, to, backlog[0]?.id ?? since);
+async function* backlogThenFollow(
+  ctx: CommandContext, to: MockAdminTarget, backlog: readonly JournalEntry[], since: number, onlyViolations: boolean, row: (e: JournalEntry) => Record<string, unknown>,
+) {
+  for (const entry of [...backlog].reverse()) yield row(entry);
+  yield* follow(ctx, to, backlog[0]?.id ?? since, onlyViolations, row);
 }
 
 /** The page query of `--limit` and `--offset`. */
@@ -76,15 +89,19 @@ export function addInspectCommands(mock: Command, ctx: CommandContext): void {
     .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
     .option('--offset <n>', 'how many of the newest to skip')
     .option('--follow', 'then print new requests as they come, oldest first, until Ctrl-C')
+    .option('--violations', 'only exchanges that differ from the OpenAPI document (the journal of `mkt mock proxy`; a mock\'s own entries have none)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .action(ctx.action(async (opts): Promise<Output> => {
       // --follow goes on from the newest request: a page further back would leave a gap before it.
       if (opts.follow && opts.offset !== undefined) throw new UsageError('--follow starts from the newest request: leave out --offset');
       const q = pageOf(opts);
+      if (opts.violations) q.set('violations', 'true');
+      const columns = opts.violations ? VIOLATION_COLUMNS : REQUEST_COLUMNS;
       const [{ listRequests }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
       const page = await listRequests(to, q);
-      if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map((e) => ({ ...e })) }, columns: REQUEST_COLUMNS };
-      return { kind: 'stream', items: backlogThenFollow(ctx, to, page.result, 0), columns: REQUEST_COLUMNS, live: true };
+      const row = (e: JournalEntry) => (opts.violations ? withProblems(e) : { ...e });
+      if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map(row) }, columns };
+      return { kind: 'stream', items: backlogThenFollow(ctx, to, page.result, 0, opts.violations === true, row), columns, live: true };
     }));
   mock
     .command('outbox')

@@ -1,5 +1,6 @@
 /**
- * `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock clock advance`:
+ * `mkt mock serve`: the bundled, stateful mock marketplace on a loopback port; `mkt mock proxy`
+ * (mock-proxy.ts): a validating proxy in front of another marketplace; `mkt mock clock advance`:
  * move its clock; `mkt mock requests|outbox` (mock-inspect.ts): what it saw and sent; `mkt mock snapshot`
  * (mock-snapshot.ts): named snapshots of its world.
  */
@@ -18,6 +19,7 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addInspectCommands } from './mock-inspect.js';
+import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, type OptionsOf } from './options.js';
 
@@ -225,6 +227,7 @@ export function makeMockCommand(ctx: CommandContext) {
       await app.close?.();
       return { kind: 'none' };
     })));
+  mock.addCommand(proxyCommand(ctx));
   mock
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API and the mock (JSON; the mock serves it at /openapi.json)')

@@ -12,6 +12,15 @@ const strict = { additionalProperties: false } as const;
 export const NOTIFICATION_KINDS = ['order_validation_error', 'order_processed', 'order_completed'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/** One difference a proxy (`mkt mock proxy`) found between an exchange and the OpenAPI document. */
+export const ExchangeViolationSchema = Type.Object({
+  direction: Type.Union([Type.Literal('request'), Type.Literal('answer')]),
+  operation: Type.String({ description: "The operation, method and path template as the document spells them (`GET /v1/notes/`); the method and path as sent when the document has none." }),
+  field: Type.String({ description: 'A JSON pointer into the exchange: /path/NAME, /query/NAME, /headers/NAME, /body/..., /status.' }),
+  problem: Type.String(),
+}, strict);
+export type ExchangeViolation = Static<typeof ExchangeViolationSchema>;
+
 /** One request as the mock saw it; secrets are replaced by `***` (the scheme of Authorization is kept). */
 export const JournalEntrySchema = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'Increasing from 1 for the life of the server (a clear does not restart it).' }),
@@ -25,7 +34,8 @@ export const JournalEntrySchema = Type.Object({
   account: nullable(Type.String(), 'The account the bearer token acts for; null without a token the mock issued.'),
   headers: Type.Record(Type.String(), Type.String(), { description: 'Request headers, names in lower case, secrets redacted.' }),
   body: Type.Unknown({ description: "The JSON body of a JSON call, secrets redacted; null otherwise (never a form, never the token endpoint's)." }),
-  fault: nullable(Type.String(), 'The fault injected into this request (POST /__mock/faults), if any.'),
+  fault: nullable(Type.String(), "The fault injected into this request (POST /__mock/faults), if any; a proxy's: why the upstream gave no answer."),
+  violations: Type.Optional(Type.Array(ExchangeViolationSchema, { description: "Only in a proxy's journal (`mkt mock proxy`): where the request or the upstream's answer differs from the document; empty when both conform." })),
 }, strict);
 export type JournalEntry = Static<typeof JournalEntrySchema>;
 

@@ -11,4 +11,4 @@ export const MAX_JOURNAL_SIZE = 100_000;
 /** Page sizes of the two lists (`limit`). */
 export const INSPECT_PAGE = { default: 100, max: 1000 } as const;
 
-export type { JournalEntry, OutboxMessage } from './mock-inspect-schemas.js';
+export type { ExchangeViolation, JournalEntry, OutboxMessage } from './mock-inspect-schemas.js';

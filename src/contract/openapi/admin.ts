@@ -138,8 +138,11 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get', path: at('requests'), operationId: 'mockRequests', tags: TAGS, access: ADMIN, page: INSPECT_PAGE,
     summary: 'The request journal: the last requests the mock answered, newest first, secrets redacted',
-    parameters: [queryParam('since', { type: 'integer', minimum: 0 }, 'Only requests with a greater id (to follow the journal).')],
-    answers: { 200: json('A page of the journal.', listEnvelopeSchema(JournalEntrySchema)), 400: codes('since, offset or limit is bad.', VALIDATION_ERROR) },
+    parameters: [
+      queryParam('since', { type: 'integer', minimum: 0 }, 'Only requests with a greater id (to follow the journal).'),
+      queryParam('violations', { type: 'boolean' }, "true: only entries with violations (a proxy's journal, `mkt mock proxy`; the mock's own entries have none, so its list is empty)."),
+    ],
+    answers: { 200: json('A page of the journal.', listEnvelopeSchema(JournalEntrySchema)), 400: codes('since, violations, offset or limit is bad.', VALIDATION_ERROR) },
   },
   {
     method: 'delete', path: at('requests'), operationId: 'mockClearRequests', tags: TAGS, access: ADMIN,

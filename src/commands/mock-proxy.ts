@@ -1,0 +1,50 @@
+/**
+ * `mkt mock proxy --upstream URL`: a loopback proxy in front of another marketplace (the real service,
+ * or another mock) that forwards everything unchanged and checks each request and answer against the
+ * OpenAPI document (mock-server/proxy/). Its journal answers `mkt mock requests [--violations]`; on
+ * Ctrl-C or SIGTERM it prints the differences by endpoint and field to stderr and exits 0.
+ */
+import { Command } from '@commander-js/extra-typings';
+import type { CommandContext } from '../context.js';
+import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../contract/mock-inspect.js';
+import { UsageError } from '../errors.js';
+import type { Output } from '../output/render.js';
+import { parseCount } from './options.js';
+
+/** `mkt mock proxy` as defined. */
+export function proxyCommand(ctx: CommandContext) {
+  return new Command('proxy')
+    .description('forward every request to another marketplace unchanged, checking both directions against the OpenAPI document, until interrupted')
+    .requiredOption('--upstream <url>', 'the marketplace to forward to: http(s)://host[:port][/base]')
+    .option('--port <port>', 'port to listen on, on 127.0.0.1 (0 picks a free one)', '4011')
+    .option('--journal-size <n>', `exchanges its journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
+    .action(ctx.action(async (opts): Promise<Output> => {
+      const port = parseCount('--port', opts.port, 0);
+      if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
+      const journalSize = parseCount('--journal-size', opts.journalSize, 0);
+      if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
+      const { parseUpstream, startProxy } = await import('../../mock-server/proxy/proxy-server.js');
+      const upstream = parseUpstream(opts.upstream);
+      if ('problem' in upstream) throw new UsageError(`--upstream ${upstream.problem}`, 'give the marketplace\'s root, such as --upstream http://127.0.0.1:4010');
+      let proxy;
+      try {
+        proxy = await startProxy({ upstream: opts.upstream, journalSize }, port);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
+        throw err;
+      }
+      ctx.io.stdout.write([
+        `mkt mock proxy: ${proxy.origin} -> ${opts.upstream}`,
+        `  every request is forwarded unchanged and checked against the OpenAPI document, both ways`,
+        `  point a client at it: MKT_ROOT_URL=${proxy.origin}`,
+        `  differences: mkt mock requests --violations (GET ${proxy.origin}${MOCK_ADMIN_PREFIX}/requests?violations=true)`,
+        `  Ctrl-C stops it and prints them by endpoint and field`,
+        '',
+      ].join('\n'));
+      const signal = await ctx.io.stopSignal();
+      await proxy.close();
+      ctx.io.stderr.write(`mkt mock proxy: ${signal}, stopping\n${proxy.tally.text()}`);
+      return { kind: 'none' };
+    }));
+}
