@@ -86,8 +86,8 @@ const bundle = await rolldown({
   external: (id) => EXTERNAL.test(id),
   plugins: [lazyHttp2, plainLlhttp],
   logLevel: 'warn',
-  // A module imported both statically and dynamically stays with its static importers: expected here, where
-  // the groups above, not the dynamic imports, decide the bundles. Any other warning is shown.
+  // A module imported both statically and dynamically goes with its static importers: expected (a group
+  // above holds a lazily imported module with the code that needs it anyway). Any other warning is shown.
   onLog: (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' ? undefined : handler(level, log)),
 });
 const { output } = await bundle.write({
@@ -99,6 +99,8 @@ const { output } = await bundle.write({
   // No comments (the source maps lead to them) and ASCII only: V8 reads and scans a smaller text, and one
   // non-ASCII character would make it hold the whole file as two-byte characters.
   comments: false,
+  // Strict mode, as the ES modules it comes from ran in (a CommonJS file is sloppy unless it says so).
+  strict: true,
   charset: 'ascii',
   codeSplitting: { groups: GROUPS },
 });
