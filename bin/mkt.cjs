@@ -3,6 +3,7 @@
 // The bin: answers `--version` and help without loading ES modules or commander (issue 14, item 6:
 // an ES entry point and commander cost a third of `node -e ''` before anything is done), and hands
 // everything else to main, setting the exit code it returns. Nothing under src/ calls process.exit.
+// main is the CommonJS bundle of src/ (scripts/bundle.mjs): a few files by run path, not ~60 ES modules.
 const argv = process.argv.slice(2);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -24,8 +25,11 @@ async function run(help, where) {
   // Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (a V8 code cache in the
   // temporary directory); Node 20 has no such cache. Enabled before main is imported, so main's modules are cached too.
   require('node:module').enableCompileCache?.();
-  if (where === undefined) return (await import('../dist/src/main.js')).main(argv);
-  const { renderHelp } = await import('../dist/src/commands/help-render.js');
+  // The bundles' stack traces name src/ files and lines through their source maps; reading the maps costs
+  // start-up time, so only with --verbose, the flag that prints a stack (or with --enable-source-maps).
+  if (argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+  if (where === undefined) return require('../dist/bundle/main.cjs').main(argv);
+  const { renderHelp } = require('../dist/bundle/help-render.cjs');
   const { code, stdout, stderr } = await renderHelp(argv, where.width);
   help.writeStdout(stdout);
   process.stderr.write(stderr);

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const cache = createRequire(import.meta.url)('../bin/help-cache.cjs');
-const { renderHelp, commandPaths } = await import('../dist/src/commands/help-render.js');
+// The bundle the bin runs (scripts/bundle.mjs), so that the kept texts are what it would print.
+const { renderHelp, commandPaths } = createRequire(import.meta.url)('../dist/bundle/help-render.cjs');
 
 /** A hash of every compiled file help could depend on: any change to the code makes a new build. */
 function codeHash() {
   const hash = createHash('sha256');
-  for (const dir of ['dist/src', 'dist/mock-server']) {
-    const files = readdirSync(join(root, dir), { recursive: true }).filter((f) => f.endsWith('.js')).sort();
+  for (const dir of ['dist/bundle', 'dist/src', 'dist/mock-server']) {
+    const files = readdirSync(join(root, dir), { recursive: true }).filter((f) => /\.c?js$/.test(f)).sort();
     for (const f of files) hash.update(`${dir}/${f}\0`).update(readFileSync(join(root, dir, f))).update('\0');
   }
   return hash.digest('hex').slice(0, 16);

@@ -93,7 +93,7 @@ describe('kept help is commander help', () => {
     mkdirSync(join(root, 'bin'));
     mkdirSync(join(root, 'dist/help'), { recursive: true });
     for (const f of ['mkt.cjs', 'help-cache.cjs']) copyFileSync(resolve(import.meta.dirname, '../bin', f), join(root, 'bin', f));
-    for (const f of ['package.json', 'node_modules', 'dist/src', 'dist/mock-server']) symlinkSync(resolve(import.meta.dirname, '..', f), join(root, f));
+    for (const f of ['package.json', 'node_modules', 'dist/bundle', 'dist/src', 'dist/mock-server']) symlinkSync(resolve(import.meta.dirname, '..', f), join(root, f));
     writeFileSync(join(root, 'dist/help/mkt.--help.w80.txt'), 'KEPT\n');
     const help = (build: string) => {
       writeFileSync(join(root, 'dist/help/BUILD'), `${build}\n`);

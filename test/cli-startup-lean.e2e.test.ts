@@ -4,39 +4,16 @@
  * commander loads no renderer, settings reader, listing catalogue, other group, HTTP client or heavy
  * dependency; and a search with a handed-in token loads the HTTP client but no credential store, and of
  * undici only its HTTP/1.1 half: the HTTP/2 client (Node's http2, tls and crypto with it) loads only when a
- * connection speaks h2.
+ * connection speaks h2. The bin runs bundles (scripts/bundle.mjs, issue 25 item 6): a loaded bundle counts
+ * as every module of ours or package it holds (test/helpers/loaded-modules.ts), so these say what code ran.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMkt, tempHome } from './helpers/cli.js';
+import { bundleContents, loadedBy } from './helpers/loaded-modules.js';
 import { startMock, type TestMock } from './helpers/mock.js';
-
-const RECORDER = pathToFileURL(resolve(import.meta.dirname, 'helpers/record-modules.mjs')).href;
-
-/** A loaded module as a package name (`undici`, `@inquirer/core`) or a path of ours (`src/commands/root`). */
-function moduleName(line: string): string {
-  const path = line.startsWith('file:') ? fileURLToPath(line) : line;
-  const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  if (pkg) return pkg[1]!;
-  const ours = /\/(?:dist\/)?((?:src|mock-server|bin)\/.+)\.c?js$/.exec(path);
-  return ours ? ours[1]! : path;
-}
-
-/** Runs mkt with the recorder: its result, the modules it loaded and Node's own modules loaded (`http2`). */
-async function loadedBy(args: string[], env: Record<string, string> = {}) {
-  const home = tempHome();
-  const out = join(home, 'modules.txt');
-  const result = await runMkt(args, { home, env: { ...env, MKT_RECORD_MODULES: out }, nodeArgs: ['--import', RECORDER] });
-  const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
-  const modules = new Set(lines.filter((l) => !l.startsWith('builtin:')).map(moduleName));
-  const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
-  return { result, modules: [...modules], builtins };
-}
 
 /** Dependencies only some actions need: HTTP, the mock, JMESPath, the keychain, tables, prompts, parsers, schemas. */
 const HEAVY = /^(undici|msw|@mswjs\/.*|@jmespath-community\/.*|@github\/keytar|cli-table3|@inquirer\/.*|yaml|csv-parse|ajv|ajv-formats|@sinclair\/typebox|asciichart)$/;
@@ -59,10 +36,11 @@ describe('what start-up loads', () => {
   const UNKEPT = { COLUMNS: '73' };
 
   it('mkt --help, not kept yet: commander and the root, no group, no action module, no heavy dependency', async () => {
-    const { result, modules } = await loadedBy(['--help'], UNKEPT);
+    const { result, modules, bundles } = await loadedBy(['--help'], UNKEPT);
     expect(result.code).toBe(0);
-    // The recorder sees both kinds of module: CommonJS (commander) and ES (ours).
+    // commander is bundled with the program (core.cjs); help-render.cjs is the bin's way in for help.
     expect(modules).toEqual(expect.arrayContaining(['commander', 'src/commands/root']));
+    expect(bundles).toEqual(['core.cjs', 'help-render.cjs', 'rolldown-runtime.cjs']);
     expect(modules.filter((m) => HEAVY.test(m) || ACTION_ONLY.test(m))).toEqual([]);
     expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|help-render|root|examples)$/.test(m))).toEqual([]);
   });
@@ -94,12 +72,14 @@ describe('what start-up loads', () => {
     });
 
     it('mkt listings search with MKT_ACCESS_TOKEN: the HTTP client, and no credential store, keychain, prompt or JMESPath', async () => {
-      const { result, modules } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
+      const { result, modules, bundles } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).result).toHaveLength(3);
       expect(modules).toEqual(expect.arrayContaining(['undici', 'src/api/http', 'src/output/render']));
-      const unneeded = /^(msw|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/)$/;
+      const unneeded = /^(msw|@mswjs\/.*|ajv|ajv-formats|@sinclair\/typebox|yaml|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/.*)$/;
       expect(modules.filter((m) => unneeded.test(m))).toEqual([]);
+      // A few files, one per step of the run path: the program, the group, its catalogue, the client.
+      expect(bundles).toEqual(['catalogue.cjs', 'client.cjs', 'core.cjs', 'listings.cjs', 'main.cjs', 'rolldown-runtime.cjs']);
     });
 
     it('mkt listings search over HTTP/1.1: undici without its HTTP/2 client, so no http2, tls or crypto', async () => {
@@ -113,9 +93,9 @@ describe('what start-up loads', () => {
     });
   });
 
-  // The stand-in for undici's HTTP/2 client (src/api/undici.ts) loads the real one when a connection
-  // speaks h2: an Agent with `useH2c` against a cleartext HTTP/2 server, in a process of its own
-  // so that nothing else has loaded undici before.
+  // The bundle loads undici's HTTP/2 client when a connection speaks h2 (scripts/bundle.mjs): an Agent
+  // with `useH2c` against a cleartext HTTP/2 server, in a process of its own that loads the bundle holding
+  // src/api/undici.ts and nothing else before.
   describe('an HTTP/2 connection', () => {
     let server: Http2Server;
     beforeAll(async () => {
@@ -130,9 +110,10 @@ describe('what start-up loads', () => {
     });
 
     it('loads the HTTP/2 client on first use and answers through it', async () => {
-      const undici = pathToFileURL(resolve(import.meta.dirname, '../dist/src/api/undici.js')).href;
+      const [holder] = Object.entries(bundleContents()).filter(([, inside]) => inside.includes('src/api/undici.ts'));
+      const bundle = resolve(import.meta.dirname, '../dist/bundle', holder![0]);
       const script = `
-        const { Agent, request } = await import(${JSON.stringify(undici)});
+        const { Agent, request } = require(${JSON.stringify(bundle)});
         const before = process.moduleLoadList.includes('NativeModule http2');
         const agent = new Agent({ allowH2: true, connect: { useH2c: true } });
         const res = await request(agent, new URL('http://127.0.0.1:${(server.address() as AddressInfo).port}/ping'), { method: 'GET' });
@@ -140,7 +121,7 @@ describe('what start-up loads', () => {
         await agent.close();
         console.log(JSON.stringify({ before, after: process.moduleLoadList.includes('NativeModule http2'), status: res.statusCode, text }));
       `;
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['-e', `(async () => {${script}})()`], { stdio: ['ignore', 'pipe', 'inherit'] });
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
       const code = await new Promise((done) => child.on('close', done));

@@ -18,17 +18,19 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'offers-test-token';
 const fx = (name: string): string => join(FIXTURES, name);
 
-/** Builds dist/ when it is missing or older than a source file, so the spawned bin runs this code. */
+/** Builds dist/ and its bundles when missing or older than a source file, so the spawned bin runs this code. */
 function ensureBuilt(): void {
   const newest = (dir: string): number => readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
     .reduce((m, f) => Math.max(m, statSync(join(dir, f)).mtimeMs), 0);
   let built = 0;
   try {
-    built = statSync(join(ROOT, 'dist/src/commands/offers.js')).mtimeMs;
+    built = statSync(join(ROOT, 'dist/bundle/main.cjs')).mtimeMs;
   } catch { /* not built yet */ }
   if (built < newest(join(ROOT, 'src'))) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, timeout: 120_000 });
+    // The bin runs the bundles (scripts/bundle.mjs), not dist/src.
+    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, timeout: 120_000 });
   }
 }
 

@@ -1,43 +1,20 @@
 /**
- * The two pieces of undici the client uses — the keep-alive Agent and the `request` API — loaded
+ * The two pieces of undici the client uses — the keep-alive Agent and the `request` API — imported
  * from their own modules. undici's index also loads fetch, WebSocket, caches and mocks, which
  * doubles the start-up cost of every command that talks HTTP (bench/run.js measures it).
  * The version is pinned by the lockfile; test/http-client.test.ts exercises this path.
+ *
+ * In the bundle the bin runs (scripts/bundle.mjs) these modules are part of dist/bundle/client.cjs, and
+ * undici's HTTP/2 client (client-h2.js, with Node's http2, tls and crypto) is loaded only when a
+ * connection speaks h2, which ours never does (ALPN offers http/1.1 alone): test/cli-startup-lean.e2e.test.ts.
  */
-import { createRequire, Module } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent as AgentType, Dispatcher } from 'undici';
-
-const require = createRequire(import.meta.url);
-
-// undici's Client requires its HTTP/2 half (client-h2.js) up front, and with it Node's http2, tls and
-// crypto: about a third of all undici costs at start-up (bench/run.js), for a protocol it only speaks when
-// a dispatcher sets `allowH2` and TLS agrees on h2, which ours never does (ALPN offers http/1.1 alone).
-// So the module is stood in for by a function that loads the real one the first time it is called: the
-// same behaviour, paid for only by a connection that needs it. test/cli-startup-lean.e2e.test.ts checks
-// that a search loads neither file nor node:http2.
-const H2_PATH = require.resolve('undici/lib/dispatcher/client-h2.js');
-if (require.cache[H2_PATH] === undefined) {
-  let connectH2: ((...args: unknown[]) => unknown) | undefined;
-  const standIn = new Module(H2_PATH);
-  standIn.filename = H2_PATH;
-  standIn.loaded = true;
-  standIn.exports = function lazyConnectH2(...args: unknown[]): unknown {
-    if (connectH2 === undefined) {
-      delete require.cache[H2_PATH];
-      connectH2 = require(H2_PATH) as (...a: unknown[]) => unknown;
-    }
-    return connectH2(...args);
-  };
-  require.cache[H2_PATH] = standIn;
-}
+import AgentClass from 'undici/lib/dispatcher/agent.js';
+import apiRequest from 'undici/lib/api/api-request.js';
 
 /** undici's keep-alive connection pool. */
-export const Agent = require('undici/lib/dispatcher/agent.js') as typeof AgentType;
-
-const apiRequest = require('undici/lib/api/api-request.js') as (
-  this: Dispatcher, opts: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
+export const Agent: typeof AgentType = AgentClass;
 
 // undici parses HTTP with llhttp compiled to WebAssembly, on the first connection. V8 optimises that
 // module on background threads, and Node waits for those jobs before a process may exit: 100-300 ms

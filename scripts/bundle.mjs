@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Build step (after tsc): bundles the CLI into a few CommonJS files in dist/bundle/, grouped by the path a
+// run takes, with source maps. Loading ~60 small ES modules and commander's files cost more than half of
+// what `mkt listings search` adds to `node -e ''` (resolving, reading and linking each); a few CommonJS
+// bundles cost a fraction of that (issue 25, item 6). dist/bundle/modules.json names the modules of each
+// bundle, so that tests can tell which of ours a run loaded (test/cli-startup-lean.e2e.test.ts).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { rolldown, RolldownMagicString } from 'rolldown';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'dist/bundle');
+
+/**
+ * Dependencies left to Node: each is needed by few commands, and a test names them when they load. undici's
+ * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP needs them.
+ */
+const EXTERNAL = /^(msw|@mswjs|@bundled-es-modules|ajv|ajv-formats|@inquirer|@github\/keytar|yaml|csv-parse|@jmespath-community|cli-table3|asciichart|@sinclair\/typebox)(\/|$)/;
+
+/** A module's name: its path in this package, or from node_modules/ on for a dependency (node_modules may be a link). */
+const ours = (id) => relative(root, id).replaceAll('\\', '/').replace(/^(?:.*\/)?node_modules\//, 'node_modules/');
+const matching = (re) => (id) => re.test(ours(id));
+
+/**
+ * The bundles of the commands that must start fast, highest priority first; a module goes to the first
+ * group that matches it or a module that imports it. Each is what one step of `mkt listings search` needs
+ * on top of the ones before it, and what a help run stops at. Every other module is placed by the
+ * bundler by the dynamic imports that reach it (the mock, login, orders, investing, the rarer commands):
+ * a command loads no code that it did not load as ES modules, in a few files each.
+ */
+const GROUPS = [
+  // Every command: commander, the program and its root help.
+  { name: 'core', test: matching(/^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(root|groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/), priority: 60 },
+  // The listings group (`mkt listings --help`).
+  { name: 'listings', test: matching(/^src\/(commands\/(listings|listings-commands)|contract\/(dates|enums))\.ts$/), priority: 55 },
+  // Its actions and the filter catalogue their flags come from (`mkt listings search --help`).
+  { name: 'catalogue', test: matching(/^src\/(commands\/(listings-actions|options)|contract\/(bureau|listing-(fields|filters|query))|output\/(columns|sections|table))\.ts$/), priority: 50 },
+  // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
+  { name: 'client', test: matching(/^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/settings|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/), priority: 40 },
+];
+
+/**
+ * undici's Client requires its HTTP/2 half (client-h2.js) as it loads, and with it Node's http2, tls and
+ * crypto: about a third of all undici costs at start-up, for a protocol it speaks only when a dispatcher
+ * sets `allowH2` and TLS agrees on h2, which ours never does. In the bundle that require runs when a
+ * connection first needs it: the same behaviour, paid for only by a connection that speaks h2.
+ */
+const lazyHttp2 = {
+  name: 'mkt-lazy-undici-h2',
+  transform: {
+    filter: { id: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ },
+    handler(code) {
+      const eager = "const connectH2 = require('./client-h2.js')";
+      // A new undici that loads it otherwise fails the build rather than loading http2 unseen.
+      if (code.split(eager).length !== 2) throw new Error(`undici's client.js no longer has \`${eager}\`: see scripts/bundle.mjs`);
+      const at = code.indexOf(eager);
+      // Through a magic string, so that the source map follows the edit.
+      const edited = new RolldownMagicString(code);
+      edited.overwrite(at, at + eager.length, "const connectH2 = (...args) => require('./client-h2.js')(...args)");
+      return { code: edited };
+    },
+  },
+};
+
+/**
+ * llhttp without SIMD, a 72 kB WebAssembly text that loads only on a CPU without SIMD: left to Node, so
+ * that the bundle every HTTP command loads is that much smaller. It is data alone (a Buffer), no state.
+ */
+const plainLlhttp = {
+  name: 'mkt-external-plain-llhttp',
+  resolveId: {
+    filter: { id: /^\.\.\/llhttp\/llhttp-wasm\.js$/ },
+    handler: (source, importer) => (/undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(importer ?? '') ? { id: 'undici/lib/llhttp/llhttp-wasm.js', external: true } : null),
+  },
+};
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const bundle = await rolldown({
+  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/commands/help-render.ts') },
+  platform: 'node',
+  cwd: root,
+  tsconfig: join(root, 'tsconfig.build.json'),
+  // Sources import each other as `.js` (NodeNext); the files are `.ts`.
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  external: (id) => EXTERNAL.test(id),
+  plugins: [lazyHttp2, plainLlhttp],
+  logLevel: 'warn',
+  // A module imported both statically and dynamically goes with its static importers: expected (a group
+  // above holds a lazily imported module with the code that needs it anyway). Any other warning is shown.
+  onLog: (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' ? undefined : handler(level, log)),
+});
+const { output } = await bundle.write({
+  dir: out,
+  format: 'cjs',
+  entryFileNames: '[name].cjs',
+  chunkFileNames: '[name].cjs',
+  sourcemap: true,
+  // No comments (the source maps lead to them) and ASCII only: V8 reads and scans a smaller text, and one
+  // non-ASCII character would make it hold the whole file as two-byte characters.
+  comments: false,
+  // Strict mode, as the ES modules it comes from ran in (a CommonJS file is sloppy unless it says so).
+  strict: true,
+  charset: 'ascii',
+  codeSplitting: { groups: GROUPS },
+});
+await bundle.close();
+const modules = {};
+for (const c of output) if (c.type === 'chunk') modules[c.fileName] = c.moduleIds.filter((id) => !id.startsWith('\0')).map(ours).sort();
+writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);

@@ -1,0 +1,57 @@
+/**
+ * What a run of the bin loaded, as names: a package (`undici`, `@inquirer/core`) or a module of ours
+ * (`src/commands/root`, `mock-server/app`). The bin runs the bundles of dist/bundle/ (scripts/bundle.mjs),
+ * so a loaded bundle stands for every module the build put in it (dist/bundle/modules.json): the names
+ * are those of the sources, whichever file holds them.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runMkt, tempHome, type RunResult } from './cli.js';
+
+const BUNDLE = resolve(import.meta.dirname, '../../dist/bundle');
+const RECORDER = pathToFileURL(resolve(import.meta.dirname, 'record-modules.mjs')).href;
+
+let contents: Record<string, string[]> | undefined;
+
+/** The modules the build put in each bundle, by file name (`core.cjs`). */
+export function bundleContents(): Record<string, string[]> {
+  contents ??= JSON.parse(readFileSync(resolve(BUNDLE, 'modules.json'), 'utf8')) as Record<string, string[]>;
+  return contents;
+}
+
+/** A module's name: its package for a dependency, its path without extension for ours. */
+function nameOf(path: string): string {
+  const pkg = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg) return pkg[1]!;
+  const ours = /(?:^|\/)(?:dist\/)?((?:src|mock-server|bin)\/.+)\.(?:c?js|ts)$/.exec(path);
+  return ours ? ours[1]! : path;
+}
+
+/** The names a loaded file (a path or a file: URL) stands for: a bundle's modules, or its own. */
+export function moduleNames(line: string): string[] {
+  const path = line.startsWith('file:') ? fileURLToPath(line) : line;
+  const bundle = /\/dist\/bundle\/([^/]+\.cjs)$/.exec(path);
+  if (bundle) {
+    const inside = bundleContents()[bundle[1]!];
+    if (inside === undefined) throw new Error(`${path}: not a bundle of this build (dist/bundle/modules.json)`);
+    return inside.map(nameOf);
+  }
+  return [nameOf(path)];
+}
+
+/**
+ * Runs mkt with the recorder (record-modules.mjs): its result, the names of what it loaded, the bundle
+ * files among them, and Node's own modules it loaded (`http2`).
+ */
+export async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ result: RunResult; modules: string[]; bundles: string[]; builtins: string[] }> {
+  const home = tempHome();
+  const out = resolve(home, 'modules.txt');
+  const result = await runMkt(args, { home, env: { ...env, MKT_RECORD_MODULES: out }, nodeArgs: ['--import', RECORDER] });
+  const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  const files = lines.filter((l) => !l.startsWith('builtin:'));
+  const modules = new Set(files.flatMap(moduleNames));
+  const bundles = [...new Set(files.map((l) => /\/dist\/bundle\/([^/]+\.cjs)$/.exec(l)?.[1]).filter((b) => b !== undefined))];
+  const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
+  return { result, modules: [...modules], bundles: bundles.sort(), builtins };
+}
