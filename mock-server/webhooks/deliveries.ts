@@ -37,6 +37,8 @@ interface Delivery {
   state: WebhookState;
   nextAt: number | null;
   timer: NodeJS.Timeout | null;
+  /** Pushed out of the kept list (or the mock closed): it is tried no more. */
+  dropped: boolean;
 }
 
 /** The webhooks of a running mock. */
@@ -147,7 +149,7 @@ export class Webhooks {
     for (const target of this.targets) {
       const d: Delivery = {
         eventId: event.id, type: event.type, url: target.url, shown: target.shown, authorization: target.authorization,
-        body, attempts: [], state: 'pending', nextAt: null, timer: null,
+        body, attempts: [], state: 'pending', nextAt: null, timer: null, dropped: false,
       };
       this.deliveries.push(d);
       // Bounded: the oldest go, and with them any retry still due.
@@ -156,10 +158,12 @@ export class Webhooks {
     }
   }
 
+  /** Stops a delivery's retries: its timer, and the retry an attempt still under way would arm when it ends (`dropped`). */
   private cancel(d: Delivery): void {
     if (d.timer) clearTimeout(d.timer);
     d.timer = null;
     d.nextAt = null;
+    d.dropped = true;
   }
 
   /** Runs one attempt off the caller's turn: a delivery never holds up, or fails, the request that made its event. */
@@ -202,8 +206,8 @@ export class Webhooks {
     } catch (err) {
       error = timeout.aborted ? `no answer within ${this.timeoutMs} ms` : failureText(err);
     }
-    // Closing: the attempt was cut short by the mock, not by the receiver.
-    if (this.closing.signal.aborted) return;
+    // Closing: the attempt was cut short by the mock, not by the receiver. Dropped from the kept list: no retry nobody could see or cancel.
+    if (this.closing.signal.aborted || d.dropped) return;
     d.attempts.push({ at: new Date(at).toISOString(), status, error, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
     if (status !== null && status >= 200 && status < 300) d.state = 'delivered';
     else if (n > this.retryMs.length) d.state = 'failed';
