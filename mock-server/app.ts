@@ -125,6 +125,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   // Webhooks carry only what happens from here on: what the replay and the start rebuilt was sent by the mock that made it.
   webhooks?.watchFromHere();
   if (webhooks) ctx.onWorldReplaced(() => webhooks.watchFromHere());
+  if (webhooks) ctx.onOutboxClearing(() => webhooks.collect());
   const check = options.checkAnswers ? answerCheck(options.checkAnswers, base) : undefined;
   const unrouted = (method: string, url: URL): Response => {
     const allow = routeMethods(handlers, url.pathname, base, patterns);

@@ -64,6 +64,8 @@ export class MockContext {
   readonly snapshots: SnapshotShelf;
   /** Told of each world put in place of the running one (a reset, a snapshot loaded): what it holds already is not news. */
   private readonly replacedListeners: (() => void)[] = [];
+  /** Told just before the outbox is emptied, so what it holds is read first (webhooks: messages a sync made inside the clearing request). */
+  private readonly outboxListeners: (() => void)[] = [];
 
   /**
    * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt,
@@ -88,6 +90,19 @@ export class MockContext {
   /** Calls `listener` after each reset or snapshot load, the new world in place. */
   onWorldReplaced(listener: () => void): void {
     this.replacedListeners.push(listener);
+  }
+
+  /** Calls `listener` just before the outbox is emptied (DELETE /__mock/outbox), with the messages still in it. */
+  onOutboxClearing(listener: () => void): void {
+    this.outboxListeners.push(listener);
+  }
+
+  /** Empties the outbox, telling the listeners first; returns how many messages it held. */
+  clearOutbox(): number {
+    for (const listener of this.outboxListeners) listener();
+    const cleared = this.store.outbox.messages.length;
+    this.store.outbox.messages = [];
+    return cleared;
   }
 
   /** Rebuilds the world from the seed at the clock's current time. */

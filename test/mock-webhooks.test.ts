@@ -187,6 +187,36 @@ describe('webhooks: retries and what they record', () => {
     expect(app.webhooks!.list().every((d) => d.next_attempt_at === null)).toBe(true);
     expect(r.got).toHaveLength(3);
   });
+
+  test('a delivery pushed out of the kept list while its attempt is under way is tried no more (retries stay bounded by the list)', async () => {
+    const r = await receiver(['hang']);
+    const app = hookedApp([r.url], { retryMs: [5, 5, 5], timeoutMs: 100, keep: 1 });
+    // Three events at once: the first two leave the list while their first attempt still waits on the receiver.
+    for (let i = 0; i < 3; i++) await refusedOrder(app);
+    const [kept] = await until(app, (l) => l[0]?.state === 'failed');
+    expect(kept!.attempts).toHaveLength(4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ids = r.got.map((g) => g.headers['mkt-event-id']);
+    // One attempt each for the two dropped, four for the kept one.
+    expect(ids.filter((id) => id === kept!.event_id)).toHaveLength(4);
+    expect(ids).toHaveLength(6);
+  });
+});
+
+describe('webhooks: what a clearing of the outbox holds is sent first', () => {
+  test('DELETE /__mock/outbox whose own sync processed an order still sends that order\'s event', async () => {
+    const r = await receiver();
+    let now = START;
+    const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: false, admin: true, webhooks: { urls: [r.url], secret: SECRET, retryMs: FAST } }, () => now);
+    open.push({ close: async () => app.close?.() });
+    await wholeListingOrder(app);
+    // The order falls due; nothing looks before the clearing request, whose sync processes it and writes the message it then clears.
+    now += 60_000;
+    const cleared = await call(app, 'DELETE', '/__mock/outbox');
+    expect(cleared.status).toBe(200);
+    const [got] = await r.waitFor(1);
+    expect((JSON.parse(got!.body) as WebhookEvent).type).toBe('order_processed');
+  });
 });
 
 describe('webhooks: only events made while serving are sent', () => {

@@ -27,11 +27,8 @@ export function defineWorldOps(ctx: MockContext): void {
   });
   engine.defineOp('process', () => engine.processAll());
   engine.defineOp('listing', (r) => changeListing(ctx, Number(r.n), str(r, 'action')));
-  engine.defineOp('outbox-clear', () => {
-    const cleared = ctx.store.outbox.messages.length;
-    ctx.store.outbox.messages = [];
-    return cleared;
-  });
+  // The op's own sync may have just written messages: the context lets their readers (webhooks) see them before they go.
+  engine.defineOp('outbox-clear', () => ctx.clearOutbox());
   engine.defineOp('grant', (r) => approveGrant(ctx, str(r, 'c'), str(r, 'a'), (r.sc as string[]).map(String)));
   engine.defineOp('token', (r) => tokenGrant(ctx, new URLSearchParams(str(r, 'f'))));
   engine.defineOp('offers', (r) => answerOffersRequest(ctx, r.b, str(r, 'o')));
