@@ -346,6 +346,30 @@ describe("the proxy's journal", () => {
   });
 });
 
+describe('what a difference quotes of the request', () => {
+  it('never shows a token the client sent: in a path, a query parameter\'s name or a body property\'s name, in the journal and in the summary', async () => {
+    const mock = await startMock({ listings: 20 });
+    const proxy = await startProxy({ upstream: mock.origin });
+    try {
+      const token = mock.env.MKT_ACCESS_TOKEN!;
+      const auth = { authorization: `Bearer ${token}` };
+      await (await fetch(`${proxy.origin}/v1/accounts/${token}/x`, { headers: auth })).text();
+      await (await fetch(`${proxy.origin}/v1/loans/?${token}=1`, { headers: auth })).text();
+      await (await fetch(`${proxy.origin}/v1/orders/`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ [token]: 1 }) })).text();
+      const page = await journal(proxy, '?violations=true');
+      // Each of the three differs from the document, and says where, with the token redacted.
+      expect(page.result).toHaveLength(3);
+      const quoted = page.result.flatMap((e) => e.violations ?? []).map((v) => `${v.operation} ${v.field}`);
+      expect(quoted.some((q) => q.includes('***'))).toBe(true);
+      expect(JSON.stringify(page)).not.toContain(token);
+      expect(proxy.tally.text()).not.toContain(token);
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+});
+
 describe("a mock's own journal asked for violations", () => {
   it('has none to give (its entries are no exchanges with another marketplace), and a bad value is 400 naming it', async () => {
     const mock = await startMock({ listings: 20 });

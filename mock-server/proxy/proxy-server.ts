@@ -178,7 +178,9 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     const seen: Seen = { method, path, search: target.ok ? target.url.search : '', headers: req.headers, bodyText: null, status: null, violations: [] };
     res.once('close', () => {
       seen.status = res.headersSent ? res.statusCode : null;
-      tally.add(seen.violations!);
+      // What a difference quotes of the request may hold a token: the tally printed on stop gets them redacted, as the journal shows them.
+      seen.violations = journal.scrubViolations(seen.violations!);
+      tally.add(seen.violations);
       journal.record(arrival, seen);
     });
     const body = await readBody(req);

@@ -138,6 +138,15 @@ export class RequestJournal {
     if (value !== '') this.extraSecrets.push(value);
   }
 
+  /**
+   * `violations` with every secret known now taken out: a difference names what was sent (a path, a
+   * query parameter's or a body property's name), and a client may have sent a token there.
+   */
+  scrubViolations(violations: readonly ExchangeViolation[]): ExchangeViolation[] {
+    const secrets = this.knownSecrets();
+    return violations.map((v) => scrubViolation(v, secrets));
+  }
+
   /** Notes that a request arrived with this Authorization header; null when the journal is off. */
   arrive(authorization: string | null | undefined): Arrival | null {
     if (this.size === 0) return null;
@@ -244,7 +253,7 @@ export class RequestJournal {
       headers: redactHeaders(Array.isArray(r.headers) ? r.headers : Object.entries(r.headers), secrets),
       body: r.body === undefined ? keptBody(r.bodyText, secrets) : r.body,
       fault: r.fault,
-      ...(r.violations !== undefined ? { violations: r.violations } : {}),
+      ...(r.violations !== undefined ? { violations: r.violations.map((v) => scrubViolation(v, secrets)) } : {}),
     };
   }
 
@@ -381,4 +390,9 @@ function keptBody(text: string | null, secrets: KnownSecrets): unknown {
   } catch {
     return null; // not JSON after all: unparsed text is not kept (it could hold anything)
   }
+}
+
+/** A difference with the secrets among `secrets` taken out of what it quotes of the exchange. */
+function scrubViolation(v: ExchangeViolation, secrets: KnownSecrets): ExchangeViolation {
+  return { ...v, operation: scrub(v.operation, secrets), field: scrub(v.field, secrets), problem: scrub(v.problem, secrets) };
 }
