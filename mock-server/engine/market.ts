@@ -13,7 +13,8 @@ import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, orig
 import { appetite, fundingStep } from './own-steps.js';
 import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
-import { BUY, FUND, HOUR, requeueListing, requeueLoan, takeDue, VERIFY, WITHDRAW } from './timeline.js';
+import { BUY, FUND, VERIFY, WITHDRAW } from './chance-processes.js';
+import { HOUR, requeueListing, requeueLoan, takeDue } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;

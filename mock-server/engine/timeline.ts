@@ -3,7 +3,7 @@
  * hourly tick visits only those (its cost grows with activity, not with history). Whether a chance
  * process (a withdrawal, a verification step, a funding step, a whole-loan buyer) fires for a listing
  * at an hour is a pure function of the seed, the listing number, the process and the hour
- * (`nextFiring`), and every other event time is a field of the listing or loan; so the timeline is
+ * (`nextFiring`, chance-processes.ts), and every other event time is a field of the listing or loan; so the timeline is
  * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
  * is the timeline the world would have had without the break.
  *
@@ -20,12 +20,11 @@
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
-import { mulberry32, nextState } from '../kit/rng.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, Store } from '../world/store.js';
-import { appetite, FUND_CHANCE_PER_HOUR, fundedAfter, fundingStep, percentFunded, readyToOriginate } from './own-steps.js';
-import { streamState } from './rng-for.js';
+import { BUY, FUND, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
+import { appetite, fundedAfter, fundingStep, percentFunded, readyToOriginate } from './own-steps.js';
 import { touchListing } from '../search/listing-index.js';
 
 export type { ListingEvents };
@@ -33,25 +32,6 @@ export type { ListingEvents };
 /** The market's time step. */
 export const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** The chance processes of an active listing, as bits of a mask of those that fire in an hour (bit i is process i). */
-export const WITHDRAW = 1;
-export const VERIFY = 2;
-export const FUND = 4;
-export const BUY = 8;
-const PROCESS_COUNT = 4;
-
-/**
- * Chance per hour of each process: the operator withdraws an active listing; its verification moves
- * up a stage; simulated investors place a funding step on a fractional listing (market.ts sizes the
- * step so that a listing of average appetite fills in 14 days); a whole-loan buyer takes a whole loan.
- */
-export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, FUND_CHANCE_PER_HOUR, 0.004];
-const LOG_MISS = CHANCE_PER_HOUR.map((p) => Math.log(1 - p));
-/** Firing hours are drawn per block of hours, each block from its own stream: long blocks for the rare processes, so a draw seldom finds nothing. */
-const BLOCK_HOURS: readonly number[] = [2048, 64, 64, 512];
-/** Salt of a process's streams (keeps them apart from a listing's other draws). */
-const PROCESS_SALT = 0x7e10;
 
 /** The hour index of the first tick at or after `ms` (a tick at hour h runs at h × HOUR). */
 export function hourAtOrAfter(ms: number): number {
@@ -64,59 +44,6 @@ export function hourAtOrAfter(ms: number): number {
  */
 export function biddableUntil(l: Listing): number {
   return hourAtOrAfter(l.listing_end_date) * HOUR;
-}
-
-/** Where a call without a row of its own keeps its streams (it starts each over). */
-const scratchHours = new Float64Array(PROCESS_COUNT);
-const scratchStates = new Uint32Array(PROCESS_COUNT);
-
-/**
- * The first hour in [from, until) at which process `i` fires for listing `n`, or Infinity. Within
- * each block of hours the firing hours are geometric gaps drawn from the block's own stream, so a
- * process fires at an hour with its chance per hour, independently of every other hour, listing and
- * process, and the answer is a function of the seed, `n`, `i` and the hour alone. The timeline
- * remembers where each stream stood (`fireAfter`), so the next call in the same block continues it
- * instead of starting over.
- */
-export function nextFiring(seed: number, n: number, i: number, from: number, until: number): number {
-  scratchHours[i] = Infinity;
-  return fireAfter(seed, n, i, from, until, scratchHours, scratchStates, 0);
-}
-
-/** `nextFiring` of a listing whose streams stand at `H[o + i]`, `S[o + i]`, which it moves on. */
-function fireAfter(seed: number, n: number, i: number, from: number, until: number, H: Float64Array, S: Uint32Array, o: number): number {
-  const logMiss = LOG_MISS[i]!;
-  const size = BLOCK_HOURS[i]!;
-  let h = H[o + i]!;
-  let block = Math.floor(from / size);
-  let state = S[o + i]!;
-  if (!(h < from && Math.floor(h / size) === block)) {
-    h = block * size - 1;
-    state = streamState(seed, n, PROCESS_SALT + i, block);
-  }
-  while (block * size < until) {
-    const blockEnd = (block + 1) * size;
-    for (;;) {
-      state = nextState(state);
-      h += 1 + Math.floor(Math.log(1 - mulberry32(state)) / logMiss);
-      if (h >= blockEnd) break;
-      if (h >= from) {
-        S[o + i] = state;
-        return (H[o + i] = h < until ? h : Infinity);
-      }
-    }
-    block++;
-    h = block * size - 1;
-    state = streamState(seed, n, PROCESS_SALT + i, block);
-  }
-  return (H[o + i] = Infinity);
-}
-
-/** The processes that fire for listing `l` at hour `h` (the mask a straightforward hourly walk computes). */
-export function firesAt(seed: number, l: Listing, h: number): number {
-  let mask = 0;
-  for (let i = 0; i < PROCESS_COUNT; i++) if (nextFiring(seed, l.listing_number, i, h, h + 1) === h) mask |= 1 << i;
-  return mask;
 }
 
 /** A listing a tick can still change: Active, or Pending with an origination time. */
