@@ -97,6 +97,11 @@ describe('mkt mock serve --webhook', () => {
     expect(listed.map((d) => d.event_id)).toEqual([events[1]!.id, events[1]!.id]);
     expect(listed.find((d) => d.url === r.url)!.state).toBe('delivered');
     expect(listed.find((d) => d.url !== r.url)).toMatchObject({ state: 'pending', attempts: [{ status: null }] });
+    // The README's schedule: the first retry of the default one (1, 2, 4, 8 s) is due a second after the failed attempt ended.
+    const due = listed.find((d) => d.url !== r.url)!;
+    const waited = Date.parse(due.next_attempt_at!) - Date.parse(due.attempts[0]!.at) - due.attempts[0]!.duration_ms;
+    expect(waited).toBeGreaterThanOrEqual(995);
+    expect(waited).toBeLessThan(1500);
     // Stopped with a retry due: the process ends (no timer or connection of the webhooks keeps it).
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
