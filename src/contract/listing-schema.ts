@@ -2,7 +2,7 @@
  * The listing resource as a JSON Schema (TypeBox): the catalogue fields (listing-fields.ts) with dates
  * as a parameter, the bureau values, and the answer of the listings search; re-exported by resources.ts.
  */
-import { Type, type Static, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
+import { Type, type Static, type TNull, type TOptional, type TSchema, type TUnion } from '@sinclair/typebox';
 import { BUREAU2_ELEMENTS } from './bureau.js';
 import {
   EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, US_STATES,
@@ -108,6 +108,21 @@ export const IndexedBureau2Schema = Type.Object({
 }, strict);
 
 /**
+ * Catalogue fields the real search leaves out of a listing (grahamtt/prosper-api
+ * tests/test_client.py `test_search_listings`, 2023-2025, has none of them; the 2015 answer of
+ * mtlynch/gofn-prosper lacks the prior-loan ones too): the spec lists them without saying that every
+ * listing carries them, so the document takes a listing without them. The mock always sends them.
+ */
+const SOMETIMES_LEFT_OUT = Object.fromEntries(([
+  'fico_score', 'verification_stage', 'listing_purpose', 'estimated_monthly_housing_expense', 'prior_platform_loan_earliest_pay_off',
+  'prior_platform_loans31dpd', 'prior_platform_loans61dpd', 'prior_platform_loans_balance_outstanding', 'prior_platform_loans_cycles_billed',
+  'prior_platform_loans_ontime_payments', 'prior_platform_loans_principal_borrowed', 'prior_platform_loans_principal_outstanding',
+] as const).map((k) => [k, Type.Optional(WireListingFields[k])])) as { [K in SometimesLeftOut]: TOptional<(typeof WireListingFields)[K]> };
+type SometimesLeftOut = 'fico_score' | 'verification_stage' | 'listing_purpose' | 'estimated_monthly_housing_expense' | 'prior_platform_loan_earliest_pay_off'
+  | 'prior_platform_loans31dpd' | 'prior_platform_loans61dpd' | 'prior_platform_loans_balance_outstanding' | 'prior_platform_loans_cycles_billed'
+  | 'prior_platform_loans_ontime_payments' | 'prior_platform_loans_principal_borrowed' | 'prior_platform_loans_principal_outstanding';
+
+/**
  * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
  * listings, the deprecated yields only for listings started through 2018-08-08, the loan fields only
  * for originated listings the caller invested in, the bureau objects when asked for; plus the
@@ -115,6 +130,7 @@ export const IndexedBureau2Schema = Type.Object({
  */
 export const ListingSchema = Type.Object({
   ...WireListingFields,
+  ...SOMETIMES_LEFT_OUT,
   borrower_listing_description: omittedWhenNull(WireListingFields.borrower_listing_description),
   occupation: omittedWhenNull(WireListingFields.occupation),
   max_prior_platform_loan: omittedWhenNull(WireListingFields.max_prior_platform_loan),

@@ -177,12 +177,13 @@ export type LoanFields<D extends number | string> = Static<ReturnType<typeof loa
 export const LoanSchema = Type.Object({
   ...loanFieldsSchema(WIRE_DATES).properties,
   age_in_months: Count,
-  loan_default_reason_description: nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS))),
+  // Left out of the real answer (grahamtt/prosper-api tests/test_client.py `test_list_loans`); the mock sends it.
+  loan_default_reason_description: Type.Optional(nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS)))),
   loan_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
   group_leader_award: Type.Optional(Type.Integer({ description: 'Deprecated; only on loans of listings that started through 2018-08-08.' })),
 }, strict);
-/** The named fields of a loan as the API returns it. */
-export type LoanAnswerFields = Static<typeof LoanSchema>;
+/** The named fields of a loan as the mock answers it (loan_default_reason_description always). */
+export type LoanAnswerFields = Static<typeof LoanSchema> & Required<Pick<Static<typeof LoanSchema>, 'loan_default_reason_description'>>;
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
 export type Loan = LoanAnswerFields & Open;
 
@@ -258,9 +259,14 @@ const noteAnswerOnlyFields = {
 };
 
 /** A note as GET /notes/ and GET /notes/{loan_note_id} return it. */
-export const NoteSchema = Type.Object({ ...noteFieldsSchema(WIRE_DATES).properties, ...noteAnswerOnlyFields }, strict);
-/** The named fields of a note as the mock answers it. */
-export type NoteAnswerFields = Static<typeof NoteSchema>;
+export const NoteSchema = Type.Object({
+  ...noteFieldsSchema(WIRE_DATES).properties,
+  // The real answer leaves it out while the note is held (grahamtt/prosper-api tests/test_client.py `test_list_notes`); the mock sends null.
+  ownership_end_date: Type.Optional(noteFieldsSchema(WIRE_DATES).properties.ownership_end_date),
+  ...noteAnswerOnlyFields,
+}, strict);
+/** The named fields of a note as the mock answers it (ownership_end_date always: null while held). */
+export type NoteAnswerFields = Static<typeof NoteSchema> & Pick<NoteFields<string>, 'ownership_end_date'>;
 /** A note as the API returns it: the fields a command may rely on; the rest ride along for printing. */
 export type Note = NoteFields<string> & Open;
 
@@ -339,7 +345,8 @@ export const AccountSchema = Type.Object({
   pending_deposit: Money,
   last_deposit_amount: Type.Optional(Money),
   last_deposit_date: Type.Optional(DateTimeText),
-  last_withdraw_amount: Type.Optional(Money),
+  // Signed: the spec gives no sign, and the real answer carries -14.31 (grahamtt/prosper-api tests/test_client.py `test_get_account_info`).
+  last_withdraw_amount: Type.Optional(Type.Number()),
   last_withdraw_date: Type.Optional(DateTimeText),
   external_user_id: Type.String(),
   platform_account_digest: Type.String(),
