@@ -110,17 +110,17 @@ export const IndexedBureau2Schema = Type.Object({
 /**
  * Catalogue fields the real search leaves out of a listing (grahamtt/prosper-api
  * tests/test_client.py `test_search_listings`, 2023-2025, has none of them; the 2015 answer of
- * mtlynch/gofn-prosper lacks the prior-loan ones too): the spec lists them without saying that every
+ * mtlynch/gofn-prosper lacks all but fico_score and verification_stage): the spec lists them without saying that every
  * listing carries them, so the document takes a listing without them. The mock always sends them.
  */
-const SOMETIMES_LEFT_OUT = Object.fromEntries(([
+const LEFT_OUT_BY_REAL_SEARCH = [
   'fico_score', 'verification_stage', 'listing_purpose', 'estimated_monthly_housing_expense', 'prior_platform_loan_earliest_pay_off',
   'prior_platform_loans31dpd', 'prior_platform_loans61dpd', 'prior_platform_loans_balance_outstanding', 'prior_platform_loans_cycles_billed',
   'prior_platform_loans_ontime_payments', 'prior_platform_loans_principal_borrowed', 'prior_platform_loans_principal_outstanding',
-] as const).map((k) => [k, Type.Optional(WireListingFields[k])])) as { [K in SometimesLeftOut]: TOptional<(typeof WireListingFields)[K]> };
-type SometimesLeftOut = 'fico_score' | 'verification_stage' | 'listing_purpose' | 'estimated_monthly_housing_expense' | 'prior_platform_loan_earliest_pay_off'
-  | 'prior_platform_loans31dpd' | 'prior_platform_loans61dpd' | 'prior_platform_loans_balance_outstanding' | 'prior_platform_loans_cycles_billed'
-  | 'prior_platform_loans_ontime_payments' | 'prior_platform_loans_principal_borrowed' | 'prior_platform_loans_principal_outstanding';
+] as const;
+type LeftOut = (typeof LEFT_OUT_BY_REAL_SEARCH)[number];
+const SOMETIMES_LEFT_OUT = Object.fromEntries(LEFT_OUT_BY_REAL_SEARCH.map((k) => [k, Type.Optional(WireListingFields[k])])) as
+  { [K in LeftOut]: TOptional<(typeof WireListingFields)[K]> };
 
 /**
  * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
