@@ -2,7 +2,8 @@
  * Listings kept by column, so a world of a million fits in memory and starts fast: each listing is a
  * small object holding its row, and its fields are accessors over the store's columns. A plain
  * listing object costs about 1.2 KB (eight bytes a field and a boxed number per decimal and date);
- * a row about a fifth, and making one leaves only young garbage instead of a large object to promote.
+ * a row's typed columns about 235 bytes (a seeded world's: 424 when every integer took 4 bytes, every
+ * other number 8 and every code 2), and making one leaves only young garbage instead of a large object.
  *
  * Columns are typed by the values they hold (column-kinds.ts): integers in 1, 2 or 4 bytes, amounts
  * and rates as integers of cents or basis points, other numbers, booleans (each with null), objects of
