@@ -82,9 +82,21 @@ function wider(t: Table, c: Column, v: unknown): Column {
     default: {
       const next = widerNumberColumn(c, v, t.size, t.capacity);
       if (next) return next;
+      // Null in every row so far, then strings (the owner's user id): codes in a byte, not an array the collector walks.
+      if (typeof v === 'string' && c.kind !== 'any' && c.kind !== 'sparse' && allNull(c, t.size)) {
+        const codes: Column = { name: c.name, kind: 'enum', data: new Uint8Array(t.capacity), values: [], codes: new Map() };
+        codeOf(codes, null);
+        codeOf(codes, v);
+        return codes;
+      }
     }
   }
   return { name: c.name, kind: 'any', data: [] };
+}
+
+function allNull(c: Column, size: number): boolean {
+  for (let i = 0; i < size; i++) if (read(c, i) !== null) return false;
+  return true;
 }
 
 /** Puts `next` in column `old`'s place `j`, holding the same values for the rows made so far; returns `next`. */
