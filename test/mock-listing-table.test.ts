@@ -2,11 +2,13 @@
  * Listings kept by column (mock-server/world/listing-table.ts) read and write as the plain objects they were
  * made from: for random objects (integers, other numbers, booleans, null, strings, objects of integers,
  * fields absent) and random assignments that change a field's type, every row reads what the plain
- * object holds, serialises to the same JSON, and properties set later become its own.
+ * object holds, serialises to the same JSON, and properties set later become its own. Columns start
+ * narrow (integers in a byte, decimals as scaled integers, codes in a byte) and widen on a value they
+ * cannot hold: any sequence of values, the widths' nulls and edges among them, reads back as written.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { listingRow, reserveListingRows } from '../mock-server/world/listing-table.js';
+import { listingRow, reserveListingRows, type ListingTable } from '../mock-server/world/listing-table.js';
 import { seedStore } from '../mock-server/engine/seed.js';
 import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/world/store.js';
 
@@ -112,5 +114,99 @@ describe('listings kept by column', () => {
     expect(Object.keys(l)).toEqual(['$row']);
     expect(JSON.parse(JSON.stringify(l))).toMatchObject({ mockRole: 'test', originateAt: 5 });
     expect(l.bureau2).toEqual(JSON.parse(plainText).bureau2);
+  });
+});
+
+/** Integers at and just past each width's edges (the least of each is that width's null), -0 among them. */
+const edgeInt = fc.constantFrom(0, -0, 1, -1, 127, 128, -127, -128, -129, 255, 256, 32767, 32768, -32767, -32768, -32769,
+  2 ** 31 - 1, 2 ** 31, -(2 ** 31) + 1, -(2 ** 31), -(2 ** 31) - 1, 2 ** 53, -(2 ** 53));
+/** Decimals of 2 and 4 places, at and past the edges of cents and basis points in 4 bytes, and numbers of more places. */
+const decimal = fc.oneof(
+  fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((k) => k / 100),
+  fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((k) => k / 10000),
+  fc.integer({ min: -300, max: 300 }).map((k) => k / 100),
+  fc.constantFrom(21474836.47, 21474836.48, -21474836.47, -21474836.48, 214748.3647, -214748.3648, 0.07, 0.0683, 0.1 + 0.2, 1e-7, 1e300, -1e300, 1.7e12 + 0.5),
+  fc.double({ noNaN: true }),
+);
+const numberOrNull = fc.oneof({ weight: 4, arbitrary: edgeInt }, { weight: 3, arbitrary: fc.integer({ min: -40000, max: 40000 }) },
+  { weight: 4, arbitrary: decimal }, { weight: 1, arbitrary: fc.constant(null) });
+const anyValue = fc.oneof({ weight: 8, arbitrary: numberOrNull }, { weight: 1, arbitrary: fc.constantFrom('a', 'b', true, false) },
+  { weight: 1, arbitrary: fc.record({ a: fc.integer() }) });
+
+/** A step: a new row holding `value`, or `value` assigned to an earlier row (`row` modulo the rows made). */
+const step = <T>(value: fc.Arbitrary<T>) => fc.record({ add: fc.boolean(), row: fc.nat(), value });
+
+/**
+ * Runs `steps` on a table of one field `f` (and a field `g` beside it) and after each (some, of a long
+ * run, and the last) checks every row: `f` is the very value written (Object.is), and the row's JSON
+ * is the plain object's.
+ */
+function playSteps(first: unknown, steps: { add: boolean; row: number; value: unknown }[], reserve: number): void {
+  const table: ListingTable = emptyStore(1).listingTable;
+  reserveListingRows(table, reserve);
+  const want: Record<string, unknown>[] = [];
+  const rows: Record<string, unknown>[] = [];
+  const add = (v: unknown) => {
+    const plainRow = { f: v, g: want.length };
+    want.push(structuredClone(plainRow));
+    rows.push(listingRow(table, plainRow as unknown as Listing) as unknown as Record<string, unknown>);
+  };
+  add(first);
+  const every = Math.ceil(steps.length / 40);
+  for (const [n, s] of steps.entries()) {
+    if (s.add) add(s.value);
+    else {
+      const i = s.row % rows.length;
+      rows[i]!.f = s.value;
+      want[i]!.f = structuredClone(s.value);
+    }
+    if (n % every !== 0 && n !== steps.length - 1) continue;
+    rows.forEach((row, i) => {
+      const got = row.f;
+      if (typeof got === 'object' && got !== null) expect(got, `row ${i}`).toEqual(want[i]!.f);
+      else expect(Object.is(got, want[i]!.f), `row ${i}: ${String(got)} for ${String(want[i]!.f)}`).toBe(true);
+      expect(JSON.stringify(row), `row ${i}`).toBe(JSON.stringify(want[i]));
+    });
+  }
+}
+
+describe('narrow columns', () => {
+  test('a number column reads back every value written, rows written before and after each widening alike', () => {
+    fc.assert(fc.property(numberOrNull, fc.array(step(numberOrNull), { maxLength: 40 }), fc.nat({ max: 50 }), (first, steps, reserve) => {
+      playSteps(first, steps, reserve);
+    }), { numRuns: 400, seed: 20261126 });
+  });
+
+  test('a column of any values (numbers, null, strings, booleans, objects) reads back every value written', () => {
+    fc.assert(fc.property(anyValue, fc.array(step(anyValue), { maxLength: 30 }), (first, steps) => {
+      playSteps(first, steps, 0);
+    }), { numRuns: 300, seed: 20261126 });
+  });
+
+  test('objects of integers read back whole as each of their integers outgrows its width', () => {
+    const bureau = fc.record({ a: fc.oneof(edgeInt, fc.integer({ min: -300, max: 300 })), b: fc.oneof(edgeInt, fc.integer()) });
+    fc.assert(fc.property(bureau, fc.array(step(fc.oneof({ weight: 6, arbitrary: bureau }, { weight: 1, arbitrary: fc.constant(null) })), { maxLength: 30 }), (first, steps) => {
+      playSteps(first, steps, 0);
+    }), { numRuns: 300, seed: 20261126 });
+  });
+
+  test('a string column reads back every value written as its codes outgrow one byte', () => {
+    // Drawn without bias from many values, so that a run writes more than the 256 codes of a byte.
+    const text = fc.noBias(fc.integer({ min: 0, max: 5000 })).map((k) => (k === 5000 ? null : `s${k}`));
+    fc.assert(fc.property(text, fc.array(step(text), { minLength: 300, maxLength: 400 }), (first, steps) => {
+      playSteps(first, steps, 0);
+    }), { numRuns: 20, seed: 20261126 });
+  });
+
+  test('a seeded world keeps small integers in a byte and amounts and rates in four', () => {
+    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
+    const bytes = store.listingTable.columns.reduce((sum, c) => sum + (c.kind === 'ints'
+      ? c.data.reduce((s, d) => s + d.BYTES_PER_ELEMENT, 0) : ArrayBuffer.isView(c.data) ? c.data.BYTES_PER_ELEMENT : 0), 0);
+    // 424 bytes a row when every integer took 4, every other number 8 and every code 2.
+    expect(bytes).toBeLessThan(260);
+    const kind = (name: string) => store.listingTable.columns.find((c) => c.name === name)!;
+    expect(kind('borrower_rate')).toMatchObject({ kind: 'dec', scale: 10000 });
+    expect(kind('stated_monthly_income')).toMatchObject({ kind: 'dec', scale: 100 });
+    expect(kind('listing_term').data).toBeInstanceOf(Int8Array);
   });
 });
