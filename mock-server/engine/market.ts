@@ -43,7 +43,7 @@ export function runTick(store: Store, t: number): void {
     requeueListing(store, r, h);
   }
   if (ending) {
-    ending.sort((a, b) => listings[a]!.listing_number - listings[b]!.listing_number);
+    inNumberOrder(listings, ending);
     for (const r of ending) {
       stepListing(store, listings[r]!, t, fired[r]!);
       requeueListing(store, r, h);
@@ -54,6 +54,28 @@ export function runTick(store: Store, t: number): void {
     requeueLoan(store, loan, h);
   }
   arrivals(store, t);
+}
+
+/** Rows below this and numbers below 2^30 make a sort key (number × ROWS + row) that a double holds exactly. */
+const ROWS = 2 ** 23;
+
+/**
+ * Sorts `rows` by their listings' numbers, reading each number once: comparing through the listings read
+ * two column values a comparison, and at a million listings that sort was a fortieth of a clock move.
+ */
+function inNumberOrder(listings: readonly Listing[], rows: number[]): void {
+  const keys = new Float64Array(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    const n = listings[r]!.listing_number;
+    if (r >= ROWS || !(n >= 0 && n < 2 ** 30)) {
+      rows.sort((a, b) => listings[a]!.listing_number - listings[b]!.listing_number);
+      return;
+    }
+    keys[k] = n * ROWS + r;
+  }
+  keys.sort();
+  for (let k = 0; k < rows.length; k++) rows[k] = keys[k]! % ROWS;
 }
 
 /** True when the step at `t` ends listing `l` (it reaches its end, is withdrawn, originates or is cancelled). */

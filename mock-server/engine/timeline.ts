@@ -229,7 +229,8 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   tl.liveCount++;
   if (r < tl.firstLive) tl.firstLive = r;
   ev.at[r] = NaN;
-  ev.whole[r] = l.investment_typeid === 2 ? 1 : 0;
+  const whole = l.investment_typeid === 2;
+  ev.whole[r] = whole ? 1 : 0;
   const start = hourAtOrAfter(l.listing_start_date);
   const end = hourAtOrAfter(l.listing_end_date);
   ev.start[r] = start;
@@ -238,9 +239,11 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
   const o = PROCESS_COUNT * r;
+  // A fractional listing meets no whole-loan buyer (process 3) and a whole loan takes no funding steps (process 2): that stream is never drawn.
+  const unused = whole ? 2 : 3;
   for (let i = 0; i < PROCESS_COUNT; i++) {
     ev.hours[o + i] = Infinity;
-    fireAfter(store.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
+    if (i !== unused) fireAfter(store.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
   }
 }
 
