@@ -14,7 +14,7 @@ import { firesAt } from '../mock-server/engine/chance-processes.js';
 import { isLive } from '../mock-server/engine/timeline.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import type { Loan, Store } from '../mock-server/world/store.js';
-import { LOAN_STATUS } from '../src/contract/enums.js';
+import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, HOUR, makeApp, tokenFor } from './engine-fixture.js';
 import { applyStep, type Step as WorldStep } from './helpers/listing-steps.js';
 
@@ -93,6 +93,20 @@ describe('the market timeline', () => {
       expect(snapshot(restarted)).toBe(snapshot(straight));
     }), { numRuns: 25, seed: 5 });
     expect(seen.restarts).toBeGreaterThan(10);
+  });
+
+  test('keeps an origination time only on the listings waiting to originate (an ended one has none, not null)', () => {
+    const app = makeApp({ listings: 400 });
+    app.ctx.clock.advance(20 * DAY);
+    const store = app.ctx.store;
+    const waiting = store.listings.filter((l) => l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
+    const ended = store.listings.filter((l) => l.loan_number != null || l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7);
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(ended.length).toBeGreaterThan(100);
+    for (const l of ended) expect('originateAt' in JSON.parse(JSON.stringify(l))).toBe(false);
+    const column = store.listingTable.columns.find((c) => c.name === 'originateAt')!;
+    expect(column.kind).toBe('sparse');
+    expect((column.data as Map<number, unknown>).size).toBe(waiting.length);
   });
 
   test('is the same for the same seed, and another seed moves the market differently', () => {

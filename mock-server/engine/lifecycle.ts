@@ -70,7 +70,8 @@ export function expireBid(store: Store, order: Order, bid: Bid, at: number): voi
 /** Ends a listing without a loan (expired, withdrawn, cancelled): its placed bids EXPIRE with refunds. */
 export function endListing(store: Store, l: Listing, status: number, at: number): void {
   setStatus(store, l, status, at);
-  l.originateAt = null;
+  // Cleared, not null: its column keeps only the listings waiting to originate (listing-table.ts LATER_FIELDS).
+  l.originateAt = undefined;
   for (const { order, bid } of bidsOn(store, l.listing_number)) {
     // An unprocessed bid keeps its money until processing finds the listing no longer biddable.
     if (bid.bid_result !== 'NONE') expireBid(store, order, bid, at);
@@ -129,7 +130,7 @@ export function originate(store: Store, l: Listing, at: number): Loan {
   setStatus(store, l, LISTING_STATUS.COMPLETED, at);
   l.loan_number = loan.loan_number;
   l.loan_origination_date = at;
-  l.originateAt = null;
+  l.originateAt = undefined;
   reindexListing(store, l);
   for (const { order, bid } of bidsOn(store, l.listing_number)) {
     // An unprocessed bid is left to processing, which will find the listing no longer biddable.
