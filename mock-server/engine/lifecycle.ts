@@ -6,7 +6,7 @@
 import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { cents, monthlyPayment } from '../kit/money.js';
-import type { Bid, Listing, Loan, Order, Store } from '../world/store.js';
+import { addLoan, type Bid, type Listing, type Loan, type Order, type Store } from '../world/store.js';
 import { reindexListing, touchListing } from '../search/listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
@@ -100,7 +100,8 @@ export { addMonths };
 /** Originates a Pending listing: a loan of the funded amount, a note per placed bid, bids INVESTED. */
 export function originate(store: Store, l: Listing, at: number): Loan {
   const amount = l.amount_funded;
-  const loan: Loan = {
+  // Arrears and a charge-off time come with servicing (sparse columns of the loan table: loan-table.ts).
+  const loan = addLoan(store, {
     loan_number: store.counters.loan++,
     listingNumber: l.listing_number,
     amount_borrowed: amount,
@@ -122,11 +123,7 @@ export function originate(store: Store, l: Listing, at: number): Loan {
     next_payment_due_date: addMonths(at, 1),
     next_payment_due_amount: monthlyPayment(amount, l.borrower_rate, l.listing_term),
     paymentsMade: 0,
-    missedPayments: 0,
-    oldestMissedDue: null,
-    chargeOffAt: null,
-  };
-  store.loans.set(loan.loan_number, loan);
+  });
   setStatus(store, l, LISTING_STATUS.COMPLETED, at);
   l.loan_number = loan.loan_number;
   l.loan_origination_date = at;

@@ -14,9 +14,10 @@ import { seedEngineExtras, seedFundingHistory } from './seed-extras.js';
 import { Rng } from '../kit/rng.js';
 import { Bureau2, fillBureau2 } from './seed-bureau.js';
 import { reserveListingRows } from '../world/listing-table.js';
+import { reserveLoanRows } from '../world/loan-table.js';
 import { addNote } from '../world/store-index.js';
 import type { ExistingBorrower } from '../world/store.js';
-import { addListing, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
+import { addListing, addLoan, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
 /** Whether the world starts with a history of originated loans and notes ('seeded', the default) or none. */
@@ -92,6 +93,8 @@ export function seedStore(opts: SeedOptions): Store {
   const historyCount = opts.history === 'none' ? 0 : Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
   store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
   reserveListingRows(store.listingTable, historyCount + opts.listings);
+  // A 15-day clock move originates about three loans for every four listings the world holds.
+  reserveLoanRows(store.loanTable, historyCount + opts.listings);
   seedHistory(store, rng, historyCount, opts.now);
 
   store.counters.listing = FIRST_ACTIVE_LISTING;
@@ -294,7 +297,7 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     listing.loan_origination_date = originated;
     listing.last_updated_date = originated;
     addListing(store, listing);
-    store.loans.set(loan.loan_number, loan);
+    addLoan(store, loan);
     const holder = i % 5 === 0 ? 'alice-1' : i % 23 === 1 ? 'bob-1' : null;
     if (holder) {
       addNote(store, {

@@ -103,8 +103,9 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): v
   loan.late_fees_paid = cents(loan.late_fees_paid + pay.lateFees);
   loan.platform_fees_paid = cents(loan.platform_fees_paid + FAILED_PAYMENT_FEE * missed);
   loan.service_fees_paid = cents(loan.service_fees_paid - pay.serviceFee);
-  loan.missedPayments = 0;
-  loan.oldestMissedDue = null;
+  // Caught up: no arrears left (cleared, so the loan table's sparse columns keep only loans in arrears).
+  loan.missedPayments = undefined;
+  loan.oldestMissedDue = undefined;
   loan.days_past_due = 0;
   const done = loan.principal_balance <= 0;
   if (done) {
@@ -160,7 +161,7 @@ function payNotes(store: Store, loan: Loan, notes: readonly Note[], before: Paid
 function chargeOff(loan: Loan, notes: readonly Note[], t: number): void {
   const before = paidSoFar(loan);
   loan.loan_status = LOAN_STATUS.CHARGEOFF;
-  loan.chargeOffAt = null;
+  loan.chargeOffAt = undefined;
   loan.collection_fees_paid = cents(loan.collection_fees_paid + loan.principal_balance * 0.02);
   logStep(loan, 'chargeoff', t, loan.days_past_due, before, loan.paymentsMade);
   for (const n of notes) {

@@ -1,5 +1,5 @@
 /**
- * Listings kept by column, so a world of a million fits in memory and starts fast: each listing is a
+ * Listings (and loans: loan-table.ts) kept by column, so a world of a million fits in memory and starts fast: each listing is a
  * small object holding its row, and its fields are accessors over the store's columns. A plain
  * listing object costs about 1.2 KB (eight bytes a field and a boxed number per decimal and date);
  * a row's typed columns about 235 bytes (a seeded world's: 424 when every integer took 4 bytes, every
@@ -34,6 +34,8 @@ const ROW = '$row';
 const LATER_FIELDS: readonly (keyof Listing)[] = ['mockRole', 'authorizedUsers', 'investmentTypeUnset', 'originateAt'];
 
 interface Table {
+  /** Fields set on a few rows after they are made: sparse columns (LATER_FIELDS for listings, loan-table.ts for loans). */
+  later: readonly string[];
   columns: Column[];
   byName: Map<string, number>;
   /** Rows made so far. */
@@ -41,7 +43,7 @@ interface Table {
   /** Rows the typed columns have room for. */
   capacity: number;
   /** Makes the object of row `i`. */
-  Row: new (i: number) => Listing;
+  Row: new (i: number) => object;
   /** Writes a plain listing's fields into row `i` of every column; returns how many it held (compiled, see compileCopy). */
   copy: (plain: unknown, i: number) => number;
   /** Row `i` as a plain object, fields in column order (compiled with `copy`: one object literal, so the state file's JSON.stringify meets a fast object). */
@@ -147,7 +149,7 @@ function addColumn(t: Table, name: string, first: unknown): void {
   const n = t.capacity;
   // A column appearing after the first rows holds undefined for them: an array from the start.
   const keys = intObjectKeys(first);
-  const c: Column = (LATER_FIELDS as readonly string[]).includes(name) ? { name, kind: 'sparse', data: new Map() }
+  const c: Column = t.later.includes(name) ? { name, kind: 'sparse', data: new Map() }
     : t.size > 0 ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
     : first === null || (typeof first === 'number' && first === first) ? firstNumberColumn(name, first, n)
     : typeof first === 'boolean' ? { name, kind: 'bool', data: new Uint8Array(n) }
@@ -182,11 +184,11 @@ function defineAccessor(t: Table, j: number): void {
   Object.defineProperty(t.Row.prototype, c.name, { get, set, enumerable: false, configurable: true });
 }
 
-function makeTable(): Table {
+function makeTable(later: readonly string[]): Table {
   const Row = function (this: RowObject, i: number) {
     this[ROW] = i;
   } as unknown as Table['Row'];
-  const t: Table = { columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false };
+  const t: Table = { later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain listing: its columns in order, then the properties it got later (as the plain object had them). */
     value(this: RowObject) {
@@ -218,12 +220,12 @@ function grow(t: Table, capacity: number): void {
   }
 }
 
-/** A world's listings by column: the store holds its own (`store.listingTable`), made with it. */
-export type ListingTable = Table;
+/** Records of one kind by column (a world's listings, its loans: loan-table.ts). */
+export type RowTable = Table;
 
-/** An empty table, for a new world. */
-export function emptyListingTable(): ListingTable {
-  return makeTable();
+/** An empty table whose rows get the fields `later` after they are made (kept in sparse columns). */
+export function emptyRowTable(later: readonly string[]): RowTable {
+  return makeTable(later);
 }
 
 /**
@@ -234,18 +236,18 @@ export function emptyListingTable(): ListingTable {
  * growing by a move's arrivals copied every row the world held and took a third of the move's time
  * in page faults.
  */
-export function reserveListingRows(t: ListingTable, rows: number): void {
+export function reserveRows(t: RowTable, rows: number): void {
   const capacity = Math.ceil(2.5 * rows) + 1024;
   if (capacity > t.capacity) grow(t, capacity);
 }
 
-/** `listing` as a row of table `t`: the object to keep in the store instead of the plain one. */
-export function listingRow(t: ListingTable, listing: Listing): Listing {
+/** `record` as a row of table `t`: the object to keep instead of the plain one (it reads and writes as `record` does). */
+export function tableRow<T extends object>(t: RowTable, record: T): T {
   if (t.size === t.capacity) grow(t, t.capacity * 2);
   const i = t.size;
   if (!t.compiled) compileCopy(t);
-  const present = t.copy(listing, i);
-  const plain = listing as unknown as Record<string, unknown>;
+  const present = t.copy(record, i);
+  const plain = record as unknown as Record<string, unknown>;
   if (present < ownKeys(plain)) {
     for (const k of Object.keys(plain)) {
       if (t.byName.has(k)) continue;
@@ -253,9 +255,27 @@ export function listingRow(t: ListingTable, listing: Listing): Listing {
       write(t, t.columns.length - 1, i, plain[k]);
     }
   }
-  if (i === 0) for (const k of LATER_FIELDS) if (!t.byName.has(k)) addColumn(t, k, undefined);
+  if (i === 0) for (const k of t.later) if (!t.byName.has(k)) addColumn(t, k, undefined);
   t.size++;
-  return new t.Row(i);
+  return new t.Row(i) as T;
+}
+
+/** A world's listings by column: the store holds its own (`store.listingTable`), made with it. */
+export type ListingTable = RowTable;
+
+/** An empty table, for a new world. */
+export function emptyListingTable(): ListingTable {
+  return makeTable(LATER_FIELDS);
+}
+
+/** Makes room for `rows` listings in all (reserveRows). */
+export function reserveListingRows(t: ListingTable, rows: number): void {
+  reserveRows(t, rows);
+}
+
+/** `listing` as a row of table `t`: the object to keep in the store instead of the plain one. */
+export function listingRow(t: ListingTable, listing: Listing): Listing {
+  return tableRow(t, listing);
 }
 
 /** The row of a listing the store keeps (`addListing`): its position in `store.listings` and in the columns. */

@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { emptyListingTable, reserveListingRows } from './listing-table.js';
-import { addListing, ListingsByNumber, type Listing, type Store } from './store.js';
+import { emptyLoanTable, reserveLoanRows } from './loan-table.js';
+import { addListing, addLoan, ListingsByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
@@ -56,7 +57,7 @@ export function stateWriteError(path: string, err: unknown): unknown {
 }
 
 /** Store fields derived from the others: not saved, rebuilt on load. */
-const DERIVED = new Set(['listingByNumber', 'listingTable', 'index']);
+const DERIVED = new Set(['listingByNumber', 'listingTable', 'loanTable', 'index']);
 
 /**
  * The store with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
@@ -129,6 +130,12 @@ export function parseState(text: string, path = '(state)'): SavedState {
     l.platform_rating = oldRating(l.platform_rating);
     addListing(store, l);
   }
+  // The loaded loans become rows of the store's loan columns, in the order they were saved.
+  const loans = [...store.loans.values()];
+  store.loans = new Map();
+  store.loanTable = emptyLoanTable();
+  reserveLoanRows(store.loanTable, loans.length + loaded.length);
+  for (const loan of loans) addLoan(store, loan);
   store.index = buildIndex(store);
   return { store, now: parsed.now };
 }

@@ -5,6 +5,7 @@
  */
 import { emptyIndex, type StoreIndex } from './derived.js';
 import { emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
+import { emptyLoanTable, loanRow, type LoanTable } from './loan-table.js';
 import type { Account, ExistingBorrower, Grant, LedgerEntry, Listing, Loan, Note, OAuthClient, OfferRecord, Order, Outbox, PartnerCode, Token, User } from './records.js';
 
 export type * from './records.js';
@@ -22,6 +23,8 @@ export interface Store {
   orders: Map<string, Order>;
   notes: Note[];
   loans: Map<number, Loan>;
+  /** The columns the loans are rows of (loan-table.ts): derived, rebuilt on load. */
+  loanTable: LoanTable;
   clients: Map<string, OAuthClient>;
   grants: Grant[];
   tokens: Map<string, Token>;
@@ -93,6 +96,7 @@ export function emptyStore(seed: number): Store {
     orders: new Map(),
     notes: [],
     loans: new Map(),
+    loanTable: emptyLoanTable(),
     clients: new Map(),
     grants: [],
     tokens: new Map(),
@@ -105,6 +109,13 @@ export function emptyStore(seed: number): Store {
     outbox: { next: 1, messages: [] },
     index: emptyIndex(),
   };
+}
+
+/** Adds a loan (kept as a row of the store's loan columns, loan-table.ts) under its number; returns the kept object. */
+export function addLoan(store: Store, loan: Loan): Loan {
+  const row = loanRow(store.loanTable, loan);
+  store.loans.set(row.loan_number, row);
+  return row;
 }
 
 /** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */

@@ -1,0 +1,92 @@
+/**
+ * Loans kept by column (mock-server/world/loan-table.ts): every loan the world holds, seeded, originated
+ * by a clock move or loaded from a state file, is a row of the store's loan table, reads and serialises as
+ * the plain loan it was made from, and carries arrears and a charge-off time only while it has them.
+ */
+import { describe, expect, test } from 'vitest';
+import { parseState, serializeState } from '../mock-server/world/persistence.js';
+import { emptyLoanTable, loanRow } from '../mock-server/world/loan-table.js';
+import type { Loan } from '../mock-server/world/store.js';
+import { LOAN_STATUS } from '../src/contract/enums.js';
+import { DAY, makeApp } from './engine-fixture.js';
+
+const LATER = ['missedPayments', 'oldestMissedDue', 'chargeOffAt', 'paymentLog'] as const;
+
+/** The row numbers of `loans` in `table` order: each loan a distinct row below the table's size. */
+const rowsOf = (loans: Iterable<Loan>): number[] => [...loans].map((l) => (l as unknown as { $row: number }).$row);
+
+describe('the loan table', () => {
+  test('holds every loan of a world seeded, moved 75 days (originations, payments, arrears) and loaded again', () => {
+    const app = makeApp({ listings: 300 });
+    const seeded = app.ctx.store.loans.size;
+    app.ctx.clock.advance(75 * DAY);
+    const store = app.ctx.store;
+    expect(store.loans.size).toBeGreaterThan(seeded + 50);
+    const rows = rowsOf(store.loans.values());
+    expect(new Set(rows).size).toBe(store.loans.size);
+    expect(rows.every((r) => Number.isInteger(r) && r >= 0 && r < store.loanTable.size)).toBe(true);
+    // Amounts, rates, dates and statuses live in typed columns, not in arrays of boxed numbers.
+    for (const name of ['amount_borrowed', 'borrower_rate', 'origination_date', 'loan_status', 'principal_balance', 'next_payment_due_date']) {
+      expect(store.loanTable.columns.find((c) => c.name === name)!.kind, name).not.toBe('any');
+    }
+    // Arrears and a charge-off time only on the loans that have them; a loan caught up has none.
+    const loans = [...store.loans.values()];
+    expect(loans.some((l) => (l.missedPayments ?? 0) > 0)).toBe(true);
+    expect(loans.some((l) => l.paymentsMade > 0 && l.paymentLog)).toBe(true);
+    for (const l of loans) {
+      const text = JSON.parse(JSON.stringify(l)) as Record<string, unknown>;
+      if (!(l.missedPayments! > 0)) expect(text).not.toHaveProperty('missedPayments');
+      if (l.oldestMissedDue == null) expect(text).not.toHaveProperty('oldestMissedDue');
+      if (l.chargeOffAt == null) expect(text).not.toHaveProperty('chargeOffAt');
+    }
+    // Loaded again: the same loans as rows of a new table, the same text.
+    const text = serializeState(store, app.ctx.clock.now());
+    const loaded = parseState(text).store;
+    expect(loaded.loanTable).not.toBe(store.loanTable);
+    expect(loaded.loanTable.size).toBe(loaded.loans.size);
+    expect(new Set(rowsOf(loaded.loans.values())).size).toBe(loaded.loans.size);
+    expect(serializeState(loaded, app.ctx.clock.now())).toBe(text);
+  });
+
+  test('a row reads, writes and serialises as the plain loan, the fields set later included, in one order', () => {
+    const table = emptyLoanTable();
+    const plainLoans: Loan[] = [];
+    const rows: Loan[] = [];
+    for (let i = 0; i < 40; i++) {
+      const plain = {
+        loan_number: 500_000 + i, listingNumber: 10_000_000 + i, amount_borrowed: 1000 + i * 13.37, borrower_rate: 0.1234,
+        term: 36, platform_rating: i % 3 === 0 ? 'AA' : 'N/A', origination_date: 1.7e12 + i * 3_600_123, loan_status: 1,
+        loan_default_reason: null, days_past_due: 0, principal_balance: 1000 + i * 13.37, principal_paid: 0, interest_paid: 0,
+        late_fees_paid: 0, platform_fees_paid: 0, service_fees_paid: -0.5, collection_fees_paid: 0, debt_sale_proceeds_received: 0,
+        next_payment_due_date: 1.7e12 + 30 * DAY, next_payment_due_amount: 31.25, paymentsMade: 0,
+      } as Loan;
+      plainLoans.push({ ...plain });
+      rows.push(loanRow(table, plain));
+    }
+    // Servicing's changes, in the order a plain loan would get its fields: the text is the plain loan's with the later fields in LATER order.
+    const change = (l: Loan, i: number): void => {
+      if (i % 4 === 1) { l.missedPayments = 2; l.oldestMissedDue = 1.7e12 + 5 * DAY; l.days_past_due = 12; }
+      if (i % 4 === 2) { l.paymentLog = [0, 1, 2]; l.paymentsMade = 1; l.principal_balance = 987.65; }
+      if (i % 4 === 3) { l.loan_status = LOAN_STATUS.DEFAULTED; l.loan_default_reason = 2; l.chargeOffAt = 1.7e12 + 40 * DAY; l.missedPayments = undefined; }
+      if (i % 8 === 1) { l.missedPayments = undefined; l.oldestMissedDue = undefined; }
+    };
+    rows.forEach(change);
+    plainLoans.forEach(change);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const plain = plainLoans[i]!;
+      for (const k of Object.keys(plain)) expect((row as unknown as Record<string, unknown>)[k], `${i} ${k}`).toStrictEqual((plain as unknown as Record<string, unknown>)[k]);
+      const ordered = Object.fromEntries([
+        ...Object.entries(plain).filter(([k]) => !(LATER as readonly string[]).includes(k)),
+        ...LATER.filter((k) => plain[k] !== undefined).map((k) => [k, plain[k]]),
+      ]);
+      expect(JSON.stringify(row)).toBe(JSON.stringify(ordered));
+    }
+    // Only the loans that hold a later field have an entry in its column.
+    for (const name of LATER) {
+      const column = table.columns.find((c) => c.name === name)!;
+      expect(column.kind).toBe('sparse');
+      expect((column.data as Map<number, unknown>).size).toBe(plainLoans.filter((l) => l[name] !== undefined).length);
+    }
+  });
+});
