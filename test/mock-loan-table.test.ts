@@ -3,11 +3,13 @@
  * by a clock move or loaded from a state file, is a row of the store's loan table, reads and serialises as
  * the plain loan it was made from, and carries arrears and a charge-off time only while it has them.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { emptyLoanTable, loanRow } from '../mock-server/world/loan-table.js';
+import type { RowTable } from '../mock-server/world/listing-table.js';
 import type { Loan } from '../mock-server/world/store.js';
-import { LOAN_STATUS } from '../src/contract/enums.js';
+import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, makeApp } from './engine-fixture.js';
 
 const LATER = ['missedPayments', 'oldestMissedDue', 'chargeOffAt', 'paymentLog'] as const;
@@ -46,6 +48,53 @@ describe('the loan table', () => {
     expect(loaded.loanTable.size).toBe(loaded.loans.size);
     expect(new Set(rowsOf(loaded.loans.values())).size).toBe(loaded.loans.size);
     expect(serializeState(loaded, app.ctx.clock.now())).toBe(text);
+  });
+
+  test('a world without seeded history, moved 100 days, saves, loads and saves the same text (its first loan got a payment log and arrears)', () => {
+    const app = makeApp({ seed: 7, listings: 300, history: 'none' });
+    app.ctx.clock.advance(100 * DAY);
+    const first = [...app.ctx.store.loans.values()][0]!;
+    expect(first.paymentLog).toBeDefined();
+    expect([...app.ctx.store.loans.values()].some((l) => l.paymentLog && (l.missedPayments ?? 0) > 0)).toBe(true);
+    const text = serializeState(app.ctx.store, app.ctx.clock.now());
+    expect(serializeState(parseState(text).store, app.ctx.clock.now())).toBe(text);
+  });
+
+  test('keeps the fields set later in one order, whichever of them its first row held', () => {
+    const base = (n: number): Loan => ({ loan_number: n, listingNumber: n, amount_borrowed: 100, paymentsMade: 1 }) as Loan;
+    const text = (firstHas: Partial<Loan>): string => {
+      const table = emptyLoanTable();
+      loanRow(table, { ...base(1), ...firstHas });
+      return JSON.stringify(loanRow(table, { ...base(2), paymentLog: [1], missedPayments: 2, chargeOffAt: 5 }));
+    };
+    const expected = JSON.stringify({ ...base(2), missedPayments: 2, chargeOffAt: 5, paymentLog: [1] });
+    expect(text({})).toBe(expected);
+    expect(text({ paymentLog: [0] })).toBe(expected);
+    expect(text({ chargeOffAt: 9 })).toBe(expected);
+    expect(text({ paymentLog: [0], oldestMissedDue: 3 })).toBe(expected);
+  });
+
+  test('a world saved with the nulls and zeros of no arrears loads without them in its sparse columns', () => {
+    const app = makeApp({ listings: 300 });
+    app.ctx.clock.advance(20 * DAY);
+    // As the mock before this one wrote it: every originated loan with missedPayments 0 and nulls, every ended listing with originateAt null.
+    const saved = JSON.parse(serializeState(app.ctx.store, app.ctx.clock.now()).split('\n').slice(1).join('\n')) as { now: number; store: Record<string, unknown> };
+    const loans = (saved.store.loans as { $map: [number, Record<string, unknown>][] }).$map;
+    for (const [, loan] of loans) Object.assign(loan, { missedPayments: loan.missedPayments ?? 0, oldestMissedDue: loan.oldestMissedDue ?? null, chargeOffAt: loan.chargeOffAt ?? null });
+    const listings = saved.store.listings as Record<string, unknown>[];
+    for (const l of listings) if (l.listing_status !== LISTING_STATUS.PENDING) l.originateAt = null;
+    const body = JSON.stringify(saved);
+    const old = `MKT-MOCK-STATE v1 bytes=${Buffer.byteLength(body)} sha256=${createHash('sha256').update(body).digest('hex')}\n${body}`;
+    const store = parseState(old).store;
+    const sparse = (table: RowTable, name: string): number => (table.columns.find((c) => c.name === name)!.data as Map<number, unknown>).size;
+    const live = [...store.loans.values()];
+    expect(sparse(store.loanTable, 'missedPayments')).toBe(live.filter((l) => (l.missedPayments ?? 0) !== 0).length);
+    expect(sparse(store.loanTable, 'oldestMissedDue')).toBe(live.filter((l) => l.oldestMissedDue != null).length);
+    expect(sparse(store.loanTable, 'chargeOffAt')).toBe(live.filter((l) => l.chargeOffAt != null).length);
+    expect(sparse(store.listingTable, 'originateAt')).toBe(store.listings.filter((l) => l.originateAt != null).length);
+    expect(sparse(store.listingTable, 'originateAt')).toBeLessThan(50);
+    // The world is the one saved: the same text as the mock that never stopped.
+    expect(serializeState(store, saved.now)).toBe(serializeState(app.ctx.store, app.ctx.clock.now()));
   });
 
   test('a row reads, writes and serialises as the plain loan, the fields set later included, in one order', () => {

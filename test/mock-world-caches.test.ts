@@ -83,7 +83,7 @@ describe("a world's caches", () => {
     expect(world.index.listings).toBeNull();
     expect(world.index.timeline).toBeNull();
     const fromNew = reachable(world);
-    for (const cache of [caches, caches.listingTexts, caches.participation, caches.listings!, caches.timeline!, old.listingTable]) {
+    for (const cache of [caches, caches.listingTexts, caches.participation, caches.listings!, caches.timeline!, old.listingTable, old.loanTable]) {
       expect(fromNew.has(cache)).toBe(false);
     }
     // The walk does reach what it should: the new world's own caches.

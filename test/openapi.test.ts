@@ -219,3 +219,31 @@ describe('the answer check', () => {
     expect((await checker.check('GET', url, Response.json({ ok: true })))?.problem).toBe('the body does not match the schema');
   });
 });
+
+describe('the fields the document leaves optional because real answers lack them', () => {
+  it('are still in every answer of the mock: a listing has the twelve, a held note ownership_end_date, a loan loan_default_reason_description', async () => {
+    const app = testMockApp({ listings: 30 });
+    const auth = { authorization: `bearer ${issueTestToken(app)}` };
+    const get = async (path: string): Promise<Record<string, unknown>[]> =>
+      ((await (await app.handle(new Request(`http://mock.test${path}`, { headers: auth }))).json()) as { result: Record<string, unknown>[] }).result;
+    const optional = (schema: string): string[] => {
+      const s = doc.components.schemas[schema] as { properties: Record<string, unknown>; required?: string[] };
+      return Object.keys(s.properties).filter((k) => !(s.required ?? []).includes(k));
+    };
+    const listings = await get('/listingsvc/v2/listings/?limit=10');
+    expect(listings.length).toBe(10);
+    for (const field of ['fico_score', 'verification_stage', 'listing_purpose', 'estimated_monthly_housing_expense', 'prior_platform_loans_principal_outstanding']) {
+      expect(optional('Listing'), field).toContain(field);
+      for (const l of listings) expect(l, field).toHaveProperty(field);
+    }
+    const notes = await get('/v1/notes/?limit=10');
+    expect(notes.length).toBeGreaterThan(0);
+    expect(optional('Note')).toContain('ownership_end_date');
+    for (const n of notes) expect(n).toHaveProperty('ownership_end_date', null);
+    const loans = await get('/v1/loans/?limit=10');
+    expect(loans.length).toBeGreaterThan(0);
+    expect(optional('Loan')).toContain('loan_default_reason_description');
+    for (const l of loans) expect(l).toHaveProperty('loan_default_reason_description');
+    await app.close?.();
+  });
+});

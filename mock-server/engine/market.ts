@@ -68,7 +68,7 @@ function inNumberOrder(listings: readonly Listing[], rows: number[]): void {
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!;
     const n = listings[r]!.listing_number;
-    if (r >= ROWS || !(n >= 0 && n < 2 ** 30)) {
+    if (r >= ROWS || !(Number.isInteger(n) && n >= 0 && n < 2 ** 30)) {
       rows.sort((a, b) => listings[a]!.listing_number - listings[b]!.listing_number);
       return;
     }

@@ -384,7 +384,8 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
     interest_paid: cents(interest),
     late_fees_paid: made > 0 && rng.chance(0.15) ? 15 : 0,
     platform_fees_paid: 0,
-    service_fees_paid: -cents(interest * 0.08),
+    // 0 minus: a loan without interest pays +0 in fees, not -0 (which a column of cents cannot hold).
+    service_fees_paid: 0 - cents(interest * 0.08),
     collection_fees_paid: defaulted ? cents(rng.range(0, 200)) : 0,
     debt_sale_proceeds_received: 0,
     next_payment_due_date: nextDue,

@@ -13,8 +13,9 @@
  * them, and room reserved in them costs no memory until a row is written (the operating system hands
  * out their pages on first touch). A row reads and writes like
  * the plain object it was made from: every field by name, assignment (the engine's changes),
- * `JSON.stringify` (the state file: the same text, fields in the same order), properties it never had
- * become its own, and a field absent from a listing reads undefined. An object field reads as a fresh
+ * `JSON.stringify` (the state file: the same values, fields in the table's column order — the first row's
+ * fields, then the fields set later in a fixed order — so a row whose object had them in another order
+ * reads back in the table's), properties it never had become its own, and a field absent from a row reads undefined. An object field reads as a fresh
  * copy each time (nothing changes the bureau values in place).
  */
 import type { Listing } from './records.js';
@@ -44,7 +45,7 @@ interface Table {
   capacity: number;
   /** Makes the object of row `i`. */
   Row: new (i: number) => object;
-  /** Writes a plain listing's fields into row `i` of every column; returns how many it held (compiled, see compileCopy). */
+  /** Writes a plain record's fields into row `i` of every column; returns how many it held (compiled, see compileCopy). */
   copy: (plain: unknown, i: number) => number;
   /** Row `i` as a plain object, fields in column order (compiled with `copy`: one object literal, so the state file's JSON.stringify meets a fast object). */
   plain: (i: number) => Record<string, unknown>;
@@ -173,7 +174,7 @@ function addColumn(t: Table, name: string, first: unknown): void {
 function defineAccessor(t: Table, j: number): void {
   const c = t.columns[j]!;
   const parts: Names = { d: 'c.data', codes: 'c.codes', values: 'c.values' };
-  // Set on most listings once (the engine's origination time, then null): straight to the map, not through `write`.
+  // Set on some rows, then cleared (the engine's origination time, a loan's arrears): straight to the map, not through `write`.
   const store = c.kind === 'sparse' ? 'if (v === undefined) c.data.delete(i); else c.data.set(i, v);'
     : storeCode(c, parts, `write(T, ${j}, i, v);`);
   const make = new Function('c', 'T', 'write', 'ownKeys', `return {
@@ -250,12 +251,20 @@ export function tableRow<T extends object>(t: RowTable, record: T): T {
   const plain = record as unknown as Record<string, unknown>;
   if (present < ownKeys(plain)) {
     for (const k of Object.keys(plain)) {
-      if (t.byName.has(k)) continue;
+      // The fields set later get their columns after the first row's others, in `later` order, whatever that row holds:
+      // a table's field order (its rows' text) never depends on which of them its first row had.
+      if (t.byName.has(k) || (i === 0 && t.later.includes(k))) continue;
       addColumn(t, k, plain[k]);
       write(t, t.columns.length - 1, i, plain[k]);
     }
   }
-  if (i === 0) for (const k of t.later) if (!t.byName.has(k)) addColumn(t, k, undefined);
+  if (i === 0) {
+    for (const k of t.later) {
+      if (t.byName.has(k)) continue;
+      addColumn(t, k, undefined);
+      if (plain[k] !== undefined) write(t, t.columns.length - 1, i, plain[k]);
+    }
+  }
   t.size++;
   return new t.Row(i) as T;
 }

@@ -128,6 +128,8 @@ export function parseState(text: string, path = '(state)'): SavedState {
   reserveListingRows(store.listingTable, loaded.length);
   for (const l of loaded) {
     l.platform_rating = oldRating(l.platform_rating);
+    // A world saved when an ended listing kept `originateAt: null`: cleared, as the engine now clears it.
+    if (l.originateAt === null) delete l.originateAt;
     addListing(store, l);
   }
   // The loaded loans become rows of the store's loan columns, in the order they were saved.
@@ -135,7 +137,13 @@ export function parseState(text: string, path = '(state)'): SavedState {
   store.loans = new Map();
   store.loanTable = emptyLoanTable();
   reserveLoanRows(store.loanTable, loans.length + loaded.length);
-  for (const loan of loans) addLoan(store, loan);
+  for (const loan of loans) {
+    // A world saved when every loan carried `missedPayments: 0` and nulls for no arrears or charge-off: cleared, as servicing now clears them.
+    if (loan.missedPayments === 0) delete loan.missedPayments;
+    if (loan.oldestMissedDue === null) delete loan.oldestMissedDue;
+    if (loan.chargeOffAt === null) delete loan.chargeOffAt;
+    addLoan(store, loan);
+  }
   store.index = buildIndex(store);
   return { store, now: parsed.now };
 }

@@ -177,8 +177,7 @@ export type LoanFields<D extends number | string> = Static<ReturnType<typeof loa
 export const LoanSchema = Type.Object({
   ...loanFieldsSchema(WIRE_DATES).properties,
   age_in_months: Count,
-  // Left out of the real answer (grahamtt/prosper-api tests/test_client.py `test_list_loans`); the mock sends it.
-  loan_default_reason_description: Type.Optional(nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS)))),
+  loan_default_reason_description: Type.Optional(nullable(stringIn(Object.values(LOAN_DEFAULT_REASONS)))), // not in the real answer (prosper-api `test_list_loans`)
   loan_status_description: nullable(stringIn(Object.values(LOAN_STATUSES))),
   group_leader_award: Type.Optional(Type.Integer({ description: 'Deprecated; only on loans of listings that started through 2018-08-08.' })),
 }, strict);
@@ -259,12 +258,9 @@ const noteAnswerOnlyFields = {
 };
 
 /** A note as GET /notes/ and GET /notes/{loan_note_id} return it. */
-export const NoteSchema = Type.Object({
-  ...noteFieldsSchema(WIRE_DATES).properties,
-  // The real answer leaves it out while the note is held (grahamtt/prosper-api tests/test_client.py `test_list_notes`); the mock sends null.
-  ownership_end_date: Type.Optional(noteFieldsSchema(WIRE_DATES).properties.ownership_end_date),
-  ...noteAnswerOnlyFields,
-}, strict);
+const wireNote = noteFieldsSchema(WIRE_DATES).properties;
+// ownership_end_date: left out of the real answer while the note is held (grahamtt/prosper-api `test_list_notes`); the mock sends null.
+export const NoteSchema = Type.Object({ ...wireNote, ownership_end_date: Type.Optional(wireNote.ownership_end_date), ...noteAnswerOnlyFields }, strict);
 /** The named fields of a note as the mock answers it (ownership_end_date always: null while held). */
 export type NoteAnswerFields = Static<typeof NoteSchema> & Pick<NoteFields<string>, 'ownership_end_date'>;
 /** A note as the API returns it: the fields a command may rely on; the rest ride along for printing. */
