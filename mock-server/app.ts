@@ -219,13 +219,15 @@ async function retarget(request: Request, url: URL): Promise<Request> {
 }
 
 /**
- * The answer check of `checkAnswers` (answer-check.ts, loaded only then). A check that fails is
+ * The answer check of `checkAnswers` (answer-check.ts, loaded only then, at the first answer: a mock made
+ * and dropped without answering loads nothing after its caller is gone). A check that fails is
  * reported and the answer still goes out: the check watches the mock, it never changes what it says.
  */
 function answerCheck(file: string, basePath: string): MockApp['check'] {
-  const checker = import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
+  let checker: Promise<{ check: (method: string, url: URL, response: Response) => Promise<unknown> }> | undefined;
   return async (method, url, response) => {
     try {
+      checker ??= import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
       await (await checker).check(method, url, response);
     } catch (err) {
       console.error('mock: cannot check an answer against the OpenAPI document', err);

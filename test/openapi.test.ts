@@ -3,6 +3,7 @@
  * catalogue and to the mock's routes, served at /openapi.json and printed by `mkt mock openapi`; and
  * the answer check that holds the mock to it (mock-server/routes/answer-check.ts) records what does not match.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 
 type Json = Record<string, any>;
 const doc = buildOpenApiDocument() as Json;
+/** Records the modules a process loads (test/helpers/record-modules.mjs). */
+const RECORDER = new URL('./helpers/record-modules.mjs', import.meta.url).href;
 const op = (path: string, method: string): Json => doc.paths[path][method];
 
 describe('the OpenAPI document', () => {
@@ -147,6 +150,23 @@ describe('the answer check', () => {
     const violations = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Violation) : []);
     return { app, violations };
   }
+
+  it('loads the checker at the first answer, not when the mock is made (a mock made and dropped loads nothing after its test)', async () => {
+    const app = new URL('../dist/mock-server/app.js', import.meta.url).href;
+    const loads = async (answer: boolean): Promise<string[]> => {
+      const dir = mkdtempSync(join(tmpdir(), 'mkt-check-load-'));
+      const out = join(dir, 'modules.txt');
+      const script = `const { createMockApp } = await import(${JSON.stringify(app)});
+        const app = createMockApp({ listings: 5, frozen: true, start: ${TEST_START}, checkAnswers: ${JSON.stringify(join(dir, 'v.ndjson'))} });
+        ${answer ? "await app.handle(new Request('http://mock.test/v1/nothing-here'));" : ''}
+        await new Promise((r) => setTimeout(r, 300));`;
+      const run = spawnSync(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], { env: { ...process.env, MKT_RECORD_MODULES: out }, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      return readFileSync(out, 'utf8').split('\n').filter((l) => /answer-check|\/ajv\//.test(l));
+    };
+    expect(await loads(false)).toEqual([]);
+    expect((await loads(true)).some((l) => /routes\/answer-check/.test(l))).toBe(true);
+  });
 
   it('records nothing for answers that match the document, a failure included', async () => {
     const { app, violations } = checked();
