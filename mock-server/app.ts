@@ -25,6 +25,7 @@ import { snapshotHandlers } from './routes/snapshots.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
 import { defineWorldOps } from './routes/world-ops.js';
+import type { AnswerChecker } from './routes/answer-check.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
@@ -224,7 +225,7 @@ async function retarget(request: Request, url: URL): Promise<Request> {
  * reported and the answer still goes out: the check watches the mock, it never changes what it says.
  */
 function answerCheck(file: string, basePath: string): MockApp['check'] {
-  let checker: Promise<{ check: (method: string, url: URL, response: Response) => Promise<unknown> }> | undefined;
+  let checker: Promise<AnswerChecker> | undefined;
   return async (method, url, response) => {
     try {
       checker ??= import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));

@@ -1,5 +1,5 @@
 /**
- * The kinds of column the listing table (listing-table.ts) keeps, each in as few bytes a row as its
+ * The kinds of column the row tables (listing-table.ts; loans: loan-table.ts) keep, each in as few bytes a row as its
  * values allow, and the code that reads and stores one row of each. A listing's page of memory costs a
  * page fault on first touch, and a clock move adds about as many listings as the world holds, so a
  * narrower row is a faster move.
@@ -8,7 +8,7 @@
  * at basis points as the scaled integer in 4 bytes (amounts and rates), then any other number in 8;
  * a column moves to the first rung holding every value it has and the new one. Each rung keeps its
  * least integer for null, so a value equal to a narrow rung's null climbs. A value is held only if it
- * reads back as the very same double (-0 included): a row's JSON is the plain listing's text.
+ * reads back as the very same double (-0 included): a row's JSON has the plain record's values.
  */
 
 /** null in a 4-byte integer column and in a decimal column (their least integer). */

@@ -191,7 +191,7 @@ function makeTable(later: readonly string[]): Table {
   } as unknown as Table['Row'];
   const t: Table = { later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false };
   Object.defineProperty(Row.prototype, 'toJSON', {
-    /** The plain listing: its columns in order, then the properties it got later (as the plain object had them). */
+    /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
     value(this: RowObject) {
       if (!t.compiled) compileCopy(t);
       const out = t.plain(this[ROW]);
