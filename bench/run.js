@@ -365,12 +365,16 @@ async function bigMockSection() {
     row(`search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`, `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`, '~flat', growth < 1.5);
 
     // Last, as it changes the world: 15 virtual days of market ticks (360 hours) through the CLI.
+    const rssBeforeMove = rssMiB(big.child.pid);
     const advStarted = process.hrtime.bigint();
     const adv = spawnSync(process.execPath, [bin, 'mock', 'clock', 'advance', '15d'], { env });
     const advMs = Number(process.hrtime.bigint() - advStarted) / 1e6;
     // A move slower than the CLI's own timeout fails; that is a figure too, not a reason to stop.
     const advFigure = adv.status === 0 ? `${advMs.toFixed(0)} ms` : `failed after ${advMs.toFixed(0)} ms (exit ${adv.status})`;
     row(`mkt mock clock advance 15d, ${LISTINGS} listings`, advFigure, '< 1000 ms', adv.status === 0 && advMs < 1000);
+    // The move adds about as many listings as the world holds: memory may grow with them, no more.
+    const rssAfterMove = rssMiB(big.child.pid);
+    row('mock resident memory before -> after that move', `${rssBeforeMove.toFixed(0)} -> ${rssAfterMove.toFixed(0)} MiB (${(rssAfterMove / rssBeforeMove).toFixed(2)}x)`, '<= 2x', rssAfterMove <= 2 * rssBeforeMove);
   } finally {
     big.child.kill('SIGTERM');
     floor?.child.kill('SIGTERM');
