@@ -1,33 +1,31 @@
 /**
- * The chance processes of an active listing (a withdrawal, a verification step, a funding step, a
- * whole-loan buyer) and when each fires: a pure function of the seed, the listing number, the process
+ * The chance processes of an active listing (a withdrawal, a verification step, a whole-loan buyer)
+ * and when each fires: a pure function of the seed, the listing number, the process
  * and the hour, drawn block by block from streams of their own. The timeline (timeline.ts) keeps where
  * each live listing's streams stand; the plain hourly walk of the tests asks `firesAt` hour by hour.
  */
 import { mulberry32, nextState } from '../kit/rng.js';
 import type { Listing } from '../world/store.js';
-import { FUND_CHANCE_PER_HOUR } from './own-steps.js';
 import { streamState } from './rng-for.js';
 
 /** The chance processes of an active listing, as bits of a mask of those that fire in an hour (bit i is process i). */
 export const WITHDRAW = 1;
 export const VERIFY = 2;
-export const FUND = 4;
-export const BUY = 8;
+export const BUY = 4;
 /** How many chance processes a listing has (the timeline keeps a stream of each). */
-export const PROCESS_COUNT = 4;
+export const PROCESS_COUNT = 3;
 
 /**
  * Chance per hour of each process: the operator withdraws an active listing; its verification moves
- * up a stage; simulated investors place a funding step on a fractional listing (market.ts sizes the
- * step so that a listing of average appetite fills in 14 days); a whole-loan buyer takes a whole loan.
+ * up a stage; a whole-loan buyer takes a whole loan. (Simulated investors fund fractional listings at a
+ * steady pace of their own: own-steps.ts.)
  */
-export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, FUND_CHANCE_PER_HOUR, 0.004];
+export const CHANCE_PER_HOUR: readonly number[] = [0.0001, 0.05, 0.004];
 const LOG_MISS = CHANCE_PER_HOUR.map((p) => Math.log(1 - p));
 /** Firing hours are drawn per block of hours, each block from its own stream: long blocks for the rare processes, so a draw seldom finds nothing. */
-const BLOCK_HOURS: readonly number[] = [2048, 64, 64, 512];
-/** Salt of a process's streams (keeps them apart from a listing's other draws). */
-const PROCESS_SALT = 0x7e10;
+const BLOCK_HOURS: readonly number[] = [2048, 64, 512];
+/** Salt of each process's streams (keeps them apart from a listing's other draws; 0x7e12 was a funding process's, retired). */
+const STREAM_SALT: readonly number[] = [0x7e10, 0x7e11, 0x7e13];
 
 /** Where a call without a row of its own keeps its streams (it starts each over). */
 const scratchHours = new Float64Array(PROCESS_COUNT);
@@ -55,7 +53,7 @@ export function fireAfter(seed: number, n: number, i: number, from: number, unti
   let state = S[o + i]!;
   if (!(h < from && Math.floor(h / size) === block)) {
     h = block * size - 1;
-    state = streamState(seed, n, PROCESS_SALT + i, block);
+    state = streamState(seed, n, STREAM_SALT[i]!, block);
   }
   while (block * size < until) {
     const blockEnd = (block + 1) * size;
@@ -70,7 +68,7 @@ export function fireAfter(seed: number, n: number, i: number, from: number, unti
     }
     block++;
     h = block * size - 1;
-    state = streamState(seed, n, PROCESS_SALT + i, block);
+    state = streamState(seed, n, STREAM_SALT[i]!, block);
   }
   return (H[o + i] = Infinity);
 }

@@ -10,11 +10,11 @@ import { makeListing } from './seed.js';
 import { addListing, type Listing, type Store } from '../world/store.js';
 import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
-import { appetite, fundingStep } from './own-steps.js';
+import { fundingAt, fundingPace } from './own-steps.js';
 import { firstDraw, rngFor } from './rng-for.js';
 import { serviceLoan } from './servicing.js';
-import { BUY, FUND, VERIFY, WITHDRAW } from './chance-processes.js';
-import { HOUR, requeueListing, requeueLoan, takeDue } from './timeline.js';
+import { BUY, VERIFY, WITHDRAW } from './chance-processes.js';
+import { HOUR, hourAtOrAfter, requeueListing, requeueLoan, takeDue } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;
@@ -114,7 +114,7 @@ function tickActive(store: Store, l: Listing, t: number, fired: number): void {
   stepOpen(store, l, t, fired);
 }
 
-/** An active listing's hour inside its window when it is not withdrawn: verification and funding steps, then Pending if it qualifies. */
+/** An active listing's hour inside its window when it is not withdrawn: a verification step, simulated funding, then Pending if it qualifies. */
 function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
   // Each field is read once: these are accessors over the listing table's columns, and this runs for most visits.
   let stage = l.verification_stage;
@@ -128,8 +128,10 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
     if (l.investment_typeid === 2) {
       // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
       if (fired & BUY && l.amount_funded === 0 && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
-    } else if (fired & FUND) {
-      fund(store, l, fundingStep(store.seed, l.listing_number, appetite(store.seed, l.listing_number), l.listing_amount, remaining, t / TICK_MS), t);
+    } else {
+      const total = l.listing_amount;
+      const placed = fundingAt(fundingPace(store.seed, l.listing_number, total), hourAtOrAfter(l.listing_start_date), t / TICK_MS, remaining);
+      if (placed > 0) fund(store, l, placed, t);
     }
   }
   if (canOriginate(l, false)) makePending(store, l, t);

@@ -1,34 +1,57 @@
 /**
  * A live listing's own steps: the changes the market makes to one listing that depend on nothing but
- * that listing (a verification stage, a funding step of simulated investors), as plain arithmetic on
- * its values. The hourly walk (market.ts) applies them at each firing; the timeline (timeline.ts)
- * applies a stretch of them at once when someone reads the listing (`settleThrough`), and looks
- * ahead with them for the hour the listing would go Pending (`pendingHour`). One code path for both,
- * so the lazy world and the walked one are the same to the cent.
+ * that listing (a verification stage, the lots simulated investors place), as plain arithmetic on
+ * its values. Simulated funding is a steady pace per listing, so what it has placed by any hour is a
+ * formula (`lotsBy`), and so is the hour it reaches any amount (`hourOfLots`). The hourly walk
+ * (market.ts) places each hour's lots; the timeline (timeline.ts) places a stretch of them at once
+ * when someone reads the listing (`settleThrough`) and works out the hour the listing would go
+ * Pending (`pendingHour`) without walking the hours between. The same formulas for both, so the lazy
+ * world and the walked one are the same to the cent.
  */
 import { cents } from '../kit/money.js';
-import { firstDraw, firstDraw3 } from './rng-for.js';
+import { firstDraw } from './rng-for.js';
 
-/** Chance per hour that simulated investors place a funding step on a fractional listing (timeline.ts draws the hours). */
-export const FUND_CHANCE_PER_HOUR = 1 / 24;
-/** A listing of average appetite fills in this many hours of funding steps (its 14 days). */
+/** A listing of average appetite fills in this many hours of simulated funding (its 14 days). */
 const HOURS_TO_FILL = 14 * 24;
-/** Salt of the draw that sizes a funding step. */
-const FUND_SIZE_SALT = 0xf5d5;
+/** Simulated investors place money in lots of this much. */
+const LOT = 25;
 
-/** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7 (work it out once for a stretch of steps). */
+/** How keen simulated investors are on a listing: a fixed factor per listing, 0.3 to 1.7. */
 export function appetite(seed: number, n: number): number {
   return 0.3 + firstDraw(seed, n, 0xa99e) * 1.4;
 }
 
 /**
- * The money simulated investors place on fractional listing `n` (of `amount`, `remaining` still open)
- * at hour `h`: a step in lots of 25, sized by the hour's draw so that a listing fills at its
- * appetite's pace (`keen`: its `appetite`), never more than is open.
+ * The pace at which simulated investors fund fractional listing `n` of `amount`: lots of 25.00 an hour,
+ * so that a listing of average appetite fills in its 14 days (one of appetite 1.7 in about 8, one of 0.3
+ * reaches 30%).
  */
-export function fundingStep(seed: number, n: number, keen: number, amount: number, remaining: number, h: number): number {
-  const lots = Math.max(1, Math.round((amount * keen * (0.5 + firstDraw3(seed, n, FUND_SIZE_SALT, h))) / (HOURS_TO_FILL * FUND_CHANCE_PER_HOUR) / 25));
-  return Math.min(remaining, lots * 25);
+export function fundingPace(seed: number, n: number, amount: number): number {
+  return (amount * appetite(seed, n)) / HOURS_TO_FILL / LOT;
+}
+
+/** The lots simulated investors have placed, at `pace`, on a listing that started at hour `start`, by hour `h`: a whole lot each time the pace completes one. */
+export function lotsBy(pace: number, start: number, h: number): number {
+  return h <= start ? 0 : Math.floor(pace * (h - start));
+}
+
+/** The first hour at which `lotsBy(pace, start, ·)` reaches `lots` (at least 1). */
+export function hourOfLots(pace: number, start: number, lots: number): number {
+  let h = start + Math.ceil(lots / pace);
+  // The division's rounding may put h an hour off either way: lotsBy decides.
+  while (h - 1 > start && lotsBy(pace, start, h - 1) >= lots) h--;
+  while (lotsBy(pace, start, h) < lots) h++;
+  return h;
+}
+
+/** The money simulated investors place at hour `h` (the lots completed in that hour, never more than `remaining`). */
+export function fundingAt(pace: number, start: number, h: number, remaining: number): number {
+  return Math.min(remaining, LOT * (lotsBy(pace, start, h) - lotsBy(pace, start, h - 1)));
+}
+
+/** The lots it takes to fund `remaining` (cents may leave part of the last lot unplaced). */
+export function lotsToFill(remaining: number): number {
+  return Math.ceil(Math.round(remaining * 100) / (LOT * 100));
 }
 
 /** What a listing of `total` has been funded after `amount` more is placed on `funded` (never above its total). */

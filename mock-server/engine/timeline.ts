@@ -1,16 +1,17 @@
 /**
  * The market's timeline: the next hour at which each live listing and each loan can change, so an
  * hourly tick visits only those (its cost grows with activity, not with history). Whether a chance
- * process (a withdrawal, a verification step, a funding step, a whole-loan buyer) fires for a listing
- * at an hour is a pure function of the seed, the listing number, the process and the hour
- * (`nextFiring`, chance-processes.ts), and every other event time is a field of the listing or loan; so the timeline is
+ * process (a withdrawal, a verification step, a whole-loan buyer) fires for a listing at an hour is a
+ * pure function of the seed, the listing number, the process and the hour (`nextFiring`,
+ * chance-processes.ts), simulated funding by an hour is a formula of the seed, the listing and the hour
+ * (own-steps.ts), and every other event time is a field of the listing or loan; so the timeline is
  * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
  * is the timeline the world would have had without the break.
  *
  * A listing's own steps (verification and funding: own-steps.ts) touch nothing but the listing, so a
  * tick does not visit them one by one: the timeline queues a listing only at the hours that involve
- * more than itself (its end, a withdrawal, a whole-loan buyer, the step that makes it Pending, found by
- * looking ahead: `pendingHour`) and applies the steps in between at once, when the listing is next
+ * more than itself (its end, a withdrawal, a whole-loan buyer, the step that makes it Pending, worked
+ * out ahead: `pendingHour`) and applies the steps in between at once, when the listing is next
  * visited or read (`settleThrough`, `settleWorld`: the engine settles the world before anyone looks).
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
@@ -23,8 +24,8 @@ import { cents } from '../kit/money.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, Store } from '../world/store.js';
-import { BUY, FUND, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
-import { appetite, fundedAfter, fundingStep, percentFunded, readyToOriginate } from './own-steps.js';
+import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
+import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded, readyToOriginate } from './own-steps.js';
 import { touchListing } from '../search/listing-index.js';
 
 export type { ListingEvents };
@@ -89,46 +90,44 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
 function sharedHour(l: Listing, ev: ListingEvents, r: number): number {
   const o = PROCESS_COUNT * r;
   const at = Math.min(ev.end[r]!, ev.hours[o]!);
-  return ev.whole[r] && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, ev.hours[o + 3]!) : at;
+  return ev.whole[r] && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, ev.hours[o + 2]!) : at;
 }
 
-/** Where a look ahead keeps its own copy of a listing's streams, so that the listing's stay where its columns are. */
+/** Where a look ahead keeps its own copy of a listing's verification stream, so that the listing's stays where its columns are. */
 const aheadHours = new Float64Array(PROCESS_COUNT);
 const aheadStates = new Uint32Array(PROCESS_COUNT);
 
 /**
  * The first hour before `limit` at which the listing's own steps (from its settled hour on) leave it
- * verified and funded in full, so that the visit at that hour makes it Pending; Infinity if none.
+ * verified and funded in full, so that the visit at that hour makes it Pending; Infinity if none. The
+ * verification stream is followed for the stages it lacks (two at most); simulated funding is a
+ * steady pace, so the hour it fills is worked out, not walked.
  */
 function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, limit: number): number {
-  let stage = l.verification_stage;
+  const stage = l.verification_stage;
   const total = l.listing_amount;
-  let funded = l.amount_funded;
-  if (readyToOriginate(stage, funded, total)) return ev.settled[r]! + 1;
-  const o = PROCESS_COUNT * r;
-  for (let i = 1; i <= 2; i++) {
-    aheadHours[i] = ev.hours[o + i]!;
-    aheadStates[i] = ev.states[o + i]!;
+  const funded = l.amount_funded;
+  const from = ev.settled[r]!;
+  if (readyToOriginate(stage, funded, total)) return from + 1;
+  let filled = from;
+  if (funded < total) {
+    // A whole loan fills only by a buyer or a bid: events of their own.
+    if (ev.whole[r] === 1) return Infinity;
+    const pace = fundingPace(seed, l.listing_number, total);
+    const start = ev.start[r]!;
+    filled = hourOfLots(pace, start, lotsBy(pace, start, from) + lotsToFill(total - funded));
+    if (filled >= limit) return Infinity;
   }
-  const n = l.listing_number;
-  const end = ev.end[r]!;
-  const whole = ev.whole[r] === 1;
-  const keen = appetite(seed, n);
-  for (;;) {
-    const verifyAt = stage < 3 ? aheadHours[1]! : Infinity;
-    const fundAt = !whole && funded < total ? aheadHours[2]! : Infinity;
-    const h = Math.min(verifyAt, fundAt);
-    if (h >= limit) return Infinity;
-    if (verifyAt === h) {
-      stage++;
-      fireAfter(seed, n, 1, h + 1, end, aheadHours, aheadStates, 0);
-    }
-    if (fundAt === h) {
-      funded = fundedAfter(total, funded, fundingStep(seed, n, keen, total, cents(total - funded), h));
-      fireAfter(seed, n, 2, h + 1, end, aheadHours, aheadStates, 0);
-    }
-    if (readyToOriginate(stage, funded, total)) return h;
+  let verified = from;
+  if (stage < 3) {
+    const o = PROCESS_COUNT * r;
+    aheadHours[1] = ev.hours[o + 1]!;
+    aheadStates[1] = ev.states[o + 1]!;
+    verified = aheadHours[1]!;
+    for (let s = stage + 1; s < 3 && verified < limit; s++) verified = fireAfter(seed, l.listing_number, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
   }
+  const at = Math.max(filled, verified);
+  return at < limit ? at : Infinity;
 }
 
 /**
@@ -144,29 +143,27 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
   const o = PROCESS_COUNT * r;
   const H = ev.hours;
-  const n = l.listing_number;
-  const end = ev.end[r]!;
-  const whole = ev.whole[r] === 1;
   let stage = l.verification_stage;
+  let last = -1;
+  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
+    last = H[o + 1]!;
+    stage++;
+    fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
+  }
   const total = l.listing_amount;
   const before = l.amount_funded;
   let funded = before;
-  let last = -1;
-  const keen = appetite(store.seed, n);
-  for (;;) {
-    const verifyAt = stage < 3 && H[o + 1]! > from ? H[o + 1]! : Infinity;
-    const fundAt = !whole && funded < total && H[o + 2]! > from ? H[o + 2]! : Infinity;
-    const h = Math.min(verifyAt, fundAt);
-    if (h > through) break;
-    if (verifyAt === h) {
-      stage++;
-      fireAfter(store.seed, n, 1, h + 1, end, H, ev.states, o);
+  if (funded < total && ev.whole[r] === 0) {
+    const pace = fundingPace(store.seed, l.listing_number, total);
+    const start = ev.start[r]!;
+    const lotsBefore = lotsBy(pace, start, from);
+    const lots = lotsBy(pace, start, through) - lotsBefore;
+    if (lots > 0) {
+      funded = fundedAfter(total, funded, 25 * lots);
+      // The hour of the last lot placed: the one that filled it, or the last completed by `through`.
+      const fundedAt = hourOfLots(pace, start, lotsBefore + Math.min(lots, lotsToFill(total - before)));
+      if (fundedAt > last) last = fundedAt;
     }
-    if (fundAt === h) {
-      funded = fundedAfter(total, funded, fundingStep(store.seed, n, keen, total, cents(total - funded), h));
-      fireAfter(store.seed, n, 2, h + 1, end, H, ev.states, o);
-    }
-    last = h;
   }
   if (last < 0) return;
   l.verification_stage = stage;
@@ -239,8 +236,8 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
   const o = PROCESS_COUNT * r;
-  // A fractional listing meets no whole-loan buyer (process 3) and a whole loan takes no funding steps (process 2): that stream is never drawn.
-  const unused = whole ? 2 : 3;
+  // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
+  const unused = whole ? -1 : 2;
   for (let i = 0; i < PROCESS_COUNT; i++) {
     ev.hours[o + i] = Infinity;
     if (i !== unused) fireAfter(store.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
@@ -344,7 +341,7 @@ function takeListings(store: Store, tl: Timeline, bucket: readonly number[], h: 
     // The visit at h sees the listing as every hour before it left it.
     settleThrough(store, ev, r, h - 1);
     const o = PROCESS_COUNT * r;
-    ev.fired[r] = (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? FUND : 0) | (H[o + 3] === h ? BUY : 0);
+    ev.fired[r] = (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? BUY : 0);
     out.push(r);
   }
 }
