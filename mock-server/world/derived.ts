@@ -112,7 +112,7 @@ export interface ListingEvents {
   fired: Uint8Array;
   /** 1 for a whole loan (never changes once listed: the hot loop reads no column for it). */
   whole: Uint8Array;
-  /** Per chance process (4 a row, at 4r + i): the next hour it fires, and where its stream stood then. */
+  /** Per chance process (PROCESS_COUNT a row, at PROCESS_COUNT × r + i: engine/chance-processes.ts): the next hour it fires, and where its stream stood then. */
   hours: Float64Array;
   states: Uint32Array;
 }
