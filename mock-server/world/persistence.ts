@@ -11,7 +11,7 @@ import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { emptyListingTable, reserveListingRows } from './listing-table.js';
 import { emptyLoanTable, reserveLoanRows } from './loan-table.js';
-import { addListing, addLoan, ListingsByNumber, type Listing, type Store } from './store.js';
+import { addListing, addLoan, ByNumber, ListingsByNumber, LoansByNumber, type Listing, type Store } from './store.js';
 import { buildIndex } from './store-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
@@ -68,7 +68,7 @@ function plainStore(store: Store): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(store)) {
     if (DERIVED.has(key)) plain[key] = undefined;
-    else if (value instanceof Map) plain[key] = { $map: [...value.entries()] };
+    else if (value instanceof Map || value instanceof ByNumber) plain[key] = { $map: [...value.entries()] };
     else if (value instanceof Set) plain[key] = { $set: [...value.values()] };
     else plain[key] = value;
   }
@@ -134,7 +134,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
   }
   // The loaded loans become rows of the store's loan columns, in the order they were saved.
   const loans = [...store.loans.values()];
-  store.loans = new Map();
+  store.loans = new LoansByNumber();
   store.loanTable = emptyLoanTable();
   reserveLoanRows(store.loanTable, loans.length + loaded.length);
   for (const loan of loans) {
