@@ -70,7 +70,7 @@ function eventArrays(capacity: number): ListingEvents {
   return {
     capacity, live: new Uint8Array(capacity), at: new Float64Array(capacity), start: new Float64Array(capacity), end: new Float64Array(capacity),
     settled: new Float64Array(capacity), fired: new Uint8Array(capacity), whole: new Uint8Array(capacity),
-    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity),
+    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity), lotAt: new Float64Array(capacity),
   };
 }
 
@@ -79,7 +79,7 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
   const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
-  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
+  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);
 }
 
@@ -139,10 +139,13 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
   const from = ev.settled[r]!;
   if (through <= from) return;
   ev.settled[r] = through;
-  const l = store.listings[r]!;
-  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
   const o = PROCESS_COUNT * r;
   const H = ev.hours;
+  // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
+  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
+  const l = store.listings[r]!;
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
+  if (ev.lotAt[r]! <= through) ev.lotAt[r] = nextLot(store.seed, l, ev, r, through);
   let stage = l.verification_stage;
   let last = -1;
   while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
@@ -174,6 +177,14 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
   }
   l.last_updated_date = last * HOUR;
   touchListing(store, l);
+}
+
+/** The first hour after `after` at which simulated funding completes a lot on row `r`'s listing (Infinity for a whole loan). */
+function nextLot(seed: number, l: Listing, ev: ListingEvents, r: number, after: number): number {
+  if (ev.whole[r] === 1) return Infinity;
+  const pace = fundingPace(seed, l.listing_number, l.listing_amount);
+  const start = ev.start[r]!;
+  return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
 }
 
 /** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */
@@ -235,6 +246,7 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   ev.fired[r] = 0;
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
+  ev.lotAt[r] = nextLot(store.seed, l, ev, r, first - 1);
   const o = PROCESS_COUNT * r;
   // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
   const unused = whole ? -1 : 2;
@@ -354,6 +366,7 @@ export function requeueListing(store: Store, r: number, h: number): void {
   const n = store.listings[r]!.listing_number;
   for (let i = 0; i < PROCESS_COUNT; i++) if (fired & (1 << i)) fireAfter(store.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
   ev.settled[r] = h;
+  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(store.seed, store.listings[r]!, ev, r, h);
   queueListing(store, tl, r, h + 1);
 }
 

@@ -115,6 +115,11 @@ export interface ListingEvents {
   /** Per chance process (PROCESS_COUNT a row, at PROCESS_COUNT × r + i: engine/chance-processes.ts): the next hour it fires, and where its stream stood then. */
   hours: Float64Array;
   states: Uint32Array;
+  /**
+   * The first hour after `settled` at which simulated funding completes a lot (Infinity for a whole loan): before it,
+   * and before the next verification firing, settling the listing has nothing to write.
+   */
+  lotAt: Float64Array;
 }
 
 /** The market's timeline of one world (engine/timeline.ts): when each live listing and loan next can change. */
