@@ -11,7 +11,7 @@ import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { arrivals, stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { serviceLoan } from '../mock-server/engine/servicing.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
-import { isLive } from '../mock-server/engine/timeline.js';
+import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import type { Loan, Store } from '../mock-server/world/store.js';
 import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
@@ -29,8 +29,11 @@ function hourlyWalk(store: Store, t: number): void {
 
 const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'ivy-1', 'kate-1'] as const;
 
-/** A change to the world (orders, clock moves, processing, withdrawals: listing-steps.ts), or a restart from the state file. */
-type Step = WorldStep | { kind: 'restart' };
+/**
+ * A change to the world (orders, clock moves, processing, withdrawals: listing-steps.ts), a restart from the
+ * state file, or a slice of the timeline the next tick begins with built early (the engine does it while idle).
+ */
+type Step = WorldStep | { kind: 'restart' } | { kind: 'prepare'; rows: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 3000 }), whole: fc.nat(3).map((n) => n === 0) }) },
@@ -38,24 +41,35 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'restart' as const }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('prepare' as const), rows: fc.integer({ min: 1, max: 240 }) }) },
 );
 
 /** The world as its state file holds it. */
 const snapshot = (app: MockApp): string => serializeState(app.ctx.store, app.ctx.clock.now());
 
 /** What the runs did, so the comparison cannot pass on worlds where nothing happened. */
-const seen = { payments: 0, originated: 0, ended: 0, restarts: 0 };
+const seen = { payments: 0, originated: 0, ended: 0, restarts: 0, begun: 0, unfinished: 0 };
 
-/** Runs the steps; `restarts` swaps the store for its own state file's reading at each restart step (as a reload does). */
+/** Applies one step; `restarts`: a restart step swaps the store for its own state file's reading (as a reload does). */
+async function apply(app: MockApp, tokens: readonly string[], s: Step, restarts: boolean): Promise<void> {
+  if (s.kind === 'prepare') {
+    // The plain walk has no timeline: building one for it would change nothing it reads.
+    if (app.ctx.engine.tick !== hourlyWalk) {
+      const store = app.ctx.store;
+      if (!store.index.timeline) seen.begun++;
+      if (!prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, s.rows)) seen.unfinished++;
+    }
+  } else if (s.kind !== 'restart') await applyStep(app, tokens, s);
+  else if (restarts) {
+    app.ctx.store = parseState(snapshot(app)).store;
+    seen.restarts++;
+  }
+}
+
+/** Runs the steps (see apply). */
 async function run(app: MockApp, steps: Step[], restarts: boolean): Promise<void> {
   const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
-  for (const s of steps) {
-    if (s.kind !== 'restart') await applyStep(app, tokens, s);
-    else if (restarts) {
-      app.ctx.store = parseState(snapshot(app)).store;
-      seen.restarts++;
-    }
-  }
+  for (const s of steps) await apply(app, tokens, s, restarts);
 }
 
 function countActivity(store: Store): void {
@@ -72,9 +86,14 @@ describe('the market timeline', () => {
       const timed = makeApp({ listings: 60 });
       const walked = makeApp({ listings: 60 });
       walked.ctx.engine.tick = hourlyWalk;
-      await run(timed, steps, false);
-      await run(walked, steps, false);
-      expect(snapshot(timed)).toBe(snapshot(walked));
+      const tokens = [timed, walked].map((app) => ACCOUNTS.map((a) => tokenFor(app, a)));
+      // Compared after every step, as a reader sees it (settled): a difference a later step would hide still shows.
+      for (const s of steps) {
+        await apply(timed, tokens[0]!, s, false);
+        await apply(walked, tokens[1]!, s, false);
+        timed.ctx.engine.settle();
+        expect(snapshot(timed)).toBe(snapshot(walked));
+      }
       expect(checkInvariants(timed.ctx.store)).toEqual({ ok: true, violations: [] });
       countActivity(timed.ctx.store);
     }), { numRuns: 25, seed: 14_05 });
@@ -82,6 +101,9 @@ describe('the market timeline', () => {
     expect(seen.originated).toBeGreaterThan(20);
     expect(seen.ended).toBeGreaterThan(20);
     expect(seen.payments).toBeGreaterThan(100);
+    // Timelines were begun early (before any tick), and some were left unfinished for the next tick or slice.
+    expect(seen.begun).toBeGreaterThan(5);
+    expect(seen.unfinished).toBeGreaterThan(5);
   });
 
   test('is rebuilt after a load as it was: a world saved and loaded midway goes on exactly as one that never stopped', async () => {

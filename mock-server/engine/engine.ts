@@ -13,7 +13,7 @@ import type { Account, Order, Store } from '../world/store.js';
 import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
 import { SingleFileState } from './single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
-import { settleWorld } from './timeline.js';
+import { prepareTimeline, settleWorld } from './timeline.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
 import { parseOrderBody, validateOrder } from './validate-order.js';
@@ -26,6 +26,8 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How often, at most, the log records where background changes have taken the world. */
 const TIME_MARK_MS = 1000;
+/** Listings a slice of the idle timeline build handles (prepareIdle): about 10 ms here. */
+const PREPARE_ROWS = 8192;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -67,6 +69,8 @@ export class Engine {
   /** The operations the log records, by kind (defineOp). */
   private readonly ops = new Map<string, OpApplier>();
   private timeMark: NodeJS.Timeout | null = null;
+  /** The next slice of the idle timeline build (prepareIdle), or null. */
+  private preparing: NodeJS.Immediate | null = null;
   /** What follows each move of the clock (set by open). */
   private follow: (from: number, to: number) => void = () => undefined;
 
@@ -167,6 +171,23 @@ export class Engine {
   worldReplaced(recipe?: SeedRecipe, t?: number): void {
     this.worldVersion++;
     this.journal?.worldReplaced(recipe, t);
+    this.prepareIdle();
+  }
+
+  /**
+   * While a server listens, builds the market timeline the next tick begins with, a slice per turn of the
+   * event loop (requests are answered between slices), so that a clock move does not wait for it:
+   * after the start, a reset or a load. A move under way builds it itself; a slice then stops the build.
+   */
+  private prepareIdle(): void {
+    if (this.preparing || !this.timer) return;
+    const slice = (): void => {
+      this.preparing = null;
+      if (!this.timer || this.move || this.syncing) return;
+      const store = this.ctx.store;
+      if (!prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)) this.preparing = setImmediate(slice);
+    };
+    this.preparing = setImmediate(slice);
   }
 
   /** Brings the world up to the clock's current time, every listing's columns included (what a reader sees). */
@@ -343,6 +364,7 @@ export class Engine {
       }
     }, TIMER_MS);
     this.timer.unref();
+    this.prepareIdle();
   }
 
   /** Stops the timers and keeps every change not yet kept. */
@@ -357,7 +379,8 @@ export class Engine {
   private stopTimers(): void {
     if (this.timer) clearInterval(this.timer);
     if (this.timeMark) clearTimeout(this.timeMark);
-    this.timer = this.timeMark = null;
+    if (this.preparing) clearImmediate(this.preparing);
+    this.timer = this.timeMark = this.preparing = null;
   }
 
   /** Stops as a kill would: timers off, the state let go, nothing more written (the tests' crash). */
