@@ -145,7 +145,10 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
   if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
   const l = store.listings[r]!;
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
-  if (ev.lotAt[r]! <= through) ev.lotAt[r] = nextLot(store.seed, l, ev, r, through);
+  const total = l.listing_amount;
+  // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
+  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= through ? fundingPace(store.seed, l.listing_number, total) : 0;
+  if (pace > 0) ev.lotAt[r] = hourOfLots(pace, ev.start[r]!, lotsBy(pace, ev.start[r]!, through) + 1);
   let stage = l.verification_stage;
   let last = -1;
   while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
@@ -153,11 +156,9 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
     stage++;
     fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
   }
-  const total = l.listing_amount;
   const before = l.amount_funded;
   let funded = before;
-  if (funded < total && ev.whole[r] === 0) {
-    const pace = fundingPace(store.seed, l.listing_number, total);
+  if (funded < total && pace > 0) {
     const start = ev.start[r]!;
     const lotsBefore = lotsBy(pace, start, from);
     const lots = lotsBy(pace, start, through) - lotsBefore;
