@@ -190,6 +190,23 @@ describe('narrow columns', () => {
     }), { numRuns: 300, seed: 20261126 });
   });
 
+  test('a column of keys (a value per row, upper-case hex digits) keeps their bytes past its codes, and becomes an array on a value it cannot hold', () => {
+    // Keys of 24 digits, drawn without bias from far more than the 1,024 codes a column keeps; now and then another string or null.
+    const hex = (k: number) => k.toString(16).toUpperCase().padStart(24, '0');
+    const key = fc.noBias(fc.integer({ min: 0, max: 2 ** 40 })).map(hex);
+    const odd = fc.constantFrom(null, 'abcdef0123456789abcdef01', '0123456789ABCDEF0123456', '0123456789ABCDEF0123456G', '', 'A', 7);
+    fc.assert(fc.property(key, fc.array(step(key), { minLength: 1100, maxLength: 1200 }), fc.option(fc.tuple(fc.nat(), odd), { nil: undefined }), (first, steps, late) => {
+      // All keys: a run past the codes; with `late`, one value that is not a key of the width, after the keys took their bytes.
+      if (late) steps.splice(1100 + (late[0] % 100), 0, { add: late[0] % 2 === 0, row: late[0], value: late[1] });
+      playSteps(first, steps, 0);
+    }), { numRuns: 12, seed: 20261126, endOnFailure: true }); // no shrinking of 1,100 steps
+    // White box: without an odd value the column holds the keys' bytes (12 a row), not strings.
+    const table: ListingTable = emptyStore(1).listingTable;
+    for (let k = 0; k < 1100; k++) listingRow(table, { member_key: hex(k * 7919) } as unknown as Listing);
+    expect(table.columns[0]).toMatchObject({ kind: 'key', width: 24 });
+    expect((table.columns[0]!.data as Uint8Array).length).toBe(table.capacity * 12);
+  });
+
   test('a string column reads back every value written as its codes outgrow one byte', () => {
     // Drawn without bias from many values, so that a run writes more than the 256 codes of a byte.
     const text = fc.noBias(fc.integer({ min: 0, max: 5000 })).map((k) => (k === 5000 ? null : `s${k}`));

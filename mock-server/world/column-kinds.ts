@@ -16,8 +16,9 @@ export const NIL32 = -2147483648;
 /** null in a column of booleans. */
 export const NULL_BOOL = 2;
 /**
- * Distinct values a column of codes takes before it becomes an array: the catalogue's fields have at
- * most a few dozen; a field of a value per listing (the member key) turns into an array early.
+ * Distinct values a column of codes takes before it becomes a column of keys (when every value is a key:
+ * `isKey`) or an array: the catalogue's fields have at most a few dozen; a field of a value per listing
+ * (the member key) outgrows them early.
  */
 export const MAX_CODES = 1024;
 /** Codes a column of one byte a row holds; past them it takes two. */
@@ -34,6 +35,8 @@ export type Column =
   | { name: string; kind: 'bool'; data: Uint8Array }
   | { name: string; kind: 'ints'; keys: string[]; nils: number[]; data: IntData[] }
   | { name: string; kind: 'enum'; data: Uint8Array | Uint16Array; values: unknown[]; codes: Map<unknown, number> }
+  /** Keys (`isKey`) of `width` characters, `width / 2` bytes a row from byte `i * width / 2` of `data`. */
+  | { name: string; kind: 'key'; width: number; data: Uint8Array }
   | { name: string; kind: 'any'; data: unknown[] }
   | { name: string; kind: 'sparse'; data: Map<number, unknown> };
 
@@ -118,6 +121,54 @@ export function ownKeys(o: object): number {
   return n;
 }
 
+/** The longest key a column of keys holds. */
+const MAX_KEY = 64;
+
+/**
+ * Whether `v` is a key a column of keys of `width` holds: a string of `width` upper-case hex digits
+ * (the member key: 24 digits, 12 bytes a row instead of a string on the heap and a pointer to it).
+ */
+export function isKey(v: unknown, width: number): v is string {
+  if (typeof v !== 'string' || v.length !== width) return false;
+  for (let k = 0; k < width; k++) {
+    const c = v.charCodeAt(k);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
+}
+
+/** The width of a column of keys holding `values` (all of one even width, hex digits only), or 0 if there is none. */
+export function keyWidth(values: readonly unknown[]): number {
+  const first = values[0];
+  const width = typeof first === 'string' ? first.length : 0;
+  return width > 0 && width <= MAX_KEY && width % 2 === 0 && values.every((v) => isKey(v, width)) ? width : 0;
+}
+
+const nibble = (c: number) => (c <= 57 ? c - 48 : c - 55);
+
+/** Stores key `v` (`isKey(v, width)`) in row `i` of a column of keys' data. */
+export function putKey(d: Uint8Array, i: number, width: number, v: string): void {
+  const o = i * (width >> 1);
+  for (let k = 0; k < width; k += 2) d[o + (k >> 1)] = (nibble(v.charCodeAt(k)) << 4) | nibble(v.charCodeAt(k + 1));
+}
+
+const HEX_DIGIT = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70];
+/** Character codes of a key being read, by width (one array each: String.fromCharCode reads it whole). */
+const keyCodes = new Map<number, number[]>();
+
+/** The key in row `i` of a column of keys' data. */
+export function readKey(d: Uint8Array, i: number, width: number): string {
+  let codes = keyCodes.get(width);
+  if (!codes) keyCodes.set(width, (codes = new Array<number>(width).fill(48)));
+  const o = i * (width >> 1);
+  for (let k = 0; k < width; k += 2) {
+    const b = d[o + (k >> 1)]!;
+    codes[k] = HEX_DIGIT[b >> 4]!;
+    codes[k + 1] = HEX_DIGIT[b & 15]!;
+  }
+  return String.fromCharCode.apply(null, codes);
+}
+
 /** Row `i` of column `c`. */
 export function read(c: Column, i: number): unknown {
   switch (c.kind) {
@@ -132,6 +183,7 @@ export function read(c: Column, i: number): unknown {
     }
     case 'sparse': return c.data.get(i);
     case 'enum': return c.values[c.data[i]!];
+    case 'key': return readKey(c.data, i, c.width);
     default: return c.data[i];
   }
 }
@@ -149,6 +201,7 @@ export function holds(c: Column, v: unknown): boolean {
         && c.keys.every((k, n) => fitsInt(o[k], c.nils[n]!));
     }
     case 'enum': return c.codes.has(v);
+    case 'key': return isKey(v, c.width);
     default: return true;
   }
 }
@@ -162,6 +215,7 @@ export function put(c: Column, i: number, v: unknown): void {
     case 'bool': c.data[i] = v === null ? NULL_BOOL : v ? 1 : 0; return;
     case 'ints': for (let k = 0; k < c.keys.length; k++) c.data[k]![i] = (v as Record<string, number>)[c.keys[k]!]!; return;
     case 'enum': c.data[i] = c.codes.get(v)!; return;
+    case 'key': putKey(c.data, i, c.width, v as string); return;
     case 'sparse': if (v === undefined) c.data.delete(i); else c.data.set(i, v); return;
     default: c.data[i] = v;
   }
@@ -176,6 +230,9 @@ export function codeOf(c: Extract<Column, { kind: 'enum' }>, v: unknown): number
   c.codes.set(v, c.values.length);
   return c.values.push(v) - 1;
 }
+
+/** What compiled code calls by name besides the table's own (the compiled functions take them as parameters, in this order). */
+export const COMPILED_HELPERS = { isKey, putKey, readKey } as const;
 
 /** Names of a column's parts in compiled code: its data array, and a column of codes' map and values. */
 export interface Names { d: string; codes: string; values: string }
@@ -199,6 +256,7 @@ export function storeCode(c: Column, n: Names, slow: string): string {
     }
     case 'sparse': return `if (v !== undefined) ${d}.set(i, v);`;
     case 'enum': return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
+    case 'key': return `if (isKey(v, ${c.width})) putKey(${d}, i, ${c.width}, v); else ${slow}`;
     default: return `${d}[i] = v;`;
   }
 }
@@ -214,6 +272,7 @@ export function readCode(c: Column, n: Names): string {
     case 'ints': return `{ ${c.keys.map((k, m) => `${JSON.stringify(k)}: ${d}[${m}][i]`).join(', ')} }`;
     case 'sparse': return `${d}.get(i)`;
     case 'enum': return `${n.values}[${d}[i]]`;
+    case 'key': return `readKey(${d}, i, ${c.width})`;
     default: return `${d}[i]`;
   }
 }

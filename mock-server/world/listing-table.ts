@@ -8,7 +8,8 @@
  * Columns are typed by the values they hold (column-kinds.ts): integers in 1, 2 or 4 bytes, amounts
  * and rates as integers of cents or basis points, other numbers, booleans (each with null), objects of
  * integers under fixed names (the bureau values), strings of a few values (rating, state, FICO bin: a
- * code per row into the column's list of values), anything else as an array; a value a column cannot
+ * code per row into the column's list of values), keys of a value per row (the member key's 24 hex digits
+ * in 12 bytes), anything else as an array; a value a column cannot
  * hold turns it into a wider one. Typed columns hold no pointers, so the garbage collector never walks
  * them, and room reserved in them costs no memory until a row is written (the operating system hands
  * out their pages on first touch). A row reads and writes like
@@ -20,7 +21,7 @@
  */
 import type { Listing } from './records.js';
 import {
-  BYTE_CODES, codeOf, firstNumberColumn, holds, intData, intObjectKeys, nilFor, ownKeys, put, read, readCode,
+  BYTE_CODES, codeOf, COMPILED_HELPERS, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, readCode,
   storeCode, widerNumberColumn, type Column, type Names,
 } from './column-kinds.js';
 
@@ -72,7 +73,12 @@ function wider(t: Table, c: Column, v: unknown): Column {
   switch (c.kind) {
     case 'enum': {
       const k = codeOf(c, v);
-      if (k < 0) break;
+      if (k < 0) {
+        // Past the codes, a value per row (the member key): when every value is a key of one width, its bytes, not an array of strings.
+        const width = keyWidth([...c.values, v]);
+        if (width > 0) return { name: c.name, kind: 'key', width, data: new Uint8Array(t.capacity * (width >> 1)) };
+        break;
+      }
       return k < BYTE_CODES || c.data instanceof Uint16Array ? c : { ...c, data: new Uint16Array(t.capacity) };
     }
     case 'ints': {
@@ -113,6 +119,10 @@ function replace(t: Table, j: number, next: Column): Column {
   return next;
 }
 
+/** The helpers compiled code calls (column-kinds.ts), passed to it as parameters of these names. */
+const HELPER_NAMES = Object.keys(COMPILED_HELPERS);
+const HELPERS = Object.values(COMPILED_HELPERS);
+
 /** The names compiled copying and reading give column `j`'s parts (declared by `locals`). */
 const names = (j: number): Names => ({ d: `d${j}`, codes: `C${j}`, values: `V${j}` });
 
@@ -129,8 +139,8 @@ function compileCopy(t: Table): void {
   // Names come from listing objects the mock made; any that is not an identifier is read by key.
   const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
   const body = t.columns.map((c, j) => `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, names(j), `write(T, ${j}, i, v);`)}`).join('\n');
-  const factory = new Function('T', 'write', 'ownKeys', 'D', `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
-  t.copy = factory(t, write, ownKeys, t.columns.map((c) => c.data)) as Table['copy'];
+  const factory = new Function('T', 'write', 'ownKeys', 'D', ...HELPER_NAMES, `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
+  t.copy = factory(t, write, ownKeys, t.columns.map((c) => c.data), ...HELPERS) as Table['copy'];
   t.plain = compilePlain(t);
   t.compiled = true;
 }
@@ -142,8 +152,8 @@ function compileCopy(t: Table): void {
  */
 function compilePlain(t: Table): Table['plain'] {
   const fields = t.columns.map((c, j) => `${JSON.stringify(c.name)}: ${readCode(c, names(j))}`).join(',\n');
-  const factory = new Function('D', 'T', `${locals(t)} return (i) => { let x; return {\n${fields}\n}; };`);
-  return factory(t.columns.map((c) => c.data), t) as Table['plain'];
+  const factory = new Function('D', 'T', ...HELPER_NAMES, `${locals(t)} return (i) => { let x; return {\n${fields}\n}; };`);
+  return factory(t.columns.map((c) => c.data), t, ...HELPERS) as Table['plain'];
 }
 
 function addColumn(t: Table, name: string, first: unknown): void {
@@ -177,11 +187,11 @@ function defineAccessor(t: Table, j: number): void {
   // Set on some rows, then cleared (the engine's origination time, a loan's arrears): straight to the map, not through `write`.
   const store = c.kind === 'sparse' ? 'if (v === undefined) c.data.delete(i); else c.data.set(i, v);'
     : storeCode(c, parts, `write(T, ${j}, i, v);`);
-  const make = new Function('c', 'T', 'write', 'ownKeys', `return {
+  const make = new Function('c', 'T', 'write', 'ownKeys', ...HELPER_NAMES, `return {
     get() { const i = this[${JSON.stringify(ROW)}]; let x; return ${readCode(c, parts)}; },
     set(v) { const i = this[${JSON.stringify(ROW)}]; let k; ${store} },
   };`);
-  const { get, set } = make(c, t, write, ownKeys) as { get: () => unknown; set: (v: unknown) => void };
+  const { get, set } = make(c, t, write, ownKeys, ...HELPERS) as { get: () => unknown; set: (v: unknown) => void };
   Object.defineProperty(t.Row.prototype, c.name, { get, set, enumerable: false, configurable: true });
 }
 
@@ -217,6 +227,7 @@ function grow(t: Table, capacity: number): void {
   t.compiled = false;
   for (const c of t.columns) {
     if (c.kind === 'ints') c.data = c.data.map((d) => grown(d, t.capacity));
+    else if (c.kind === 'key') c.data = grown(c.data, t.capacity * (c.width >> 1));
     else if (c.kind !== 'any' && c.kind !== 'sparse') c.data = grown(c.data, t.capacity);
   }
 }
