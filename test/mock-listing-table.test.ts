@@ -197,14 +197,21 @@ describe('narrow columns', () => {
     const odd = fc.constantFrom(null, 'abcdef0123456789abcdef01', '0123456789ABCDEF0123456', '0123456789ABCDEF0123456G', '', 'A', 7);
     fc.assert(fc.property(key, fc.array(step(key), { minLength: 1100, maxLength: 1200 }), fc.option(fc.tuple(fc.nat(), odd), { nil: undefined }), (first, steps, late) => {
       // All keys: a run past the codes; with `late`, one value that is not a key of the width, after the keys took their bytes.
-      if (late) steps.splice(1100 + (late[0] % 100), 0, { add: late[0] % 2 === 0, row: late[0], value: late[1] });
-      playSteps(first, steps, 0);
+      const all: { add: boolean; row: number; value: unknown }[] = steps;
+      if (late) all.splice(1100 + (late[0] % 100), 0, { add: late[0] % 2 === 0, row: late[0], value: late[1] });
+      playSteps(first, all, 0);
     }), { numRuns: 12, seed: 20261126, endOnFailure: true }); // no shrinking of 1,100 steps
-    // White box: without an odd value the column holds the keys' bytes (12 a row), not strings.
+    // White box: without an odd value the column holds the keys' bytes (12 a row), not strings, and keeps them
+    // as the table grows past its room (twice, after the keys took their bytes) and when room is reserved later.
     const table: ListingTable = emptyStore(1).listingTable;
-    for (let k = 0; k < 1100; k++) listingRow(table, { member_key: hex(k * 7919) } as unknown as Listing);
+    const rows: Record<string, unknown>[] = [];
+    const keyOf = (k: number) => hex(k * 7919 + 2 ** 39);
+    for (let k = 0; k < 4500; k++) rows.push(listingRow(table, { member_key: keyOf(k) } as unknown as Listing) as unknown as Record<string, unknown>);
     expect(table.columns[0]).toMatchObject({ kind: 'key', width: 24 });
+    expect(table.capacity).toBeGreaterThan(4096);
+    reserveListingRows(table, 6000);
     expect((table.columns[0]!.data as Uint8Array).length).toBe(table.capacity * 12);
+    rows.forEach((row, k) => expect(JSON.stringify(row)).toBe(JSON.stringify({ member_key: keyOf(k) })));
   });
 
   test('a string column reads back every value written as its codes outgrow one byte', () => {

@@ -153,20 +153,18 @@ export function putKey(d: Uint8Array, i: number, width: number, v: string): void
 }
 
 const HEX_DIGIT = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70];
-/** Character codes of a key being read, by width (one array each: String.fromCharCode reads it whole). */
-const keyCodes = new Map<number, number[]>();
+/** Where a key being read is spelled (scratch: no state; String.fromCharCode reads its first `width` codes). */
+const keyCodes = new Uint16Array(MAX_KEY);
 
 /** The key in row `i` of a column of keys' data. */
 export function readKey(d: Uint8Array, i: number, width: number): string {
-  let codes = keyCodes.get(width);
-  if (!codes) keyCodes.set(width, (codes = new Array<number>(width).fill(48)));
   const o = i * (width >> 1);
   for (let k = 0; k < width; k += 2) {
     const b = d[o + (k >> 1)]!;
-    codes[k] = HEX_DIGIT[b >> 4]!;
-    codes[k + 1] = HEX_DIGIT[b & 15]!;
+    keyCodes[k] = HEX_DIGIT[b >> 4]!;
+    keyCodes[k + 1] = HEX_DIGIT[b & 15]!;
   }
-  return String.fromCharCode.apply(null, codes);
+  return String.fromCharCode.apply(null, keyCodes.subarray(0, width) as unknown as number[]);
 }
 
 /** Row `i` of column `c`. */
