@@ -28,7 +28,7 @@ describe('the idle timeline build', () => {
     try {
       const store = () => mock.app.ctx.store;
       const before = market(store());
-      // More than one slice of listings: built over several turns, requests answered in between.
+      // More than one slice of listings: built over several turns of the event loop.
       const turns = await turnsUntilBuilt(store);
       expect(turns).toBeGreaterThan(1);
       expect(turns).toBeLessThan(200);
@@ -42,11 +42,14 @@ describe('the idle timeline build', () => {
       expect(moved.status).toBe(200);
       // The same world moved by an engine that never built early (no server: no idle build).
       const plain = testMockApp({ seed: 7, listings: LISTINGS, frozen: true, start: TEST_START });
-      expect(plain.ctx.store.index.timeline).toBeNull();
-      await plain.ctx.engine.moveClock((now) => now + 3 * 86_400_000);
-      expect(plain.ctx.clock.now()).toBe(mock.app.ctx.clock.now());
-      expect(market(store())).toBe(market(plain.ctx.store));
-      await plain.close?.();
+      try {
+        expect(plain.ctx.store.index.timeline).toBeNull();
+        await plain.ctx.engine.moveClock((now) => now + 3 * 86_400_000);
+        expect(plain.ctx.clock.now()).toBe(mock.app.ctx.clock.now());
+        expect(market(store())).toBe(market(plain.ctx.store));
+      } finally {
+        await plain.close?.();
+      }
     } finally {
       await mock.close();
     }
@@ -61,7 +64,6 @@ describe('the idle timeline build', () => {
       expect(reset.status).toBe(200);
       const fresh = store();
       expect(await turnsUntilBuilt(store)).toBeLessThan(200);
-      expect(store()).toBe(fresh);
       expect(fresh.index.timeline!.liveCount).toBeGreaterThan(1_000);
     } finally {
       await mock.close();

@@ -176,14 +176,15 @@ export class Engine {
 
   /**
    * While a server listens, builds the market timeline the next tick begins with, a slice per turn of the
-   * event loop (requests are answered between slices), so that a clock move does not wait for it:
-   * after the start, a reset or a load. A move under way builds it itself; a slice then stops the build.
+   * event loop (requests are answered between slices, each waiting ~10 ms at most), so that a clock move
+   * does not wait for it: after the start, a reset or a load. A move under way builds it itself (a slice
+   * then stops the build, and the move's end starts it again: a no-op when the move's ticks finished it).
    */
   private prepareIdle(): void {
     if (this.preparing || !this.timer) return;
     const slice = (): void => {
       this.preparing = null;
-      if (!this.timer || this.move || this.syncing) return;
+      if (!this.timer || this.move) return;
       const store = this.ctx.store;
       if (!prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)) this.preparing = setImmediate(slice);
     };
@@ -279,6 +280,7 @@ export class Engine {
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
       this.singleFile?.moveEnded();
+      this.prepareIdle();
       // The log keeps where the move got to (the operations made between its days hold their own times).
       if (progress.at > from) this.journal?.append({ t: progress.at, k: 'clock' });
     }

@@ -19,7 +19,7 @@
  * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the store),
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
-import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
+import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
@@ -27,17 +27,11 @@ import type { Listing, Loan, Store } from '../world/store.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
 import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded, readyToOriginate } from './own-steps.js';
 import { touchListing } from '../search/listing-index.js';
+import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
 
 export type { ListingEvents };
 
-/** The market's time step. */
-export const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-/** The hour index of the first tick at or after `ms` (a tick at hour h runs at h × HOUR). */
-export function hourAtOrAfter(ms: number): number {
-  return Math.ceil(ms / HOUR);
-}
+export { HOUR, hourAtOrAfter };
 
 /**
  * When a listing stops taking bids: the hourly tick at or after its end date, which ends it. Until then
@@ -257,20 +251,6 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   }
 }
 
-/** The first hour at or after `from` at which a loan can change: a due date, a day more past due, a charge-off. */
-function loanHour(loan: Loan, from: number): number {
-  let at = Infinity;
-  const current = loan.loan_status === LOAN_STATUS.CURRENT;
-  if (current) at = hourAtOrAfter(loan.next_payment_due_date);
-  if (loan.loan_status === LOAN_STATUS.DEFAULTED && loan.chargeOffAt != null) at = Math.min(at, hourAtOrAfter(loan.chargeOffAt));
-  if ((current || loan.loan_status === LOAN_STATUS.DEFAULTED) && loan.oldestMissedDue != null) {
-    // days_past_due moves on at each whole day after the oldest missed due date.
-    const days = Math.max(-1, Math.floor(((from - 1) * HOUR - loan.oldestMissedDue) / DAY));
-    at = Math.min(at, hourAtOrAfter(loan.oldestMissedDue + (days + 1) * DAY));
-  }
-  return Math.max(from, at);
-}
-
 /** Queues a loan at its next event at or after hour `from`, if it has one. */
 function queueLoan(tl: Timeline, loan: Loan, from: number): void {
   const at = loanHour(loan, from);
@@ -330,8 +310,8 @@ function timelineAt(store: Store, h: number): Timeline {
 
 /**
  * Builds up to `rows` more listings' places of the timeline the tick at hour `h` will begin with (the
- * engine calls it while the mock is idle: at 100,000 live listings the whole build is ~0.1 s that a clock
- * move need not wait for); true once that timeline is whole, or when the world has a timeline of another
+ * engine calls it between requests while a server listens: at 100,000 live listings the whole build is
+ * ~0.15 s that a clock move need not wait for); true once that timeline is whole, or when the world has a timeline of another
  * hour (the ticks keep that one). The tick at `h` then only catches up what came after (timelineAt). Places
  * built early are the ones the tick would build: each is worked out from the hour `h`, and a listing
  * changed meanwhile is queued again (listingChanged), as it is between two ticks.
