@@ -142,7 +142,7 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
   const total = l.listing_amount;
   // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
   const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= through ? fundingPace(store.seed, l.listing_number, total) : 0;
-  if (pace > 0) ev.lotAt[r] = hourOfLots(pace, ev.start[r]!, lotsBy(pace, ev.start[r]!, through) + 1);
+  if (pace > 0) ev.lotAt[r] = lotAfter(pace, ev.start[r]!, through);
   let stage = l.verification_stage;
   let last = -1;
   while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
@@ -176,9 +176,11 @@ function settleThrough(store: Store, ev: ListingEvents, r: number, through: numb
 
 /** The first hour after `after` at which simulated funding completes a lot on row `r`'s listing (Infinity for a whole loan). */
 function nextLot(seed: number, l: Listing, ev: ListingEvents, r: number, after: number): number {
-  if (ev.whole[r] === 1) return Infinity;
-  const pace = fundingPace(seed, l.listing_number, l.listing_amount);
-  const start = ev.start[r]!;
+  return ev.whole[r] === 1 ? Infinity : lotAfter(fundingPace(seed, l.listing_number, l.listing_amount), ev.start[r]!, after);
+}
+
+/** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */
+function lotAfter(pace: number, start: number, after: number): number {
   return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
 }
 
