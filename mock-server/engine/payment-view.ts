@@ -39,6 +39,8 @@ export function paymentRows(store: Store, loan: Loan, accountId: string): Paymen
   const shareOf = (cents: number): bigint[] => apportion(BigInt(cents), weights);
   const rows: PaymentRow[] = [];
   let before = PAID_FIGURES.map(() => shareOf(0));
+  // What each note holds before a payment: its amount (its share of the amount borrowed), then its share of each new balance.
+  const held = weights.slice(0, notes.length);
   for (const payment of loanPayments(store, loan)) {
     // A figure the payment did not move keeps its split (most payments move three of the six).
     const after = PAID_FIGURES.map((f, k) => (payment.moved[f] === 0 ? before[k]! : shareOf(payment.cumulative[f])));
@@ -46,6 +48,12 @@ export function paymentRows(store: Store, loan: Loan, accountId: string): Paymen
     for (const i of mine) {
       const share = {} as PaidCents;
       PAID_FIGURES.forEach((f, k) => (share[f] = Number(after[k]![i]! - before[k]![i]!)));
+      // The principal a note receives is what it held less its share of the new balance, never below nothing, as the
+      // servicing posts it to the account (servicing.ts payNotes): split as the paid principal, a tie in the split
+      // could give a cent to another holder than the balance's split took it from (and the statement missed the ledger by it).
+      const principal = held[i]! > balances[i]! ? held[i]! - balances[i]! : 0n;
+      held[i] = held[i]! - principal;
+      share.principal = Number(principal);
       rows.push({ loan, note: notes[i]!, payment, share, balance: Number(balances[i]!) });
     }
     before = after;
