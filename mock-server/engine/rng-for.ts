@@ -1,11 +1,15 @@
 /** Deterministic random streams derived from the world's seed and a few numbers (a tick, a listing). */
 import { initialState, mulberry32, nextState, Rng } from '../kit/rng.js';
 
-/** Mixes one 32-bit word into the hash `h`. */
+/**
+ * Mixes one 32-bit word into the hash `h`. The hash is kept as a signed 32-bit integer (the same bits as
+ * the unsigned one every stream starts from: `initialState` reads it unsigned), so that a hash between
+ * calls is a small integer, not a boxed number each (a 15-day move hashed ~2 million of them).
+ */
 function mix(h: number, w: number): number {
-  h = Math.imul(h ^ (w >>> 0), 0x01000193) >>> 0;
-  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-  return (h ^ (h >>> 13)) >>> 0;
+  h = Math.imul(h ^ w, 0x01000193);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return h ^ (h >>> 13);
 }
 
 /** Mixes one number into `h`; big numbers (epoch ms, listing numbers) are split into 32-bit halves so no bits are lost. */
@@ -14,7 +18,7 @@ function mixNumber(h: number, p: number): number {
 }
 
 function hashStart(seed: number): number {
-  return (seed ^ 0x811c9dc5) >>> 0;
+  return seed ^ 0x811c9dc5;
 }
 
 /** A random source fixed by `seed` and `parts`: the same inputs always give the same stream. */
