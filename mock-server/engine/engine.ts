@@ -14,6 +14,7 @@ import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-
 import { SingleFileState } from './single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline, settleWorld } from './timeline.js';
+import { describeAwaiting } from '../world/listing-table.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
 import { parseOrderBody, validateOrder } from './validate-order.js';
@@ -26,8 +27,9 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How often, at most, the log records where background changes have taken the world. */
 const TIME_MARK_MS = 1000;
-/** Listings a slice of the idle timeline build handles (prepareIdle): about 10 ms here. */
+/** Listings a slice of the idle work gives a place in the timeline, and arrived listings it describes (prepareIdle): ~10 ms each. */
 const PREPARE_ROWS = 8192;
+const DESCRIBE_ROWS = 2048;
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -90,10 +92,9 @@ export class Engine {
   constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
 
   /**
-   * Takes up the world (`fresh` seeds it when nothing is kept): a --state folder's base and log
-   * (replayed by `replayLog`, once the operations are defined), or a single-file --state of an
-   * earlier mock (loaded, then saved whole on every change as before; throwing a clear error when it
-   * is corrupt); follows every move of the clock.
+   * Takes up the world (`fresh` seeds it when nothing is kept): a --state folder's base and log (replayed by `replayLog`,
+   * once the operations are defined), or a single-file --state of an earlier mock (loaded, then saved whole on every
+   * change as before; throwing a clear error when it is corrupt); follows every move of the clock.
    */
   open(fresh: (t: number) => Store): void {
     // Inside a stepped move the world is settled when someone reads it (a request syncs) and when the move ends.
@@ -175,10 +176,10 @@ export class Engine {
   }
 
   /**
-   * While a server listens, builds the market timeline the next tick begins with, a slice per turn of the
-   * event loop (requests are answered between slices, each waiting ~10 ms at most), so that a clock move
-   * does not wait for it: after the start, a reset or a load. A move under way builds it itself (a slice
-   * then stops the build, and the move's end starts it again: a no-op when the move's ticks finished it).
+   * While a server listens, builds the market timeline the next tick begins with, then describes the listings a move
+   * added (arrivals.ts), a slice per turn of the event loop (requests are answered between slices, each waiting ~10 ms
+   * at most), so that a clock move waits for neither: after the start, a reset, a load or a move. A move under way
+   * stops it (a tick builds the timeline itself; its end starts it again).
    */
   private prepareIdle(): void {
     if (this.preparing || !this.timer) return;
@@ -186,7 +187,8 @@ export class Engine {
       this.preparing = null;
       if (!this.timer || this.move) return;
       const store = this.ctx.store;
-      if (!prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)) this.preparing = setImmediate(slice);
+      const done = prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS) && describeAwaiting(store.listingTable, DESCRIBE_ROWS);
+      if (!done) this.preparing = setImmediate(slice);
     };
     this.preparing = setImmediate(slice);
   }
@@ -248,13 +250,12 @@ export class Engine {
   }
 
   /**
-   * Moves the clock to `target(now)` a virtual day at a time (POST /__mock/clock), yielding to the
-   * event loop between days: a long move never holds the mock for its whole length, its progress can
-   * be read meanwhile (`moving`), and a request answered between two days sees the world at the day
-   * boundary reached, the clock there too. Every order and tick runs in time order as in one move,
-   * so without other requests the world ends the same. A move asked while another runs begins when
-   * that one ends (`target` then reads the clock as it is). `onStep` hears each day done. Returns
-   * where the move began and the time reached (`to`, unless the engine was closed on the way).
+   * Moves the clock to `target(now)` a virtual day at a time (POST /__mock/clock), yielding to the event loop between
+   * days: a long move never holds the mock for its whole length, its progress can be read meanwhile (`moving`), and a
+   * request answered between two days sees the world at the day boundary reached, the clock there too. Every order and
+   * tick runs in time order as in one move, so without other requests the world ends the same. A move asked while
+   * another runs begins when that one ends (`target` then reads the clock as it is). `onStep` hears each day done.
+   * Returns where the move began and the time reached (`to`, unless the engine was closed on the way).
    */
   async moveClock(target: (now: number) => number, onStep?: (progress: ClockMoveProgress) => void): Promise<{ from: number; to: number }> {
     let end = (): void => undefined;
@@ -288,9 +289,8 @@ export class Engine {
   }
 
   /**
-   * Validates and accepts the order in body `text` for `account`; the world is synced first. The
-   * first ORD error is thrown, after the investor is emailed about it (the other failures, such as
-   * a login that has lapsed, are no order validation).
+   * Validates and accepts the order in body `text` for `account`; the world is synced first. The first ORD error is
+   * thrown, after the investor is emailed about it (the other failures, such as a login that has lapsed, are no order validation).
    */
   submit(account: Account, text: string, delayMs = this.processDelayMs): Order {
     this.sync();

@@ -6,12 +6,12 @@
  * and the hour only, so a world is the same for the same seed and sequence of events.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { makeListing } from './seed.js';
-import { addListing, type Listing, type Store } from '../world/store.js';
+import type { Listing, Store } from '../world/store.js';
 import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { fundingAt, fundingPace } from './own-steps.js';
-import { firstDraw, rngFor } from './rng-for.js';
+import { firstDraw } from './rng-for.js';
+import { arrivals } from './arrivals.js';
 import { serviceLoan } from './servicing.js';
 import { BUY, VERIFY, WITHDRAW } from './chance-processes.js';
 import { HOUR, hourAtOrAfter, requeueListing, requeueLoan, takeDue } from './timeline.js';
@@ -136,24 +136,3 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
   }
   if (canOriginate(l, false)) makePending(store, l, t);
 }
-
-/** New active listings, about as many per hour as keep the seeded number of active listings steady. */
-export function arrivals(store: Store, t: number): void {
-  const rng = rngFor(store.seed, t / TICK_MS);
-  const rate = store.engine.arrivalsPerHour;
-  const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
-  for (let i = 0; i < count; i++) {
-    const number = store.counters.listing++;
-    // Drawn into one scratch object, as the seed does: the store copies it into a row of its columns.
-    const l = makeListing(rng, number, t, t, number, arriving);
-    l.amount_funded = 0;
-    l.amount_remaining = l.listing_amount;
-    l.percent_funded = 0;
-    l.verification_stage = 1;
-    l.last_updated_date = t;
-    addListing(store, l);
-  }
-}
-
-/** The scratch listing arrivals are drawn into (makeListing writes every field of it each time). */
-const arriving = {} as Listing;

@@ -36,6 +36,13 @@ function drawBureau2(rng: Rng): Int32Array {
   return b2Values;
 }
 
+/** Steps `rng` past the draws `drawBureau2` makes, computing no value. */
+export function skipBureau2(rng: Rng): void {
+  for (let k = 0; k < B2_SPAN.length; k++) {
+    if (!(B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08) && !(rng.next() < 0.1)) rng.next();
+  }
+}
+
 /** Draws `b`'s values in place: one named store per element (a store by a computed name in a loop was a tenth of seeding a million). */
 export const fillBureau2 = new Function('draw', `return function fillBureau2(b, rng) { const v = draw(rng); ${
   BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = v[${k}];`).join(' ')

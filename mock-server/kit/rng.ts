@@ -34,6 +34,19 @@ export class Rng {
     this.lo = s & 0xffff;
   }
 
+  /** Where the stream stands: the state its next draw steps from (`Rng.resume` continues it). */
+  get state(): number {
+    return ((this.hi << 16) | this.lo) >>> 0;
+  }
+
+  /** A source continuing a stream from `state`, read earlier from `state`. */
+  static resume(state: number): Rng {
+    const rng = new Rng(1);
+    rng.hi = state >>> 16;
+    rng.lo = state & 0xffff;
+    return rng;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     const s = nextState(((this.hi << 16) | this.lo) >>> 0);

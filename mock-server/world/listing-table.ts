@@ -20,13 +20,8 @@
  * copy each time (nothing changes the bureau values in place).
  */
 import type { Listing } from './records.js';
-import {
-  BYTE_CODES, codeOf, COMPILED_HELPERS, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, readCode,
-  storeCode, widerNumberColumn, type Column, type Names,
-} from './column-kinds.js';
-
-/** The own property of a row holding its position in the columns. */
-const ROW = '$row';
+import { BYTE_CODES, codeOf, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, widerNumberColumn, type Column } from './column-kinds.js';
+import { accessorOf, compileCopyOf, compilePlain, ROW, type RowObject, type Table } from './row-code.js';
 
 /**
  * Fields the mock sets on a few listings after making them (seed extras, the engine's origination
@@ -35,28 +30,18 @@ const ROW = '$row';
  */
 const LATER_FIELDS: readonly (keyof Listing)[] = ['mockRole', 'authorizedUsers', 'investmentTypeUnset', 'originateAt'];
 
-interface Table {
-  /** Fields set on a few rows after they are made: sparse columns (LATER_FIELDS for listings, loan-table.ts for loans). */
-  later: readonly string[];
-  columns: Column[];
-  byName: Map<string, number>;
-  /** Rows made so far. */
-  size: number;
-  /** Rows the typed columns have room for. */
-  capacity: number;
-  /** Makes the object of row `i`. */
-  Row: new (i: number) => object;
-  /** Writes a plain record's fields into row `i` of every column; returns how many it held (compiled, see compileCopy). */
-  copy: (plain: unknown, i: number) => number;
-  /** Row `i` as a plain object, fields in column order (compiled with `copy`: one object literal, so the state file's JSON.stringify meets a fast object). */
-  plain: (i: number) => Record<string, unknown>;
-  /** False once a column was added, widened or grown since `copy` was compiled. */
-  compiled: boolean;
-}
-
-type RowObject = Record<string, unknown> & { [ROW]: number };
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/**
+ * The fields the market reads and writes while a listing is live (its amounts, status, dates, what
+ * origination copies into the loan), and those set later. A listing the market adds during a clock move
+ * gets only these when it arrives (`describedLaterRow`); its other fields, the borrower's description, are
+ * written the first time anything reads or writes one of them, or between requests after the move.
+ */
+const MARKET_FIELDS: readonly (keyof Listing)[] = [
+  'listing_number', 'listing_status', 'listing_status_reason', 'listing_amount', 'amount_funded', 'amount_remaining', 'percent_funded',
+  'partial_funding_indicator', 'investment_typeid', 'investment_type_description', 'listing_term', 'borrower_rate', 'platform_rating',
+  'verification_stage', 'listing_creation_date', 'listing_start_date', 'listing_end_date', 'last_updated_date', 'loan_number',
+  'loan_origination_date', 'borrowerUserId', ...LATER_FIELDS,
+];
 
 /**
  * Stores `v` in row `i` of column `j`, widening the column first when it cannot hold `v` (the
@@ -119,41 +104,20 @@ function replace(t: Table, j: number, next: Column): Column {
   return next;
 }
 
-/** The helpers compiled code calls (column-kinds.ts), passed to it as parameters of these names. */
-const HELPER_NAMES = Object.keys(COMPILED_HELPERS);
-const HELPERS = Object.values(COMPILED_HELPERS);
-
-/** The names compiled copying and reading give column `j`'s parts (declared by `locals`). */
-const names = (j: number): Names => ({ d: `d${j}`, codes: `C${j}`, values: `V${j}` });
-
-/** Declares column `j`'s parts as locals of compiled code, from `D` (the columns' data) and `T` (the table). */
-const locals = (t: Table) => t.columns.map((c, j) => `const d${j} = D[${j}];${
-  c.kind === 'enum' ? ` const C${j} = T.columns[${j}].codes; const V${j} = T.columns[${j}].values;` : ''}`).join(' ');
-
 /**
  * Compiles `t.copy` for the columns as they are now: a named load per field and a store into the
  * column's own array (kept in the closure), so copying a listing is straight-line code. Recompiled
  * whenever a column is added, widened or grown.
  */
 function compileCopy(t: Table): void {
-  // Names come from listing objects the mock made; any that is not an identifier is read by key.
-  const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
-  const body = t.columns.map((c, j) => `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, names(j), `write(T, ${j}, i, v);`)}`).join('\n');
-  const factory = new Function('T', 'write', 'ownKeys', 'D', ...HELPER_NAMES, `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
-  t.copy = factory(t, write, ownKeys, t.columns.map((c) => c.data), ...HELPERS) as Table['copy'];
+  t.copy = compileCopyOf(t, () => true, write);
+  if (t.market) {
+    const market = t.market;
+    t.copyMarket = compileCopyOf(t, (name) => market.has(name), write);
+    t.copyDescription = compileCopyOf(t, (name) => !market.has(name), write, true);
+  }
   t.plain = compilePlain(t);
   t.compiled = true;
-}
-
-/**
- * Compiles `t.plain` for the columns as they are now: one object literal with a field per column in
- * order. Built field by field, an object of ~80 fields became a slow dictionary, and saving a world of
- * rows took twice as long as saving plain listings.
- */
-function compilePlain(t: Table): Table['plain'] {
-  const fields = t.columns.map((c, j) => `${JSON.stringify(c.name)}: ${readCode(c, names(j))}`).join(',\n');
-  const factory = new Function('D', 'T', ...HELPER_NAMES, `${locals(t)} return (i) => { let x; return {\n${fields}\n}; };`);
-  return factory(t.columns.map((c) => c.data), t, ...HELPERS) as Table['plain'];
 }
 
 function addColumn(t: Table, name: string, first: unknown): void {
@@ -182,27 +146,22 @@ function addColumn(t: Table, name: string, first: unknown): void {
  * when the column widens.
  */
 function defineAccessor(t: Table, j: number): void {
-  const c = t.columns[j]!;
-  const parts: Names = { d: 'c.data', codes: 'c.codes', values: 'c.values' };
-  // Set on some rows, then cleared (the engine's origination time, a loan's arrears): straight to the map, not through `write`.
-  const store = c.kind === 'sparse' ? 'if (v === undefined) c.data.delete(i); else c.data.set(i, v);'
-    : storeCode(c, parts, `write(T, ${j}, i, v);`);
-  const make = new Function('c', 'T', 'write', 'ownKeys', ...HELPER_NAMES, `return {
-    get() { const i = this[${JSON.stringify(ROW)}]; let x; return ${readCode(c, parts)}; },
-    set(v) { const i = this[${JSON.stringify(ROW)}]; let k; ${store} },
-  };`);
-  const { get, set } = make(c, t, write, ownKeys, ...HELPERS) as { get: () => unknown; set: (v: unknown) => void };
-  Object.defineProperty(t.Row.prototype, c.name, { get, set, enumerable: false, configurable: true });
+  const { get, set } = accessorOf(t, j, write, describeRow);
+  Object.defineProperty(t.Row.prototype, t.columns[j]!.name, { get, set, enumerable: false, configurable: true });
 }
 
-function makeTable(later: readonly string[]): Table {
+function makeTable(later: readonly string[], market: readonly string[] | null): Table {
   const Row = function (this: RowObject, i: number) {
     this[ROW] = i;
   } as unknown as Table['Row'];
-  const t: Table = { later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false };
+  const t: Table = {
+    later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false,
+    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null,
+  };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
     value(this: RowObject) {
+      if (t.awaiting[this[ROW]] === 1) describeRow(t, this[ROW]);
       if (!t.compiled) compileCopy(t);
       const out = t.plain(this[ROW]);
       const own = Object.keys(this);
@@ -214,7 +173,7 @@ function makeTable(later: readonly string[]): Table {
   return t;
 }
 
-type TypedData = Int8Array | Int16Array | Int32Array | Float64Array | Uint16Array | Uint8Array;
+type TypedData = Int8Array | Int16Array | Int32Array | Float64Array | Uint16Array | Uint8Array | Uint32Array;
 
 function grown<A extends TypedData>(a: A, n: number): A {
   const next = new (a.constructor as new (n: number) => A)(n);
@@ -225,6 +184,8 @@ function grown<A extends TypedData>(a: A, n: number): A {
 function grow(t: Table, capacity: number): void {
   t.capacity = capacity;
   t.compiled = false;
+  t.awaiting = grown(t.awaiting, capacity);
+  t.awaitingKey = grown(t.awaitingKey, capacity);
   for (const c of t.columns) {
     if (c.kind === 'ints') c.data = c.data.map((d) => grown(d, t.capacity));
     else if (c.kind === 'key') c.data = grown(c.data, t.capacity * (c.width >> 1));
@@ -237,7 +198,7 @@ export type RowTable = Table;
 
 /** An empty table whose rows get the fields `later` after they are made (kept in sparse columns). */
 export function emptyRowTable(later: readonly string[]): RowTable {
-  return makeTable(later);
+  return makeTable(later, null);
 }
 
 /**
@@ -255,11 +216,22 @@ export function reserveRows(t: RowTable, rows: number): void {
 
 /** `record` as a row of table `t`: the object to keep instead of the plain one (it reads and writes as `record` does). */
 export function tableRow<T extends object>(t: RowTable, record: T): T {
-  if (t.size === t.capacity) grow(t, t.capacity * 2);
-  const i = t.size;
-  if (!t.compiled) compileCopy(t);
+  const i = nextRow(t);
   const present = t.copy(record, i);
-  const plain = record as unknown as Record<string, unknown>;
+  addColumnsFor(t, record as unknown as Record<string, unknown>, i, present);
+  t.size++;
+  return new t.Row(i) as T;
+}
+
+/** The next row's number, with room and compiled copies for it. */
+function nextRow(t: Table): number {
+  if (t.size === t.capacity) grow(t, t.capacity * 2);
+  if (!t.compiled) compileCopy(t);
+  return t.size;
+}
+
+/** Gives the fields of `plain` that have no column yet (`present` of its fields had one) a column, holding their values in row `i`. */
+function addColumnsFor(t: Table, plain: Record<string, unknown>, i: number, present: number): void {
   if (present < ownKeys(plain)) {
     for (const k of Object.keys(plain)) {
       // The fields set later get their columns after the first row's others, in `later` order, whatever that row holds:
@@ -276,8 +248,59 @@ export function tableRow<T extends object>(t: RowTable, record: T): T {
       if (plain[k] !== undefined) write(t, t.columns.length - 1, i, plain[k]);
     }
   }
+}
+
+/**
+ * A row made from `market`, a record holding the market fields (MARKET_FIELDS), whose other fields are
+ * written by `describer(i, key)` (with `describe`) the first time anything reads or writes one of them, or
+ * when `describeAwaiting` reaches it; null when the table cannot make one (it has no column yet for a market
+ * field). The describer must write the same description whenever it is called (`key`, a 32-bit number kept
+ * with the row, says which): the row reads as if it had been written whole when it was made.
+ */
+export function describedLaterRow<T extends object>(t: RowTable, market: T, describer: (i: number, key: number) => void, key: number): T | null {
+  const fields = t.market;
+  if (!fields || t.size === 0) return null;
+  for (const name of fields) if (!t.byName.has(name)) return null;
+  const i = nextRow(t);
+  t.copyMarket(market, i);
+  t.awaiting[i] = 1;
+  t.awaitingKey[i] = key;
+  if (t.awaitingCount === 0) t.awaitingFrom = i;
+  t.awaitingCount++;
+  t.describer = describer;
   t.size++;
   return new t.Row(i) as T;
+}
+
+/** Writes the description of row `i` (awaiting it) from `plain`, a whole record of the row; its market fields are left as they are. */
+export function describe(t: RowTable, i: number, plain: object): void {
+  if (!t.compiled) compileCopy(t);
+  addColumnsFor(t, plain as Record<string, unknown>, i, t.copyDescription(plain, i));
+}
+
+/** Describes row `i` (awaiting its description) with the table's describer. */
+function describeRow(t: Table, i: number): void {
+  t.awaiting[i] = 0;
+  t.awaitingCount--;
+  t.describer!(i, t.awaitingKey[i]!);
+}
+
+/** Describes up to `rows` rows awaiting it, first rows first; true once none awaits. */
+export function describeAwaiting(t: RowTable, rows = Infinity): boolean {
+  let left = rows;
+  let i = t.awaitingFrom;
+  for (; t.awaitingCount > 0 && i < t.size && left > 0; i++) {
+    if (t.awaiting[i] === 0) continue;
+    describeRow(t, i);
+    left--;
+  }
+  t.awaitingFrom = i;
+  return t.awaitingCount === 0;
+}
+
+/** Rows awaiting their description. */
+export function rowsAwaiting(t: RowTable): number {
+  return t.awaitingCount;
 }
 
 /** A world's listings by column: the store holds its own (`store.listingTable`), made with it. */
@@ -285,7 +308,7 @@ export type ListingTable = RowTable;
 
 /** An empty table, for a new world. */
 export function emptyListingTable(): ListingTable {
-  return makeTable(LATER_FIELDS);
+  return makeTable(LATER_FIELDS, MARKET_FIELDS);
 }
 
 /** Makes room for `rows` listings in all (reserveRows). */

@@ -4,7 +4,7 @@
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
 import { emptyIndex, type StoreIndex } from './derived.js';
-import { emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
+import { describedLaterRow, emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
 import { emptyLoanTable, loanRow, type LoanTable } from './loan-table.js';
 import type { Account, ExistingBorrower, Grant, LedgerEntry, Listing, Loan, Note, OAuthClient, OfferRecord, Order, Outbox, PartnerCode, Token, User } from './records.js';
 
@@ -157,6 +157,19 @@ export function addLoan(store: Store, loan: Loan): Loan {
 /** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */
 export function addListing(store: Store, listing: Listing): Listing {
   const row = listingRow(store.listingTable, listing);
+  store.listings.push(row);
+  store.listingByNumber.set(row.listing_number, row);
+  return row;
+}
+
+/**
+ * Adds a listing made of its market fields, whose description `describer(row, key)` writes when first read
+ * (listing-table.ts `describedLaterRow`), and indexes it by number; returns the kept object, or null when
+ * the table cannot make such a row (the caller then adds the listing whole).
+ */
+export function addListingDescribedLater(store: Store, listing: Listing, describer: (row: number, key: number) => void, key: number): Listing | null {
+  const row = describedLaterRow(store.listingTable, listing, describer, key);
+  if (!row) return null;
   store.listings.push(row);
   store.listingByNumber.set(row.listing_number, row);
   return row;

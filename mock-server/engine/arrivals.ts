@@ -1,0 +1,56 @@
+/**
+ * New active listings, about as many an hour as keep the seeded number of active listings steady (a
+ * 15-day clock move adds about as many as the world holds), drawn one after another from the hour's
+ * stream. A listing arrives with the fields the market reads and writes (listing-table.ts MARKET_FIELDS)
+ * and where the stream stood when it was drawn; its description (the borrower, the credit bureau's
+ * values: most of its fields and bytes) is drawn again from there the first time anything reads it, or
+ * between requests after a move (engine.ts). It reads the same either way, as it did when every listing
+ * was written whole on arrival.
+ */
+import { makeListing } from './listing-maker.js';
+import { rngFor } from './rng-for.js';
+import { Rng } from '../kit/rng.js';
+import { describe } from '../world/listing-table.js';
+import { addListing, addListingDescribedLater, type Listing, type Store } from '../world/store.js';
+
+/** The market's time step (an hour). */
+const HOUR = 3_600_000;
+
+/** The listings arriving in the tick at `t` (a whole hour). */
+export function arrivals(store: Store, t: number): void {
+  const rng = rngFor(store.seed, t / HOUR);
+  const rate = store.engine.arrivalsPerHour;
+  const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
+  if (count === 0) return;
+  const describer = (i: number, drawnFrom: number): void => describeArrival(store, i, drawnFrom);
+  for (let i = 0; i < count; i++) {
+    const number = store.counters.listing++;
+    const drawnFrom = rng.state;
+    // Drawn into one scratch object, as the seed does: the store copies it into a row of its columns.
+    const l = arrived(makeListing(rng, number, t, t, number, arriving, true), t);
+    // A world whose table has no column for a market field yet (one loaded without listings) takes it whole.
+    if (!addListingDescribedLater(store, l, describer, drawnFrom)) addListing(store, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number), t));
+  }
+}
+
+/** A listing drawn as arriving at `t`: active and unfunded, at the first verification stage. */
+function arrived(l: Listing, t: number): Listing {
+  l.amount_funded = 0;
+  l.amount_remaining = l.listing_amount;
+  l.percent_funded = 0;
+  l.verification_stage = 1;
+  l.last_updated_date = t;
+  return l;
+}
+
+/** Writes the description of the arrived listing in row `i`, drawn again from where its hour's stream stood (its market fields stay as the market left them). */
+function describeArrival(store: Store, i: number, drawnFrom: number): void {
+  const row = store.listings[i]!;
+  const number = row.listing_number;
+  const t = row.listing_creation_date;
+  describe(store.listingTable, i, makeListing(Rng.resume(drawnFrom), number, t, t, number, describing));
+}
+
+/** The scratch listings arrivals are drawn into (makeListing writes every field it is asked for each time). */
+const arriving = {} as Listing;
+const describing = {} as Listing;
