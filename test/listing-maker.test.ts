@@ -36,6 +36,17 @@ test('drawing only the market fields leaves the stream where the whole listing l
   ), { numRuns: 3000, seed: 20261126 });
 });
 
+test('skipping draws leaves a stream where drawing them would', () => {
+  fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(5000), (state, n) => {
+    const drawn = Rng.resume(state);
+    for (let k = 0; k < n; k++) drawn.next();
+    const skipped = Rng.resume(state);
+    skipped.skip(n);
+    expect(skipped.state).toBe(drawn.state);
+    expect(skipped.next()).toBe(drawn.next());
+  }), { numRuns: 500, seed: 20261126 });
+});
+
 test('a stream resumed from its state draws what the stream would have drawn next', () => {
   const rng = new Rng(42);
   for (let k = 0; k < 17; k++) rng.next();

@@ -188,23 +188,16 @@ function marketFields(o: Listing, number: number, amount: number, funded: number
  */
 function skipDescriptionDraws(rng: Rng, notEmployed: boolean, coBorrower: boolean, priorLoans: boolean, created: number): void {
   // APR, platform score, channel; occupation (a pick when it has one); months employed.
-  skip(rng, 3);
-  if (rng.next() < 0.8) rng.next();
-  if (!notEmployed) rng.next();
-  // Income verifiable, DTI, housing expense, mortgage, the member key's 24 digits, lender indicator, verification stage.
-  skip(rng, 4 + 24 + 2);
-  if (coBorrower) skip(rng, 2);
-  // The prior loans' maximum, earliest pay-off, 31 days past due, active, late payments.
-  if (priorLoans) skip(rng, 5);
-  // Last update; the bureau2 values; the credit report date; bureau1 before its cut-off.
-  rng.next();
+  rng.skip(3);
+  if (rng.next() < 0.8) rng.skip(1);
+  if (!notEmployed) rng.skip(1);
+  // Income verifiable, DTI, housing expense, mortgage, the member key's 24 digits, lender indicator, verification stage;
+  // the co-borrower's DTI and income; the prior loans' maximum, earliest pay-off, 31 days past due, active, late payments;
+  // the last update.
+  rng.skip(4 + 24 + 2 + (coBorrower ? 2 : 0) + (priorLoans ? 5 : 0) + 1);
+  // The bureau2 values; the credit report date; bureau1 before its cut-off.
   skipBureau2(rng);
-  rng.next();
-  if (created < BUREAU1_CUTOFF) skip(rng, 6);
-}
-
-function skip(rng: Rng, draws: number): void {
-  for (let k = 0; k < draws; k++) rng.next();
+  rng.skip(1 + (created < BUREAU1_CUTOFF ? 6 : 0));
 }
 
 /** `n` upper-case hex digits: the same draws as `rng.hex(n).toUpperCase()`, without building n strings on the way. */

@@ -39,7 +39,7 @@ function drawBureau2(rng: Rng): Int32Array {
 /** Steps `rng` past the draws `drawBureau2` makes, computing no value. */
 export function skipBureau2(rng: Rng): void {
   for (let k = 0; k < B2_SPAN.length; k++) {
-    if (!(B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08) && !(rng.next() < 0.1)) rng.next();
+    if (!(B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08) && !(rng.next() < 0.1)) rng.skip(1);
   }
 }
 

@@ -47,6 +47,13 @@ export class Rng {
     return rng;
   }
 
+  /** Steps over `n` draws without computing them (each draw steps the state by the same constant). */
+  skip(n: number): void {
+    const s = (((this.hi << 16) | this.lo) >>> 0) + Math.imul(n, 0x6d2b79f5);
+    this.hi = (s >>> 16) & 0xffff;
+    this.lo = s & 0xffff;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     const s = nextState(((this.hi << 16) | this.lo) >>> 0);

@@ -15,6 +15,7 @@
 import { listingView, type ViewOptions } from './listing-view.js';
 import type { Fragments } from '../world/derived.js';
 import type { Listing, Store } from '../world/store.js';
+import { rowOf } from '../world/listing-table.js';
 
 /** Rows kept per kind of request (about 3 KB each), oldest dropped first. */
 const ROWS_PER_KIND = 5_000;
@@ -26,7 +27,7 @@ const MARK_TEXT = JSON.stringify(MARK);
 const NONE: ReadonlyMap<number, number> = new Map();
 const PAGE_HEAD = Buffer.from('{"result":[');
 
-function kindOf(store: Store, o: ViewOptions): Map<Listing, Fragments> {
+function kindOf(store: Store, o: ViewOptions): Map<number, Fragments> {
   const cache = store.index.listingTexts;
   const key = `${o.zone ?? ''}|${o.bureaus.bureau1 ? 1 : 0}${o.bureaus.bureau2 ? 1 : 0}${o.showLoanFields ? 1 : 0}`;
   let rows = cache.get(key);
@@ -48,19 +49,20 @@ function splitAtParticipation(l: Listing, o: ViewOptions): readonly [Buffer, Buf
   return [rowBytes(text.slice(0, at)), Buffer.from(text.slice(at + MARK_TEXT.length))];
 }
 
-/** The listing's kept fragments in `rows` (its kind of request's), made if they are not kept. */
-function fragmentsOf(rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): Fragments {
-  let f = rows.get(l);
+/** The listing's kept fragments in `rows` (its kind of request's, by the listing's row), made if they are not kept. */
+function fragmentsOf(rows: Map<number, Fragments>, l: Listing, o: ViewOptions): Fragments {
+  const r = rowOf(l);
+  let f = rows.get(r);
   if (!f) {
     if (rows.size >= ROWS_PER_KIND) rows.delete(rows.keys().next().value!);
     f = { uninvested: rowBytes(JSON.stringify(listingView(l, { ...o, participation: NONE }))) };
-    rows.set(l, f);
+    rows.set(r, f);
   }
   return f;
 }
 
 /** Pushes `,` + `JSON.stringify(listingView(l, o))` onto `out`, in one to three chunks of kept bytes. */
-function pushRow(out: Buffer[], rows: Map<Listing, Fragments>, l: Listing, o: ViewOptions): void {
+function pushRow(out: Buffer[], rows: Map<number, Fragments>, l: Listing, o: ViewOptions): void {
   const f = fragmentsOf(rows, l, o);
   const amount = o.participation.get(l.listing_number) ?? 0;
   if (amount === 0) return void out.push(f.uninvested);
@@ -85,11 +87,18 @@ export function listingPage(store: Store, rows: readonly Listing[], o: ViewOptio
 
 /** Whether `l` has bytes kept for any kind of request (for tests of `forgetListingJson`). */
 export function hasKeptBytes(store: Store, l: Listing): boolean {
-  for (const rows of store.index.listingTexts.values()) if (rows.has(l)) return true;
+  for (const rows of store.index.listingTexts.values()) if (rows.has(rowOf(l))) return true;
   return false;
 }
 
-/** Drops every kept fragment of `l`: called whenever the listing changes. */
+/**
+ * Drops every kept fragment of `l`: called whenever the listing changes. Kept by the listing's row, a
+ * number (by the listing object, each delete hashed an object that was never a key: a tenth of the
+ * engine's own work in a clock move on a mock that had served pages).
+ */
 export function forgetListingJson(store: Store, l: Listing): void {
-  for (const rows of store.index.listingTexts.values()) rows.delete(l);
+  const texts = store.index.listingTexts;
+  if (texts.size === 0) return;
+  const r = rowOf(l);
+  for (const rows of texts.values()) rows.delete(r);
 }

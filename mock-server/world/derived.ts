@@ -83,7 +83,7 @@ export interface Fragments {
 }
 
 /** Each listing's kept bytes (search/listing-json.ts) per kind of request (zone, bureaus, loan fields), most recently started last. */
-export type ListingTexts = Map<string, Map<Listing, Fragments>>;
+export type ListingTexts = Map<string, Map<number, Fragments>>;
 
 /** A caller's participation as the listings search last worked it out, and the versions it holds for. */
 export interface KeptParticipation {

@@ -80,6 +80,16 @@ export class ByNumber<T> {
   }
 
   set(n: number, v: T): this {
+    const k = n - this.base;
+    // The next number in order (every listing and loan the market adds): appended, with nothing to look up.
+    if (k === this.dense.length && this.rest.size === 0) {
+      this.dense.push(v);
+      return this;
+    }
+    return this.setAny(n, v);
+  }
+
+  private setAny(n: number, v: T): this {
     if (Number.isNaN(this.base) && Number.isSafeInteger(n)) this.base = n;
     const k = n - this.base;
     // Each number lives in one place: the array while it extends it or is in it, else the Map.
