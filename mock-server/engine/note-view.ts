@@ -120,7 +120,10 @@ export function principalShares(amountBorrowed: number, principalBalance: number
 
 /**
  * The shares of every note of `loan`, by note number. The weights are the notes' ownership amounts and,
- * last, the other investors' part: the amount borrowed that no note holds.
+ * last, the other investors' part: the amount borrowed that no note holds. While the loan's principal paid
+ * and its balance make up the amount borrowed, a note's principal paid is its amount less its share of the
+ * balance: the servicing pays a note the fall of its balance share (servicing.ts payNotes, and its payment
+ * rows: payment-view.ts), and two splits rounded on their own could hand a tied cent to different notes.
  */
 export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string, Shares> {
   const weights = holderWeights(view.amount_borrowed, notes);
@@ -128,6 +131,11 @@ export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string
   for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
     const parts = apportion(toWholeCents(Number(view[figure])), weights);
     notes.forEach((n, i) => (out.get(n.note_number)![field] = Number(parts[i]!) / 100));
+  }
+  const [paid, balance, borrowed] = [view.principal_paid, view.principal_balance, view.amount_borrowed].map((x) => toWholeCents(Number(x)));
+  if (paid! + balance! === borrowed && weights.reduce((s, w) => s + w, 0n) === borrowed) {
+    const balances = apportion(balance!, weights);
+    notes.forEach((n, i) => (out.get(n.note_number)!.principal_paid_pro_rata_share = Number(weights[i]! - balances[i]!) / 100));
   }
   return out;
 }
