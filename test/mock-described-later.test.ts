@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { describeAwaiting, describedLaterRow, emptyListingTable, rowOf, rowsAwaiting } from '../mock-server/world/listing-table.js';
-import { serializeState } from '../mock-server/world/persistence.js';
+import { parseState, serializeState } from '../mock-server/world/persistence.js';
+import { arrivals } from '../mock-server/engine/arrivals.js';
 import type { Listing } from '../mock-server/world/store.js';
 import { createHash } from 'node:crypto';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
@@ -80,24 +81,46 @@ describe('listings described later', () => {
     await call(app, 'POST', '/__mock/clock', { body: { advance: '2d' } });
     const arrived = store.listings.length - seeded;
     expect(arrived).toBeGreaterThan(20);
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived);
+    // All but the world's first arrival, added whole so that every field of one has a column.
+    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 1);
     const [a, b, c] = store.listings.slice(seeded + 3, seeded + 6) as [Listing, Listing, Listing];
     // Market fields read nothing more.
     void a.amount_funded;
     void a.listing_end_date;
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived);
-    expect(a.fico_score).toMatch(/^\d{3}-\d{3}$|^<600$|^>=\d/);
     expect(rowsAwaiting(store.listingTable)).toBe(arrived - 1);
+    expect(a.fico_score).toMatch(/^\d{3}-\d{3}$|^<600$|^>=\d/);
+    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 2);
     // A write of a description field lands after the description, not under it.
     b.occupation = 'Written by the test';
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 2);
+    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 3);
     expect(b.occupation).toBe('Written by the test');
     expect(typeof b.member_key).toBe('string');
     expect(JSON.parse(JSON.stringify(c)).bureau2).toEqual(c.bureau2);
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 3);
+    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 4);
     expect(rowOf(c)).toBe(seeded + 5);
     // A table without columns yet (a world loaded without listings) cannot make such a row: the market then adds the listing whole.
     expect(describedLaterRow(emptyListingTable(), { ...a }, () => undefined, 0)).toBeNull();
+  });
+
+  test('in a world loaded from a file whose listings lack a field of the description, an arrived listing reads it as if written whole', () => {
+    const app = makeApp({ listings: 300 });
+    const text = serializeState(app.ctx.store, app.ctx.clock.now());
+    const body = JSON.parse(text.slice(text.indexOf('\n') + 1));
+    // An older mock's file: no listing has the credit report date.
+    for (const l of body.store.listings) delete l.creditReportDate;
+    const older = JSON.stringify(body);
+    const file = `MKT-MOCK-STATE v1 bytes=${Buffer.byteLength(older)} sha256=${createHash('sha256').update(older).digest('hex')}\n${older}`;
+    const lacking = parseState(file).store;
+    const whole = parseState(text).store;
+    const seeded = lacking.listings.length;
+    for (const store of [lacking, whole]) for (let h = 1; h <= 30; h++) arrivals(store, store.engine.lastTick + h * 3_600_000);
+    const arrived = lacking.listings.slice(seeded);
+    expect(arrived.length).toBeGreaterThan(5);
+    // Read first, before any other field of the description: the listing is described, not read as undefined.
+    for (const [k, l] of arrived.entries()) expect(l.creditReportDate, `arrival ${k}`).toBe(whole.listings[seeded + k]!.creditReportDate);
+    expect(typeof arrived.at(-1)!.creditReportDate).toBe('number');
+    // The same values (in the older file's table the field's column comes last: another order of fields).
+    expect(JSON.parse(JSON.stringify(arrived))).toEqual(JSON.parse(JSON.stringify(whole.listings.slice(seeded))));
   });
 
   test('a listening mock describes what a move added between requests', async () => {

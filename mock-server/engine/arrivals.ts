@@ -10,7 +10,7 @@
 import { makeListing } from './listing-maker.js';
 import { rngFor } from './rng-for.js';
 import { Rng } from '../kit/rng.js';
-import { describe } from '../world/listing-table.js';
+import { describe, markDescribable } from '../world/listing-table.js';
 import { addListing, addListingDescribedLater, type Listing, type Store } from '../world/store.js';
 
 /** The market's time step (an hour). */
@@ -28,8 +28,11 @@ export function arrivals(store: Store, t: number): void {
     const drawnFrom = rng.state;
     // Drawn into one scratch object, as the seed does: the store copies it into a row of its columns.
     const l = arrived(makeListing(rng, number, t, t, number, arriving, true), t);
-    // A world whose table has no column for a market field yet (one loaded without listings) takes it whole.
-    if (!addListingDescribedLater(store, l, describer, drawnFrom)) addListing(store, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number), t));
+    // The world's first arrival is added whole: every field of a drawn listing then has a column (a world loaded
+    // from an older mock's file may lack one, which an awaiting row would read as undefined instead of describing).
+    if (addListingDescribedLater(store, l, describer, drawnFrom)) continue;
+    addListing(store, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number), t));
+    markDescribable(store.listingTable);
   }
 }
 

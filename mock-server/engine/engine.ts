@@ -323,10 +323,11 @@ export class Engine {
     return ids.length;
   }
 
-  /** Notes a background change no one was told of: the state file is written shortly, or the log marks the time. */
+  /** Notes a background change no one was told of: the state file is written shortly, or the log marks the time; what it added is described between requests. */
   private markDirty(): void {
     if (this.journal) this.markTime();
     else this.singleFile?.markDirty();
+    this.prepareIdle();
   }
 
   /** With a log: where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation). */
@@ -346,9 +347,8 @@ export class Engine {
   }
 
   /**
-   * Resolves once every change made or promised so far is kept (in the log, or the single state file;
-   * at once without --state). Every answer waits for it, so none acknowledges or shows a change that
-   * a crash could still take back; rejects with the 503 when the log could not be written.
+   * Resolves once every change made or promised so far is kept (in the log, or the single state file; at once without --state). Every
+   * answer waits for it, so none acknowledges or shows a change that a crash could still take back; rejects with the 503 when the log could not be written.
    */
   durable(): Promise<void> {
     if (this.journal) return this.journal.synced();

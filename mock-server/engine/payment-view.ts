@@ -2,10 +2,13 @@
  * Payments as GET /loans/payments returns them: one row per payment of a loan per note of the caller's
  * in it, each figure the note's share of the payment's. A note's share of a loan figure is what its note
  * shows (note-view.ts: the figure split over the loan's holders by largest remainder); a row is the step
- * of that share over the payment, share(figures after it) − share(figures before it). So the rows of a
- * note add up to its note's figures to the cent, at any time, and a row never changes once made. (A row's
- * figure may be a cent below zero where the note's exact share of the payment's is under a cent: the
- * largest remainder of a larger total can fall to another holder.)
+ * of that share over the payment, share(figures after it) − share(figures before it), but for the
+ * principal: what the note held less its share of the new balance, never below nothing, as the servicing
+ * pays it into the account (servicing.ts payNotes; the note's principal paid is its amount less its balance
+ * share). So the rows of a note add up to its note's figures and to its account's ledger to the cent, at
+ * any time, and a row never changes once made. (A row's figure may be a cent below zero where the note's
+ * exact share of the payment's is under a cent: the largest remainder of a larger total can fall to
+ * another holder.)
  */
 import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../src/contract/dates.js';

@@ -156,7 +156,7 @@ function makeTable(later: readonly string[], market: readonly string[] | null): 
   } as unknown as Table['Row'];
   const t: Table = {
     later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false,
-    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null,
+    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null, describable: false,
   };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
@@ -253,14 +253,14 @@ function addColumnsFor(t: Table, plain: Record<string, unknown>, i: number, pres
 /**
  * A row made from `market`, a record holding the market fields (MARKET_FIELDS), whose other fields are
  * written by `describer(i, key)` (with `describe`) the first time anything reads or writes one of them, or
- * when `describeAwaiting` reaches it; null when the table cannot make one (it has no column yet for a market
- * field). The describer must write the same description whenever it is called (`key`, a 32-bit number kept
- * with the row, says which): the row reads as if it had been written whole when it was made.
+ * when `describeAwaiting` reaches it; null until a whole row as the describer writes them was added and
+ * marked (`markDescribable`: a field without a column would read undefined on an awaiting row instead of
+ * describing it, and a world loaded from an older mock's state file may lack one). The describer must write
+ * the same description whenever it is called (`key`, a 32-bit number kept with the row, says which): the
+ * row reads as if it had been written whole when it was made.
  */
 export function describedLaterRow<T extends object>(t: RowTable, market: T, describer: (i: number, key: number) => void, key: number): T | null {
-  const fields = t.market;
-  if (!fields || t.size === 0) return null;
-  for (const name of fields) if (!t.byName.has(name)) return null;
+  if (!t.market || !t.describable) return null;
   const i = nextRow(t);
   t.copyMarket(market, i);
   t.awaiting[i] = 1;
@@ -270,6 +270,11 @@ export function describedLaterRow<T extends object>(t: RowTable, market: T, desc
   t.describer = describer;
   t.size++;
   return new t.Row(i) as T;
+}
+
+/** Says that the table's last row was made whole as its describer writes descriptions: every field of one now has a column. */
+export function markDescribable(t: RowTable): void {
+  t.describable = true;
 }
 
 /** Writes the description of row `i` (awaiting it) from `plain`, a whole record of the row; its market fields are left as they are. */

@@ -47,6 +47,8 @@ export interface Table {
   /** Rows awaiting their description, and the first row that may. */
   awaitingCount: number;
   awaitingFrom: number;
+  /** True once the table holds a whole row drawn as its describer draws (`markDescribable`): every field of one has a column. */
+  describable: boolean;
   /** What the describer of each awaiting row was given with it (`describedLaterRow`), by row. */
   awaitingKey: Uint32Array;
   /** Writes row `i`'s description (with `describe`), given by whoever made the row, with its key. */
