@@ -75,13 +75,7 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
     return marketFields(o, number, amount, funded, partial, whole, term, rate, rating, created, start);
   }
 
-  o.listing_number = number;
-  o.listing_status = LISTING_STATUS.ACTIVE;
-  o.listing_status_reason = LISTING_STATUSES[LISTING_STATUS.ACTIVE]!;
-  o.listing_amount = amount;
-  o.amount_funded = funded;
-  o.amount_remaining = amount - funded;
-  o.percent_funded = Math.round((funded / amount) * 10000) / 10000;
+  activeWithFunding(o, number, amount, funded);
   o.funding_threshold = whole ? 1 : 0.7;
   o.partial_funding_indicator = partial;
   o.investment_typeid = whole ? 2 : 1;
@@ -153,11 +147,8 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   return o;
 }
 
-/**
- * The market's fields of a listing (listing-table.ts MARKET_FIELDS, but for the verification stage and the
- * last update, which the market's caller sets): what an arriving listing gets until it is described.
- */
-function marketFields(o: Listing, number: number, amount: number, funded: number, partial: boolean, whole: boolean, term: number, rate: number, rating: string, created: number, start: number): Listing {
+/** A listing's first fields, in the order the seed's columns have them: its number, active, its amount and what is funded of it. */
+function activeWithFunding(o: Listing, number: number, amount: number, funded: number): void {
   o.listing_number = number;
   o.listing_status = LISTING_STATUS.ACTIVE;
   o.listing_status_reason = LISTING_STATUSES[LISTING_STATUS.ACTIVE]!;
@@ -165,6 +156,14 @@ function marketFields(o: Listing, number: number, amount: number, funded: number
   o.amount_funded = funded;
   o.amount_remaining = amount - funded;
   o.percent_funded = Math.round((funded / amount) * 10000) / 10000;
+}
+
+/**
+ * The market's fields of a listing (listing-table.ts MARKET_FIELDS, but for the verification stage and the
+ * last update, which the market's caller sets): what an arriving listing gets until it is described.
+ */
+function marketFields(o: Listing, number: number, amount: number, funded: number, partial: boolean, whole: boolean, term: number, rate: number, rating: string, created: number, start: number): Listing {
+  activeWithFunding(o, number, amount, funded);
   o.partial_funding_indicator = partial;
   o.investment_typeid = whole ? 2 : 1;
   o.investment_type_description = INVESTMENT_TYPES[whole ? 2 : 1]!;
