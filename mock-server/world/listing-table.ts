@@ -111,13 +111,21 @@ function replace(t: Table, j: number, next: Column): Column {
  */
 function compileCopy(t: Table): void {
   t.copy = compileCopyOf(t, () => true, write);
-  if (t.market) {
-    const market = t.market;
-    t.copyMarket = compileCopyOf(t, (name) => market.has(name), write);
-    t.copyDescription = compileCopyOf(t, (name) => !market.has(name), write, true);
-  }
   t.plain = compilePlain(t);
   t.compiled = true;
+}
+
+/**
+ * Compiles, when stale, `t.copy` and `plain`, then `t.copyMarket` and `t.copyDescription` for the same columns: only
+ * rows described later use these, so a world that makes none (a seed, a load) never compiles them.
+ */
+function compileSplitCopy(t: Table): void {
+  if (!t.compiled) compileCopy(t);
+  if (t.splitFor === t.copy || !t.market) return;
+  const market = t.market;
+  t.copyMarket = compileCopyOf(t, (name) => market.has(name), write);
+  t.copyDescription = compileCopyOf(t, (name) => !market.has(name), write, true);
+  t.splitFor = t.copy;
 }
 
 function addColumn(t: Table, name: string, first: unknown): void {
@@ -156,7 +164,7 @@ function makeTable(later: readonly string[], market: readonly string[] | null): 
   } as unknown as Table['Row'];
   const t: Table = {
     later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false,
-    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null, describable: false,
+    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, splitFor: null, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null, describable: false,
   };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
@@ -262,6 +270,7 @@ function addColumnsFor(t: Table, plain: Record<string, unknown>, i: number, pres
 export function describedLaterRow<T extends object>(t: RowTable, market: T, describer: (i: number, key: number) => void, key: number): T | null {
   if (!t.market || !t.describable) return null;
   const i = nextRow(t);
+  compileSplitCopy(t);
   t.copyMarket(market, i);
   t.awaiting[i] = 1;
   t.awaitingKey[i] = key;
@@ -279,7 +288,7 @@ export function markDescribable(t: RowTable): void {
 
 /** Writes the description of row `i` (awaiting it) from `plain`, a whole record of the row; its market fields are left as they are. */
 export function describe(t: RowTable, i: number, plain: object): void {
-  if (!t.compiled) compileCopy(t);
+  compileSplitCopy(t);
   addColumnsFor(t, plain as Record<string, unknown>, i, t.copyDescription(plain, i));
 }
 

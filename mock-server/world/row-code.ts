@@ -38,10 +38,12 @@ export interface Table {
    * and the row's JSON describe a row that awaits it before they read or write it.
    */
   market: ReadonlySet<string> | null;
-  /** Writes the market fields of a plain record into row `i` (compiled with `copy`). */
+  /** Writes the market fields of a plain record into row `i` (compiled for the columns `copy` was, when a row needs it). */
   copyMarket: (plain: unknown, i: number) => number;
   /** Writes every other field of a plain record into row `i`; returns how many of its fields had a column, as `copy` does. */
   copyDescription: (plain: unknown, i: number) => number;
+  /** The `copy` that `copyMarket` and `copyDescription` were compiled with (they are stale once it is recompiled). */
+  splitFor: Table['copy'] | null;
   /** 1 for a row whose description is still to be written, by row. */
   awaiting: Uint8Array;
   /** Rows awaiting their description, and the first row that may. */
