@@ -128,14 +128,14 @@ export function principalShares(amountBorrowed: number, principalBalance: number
 export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string, Shares> {
   const weights = holderWeights(view.amount_borrowed, notes);
   const out = new Map<string, Shares>(notes.map((n) => [n.note_number, {} as Shares]));
-  for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
-    const parts = apportion(toWholeCents(Number(view[figure])), weights);
-    notes.forEach((n, i) => (out.get(n.note_number)![field] = Number(parts[i]!) / 100));
-  }
   const [paid, balance, borrowed] = [view.principal_paid, view.principal_balance, view.amount_borrowed].map((x) => toWholeCents(Number(x)));
-  if (paid! + balance! === borrowed && weights.reduce((s, w) => s + w, 0n) === borrowed) {
-    const balances = apportion(balance!, weights);
-    notes.forEach((n, i) => (out.get(n.note_number)!.principal_paid_pro_rata_share = Number(weights[i]! - balances[i]!) / 100));
+  const paidIsRest = paid! + balance! === borrowed && weights.reduce((s, w) => s + w, 0n) === borrowed;
+  let balances: bigint[] = [];
+  for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
+    // NOTE_SHARES lists the balance before the principal paid.
+    const parts = field === 'principal_paid_pro_rata_share' && paidIsRest ? weights.map((w, i) => w - balances[i]!) : apportion(toWholeCents(Number(view[figure])), weights);
+    if (field === 'principal_balance_pro_rata_share') balances = parts;
+    notes.forEach((n, i) => (out.get(n.note_number)![field] = Number(parts[i]!) / 100));
   }
   return out;
 }

@@ -46,7 +46,8 @@ export function paymentRows(store: Store, loan: Loan, accountId: string): Paymen
   const held = weights.slice(0, notes.length);
   for (const payment of loanPayments(store, loan)) {
     // A figure the payment did not move keeps its split (most payments move three of the six).
-    const after = PAID_FIGURES.map((f, k) => (payment.moved[f] === 0 ? before[k]! : shareOf(payment.cumulative[f])));
+    // The principal is split below, as the servicing pays it.
+    const after = PAID_FIGURES.map((f, k) => (payment.moved[f] === 0 || f === 'principal' ? before[k]! : shareOf(payment.cumulative[f])));
     const balances = shareOf(payment.balance);
     for (const i of mine) {
       const share = {} as PaidCents;

@@ -89,17 +89,16 @@ export function positionsWith(store: Store, field: string, values: readonly unkn
 }
 
 /**
- * Called after a listing's status or loan number changed: moves it between the status sets. `was`, the
- * status it had, is the one set it leaves (a listing is in the set of its status only); without it, every other.
+ * Called after a listing's status changed (its loan number with it): moves it from the set of `was`, the
+ * status it had (a listing is in the set of its status only), to its status's.
  */
-export function reindexListing(store: Store, l: Listing, was?: number): void {
+export function reindexListing(store: Store, l: Listing, was: number): void {
   touchListing(store, l);
   const index = store.index.listings;
   const pos = index ? positionOf(index, store.listings, l.listing_number) : undefined;
   if (!index || pos === undefined) return; // not indexed yet: the catch-up reads its current values
   const status = l.listing_status;
-  if (was === undefined) index.byStatus.forEach((bits, s) => s !== status && bits.clear(pos));
-  else if (was !== status) index.byStatus.get(was)?.clear(pos);
+  if (was !== status) index.byStatus.get(was)?.clear(pos);
   addTo(index.byStatus, status, pos);
   if (l.loan_number !== null) index.originated.set(pos);
   else index.originated.clear(pos);
