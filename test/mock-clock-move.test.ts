@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import type { ClockMoveProgress } from '../mock-server/engine/engine.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
@@ -103,6 +103,30 @@ describe('a stepped move', () => {
     // Not the same by accident: the two days funded listings.
     expect(texts[0]).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.store, START + 2 * DAY));
   });
+});
+
+test('the running server\'s timer leaves a move to step the world: it does not bring every listing up between its days', async () => {
+  // Bringing every live listing's columns up (settleWorld) is for readers; a timer firing between two days of a move
+  // had done it each time (a tenth of a 15-day move at 100,000 listings, for nothing: the next day moves them on).
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const app = makeApp({ listings: 200 });
+  try {
+    app.ctx.engine.start();
+    const lagging: boolean[] = [];
+    await app.ctx.engine.moveClock((now) => now + 4 * DAY, (p) => {
+      if (p.at >= p.to) return;
+      vi.advanceTimersByTime(1000); // the timer fires meanwhile, as it does while the event loop turns between days
+      const tl = app.ctx.store.index.timeline!;
+      lagging.push(tl.settled < tl.hour);
+    });
+    expect(lagging).toEqual([true, true, true]);
+    // Once the move ends the world is brought up for its readers.
+    const tl = app.ctx.store.index.timeline!;
+    expect(tl.settled).toBe(tl.hour);
+  } finally {
+    await app.close?.();
+    vi.useRealTimers();
+  }
 });
 
 describe('over HTTP, while a move runs', () => {

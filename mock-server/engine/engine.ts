@@ -1,9 +1,8 @@
 /**
- * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual
- * clock (orders processed at their time, hourly market ticks in between), runs on a timer while a server listens,
- * runs each operation that changes the world (`perform`), and keeps the world with --state: a folder's
- * operation log (op-journal.ts), or an earlier mock's single state file (single-file-state.ts); a change
- * someone is told of is kept before the answer goes out.
+ * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual clock (orders
+ * processed at their time, hourly market ticks in between), runs on a timer while a server listens, runs each operation
+ * that changes the world (`perform`), and keeps the world with --state: a folder's operation log (op-journal.ts), or an
+ * earlier mock's single state file (single-file-state.ts); a change someone is told of is kept before the answer goes out.
  */
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
@@ -355,10 +354,11 @@ export class Engine {
     return this.singleFile?.durable() ?? Promise.resolve();
   }
 
-  /** Starts following real time (a running server); returns nothing, stop with `close`. */
+  /** Starts following real time (a running server; not while a move steps the world, which brings it up for readers as it ends); stop with `close`. */
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
+      if (this.move) return;
       try {
         this.sync();
       } catch (err) {
