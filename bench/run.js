@@ -293,7 +293,7 @@ async function pages(origin, path, token, limit, dispatcher) {
 
 /** The mock with LISTINGS listings: start, both searches against their floor, --all, memory, clock advance. */
 async function bigMockSection() {
-  const big = await startMock(LISTINGS);
+  const big = await startMock(LISTINGS, [], process.env.PROFDIR ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROFDIR] : []);
   const pagesDir = mkdtempSync(join(tmpdir(), 'mkt-bench-floor-'));
   let floor = null;
   let staticServer = null;

@@ -30,6 +30,8 @@ export interface StoreIndex {
   keptOrders: KeptOrder[];
   /** Each listing's view as encoded JSON bytes, until the listing changes (search/listing-json.ts). */
   listingTexts: ListingTexts;
+  /** 1 for a row that may have bytes kept in `listingTexts` (0: none), so that a change to a listing whose bytes no one keeps costs no lookup. */
+  textRows: Uint8Array;
   /** The last few callers' participation, each under the versions it was worked out at (search/kept-participation.ts). */
   participation: Map<string, KeptParticipation>;
   /** The market's timeline (engine/timeline.ts), made by the first tick; null until then. */
@@ -43,7 +45,7 @@ export function emptyIndex(): StoreIndex {
   return {
     ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
     listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
-    listingTexts: new Map(), participation: new Map(), timeline: null, passwords: null,
+    listingTexts: new Map(), textRows: new Uint8Array(0), participation: new Map(), timeline: null, passwords: null,
   };
 }
 
