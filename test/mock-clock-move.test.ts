@@ -43,6 +43,7 @@ describe('a stepped move', () => {
     expect(res.body.moved_ms).toBe(to - START);
     oneGo.ctx.clock.set(to); // the engine follows in one synchronous catch-up
     expect(stepped.ctx.clock.now()).toBe(to);
+    stepped.ctx.engine.settle(); // as a reader of the moved world does first
     const text = serializeState(stepped.ctx.store, to);
     expect(text).toBe(serializeState(oneGo.ctx.store, to));
     // Not the same by accident: the move changed the world.
@@ -53,6 +54,7 @@ describe('a stepped move', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'mkt-clock-move-')), 'world');
     const app = makeApp({ listings: 120, stateFile: dir });
     expect((await call(app, 'POST', '/__mock/clock', { body: { advance: '5d' } })).status).toBe(200);
+    app.ctx.engine.settle();
     const live = serializeState(app.ctx.store, START + 5 * DAY);
     app.ctx.engine.abandon(); // as a kill -9 right after the answer: nothing more is written
     const again = makeApp({ listings: 120, stateFile: dir });
@@ -120,13 +122,31 @@ test('the running server\'s timer leaves a move to step the world: it does not b
       lagging.push(tl.settled < tl.hour);
     });
     expect(lagging).toEqual([true, true, true]);
-    // Once the move ends the world is brought up for its readers.
+    // Its readers bring it up: a route settles the world before it reads.
     const tl = app.ctx.store.index.timeline!;
+    expect(tl.settled).toBeLessThan(tl.hour);
+    expect((await call(app, 'GET', '/__mock/clock')).status).toBe(200);
     expect(tl.settled).toBe(tl.hour);
   } finally {
     await app.close?.();
     vi.useRealTimers();
   }
+});
+
+test('after a move, a listening mock brings every listing up between requests, to the world a move in one go leaves', async () => {
+  const stepped = await withOrders(makeApp({ listings: 800 }));
+  const oneGo = await withOrders(makeApp({ listings: 800 }));
+  const server = await startHttpServer(stepped, '127.0.0.1', 0);
+  servers.push(server);
+  const moved = await fetch(`${server.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"6d"}' });
+  expect(moved.status).toBe(200);
+  const tl = stepped.ctx.store.index.timeline!;
+  // The answer did not wait for it; the idle work does it without a request.
+  expect(tl.settled).toBeLessThan(tl.hour);
+  for (let turns = 0; tl.settled < tl.hour && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  expect(tl.settled).toBe(tl.hour);
+  oneGo.ctx.clock.set(START + 6 * DAY);
+  expect(serializeState(stepped.ctx.store, START + 6 * DAY)).toBe(serializeState(oneGo.ctx.store, START + 6 * DAY));
 });
 
 describe('over HTTP, while a move runs', () => {

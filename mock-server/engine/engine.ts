@@ -12,7 +12,8 @@ import type { Account, Order, Store } from '../world/store.js';
 import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
 import { SingleFileState } from './single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
-import { prepareTimeline, settleWorld } from './timeline.js';
+import { prepareTimeline } from './timeline.js';
+import { settleSome, settleWorld } from './settle.js';
 import { describeAwaiting } from '../world/listing-table.js';
 import { acceptOrder, processOrder } from './orders.js';
 import { notifyRejected } from './notifications.js';
@@ -26,9 +27,8 @@ const MAX_CATCH_UP_TICKS = 24 * 800;
 const TIMER_MS = 200;
 /** How often, at most, the log records where background changes have taken the world. */
 const TIME_MARK_MS = 1000;
-/** Listings a slice of the idle work gives a place in the timeline, and arrived listings it describes (prepareIdle): ~10 ms each. */
-const PREPARE_ROWS = 8192;
-const DESCRIBE_ROWS = 2048;
+/** Listings a slice of the idle work gives a place in the timeline, rows it settles, and arrived listings it describes (prepareIdle): ~10 ms each. */
+const [PREPARE_ROWS, SETTLE_ROWS, DESCRIBE_ROWS] = [8192, 16384, 2048];
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -96,7 +96,7 @@ export class Engine {
    * change as before; throwing a clear error when it is corrupt); follows every move of the clock.
    */
   open(fresh: (t: number) => Store): void {
-    // Inside a stepped move the world is settled when someone reads it (a request syncs) and when the move ends.
+    // Inside a stepped move the world is settled when someone reads it (a request syncs), and after it between requests.
     this.follow = (_from: number, to: number) => this.syncTo(to, !this.move);
     const stateFile = this.ctx.options.stateFile;
     if (stateFile && !isStateFile(stateFile)) {
@@ -175,10 +175,10 @@ export class Engine {
   }
 
   /**
-   * While a server listens, builds the market timeline the next tick begins with, then describes the listings a move
-   * added (arrivals.ts), a slice per turn of the event loop (requests are answered between slices, each waiting ~10 ms
-   * at most), so that a clock move waits for neither: after the start, a reset, a load or a move. A move under way
-   * stops it (a tick builds the timeline itself; its end starts it again).
+   * While a server listens, builds the timeline the next tick begins with, brings the listings' columns up to it (settle.ts)
+   * and describes the listings a move added (arrivals.ts), a slice per turn of the event loop (requests are answered between
+   * slices, each waiting ~10 ms at most; one that reads settles the rest), so that a clock move and its answer wait for none of
+   * it: after the start, a reset, a load or a move. A move under way stops it (a tick builds the timeline; its end starts it again).
    */
   private prepareIdle(): void {
     if (this.preparing || !this.timer) return;
@@ -186,7 +186,8 @@ export class Engine {
       this.preparing = null;
       if (!this.timer || this.move) return;
       const store = this.ctx.store;
-      const done = prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS) && describeAwaiting(store.listingTable, DESCRIBE_ROWS);
+      const done = prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS) && settleSome(store, SETTLE_ROWS)
+        && describeAwaiting(store.listingTable, DESCRIBE_ROWS);
       if (!done) this.preparing = setImmediate(slice);
     };
     this.preparing = setImmediate(slice);
@@ -249,12 +250,12 @@ export class Engine {
   }
 
   /**
-   * Moves the clock to `target(now)` a virtual day at a time (POST /__mock/clock), yielding to the event loop between
-   * days: a long move never holds the mock for its whole length, its progress can be read meanwhile (`moving`), and a
-   * request answered between two days sees the world at the day boundary reached, the clock there too. Every order and
-   * tick runs in time order as in one move, so without other requests the world ends the same. A move asked while
-   * another runs begins when that one ends (`target` then reads the clock as it is). `onStep` hears each day done.
-   * Returns where the move began and the time reached (`to`, unless the engine was closed on the way).
+   * Moves the clock to `target(now)` a virtual day at a time (POST /__mock/clock), yielding to the event loop between days:
+   * a long move never holds the mock for its whole length, its progress can be read meanwhile (`moving`), and a request
+   * answered between two days sees the world at the day boundary reached, the clock there too. Every order and tick runs
+   * in time order as in one move, so without other requests the world ends the same (settled by its readers, or the idle
+   * work: prepareIdle). A move asked while another runs begins when that one ends (`target` then reads the clock as it
+   * is). `onStep` hears each day done. Returns where the move began and the time reached (`to`, unless the engine was closed on the way).
    */
   async moveClock(target: (now: number) => number, onStep?: (progress: ClockMoveProgress) => void): Promise<{ from: number; to: number }> {
     let end = (): void => undefined;
@@ -276,7 +277,6 @@ export class Engine {
       }
     } finally {
       this.move = null;
-      this.settle();
       end();
       // Background saves waited for the move (markDirty): the state file catches up now.
       this.singleFile?.moveEnded();

@@ -17,7 +17,7 @@ import { parseState, saveStateFile, serializeState, StateFileError, stateWriteEr
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 import { seedStore, type SeedHistory } from './seed.js';
-import { settleWorld } from './timeline.js';
+import { settleWorld } from './settle.js';
 
 /** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
 export interface OpRecord {

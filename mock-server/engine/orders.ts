@@ -11,7 +11,8 @@ import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
 import { notifyProcessed } from './notifications.js';
 import { rngFor } from './rng-for.js';
-import { biddableUntil, listingChanged, settleListing } from './timeline.js';
+import { settleListing } from './settle.js';
+import { biddableUntil, listingChanged } from './timeline.js';
 import type { BidRequest } from './validate-order.js';
 
 /** Source recorded on orders placed through the API. */

@@ -6,7 +6,7 @@
  */
 import type { VirtualClock } from '../kit/clock.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
-import { settleWorld } from './timeline.js';
+import { settleWorld } from './settle.js';
 import { takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 

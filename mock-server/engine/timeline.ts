@@ -12,7 +12,7 @@
  * tick does not visit them one by one: the timeline queues a listing only at the hours that involve
  * more than itself (its end, a withdrawal, a whole-loan buyer, the step that makes it Pending, worked
  * out ahead: `pendingHour`) and applies the steps in between at once, when the listing is next
- * visited or read (`settleThrough`, `settleWorld`: the engine settles the world before anyone looks).
+ * visited or read (settle.ts: the engine settles the world before anyone looks).
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
  *
@@ -20,14 +20,13 @@
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import { cents } from '../kit/money.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, Store } from '../world/store.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
-import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded, readyToOriginate } from './own-steps.js';
-import { touchListing } from '../search/listing-index.js';
+import { fundingPace, hourOfLots, lotsBy, lotsToFill, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
+import { lotAfter, settleThrough, settleWorld } from './settle.js';
 
 export type { ListingEvents };
 
@@ -124,89 +123,9 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
   return at < limit ? at : Infinity;
 }
 
-/**
- * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
- * `through` (none of them meets another listing, makes it Pending or ends it: the timeline queued it
- * no later than that), writing its columns once, as the hourly walk would have left them.
- */
-function settleThrough(store: Store, ev: ListingEvents, r: number, through: number): void {
-  const from = ev.settled[r]!;
-  if (through <= from) return;
-  ev.settled[r] = through;
-  const o = PROCESS_COUNT * r;
-  const H = ev.hours;
-  // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
-  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
-  const l = store.listings[r]!;
-  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
-  const total = l.listing_amount;
-  // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
-  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= through ? fundingPace(store.seed, l.listing_number, total) : 0;
-  if (pace > 0) ev.lotAt[r] = lotAfter(pace, ev.start[r]!, through);
-  let stage = l.verification_stage;
-  let last = -1;
-  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
-    last = H[o + 1]!;
-    stage++;
-    fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
-  }
-  const before = l.amount_funded;
-  let funded = before;
-  if (funded < total && pace > 0) {
-    const start = ev.start[r]!;
-    const lotsBefore = lotsBy(pace, start, from);
-    const lots = lotsBy(pace, start, through) - lotsBefore;
-    if (lots > 0) {
-      funded = fundedAfter(total, funded, 25 * lots);
-      // The hour of the last lot placed: the one that filled it, or the last completed by `through`.
-      const fundedAt = hourOfLots(pace, start, lotsBefore + Math.min(lots, lotsToFill(total - before)));
-      if (fundedAt > last) last = fundedAt;
-    }
-  }
-  if (last < 0) return;
-  l.verification_stage = stage;
-  if (funded !== before) {
-    l.amount_funded = funded;
-    l.amount_remaining = cents(total - funded);
-    l.percent_funded = percentFunded(funded, total);
-  }
-  l.last_updated_date = last * HOUR;
-  touchListing(store, l);
-}
-
 /** The first hour after `after` at which simulated funding completes a lot on row `r`'s listing (Infinity for a whole loan). */
 function nextLot(seed: number, l: Listing, ev: ListingEvents, r: number, after: number): number {
   return ev.whole[r] === 1 ? Infinity : lotAfter(fundingPace(seed, l.listing_number, l.listing_amount), ev.start[r]!, after);
-}
-
-/** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */
-function lotAfter(pace: number, start: number, after: number): number {
-  return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
-}
-
-/** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */
-export function settleWorld(store: Store): void {
-  const tl = store.index.timeline;
-  if (!tl || tl.settled === tl.hour) return;
-  const ev = tl.listings;
-  const end = Math.min(tl.listingsSeen, ev.capacity);
-  let first = -1;
-  for (let r = tl.firstLive; r < end; r++) {
-    if (ev.live[r] === 0) continue;
-    if (first < 0) first = r;
-    settleThrough(store, ev, r, tl.hour);
-  }
-  // Rows below the first live one stay dead (a listing that leaves the timeline comes back only through listingChanged, which lowers it again).
-  tl.firstLive = first < 0 ? end : first;
-  tl.settled = tl.hour;
-}
-
-/** Brings one listing's columns up to the last tick (an order about to read and change it). */
-export function settleListing(store: Store, l: Listing): void {
-  const tl = store.index.timeline;
-  if (!tl) return;
-  const r = rowOf(l);
-  if (r < tl.listings.capacity && tl.listings.live[r] === 1) settleThrough(store, tl.listings, r, tl.hour);
 }
 
 /** Queues row `r` at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
@@ -290,7 +209,7 @@ function newTimeline(store: Store, h: number): Timeline {
   const ring = Array.from({ length: RING }, () => []);
   // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
   const listings = eventArrays(Math.ceil(2.5 * store.listings.length) + 1024);
-  const tl: Timeline = { hour: h - 1, settled: h - 1, listings, liveCount: 0, firstLive: listings.capacity, ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+  const tl: Timeline = { hour: h - 1, settled: h - 1, settling: NaN, settleNext: 0, listings, liveCount: 0, firstLive: listings.capacity, ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
   return (store.index.timeline = tl);
 }
 

@@ -130,6 +130,9 @@ export interface Timeline {
   hour: number;
   /** The hour through which every listing's own steps were last applied (settleWorld): when it is `hour`, the columns are up to date. */
   settled: number;
+  /** Settling a slice at a time between requests (engine/timeline.ts `settleSome`): the hour that pass settles to, and its next row. */
+  settling: number;
+  settleNext: number;
   /** The live listings' streams and queue places, by row. */
   listings: ListingEvents;
   /** How many listings are live; every row below `firstLive` is not. */

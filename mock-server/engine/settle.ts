@@ -1,0 +1,114 @@
+/**
+ * Settling: writing a live listing's own steps (verification, simulated funding: own-steps.ts) into its columns, which
+ * the timeline (timeline.ts) lets lag between the hours it visits the listing (`ListingEvents.settled` says how far they
+ * are written). A visit settles its listing first; the engine settles the whole world before anyone reads it
+ * (`settleWorld`), or a slice at a time between requests after a clock move (`settleSome`); an order settles the
+ * listing it is about to change (`settleListing`).
+ */
+import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { cents } from '../kit/money.js';
+import type { ListingEvents } from '../world/derived.js';
+import { rowOf } from '../world/listing-table.js';
+import type { Listing, Store } from '../world/store.js';
+import { touchListing } from '../search/listing-index.js';
+import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
+import { HOUR } from './event-hours.js';
+import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
+
+/**
+ * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
+ * `through` (none of them meets another listing, makes it Pending or ends it: the timeline queued it
+ * no later than that), writing its columns once, as the hourly walk would have left them.
+ */
+export function settleThrough(store: Store, ev: ListingEvents, r: number, through: number): void {
+  const from = ev.settled[r]!;
+  if (through <= from) return;
+  ev.settled[r] = through;
+  const o = PROCESS_COUNT * r;
+  const H = ev.hours;
+  // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
+  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
+  const l = store.listings[r]!;
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
+  const total = l.listing_amount;
+  // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
+  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= through ? fundingPace(store.seed, l.listing_number, total) : 0;
+  if (pace > 0) ev.lotAt[r] = lotAfter(pace, ev.start[r]!, through);
+  let stage = l.verification_stage;
+  let last = -1;
+  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
+    last = H[o + 1]!;
+    stage++;
+    fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
+  }
+  const before = l.amount_funded;
+  let funded = before;
+  if (funded < total && pace > 0) {
+    const start = ev.start[r]!;
+    const lotsBefore = lotsBy(pace, start, from);
+    const lots = lotsBy(pace, start, through) - lotsBefore;
+    if (lots > 0) {
+      funded = fundedAfter(total, funded, 25 * lots);
+      // The hour of the last lot placed: the one that filled it, or the last completed by `through`.
+      const fundedAt = hourOfLots(pace, start, lotsBefore + Math.min(lots, lotsToFill(total - before)));
+      if (fundedAt > last) last = fundedAt;
+    }
+  }
+  if (last < 0) return;
+  l.verification_stage = stage;
+  if (funded !== before) {
+    l.amount_funded = funded;
+    l.amount_remaining = cents(total - funded);
+    l.percent_funded = percentFunded(funded, total);
+  }
+  l.last_updated_date = last * HOUR;
+  touchListing(store, l);
+}
+
+/** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */
+export function lotAfter(pace: number, start: number, after: number): number {
+  return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
+}
+
+/** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */
+export function settleWorld(store: Store): void {
+  const tl = store.index.timeline;
+  if (!tl || tl.settled === tl.hour) return;
+  const ev = tl.listings;
+  const end = Math.min(tl.listingsSeen, ev.capacity);
+  let first = -1;
+  for (let r = tl.firstLive; r < end; r++) {
+    if (ev.live[r] === 0) continue;
+    if (first < 0) first = r;
+    settleThrough(store, ev, r, tl.hour);
+  }
+  // Rows below the first live one stay dead (a listing that leaves the timeline comes back only through listingChanged, which lowers it again).
+  tl.firstLive = first < 0 ? end : first;
+  tl.settled = tl.hour;
+}
+
+/**
+ * Brings up to `rows` more rows' columns up to the last tick, from where the last call stopped (a pass begins again when a
+ * tick has come since); true once every live listing's are, as `settleWorld` leaves them (the engine's idle work after a move).
+ */
+export function settleSome(store: Store, rows: number): boolean {
+  const tl = store.index.timeline;
+  if (!tl || tl.settled === tl.hour) return true;
+  if (tl.settling !== tl.hour) [tl.settling, tl.settleNext] = [tl.hour, tl.firstLive];
+  const ev = tl.listings;
+  const end = Math.min(tl.listingsSeen, ev.capacity);
+  const stop = Math.min(end, tl.settleNext + rows);
+  for (let r = tl.settleNext; r < stop; r++) if (ev.live[r] === 1) settleThrough(store, ev, r, tl.hour);
+  tl.settleNext = stop;
+  if (stop < end) return false;
+  tl.settled = tl.hour;
+  return true;
+}
+
+/** Brings one listing's columns up to the last tick (an order about to read and change it). */
+export function settleListing(store: Store, l: Listing): void {
+  const tl = store.index.timeline;
+  if (!tl) return;
+  const r = rowOf(l);
+  if (r < tl.listings.capacity && tl.listings.live[r] === 1) settleThrough(store, tl.listings, r, tl.hour);
+}
