@@ -3,30 +3,20 @@
  * Pending, origination (loan, notes, INVESTED bids), and the endings that EXPIRE bids with refunds
  * (expired unfunded, withdrawn or cancelled by the operator). Orders complete here.
  */
-import { LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
+import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import { addLoan, type Bid, type Listing, type Loan, type Order, type Store } from '../world/store.js';
-import { reindexListing, touchListing } from '../search/listing-index.js';
+import { touchListing } from '../search/listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
-import { fundedAfter, percentFunded, readyToOriginate } from './own-steps.js';
-import { firstDraw } from './rng-for.js';
+import { fundedAfter, originationTime, percentFunded, readyToOriginate } from './own-steps.js';
+import { setStatus } from './listing-status.js';
 import { listingChanged } from './timeline.js';
 
-const DAY = 86_400_000;
-/** Origination happens at most this long after the listing started. */
-export const ORIGINATION_WINDOW_MS = 14 * DAY;
-
-/** Sets a listing's status and its reason text (and moves it in the listing indexes). */
-export function setStatus(store: Store, l: Listing, status: number, at: number): void {
-  const was = l.listing_status;
-  l.listing_status = status;
-  l.listing_status_reason = LISTING_STATUSES[status]!;
-  l.last_updated_date = at;
-  reindexListing(store, l, was);
-}
+export { ORIGINATION_WINDOW_MS } from './own-steps.js';
+export { setStatus };
 
 /** Adds `amount` to what a listing has been funded (never above its amount). */
 export function fund(store: Store, l: Listing, amount: number, at: number): void {
@@ -89,9 +79,7 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
 export function makePending(store: Store, l: Listing, at: number): void {
   setStatus(store, l, LISTING_STATUS.PENDING, at);
-  // 6 to 72 whole hours: the first draw of the listing's own stream, as rngFor(…).int(6, 72) would give.
-  const delay = (6 + Math.floor(firstDraw(store.seed, l.listing_number, 0x0419) * 67)) * 3_600_000;
-  l.originateAt = Math.max(at, Math.min(at + delay, l.listing_start_date + ORIGINATION_WINDOW_MS));
+  l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
   listingChanged(store, l);
 }
 

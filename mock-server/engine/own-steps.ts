@@ -4,12 +4,24 @@
  * its values. Simulated funding is a steady pace per listing, so what it has placed by any hour is a
  * formula (`lotsBy`), and so is the hour it reaches any amount (`hourOfLots`). The hourly walk
  * (market.ts) places each hour's lots; the timeline (timeline.ts) places a stretch of them at once
- * when someone reads the listing (`settleThrough`) and works out the hour the listing would go
- * Pending (`pendingHour`) without walking the hours between. The same formulas for both, so the lazy
- * world and the walked one are the same to the cent.
+ * when someone reads the listing (settle.ts) and works out the hour the listing goes Pending
+ * (`pendingHour`) and when it then originates (`originationTime`) without walking the hours between. The
+ * same formulas for both, so the lazy world and the walked one are the same to the cent.
  */
 import { cents } from '../kit/money.js';
 import { firstDraw } from './rng-for.js';
+
+/** Origination happens at most this long after the listing started. */
+export const ORIGINATION_WINDOW_MS = 14 * 86_400_000;
+
+/**
+ * When listing `n` (started at `start`), Pending from `at`, originates: 6 to 72 whole hours later, the first draw of the
+ * listing's own stream (as rngFor(…).int(6, 72) would give), and never after its origination window.
+ */
+export function originationTime(seed: number, n: number, start: number, at: number): number {
+  const delay = (6 + Math.floor(firstDraw(seed, n, 0x0419) * 67)) * 3_600_000;
+  return Math.max(at, Math.min(at + delay, start + ORIGINATION_WINDOW_MS));
+}
 
 /** A listing of average appetite fills in this many hours of simulated funding (its 14 days). */
 const HOURS_TO_FILL = 14 * 24;

@@ -13,12 +13,13 @@ import type { Listing, Store } from '../world/store.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
-import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
+import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, percentFunded } from './own-steps.js';
+import { setStatus } from './listing-status.js';
 
 /**
  * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
- * `through` (none of them meets another listing, makes it Pending or ends it: the timeline queued it
- * no later than that), writing its columns once, as the hourly walk would have left them.
+ * `through` (none of them meets another listing or ends it: the timeline queued it no later than that), writing its
+ * columns once, as the hourly walk would have left them; the last may make it Pending (`ListingEvents.pendingAt`).
  */
 export function settleThrough(store: Store, ev: ListingEvents, r: number, through: number): void {
   const from = ev.settled[r]!;
@@ -30,13 +31,16 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
   if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
   const l = store.listings[r]!;
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
+  // Its own steps make it Pending inside the stretch (the hour the timeline worked out when it queued it): they end there.
+  const pendingAt = ev.pendingAt[r]!;
+  const upTo = pendingAt <= through ? pendingAt : through;
   const total = l.listing_amount;
   // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
-  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= through ? fundingPace(store.seed, l.listing_number, total) : 0;
-  if (pace > 0) ev.lotAt[r] = lotAfter(pace, ev.start[r]!, through);
+  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(store.seed, l.listing_number, total) : 0;
+  if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
   let stage = l.verification_stage;
   let last = -1;
-  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= through) {
+  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
     last = H[o + 1]!;
     stage++;
     fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
@@ -46,7 +50,7 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
   if (funded < total && pace > 0) {
     const start = ev.start[r]!;
     const lotsBefore = lotsBy(pace, start, from);
-    const lots = lotsBy(pace, start, through) - lotsBefore;
+    const lots = lotsBy(pace, start, upTo) - lotsBefore;
     if (lots > 0) {
       funded = fundedAfter(total, funded, 25 * lots);
       // The hour of the last lot placed: the one that filled it, or the last completed by `through`.
@@ -54,15 +58,22 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
       if (fundedAt > last) last = fundedAt;
     }
   }
-  if (last < 0) return;
-  l.verification_stage = stage;
-  if (funded !== before) {
-    l.amount_funded = funded;
-    l.amount_remaining = cents(total - funded);
-    l.percent_funded = percentFunded(funded, total);
+  if (last >= 0) {
+    l.verification_stage = stage;
+    if (funded !== before) {
+      l.amount_funded = funded;
+      l.amount_remaining = cents(total - funded);
+      l.percent_funded = percentFunded(funded, total);
+    }
+    l.last_updated_date = last * HOUR;
+    touchListing(store, l);
   }
-  l.last_updated_date = last * HOUR;
-  touchListing(store, l);
+  if (upTo === pendingAt) {
+    // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
+    const at = pendingAt * HOUR;
+    setStatus(store, l, LISTING_STATUS.PENDING, at);
+    l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
+  }
 }
 
 /** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */

@@ -10,8 +10,8 @@
  *
  * A listing's own steps (verification and funding: own-steps.ts) touch nothing but the listing, so a
  * tick does not visit them one by one: the timeline queues a listing only at the hours that involve
- * more than itself (its end, a withdrawal, a whole-loan buyer, the step that makes it Pending, worked
- * out ahead: `pendingHour`) and applies the steps in between at once, when the listing is next
+ * more than itself (its end, a withdrawal, a whole-loan buyer, its origination) and applies the steps in
+ * between at once, the one that makes it Pending too (worked out ahead: `pendingHour`), when the listing is next
  * visited or read (settle.ts: the engine settles the world before anyone looks).
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
@@ -24,7 +24,7 @@ import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, Store } from '../world/store.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
-import { fundingPace, hourOfLots, lotsBy, lotsToFill, readyToOriginate } from './own-steps.js';
+import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
 import { lotAfter, settleThrough, settleWorld } from './settle.js';
 
@@ -63,7 +63,7 @@ function eventArrays(capacity: number): ListingEvents {
   return {
     capacity, live: new Uint8Array(capacity), at: new Float64Array(capacity), start: new Float64Array(capacity), end: new Float64Array(capacity),
     settled: new Float64Array(capacity), fired: new Uint8Array(capacity), whole: new Uint8Array(capacity),
-    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity), lotAt: new Float64Array(capacity),
+    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity), lotAt: new Float64Array(capacity), pendingAt: new Float64Array(capacity),
   };
 }
 
@@ -72,7 +72,7 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
   const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
-  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
+  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);
 }
 
@@ -92,7 +92,7 @@ const aheadStates = new Uint32Array(PROCESS_COUNT);
 
 /**
  * The first hour before `limit` at which the listing's own steps (from its settled hour on) leave it
- * verified and funded in full, so that the visit at that hour makes it Pending; Infinity if none. The
+ * verified and funded in full, so that settling that hour makes it Pending (settle.ts); Infinity if none. The
  * verification stream is followed for the stages it lacks (two at most); simulated funding is a
  * steady pace, so the hour it fills is worked out, not walked.
  */
@@ -135,7 +135,15 @@ function queueListing(store: Store, tl: Timeline, r: number, from: number): void
   let at = NaN;
   if (l.listing_status === LISTING_STATUS.ACTIVE) {
     const shared = sharedHour(l, ev, r);
-    at = Math.max(from, Math.min(shared, pendingHour(store.seed, l, ev, r, shared)));
+    const pending = pendingHour(store.seed, l, ev, r, shared);
+    // Pending by its own steps before it meets anything else: settling makes it so then (settle.ts), and the visit it
+    // gets is its origination's (a visit to make it Pending was a third of a clock move's visits).
+    ev.pendingAt[r] = pending;
+    if (pending === Infinity) at = Math.max(from, shared);
+    else {
+      if (ev.lotAt[r]! > pending) ev.lotAt[r] = pending;
+      at = Math.max(from, hourAtOrAfter(originationTime(store.seed, l.listing_number, l.listing_start_date, pending * HOUR)));
+    }
   } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
   if (at === ev.at[r]) return;
   ev.at[r] = at;
@@ -163,6 +171,7 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
   ev.lotAt[r] = nextLot(store.seed, l, ev, r, first - 1);
+  ev.pendingAt[r] = Infinity;
   const o = PROCESS_COUNT * r;
   // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
   const unused = whole ? -1 : 2;

@@ -119,9 +119,14 @@ export interface ListingEvents {
   states: Uint32Array;
   /**
    * The first hour after `settled` at which simulated funding completes a lot (Infinity for a whole loan): before it,
-   * and before the next verification firing, settling the listing has nothing to write.
+   * and before the next verification firing, settling the listing has nothing to write. Never after `pendingAt`.
    */
   lotAt: Float64Array;
+  /**
+   * The hour the listing's own steps make it Pending, worked out when it was queued (Infinity: none before its next
+   * visit): settling past it makes it Pending then (engine/settle.ts), and the timeline queues it at its origination.
+   */
+  pendingAt: Float64Array;
 }
 
 /** The market's timeline of one world (engine/timeline.ts): when each live listing and loan next can change. */

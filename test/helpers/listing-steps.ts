@@ -28,6 +28,8 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
 
 /** Makes step `s` happen in `app`; `tokens` are the ACCOUNTS' tokens. */
 export async function applyStep(app: MockApp, tokens: readonly string[], s: Step): Promise<void> {
+  // Picked from the world as a client sees it: brought up first, as every route does before it reads (a move leaves it to them).
+  app.ctx.engine.settle();
   const store = app.ctx.store;
   const pool = (whole: boolean) => store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
   if (s.kind === 'order') {
