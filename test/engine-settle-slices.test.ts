@@ -5,7 +5,9 @@
  */
 import { expect, test } from 'vitest';
 import { settleSome, settleWorld } from '../mock-server/engine/settle.js';
+import { originationTime } from '../mock-server/engine/own-steps.js';
 import { serializeState } from '../mock-server/world/persistence.js';
+import { LISTING_STATUS } from '../src/contract/enums.js';
 import { DAY, HOUR, makeApp } from './engine-fixture.js';
 
 test('slices from where the last stopped, begin again after a tick, and end where settling in one go ends', async () => {
@@ -33,4 +35,37 @@ test('slices from where the last stopped, begin again after a tick, and end wher
   expect(settleSome(store, 100)).toBe(true);
   settleWorld(whole.ctx.store);
   expect(serializeState(store, sliced.ctx.clock.now())).toBe(serializeState(whole.ctx.store, whole.ctx.clock.now()));
+});
+
+test('a listing its own steps make Pending is queued at its origination, and reads Pending from that hour on, as the hourly visit made it', async () => {
+  const app = makeApp({ listings: 800 });
+  await app.ctx.engine.moveClock((now) => now + DAY);
+  const store = app.ctx.store;
+  const tl = store.index.timeline!;
+  const ev = tl.listings;
+  const waiting: number[] = [];
+  for (let r = 0; r < store.listings.length; r++) {
+    if (ev.live[r] !== 1 || !(ev.pendingAt[r]! < Infinity)) continue;
+    const l = store.listings[r]!;
+    const at = ev.pendingAt[r]! * HOUR;
+    // No visit at the hour it goes Pending: its place is its origination's.
+    expect(ev.at[r]).toBe(Math.max(tl.hour + 1, Math.ceil(originationTime(store.seed, l.listing_number, l.listing_start_date, at) / HOUR)));
+    expect(ev.lotAt[r]).toBeLessThanOrEqual(ev.pendingAt[r]!);
+    waiting.push(r);
+  }
+  expect(waiting.length).toBeGreaterThan(5);
+  // Past its hour, a reader sees it Pending since then, with the origination time the visit would have drawn.
+  const pendingAt = new Map(waiting.map((r) => [r, ev.pendingAt[r]!]));
+  await app.ctx.engine.moveClock((now) => now + 3 * DAY);
+  app.ctx.engine.settle();
+  const past = waiting.filter((r) => pendingAt.get(r)! <= tl.hour);
+  expect(past.length).toBeGreaterThan(5);
+  for (const r of past) {
+    const l = store.listings[r]!;
+    expect(l.listing_status === LISTING_STATUS.PENDING || l.loan_number !== null || l.listing_status === LISTING_STATUS.CANCELLED).toBe(true);
+    if (l.listing_status === LISTING_STATUS.PENDING) {
+      expect(l.last_updated_date).toBe(pendingAt.get(r)! * HOUR);
+      expect(l.originateAt).toBe(originationTime(store.seed, l.listing_number, l.listing_start_date, l.last_updated_date));
+    }
+  }
 });
