@@ -14,7 +14,8 @@
 // runs the CLI start-up section alone (for iterating on start-up); BENCH_ONLY=pages runs only the mock's
 // start and its two pages side by side with their floors (for iterating on the pages: no `--all`, peak
 // memory or clock advance). BENCH_PAGE_ROUNDS sets the wrk rounds per page (default 3). BENCH_ONLY=orders
-// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half).
+// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half). BENCH_MOCK_PROF=DIR writes a CPU
+// profile of the 100,000-listing mock (the one moved first) into DIR when it stops.
 import { spawnSync } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -318,7 +319,7 @@ async function movedFreshWorld() {
 
 /** The mock with LISTINGS listings: start, both searches against their floor, --all, memory, clock advance. */
 async function bigMockSection() {
-  const big = await startMock(LISTINGS, [], process.env.PROFDIR ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROFDIR] : []);
+  const big = await startMock(LISTINGS, [], process.env.BENCH_MOCK_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MOCK_PROF}`] : []);
   const pagesDir = mkdtempSync(join(tmpdir(), 'mkt-bench-floor-'));
   let floor = null;
   let staticServer = null;

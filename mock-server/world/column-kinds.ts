@@ -11,37 +11,6 @@
  * reads back as the very same double (-0 included): a row's JSON has the plain record's values.
  */
 
-/**
- * The values of a column set on some rows only, by row (absent: undefined), with how many rows hold one: an array, as a
- * map by row was. The engine sets and clears a Pending listing's origination time on ~110,000 rows in a 15-day move at
- * 100,000 listings, and a map's hashing, growing and shrinking was a sixteenth of that move.
- */
-export class SparseValues {
-  private readonly values: unknown[] = [];
-  /** Rows holding a value. */
-  size = 0;
-
-  get(i: number): unknown {
-    return i < this.values.length ? this.values[i] : undefined;
-  }
-
-  set(i: number, v: unknown): void {
-    if (v === undefined) return void this.delete(i);
-    const a = this.values;
-    // Filled up to the row, never left with holes, so the array stays a plain one and not a dictionary.
-    while (a.length <= i) a.push(undefined);
-    if (a[i] === undefined) this.size++;
-    a[i] = v;
-  }
-
-  delete(i: number): void {
-    const a = this.values;
-    if (i >= a.length || a[i] === undefined) return;
-    a[i] = undefined;
-    this.size--;
-  }
-}
-
 /** null in a 4-byte integer column and in a decimal column (their least integer). */
 export const NIL32 = -2147483648;
 /** null in a column of booleans. */
@@ -69,7 +38,7 @@ export type Column =
   /** Keys (`isKey`) of `width` characters, `width / 2` bytes a row from byte `i * width / 2` of `data`. */
   | { name: string; kind: 'key'; width: number; data: Uint8Array }
   | { name: string; kind: 'any'; data: unknown[] }
-  | { name: string; kind: 'sparse'; data: SparseValues };
+  | { name: string; kind: 'sparse'; data: Map<number, unknown> };
 
 type NumberRung = { kind: 'int'; nil: number } | { kind: 'dec'; scale: number } | { kind: 'float' };
 

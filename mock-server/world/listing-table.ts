@@ -20,7 +20,7 @@
  * copy each time (nothing changes the bureau values in place).
  */
 import type { Listing } from './records.js';
-import { BYTE_CODES, codeOf, SparseValues, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, widerNumberColumn, type Column } from './column-kinds.js';
+import { BYTE_CODES, codeOf, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, widerNumberColumn, type Column } from './column-kinds.js';
 import { accessorOf, compileCopyOf, compilePlain, ROW, type RowObject, type Table } from './row-code.js';
 
 /**
@@ -132,7 +132,7 @@ function addColumn(t: Table, name: string, first: unknown): void {
   const n = t.capacity;
   // A column appearing after the first rows holds undefined for them: an array from the start.
   const keys = intObjectKeys(first);
-  const c: Column = t.later.includes(name) ? { name, kind: 'sparse', data: new SparseValues() }
+  const c: Column = t.later.includes(name) ? { name, kind: 'sparse', data: new Map() }
     : t.size > 0 ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
     : first === null || (typeof first === 'number' && first === first) ? firstNumberColumn(name, first, n)
     : typeof first === 'boolean' ? { name, kind: 'bool', data: new Uint8Array(n) }
