@@ -135,6 +135,28 @@ describe('the market timeline', () => {
     expect((column.data as Map<number, unknown>).size).toBe(waiting.length);
   });
 
+  test('an active listing already verified and funded in full whose end comes with the next tick ends then, as the walk ends it', async () => {
+    // A state no tick leaves (a listing ready to originate goes Pending in its visit), but a hand-made or older state file can hold:
+    // its own steps would make it Pending at the next hour, the hour its end meets it too, and the end decides.
+    const apps = [makeApp({ listings: 300 }), makeApp({ listings: 300 })];
+    apps[1]!.ctx.engine.tick = hourlyWalk;
+    const numbers = apps.map((app) => {
+      const s = app.ctx.store;
+      const l = s.listings.find((x) => x.listing_status === LISTING_STATUS.ACTIVE && x.investment_typeid === 1 && !x.mockRole && x.amount_funded < x.listing_amount)!;
+      Object.assign(l, { verification_stage: 3, amount_funded: l.listing_amount, amount_remaining: 0, percent_funded: 1, listing_end_date: s.engine.lastTick + TICK_MS });
+      return l.listing_number;
+    });
+    expect(numbers[0]).toBe(numbers[1]);
+    for (const app of apps) {
+      await app.ctx.engine.moveClock((now) => now + 5 * DAY);
+      app.ctx.engine.settle();
+    }
+    const [timed, walked] = apps.map((app) => app.ctx.store.listingByNumber.get(numbers[0]!)!);
+    expect(walked!.loan_origination_date).toBe(apps[1]!.ctx.store.engine.lastTick - 5 * DAY + TICK_MS);
+    expect(timed!.loan_origination_date).toBe(walked!.loan_origination_date);
+    expect(snapshot(apps[0]!)).toBe(snapshot(apps[1]!));
+  });
+
   test('is the same for the same seed, and another seed moves the market differently', () => {
     const world = (seed: number): string => {
       const app = makeApp({ seed, listings: 200 });

@@ -354,13 +354,13 @@ export class Engine {
     return this.singleFile?.durable() ?? Promise.resolve();
   }
 
-  /** Starts following real time (a running server; not while a move steps the world, which brings it up for readers as it ends); stop with `close`. */
+  /** Starts following real time (a running server): runs what falls due, not while a move steps the world; readers and the idle work settle it. Stop with `close`. */
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
       if (this.move) return;
       try {
-        this.sync();
+        this.syncTo(this.ctx.clock.now(), false);
       } catch (err) {
         console.error('mock: engine error', err);
       }

@@ -101,7 +101,8 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
   const total = l.listing_amount;
   const funded = l.amount_funded;
   const from = ev.settled[r]!;
-  if (readyToOriginate(stage, funded, total)) return from + 1;
+  // Ready already (a state no tick leaves, a file can hold): Pending at the next hour, unless something else meets it then.
+  if (readyToOriginate(stage, funded, total)) return from + 1 < limit ? from + 1 : Infinity;
   let filled = from;
   if (funded < total) {
     // A whole loan fills only by a buyer or a bid: events of their own.

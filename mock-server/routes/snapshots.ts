@@ -43,14 +43,16 @@ function noSnapshot(name: string): ApiError {
 export function snapshotHandlers(ctx: MockContext) {
   return [
     http.get('*/__mock/snapshots', route(ctx, async () => (await ctx.snapshots.list()).map(snapshotView), { list: SNAPSHOT_PAGE })),
-    // A save changes no world: nothing for the state file; the text is taken at once, a consistent world at a day boundary of a move.
+    // A save changes no world: nothing for the state file; the text is taken once no move runs (the world where it ended), settled
+    // as a reader sees it (a move leaves that to its readers: an unsettled text, loaded, would lose the steps it lacks for good).
     http.post('*/__mock/snapshots', route(ctx, async ({ request }) => {
       const body = await jsonBody(request);
       const name = checkedName(body.name);
       if (body.replace !== undefined && typeof body.replace !== 'boolean') throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);
-      const { text, now, listings } = await ctx.engine.afterMove(() => ({
-        text: serializeState(ctx.store, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.store.listings.length,
-      }));
+      const { text, now, listings } = await ctx.engine.afterMove(() => {
+        ctx.engine.settle();
+        return { text: serializeState(ctx.store, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.store.listings.length };
+      });
       const saved = await ctx.snapshots.save(name, text, now, listings, body.replace === true);
       if (saved === EXISTS) throw new ApiError(409, { code: 'CONFLICT', message: `Snapshot '${name}' exists; send "replace": true to overwrite it` });
       return snapshotView(saved);

@@ -133,9 +133,9 @@ export interface ListingEvents {
 export interface Timeline {
   /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
   hour: number;
-  /** The hour through which every listing's own steps were last applied (settleWorld): when it is `hour`, the columns are up to date. */
+  /** The hour through which every listing's own steps were last applied (engine/settle.ts): when it is `hour`, the columns are up to date. */
   settled: number;
-  /** Settling a slice at a time between requests (engine/timeline.ts `settleSome`): the hour that pass settles to, and its next row. */
+  /** Settling a slice at a time between requests (engine/settle.ts `settleSome`): the hour that pass settles to, and its next row. */
   settling: number;
   settleNext: number;
   /** The live listings' streams and queue places, by row. */
