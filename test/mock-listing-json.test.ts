@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { listEnvelope } from '../mock-server/routes/route.js';
+import { JsonPage, listingsSearch } from '../mock-server/routes/listings.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';
 import { participationOf } from '../mock-server/world/store-index.js';
@@ -63,6 +64,8 @@ describe('kept listing view texts', () => {
       for (const [i, s] of steps.entries()) {
         await applyStep(app, tokens, s);
         await expectSameText(app, tokens, i + 1, `after ${JSON.stringify(s)}`);
+        // Asked again of a world that did not change: the page kept whole (routes/listings.ts).
+        await expectSameText(app, tokens, i + 1, `again after ${JSON.stringify(s)}`);
       }
     }), { numRuns: 20, seed: 20261123 });
     // Not met vacuously: pages held rows, some of them of listings the caller holds a part of.
@@ -90,6 +93,37 @@ describe('kept listing view texts', () => {
     const bob = JSON.parse(await served(app, tokens[1]!, params, undefined)).result[0];
     expect({ ...bob, amount_participation: after.amount_participation, invested: true }).toEqual(after);
     expect(bob.amount_participation).toBe(0);
+  });
+
+  test('a page asked again of an unchanged world is its kept bytes, one buffer; any change to the world or the caller builds it again', async () => {
+    const app = makeApp({ listings: 200 });
+    const search = listingsSearch(app.ctx);
+    // Tokens first: issuing one is a change to the world.
+    const tokens = new Map(['alice-1', 'bob-1'].map((a) => [a, tokenFor(app, a)]));
+    const ask = async (account: string, params = 'limit=25'): Promise<JsonPage> => {
+      const request = { method: 'GET', url: `http://mock.test/listingsvc/v2/listings/?${params}`, headers: new Headers({ authorization: `bearer ${tokens.get(account)}` }), body: null, text: async () => '' };
+      const answer = await search.direct(request);
+      expect(answer).toBeInstanceOf(JsonPage);
+      return answer as JsonPage;
+    };
+    // The first search also builds the listing indexes (which moves the listings' version): its page is kept all the same.
+    const first = await ask('alice-1');
+    expect(first.chunks.length).toBeGreaterThan(20);
+    const again = await ask('alice-1');
+    expect(again.chunks).toHaveLength(1);
+    expect(again.body().equals(first.body())).toBe(true);
+    expect(again.serialised).toBe(reference(app, 'alice-1', { limit: '25' }, undefined));
+    // Another query, another caller, a tick: each is built again, and is what the uncached view says.
+    expect((await ask('alice-1', 'limit=26')).chunks.length).toBeGreaterThan(20);
+    const bob = await ask('bob-1');
+    expect(bob.chunks.length).toBeGreaterThan(20);
+    expect(bob.serialised).toBe(reference(app, 'bob-1', { limit: '25' }, undefined));
+    app.ctx.clock.advance(3 * 3_600_000);
+    const moved = await ask('alice-1');
+    expect(moved.chunks.length).toBeGreaterThan(20);
+    expect(moved.serialised).toBe(reference(app, 'alice-1', { limit: '25' }, undefined));
+    expect(moved.serialised).not.toBe(first.serialised);
+    expect((await ask('alice-1')).chunks).toHaveLength(1);
   });
 
   test('a repeated search builds no row again', async () => {
