@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
@@ -71,6 +73,7 @@ describe("a world's caches", () => {
     const old = app.ctx.store;
     const caches = old.index;
     expect(caches.listingTexts.size).toBeGreaterThan(0);
+    expect(caches.keptPages.size).toBe(1);
     expect(caches.participation.has('alice-1')).toBe(true);
     expect(caches.listings).not.toBeNull();
     expect(caches.timeline).not.toBeNull();
@@ -79,14 +82,36 @@ describe("a world's caches", () => {
     const world = app.ctx.store;
     expect(world).not.toBe(old);
     expect(world.index.listingTexts.size).toBe(0);
+    expect(world.index.keptPages.size).toBe(0);
     expect(world.index.participation.size).toBe(0);
     expect(world.index.listings).toBeNull();
     expect(world.index.timeline).toBeNull();
     const fromNew = reachable(world);
-    for (const cache of [caches, caches.listingTexts, caches.participation, caches.listings!, caches.timeline!, old.listingTable, old.loanTable]) {
+    for (const cache of [caches, caches.listingTexts, caches.keptPages, caches.participation, caches.listings!, caches.timeline!, old.listingTable, old.loanTable]) {
       expect(fromNew.has(cache)).toBe(false);
     }
     // The walk does reach what it should: the new world's own caches.
     expect(fromNew.has(world.index.listingTexts)).toBe(true);
+  });
+
+  it('a page kept whole does not keep the world it was made of once a reset replaces it', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const mock = testMockApp({ seed: 3, listings: 60, frozen: true, start: TEST_START, admin: true });
+    try {
+      const token = issueTestToken(mock, 'alice-1');
+      const get = (path: string) => mock.handle(new Request(`http://127.0.0.1:1${path}`, { headers: { authorization: `bearer ${token}` } }));
+      expect((await get('/listingsvc/v2/listings?limit=25')).status).toBe(200);
+      const old = new WeakRef(mock.ctx.store);
+      expect(old.deref()!.index.keptPages.size).toBe(1);
+      expect((await mock.handle(new Request('http://127.0.0.1:1/__mock/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).status).toBe(200);
+      const fresh = issueTestToken(mock, 'alice-1');
+      expect((await mock.handle(new Request('http://127.0.0.1:1/listingsvc/v2/listings?limit=26', { headers: { authorization: `bearer ${fresh}` } }))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+      expect(old.deref()).toBeUndefined();
+    } finally {
+      await mock.close?.();
+    }
   });
 });

@@ -5,7 +5,6 @@ import { parseListingQuery, type ListingQuery } from '../search/listing-query.js
 import { runListingQuery } from '../search/listing-search.js';
 import { listingPage } from '../search/listing-json.js';
 import { keptParticipation } from '../search/kept-participation.js';
-import type { Store } from '../world/store.js';
 import { headRoute, JsonText, type RequestHead, type Route } from './route.js';
 
 /** The search's path, normalised (request-target.ts): the HTTP adapter answers it directly (app.ts). */
@@ -41,18 +40,6 @@ const KEPT_QUERIES = 64;
 /** Pages up to this size are kept whole (at most KEPT_QUERIES of them: 16 MiB). */
 const KEPT_PAGE_BYTES = 256 * 1024;
 
-/**
- * A page kept whole: the bytes of the last answer to a query and what they were made of. The world's version moves with
- * every change a tick or an operation makes, the listings' with every change to a listing (settling included), and the
- * caller's participation is a new map whenever either moves: with all three the same, the page is the same.
- */
-interface KeptPage {
-  store: Store;
-  version: number;
-  listings: number;
-  participation: ReadonlyMap<number, number>;
-  bytes: Buffer;
-}
 /** Query strings longer than this are parsed afresh each time. */
 const KEPT_QUERY_CHARS = 2000;
 
@@ -61,9 +48,6 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   // A parsed query is a pure function of the query string and the zone, never changed once made:
   // kept by this route (as long as the app), so a query asked again is not read again.
   const queries = new Map<string, ListingQuery>();
-  // A page asked again of an unchanged world (a client polling a search) is written as one kept buffer: a page of its
-  // rows' kept bytes was ~28 chunks, and their writev was half the mock's CPU on the 25-row page under load.
-  const pages = new Map<ListingQuery, KeptPage>();
   const parse = (url: URL, zone: string | undefined): ListingQuery => {
     const search = url.search;
     if (search.length > KEPT_QUERY_CHARS) return parseListingQuery(url.searchParams, zone);
@@ -82,19 +66,23 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
     const query = parse(url, zone);
     const store = ctx.store;
     const participation = keptParticipation(store, ctx.engine.version, caller.accountId);
+    // A page asked again of an unchanged world (a client polling a search) is written as one kept buffer, kept by the world
+    // (it goes with it): a page of its rows' kept bytes was ~28 chunks, whose writev was half the mock's CPU on the 25-row page under load.
+    const pages = store.index.keptPages;
     const kept = pages.get(query);
-    if (kept && kept.store === store && kept.version === ctx.engine.version && kept.listings === store.index.listingsVersion
-      && kept.participation === participation) return new JsonPage([kept.bytes]);
+    if (kept && kept.version === ctx.engine.version && kept.listings === store.index.listingsVersion && kept.participation === participation) {
+      return new JsonPage([kept.bytes]);
+    }
     const { page, total } = runListingQuery(store, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
     const answer = new JsonPage(listingPage(store, page, view, total));
-    if (answer.size <= KEPT_PAGE_BYTES) {
+    // Only a query this route keeps parsed can be asked again as the same object (a long one is parsed afresh each time).
+    if (answer.size <= KEPT_PAGE_BYTES && queries.get(`${zone ?? ''}\n${url.search}`) === query) {
       if (pages.size >= KEPT_QUERIES) pages.clear();
       // Kept under the versions as they stand after the search: a search may bring the listing indexes up, which moves the
       // listings' version, and with it the caller's participation map (the same holdings: the search changes none).
       const version = ctx.engine.version;
-      const kept = { store, version, listings: store.index.listingsVersion, participation: keptParticipation(store, version, caller.accountId) };
-      pages.set(query, { ...kept, bytes: answer.body() });
+      pages.set(query, { version, listings: store.index.listingsVersion, participation: keptParticipation(store, version, caller.accountId), bytes: answer.body() });
     }
     return answer;
   });

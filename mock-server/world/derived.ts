@@ -32,6 +32,8 @@ export interface StoreIndex {
   listingTexts: ListingTexts;
   /** 1 for a row that may have bytes kept in `listingTexts` (0: none), so that a change to a listing whose bytes no one keeps costs no lookup. */
   textRows: Uint8Array;
+  /** The last page answered to each parsed listings query, kept whole with what it was made of (routes/listings.ts). */
+  keptPages: Map<object, KeptPage>;
   /** The last few callers' participation, each under the versions it was worked out at (search/kept-participation.ts). */
   participation: Map<string, KeptParticipation>;
   /** The market's timeline (engine/timeline.ts), made by the first tick; null until then. */
@@ -45,7 +47,7 @@ export function emptyIndex(): StoreIndex {
   return {
     ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
     listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
-    listingTexts: new Map(), textRows: new Uint8Array(0), participation: new Map(), timeline: null, passwords: null,
+    listingTexts: new Map(), textRows: new Uint8Array(0), keptPages: new Map(), participation: new Map(), timeline: null, passwords: null,
   };
 }
 
@@ -86,6 +88,18 @@ export interface Fragments {
 
 /** Each listing's kept bytes (search/listing-json.ts) per kind of request (zone, bureaus, loan fields), most recently started last. */
 export type ListingTexts = Map<string, Map<number, Fragments>>;
+
+/**
+ * A listings page kept whole (routes/listings.ts): its bytes, and what they were made of. The world's version moves with every
+ * change a tick or an operation makes, the listings' with every change to a listing (settling included), and a caller's
+ * participation is a new map whenever either moves: with all three the same, the page is the same.
+ */
+export interface KeptPage {
+  version: number;
+  listings: number;
+  participation: ReadonlyMap<number, number>;
+  bytes: Buffer;
+}
 
 /** A caller's participation as the listings search last worked it out, and the versions it holds for. */
 export interface KeptParticipation {
