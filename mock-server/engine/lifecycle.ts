@@ -11,8 +11,8 @@ import { touchListing } from '../search/listing-index.js';
 import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
-import { fundedAfter, originationTime, percentFunded, readyToOriginate } from './own-steps.js';
-import { setStatus } from './listing-status.js';
+import { fundedAfter, percentFunded, readyToOriginate } from './own-steps.js';
+import { setPending, setStatus } from './listing-status.js';
 import { listingChanged } from './timeline.js';
 
 export { ORIGINATION_WINDOW_MS } from './own-steps.js';
@@ -78,8 +78,7 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
 export function makePending(store: Store, l: Listing, at: number): void {
-  setStatus(store, l, LISTING_STATUS.PENDING, at);
-  l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
+  setPending(store, l, at);
   listingChanged(store, l);
 }
 

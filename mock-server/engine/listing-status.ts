@@ -1,11 +1,12 @@
 /**
  * A listing's status change: the one place that writes it, with its reason text and time, and moves the listing in
- * the listing indexes. Shared by the transitions (lifecycle.ts) and by settling (settle.ts), where a listing's own
- * steps make it Pending.
+ * the listing indexes, and Pending with its origination time. Shared by the transitions (lifecycle.ts) and by settling
+ * (settle.ts), where a listing's own steps make it Pending.
  */
-import { LISTING_STATUSES } from '../../src/contract/enums.js';
+import { LISTING_STATUS, LISTING_STATUSES } from '../../src/contract/enums.js';
 import type { Listing, Store } from '../world/store.js';
 import { reindexListing } from '../search/listing-index.js';
+import { originationTime } from './own-steps.js';
 
 /** Sets a listing's status and its reason text (and moves it in the listing indexes). */
 export function setStatus(store: Store, l: Listing, status: number, at: number): void {
@@ -14,4 +15,10 @@ export function setStatus(store: Store, l: Listing, status: number, at: number):
   l.listing_status_reason = LISTING_STATUSES[status]!;
   l.last_updated_date = at;
   reindexListing(store, l, was);
+}
+
+/** Makes a listing Pending at `at`, with the time it originates (a visit's step, lifecycle.ts, or its own steps settled, settle.ts). */
+export function setPending(store: Store, l: Listing, at: number): void {
+  setStatus(store, l, LISTING_STATUS.PENDING, at);
+  l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
 }

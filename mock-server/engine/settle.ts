@@ -13,8 +13,8 @@ import type { Listing, Store } from '../world/store.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
-import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, percentFunded } from './own-steps.js';
-import { setStatus } from './listing-status.js';
+import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
+import { setPending } from './listing-status.js';
 
 /**
  * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
@@ -70,9 +70,7 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
   }
   if (upTo === pendingAt) {
     // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
-    const at = pendingAt * HOUR;
-    setStatus(store, l, LISTING_STATUS.PENDING, at);
-    l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
+    setPending(store, l, pendingAt * HOUR);
   }
 }
 

@@ -43,6 +43,9 @@ const KEPT_PAGE_BYTES = 256 * 1024;
 /** Query strings longer than this are parsed afresh each time. */
 const KEPT_QUERY_CHARS = 2000;
 
+/** The key a parsed query is kept under: the zone and the query string. */
+const queryKey = (search: string, zone: string | undefined): string => `${zone ?? ''}\n${search}`;
+
 /** The listings search: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the request's head). */
 export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   // A parsed query is a pure function of the query string and the zone, never changed once made:
@@ -51,7 +54,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   const parse = (url: URL, zone: string | undefined): ListingQuery => {
     const search = url.search;
     if (search.length > KEPT_QUERY_CHARS) return parseListingQuery(url.searchParams, zone);
-    const key = `${zone ?? ''}\n${search}`;
+    const key = queryKey(search, zone);
     let query = queries.get(key);
     if (query === undefined) {
       // A query that is refused throws here and is not kept.
@@ -77,7 +80,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
     const answer = new JsonPage(listingPage(store, page, view, total));
     // Only a query this route keeps parsed can be asked again as the same object (a long one is parsed afresh each time).
-    if (answer.size <= KEPT_PAGE_BYTES && queries.get(`${zone ?? ''}\n${url.search}`) === query) {
+    if (answer.size <= KEPT_PAGE_BYTES && queries.get(queryKey(url.search, zone)) === query) {
       if (pages.size >= KEPT_QUERIES) pages.clear();
       // Kept under the versions as they stand after the search: a search may bring the listing indexes up, which moves the
       // listings' version, and with it the caller's participation map (the same holdings: the search changes none).

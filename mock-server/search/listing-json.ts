@@ -112,7 +112,7 @@ export function forgetListingJson(store: Store, l: Listing): void {
   const index = store.index;
   const r = rowOf(l);
   // Most changes are to listings whose bytes no one keeps (a clock move changes ~300,000 at 100,000 listings, ~20,000 rows are kept at most).
-  if (!(index.textRows[r] === 1)) return;
+  if (index.textRows[r] !== 1) return;
   index.textRows[r] = 0;
   for (const rows of index.listingTexts.values()) rows.delete(r);
 }
