@@ -1,11 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/errors.js';
 import { withLock, type LockHolder } from '../src/lock-file.js';
+import { lockMechanism, tryLock, type HeldLock } from '../src/os/exclusive-lock.js';
 import { tempHome } from './helpers/cli.js';
 
-/** A lock file at a fresh path, held by `content` when given. */
+/** A lock file at a fresh path, holding `content` when given. */
 function lockPath(content?: string): string {
   const path = join(tempHome(), 'state', 'accounts', 'a', 'submit.lock');
   mkdirSync(join(path, '..'), { recursive: true });
@@ -19,39 +20,107 @@ function fakeClock() {
   return c;
 }
 
+/** Takes `path` for a contender of this process (the kernel's lock is per open file, so it counts as another holder). */
+function hold(path: string, at = 12345): HeldLock {
+  const got = tryLock(path, () => at, 'kernel');
+  if (!got.held) throw new Error(`${path} should be free`);
+  return got.lock;
+}
+
+describe('the kernel lock on this platform', () => {
+  it('loads (fs-native-extensions has a build for it)', () => {
+    expect(lockMechanism()).toEqual({ mechanism: 'kernel' });
+  });
+});
+
 describe('a lock with no time to wait', () => {
   it('gives up on the first try, handing the busy error the holder its file names', async () => {
-    const path = lockPath(`${process.pid}\n12345\n`);
+    const path = lockPath();
+    const other = hold(path);
     const clock = fakeClock();
     let seen: LockHolder | null | undefined;
     const busy = (_: string, holder: LockHolder | null) => ((seen = holder), new CliError('busy', 2));
     let ran = false;
-    await expect(withLock(path, async () => void (ran = true), { timeoutMs: 0, staleMs: Infinity, ...clock, busy })).rejects.toThrow('busy');
+    try {
+      await expect(withLock(path, async () => void (ran = true), { timeoutMs: 0, ...clock, busy })).rejects.toThrow('busy');
+    } finally {
+      other.release();
+    }
     expect(seen).toEqual({ pid: process.pid, since: 12345 });
     expect(clock.sleeps).toBe(0);
     expect(ran).toBe(false);
   });
 
-  it('gives a file that names no holder yet a moment to be written, then says it names none', async () => {
-    const path = lockPath('');
-    const clock = fakeClock();
-    let seen: LockHolder | null | undefined;
-    const busy = (_: string, holder: LockHolder | null) => ((seen = holder), new CliError('busy', 2));
-    await expect(withLock(path, async () => undefined, { timeoutMs: 0, staleMs: Infinity, ...clock, busy })).rejects.toThrow('busy');
-    expect(seen).toBeNull();
-    expect(clock.sleeps).toBeGreaterThan(0);
-    expect(clock.t - 1_000_000).toBeLessThan(1000);
+  it('never takes a held lock whose file is not written yet (or was emptied): busy, naming no holder', async () => {
+    const path = lockPath();
+    const other = hold(path);
+    writeFileSync(path, '');
+    const busy = (_: string, holder: LockHolder | null) => new CliError(`busy ${JSON.stringify(holder)}`, 2);
+    try {
+      await expect(withLock(path, async () => 'ran', { timeoutMs: 0, ...fakeClock(), busy })).rejects.toThrow('busy null');
+    } finally {
+      other.release();
+    }
   });
 
-  it('still breaks a lock whose holder died, and runs', async () => {
+  it('takes at once a file that names a holder that died (the kernel let its lock go), and leaves the file in place', async () => {
     const path = lockPath('999999999\n12345\n');
-    expect(await withLock(path, async () => 'ran', { timeoutMs: 0, staleMs: Infinity, ...fakeClock() })).toBe('ran');
+    expect(await withLock(path, async () => readFileSync(path, 'utf8'), { timeoutMs: 0, ...fakeClock() })).toBe(`${process.pid}\n1000000\n`);
+    expect(readFileSync(path, 'utf8')).toBe('');
+  });
+
+  it('takes at once a file that names a live process that does not hold it (its pid reused, or garbage)', async () => {
+    for (const text of [`${process.pid}\n12345\n`, 'not a pid', '']) {
+      const path = lockPath(text);
+      expect(await withLock(path, async () => 'ran', { timeoutMs: 0, ...fakeClock() })).toBe('ran');
+    }
   });
 
   it('waits as long as asked for a live holder, sleeping on the clock it is given', async () => {
-    const path = lockPath(`${process.pid}\n12345\n`);
+    const path = lockPath();
+    const other = hold(path);
     const clock = fakeClock();
-    await expect(withLock(path, async () => undefined, { timeoutMs: 5000, staleMs: Infinity, ...clock })).rejects.toThrow(/another mkt process holds/);
+    try {
+      await expect(withLock(path, async () => undefined, { timeoutMs: 5000, ...clock })).rejects.toThrow(/another mkt process holds/);
+    } finally {
+      other.release();
+    }
     expect(clock.t - 1_000_000).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('runs once the holder lets go while it waits', async () => {
+    const path = lockPath();
+    const other = hold(path);
+    const clock = { ...fakeClock(), sleep: async () => other.release() };
+    expect(await withLock(path, async () => 'ran', { timeoutMs: 5000, now: () => 0, sleep: clock.sleep })).toBe('ran');
+  });
+
+  it('lets go when the work throws', async () => {
+    const path = lockPath();
+    await expect(withLock(path, async () => { throw new Error('boom'); }, { timeoutMs: 0 })).rejects.toThrow('boom');
+    expect(await withLock(path, async () => 'again', { timeoutMs: 0 })).toBe('again');
+  });
+});
+
+describe('the file lock (where the kernel lock cannot load)', () => {
+  it('is created whole, is refused to a second taker, and is removed by its holder only', async () => {
+    const path = lockPath();
+    const first = tryLock(path, () => 77, 'file');
+    expect(first.held).toBe(true);
+    expect(readFileSync(path, 'utf8')).toMatch(new RegExp(`^${process.pid}\\n77\\n[0-9a-f]{24}$`));
+    const second = tryLock(path, () => 78, 'file');
+    expect(second).toEqual({ held: false, holder: { pid: process.pid, since: 77 } });
+    // No temporary file is left beside it by either attempt.
+    expect(readdirSync(join(path, '..'))).toEqual(['submit.lock']);
+    // Another holder's lock in its place (as if the file had been removed and taken by hand): not removed by the first.
+    writeFileSync(path, `${process.pid}\n79\nffffffffffffffffffffffff`);
+    if (first.held) first.lock.release();
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('never breaks a lock whose holder died: the busy error names the pid and the file to remove', async () => {
+    const path = lockPath('999999999\n12345\nabc');
+    await expect(withLock(path, async () => 'ran', { timeoutMs: 5000, mechanism: 'file', ...fakeClock() })).rejects.toThrow(/names pid 999999999, which is not running/);
+    expect(readFileSync(path, 'utf8')).toBe('999999999\n12345\nabc');
   });
 });

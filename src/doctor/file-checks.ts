@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync
 import { basename, delimiter, dirname, join } from 'node:path';
 import { accountDir, profileJournals, readJournalFile } from '../orders/journal.js';
 import { checkJournals, type JournalProblem } from '../orders/open-desk.js';
-import { alive } from '../lock-file.js';
+import { alive, lockMechanism, parseHolder } from '../os/exclusive-lock.js';
 import { readRegularFile } from '../state-files.js';
 import { fail, failure, ok, warn, type Check } from './check.js';
 
@@ -53,30 +53,33 @@ function commandLine(pid: number): string | undefined {
   }
 }
 
-/** What one lock file says: nothing when absent; a held, stale or unreadable lock with what to do. */
-function lockFinding(path: string): { path: string; status: 'held' | 'stale'; words: string } | undefined {
+/**
+ * What one lock file says: nothing when absent or free; a held lock with its holder. A file naming a pid
+ * that is not running is a lock the kernel already let go (its run was killed): harmless, said as such.
+ * Only where the platform has no kernel lock is such a file a lock that stays until removed.
+ */
+function lockFinding(path: string): { path: string; status: 'held' | 'stale' | 'left'; words: string } | undefined {
   let text: string | undefined;
   try {
     text = readRegularFile(path, 'the lock file');
   } catch (err) {
     return { path, status: 'stale', words: failure(err).message };
   }
-  if (text === undefined) return undefined;
-  const [pidText = '', atText = ''] = text.split('\n');
-  const pid = Number(pidText);
-  const at = Number(atText);
-  const since = Number.isFinite(at) && at > 0 ? ` since ${new Date(at).toISOString()}` : '';
-  if (!/^\d+$/.test(pidText.trim()) || pid <= 0) return { path, status: 'stale', words: `${path} names no process (it holds '${text.slice(0, 40).trim()}')` };
-  if (!alive(pid)) return { path, status: 'stale', words: `stale lock ${path}: pid ${pid}${since} is not running` };
-  const cmd = commandLine(pid);
-  // A pid the system gave to another program since: the lock outlived its run and will never be freed.
-  if (cmd !== undefined && !/mkt/.test(cmd)) return { path, status: 'stale', words: `stale lock ${path}: pid ${pid}${since} is now \`${cmd.slice(0, 60)}\`, not mkt` };
-  return { path, status: 'held', words: `${path} is held by pid ${pid}${since}${cmd ? ` (${cmd.slice(0, 80)})` : ''}` };
+  const holder = text === undefined ? null : parseHolder(text);
+  if (holder === null) return undefined;
+  const since = holder.since !== undefined && holder.since > 0 ? ` since ${new Date(holder.since).toISOString()}` : '';
+  const kernel = lockMechanism().mechanism === 'kernel';
+  const cmd = alive(holder.pid) ? commandLine(holder.pid) : undefined;
+  // A pid the system gave to another program since: the lock outlived its run.
+  const gone = !alive(holder.pid) ? 'is not running' : cmd !== undefined && !/mkt/.test(cmd) ? `is now \`${cmd.slice(0, 60)}\`, not mkt` : undefined;
+  if (gone === undefined) return { path, status: 'held', words: `${path} is held by pid ${holder.pid}${since}${cmd ? ` (${cmd.slice(0, 80)})` : ''}` };
+  if (kernel) return { path, status: 'left', words: `${path} names pid ${holder.pid}${since}, which ${gone}: that run ended without clearing it, and the lock died with it` };
+  return { path, status: 'stale', words: `stale lock ${path}: pid ${holder.pid}${since} ${gone}` };
 }
 
 /**
  * The submit locks of the profile's accounts, a dead holder named with its pid. (The credentials lock
- * is left out: a run breaks it once it is a minute old, and this very check renews under it.)
+ * is left out: this very check renews under it.)
  */
 export function checkLocks(stateDir: string, profile: string, accountKey?: string): Check {
   const dirs = journalFiles(stateDir, profile, accountKey).map(dirname).filter((d) => basename(dirname(d)) === 'accounts');
@@ -84,10 +87,12 @@ export function checkLocks(stateDir: string, profile: string, accountKey?: strin
   const found = files.map(lockFinding).filter((f) => f !== undefined);
   const stale = found.filter((f) => f.status === 'stale');
   if (stale.length > 0) {
-    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped): remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
+    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped), and this platform has no kernel lock to free it: remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
   }
   const held = found.filter((f) => f.status === 'held');
   if (held.length > 0) return warn('lock', `${held.map((f) => f.words).join('; ')}: a run is in progress`, 'a run started now stops at the lock: let this one finish');
+  const left = found.filter((f) => f.status === 'left');
+  if (left.length > 0) return ok('lock', `no lock held; ${left.map((f) => f.words).join('; ')} (the next run reconciles any order whose answer it lost)`);
   return ok('lock', files.length === 0 ? 'no account lock yet (nothing submitted from this profile)' : `no lock held (${files.join(', ')})`);
 }
 

@@ -12,6 +12,7 @@ import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, readJournalFile, type JournalCut } from './journal.js';
@@ -60,8 +61,21 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock, info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
-    lock: (fn) => accountLock(lock, fn, setting, `for account ${market.account} at ${market.baseUrl} (from this or another profile); nothing was sent`),
+    lock: (fn) => {
+      const what = `for account ${market.account} at ${market.baseUrl} (from this or another profile or address); nothing was sent`;
+      // The account's own lock first, then its journal's: a second name or address of the same marketplace
+      // (another journal) waits for the first run too, and every run takes the two in the same order.
+      return accountLock(accountIdLock(setting.stateDir, market.account), () => accountLock(lock, fn, setting, what), setting, what);
+    },
   });
+}
+
+/**
+ * The lock of a marketplace account by its external_user_id alone, whatever address it was reached at:
+ * `accounts/by-id/DIGEST.lock`. Held around the journal's own lock by every submit.
+ */
+export function accountIdLock(stateDir: string, account: string): string {
+  return join(stateDir, 'accounts', 'by-id', `${createHash('sha256').update(`account:${account}`).digest('hex').slice(0, 32)}.lock`);
 }
 
 /**
@@ -70,9 +84,9 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
  */
 function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting, what: string): Promise<T> {
   const { clock, waitLockMs } = setting;
-  // A submit may hold the lock through a long --wait: only a dead owner makes it stale, never its age.
+  // A submit may hold the lock through a long --wait: the kernel frees it when its holder ends, never by age.
   return withLock(path, fn, {
-    timeoutMs: waitLockMs ?? 0, staleMs: Number.POSITIVE_INFINITY, sleep: clock.sleep, now: clock.now,
+    timeoutMs: waitLockMs ?? 0, sleep: clock.sleep, now: clock.now,
     busy: (held, holder) => {
       const pid = holder ? ` (pid ${holder.pid})` : '';
       const running = waitLockMs ? `still running after ${Math.round(waitLockMs / 1000)} s` : 'running';
