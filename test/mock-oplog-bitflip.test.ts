@@ -184,3 +184,17 @@ describe('a single flipped bit in a log of any payloads', () => {
     }
   });
 });
+
+describe('the search for a whole record after a bad one', () => {
+  test('is bounded: bytes built to look like records at every offset are refused after 64 MiB of checksums, not searched for hours', () => {
+    // After a bad record whose length reaches past the end: a pattern whose every 4 bytes read as a
+    // length that fits (1 MiB, 4 KiB, 16) with a checksum that never matches. Unbounded, 2 MiB of it is ~10^12 bytes of CRC.
+    const tail = Buffer.alloc(2 << 20);
+    for (let i = 0; i < tail.length; i += 4) tail.writeUInt32LE(0x0010_0000, i);
+    const bad = Buffer.alloc(8);
+    bad.writeUInt32LE(15 << 20, 0);
+    const file = Buffer.concat([LOG_HEADER, frameRecord(Buffer.from('{"t":1,"k":"base"}')), bad, tail]);
+    const offset = LOG_HEADER.length + 8 + 18;
+    expect(() => parseLog(file, 'w.log')).toThrow(`mock operation log w.log has a bad record at byte offset ${offset} (length ${15 << 20} reaches past the end of the file), with more bytes after it than can be checked`);
+  });
+});
