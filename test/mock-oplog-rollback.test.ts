@@ -7,13 +7,13 @@
  * is the one before the rollback, each operation whole (never half replayed); nothing refused reaches
  * the disk, not even through a clean stop; and a restart has every acknowledged change.
  */
-import { mkdtempSync, openSync, closeSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
-import { diskIo, type LogIo } from '../mock-server/world/op-log.js';
+import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/world/op-log.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { call, makeApp, plainListings } from './engine-fixture.js';
 
@@ -124,4 +124,37 @@ describe('a failed write whose rollback fails too', () => {
     expect([...restarted.ctx.store.orders.keys()]).toEqual([acked.body.order_id]);
     expect((await call(restarted, 'POST', '/v1/orders', bid(two!))).status).toBe(200);
   });
+
+  test('a rollback that fails half way through the replay leaves the world before it, whole, not the half replayed one', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const dir = folder();
+    const app = stateApp(dir);
+    const token = await aliceToken(app);
+    const [one, two] = plainListings(app, 0).map((l) => l.listing_number);
+    const bid = (listing: number) => ({ token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    expect((await call(app, 'POST', '/v1/orders', bid(one!))).status).toBe(200);
+    // The acknowledged order's record rewritten in place as an operation this mock does not know (its checksum
+    // right): a replay applies the records before it, then fails.
+    const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
+    const bytes = readFileSync(log);
+    const last = parseLog(bytes, log).payloads.at(-1)!;
+    const at = last.byteOffset - bytes.byteOffset - 8;
+    const unknown = frameRecord(Buffer.from(last.toString().replace('"k":"order"', '"k":"orde_"')));
+    const fd = openSync(log, 'r+');
+    writeSync(fd, unknown, 0, unknown.length, at);
+    closeSync(fd);
+
+    const live = app.ctx.store;
+    app.ctx.engine.opLog!.useIo(full);
+    const refused = await call(app, 'POST', '/v1/orders', bid(two!));
+    expect([refused.status, refused.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
+    expect(refused.body.message).toContain('the log holds an operation this mock does not know (orde_)');
+    expect(app.ctx.store).toBe(live);
+    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    expect(app.ctx.store.orders.size).toBe(2);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('nor roll its world back'));
+    expect((await call(app, 'GET', '/v1/orders', { token })).body.total_count).toBe(2);
+    expect((await call(app, 'POST', '/__mock/process')).status).toBe(503);
+  });
 });
+
