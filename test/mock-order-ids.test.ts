@@ -5,7 +5,7 @@
  * and issued the same order_id again for another order. A restart (kill -9 or clean) keeps the ids
  * acknowledged and goes on numbering after them.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -118,4 +118,22 @@ describe('order ids with a frozen clock', () => {
     await load(a, 'before');
     expect(await place(a)).not.toBe(first);
   });
+
+  test('a reset or load refused with 503 (its new log cannot be begun) leaves the numbering as it was: an order after it keeps its id across a kill -9', async () => {
+    const dir = folder();
+    let a = app(dir);
+    await save(a, 'before');
+    const ids = [await place(a)];
+    // Where the next log would go: the disk refuses it, so the world and its numbering stay.
+    const next = `world-${String(readdirSync(dir).filter((n) => n.endsWith('.log')).length + 1).padStart(6, '0')}.log`;
+    mkdirSync(join(dir, next));
+    expect((await call(a, 'POST', '/__mock/reset')).status).toBe(503);
+    expect((await call(a, 'POST', '/__mock/snapshots/before/load')).status).toBe(503);
+    ids.push(await place(a));
+    crash(a);
+    rmdirSync(join(dir, next));
+    a = app(dir);
+    expect([...a.ctx.store.orders.keys()]).toEqual(ids);
+  });
 });
+
