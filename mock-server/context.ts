@@ -113,7 +113,7 @@ export class MockContext {
     const { seed, listings, investor, history } = this.options;
     try {
       // A --state folder begins a new log from this world, seeded at the time its base names (engine/op-journal.ts).
-      this.engine.worldReplaced({ seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
+      this.engine.worldReplaced(previous, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds.
       this.store = previous;
@@ -135,7 +135,7 @@ export class MockContext {
     else this.engine.sync();
     try {
       // A --state folder begins a new log from it, its base written first (engine/op-journal.ts).
-      this.engine.worldReplaced();
+      this.engine.worldReplaced(previous);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds (brought up to the clock).
       this.store = previous;

@@ -4,7 +4,6 @@
  * that changes the world (`perform`), and keeps the world with --state: a folder's operation log (op-journal.ts), or an
  * earlier mock's single state file (single-file-state.ts); a change someone is told of is kept before the answer goes out.
  */
-import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { withSecrets } from '../kit/entropy.js';
 import { isStateFile } from '../world/state-dir.js';
@@ -15,9 +14,7 @@ import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
 import { describeAwaiting } from '../world/listing-table.js';
-import { acceptOrder, processOrder } from './orders.js';
-import { notifyRejected } from './notifications.js';
-import { parseOrderBody, validateOrder } from './validate-order.js';
+import { carryNumbering, processOrder, submitOrder, type OrderNumbering } from './orders.js';
 
 /** Default delay between accepting an order and processing it (virtual time). */
 export const DEFAULT_PROCESS_DELAY_MS = 1500;
@@ -72,6 +69,8 @@ export class Engine {
   private timeMark: NodeJS.Timeout | null = null;
   /** The next slice of the idle timeline build (prepareIdle), or null. */
   private preparing: NodeJS.Immediate | null = null;
+  /** Where order numbers stand across the worlds this mock has had (orders.ts). */
+  private readonly numbering: OrderNumbering = { before: 0 };
   /** What follows each move of the clock (set by open). */
   private follow: (from: number, to: number) => void = () => undefined;
 
@@ -109,6 +108,7 @@ export class Engine {
         sync: () => this.sync(),
         appliers: this.ops,
         replaced: () => this.worldVersion++,
+        numbering: this.numbering,
       }, stateFile, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair, this.ctx.options.snapshotLogBytes);
       this.journal.open(fresh);
       this.ctx.clock.onMove(this.follow);
@@ -165,12 +165,20 @@ export class Engine {
   }
 
   /**
-   * The world was replaced (a reset, with the recipe it was seeded from; a snapshot loaded, with
-   * none): with a --state folder, a new log begins from it (a new base on disk before this returns).
+   * The world `previous` was replaced (a reset, with the recipe it was seeded from; a snapshot loaded,
+   * with none): its orders are numbered after every one drawn before, and with a --state folder a new
+   * log begins from it (a new base on disk before this returns; when it cannot be, nothing changes).
    */
-  worldReplaced(recipe?: SeedRecipe, t?: number): void {
+  worldReplaced(previous: Store, recipe?: SeedRecipe, t?: number): void {
     this.worldVersion++;
-    this.journal?.worldReplaced(recipe, t);
+    const numbered = this.numbering.before;
+    carryNumbering(this.numbering, previous, this.ctx.store);
+    try {
+      this.journal?.worldReplaced(recipe, t);
+    } catch (err) {
+      this.numbering.before = numbered;
+      throw err;
+    }
     this.prepareIdle();
   }
 
@@ -287,25 +295,11 @@ export class Engine {
     return { from, to: progress.at };
   }
 
-  /**
-   * Validates and accepts the order in body `text` for `account`; the world is synced first. The first ORD error is
-   * thrown, after the investor is emailed about it (the other failures, such as a login that has lapsed, are no order validation).
-   */
+  /** Validates and accepts the order in body `text` for `account` (orders.ts submitOrder: the first ORD error thrown, the investor emailed); the world is synced first. */
   submit(account: Account, text: string, delayMs = this.processDelayMs): Order {
     this.sync();
-    const store = this.ctx.store;
     const now = this.ctx.clock.now();
-    let body: unknown;
-    let bids;
-    try {
-      const parsed = parseOrderBody(text);
-      body = parsed.value;
-      bids = validateOrder(store, account, parsed, now);
-    } catch (err) {
-      if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
-      throw err;
-    }
-    return acceptOrder(store, account, bids, now, now + delayMs);
+    return submitOrder(this.ctx.store, account, text, now, now + delayMs, this.numbering);
   }
 
   /** Processes every queued order now, whatever its time (POST /__mock/process). */

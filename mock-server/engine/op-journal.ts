@@ -4,40 +4,25 @@
  * world/state-dir.ts). The engine is deterministic per seed and clock, so replaying the operations at
  * their times rebuilds the world the mock had. A record is on disk (group commit) before the answer;
  * a failed write rolls the world back to what the disk holds and answers 503 until the disk takes
- * writes again. When the log grows past a size or an age, the world is written as a new base and a
- * new log begun (the previous base stays in force until the new one is whole).
+ * writes again; when that rollback fails too (two faults at once), the world stays as it was and every
+ * change is refused until a restart reads the folder again. When the log grows past a size or an age,
+ * the world is written as a new base and a new log begun (the previous base stays in force until the
+ * new one is whole).
  */
-import { copyFileSync, existsSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { withSecrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import { LogAppender, LogCorruptError, readLog, type LogIo, type LogRead } from '../world/op-log.js';
-import { parseState, saveStateFile, serializeState, StateFileError, stateWriteError, writeStateFile } from '../world/persistence.js';
+import { LogAppender, type LogIo } from '../world/op-log.js';
+import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { seedStore, type SeedHistory } from './seed.js';
+import { loadFolder, type BaseRecord, type OpRecord, type SeedRecipe } from './op-folder.js';
+import type { OrderNumbering } from './orders.js';
 import { settleWorld } from './settle.js';
 
-/** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
-export interface OpRecord {
-  t: number;
-  k: string;
-  s?: string[];
-  [field: string]: unknown;
-}
-
-/** What a seeded world is made from (a fresh folder's base, a reset's). */
-export interface SeedRecipe {
-  seed: number;
-  listings: number;
-  /** 'none': no seeded history (`mock serve --history none`); absent: the seeded history. */
-  history?: SeedHistory;
-  investor?: { id: string; cash: number };
-}
-
-/** The first record of every log: where its world begins (a snapshot beside it may be missing only when `cont`: then the log before it is the base). */
-type BaseRecord = OpRecord & ({ k: 'base'; from: 'seed'; recipe: SeedRecipe } | { k: 'base'; from: 'snapshot'; cont: boolean });
+export type { OpRecord, SeedRecipe } from './op-folder.js';
 
 /** Applies a recorded operation to the world, live or replayed (Engine.defineOp registers them). */
 export type OpApplier = (record: OpRecord) => unknown;
@@ -50,6 +35,8 @@ export interface JournalHost {
   readonly appliers: ReadonlyMap<string, OpApplier>;
   /** The world was replaced under the engine (a rollback): caches keyed by its version must go. */
   readonly replaced: () => void;
+  /** Where order numbers stand: kept in each base record, so a replay draws the ids the live world drew. */
+  readonly numbering: OrderNumbering;
 }
 
 /** A log past this many bytes, or this old and past a 64th of it, is followed by a new base snapshot. */
@@ -58,23 +45,34 @@ export const SNAPSHOT_LOG_AGE_MS = 60 * 60 * 1000;
 /** A world of at most this many listings is written as a base snapshot at a clean stop whatever its log. */
 const CLOSE_SNAPSHOT_LISTINGS = 20_000;
 
+/** A failed write as its code and message (node's messages begin with the code already). */
+function ioError(err: unknown): string {
+  const code = (err as { code?: string } | null)?.code ?? 'EIO';
+  const message = String((err as Error)?.message ?? err);
+  return message.startsWith(`${code}:`) ? message : `${code}: ${message}`;
+}
+
 /** The 503 a change gets when its record cannot be written. */
 function writeFailed(path: string, err: unknown): ApiError {
-  const code = (err as { code?: string } | null)?.code ?? 'EIO';
   return new ApiError(503, {
     code: 'STATE_WRITE_FAILED',
-    message: `the mock cannot write its operation log ${path} (${code}: ${(err as Error)?.message ?? err}); the change was not made, `
+    message: `the mock cannot write its operation log ${path} (${ioError(err)}); the change was not made, `
       + 'reads still work; free space or fix the folder and send it again',
   }, { 'retry-after': '5' });
 }
 
-/** The world as a folder holds it: base, records to replay, the newest log and where its whole records end. */
-interface Loaded {
-  store: Store;
-  now: number;
-  records: OpRecord[];
-  gen: number;
-  end: number;
+/**
+ * The 503 of every change once a failed write could not be rolled back either: the world then holds
+ * what the disk does not (the changes of the write that failed), and a change made on it would be
+ * acknowledged on a world no restart rebuilds.
+ */
+function rollbackFailed(path: string, err: unknown, rollback: unknown): ApiError {
+  return new ApiError(503, {
+    code: 'STATE_ROLLBACK_FAILED',
+    message: `the mock cannot write its operation log ${path} (${ioError(err)}) nor roll its world back to it `
+      + `(${(rollback as Error)?.message ?? rollback}); it takes no change until it is restarted (a restart reads the world the folder holds); `
+      + 'reads still work, and may show the changes of the failed write, which are not on disk',
+  }, { 'retry-after': '60' });
 }
 
 /** The operation log of one state folder. */
@@ -84,6 +82,8 @@ export class OpJournal {
   private releaseLock: () => void = () => undefined;
   private toReplay: OpRecord[] = [];
   private failure: ApiError | null = null;
+  /** Set when a failed write could not be rolled back: the 503 of every change until a restart. */
+  private stoppedBy: ApiError | null = null;
   /** Writes that failed so far, and the 503 of the last: a request during which one failed may have shown what was rolled back. */
   failures = 0;
   lastFailure: ApiError | null = null;
@@ -110,7 +110,7 @@ export class OpJournal {
     }
     try {
       removeSnapshotTemps(this.dir);
-      const loaded = this.load();
+      const loaded = loadFolder(this.dir, this.repair);
       if (!loaded) {
         // Seeded at the time its base record names: a replay seeds at that time too (a running clock moves while seeding).
         const t = this.host.clock.now();
@@ -119,6 +119,7 @@ export class OpJournal {
         return;
       }
       this.host.store = loaded.store;
+      this.host.numbering.before = loaded.ordersBefore;
       if (loaded.now > this.host.clock.now()) this.host.clock.set(loaded.now);
       this.toReplay = loaded.records;
       this.gen = loaded.gen;
@@ -153,61 +154,12 @@ export class OpJournal {
     if (last > clock.now()) clock.set(last);
   }
 
-  /** Reads the folder: the newest usable base and every record after it; null when it holds no log. */
-  private load(): Loaded | null {
-    const logs = listGenerations(this.dir).filter((g) => g.log).map((g) => g.n);
-    const chain: { n: number; read: LogRead; records: OpRecord[] }[] = [];
-    for (let i = logs.length - 1; i >= 0; i--) {
-      const n = logs[i]!;
-      const read = this.readLogFile(n);
-      const records = read.payloads.map((p) => JSON.parse(p.toString('utf8')) as OpRecord);
-      if (records.length === 0) {
-        // Made and killed before its base record: it never held anything (a newer log would have a base).
-        if (chain.length === 0) unlinkSync(inDir(this.dir, logName(n)));
-        continue;
-      }
-      chain.unshift({ n, read, records });
-      const base = records[0] as BaseRecord;
-      if (base.k !== 'base') throw new StateFileError(inDir(this.dir, logName(n)), 'does not begin with its base record');
-      const world = this.baseWorld(n, base);
-      if (world) {
-        const newest = chain[chain.length - 1]!;
-        return { ...world, records: chain.flatMap((c) => c.records.slice(1)), gen: newest.n, end: newest.read.end };
-      }
-    }
-    if (chain.length === 0) return null;
-    throw new StateFileError(this.dir, 'holds logs whose base snapshot is missing');
-  }
-
-  /** The world a base record names, or null for a snapshot not (yet) written after a log that goes on from the one before. */
-  private baseWorld(n: number, base: BaseRecord): { store: Store; now: number } | null {
-    if (base.from === 'seed') return { store: seedStore({ ...base.recipe, now: base.t }), now: base.t };
-    const path = inDir(this.dir, snapshotName(n));
-    if (existsSync(path)) return parseState(readFileSync(path, 'utf8'), path);
-    if (base.cont) return null;
-    throw new StateFileError(path, 'is missing, and the log beside it starts from it');
-  }
-
-  /** A log's records; a bad one before the end refuses (or, with --state-repair, cuts the log there, keeping a copy). */
-  private readLogFile(n: number): LogRead {
-    const path = inDir(this.dir, logName(n));
-    try {
-      return readLog(path);
-    } catch (err) {
-      if (!(err instanceof LogCorruptError) || !this.repair) throw err;
-      const copy = `${path}.damaged-${Date.now()}`;
-      copyFileSync(path, copy);
-      truncateSync(path, err.offset);
-      console.error(`mock: --state-repair cut ${path} at byte ${err.offset} (a bad record); the whole log is kept as ${copy}`);
-      return readLog(path);
-    }
-  }
-
   /** Begins log `n` with its base record, on disk (and in the folder) before anything is written to it. */
   private startLog(n: number, base: BaseRecord): void {
     const appender = new LogAppender(inDir(this.dir, logName(n)), 0, (err) => this.failed(err));
+    const { before } = this.host.numbering;
     try {
-      appender.appendNow(Buffer.from(JSON.stringify(base)));
+      appender.appendNow(Buffer.from(JSON.stringify(before > 0 ? { ...base, orders: before } : base)));
       fsyncDir(this.dir);
     } catch (err) {
       appender.close();
@@ -217,11 +169,10 @@ export class OpJournal {
     this.appender = appender;
     this.gen = n;
     this.logStarted = Date.now();
-    const before = n;
     const done = (old ? old.synced() : Promise.resolve()).catch(() => undefined).then(() => {
       old?.close();
       // A new base is in force: older generations are no longer read.
-      if (base.from === 'seed' || !base.cont) this.dropBefore(before);
+      if (base.from === 'seed' || !base.cont) this.dropBefore(n);
     });
     this.retiring.push(done);
   }
@@ -240,8 +191,14 @@ export class OpJournal {
     if (this.appender) this.appender.io = io;
   }
 
-  /** Throws the 503 while the disk refuses writes (probing it first: a change is made only when its record can follow). */
+  /** The 503 every change gets since a failed write could not be rolled back (until a restart), or null. */
+  get stopped(): ApiError | null {
+    return this.stoppedBy;
+  }
+
+  /** Throws the 503 while the disk refuses writes (probing it first: a change is made only when its record can follow), or since a rollback failed. */
   checkWritable(): void {
+    if (this.stoppedBy) throw this.stoppedBy;
     if (!this.failure) return;
     try {
       this.appender!.appendNow(Buffer.from(JSON.stringify({ t: this.host.clock.now(), k: 'time' })));
@@ -278,23 +235,39 @@ export class OpJournal {
     await current;
   }
 
-  /** A failed write: the world as the disk holds it, and the 503 every change not on disk answers. */
+  /**
+   * A failed write: the world as the disk holds it, and the 503 every change not on disk answers. When
+   * the disk cannot be read back either, the world stays the one before (each operation whole, never
+   * half replayed) and the mock stops taking changes (`stopped`) until it is restarted.
+   */
   private failed(err: unknown): ApiError {
-    const told = writeFailed(this.appender?.path ?? this.dir, err);
-    this.failure = told;
+    const path = this.appender?.path ?? this.dir;
     this.failures++;
+    if (this.stoppedBy) return this.stoppedBy;
+    const told = writeFailed(path, err);
+    this.failure = told;
     this.lastFailure = told;
+    const live = this.host.store;
+    const numbered = this.host.numbering.before;
     try {
-      const loaded = this.load();
-      if (loaded) {
-        this.host.store = loaded.store;
-        this.applyAll(loaded.records);
-        this.host.replaced();
-      }
-    } catch (rebuild) {
-      console.error('mock: cannot roll the world back to its operation log', rebuild);
+      const loaded = loadFolder(this.dir, false);
+      if (!loaded) throw new Error(`the folder ${this.dir} holds no operation log`);
+      this.host.store = loaded.store;
+      this.host.numbering.before = loaded.ordersBefore;
+      this.applyAll(loaded.records);
+      this.host.replaced();
+      return told;
+    } catch (rollback) {
+      this.host.store = live;
+      this.host.numbering.before = numbered;
+      this.host.replaced();
+      const stopped = rollbackFailed(path, err, rollback);
+      this.stoppedBy = stopped;
+      this.failure = stopped;
+      this.lastFailure = stopped;
+      console.error(`mock: ${stopped.body.message}`);
+      return stopped;
     }
-    return told;
   }
 
   /**
@@ -302,6 +275,7 @@ export class OpJournal {
    * base on disk before this returns, so no record names a world that may be gone later.
    */
   worldReplaced(recipe?: SeedRecipe, t = this.host.clock.now()): void {
+    if (this.stoppedBy) throw this.stoppedBy;
     const n = this.gen + 1;
     try {
       if (recipe) return this.startLog(n, { t, k: 'base', from: 'seed', recipe });

@@ -1,28 +1,67 @@
 /**
- * Orders in the engine: accepting a validated order (debit the whole total, every bid PENDING/NONE,
+ * Orders in the engine: validating and accepting an order (debit the whole total, every bid PENDING/NONE,
  * queue it) and processing it (each bid's bid_result per the spec, crediting what was not placed).
  */
 import { youngPartialCap } from '../../src/contract/bid-rules.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { ApiError } from '../kit/api-error.js';
 import { cents } from '../kit/money.js';
 import type { Account, Bid, Order, Store } from '../world/store.js';
 import { addOrder } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { canOriginate, completeIfDone, fund, makePending } from './lifecycle.js';
-import { notifyProcessed } from './notifications.js';
+import { notifyProcessed, notifyRejected } from './notifications.js';
 import { rngFor } from './rng-for.js';
 import { settleListing } from './settle.js';
 import { biddableUntil, listingChanged } from './timeline.js';
-import type { BidRequest } from './validate-order.js';
+import { parseOrderBody, validateOrder, type BidRequest } from './validate-order.js';
 
 /** Source recorded on orders placed through the API. */
 export const ORDER_SOURCE = 'API';
 
+/**
+ * Where a mock's order numbers stand. An order's id is drawn from the seed, its number and the time;
+ * its number is the world's order count plus `before`, the numbers drawn in the worlds it replaced (a
+ * snapshot loaded, a reset: a frozen clock gave a loaded world's next order the id the world before
+ * had given, at the same time, to another order). Kept by the engine, not in the world (a snapshot
+ * loads byte for byte as saved), and in each base record of a --state log (engine/op-journal.ts).
+ */
+export interface OrderNumbering {
+  before: number;
+}
+
+/** After a world replaced `previous` (numbered by `numbering`) with `next`: its next order number is past every one drawn so far. */
+export function carryNumbering(numbering: OrderNumbering, previous: Store, next: Store): void {
+  numbering.before = Math.max(0, previous.orders.size + numbering.before - next.orders.size);
+}
+
+/**
+ * Validates and accepts the order in body `text` for `account` at `now`, to be processed at `processAt`. The first ORD error is
+ * thrown, after the investor is emailed about it (the other failures, such as a login that has lapsed, are no order validation).
+ */
+export function submitOrder(store: Store, account: Account, text: string, now: number, processAt: number, numbering: OrderNumbering): Order {
+  let body: unknown;
+  let bids;
+  try {
+    const parsed = parseOrderBody(text);
+    body = parsed.value;
+    bids = validateOrder(store, account, parsed, now);
+  } catch (err) {
+    if (err instanceof ApiError && /^ORD\d+$/.test(String(err.body.code))) notifyRejected(store, account.id, body, err, now);
+    throw err;
+  }
+  return acceptOrder(store, account, bids, now, processAt, numbering);
+}
+
 /** Accepts an order: debits its total at once and queues it for processing at `processAt`. */
-export function acceptOrder(store: Store, account: Account, bids: BidRequest[], now: number, processAt: number): Order {
-  let seq = store.orders.size + 1;
+export function acceptOrder(store: Store, account: Account, bids: BidRequest[], now: number, processAt: number, numbering: OrderNumbering = { before: 0 }): Order {
+  let seq = store.orders.size + 1 + numbering.before;
   let order_id = rngFor(store.seed, seq, now, 0x0dde).uuid();
-  while (store.orders.has(order_id)) order_id = rngFor(store.seed, ++seq, now, 0x0dde).uuid();
+  // A number stepped over stays drawn: the next order, and a world that replaces this one, start after it.
+  while (store.orders.has(order_id)) {
+    numbering.before++;
+    order_id = rngFor(store.seed, ++seq, now, 0x0dde).uuid();
+  }
   const order: Order = {
     order_id,
     accountId: account.id,

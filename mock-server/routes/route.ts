@@ -208,6 +208,9 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
   const answerError = spec.browser ?? jsonError;
   const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
+    // A log that could not be rolled back takes no change until a restart: refused before the body runs.
+    const stopped = writes ? ctx.engine.opLog?.stopped : null;
+    if (stopped) return answerError(stopped);
     const failuresBefore = ctx.engine.opLog?.failures ?? 0;
     let result: Answer;
     try {

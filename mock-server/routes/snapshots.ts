@@ -46,6 +46,9 @@ export function snapshotHandlers(ctx: MockContext) {
     // A save changes no world: nothing for the state file; the text is taken once no move runs (the world where it ended), settled
     // as a reader sees it (a move leaves that to its readers: an unsettled text, loaded, would lose the steps it lacks for good).
     http.post('*/__mock/snapshots', route(ctx, async ({ request }) => {
+      // A world that holds changes its log could not keep (a failed rollback) is not saved for later loads.
+      const stopped = ctx.engine.opLog?.stopped;
+      if (stopped) throw stopped;
       const body = await jsonBody(request);
       const name = checkedName(body.name);
       if (body.replace !== undefined && typeof body.replace !== 'boolean') throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);

@@ -4,6 +4,22 @@
  * one operation, engine/op-journal.ts). Records are appended by group commit: one write and one
  * fdatasync carry every record appended while the previous write ran, and each record's promise
  * settles when that write is on disk (or failed: then every record not on disk is dropped).
+ *
+ * A torn tail only at the tail. A kill mid-append leaves a prefix of one write: whole records, then
+ * one record cut short, and nothing after it. So a bad record is read as a torn last write (cut, the
+ * records before it kept) only when nothing whole can follow it: fewer than 8 bytes are left, or only
+ * zeros (a crash after the file grew), or no whole record starts anywhere after it. Anything else is
+ * damage in the middle, refused naming the file and the bad record's offset: a length of 0 or above
+ * MAX_RECORD (no write makes one), or a bad record with a whole record after it. "Whole" is a length
+ * that fits in the file and a CRC-32 that matches its payload, looked for at every byte after the bad
+ * record (wholeRecordAfter), not only where its length points: a flipped length bit points anywhere,
+ * past the end included, while the record after it is still where it was. Chosen over a bound on the
+ * length alone, which would miss any flip that stays under the bound (bit 12 of a length is 4 KiB).
+ * A length of at most MAX_RECORD has a 0 as its top byte and JSON text holds no 0 byte, so the search
+ * checksums almost nothing inside payloads; a match by chance is 1 in 2^32 per candidate; and the
+ * checksum work is bounded (SCAN_BUDGET: past it the record is refused, the safe side). A machine that
+ * lost power may write a torn write's pages out of order, leaving a whole record after a hole: that is
+ * refused too (--state-repair cuts it); such records were never acknowledged.
  */
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { write as writeCb, fdatasync as fdatasyncCb } from 'node:fs';
@@ -12,13 +28,15 @@ import { MockSetupError } from '../kit/setup-error.js';
 
 /** The first line of every log file. */
 export const LOG_HEADER = Buffer.from('MKT-MOCK-LOG v1\n');
-/** A record longer than this is damage, not data (the largest operation is an order of 100 bids). */
+/** A record longer than this is damage, not data (the largest operation is an order of 100 bids, its body at most 1 MiB). */
 const MAX_RECORD = 16 * 1024 * 1024;
+/** Bytes the search for a whole record after a bad one may checksum; past it the bad record is refused, not cut. */
+const SCAN_BUDGET = 4 * MAX_RECORD;
 
 /** A log with a damaged record before its end: the mock refuses to start on it (exit 2). */
 export class LogCorruptError extends MockSetupError {
-  constructor(readonly path: string, readonly offset: number, problem: string) {
-    super(`mock operation log ${path} has a bad record at byte offset ${offset} (${problem}), with records after it; `
+  constructor(readonly path: string, readonly offset: number, problem: string, why = 'with records after it') {
+    super(`mock operation log ${path} has a bad record at byte offset ${offset} (${problem}), ${why}; `
       + 'start with --state-repair to cut the log there (a copy of the whole log is kept beside it), or move the folder away');
   }
 }
@@ -47,27 +65,31 @@ function allZero(bytes: Buffer, from: number): boolean {
 }
 
 /**
- * Reads a log's bytes. A record cut short at the end (or a tail of zeros, as a crash after the file
- * grew can leave) is a torn last record: not returned, `end` stops before it. A bad record with
- * data after it throws LogCorruptError naming `path` and its offset.
+ * Reads a log's bytes. A bad last record that nothing whole can follow (a write cut short, a tail of
+ * zeros) is a torn tail: not returned, `end` stops before it. Any other bad record (an impossible
+ * length, or a whole record after it) throws LogCorruptError naming `path` and the record's offset.
  */
 export function parseLog(bytes: Buffer, path: string): LogRead {
   const size = bytes.length;
   if (size < LOG_HEADER.length) {
     // Killed while the header was written: an empty log.
     if (LOG_HEADER.subarray(0, size).equals(bytes)) return { payloads: [], end: 0, size };
-    throw new LogCorruptError(path, 0, 'not a mkt mock operation log');
+    throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
   }
-  if (!bytes.subarray(0, LOG_HEADER.length).equals(LOG_HEADER)) throw new LogCorruptError(path, 0, 'not a mkt mock operation log');
+  if (!bytes.subarray(0, LOG_HEADER.length).equals(LOG_HEADER)) throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
   const payloads: Buffer[] = [];
   let off = LOG_HEADER.length;
   while (off < size) {
     const problem = recordProblem(bytes, off);
     if (problem) {
-      const len = size - off >= 4 ? bytes.readUInt32LE(off) : 0;
-      const reachesEnd = size - off < 8 || off + 8 + len >= size;
-      if (reachesEnd || allZero(bytes, off)) return { payloads, end: off, size };
-      throw new LogCorruptError(path, off, problem);
+      // Too short for any record after it, or the zeros of a file that grew before its write came.
+      if (size - off < 8 || allZero(bytes, off)) return { payloads, end: off, size };
+      const len = bytes.readUInt32LE(off);
+      if (len === 0 || len > MAX_RECORD) throw new LogCorruptError(path, off, problem, 'a length no write of this mock makes');
+      const next = wholeRecordAfter(bytes, off);
+      if (next === -1) return { payloads, end: off, size };
+      throw new LogCorruptError(path, off, problem, next >= 0 ? `with a whole record after it at byte offset ${next}`
+        : `with more bytes after it than can be checked for whole records (${size - off - 8})`);
     }
     const len = bytes.readUInt32LE(off);
     payloads.push(bytes.subarray(off + 8, off + 8 + len));
@@ -80,9 +102,27 @@ function recordProblem(bytes: Buffer, off: number): string | null {
   if (bytes.length - off < 8) return 'cut short in its header';
   const len = bytes.readUInt32LE(off);
   if (len === 0 || len > MAX_RECORD) return `impossible length ${len}`;
-  if (off + 8 + len > bytes.length) return 'cut short';
+  if (off + 8 + len > bytes.length) return `length ${len} reaches past the end of the file`;
   if (crc32(bytes, off + 8, off + 8 + len) !== bytes.readUInt32LE(off + 4)) return 'checksum mismatch';
   return null;
+}
+
+/**
+ * The offset of the first whole record (a length that fits, a checksum that matches) starting after
+ * byte `bad`, at any byte; -1 when there is none, -2 when SCAN_BUDGET ran out first.
+ */
+function wholeRecordAfter(bytes: Buffer, bad: number): number {
+  let budget = SCAN_BUDGET;
+  for (let p = bad + 1; p + 9 <= bytes.length; p++) {
+    // A length up to MAX_RECORD (2^24) has a top byte of 0, or 1 for 2^24 itself: skipped without a read.
+    if (bytes[p + 3]! > 1) continue;
+    const len = bytes.readUInt32LE(p);
+    if (len === 0 || len > MAX_RECORD || p + 8 + len > bytes.length) continue;
+    budget -= len;
+    if (budget < 0) return -2;
+    if (crc32(bytes, p + 8, p + 8 + len) === bytes.readUInt32LE(p + 4)) return p;
+  }
+  return -1;
 }
 
 /** Reads the log file at `path` (LogRead of parseLog). */

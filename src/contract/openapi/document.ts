@@ -99,6 +99,7 @@ function sharedAnswers(e: Endpoint, to: Map<number, StatusAnswers>): void {
   add(to, 417, { description: 'An Expect header other than 100-continue.', codes: [VALIDATION_ERROR] });
   add(to, 503, { description: 'The mock holds too many connections or request bytes at once (Retry-After says when to retry).', codes: ['SYS0503'] });
   add(to, 503, { description: 'With --state: the mock cannot write its operation log (a full disk, a read-only folder); the change was not made.', codes: ['STATE_WRITE_FAILED'] });
+  add(to, 503, { description: 'With --state: a failed write of the operation log could not be rolled back either; the mock takes no change until it is restarted.', codes: ['STATE_ROLLBACK_FAILED'] });
   to.get(503)!.retryAfter = true;
   if (Object.values(e.answers).some((a) => 'html' in a)) add(to, 500, { description: 'A server fault (an error page).', html: true });
   if (e.zone) add(to, 400, { description: 'The timezone header names an unknown zone.', codes: [VALIDATION_ERROR] });

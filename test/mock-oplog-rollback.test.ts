@@ -1,0 +1,160 @@
+/**
+ * Two faults at once in `--state DIR` (engine/op-journal.ts): a write of the operation log fails (a
+ * full disk, injected as the other full-disk tests do) and the rollback that follows fails too (the
+ * log cannot be read back: here its header damaged on disk). The rollback's failure was only logged
+ * and the mock went on acknowledging changes on a world the disk did not hold. Now every change is
+ * refused, 503 STATE_ROLLBACK_FAILED naming both causes, until a restart; reads still work; the world
+ * is the one before the rollback, each operation whole (never half replayed); nothing refused reaches
+ * the disk, not even through a clean stop; and a restart has every acknowledged change.
+ */
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { MockApp } from '../mock-server/app.js';
+import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/world/op-log.js';
+import { serializeState } from '../mock-server/world/persistence.js';
+import { call, makeApp, plainListings } from './engine-fixture.js';
+
+const open: MockApp[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const a of open.splice(0)) await a.close?.().catch(() => undefined);
+});
+
+const folder = (): string => join(mkdtempSync(join(tmpdir(), 'mkt-rollback-')), 'world');
+
+function stateApp(dir: string): MockApp {
+  const app = makeApp({ stateFile: dir, listings: 60, autoApprove: ['alice'] });
+  open.push(app);
+  return app;
+}
+
+async function aliceToken(app: MockApp): Promise<string> {
+  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
+  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
+  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
+    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  }));
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const digest = (app: MockApp): string => {
+  app.ctx.engine.settle();
+  return serializeState(app.ctx.store, app.ctx.clock.now());
+};
+
+/** Swaps the first byte of a file with `byte`, in place (the appender keeps its own descriptor); returns the byte it held. */
+function putFirstByte(path: string, byte: number): number {
+  const fd = openSync(path, 'r+');
+  try {
+    const held = Buffer.alloc(1);
+    readSync(fd, held, 0, 1, 0);
+    writeSync(fd, Buffer.from([byte]), 0, 1, 0);
+    return held[0]!;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const full: LogIo = {
+  write: async () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); },
+  datasync: async () => undefined,
+};
+
+describe('a failed write whose rollback fails too', () => {
+  test('stops every change (503 naming both causes) until a restart; reads work; nothing refused is half applied or reaches the disk', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const dir = folder();
+    const app = stateApp(dir);
+    const token = await aliceToken(app);
+    const [one, two] = plainListings(app, 0).map((l) => l.listing_number);
+    const bid = (listing: number) => ({ token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    const acked = await call(app, 'POST', '/v1/orders', bid(one!));
+    expect(acked.status).toBe(200);
+    const onDisk = digest(app);
+
+    // Two faults: the disk refuses the next write, and the log cannot be read back for the rollback.
+    const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
+    app.ctx.engine.opLog!.useIo(full);
+    const header = putFirstByte(log, 0x58);
+    // Two orders at once: the first in the write that fails, the second queued behind it; both are told the same.
+    const [refused, queued] = await Promise.all([call(app, 'POST', '/v1/orders', bid(two!)), call(app, 'POST', '/v1/orders', bid(one!))]);
+    expect([queued.status, queued.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('STATE_ROLLBACK_FAILED');
+    expect(refused.body.message).toContain(`cannot write its operation log ${log} (ENOSPC: no space left on device, write)`);
+    expect(refused.body.message).toContain(`nor roll its world back to it (mock operation log ${log} has a bad record at byte offset 0`);
+    expect(refused.body.message).toContain('takes no change until it is restarted');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    // The world is the one before the rollback, each operation whole: the refused orders with their debits, the ledger whole.
+    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    const shown = digest(app);
+    expect(shown).not.toBe(onDisk);
+
+    // The disk is well again: still no change taken (not on a world the disk does not hold), whatever the route.
+    putFirstByte(log, header);
+    app.ctx.engine.opLog!.useIo(diskIo);
+    for (const [method, path, opts] of [
+      ['POST', '/v1/orders', bid(two!)],
+      ['POST', '/__mock/clock', { body: { advance: '2h' } }],
+      ['POST', '/__mock/process', {}],
+      ['POST', `/__mock/listings/${two}/withdraw`, {}],
+      ['POST', '/__mock/reset', {}],
+      ['POST', '/__mock/snapshots', { body: { name: 'after' } }],
+    ] as const) {
+      const again = await call(app, method, path, opts);
+      expect([path, again.status, again.body.code]).toEqual([path, 503, 'STATE_ROLLBACK_FAILED']);
+    }
+    expect(digest(app)).toBe(shown);
+
+    // Reads still work.
+    expect((await call(app, 'GET', '/v1/accounts/platform', { token })).status).toBe(200);
+    expect((await call(app, 'GET', '/v1/orders', { token })).status).toBe(200);
+    expect((await call(app, 'GET', '/__mock/state')).status).toBe(200);
+
+    // A clean stop writes no base from this world; a restart has what was acknowledged and nothing refused.
+    await app.close?.();
+    open.splice(open.indexOf(app), 1);
+    const restarted = stateApp(dir);
+    expect(digest(restarted)).toBe(onDisk);
+    expect([...restarted.ctx.store.orders.keys()]).toEqual([acked.body.order_id]);
+    expect((await call(restarted, 'POST', '/v1/orders', bid(two!))).status).toBe(200);
+  });
+
+  test('a rollback that fails half way through the replay leaves the world before it, whole, not the half replayed one', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const dir = folder();
+    const app = stateApp(dir);
+    const token = await aliceToken(app);
+    const [one, two] = plainListings(app, 0).map((l) => l.listing_number);
+    const bid = (listing: number) => ({ token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    expect((await call(app, 'POST', '/v1/orders', bid(one!))).status).toBe(200);
+    // The acknowledged order's record rewritten in place as an operation this mock does not know (its checksum
+    // right): a replay applies the records before it, then fails.
+    const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
+    const bytes = readFileSync(log);
+    const last = parseLog(bytes, log).payloads.at(-1)!;
+    const at = last.byteOffset - bytes.byteOffset - 8;
+    const unknown = frameRecord(Buffer.from(last.toString().replace('"k":"order"', '"k":"orde_"')));
+    const fd = openSync(log, 'r+');
+    writeSync(fd, unknown, 0, unknown.length, at);
+    closeSync(fd);
+
+    const live = app.ctx.store;
+    app.ctx.engine.opLog!.useIo(full);
+    const refused = await call(app, 'POST', '/v1/orders', bid(two!));
+    expect([refused.status, refused.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
+    expect(refused.body.message).toContain('the log holds an operation this mock does not know (orde_)');
+    expect(app.ctx.store).toBe(live);
+    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    expect(app.ctx.store.orders.size).toBe(2);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('nor roll its world back'));
+    expect((await call(app, 'GET', '/v1/orders', { token })).body.total_count).toBe(2);
+    expect((await call(app, 'POST', '/__mock/process')).status).toBe(503);
+  });
+});
+
