@@ -18,7 +18,7 @@ import { WebhookEventSchema, type WebhookDelivery, type WebhookEvent } from '../
 import { call, order, plainListings, START, tokenFor } from './engine-fixture.js';
 import { testMockApp } from './helpers/mock.js';
 import { rawRequest } from './helpers/raw-http.js';
-import { startReceiver, unreachableUrl, type Receiver } from './helpers/webhook-receiver.js';
+import { startReceiver, unreachableUrl, type Answer, type Receiver } from './helpers/webhook-receiver.js';
 
 const SECRET = 'whsec_test_secret';
 /** Short waits between attempts: the retries of a test take milliseconds, not seconds. */
@@ -37,7 +37,7 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function receiver(statuses?: (number | 'hang')[]): Promise<Receiver> {
+async function receiver(statuses?: Answer[]): Promise<Receiver> {
   const r = await startReceiver(statuses);
   open.push(r);
   return r;
@@ -175,31 +175,43 @@ describe('webhooks: retries and what they record', () => {
     expect(d!.attempts.map((a) => [a.status, a.error])).toEqual([[null, 'no answer within 100 ms'], [204, null]]);
   });
 
-  test('close cancels a retry that is due later, and the list keeps only the newest deliveries', async () => {
+  test('close cancels a retry that is due later: what was pending is dropped, counted, and nothing more is sent', async () => {
     const r = await receiver([500]);
-    const app = hookedApp([r.url], { retryMs: [3_600_000], keep: 2 });
+    const app = hookedApp([r.url], { retryMs: [3_600_000] });
     for (let i = 0; i < 3; i++) await refusedOrder(app);
-    const list = await until(app, (l) => l.length === 2 && l.every((d) => d.attempts.length === 1));
+    const list = await until(app, (l) => l.length === 3 && l.every((d) => d.attempts.length === 1));
     expect(list.every((d) => d.state === 'pending' && d.next_attempt_at !== null)).toBe(true);
-    const ids = app.ctx.store.outbox.messages.map((m) => m.id);
-    expect(list.map((d) => Number(d.event_id.split('_').at(-1)))).toEqual([ids[2], ids[1]]);
     await app.close?.();
-    expect(app.webhooks!.list().every((d) => d.next_attempt_at === null)).toBe(true);
+    expect(app.webhooks!.list().every((d) => d.state === 'dropped' && d.next_attempt_at === null)).toBe(true);
+    expect(app.webhooks!.counts()).toEqual({ pending: 0, delivered: 0, failed: 0, dropped: 3 });
     expect(r.got).toHaveLength(3);
   });
 
-  test('a delivery pushed out of the kept list while its attempt is under way is tried no more (retries stay bounded by the list)', async () => {
-    const r = await receiver(['hang']);
-    const app = hookedApp([r.url], { retryMs: [5, 5, 5], timeoutMs: 100, keep: 1 });
-    // Three events at once: the first two leave the list while their first attempt still waits on the receiver.
+  test('the list keeps the newest `keep` ended deliveries; the counts keep every one', async () => {
+    const r = await receiver([204]);
+    const app = hookedApp([r.url], { keep: 2 });
     for (let i = 0; i < 3; i++) await refusedOrder(app);
-    const [kept] = await until(app, (l) => l[0]?.state === 'failed');
+    await r.waitFor(3);
+    const list = await until(app, (l) => l.length === 2 && l.every((d) => d.state === 'delivered') && app.webhooks!.counts().delivered === 3);
+    const ids = app.ctx.store.outbox.messages.map((m) => m.id);
+    expect(list.map((d) => Number(d.event_id.split('_').at(-1)))).toEqual([ids[2], ids[1]]);
+    expect((await call(app, 'GET', '/__mock/webhooks')).body.counts).toEqual({ pending: 0, delivered: 3, failed: 0, dropped: 0 });
+  });
+
+  test('past the queue bound the delivery waiting longest is dropped, never one whose attempt is under way (retries stay bounded by the queue)', async () => {
+    const r = await receiver(['hang']);
+    const app = hookedApp([r.url], { retryMs: [5, 5, 5], timeoutMs: 100, queue: 1 });
+    // Three events at once: all three are tried; when their attempts time out, two of them find the queue of one full.
+    for (let i = 0; i < 3; i++) await refusedOrder(app);
+    const [kept] = await until(app, (l) => l.some((d) => d.state === 'failed'));
+    await until(app, (l) => l.filter((d) => d.state === 'dropped').length === 2);
     expect(kept!.attempts).toHaveLength(4);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const ids = r.got.map((g) => g.headers['mkt-event-id']);
     // One attempt each for the two dropped, four for the kept one.
     expect(ids.filter((id) => id === kept!.event_id)).toHaveLength(4);
     expect(ids).toHaveLength(6);
+    expect(app.webhooks!.counts()).toEqual({ pending: 0, delivered: 0, failed: 1, dropped: 2 });
   });
 });
 
@@ -305,7 +317,7 @@ describe('webhooks: settings and secrets', () => {
     expect((await rawRequest(server.port, { target: '/__mock/webhooks' })).status).toBe(404);
     const seen = await rawRequest(server.port, { target: '/__mock/webhooks', headers: { 'x-mock-admin-token': 'T0ken-for-admin' } });
     expect(seen.status).toBe(200);
-    expect(JSON.parse(seen.text)).toEqual({ result: [], result_count: 0, total_count: 0 });
+    expect(JSON.parse(seen.text)).toEqual({ result: [], result_count: 0, total_count: 0, counts: { pending: 0, delivered: 0, failed: 0, dropped: 0 } });
   });
 
   test('without --webhook the list is empty and nothing is kept', async () => {

@@ -13,8 +13,10 @@ export const MAX_ITEMS = 200;
 
 /** What the proxy read of an exchange: the request as normalised, and the answer as it came (body decoded of any content coding). */
 export interface Exchange extends RequestParts {
-  /** Null when the request target could not be read (then the upstream judges it and nothing is checked). */
+  /** Null when there is none to check: the request target could not be read (the upstream judges it), or no answer came. */
   answer: { status: number; contentType: string | null; body: string | undefined } | null;
+  /** Why the answer's body was not read (too large, a coding that does not decode, cut short): a difference of its own. */
+  unread?: string;
 }
 
 /** The operation's name in a difference: its method and path as the document spells them, or the method and path as sent. */
@@ -41,6 +43,8 @@ export function checkExchange(doc: DocumentChecker, exchange: Exchange): Exchang
     if (mismatch?.errors) for (const p of fieldProblems(mismatch.errors)) add('answer', `/body${p.field}`, p.problem);
     else if (mismatch) add('answer', mismatch.part === 'status' ? '/status' : mismatch.part === 'content-type' ? '/headers/content-type' : '/body', mismatch.problem);
   }
+  // An answer the proxy did not read is never passed as conforming.
+  if (exchange.unread !== undefined) add('answer', '/body', exchange.unread);
   if (items.length <= MAX_ITEMS) return items;
   const kept = items.slice(0, MAX_ITEMS - 1);
   kept.push({ direction: items[MAX_ITEMS - 1]!.direction, operation, field: '', problem: `and ${items.length - kept.length} more differences` });

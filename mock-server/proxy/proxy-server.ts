@@ -2,7 +2,9 @@
  * The validating proxy (`mkt mock proxy`): a loopback HTTP server that forwards every request to an
  * upstream marketplace (the real service, or another mock) with undici and returns its answer
  * unchanged — method, target, headers and body bytes both ways, less the hop-by-hop headers of each
- * connection (and Host, which names the upstream). Each exchange is checked against the OpenAPI
+ * connection (and Host, which names the upstream). The answer is streamed to the client as it comes,
+ * and only its first 8 MiB, raw and decoded, are kept for the check (answer-body.ts): an answer the
+ * proxy cannot read whole is a violation saying why. Each exchange is checked against the OpenAPI
  * document (exchange-check.ts) and recorded in the proxy's own request journal (routes/journal.ts,
  * secrets redacted with what the proxy learnt of them: seen-secrets.ts) with its `violations`, and
  * counted for the summary printed on stop (summary.ts). The proxy answers one route itself, GET
@@ -11,8 +13,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { DEFAULT_JOURNAL_SIZE, INSPECT_PAGE } from '../../src/contract/mock-inspect.js';
 import { ApiError } from '../kit/api-error.js';
 import { sharedDocumentChecker } from '../http/document-check.js';
@@ -21,7 +22,8 @@ import { parsePage } from '../search/query-params.js';
 import { readSince, readViolationsFilter } from '../routes/inspect.js';
 import { keepsBody, RequestJournal, type Seen } from '../routes/journal.js';
 import { listEnvelope } from '../routes/route.js';
-import { checkExchange } from './exchange-check.js';
+import { AnswerBody, MAX_CHECKED_BODY } from './answer-body.js';
+import { checkExchange, type Exchange } from './exchange-check.js';
 import { SeenSecrets } from './seen-secrets.js';
 import { ViolationTally } from './summary.js';
 
@@ -44,6 +46,8 @@ export interface ProxyOptions {
   journalSize?: number;
   /** The wall clock (tests). */
   realNow?: () => number;
+  /** The most of an answer body checked, raw and decoded (default MAX_CHECKED_BODY, 8 MiB; tests make it small). */
+  maxCheckedBody?: number;
 }
 
 /** A listening proxy. */
@@ -118,15 +122,17 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted
   });
 }
 
-/** An answer's body as text for the check, decoded of its content coding; undefined when it cannot be. */
-function answerText(body: Buffer, coding: string | undefined): string | undefined {
-  try {
-    const c = (coding ?? '').trim().toLowerCase();
-    const plain = c === '' || c === 'identity' ? body : c === 'gzip' || c === 'x-gzip' ? gunzipSync(body) : c === 'deflate' ? inflateSync(body) : c === 'br' ? brotliDecompressSync(body) : null;
-    return plain?.toString('utf8');
-  } catch {
-    return undefined;
-  }
+/** Resolves once `res` can take more (or is gone): the answer is passed on at the client's pace, never piled up in the proxy. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Whether an undici failure is the request's own (a target or header undici will not send), not the upstream's. */
@@ -140,6 +146,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
   if ('problem' in upstream) throw new Error(`upstream ${upstream.problem}`);
   const prefix = upstream.pathname.replace(/\/+$/, '');
   const realNow = options.realNow ?? Date.now;
+  const maxCheckedBody = options.maxCheckedBody ?? MAX_CHECKED_BODY;
   const secrets = new SeenSecrets(realNow);
   const journal = new RequestJournal(secrets, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const tally = new ViolationTally();
@@ -176,7 +183,10 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     if (target.ok && method === 'GET' && path === JOURNAL_PATH) return answerJournal(res, target.url.searchParams);
     const arrival = journal.arrive(req.headers.authorization);
     const seen: Seen = { method, path, search: target.ok ? target.url.search : '', headers: req.headers, bodyText: null, status: null, violations: [] };
+    /** Set while a forwarded exchange's answer is not yet read to its end and checked: says so if the client leaves first. */
+    let unfinished: (() => void) | null = null;
     res.once('close', () => {
+      unfinished?.();
       seen.status = res.headersSent ? res.statusCode : null;
       // What a difference quotes of the request may hold a token: the tally printed on stop gets them redacted, as the journal shows them.
       seen.violations = journal.scrubViolations(seen.violations!);
@@ -198,32 +208,68 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
       seen.violations = [{ direction: 'request', operation: `${method} ${path}`, field: '/path', problem: target.ok ? 'cannot be forwarded' : target.problem }];
       return json(res, 400, { code: 'VAL0001', message: `request target: ${target.ok ? 'cannot be forwarded' : target.problem}` });
     }
-    let answer: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+    const check = (answer: Exchange['answer'], unread?: string): void => {
+      if (requestParts) seen.violations = checkExchange(doc, { ...requestParts, answer, ...(unread === undefined ? {} : { unread }) });
+    };
+    // Never [] for an answer the proxy did not see: a client gone before its end leaves the exchange marked unchecked.
+    unfinished = () => check(null, 'the client closed the connection before the answer ended; the answer was not checked');
+    // A client gone stops the upstream's answer too: nothing is read for nobody.
+    const cut = new AbortController();
+    res.once('close', () => cut.abort());
+    let sent: Dispatcher.ResponseData;
     try {
-      const sent = await request(`${upstream.origin}${prefix}${sentTarget}`, {
+      sent = await request(`${upstream.origin}${prefix}${sentTarget}`, {
         method: method as 'GET',
         headers: forwardableRaw(req),
         body: method === 'GET' || method === 'HEAD' || body.length === 0 ? undefined : body,
         dispatcher,
+        signal: cut.signal,
       });
-      answer = { status: sent.statusCode, headers: sent.headers, body: Buffer.from(await sent.body.arrayBuffer()) };
     } catch (err) {
+      if (cut.signal.aborted) return;
+      unfinished = null;
       const reason = (err as { code?: string }).code ?? (err as Error).name;
-      if (requestParts) seen.violations = checkExchange(doc, { ...requestParts, answer: null });
+      check(null);
       if (isRequestRefused(err)) {
         return json(res, 400, { code: 'VAL0001', message: `request: cannot be forwarded as sent (${(err as Error).message})` });
       }
       seen.fault = `upstream unreachable: ${reason}`;
       return json(res, 502, { code: 'PROXY_UPSTREAM', message: `upstream ${upstream.origin}${prefix} cannot be reached: ${reason} (${(err as Error).message})` });
     }
-    const contentType = headerValue(answer.headers, 'content-type');
-    const text = method === 'HEAD' ? undefined : answerText(answer.body, headerValue(answer.headers, 'content-encoding') ?? undefined);
-    secrets.learnAnswer(path, text);
-    if (requestParts) seen.violations = checkExchange(doc, { ...requestParts, answer: { status: answer.status, contentType, body: text } });
+    const status = sent.statusCode;
+    const contentType = headerValue(sent.headers, 'content-type');
     // The upstream's Date, not one of the proxy's own: nothing in the answer is the proxy's.
     res.sendDate = false;
-    res.writeHead(answer.status, forwardable(answer.headers));
-    res.end(method === 'HEAD' ? undefined : answer.body);
+    res.writeHead(status, forwardable(sent.headers));
+    if (method === 'HEAD') {
+      await sent.body.dump();
+      unfinished = null;
+      check({ status, contentType, body: undefined });
+      return void res.end();
+    }
+    // Passed on chunk by chunk at the client's pace; the check keeps its bounded share (answer-body.ts).
+    const kept = new AnswerBody(maxCheckedBody);
+    try {
+      for await (const chunk of sent.body as AsyncIterable<Buffer>) {
+        if (res.destroyed) break;
+        kept.add(chunk);
+        if (!res.write(chunk)) await drained(res);
+      }
+    } catch (err) {
+      if (cut.signal.aborted) return;
+      const reason = (err as { code?: string }).code ?? (err as Error).name;
+      unfinished = null;
+      seen.fault = `upstream answer cut short: ${reason}`;
+      check({ status, contentType, body: undefined }, `the upstream's answer ended early (${reason}); the body was not checked`);
+      return void res.destroy();
+    }
+    if (res.destroyed) return;
+    const read = kept.read(headerValue(sent.headers, 'content-encoding'));
+    const text = 'text' in read ? read.text : undefined;
+    secrets.learnAnswer(path, text);
+    unfinished = null;
+    check({ status, contentType, body: text }, 'unread' in read ? read.unread : undefined);
+    res.end();
   };
 
   const server = createServer((req, res) => {

@@ -1,6 +1,7 @@
 /**
  * GET /__mock/webhooks (who may call it: admin-access.ts): the deliveries of `mock serve --webhook`,
- * newest first, each with its attempts and state. Without --webhook the list is empty.
+ * newest first, each with its attempts and state, and `counts` per state since the start (the dropped
+ * ones no longer listed too: nothing is lost without a count). Without --webhook the list is empty.
  */
 import { http } from 'msw';
 import { WEBHOOK_PAGE, WEBHOOK_STATES, type WebhookState } from '../../src/contract/mock-webhooks.js';
@@ -24,7 +25,8 @@ export function webhookHandlers(ctx: MockContext, webhooks: Webhooks | null) {
     // Deliveries are no part of the world: reading them changes nothing the state keeps.
     http.get('*/__mock/webhooks', route(ctx, ({ url, page }) => {
       const state = readState(url.searchParams);
-      return paged(webhooks?.list(state) ?? [], page());
+      const counts = webhooks?.counts() ?? { pending: 0, delivered: 0, failed: 0, dropped: 0 };
+      return { ...paged(webhooks?.list(state) ?? [], page()), counts };
     }, { list: WEBHOOK_PAGE })),
   ];
 }

@@ -17,8 +17,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver answering each request with the next of `statuses` (the last one repeated; 'hang': no answer until closed). */
-export async function startReceiver(statuses: (number | 'hang')[] = [204]): Promise<Receiver> {
+/** How the receiver answers one request: a status at once, a status after a delay, or 'hang' (no answer until closed). */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
+
+/** Starts a receiver answering each request with the next of `statuses` (the last one repeated). */
+export async function startReceiver(statuses: Answer[] = [204]): Promise<Receiver> {
   const got: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
@@ -27,7 +30,8 @@ export async function startReceiver(statuses: (number | 'hang')[] = [204]): Prom
       const answer = statuses[Math.min(got.length, statuses.length - 1)]!;
       got.push({ headers: req.headers, body });
       for (const w of waiters.filter((x) => got.length >= x.n)) w.resolve();
-      if (answer !== 'hang') res.writeHead(answer).end();
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else if (answer !== 'hang') setTimeout(() => res.writeHead(answer.status).end(), answer.afterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

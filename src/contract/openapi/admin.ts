@@ -9,7 +9,7 @@ import { VALIDATION_ERROR } from '../errors.js';
 import { MOCK_ADMIN_PREFIX } from '../mock-admin.js';
 import { INSPECT_PAGE } from '../mock-inspect.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
-import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookDeliverySchema } from '../mock-webhooks.js';
+import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookPageSchema } from '../mock-webhooks.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
 import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
@@ -164,9 +164,11 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get', path: at('webhooks'), operationId: 'mockWebhooks', tags: TAGS, access: ADMIN, page: WEBHOOK_PAGE,
     summary: 'The webhook deliveries (mock serve --webhook; the mock\'s extension): each outbox event to each URL, its attempts and state, newest first',
-    description: 'Kept in memory, the last deliveries only; an event made while the world was rebuilt (a --state replay, a snapshot brought forward) is never sent.',
+    description: 'Kept in memory: every pending delivery and the last ended ones; `counts` has every delivery since the mock started, per state. '
+      + 'Past the queue bound of a URL the delivery waiting longest is dropped (state dropped, counted), never silently. '
+      + 'An event made while the world was rebuilt (a --state replay, a snapshot brought forward) is never sent.',
     parameters: [queryParam('state', { type: 'string', enum: [...WEBHOOK_STATES] }, 'Only deliveries in this state.')],
-    answers: { 200: json('A page of deliveries.', listEnvelopeSchema(WebhookDeliverySchema)), 400: codes('state, offset or limit is bad.', VALIDATION_ERROR) },
+    answers: { 200: json('A page of deliveries, and the counts.', WebhookPageSchema), 400: codes('state, offset or limit is bad.', VALIDATION_ERROR) },
   },
   {
     method: 'post', path: at('listings/{listing_number}/{action}'), operationId: 'mockListingAction', tags: TAGS, access: ADMIN,
