@@ -75,6 +75,14 @@ describe('a Host the mock does not serve', () => {
     expect(logged.every((e) => e.status === 421)).toBe(true);
   });
 
+  it('meets an injected fault: still 421, never the fault\'s 500, and the fault is not spent on it', async () => {
+    const { app, port } = await serve();
+    app.ctx.faults.set({ error_rate: 1, count: 1 });
+    const res = await rawRequest(port, { target: '/v1/loans', headers: { host: 'rebind.evil.example' } });
+    expect(res.status).toBe(421);
+    expect((await rawRequest(port, { target: '/v1/loans' })).status).toBe(500);
+  });
+
   it('an absolute-form target is checked by its authority, the Host line then ignored (RFC 9112)', async () => {
     const { port } = await serve();
     expect((await rawRequest(port, { target: 'http://rebind.evil.example/__mock/state', headers: { host: '127.0.0.1' } })).status).toBe(421);

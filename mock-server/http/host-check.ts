@@ -132,7 +132,8 @@ export class ServedHosts {
       let lines = 0;
       for (let i = 0; i < rawHeaders.length; i += 2) {
         const n = rawHeaders[i]!;
-        if (n.length === 4 && n.toLowerCase() === 'host') {
+        // As clients spell it first: no lower-cased copy of the name on the hot path.
+        if (n.length === 4 && (n === 'Host' || n === 'host' || n.toLowerCase() === 'host')) {
           lines++;
           text = rawHeaders[i + 1]!;
         }
