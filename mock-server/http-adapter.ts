@@ -1,7 +1,9 @@
 /**
  * A small node:http adapter over the mock's handlers (no framework): normalises each request target
  * once (request-target.ts) and hands that one URL to the admin-access decision, to fault matching and
- * to the app as a Fetch Request, then writes the Response back. Client input never gets a 5xx: a bad
+ * to the app as a Fetch Request, then writes the Response back. A Host the mock does not serve is 421
+ * (http/host-check.ts), an admin request from a page of another origin 403 (http/admin-access.ts).
+ * Client input never gets a 5xx: a bad
  * target is 400, a body over 1 MiB 413, a request node cannot parse a JSON 400. Injected faults
  * (faults.ts) are applied here, and every answer's `Date` is the virtual clock's; while the server
  * listens the engine follows real time, and on close it stops and writes the state file. Every request
@@ -10,13 +12,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { adminAccessAllowed, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
+import { networkInterfaces, hostname } from 'node:os';
+import { adminAccessAllowed, adminRequestRefusal, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
+import { isHostRefusal, ServedHosts } from './http/host-check.js';
 import { notFound, type MockApp } from './app.js';
 import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/route.js';
 import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './routes/journal.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
-import { normaliseTarget, PathMemo } from './http/request-target.js';
+import { isAdminPath, normaliseTarget, PathMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
 
@@ -48,6 +52,8 @@ export interface ServerOptions {
   adminToken?: string;
   /** Bounds on connections and body bytes held at once (default DEFAULT_LOAD_LIMITS). */
   limits?: LoadLimits;
+  /** `--allow-host`: names (read by readAllowedHost) served besides loopback and the bound address. */
+  allowHosts?: readonly string[];
 }
 
 /** Body bytes a request holds of the gauge, given back when its answer is done (or its connection dropped). */
@@ -172,6 +178,18 @@ async function writeAnswer(res: ServerResponse, answer: Answer): Promise<void> {
   else await writeResponse(res, answer);
 }
 
+/** Whether an address is a wildcard bind (every address of the machine). */
+function isWildcard(address: string): boolean {
+  return address === '0.0.0.0' || address === '::';
+}
+
+/** The addresses of this machine's interfaces and its host name: what a wildcard bind is reached by. */
+function machineNames(): string[] {
+  const out = [hostname()];
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.push(a.address);
+  return out;
+}
+
 /**
  * Starts an HTTP server for `app` on host:port (port 0 picks a free one). Admin routes answer loopback
  * callers on a loopback bind, and only callers with the admin token on any other.
@@ -187,6 +205,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const overBound = new WeakSet<Socket>();
   const dates = new DateStamp();
   const paths = new PathMemo();
+  // Read once the server is bound (the bound address is known then); no request comes before.
+  let hosts: ServedHosts;
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
   const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -226,13 +246,19 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const path = url.pathname;
       seen.path = path;
       seen.search = url.search;
+      const named = hosts.check(target.authority, req.rawHeaders);
+      if (isHostRefusal(named)) return await send(named.status, named.body);
       if (overBound.has(req.socket)) return await busy('connections');
       if (expectation) {
         const expect = String(req.headers.expect).slice(0, 100);
         return await send(417, { code: 'VAL0001', message: `expect: '${expect}' is not an expectation this server meets; only 100-continue is` }, { connection: 'close' });
       }
-      if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
-        return await reply(notFound(method, path));
+      if (isAdminPath(path)) {
+        if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
+          return await reply(notFound(method, path));
+        }
+        const refused = adminRequestRefusal({ path, method, headers: req.headers, host: named, served: hosts });
+        if (refused) return await send(refused.status, refused.body);
       }
       // A fault's path is an API path (`/v1/orders`), matched below the base path; a path outside it is a 404, never faulted.
       const apiPath = underBase(path, app.ctx.options.basePath ?? '');
@@ -304,6 +330,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `http://${h}:${addr.port}`;
   boundHost = addr.address;
+  hosts = new ServedHosts({ boundAddress: boundHost, bindName: host, allowed: options.allowHosts ?? [], ...(isWildcard(boundHost) ? { machineAddresses: machineNames() } : {}) });
   if (adminToken === null && app.ctx.options.admin && !isLoopbackAddress(boundHost)) adminToken = randomAdminToken();
   if (adminToken !== null) journal.addSecret(adminToken);
   engine.start();

@@ -80,7 +80,7 @@ function lastEntry(app: MockApp): unknown {
 /** Sends `sent` to both worlds and expects the same answer and journal entry; returns the direct one. */
 async function both(sent: RawRequest): Promise<RawAnswer> {
   // One Host for both servers, or the journal entries differ by port.
-  const req = { ...sent, headers: { host: 'mock.test', ...sent.headers } };
+  const req = { ...sent, headers: { host: 'localhost', ...sent.headers } };
   const a = await rawRequest(direct.port, req, agent);
   const b = await rawRequest(viaMsw.port, req, agent);
   expect(comparable(a)).toEqual(comparable(b));

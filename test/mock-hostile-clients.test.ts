@@ -53,7 +53,7 @@ function answerOf(s: Socket): Promise<{ status: number; head: string; body: stri
 }
 
 /** The head of a POST /v1/orders whose body is `length` bytes long (or chunked when null). */
-const orderHead = (token: string, length: number | null): string => `POST /v1/orders HTTP/1.1\r\nhost: x\r\nauthorization: bearer ${token}\r\ncontent-type: application/json\r\n`
+const orderHead = (token: string, length: number | null): string => `POST /v1/orders HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${token}\r\ncontent-type: application/json\r\n`
   + `${length === null ? 'transfer-encoding: chunked' : `content-length: ${length}`}\r\n\r\n`;
 
 describe('a client that gives up', () => {
@@ -128,12 +128,12 @@ describe('bounds on what the mock holds at once', () => {
     const third = await open(port);
     await until(() => server.load.connections === 3);
     const answer = answerOf(third);
-    third.write(`GET /v1/loans HTTP/1.1\r\nhost: x\r\nauthorization: bearer ${token}\r\n\r\n`);
+    third.write(`GET /v1/loans HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${token}\r\n\r\n`);
     const refused = await answer;
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'SYS0503', message: expect.stringContaining('connections') });
     const first = answerOf(kept[0]!);
-    kept[0]!.write(`GET /v1/loans HTTP/1.1\r\nhost: x\r\nauthorization: bearer ${token}\r\nconnection: close\r\n\r\n`);
+    kept[0]!.write(`GET /v1/loans HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${token}\r\nconnection: close\r\n\r\n`);
     expect((await first).status).toBe(200);
   });
 });

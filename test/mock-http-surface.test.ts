@@ -75,7 +75,7 @@ describe('client input never gets a 5xx', () => {
     const res = await rawRequest(port, { method: 'POST', target: '/v1/orders', headers, body: big });
     expect(res.status).toBe(413);
     expect(json(res.text)).toMatchObject({ code: 'VAL0001', message: expect.stringMatching(/larger than 1048576 bytes/) });
-    const chunked = await rawSocket(port, `POST /v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: bearer ${token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(1_100_000).toString(16)}\r\n${'x'.repeat(1_100_000)}\r\n0\r\n\r\n`);
+    const chunked = await rawSocket(port, `POST /v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: bearer ${token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(1_100_000).toString(16)}\r\n${'x'.repeat(1_100_000)}\r\n0\r\n\r\n`);
     expect(chunked.status).toBe(413);
     expect(app.ctx.store.orders.size).toBe(0);
   });
@@ -91,10 +91,15 @@ describe('client input never gets a 5xx', () => {
     }
     expect(app.ctx.clock.now()).toBe(TEST_START);
     expect(app.ctx.store.orders.size).toBe(0);
-    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json', undefined]) {
-      const headers: Record<string, string> = type ? { 'content-type': type } : {};
-      expect((await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers, body: '{"advance":"1h"}' })).status).toBe(200);
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
+      expect((await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': type }, body: '{"advance":"1h"}' })).status).toBe(200);
     }
+    // An API route reads a body with no declared type as JSON; an admin route does not (a page's no-cors Blob has none).
+    const untyped = await rawRequest(port, { method: 'POST', target: '/v1/orders', headers: auth, body: '{"bid_requests":[]}' });
+    expect(untyped.status).not.toBe(415);
+    const admin = await rawRequest(port, { method: 'POST', target: '/__mock/clock', body: '{"advance":"1h"}' });
+    expect(admin.status).toBe(415);
+    expect(json(admin.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('content-type: none') });
     // The OAuth token endpoint takes a form: it is no JSON route.
     const form = await rawRequest(port, { method: 'POST', target: '/v1/security/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nope' });
     expect(form.status).toBe(400);
@@ -103,7 +108,7 @@ describe('client input never gets a 5xx', () => {
 
   it('a request node cannot parse gets a JSON 400 too', async () => {
     const { port } = await serve();
-    const res = await rawSocket(port, 'GET /v1/loans HTTP/1.1\r\nHost: x\r\nBad Header: y\r\nConnection: close\r\n\r\n');
+    const res = await rawSocket(port, 'GET /v1/loans HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: y\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(400);
     expect(json(res.text).code).toBe('VAL0001');
   });

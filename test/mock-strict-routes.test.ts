@@ -191,7 +191,7 @@ describe('a base path (mock serve --base-path)', () => {
     };
     const [d, m] = await Promise.all([twin(true), twin(false)]);
     try {
-      const auth = { authorization: 'bearer base-path-token-0123456789', host: 'mock.test', 'content-type': 'application/json' };
+      const auth = { authorization: 'bearer base-path-token-0123456789', host: 'localhost', 'content-type': 'application/json' };
       const listing = JSON.parse((await rawRequest(d.port, { target: `${BASE}/listingsvc/v2/listings?limit=1`, headers: auth })).text).result[0].listing_number as number;
       await rawRequest(m.port, { target: `${BASE}/listingsvc/v2/listings?limit=1`, headers: auth });
       const order = JSON.stringify({ bid_requests: [{ listing_id: listing, bid_amount: 25 }] });

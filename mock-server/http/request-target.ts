@@ -8,8 +8,9 @@
  * letter case included, after the `--base-path` prefix, itself normalised this way. The path is read
  * by normalisePath (src/contract/request-path.ts, which lists its rules and refusals; the CLI's journal
  * key reads base URLs with it too); the target around it:
- * - an absolute-form target `http://ANY-AUTHORITY/p?q` (scheme in any case, http or https; an
- *   authority WHATWG URL cannot read is refused) is `/p?q`: this server is the only host; a fragment
+ * - an absolute-form target `http://AUTHORITY/p?q` (scheme in any case, http or https; an
+ *   authority WHATWG URL cannot read is refused) is `/p?q`: this server is the only host, so the
+ *   authority is not routed on, only checked as a Host is (host-check.ts); a fragment
  *   `#…` is dropped;
  * - the query goes on as WHATWG URL reads it (escaping `"`, `'`, `<`, `>`); no route is chosen by it;
  * - refused with a 400 naming the problem: a character outside printable ASCII, what normalisePath
@@ -20,8 +21,11 @@ import { normalisePath } from '../../src/contract/request-path.js';
 
 export { normalisePath };
 
-/** A normalised target, or the reason it cannot be read (a 400 naming it). */
-export type TargetResult = { ok: true; url: URL } | { ok: false; problem: string };
+/**
+ * A normalised target and the authority an absolute-form target names (null for origin-form: the Host
+ * line names the host then; host-check.ts reads either), or the reason it cannot be read (a 400 naming it).
+ */
+export type TargetResult = { ok: true; url: URL; authority: string | null } | { ok: false; problem: string };
 
 function fail(problem: string): TargetResult {
   return { ok: false, problem: `request target: ${problem}` };
@@ -58,7 +62,7 @@ export class PathMemo {
 
 /**
  * Reads a raw request target (origin-form `/p?q` or absolute-form `http://h/p?q`; the authority of an
- * absolute-form target is checked and then ignored: this server is the only host) into a URL on
+ * absolute-form target is handed back for the Host check and not routed on: this server is the only host) into a URL on
  * `origin`. The path of either form is read by normalisePath from the bytes as sent (through `memo`
  * when given). Never throws.
  */
@@ -74,6 +78,7 @@ export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): T
   }
   const hash = raw.indexOf('#');
   let target = hash < 0 ? raw : raw.slice(0, hash);
+  let authority: string | null = null;
   if (target.charCodeAt(0) !== 0x2f && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) {
     let abs: URL;
     try {
@@ -82,6 +87,7 @@ export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): T
       return fail(`'${raw}' is not a valid absolute URL`);
     }
     if (abs.protocol !== 'http:' && abs.protocol !== 'https:') return fail(`scheme '${abs.protocol.slice(0, -1)}' is not http`);
+    authority = abs.host;
     // The path as sent, not abs.pathname: WHATWG would escape some characters a path may not hold.
     target = target.slice(ABSOLUTE_HEAD.exec(target)![0].length);
     if (!target.startsWith('/')) target = `/${target}`;
@@ -96,7 +102,7 @@ export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): T
   try {
     // The path starts with one '/' and holds no '\', so the parser cannot read an authority into it.
     // Read whole rather than against a base URL, which is the same URL for such a path and cheaper.
-    return { ok: true, url: new URL(origin + norm.path + search) };
+    return { ok: true, url: new URL(origin + norm.path + search), authority };
   } catch {
     return fail(`'${raw}' cannot be read as a URL`);
   }

@@ -9,7 +9,9 @@
  * secrets redacted with what the proxy learnt of them: seen-secrets.ts) with its `violations`, and
  * counted for the summary printed on stop (summary.ts). The proxy answers one route itself, GET
  * /__mock/requests (the mock's query, plus `violations=true`); an upstream it cannot reach is a 502
- * naming it, recorded too.
+ * naming it, recorded too. Like the mock it refuses a Host it does not serve (421) and, at admin
+ * paths, a page of another origin (403) or a write not declared JSON (415): http/host-check.ts,
+ * http/admin-access.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -17,6 +19,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { DEFAULT_JOURNAL_SIZE, INSPECT_PAGE } from '../../src/contract/mock-inspect.js';
 import { ApiError } from '../kit/api-error.js';
 import { sharedDocumentChecker } from '../http/document-check.js';
+import { adminRequestRefusal } from '../http/admin-access.js';
+import { isHostRefusal, ServedHosts } from '../http/host-check.js';
 import { normaliseTarget, PathMemo } from '../http/request-target.js';
 import { parsePage } from '../search/query-params.js';
 import { readSince, readViolationsFilter } from '../routes/inspect.js';
@@ -48,6 +52,8 @@ export interface ProxyOptions {
   realNow?: () => number;
   /** The most of an answer body checked, raw and decoded (default MAX_CHECKED_BODY, 8 MiB; tests make it small). */
   maxCheckedBody?: number;
+  /** `--allow-host`: names (read by readAllowedHost) the proxy serves besides loopback ones. */
+  allowHosts?: readonly string[];
 }
 
 /** A listening proxy. */
@@ -153,6 +159,9 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
   const doc = sharedDocumentChecker();
   const dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: HEADERS_TIMEOUT_MS });
   const paths = new PathMemo();
+  // Bound to 127.0.0.1 only: a page of another site that points its own name there (DNS rebinding)
+  // would otherwise read the journal and drive the upstream through the proxy, whose Host it names.
+  const hosts = new ServedHosts({ boundAddress: '127.0.0.1', allowed: options.allowHosts ?? [] });
   let origin = '';
 
   const json = (res: ServerResponse, status: number, body: unknown): void => {
@@ -180,7 +189,10 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     const target = normaliseTarget(raw, origin, paths);
     const q = raw.indexOf('?');
     const path = target.ok ? target.url.pathname : (q < 0 ? raw : raw.slice(0, q)).slice(0, 200);
-    if (target.ok && method === 'GET' && path === JOURNAL_PATH) return answerJournal(res, target.url.searchParams);
+    // A foreign Host, and a page of another origin at an admin path (its journal, or the mock's behind it), as the mock refuses them.
+    const named = hosts.check(target.ok ? target.authority : null, req.rawHeaders);
+    const refused = isHostRefusal(named) ? named : adminRequestRefusal({ path, method, headers: req.headers, host: named, served: hosts });
+    if (!refused && target.ok && method === 'GET' && path === JOURNAL_PATH) return answerJournal(res, target.url.searchParams);
     const arrival = journal.arrive(req.headers.authorization);
     const seen: Seen = { method, path, search: target.ok ? target.url.search : '', headers: req.headers, bodyText: null, status: null, violations: [] };
     /** Set while a forwarded exchange's answer is not yet read to its end and checked: says so if the client leaves first. */
@@ -193,6 +205,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
       tally.add(seen.violations);
       journal.record(arrival, seen);
     });
+    if (refused) return json(res, refused.status, refused.body);
     const body = await readBody(req);
     if (body === 'aborted') return;
     if (body === 'too-large') return json(res, 413, { code: 'VAL0001', message: `request body: larger than the proxy holds (${MAX_REQUEST_BODY} bytes)` });

@@ -19,17 +19,26 @@ export function proxyCommand(ctx: CommandContext) {
     .requiredOption('--upstream <url>', 'the marketplace to forward to: http(s)://host[:port][/base]')
     .option('--port <port>', 'port to listen on, on 127.0.0.1 (0 picks a free one)', '4011')
     .option('--journal-size <n>', `exchanges its journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
+    .option('--allow-host <name>', 'serve requests whose Host is this name too (repeatable; loopback names always are)', (value: string, previous: string[] = []) => [...previous, value])
     .action(ctx.action(async (opts): Promise<Output> => {
       const port = parseCount('--port', opts.port, 0);
       if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
       const journalSize = parseCount('--journal-size', opts.journalSize, 0);
       if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
-      const { parseUpstream, startProxy } = await import('../../mock-server/proxy/proxy-server.js');
+      const [{ parseUpstream, startProxy }, { readAllowedHost }] = await Promise.all([
+        import('../../mock-server/proxy/proxy-server.js'),
+        import('../../mock-server/http/host-check.js'),
+      ]);
+      const allowHosts = (opts.allowHost ?? []).map((text) => {
+        const read = readAllowedHost(text);
+        if ('problem' in read) throw new UsageError(`--allow-host ${read.problem}`);
+        return read.name;
+      });
       const upstream = parseUpstream(opts.upstream);
       if ('problem' in upstream) throw new UsageError(`--upstream ${upstream.problem}`, 'give the marketplace\'s root, such as --upstream http://127.0.0.1:4010');
       let proxy;
       try {
-        proxy = await startProxy({ upstream: opts.upstream, journalSize }, port);
+        proxy = await startProxy({ upstream: opts.upstream, journalSize, allowHosts }, port);
       } catch (err) {
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
         throw err;

@@ -7,6 +7,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { parseClientSpec } from '../../mock-server/oauth/clients.js';
 import { parseBasePath } from '../../mock-server/http/request-target.js';
+import { readAllowedHost } from '../../mock-server/http/host-check.js';
 import { readWebhookUrl, webhookSecretProblem } from '../../mock-server/webhooks/targets.js';
 import { MockSetupError } from '../../mock-server/kit/setup-error.js';
 import type { HttpClient } from '../api/http.js';
@@ -22,6 +23,7 @@ import { addInspectCommands } from './mock-inspect.js';
 import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, type OptionsOf } from './options.js';
+import { readSecret, type ReadSecret } from './secret-options.js';
 
 export type { ClockMove };
 
@@ -105,18 +107,21 @@ function serveCommand() {
     .option('--frozen', 'the clock stands still unless moved')
     .option('--start <iso>', 'virtual start time (default: now)')
     .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
-    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed)')
+    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed; ps shows a flag to others: prefer --admin-token-file or MKT_MOCK_ADMIN_TOKEN)')
+    .option('--admin-token-file <path>', 'read the admin token from this file (mode 0600: refused when others may read it)')
+    .option('--allow-host <name>', 'serve requests whose Host is this name too (repeatable; loopback names and the bound address always are): the name of a proxy in front', collect)
     .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
     .option('--journal-size <n>', `requests the journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
     .option('--webhook <url>', 'POST each notification (order validation error, processed, completed) to this http(s) URL as signed JSON, retried on failure (repeatable; the mock\'s extension: the marketplace sends emails)', collect)
-    .option('--webhook-secret <secret>', 'the secret the webhooks are signed with (default: random, printed once on stderr)');
+    .option('--webhook-secret <secret>', 'the secret the webhooks are signed with (default: random, printed once on stderr; or --webhook-secret-file, MKT_MOCK_WEBHOOK_SECRET)')
+    .option('--webhook-secret-file <path>', 'read the webhook secret from this file (mode 0600: refused when others may read it)');
 }
 
 /** The parsed flags of `mkt mock serve`. */
 export type ServeOptions = OptionsOf<ReturnType<typeof serveCommand>>;
 
-/** Reads the serve flags into mock options (exit 2 on a bad value). */
-export function serveOptions(opts: ServeOptions) {
+/** Reads the serve flags (and the secrets' environment variables, from `env`) into mock options (exit 2 on a bad value). */
+export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, string | undefined>> = {}) {
   const start = opts.start === undefined ? undefined : Date.parse(opts.start);
   if (start !== undefined && !Number.isFinite(start)) throw new UsageError(`--start must be an ISO date-time, got '${opts.start}'`);
   const journalSize = parseCount('--journal-size', opts.journalSize, 0);
@@ -138,10 +143,18 @@ export function serveOptions(opts: ServeOptions) {
       throw new UsageError(`--client '${spec}': ${(err as Error).message.replace(/^bad client '[^']*': /, '')}`);
     }
   }
-  const webhooks = webhookOptions(opts.webhook ?? [], opts.webhookSecret);
+  const webhookSecret = readSecret({ flag: '--webhook-secret', value: opts.webhookSecret, fileFlag: '--webhook-secret-file', file: opts.webhookSecretFile, envName: 'MKT_MOCK_WEBHOOK_SECRET', env });
+  const webhooks = webhookOptions(opts.webhook ?? [], webhookSecret);
+  const adminToken = readSecret({ flag: '--admin-token', value: opts.adminToken || undefined, fileFlag: '--admin-token-file', file: opts.adminTokenFile, envName: 'MKT_MOCK_ADMIN_TOKEN', env });
+  const allowHosts = (opts.allowHost ?? []).map((text) => {
+    const read = readAllowedHost(text);
+    if ('problem' in read) throw new UsageError(`--allow-host ${read.problem}`);
+    return read.name;
+  });
   return {
     port,
     host: opts.host,
+    server: { ...(adminToken ? { adminToken: adminToken.value } : {}), allowHosts },
     options: {
       seed: parseCount('--seed', opts.seed, 0),
       listings: parseCount('--listings', opts.listings, 0),
@@ -162,19 +175,21 @@ export function serveOptions(opts: ServeOptions) {
   };
 }
 
-/** --webhook and --webhook-secret as the mock's webhook settings; none without a URL. */
-function webhookOptions(urls: string[], secret: string | undefined) {
+/** --webhook and the webhook secret (flag, file or environment) as the mock's webhook settings; none without a URL. */
+function webhookOptions(urls: string[], secret: ReadSecret | undefined) {
   for (const text of urls) {
     const read = readWebhookUrl(text);
     if ('problem' in read) throw new UsageError(`--webhook ${read.problem}`);
   }
-  const problem = secret === undefined ? null : webhookSecretProblem(secret);
-  if (problem) throw new UsageError(`--webhook-secret ${problem}`);
+  const where = secret?.from === 'file' ? '--webhook-secret-file' : secret?.from === 'env' ? 'MKT_MOCK_WEBHOOK_SECRET' : '--webhook-secret';
+  const problem = secret === undefined ? null : webhookSecretProblem(secret.value);
+  if (problem) throw new UsageError(`${where} ${problem}`);
   if (urls.length === 0) {
-    if (secret !== undefined) throw new UsageError('--webhook-secret needs --webhook: with no receiver nothing is signed');
+    // A variable left in the environment is not a request to sign; a flag or a file given is.
+    if (secret !== undefined && secret.from !== 'env') throw new UsageError(`${where} needs --webhook: with no receiver nothing is signed`);
     return undefined;
   }
-  return { urls, ...(secret !== undefined ? { secret } : {}) };
+  return { urls, ...(secret !== undefined ? { secret: secret.value } : {}) };
 }
 
 /** A failure to listen on --host/--port as the user's mistake (exit 2 naming the flag), or as it was. */
@@ -192,7 +207,7 @@ export function makeMockCommand(ctx: CommandContext) {
   const mock = groupCommand('mock');
   mock.addCommand(serveCommand()
     .action(ctx.action(async (opts): Promise<Output> => {
-      const { port, host, options } = serveOptions(opts);
+      const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
       const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
         import('../../mock-server/app.js'),
         import('../../mock-server/http-adapter.js'),
@@ -209,7 +224,7 @@ export function makeMockCommand(ctx: CommandContext) {
       }
       let server;
       try {
-        server = await startHttpServer(app, host, port, opts.adminToken ? { adminToken: opts.adminToken } : {});
+        server = await startHttpServer(app, host, port, serverOptions);
       } catch (err) {
         await app.close?.(); // its timers would keep the process alive after the error
         throw listenError(err, host, port);
@@ -217,8 +232,8 @@ export function makeMockCommand(ctx: CommandContext) {
       ctx.io.stdout.write(describeMock(app, server.origin));
       // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
       if (app.webhooks?.secretGenerated) ctx.info(`mock: webhook secret (verify Mkt-Signature with it; set your own with --webhook-secret): ${app.webhooks.secret}`);
-      // Only a token the user did not choose is printed: one given with --admin-token stays unechoed.
-      if (server.adminToken && !opts.adminToken) {
+      // Only a token the user did not choose is printed: one given (flag, file or environment) stays unechoed.
+      if (server.adminToken && serverOptions.adminToken === undefined) {
         ctx.io.stdout.write(`  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);
       }
       const signal = await ctx.io.stopSignal();

@@ -12,6 +12,8 @@ export interface ServedMock {
   banner: string;
   /** Everything it has printed on stderr so far. */
   stderr(): string;
+  /** Everything it has printed on stdout so far (the banner and what followed). */
+  stdout(): string;
 }
 
 /** Starts `mkt mock serve --port 0 ARGS…` and resolves once it prints where it listens (rejects after `timeoutMs`). */
@@ -31,10 +33,11 @@ export function serveMock(args: string[], timeoutMs = 15_000, env: Readonly<Reco
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      // A wildcard bind (--host 0.0.0.0) is reached on loopback too.
+      const m = /listening on http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0)(:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, origin: m[1]!, exited, banner: out, stderr: () => err });
+        resolve({ child, origin: `http://127.0.0.1${m[1]!}`, exited, banner: out, stderr: () => err, stdout: () => out });
       }
     });
     void exited.then((code) => {

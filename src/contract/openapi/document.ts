@@ -101,6 +101,8 @@ function sharedAnswers(e: Endpoint, to: Map<number, StatusAnswers>): void {
   add(to, 503, { description: 'With --state: the mock cannot write its operation log (a full disk, a read-only folder); the change was not made.', codes: ['STATE_WRITE_FAILED'] });
   add(to, 503, { description: 'With --state: a failed write of the operation log could not be rolled back either; the mock takes no change until it is restarted.', codes: ['STATE_ROLLBACK_FAILED'] });
   to.get(503)!.retryAfter = true;
+  add(to, 421, { description: 'The Host names a host the mock does not serve (loopback names and addresses, the bound address and --allow-host names are served).', codes: ['MISDIRECTED_REQUEST'] });
+  add(to, 400, { description: 'The Host cannot be read, or is given twice.', codes: [VALIDATION_ERROR] });
   if (Object.values(e.answers).some((a) => 'html' in a)) add(to, 500, { description: 'A server fault (an error page).', html: true });
   if (e.zone) add(to, 400, { description: 'The timezone header names an unknown zone.', codes: [VALIDATION_ERROR] });
   if (e.page) add(to, 400, { description: 'offset or limit is not a whole number in range.', codes: [VALIDATION_ERROR] });
@@ -112,6 +114,8 @@ function sharedAnswers(e: Endpoint, to: Map<number, StatusAnswers>): void {
   }
   if (e.access.kind === 'admin') {
     add(to, 404, { description: 'The caller may not reach admin routes (the same 404 as for a path that does not exist).', codes: ['NOT_FOUND'] });
+    add(to, 403, { description: "A page of another origin: Sec-Fetch-Site other than same-origin or none, or an Origin other than the mock's own.", codes: ['FORBIDDEN_ORIGIN'] });
+    if (e.method !== 'get') add(to, 415, { description: 'A body not declared as JSON (no content type included).', codes: ['UNSUPPORTED_MEDIA_TYPE'] });
   } else {
     add(to, 429, { description: 'An injected fault: too many requests (Retry-After says when to retry).', codes: ['SYS0429'] });
     to.get(429)!.retryAfter = true;
@@ -178,7 +182,7 @@ const TAGS = [
   { name: 'offers', description: 'Personalized loan offers through a partner, and the pages behind their links.' },
   { name: 'authorization', description: 'The authorization-key flow: an OAuth 2.0 extension for third-party agent clients.' },
   { name: 'mock', description: 'Served by the mock, outside the spec.' },
-  { name: 'mock-admin', description: 'The mock\'s admin routes, outside the spec: loopback callers of a loopback bind, else the admin token; off with --no-admin.' },
+  { name: 'mock-admin', description: 'The mock\'s admin routes, outside the spec: loopback callers of a loopback bind, else the admin token; never a page of another origin (403); off with --no-admin.' },
 ];
 
 const header = (name: string, description: string): Json => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
@@ -226,8 +230,8 @@ export function buildOpenApiDocument(origin?: string): Json {
       schemas,
       responses: {
         Unrouted: {
-          description: 'Any path no route serves (404 NOT_FOUND naming the method and path), a known path with another method (405 METHOD_NOT_ALLOWED with Allow), a request target or body that cannot be read (400 VAL0001, 413), an Expect header other than 100-continue (417 VAL0001), too much load at once (503 SYS0503).',
-          content: { 'application/json': { schema: errorSchema('CodedError', 'code', new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', VALIDATION_ERROR, 'SYS0503'])) } },
+          description: 'Any path no route serves (404 NOT_FOUND naming the method and path), a known path with another method (405 METHOD_NOT_ALLOWED with Allow), a request target, Host or body that cannot be read (400 VAL0001, 413), a Host the mock does not serve (421 MISDIRECTED_REQUEST), an admin path asked by a page of another origin (403 FORBIDDEN_ORIGIN) or with a body not declared JSON (415 UNSUPPORTED_MEDIA_TYPE), an Expect header other than 100-continue (417 VAL0001), too much load at once (503 SYS0503).',
+          content: { 'application/json': { schema: errorSchema('CodedError', 'code', new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', VALIDATION_ERROR, 'SYS0503', 'MISDIRECTED_REQUEST', 'FORBIDDEN_ORIGIN', 'UNSUPPORTED_MEDIA_TYPE'])) } },
         },
       },
       parameters: {
