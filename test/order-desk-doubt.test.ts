@@ -133,6 +133,39 @@ describe('a batch whose answer was lost, on a rerun', () => {
   });
 });
 
+describe('the first POST landing at any point of a rerun', () => {
+  /** Bids on listing 1 the fake marketplace holds once every landing due by `at` has landed. */
+  const bidsOnOne = async (api: ReturnType<typeof setup>['api'], clock: ReturnType<typeof setup>['clock'], at: number): Promise<number> => {
+    clock.set(Math.max(clock.now(), at));
+    for await (const _ of api.list()) void _;
+    return api.orders.flatMap((o) => o.bid_requests).filter((b) => b.listing_id === 1).length;
+  };
+  // Each second of the window, the moments around each of the rerun's looks (1, 3, 7, 12 s… then every 5 s), and its last millisecond.
+  const landings = [...Array.from({ length: 120 }, (_, i) => i * 1000), 999, 1001, 2999, 3001, 6999, 7001, 119_999, 120_000];
+  const reruns = [0, 1000, 59_000, 119_000, 119_999];
+
+  it('lands within the window: whenever the rerun starts, the listing is bid on once', async () => {
+    for (const landsAfter of landings) {
+      for (const rerunAt of reruns) {
+        const { api, desk, clock } = setup();
+        api.next.push(late(landsAfter));
+        await failure(desk.place(bidsOn([1])));
+        clock.set(T0 + rerunAt);
+        await desk.place(bidsOn([1])).catch(() => undefined);
+        expect(await bidsOnOne(api, clock, T0 + landsAfter), `lands after ${landsAfter} ms, rerun at ${rerunAt} ms`).toBe(1);
+      }
+    }
+  });
+
+  it('lands after the window ended and after the rerun looked: bid twice, the limit the settle window states', async () => {
+    const { api, desk, clock } = setup();
+    api.next.push(late(120_001));
+    await failure(desk.place(bidsOn([1])));
+    await desk.place(bidsOn([1]));
+    expect(await bidsOnOne(api, clock, T0 + 120_001)).toBe(2);
+  });
+});
+
 describe('the hint after a lost answer says what a rerun will do', () => {
   it('within the wait: it waits for the order until the window ends, then sends', async () => {
     const { api, desk } = setup();
