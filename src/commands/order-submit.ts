@@ -65,7 +65,7 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
         const reasons = opts.allowDuplicate ? new Map<number, string>() : await (await openDeskToRead(client, setting)).review(bids);
         const report = await dryRun(client, bids, () => client.marketNow(), { reasons, skip: opts.skipHeld === true });
         const sent = opts.skipHeld ? bids.filter((b) => !reasons.has(b.listing_id)) : bids;
-        ctx.info(`${sent.length} bids, total ${report.total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
+        ctx.info(`${sent.length} bid${sent.length === 1 ? '' : 's'}, total ${report.total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
         if (reasons.size > 0 && !opts.skipHeld) {
           ctx.info(`${reasons.size} bid${reasons.size > 1 ? 's' : ''} on listings already held: the run would refuse the file and send nothing (exit 2); --skip-held places the others`);
         }

@@ -123,7 +123,7 @@ export class OrderDesk {
     return this.deps.lock(async () => {
       this.inSession = true;
       try {
-        await this.reconciler.run(this.ordersView(), true);
+        await this.reconciler.run(this.ordersView(), 'wait');
         return await fn();
       } finally {
         this.inSession = false;
@@ -139,7 +139,7 @@ export class OrderDesk {
     return locked(async (): Promise<Placement> => {
       const orders = this.ordersView();
       // --allow-duplicate sends whatever is in doubt: it does not wait for it either.
-      await this.reconciler.run(orders, !opts.allowDuplicate);
+      await this.reconciler.run(orders, opts.allowDuplicate ? 'send' : 'wait');
       const toSend = opts.allowDuplicate ? bids : await this.screen(bids, orders, opts);
       if (toSend.length === 0) {
         this.deps.info('every listing is already held: nothing was sent');
@@ -226,7 +226,7 @@ export class OrderDesk {
   async review(bids: readonly DeskBid[]): Promise<Map<number, string>> {
     const shadow = new OrderDesk({ ...this.deps, settleMs: this.settleMs, journal: new OverlayJournal(this.deps.journal), lock: (fn) => fn(), info: () => undefined });
     const orders = shadow.ordersView();
-    await shadow.reconciler.run(orders, false);
+    await shadow.reconciler.run(orders, 'look');
     const held = await shadow.heldBids(bids, orders);
     return new Map(held.map((h) => [h.bid.listing_id, h.reason]));
   }
@@ -288,7 +288,7 @@ export class OrderDesk {
     const orders = this.ordersView();
     const { orders: all } = await orders.read();
     // A repair does not wait: a batch in doubt stays unknown, its listings held.
-    await this.reconciler.run(orders, false);
+    await this.reconciler.run(orders, 'look');
     const claimed = new Set(this.deps.journal.batches(market).flatMap((b) => (b.orderId ? [b.orderId] : [])));
     let adopted = 0;
     for (const o of all) {

@@ -94,6 +94,12 @@ export interface Doubt {
 const sameBids = (a: BidRequest[], b: Bid[]): boolean =>
   a.length === b.length && a.every((x) => b.some((y) => Number(y.listing_id) === x.listing_id && Number(y.bid_amount) === x.bid_amount));
 
+/**
+ * What a settling does about a batch the marketplace does not show yet: `wait` for it (a placement),
+ * only `look` (a repair, a dry run: it stays held), or `send` its bids anyway (`--allow-duplicate`).
+ */
+export type DoubtMode = 'wait' | 'look' | 'send';
+
 /** Settles lost answers for one desk; the bound on waiting is shared by every settling of its run. */
 export class Reconciler {
   /** The batches left in doubt by the last settling, by batch id: the refusal names them and when they may be sent. */
@@ -104,11 +110,11 @@ export class Reconciler {
   constructor(private readonly deps: ReconcileDeps) {}
 
   /**
-   * Settles every batch of the account whose answer was never seen. With `wait`, a batch in doubt is
+   * Settles every batch of the account whose answer was never seen. With 'wait', a batch in doubt is
    * waited for: the orders are read again, with a growing pause, until it shows, its window has
    * passed, or the run's wait bound is reached. Ctrl-C while waiting ends the run (exit 130), nothing sent.
    */
-  async run(view: OrdersView, wait: boolean): Promise<void> {
+  async run(view: OrdersView, mode: DoubtMode): Promise<void> {
     const { journal, market, info } = this.deps;
     this.doubts.clear();
     const batches = journal.batches(market);
@@ -117,11 +123,13 @@ export class Reconciler {
     info(`reconciling ${open.length} order${plural(open.length)} whose answer was lost…`);
     const claimed = new Set(batches.flatMap((b) => (b.orderId ? [b.orderId] : [])));
     open = this.settle(open, await view.read(), claimed);
-    if (open.length > 0 && wait) open = await this.waitFor(open, view, claimed);
+    if (open.length > 0 && mode === 'wait') open = await this.waitFor(open, view, claimed);
     for (const b of open) {
       const doubt = { batch: b.batch, sentAt: settlesAt(b.at, 0), until: settlesAt(b.at, this.deps.settleMs) };
       this.doubts.set(b.batch, doubt);
-      info(`  batch ${b.batch} is still in doubt: its listings stay held until the marketplace shows its order or ${stamp(doubt.until)} passes`);
+      info(mode === 'send'
+        ? `  batch ${b.batch} is still in doubt (until ${stamp(doubt.until)}): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice`
+        : `  batch ${b.batch} is still in doubt: its listings stay held until the marketplace shows its order or ${stamp(doubt.until)} passes`);
     }
   }
 
