@@ -27,7 +27,7 @@ import { underBase } from './http/router.js';
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;
 /** The decision for a request no fault applies to. */
-const NO_FAULT = { action: 'none', latencyMs: 0, retryAfter: 0 } as const;
+const NO_FAULT = { action: 'none', latencyMs: 0, handlerDelayMs: 0, retryAfter: 0 } as const;
 /** The body of a request framed without one. */
 const NO_BODY = Buffer.alloc(0);
 /** Methods node parses but a Fetch Request refuses to carry; no route uses them. */
@@ -263,7 +263,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       // A fault's path is an API path (`/v1/orders`), matched below the base path; a path outside it is a 404, never faulted.
       const apiPath = underBase(path, app.ctx.options.basePath ?? '');
       const fault = apiPath === null ? NO_FAULT : app.ctx.faults.decide(method, apiPath);
-      seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : null;
+      seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
       if (fault.action === 'error') return await send(500, { code: 'SYS0001', message: 'Application Error' });
@@ -286,6 +286,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (body === 'busy') return await busy('bytes');
       if (body === 'too-large') return await send(413, tooLarge, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
+      // A slow server: the request is read, and handled later even if the client has stopped waiting.
+      if (fault.handlerDelayMs > 0) await new Promise((r) => setTimeout(r, fault.handlerDelayMs));
       // The hot routes (a listings search, an order) are answered from node's request: no Fetch Request, msw or Response.
       const direct = app.direct(method, url, nodeHeaders(req), body);
       let answer: Answer;

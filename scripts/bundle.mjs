@@ -36,7 +36,7 @@ const GROUPS = [
   // Its actions and the filter catalogue their flags come from (`mkt listings search --help`).
   { name: 'catalogue', test: matching(/^src\/(commands\/(listings-actions|options)|contract\/(bureau|listing-(fields|filters|query))|output\/(columns|sections|table))\.ts$/), priority: 50 },
   // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
-  { name: 'client', test: matching(/^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/settings|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/), priority: 40 },
+  { name: 'client', test: matching(/^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/), priority: 40 },
 ];
 
 /**

@@ -100,9 +100,9 @@ export class CommandContext {
   /** The HTTP client (undici is loaded on first use). */
   async httpClient(): Promise<HttpClient> {
     if (!this.http) {
-      const { HttpClient } = await import('./api/http.js');
+      const [{ HttpClient }, { httpTimeoutMs }] = await Promise.all([import('./api/http.js'), import('./config/timeouts.js')]);
       const trace = this.globals().verbose ? (line: string) => this.info(line) : undefined;
-      this.http = new HttpClient({ trace, sleep: this.io.sleep });
+      this.http = new HttpClient({ trace, sleep: this.io.sleep, timeoutMs: httpTimeoutMs(this.io.env) });
     }
     return this.http;
   }

@@ -122,6 +122,31 @@ describe('mkt doctor', () => {
     expect(of('journal').fix).toContain('mkt order journal --repair');
   });
 
+  it('warns when another state directory (the default one, or MKT_STATE_DIR) holds an order journal for the same account', async () => {
+    const home = tempHome();
+    const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
+    const listing = mock.app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId && !taken.has(l.listing_number))!;
+    // A submit from a shell without MKT_STATE_DIR: its journal is under ~/.local/state/mkt.
+    const byDefault = { ...mock.env, MKT_STATE_DIR: '' };
+    const placed = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], { env: byDefault, home, input: `listing_id\n${listing.listing_number}\n` });
+    expect(placed.code, placed.stderr).toBe(0);
+    const xdg = join(home, '.local', 'state', 'mkt');
+
+    const withVar = await doctor(mock.env, home);
+    expect(withVar.run.code).toBe(0);
+    expect(withVar.of('journal')).toMatchObject({ status: 'warn', detail: expect.stringContaining(`${xdg} (the default, ~/.local/state/mkt) holds an order journal for this account too (1 order, the last sent `) });
+    expect(withVar.of('journal').detail).toContain(`which runs using ${join(home, 'state')} do not read`);
+    expect(withVar.of('journal').fix).toMatch(/^use one state directory for this account on this machine — set MKT_STATE_DIR to the same folder for every run/);
+
+    // A journal under $XDG_STATE_HOME/mkt: found from a run with MKT_STATE_DIR; the directory in use is never "another".
+    const home2 = tempHome();
+    const xdgEnv = { ...byDefault, XDG_STATE_HOME: join(home2, 'xdg') };
+    expect((await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--allow-duplicate'], { env: xdgEnv, home: home2, input: `listing_id\n${listing.listing_number}\n` })).code).toBe(0);
+    const found = await doctor({ ...xdgEnv, MKT_STATE_DIR: join(home2, 'state') }, home2);
+    expect(found.of('journal')).toMatchObject({ status: 'warn', detail: expect.stringContaining(`${join(home2, 'xdg', 'mkt')} ($XDG_STATE_HOME/mkt) holds an order journal for this account too`) });
+    expect((await doctor(xdgEnv, home2)).of('journal').status).toBe('ok');
+  });
+
   it('says a lock naming a process that is not running (or is now another program) is no lock: the kernel let it go with its run', async () => {
     const home = tempHome();
     const lock = submitLock(home);

@@ -75,6 +75,27 @@ describe('faults', () => {
     expect(app.ctx.store.orders.size).toBe(0);
   });
 
+  test('handler_delay_ms: a request read whole is handled later though the client gave up (the order lands); latency_ms: it is not', async () => {
+    const landed: Record<string, number> = {};
+    for (const fault of [{ handler_delay_ms: 600 }, { latency_ms: 600 }]) {
+      const { app, origin } = await serve();
+      const token = tokenFor(app, 'alice-1');
+      await post(mockAdminUrl(origin, 'faults'), { ...fault, path: '/v1/orders', method: 'POST' });
+      const listing = plainListings(app)[0]!.listing_number;
+      const gaveUp = fetch(`${origin}/v1/orders`, {
+        method: 'POST', signal: AbortSignal.timeout(100),
+        headers: { 'content-type': 'application/json', authorization: `bearer ${token}` },
+        body: JSON.stringify({ bid_requests: [{ listing_id: listing, bid_amount: 25 }] }),
+      });
+      await expect(gaveUp).rejects.toThrow();
+      expect(app.ctx.store.orders.size).toBe(0);
+      // Well past the 600 ms either fault adds: a delayed handler has run by then.
+      for (let i = 0; i < 30 && app.ctx.store.orders.size === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      landed[Object.keys(fault)[0]!] = app.ctx.store.orders.size;
+    }
+    expect(landed).toEqual({ handler_delay_ms: 1, latency_ms: 0 });
+  });
+
   test('latency_ms delays answers; bad settings are a 400 naming the field', async () => {
     const { app, origin } = await serve();
     const token = tokenFor(app, 'alice-1');
@@ -82,7 +103,7 @@ describe('faults', () => {
     const t0 = performance.now();
     expect((await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
-    for (const bad of [{ latency_ms: 10 ** 9 }, { error_rate: 2 }, { error_rate: 0.6, drop_rate: 0.6 }, { nonsense: 1 }, [1]]) {
+    for (const bad of [{ latency_ms: 10 ** 9 }, { handler_delay_ms: -1 }, { handler_delay_ms: 1.5 }, { error_rate: 2 }, { error_rate: 0.6, drop_rate: 0.6 }, { nonsense: 1 }, [1]]) {
       const res = await post(mockAdminUrl(origin, 'faults'), bad);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('VAL0001');

@@ -1,6 +1,7 @@
 /**
  * Injected faults (POST /__mock/faults), applied by the HTTP adapter to resource calls (never to admin
- * routes): added latency, 500 SYS0001, 429 with Retry-After, a connection dropped before the handler
+ * routes): added latency, a slow server (the request read whole, then handled later whether or not the
+ * client still waits), 500 SYS0001, 429 with Retry-After, a connection dropped before the handler
  * runs, or the response dropped after it ran (the order exists, the client never hears). Bounded,
  * optionally limited to a path prefix, a method and a number of requests; `{}` clears them.
  */
@@ -10,7 +11,14 @@ import { Rng } from '../kit/rng.js';
 
 /** The fault settings. Rates are chances per matching request, 0 to 1. */
 export interface FaultConfig {
+  /** Added before the request is read: a client that gives up meanwhile leaves nothing to handle. */
   latency_ms: number;
+  /**
+   * Added after the request is read whole and before its handler runs, which runs even when the client
+   * has gone meanwhile: a server (or a queue behind a proxy) that acts on an order after the client
+   * stopped waiting for the answer.
+   */
+  handler_delay_ms: number;
   error_rate: number;
   rate_limit_rate: number;
   retry_after: number;
@@ -28,7 +36,7 @@ export interface FaultConfig {
 export type FaultAction = 'none' | 'error' | 'rate_limit' | 'drop' | 'drop_response';
 
 const NONE: FaultConfig = {
-  latency_ms: 0, error_rate: 0, rate_limit_rate: 0, retry_after: 1, drop_rate: 0, drop_response_rate: 0,
+  latency_ms: 0, handler_delay_ms: 0, error_rate: 0, rate_limit_rate: 0, retry_after: 1, drop_rate: 0, drop_response_rate: 0,
   path: null, method: null, count: null,
 };
 const MAX_LATENCY_MS = 30_000;
@@ -64,6 +72,7 @@ function parseFaults(body: unknown): FaultConfig {
   };
   const config: FaultConfig = {
     latency_ms: num(b, 'latency_ms', 0, MAX_LATENCY_MS, true) ?? 0,
+    handler_delay_ms: num(b, 'handler_delay_ms', 0, MAX_LATENCY_MS, true) ?? 0,
     error_rate: num(b, 'error_rate', 0, 1) ?? 0,
     rate_limit_rate: num(b, 'rate_limit_rate', 0, 1) ?? 0,
     retry_after: num(b, 'retry_after', 0, 3600, true) ?? 1,
@@ -100,17 +109,17 @@ export class Faults {
   }
 
   /**
-   * Decides the fault for one request (admin routes never get one); returns the latency to add too.
+   * Decides the fault for one request (admin routes never get one); returns the latency and handler delay to add too.
    * `path` is the normalised path (request-target.ts) the router sees, below the base path.
    */
-  decide(method: string, path: string): { action: FaultAction; latencyMs: number; retryAfter: number } {
+  decide(method: string, path: string): { action: FaultAction; latencyMs: number; handlerDelayMs: number; retryAfter: number } {
     const c = this.config;
-    const none = { action: 'none' as const, latencyMs: 0, retryAfter: 0 };
+    const none = { action: 'none' as const, latencyMs: 0, handlerDelayMs: 0, retryAfter: 0 };
     if (isAdminPath(path)) return none;
     // Exactly, as the router matches (router.ts): /V1/ORDERS reaches no route, so no fault on /v1/orders is for it.
     if (c.path && !path.startsWith(c.path)) return none;
     if (c.method && c.method !== method.toUpperCase()) return none;
-    const active = c.latency_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
+    const active = c.latency_ms > 0 || c.handler_delay_ms > 0 || c.error_rate + c.rate_limit_rate + c.drop_rate + c.drop_response_rate > 0;
     if (!active) return none;
     if (c.count !== null) {
       c.count -= 1;
@@ -123,6 +132,6 @@ export class Faults {
     else if (r < (edge += c.error_rate)) action = 'error';
     else if (r < (edge += c.rate_limit_rate)) action = 'rate_limit';
     else if (r < (edge += c.drop_response_rate)) action = 'drop_response';
-    return { action, latencyMs: c.latency_ms, retryAfter: c.retry_after };
+    return { action, latencyMs: c.latency_ms, handlerDelayMs: c.handler_delay_ms, retryAfter: c.retry_after };
   }
 }

@@ -121,7 +121,7 @@ const SCRIPT = `
   function showFaults(f) {
     var keys = Object.keys(f);
     table($('faults'), [['setting', function (k) { return k; }], ['value', function (k) { return f[k] === null ? '(any)' : f[k]; }]], keys, 'none');
-    var on = f.latency_ms > 0 || f.error_rate > 0 || f.rate_limit_rate > 0 || f.drop_rate > 0 || f.drop_response_rate > 0;
+    var on = f.latency_ms > 0 || f.handler_delay_ms > 0 || f.error_rate > 0 || f.rate_limit_rate > 0 || f.drop_rate > 0 || f.drop_response_rate > 0;
     $('faults-on').textContent = on ? 'faults are injected' : 'no faults';
     $('faults-on').className = on ? 'bad' : '';
   }

@@ -8,6 +8,7 @@ import { Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../api/client.js';
 import type { ApiError } from '../api/errors.js';
 import { DecodeError, decodeEnvelope, toNumber, type Page } from '../contract/decode.js';
+import { normalisePath } from '../contract/request-path.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInput } from '../input.js';
@@ -48,13 +49,18 @@ prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`
       const sendsBody = method === 'POST' || method === 'PUT';
       if (opts.input !== undefined && !sendsBody) throw new UsageError(`--input is a request body, which a ${method} does not send`);
       if (opts.input !== undefined && fields.length > 0) throw new UsageError('--input and --field/--raw-field cannot be combined: put the fields in the input');
-      const target = checkPath(ctx.settings().rootUrl, path);
+      const settings = ctx.settings();
+      const target = checkPath(settings.rootUrl, path);
       const client = await ctx.api();
       const query = new URLSearchParams();
       let json: unknown;
       if (opts.input !== undefined) json = await readBody(ctx, opts.input);
       else if (sendsBody) json = bodyOf(fields);
       else for (const [k, v] of fields) query.append(k, String(v));
+      if (method === 'POST' && placesOrder(settings.rootUrl, settings.baseUrl, target)) {
+        // Warned, not routed through the desk: `mkt api` sends what it is given, as `gh api` does (a script may mean exactly this call).
+        ctx.info(`mkt: warning: POST ${target} places an order past the order desk: nothing checks what the account already holds, no order journal records it, and if this call gets no answer nothing keeps a rerun from placing it twice; \`mkt order submit\` places bids with those safeguards (and sees this order in the account's orders once the marketplace shows it)`);
+      }
       const what = `${method} ${target}`;
       try {
         if (opts.paginate) {
@@ -99,6 +105,17 @@ function checkPath(rootUrl: string, path: string): string {
   const url = new URL(`${rootUrl}${path}`);
   if (url.origin !== root.origin) throw new UsageError(`path '${path}' leaves the marketplace's origin ${root.origin}`);
   return path;
+}
+
+/**
+ * True when `path` (below `rootUrl`) is the order placement endpoint, `{base_url}/orders/`, under any
+ * spelling the marketplace's router reads as it (`/v1//orders`, `/v1/./orders/`, `%6Frders`).
+ */
+function placesOrder(rootUrl: string, baseUrl: string, path: string): boolean {
+  const asked = normalisePath(new URL(`${rootUrl}${path}`).pathname);
+  const base = normalisePath(new URL(baseUrl).pathname);
+  if ('problem' in asked || 'problem' in base) return false;
+  return new URL(`${rootUrl}${path}`).host === new URL(baseUrl).host && asked.path === `${base.path === '/' ? '' : base.path}/orders`;
 }
 
 /** `key=value` as a field; with `typed`, true/false/null and JSON numbers become JSON values. */

@@ -5,6 +5,7 @@
  */
 import type { CommandContext } from '../context.js';
 import type { Check } from '../doctor/check.js';
+import type { Marketplace } from '../orders/marketplace.js';
 import { writeOut } from '../io.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
@@ -17,16 +18,16 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Runs every check in order; a check that needs an earlier one's result is skipped when that failed. */
 async function runChecks(ctx: CommandContext): Promise<Check[]> {
-  const [{ skip }, { checkSettings, fileSettings }, market, files, { HttpClient }] = await Promise.all([
+  const [{ skip }, { checkSettings, fileSettings }, market, files, { HttpClient }, { otherJournals }] = await Promise.all([
     import('../doctor/check.js'), import('../doctor/settings-check.js'), import('../doctor/market-checks.js'),
-    import('../doctor/file-checks.js'), import('../api/http.js'),
+    import('../doctor/file-checks.js'), import('../api/http.js'), import('../doctor/state-dirs.js'),
   ]);
   const env = ctx.io.env;
   const now = () => ctx.io.now();
   const checks: Check[] = [];
   const { check, settings } = checkSettings(env, ctx.globals().profile);
   checks.push(check);
-  let accountKey: string | undefined;
+  let account: Marketplace | undefined;
   if (!settings) {
     checks.push(skip('marketplace', 'settings'), skip('clock', 'settings'), skip('credentials', 'settings'));
   } else {
@@ -42,15 +43,20 @@ async function runChecks(ctx: CommandContext): Promise<Check[]> {
         checks.push(market.checkClock(settings, reach.answer));
         const creds = await market.checkCredentials(settings, env, http, now, (l) => ctx.info(l));
         checks.push(creds.check);
-        accountKey = creds.market?.key;
+        account = creds.market;
       }
     } finally {
       await http.close();
     }
   }
   const where = fileSettings(env, ctx.globals().profile);
-  if (where) checks.push(files.checkJournal(where.stateDir, where.profile, accountKey), files.checkLocks(where.stateDir, where.profile, accountKey));
-  else checks.push(skip('journal', 'settings'), skip('lock', 'settings'));
+  if (where) {
+    // Other state directories are found only for an account the marketplace named: their journals are read by its key.
+    const others = account ? otherJournals(env, where.stateDir, where.profile, account) : [];
+    checks.push(files.checkJournal(where.stateDir, where.profile, account?.key, others), files.checkLocks(where.stateDir, where.profile, account?.key));
+  } else {
+    checks.push(skip('journal', 'settings'), skip('lock', 'settings'));
+  }
   checks.push(files.checkPath(env.PATH, files.packageRoot(import.meta.filename) ?? import.meta.dirname));
   return checks;
 }

@@ -51,22 +51,29 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       if (opts.skipHeld && opts.allowDuplicate) throw new UsageError('--skip-held and --allow-duplicate contradict each other: nothing was sent', 'use --skip-held to leave held listings out, or --allow-duplicate to bid on them again');
       const { text, source } = await readInput(ctx.io, file, MAX_BIDS_FILE);
       const bids = await readBids(text, source, opts.amount);
-      const total = Math.round(bids.reduce((s, b) => s + b.bid_amount, 0) * 100) / 100;
       const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
       const waitLockMs = waitLock(opts.waitLock);
       const settings = ctx.settings();
-      const client = await ctx.api();
+      const [client, { settleWindowMs }] = await Promise.all([ctx.api(), import('../config/timeouts.js')]);
+      const setting = {
+        stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l: string) => ctx.info(l), holder: 'order submit or invest run', waitLockMs,
+        settleMs: settleWindowMs(ctx.io.env),
+      };
       if (opts.dryRun) {
-        const { dryRun } = await import('../orders/dry-run.js');
-        const report = await dryRun(client, bids, () => client.marketNow());
-        ctx.info(`${bids.length} bids, total ${total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
-        if (report.cash < total || report.rows.some((r) => !r.ok)) ctx.exitCode = EXIT.USAGE;
+        const [{ dryRun }, { openDeskToRead }] = await Promise.all([import('../orders/dry-run.js'), import('../orders/open-desk.js')]);
+        // What the run would refuse as held, asked as the run asks it (--allow-duplicate asks nothing).
+        const reasons = opts.allowDuplicate ? new Map<number, string>() : await (await openDeskToRead(client, setting)).review(bids);
+        const report = await dryRun(client, bids, () => client.marketNow(), { reasons, skip: opts.skipHeld === true });
+        const sent = opts.skipHeld ? bids.filter((b) => !reasons.has(b.listing_id)) : bids;
+        ctx.info(`${sent.length} bid${sent.length === 1 ? '' : 's'}, total ${report.total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`);
+        if (reasons.size > 0 && !opts.skipHeld) {
+          ctx.info(`${reasons.size} bid${reasons.size > 1 ? 's' : ''} on listings already held: the run would refuse the file and send nothing (exit 2); --skip-held places the others`);
+        }
+        if (report.cash < report.total || report.rows.some((r) => !r.ok)) ctx.exitCode = EXIT.USAGE;
         return { kind: 'rows', rows: report.rows, columns: ['line', 'listing_id', 'bid_amount', 'amount_remaining', 'verdict'] };
       }
       const { openDesk } = await import('../orders/open-desk.js');
-      const desk = await openDesk(client, {
-        stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l) => ctx.info(l), holder: 'order submit or invest run', waitLockMs,
-      });
+      const desk = await openDesk(client, setting);
       const placed = await desk.place(bids, {
         source, allowDuplicate: opts.allowDuplicate, skipHeld: opts.skipHeld,
         confirm: (toSend) => confirmBids(ctx, toSend, opts.yes),

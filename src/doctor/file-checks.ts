@@ -9,6 +9,7 @@ import { checkJournals, type JournalProblem } from '../orders/open-desk.js';
 import { alive, lockMechanism, parseHolder } from '../os/exclusive-lock.js';
 import { readRegularFile } from '../state-files.js';
 import { fail, failure, ok, warn, type Check } from './check.js';
+import type { OtherJournal } from './state-dirs.js';
 
 /** The journal files of a profile, plus the account's own when the marketplace said which account that is. */
 function journalFiles(stateDir: string, profile: string, accountKey?: string): string[] {
@@ -26,8 +27,17 @@ function otherProblems(file: string): JournalProblem[] {
   }
 }
 
-/** Every journal the profile's submits read, read whole from disk as `order submit` reads it before sending. */
-export function checkJournal(stateDir: string, profile: string, accountKey?: string): Check {
+/** Other state directories' journals for the account, in words; '' when there are none. */
+function othersWords(others: readonly OtherJournal[]): string {
+  return others.map((o) => `${o.stateDir} (${o.from}) holds an order journal for this account too${o.lastSent ? ` (${o.batches} order${o.batches === 1 ? '' : 's'}, the last sent ${o.lastSent})` : ' (unreadable)'}`).join('; ');
+}
+
+/**
+ * Every journal the profile's submits read, read whole from disk as `order submit` reads it before
+ * sending; a warning when `others` (state-dirs.ts) names another state directory with a journal for
+ * the same account: never bidding twice holds within one state directory.
+ */
+export function checkJournal(stateDir: string, profile: string, accountKey?: string, others: readonly OtherJournal[] = []): Check {
   const files = journalFiles(stateDir, profile, accountKey);
   const indexed = new Set(profileJournals(stateDir, profile));
   const problems = [...checkJournals(stateDir, profile), ...files.filter((f) => !indexed.has(f)).flatMap(otherProblems)];
@@ -40,7 +50,10 @@ export function checkJournal(stateDir: string, profile: string, accountKey?: str
   }
   const where = present.length === 0 ? `no journal yet under ${stateDir} (nothing submitted from profile ${profile})` : `${present.join(', ')} read whole`;
   const torn = problems.find((p) => !p.fatal);
-  if (torn) return warn('journal', `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}`, 'nothing to do by hand: the next `mkt order submit` or `mkt invest run` reconciles it before sending');
+  const apart = others.length === 0 ? '' : `; ${othersWords(others)}, which runs using ${stateDir} do not read`;
+  const oneDir = `use one state directory for this account on this machine — set MKT_STATE_DIR to the same folder for every run (the crontab line and the shell), or unset it everywhere: a run under another state directory has its own journal and lock, so it can bid again for an order whose answer this one lost`;
+  if (torn) return warn('journal', `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}${apart}`, `nothing to do by hand: the next \`mkt order submit\` or \`mkt invest run\` reconciles it before sending${others.length ? `; and ${oneDir}` : ''}`);
+  if (others.length > 0) return warn('journal', `${where}${apart}`, oneDir);
   return ok('journal', where);
 }
 

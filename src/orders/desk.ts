@@ -1,6 +1,7 @@
 /**
  * The order desk: the one way bids become orders. Under the account's lock it settles every order
- * whose answer was lost, refuses (or leaves out) listings the journal or the marketplace itself
+ * whose answer was lost (reconcile.ts: one the marketplace does not show yet is in doubt, not sent
+ * again until its settle window has passed), refuses (or leaves out) listings the journal or the marketplace itself
  * holds — the account's orders and the listings' participation are read first, so a journal lost or
  * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
  * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
@@ -10,18 +11,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, ConnectionError, nothingSent } from '../api/errors.js';
-import type { Bid, BidRequest, Order, PlacedOrder } from '../api/orders.js';
+import type { BidRequest, Order, PlacedOrder } from '../api/orders.js';
 import { bidsOf, toNumber } from '../contract/decode.js';
 import { isoNow, type Clock } from '../clock.js';
+import { DEFAULT_HTTP_TIMEOUT_MS, SETTLE_MARGIN_MS } from '../config/timeouts.js';
 import { MAX_BIDS_PER_ORDER } from '../contract/enums.js';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { chunk } from './bids-file.js';
 import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
+import { OverlayJournal } from './memory-journal.js';
+import { DOUBT_WAIT_MAX_MS, OrdersView, Reconciler, stamp, type Doubt } from './reconcile.js';
 import { rejectionHint } from './rejections.js';
 import { resumeCommands } from './resume.js';
-import { bidRows, followOrders, type BidRow, type FollowPlan, type Progress } from './wait.js';
+import { bidRows, followOrders, stopListener, type BidRow, type FollowPlan, type Progress } from './wait.js';
 import { redactUserInfo } from '../redact-url.js';
 
 /** The marketplace calls the desk makes. */
@@ -52,7 +56,15 @@ export interface DeskDeps {
   info(line: string): void;
   /** Resolves when the person asks to stop (Ctrl-C); stops listening once `until` aborts. Following ends with exit 130. */
   stopSignal?(until: AbortSignal): Promise<string>;
+  /**
+   * How long after it was sent a batch without an answer stays in doubt (default DEFAULT_SETTLE_MS):
+   * not sent again, nor taken as never placed, while the marketplace does not show its order.
+   */
+  settleMs?: number;
 }
+
+/** The settle window when none is given: the client's default answer timeout plus SETTLE_MARGIN_MS (120 s). */
+export const DEFAULT_SETTLE_MS = DEFAULT_HTTP_TIMEOUT_MS + SETTLE_MARGIN_MS;
 
 /** A bid to place; `line` is where it came from in `PlaceOptions.source`, for messages. */
 export interface DeskBid extends BidRequest {
@@ -90,15 +102,17 @@ export interface Placement {
 
 const plural = (n: number): string => (n > 1 ? 's' : '');
 
-const sameBids = (a: BidRequest[], b: Bid[]): boolean =>
-  a.length === b.length && a.every((x) => b.some((y) => Number(y.listing_id) === x.listing_id && Number(y.bid_amount) === x.bid_amount));
-
 /** The order desk of one marketplace account. */
 export class OrderDesk {
   /** True while session() holds the lock: place() inside it must not take the (not re-entrant) lock again. */
   private inSession = false;
+  private readonly settleMs: number;
+  private readonly reconciler: Reconciler;
 
-  constructor(private readonly deps: DeskDeps) {}
+  constructor(private readonly deps: DeskDeps) {
+    this.settleMs = deps.settleMs ?? DEFAULT_SETTLE_MS;
+    this.reconciler = new Reconciler({ ...deps, settleMs: this.settleMs });
+  }
 
   /**
    * Runs `fn` holding the account's lock, after settling lost answers, so that a planner reads the
@@ -109,7 +123,7 @@ export class OrderDesk {
     return this.deps.lock(async () => {
       this.inSession = true;
       try {
-        await this.reconcile(this.ordersOnce());
+        await this.reconciler.run(this.ordersView(), 'wait');
         return await fn();
       } finally {
         this.inSession = false;
@@ -123,8 +137,9 @@ export class OrderDesk {
     const bad = bids.find((b) => !Number.isSafeInteger(b.listing_id) || b.listing_id <= 0);
     if (bad) throw new UsageError(`listing id ${bad.listing_id} is not a positive whole number the marketplace takes; nothing was sent`);
     return locked(async (): Promise<Placement> => {
-      const orders = this.ordersOnce();
-      await this.reconcile(orders);
+      const orders = this.ordersView();
+      // --allow-duplicate sends whatever is in doubt: it does not wait for it either.
+      await this.reconciler.run(orders, opts.allowDuplicate ? 'send' : 'wait');
       const toSend = opts.allowDuplicate ? bids : await this.screen(bids, orders, opts);
       if (toSend.length === 0) {
         this.deps.info('every listing is already held: nothing was sent');
@@ -158,13 +173,7 @@ export class OrderDesk {
    */
   async follow(orderIds: readonly string[], plan: FollowPlan, progress?: Progress): Promise<{ rows: BidRow[]; incomplete: boolean }> {
     const { api, clock, info } = this.deps;
-    const done = new AbortController();
-    const stop = new AbortController();
-    let signal = '';
-    void this.deps.stopSignal?.(done.signal).then((name) => {
-      signal = name;
-      stop.abort();
-    });
+    const stop = stopListener(this.deps.stopSignal);
     try {
       const followed = await followOrders(orderIds, plan, {
         get: (id) => api.get(id), clock, info, record: (order) => this.record(order), stop: stop.signal,
@@ -173,11 +182,11 @@ export class OrderDesk {
       if (!stop.signal.aborted) return followed;
       const ids = orderIds.join(', ');
       throw new InterruptedError(
-        `interrupted (${signal}) while waiting: order${plural(orderIds.length)} ${ids} ${orderIds.length > 1 ? 'are' : 'is'} placed and go${orderIds.length > 1 ? '' : 'es'} on at the marketplace`,
+        `interrupted (${stop.name()}) while waiting: order${plural(orderIds.length)} ${ids} ${orderIds.length > 1 ? 'are' : 'is'} placed and go${orderIds.length > 1 ? '' : 'es'} on at the marketplace`,
         `resume following with ${resumeCommands(orderIds, plan)}`,
       );
     } finally {
-      done.abort();
+      stop.end();
     }
   }
 
@@ -204,54 +213,30 @@ export class OrderDesk {
     });
   }
 
-  /**
-   * Settles every batch whose answer was never seen: finds the order it created among the account's
-   * orders (same bids, not claimed by another batch), or records that nothing was placed.
-   */
-  private async reconcile(orders: () => Promise<Order[]>): Promise<void> {
-    const { market, info, clock } = this.deps;
-    const batches = this.deps.journal.batches(market);
-    const unknown = batches.filter((b) => b.status === 'unknown');
-    if (unknown.length === 0) return;
-    info(`reconciling ${unknown.length} order${plural(unknown.length)} whose answer was lost…`);
-    const claimed = new Set(batches.flatMap((b) => (b.orderId ? [b.orderId] : [])));
-    const all = await orders();
-    const readable = all.filter((o): o is PlacedOrder => typeof o.order_id === 'string' && Array.isArray(o.bid_requests));
-    // An order the list shows without its id or bids might be the batch's: nothing can say it was never placed.
-    const unreadable = all.length - readable.length;
-    for (const b of unknown) {
-      const match = readable.find((o) => !claimed.has(o.order_id) && sameBids(b.bids, bidsOf(o)));
-      if (!match && unreadable > 0) {
-        info(`  batch ${b.batch}: ${unreadable} order${plural(unreadable)} in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held`);
-        continue;
-      }
-      this.journal({ t: 'reconciled', batch: b.batch, at: isoNow(clock), order_id: match?.order_id ?? null });
-      if (match) {
-        claimed.add(match.order_id);
-        info(`  order ${match.order_id} was placed (the answer had been lost); it will not be sent again`);
-      } else {
-        info(`  batch ${b.batch} never reached the marketplace; its bids are free to send`);
-      }
-    }
-  }
-
-  /** The account's orders, read from the marketplace at most once per placement (every page). */
-  private ordersOnce(): () => Promise<Order[]> {
-    let all: Promise<Order[]> | undefined;
-    return () => (all ??= (async () => {
-      const out: Order[] = [];
-      for await (const o of this.deps.api.list()) out.push(o);
-      return out;
-    })());
+  /** The account's orders, read from the marketplace at most once per placement unless a wait reads them again. */
+  private ordersView(): OrdersView {
+    return new OrdersView(() => this.deps.api.list(), this.deps.clock);
   }
 
   /**
-   * Refuses bids on listings the journal holds or the marketplace shows a bid or money in (or, with
-   * `skipHeld`, leaves them out and returns the rest). A journal PENDING hold is first brought up to
-   * date from the orders, since the bid may have expired since.
+   * What a placement of `bids` would refuse now, by listing, in the words of its refusal; nothing is
+   * written or waited for (`--dry-run`): settling and the PENDING re-check run on a copy of the
+   * journal in memory, and a batch in doubt is reported as the run that did not wait for it would.
    */
-  private async screen(bids: readonly DeskBid[], orders: () => Promise<Order[]>, opts: PlaceOptions): Promise<readonly DeskBid[]> {
-    const all = await orders();
+  async review(bids: readonly DeskBid[]): Promise<Map<number, string>> {
+    const shadow = new OrderDesk({ ...this.deps, settleMs: this.settleMs, journal: new OverlayJournal(this.deps.journal), lock: (fn) => fn(), info: () => undefined });
+    const orders = shadow.ordersView();
+    await shadow.reconciler.run(orders, 'look');
+    const held = await shadow.heldBids(bids, orders);
+    return new Map(held.map((h) => [h.bid.listing_id, h.reason]));
+  }
+
+  /**
+   * The bids on listings the journal holds or the marketplace shows a bid or money in, each with why.
+   * A journal PENDING hold is first brought up to date from the orders, since the bid may have expired since.
+   */
+  private async heldBids(bids: readonly DeskBid[], orders: OrdersView): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
+    const all = (await orders.read()).orders;
     const ids = new Set(bids.map((b) => b.listing_id));
     const before = this.holds();
     const stale = new Set(bids.flatMap((b) => {
@@ -262,28 +247,36 @@ export class OrderDesk {
     const holds = stale.size > 0 ? this.holds() : before;
     const byOrders = heldByOrders(all, ids);
     const invested = await this.deps.api.investedIn([...ids]);
-    const why = (id: number): string | undefined => {
-      const h = holds.get(id);
-      if (h) return h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}`;
-      const amount = invested.get(id);
-      return byOrders.get(id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
-    };
-    const held = bids.flatMap((b) => {
-      const reason = why(b.listing_id);
-      const where = opts.source !== undefined && b.line !== undefined ? `${opts.source} line ${b.line}: ` : '';
-      return reason === undefined ? [] : [{ bid: b, text: `${where}listing ${b.listing_id}: ${reason}` }];
+    return bids.flatMap((bid) => {
+      const h = holds.get(bid.listing_id);
+      const doubt = h?.state === 'unknown' ? this.reconciler.doubts.get(h.batch) : undefined;
+      if (doubt) {
+        return [{ bid, doubt, reason: `in doubt: sent in batch ${doubt.batch} at ${stamp(doubt.sentAt)} without an answer, and the marketplace does not show that order yet; not sent again before ${stamp(doubt.until)}` }];
+      }
+      if (h) return [{ bid, reason: h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}` }];
+      const amount = invested.get(bid.listing_id);
+      const reason = byOrders.get(bid.listing_id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
+      return reason === undefined ? [] : [{ bid, reason }];
     });
+  }
+
+  /** Refuses the held bids (see heldBids), or, with `skipHeld`, leaves them out and returns the rest. */
+  private async screen(bids: readonly DeskBid[], orders: OrdersView, opts: PlaceOptions): Promise<readonly DeskBid[]> {
+    const held = await this.heldBids(bids, orders);
     if (held.length === 0) return bids;
-    const lines = held.map((h) => h.text).join('\n  ');
+    const where = (b: DeskBid): string => (opts.source !== undefined && b.line !== undefined ? `${opts.source} line ${b.line}: ` : '');
+    const lines = held.map((h) => `${where(h.bid)}listing ${h.bid.listing_id}: ${h.reason}`).join('\n  ');
     if (opts.skipHeld) {
       this.deps.info(`leaving out ${held.length} bid${plural(held.length)} on listings already held:\n  ${lines}`);
       const out = new Set(held.map((h) => h.bid));
       return bids.filter((b) => !out.has(b));
     }
-    throw new UsageError(
-      `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
-      'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings',
-    );
+    const doubts = [...new Map(held.flatMap((h) => (h.doubt ? [[h.doubt.batch, h.doubt] as const] : []))).values()];
+    const last = Math.max(...doubts.map((d) => d.until));
+    const hint = doubts.length > 0
+      ? `${doubts.length > 1 ? 'those orders' : 'that order'} may still reach the marketplace: run again after ${stamp(last)}; a run then sends these bids if the marketplace still shows no order for them, and refuses them as placed if it does. --skip-held places the other bids now; --allow-duplicate sends these now too, even if the first order arrives later`
+      : 'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings';
+    throw new UsageError(`refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`, hint);
   }
 
   /**
@@ -292,8 +285,10 @@ export class OrderDesk {
    */
   async adoptOpenOrders(): Promise<number> {
     const { market, clock, info } = this.deps;
-    const all = await this.ordersOnce()();
-    await this.reconcile(async () => all);
+    const orders = this.ordersView();
+    const { orders: all } = await orders.read();
+    // A repair does not wait: a batch in doubt stays unknown, its listings held.
+    await this.reconciler.run(orders, 'look');
     const claimed = new Set(this.deps.journal.batches(market).flatMap((b) => (b.orderId ? [b.orderId] : [])));
     let adopted = 0;
     for (const o of all) {
@@ -320,6 +315,7 @@ export class OrderDesk {
     for (const [i, group] of groups.entries()) {
       const batch = randomUUID();
       const which = `order ${i + 1}/${groups.length}`;
+      const sentAt = clock.now();
       this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: redactUserInfo(market.baseUrl), market: market.key, bids: group });
       try {
         const order = await api.submit(group);
@@ -344,13 +340,24 @@ export class OrderDesk {
         }
         this.journal({ t: 'lost', batch, at: isoNow(clock), error: reason });
         throw new CliError(
-          `${which}: no answer from the marketplace (${reason}); it may or may not have been placed.${placed}`,
+          `${which}: no answer from the marketplace (${reason}); it may or may not have been placed: batch ${batch} is in doubt until ${stamp(sentAt + this.settleMs)}.${placed}`,
           err instanceof ConnectionError || err instanceof ApiError ? EXIT.UNREACHABLE : EXIT.BUG,
-          'run the same command again: it first checks the marketplace for this order and never sends it twice',
+          this.rerunHint(sentAt),
         );
       }
     }
     return sent;
+  }
+
+  /** What a rerun does about a batch sent at `sentAt` whose answer was lost: the hint after it. */
+  private rerunHint(sentAt: number): string {
+    const until = sentAt + this.settleMs;
+    const window = `${stamp(until)} (${Math.round(this.settleMs / 1000)} s after it was sent)`;
+    // A rerun at once waits at most DOUBT_WAIT_MAX_MS: a longer window ends in a refusal instead.
+    const waits = until - this.deps.clock.now() <= DOUBT_WAIT_MAX_MS
+      ? `waits for it to show until ${window}`
+      : `waits up to ${DOUBT_WAIT_MAX_MS / 1000} s for it to show, and refuses these bids (exit 2) until ${window}`;
+    return `run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run ${waits}; an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once`;
   }
 
   /** For ORD0021: what is available against what the order needed. */

@@ -1,6 +1,7 @@
 /**
  * `--dry-run`: checks every bid against the marketplace as it stands (listing exists and takes
- * bids, amount remaining, the 10% rule for young partial-funding listings, account cash) and
+ * bids, amount remaining, the 10% rule for young partial-funding listings, account cash), and marks
+ * the bids the order desk would refuse as held (OrderDesk.review, in the words of the refusal), and
  * sends nothing.
  */
 import * as accounts from '../api/accounts.js';
@@ -23,8 +24,19 @@ export type DryRunRow = {
   ok: boolean;
 };
 
-/** Checks `bids`; `now` (read once the listings are in: the marketplace's time) decides a listing's age for the 10% rule. */
-export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () => number): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
+/** What the order desk would do with held listings: refuse the file (the default), or leave them out (`--skip-held`). */
+export interface HeldListings {
+  /** Why each held listing is held, as the refusal says it. */
+  reasons: ReadonlyMap<number, string>;
+  skip: boolean;
+}
+
+/**
+ * Checks `bids`; `now` (read once the listings are in: the marketplace's time) decides a listing's age
+ * for the 10% rule. A held bid's row says what the run would do with it; with `held.skip` it is left
+ * out of the total, as the run leaves it out of the order.
+ */
+export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () => number, held: HeldListings = { reasons: new Map(), skip: false }): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
   const found = new Map<number, Listing>();
   for (const group of chunk(bids.map((b) => b.listing_id), 100)) {
     for (const whole of ['false', 'true']) {
@@ -33,11 +45,17 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () =>
     }
   }
   const account = await accounts.platform(client);
-  const total = toCents(bids.reduce((s, b) => s + b.bid_amount, 0));
+  const total = toCents(bids.reduce((s, b) => s + (held.skip && held.reasons.has(b.listing_id) ? 0 : b.bid_amount), 0));
   const now = clock();
   const rows = bids.map((b): DryRunRow => {
     const l = found.get(b.listing_id);
     const base = { line: b.line, listing_id: b.listing_id, bid_amount: b.bid_amount };
+    const reason = held.reasons.get(b.listing_id);
+    // The desk's refusal comes before any POST: it is what the run does, whatever the listing shows.
+    if (reason !== undefined) {
+      const amount_remaining = l ? (toNumber(l.amount_remaining) ?? null) : null;
+      return { ...base, amount_remaining, verdict: held.skip ? `left out (--skip-held): ${reason}` : `refused as held: ${reason}`, ok: held.skip };
+    }
     if (!l) return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
     const remaining = toNumber(l.amount_remaining);
     const amount = toNumber(l.listing_amount);

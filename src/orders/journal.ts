@@ -186,7 +186,12 @@ export function openJournal(stateDir: string, profile: string, market: Marketpla
     mkdirSync(dirname(index), { recursive: true, mode: 0o700 });
     appendFileSync(index, `${name}\n`, { mode: 0o600 });
   }
-  return { journal: new Journal(join(dir, 'journal.jsonl'), [join(stateDir, profile, 'journal.jsonl')]), lock: join(dir, 'submit.lock') };
+  return { journal: readJournal(stateDir, profile, market), lock: join(dir, 'submit.lock') };
+}
+
+/** The journal a profile's submits to `market` read, for reading only: no directory or index is created. */
+export function readJournal(stateDir: string, profile: string, market: Marketplace): Journal {
+  return new Journal(join(accountDir(stateDir, market.key), 'journal.jsonl'), [join(stateDir, profile, 'journal.jsonl')]);
 }
 
 /** The journal files a profile has used: its own from older versions, then each account's. */

@@ -15,9 +15,9 @@ import { OrderDesk, type OrdersApi } from './desk.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, readJournalFile, type JournalCut } from './journal.js';
+import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, readJournal, readJournalFile, type JournalCut } from './journal.js';
 import { investedIn } from './market-holds.js';
-import { prepareDeskFiles } from '../state-files.js';
+import { checkStateDir, prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
@@ -35,6 +35,8 @@ export interface DeskSetting {
    * would then plan and bid as a second run of its own.
    */
   waitLockMs?: number;
+  /** The settle window of a batch sent without an answer (config/timeouts.ts settleWindowMs); the desk's default when absent. */
+  settleMs?: number;
 }
 
 /** The desk's marketplace calls over the HTTP client. */
@@ -61,6 +63,7 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock, info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
+    ...(setting.settleMs === undefined ? {} : { settleMs: setting.settleMs }),
     lock: (fn) => {
       const what = `for account ${market.account} at ${market.baseUrl} (from this or another profile or address); nothing was sent`;
       // The account's own lock first, then its journal's: a second name or address of the same marketplace
@@ -76,6 +79,21 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
  */
 export function accountIdLock(stateDir: string, account: string): string {
   return join(stateDir, 'accounts', 'by-id', `${createHash('sha256').update(`account:${account}`).digest('hex').slice(0, 32)}.lock`);
+}
+
+/**
+ * The desk of the account `client` acts for, to read only (`--dry-run`): nothing is created or written
+ * under the state dir, and it holds no lock (its `place` is never called; `review` needs none).
+ */
+export async function openDeskToRead(client: ApiClient, setting: DeskSetting): Promise<OrderDesk> {
+  const market = await identifyMarketplace(client);
+  checkStateDir(setting.stateDir);
+  const journal = readJournal(setting.stateDir, setting.profile, market);
+  return new OrderDesk({
+    api: ordersApi(client), journal, market, clock: setting.clock, info: setting.info,
+    ...(setting.settleMs === undefined ? {} : { settleMs: setting.settleMs }),
+    lock: () => Promise.reject(new Error('a desk opened to read places nothing')),
+  });
 }
 
 /**

@@ -33,6 +33,18 @@ export interface FollowDeps {
   stop?: AbortSignal;
 }
 
+/** The person's stop (Ctrl-C) while something waits: `signal` aborts on it, `name` says which signal; `end` stops listening. */
+export function stopListener(stopSignal?: (until: AbortSignal) => Promise<string>): { signal: AbortSignal; name(): string; end(): void } {
+  const done = new AbortController();
+  const stop = new AbortController();
+  let name = '';
+  void stopSignal?.(done.signal).then((signal) => {
+    name = signal;
+    stop.abort();
+  });
+  return { signal: stop.signal, name: () => name, end: () => done.abort() };
+}
+
 /** True when the order has reached what we wait for. */
 export function isDone(order: Order, until: Until): boolean {
   if (until === 'completed') return order.order_status === 'COMPLETED';

@@ -1,5 +1,5 @@
 /** Spawns the built `bin/mkt.cjs` as a user or a cron job would, with its own temporary config and state dirs. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +37,8 @@ export interface RunOptions {
   interrupt?: { when: RegExp; signal: NodeJS.Signals };
   /** Options for node itself, before the script (`--import` a recorder). */
   nodeArgs?: string[];
+  /** Called with the child once it is spawned (a test that kills it at a moment of its own choosing). */
+  started?(child: ChildProcess): void;
 }
 
 /** A fresh temporary home with config and state dirs under it. */
@@ -58,6 +60,7 @@ export function runMkt(args: string[], opts: RunOptions = {}): Promise<RunResult
   };
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    opts.started?.(child);
     let stdout = '';
     let stderr = '';
     if (opts.closeStdout) child.stdout.destroy();

@@ -20,7 +20,8 @@ const strict = { additionalProperties: false } as const;
 
 /** The injected faults (POST /__mock/faults sets them; `{}` clears them). */
 export const FaultsSchema = Type.Object({
-  latency_ms: Type.Integer({ minimum: 0, maximum: 30_000 }),
+  latency_ms: Type.Integer({ minimum: 0, maximum: 30_000, description: 'Added before the request is read.' }),
+  handler_delay_ms: Type.Integer({ minimum: 0, maximum: 30_000, description: 'Added after the request is read and before it is handled; handled even if the client has gone.' }),
   error_rate: Type.Number({ minimum: 0, maximum: 1 }),
   rate_limit_rate: Type.Number({ minimum: 0, maximum: 1 }),
   retry_after: Type.Integer({ minimum: 0, maximum: 3600 }),
