@@ -148,7 +148,9 @@ describe('mock serve --state under kill -9', () => {
     const { orderId } = await biddableListing(first.origin, token);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    const kept = readdirSync(dir).sort();
+    // The lock file stays (removing it is how two mocks came to hold one folder), naming nobody.
+    expect(readFileSync(join(dir, 'mock.pid'), 'utf8')).toBe('');
+    const kept = readdirSync(dir).filter((n) => n !== 'mock.pid').sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
     expect(parseState(readFileSync(join(dir, kept[1]!), 'utf8'), kept[1]).store.orders.has(orderId)).toBe(true);
 

@@ -9,6 +9,7 @@
  * the world is written as a new base and a new log begun (the previous base stays in force until the
  * new one is whole).
  */
+import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import { unlinkSync } from 'node:fs';
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
@@ -79,7 +80,8 @@ function rollbackFailed(path: string, err: unknown, rollback: unknown): ApiError
 export class OpJournal {
   private appender: LogAppender | null = null;
   private gen = 0;
-  private releaseLock: () => void = () => undefined;
+  /** The folder's (or file's) lock while this mock holds it. */
+  private lock: HeldLock | null = null;
   private toReplay: OpRecord[] = [];
   private failure: ApiError | null = null;
   /** Set when a failed write could not be rolled back: the 503 of every change until a restart. */
@@ -104,7 +106,7 @@ export class OpJournal {
   open(fresh: (t: number) => Store): void {
     try {
       ensureStateDir(this.dir);
-      this.releaseLock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
+      this.lock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
     } catch (err) {
       throw err instanceof MockSetupError ? err : stateWriteError(this.dir, err);
     }
@@ -125,7 +127,7 @@ export class OpJournal {
       this.gen = loaded.gen;
       this.appender = new LogAppender(inDir(this.dir, logName(loaded.gen)), loaded.end, (err) => this.failed(err));
     } catch (err) {
-      this.releaseLock();
+      this.lock?.release();
       throw err instanceof MockSetupError || !(err as { code?: unknown }).code ? err : stateWriteError(this.dir, err);
     }
   }
@@ -330,7 +332,7 @@ export class OpJournal {
     } finally {
       this.appender?.close();
       this.appender = null;
-      this.releaseLock();
+      this.lock?.release();
     }
   }
 
@@ -338,6 +340,6 @@ export class OpJournal {
   abandon(): void {
     this.appender?.close();
     this.appender = null;
-    this.releaseLock();
+    this.lock?.abandon();
   }
 }

@@ -4,6 +4,7 @@
  * world covers every change made while the previous one ran), and background changes no one was told
  * of are saved shortly after. One mock at a time, through the lock `FILE.pid`.
  */
+import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { settleWorld } from './settle.js';
@@ -29,13 +30,14 @@ export class SingleFileState {
   private saved = 0;
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
-  private releaseLock: () => void = () => undefined;
+  /** The folder's (or file's) lock while this mock holds it. */
+  private lock: HeldLock | null = null;
 
   constructor(private readonly host: SingleFileHost, readonly path: string) {}
 
   /** Takes the lock, loads the file (a clear error when it is corrupt) and writes it back at once (a setup error when it cannot be). */
   open(): void {
-    this.releaseLock = takeLock(`${this.path}.pid`, this.path);
+    this.lock = takeLock(`${this.path}.pid`, this.path);
     try {
       // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
       removeLeftoverTemps(this.path);
@@ -44,7 +46,7 @@ export class SingleFileState {
       if (saved.now > this.host.clock.now()) this.host.clock.set(saved.now);
       this.saveAtStart();
     } catch (err) {
-      this.releaseLock();
+      this.lock?.release();
       throw err;
     }
   }
@@ -115,7 +117,7 @@ export class SingleFileState {
     try {
       await this.saveUpTo(this.changes);
     } finally {
-      this.releaseLock();
+      this.lock?.release();
     }
   }
 
@@ -123,6 +125,6 @@ export class SingleFileState {
   abandon(): void {
     if (this.lazyTimer) clearTimeout(this.lazyTimer);
     this.lazyTimer = null;
-    this.releaseLock();
+    this.lock?.abandon();
   }
 }

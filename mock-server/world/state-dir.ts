@@ -1,10 +1,11 @@
 /**
  * The folder `mock serve --state DIR` keeps the world in: generations of a base and an operation log
  * (`world-000001.log`, its base a seed or `world-000001.snapshot`), the lock `mock.pid` naming the
- * mock that holds the folder, and `snapshots/NAME.snapshot` (named snapshots, kept by their routes).
+ * mock that holds the folder (the kernel's lock on it; what it says names the holder), and `snapshots/NAME.snapshot` (named snapshots, kept by their routes).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { alive, lockMechanism, tryLock, type HeldLock, type LockAttempt } from '../../src/os/exclusive-lock.js';
 import { MockSetupError } from '../kit/setup-error.js';
 
 /** The lock file of a state folder. */
@@ -32,44 +33,30 @@ export function listGenerations(dir: string): { n: number; log: boolean; snapsho
 
 /** A state folder another running mock holds. */
 export class StateLockedError extends MockSetupError {
-  constructor(readonly path: string, readonly pid: number) {
-    super(`mock state ${path} is in use by another mock (pid ${pid}); stop that one first, or give this one another --state`);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, under another user.
-    return (err as { code?: string }).code === 'EPERM';
+  constructor(readonly path: string, readonly pid: number | undefined) {
+    super(`mock state ${path} is in use by another mock${pid === undefined ? '' : ` (pid ${pid})`}; stop that one first, or give this one another --state`);
   }
 }
 
 /**
- * Takes the lock file `path` for this process: refused (StateLockedError) while the pid it names
- * runs; a lock left by a mock that died (kill -9) is taken over. Returns how to let it go.
+ * Takes the lock file `path` for this process with the kernel's lock (src/os/exclusive-lock.ts):
+ * refused (StateLockedError) while another mock holds it. A mock that died (kill -9) held nothing
+ * once it was gone, so two mocks started together after it can never both hold the folder. Returns
+ * how to let it go. Where the platform has no kernel lock, a lock naming a dead mock is refused too,
+ * naming the file to remove.
  */
-export function takeLock(path: string, what: string): () => void {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => {
-        try {
-          if (Number(readFileSync(path, 'utf8').trim()) === process.pid) unlinkSync(path);
-        } catch { /* gone already */ }
-      };
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw err;
-    }
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-    if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) throw new StateLockedError(what, pid);
-    try { unlinkSync(path); } catch { /* another starter took it over first: try again */ }
+export function takeLock(path: string, what: string): HeldLock {
+  let got: LockAttempt;
+  try {
+    got = tryLock(path);
+  } catch (err) {
+    throw new MockSetupError(`mock state ${what}: cannot take the lock ${path}: ${(err as Error).message}`);
   }
-  throw new MockSetupError(`mock state ${what}: cannot take the lock ${path}`);
+  if (got.held) return got.lock;
+  if (got.holder && lockMechanism().mechanism === 'file' && !alive(got.holder.pid)) {
+    throw new MockSetupError(`mock state ${what}: the lock ${path} names pid ${got.holder.pid}, which is not running, and this platform has no kernel lock; remove ${path} if no mock runs on this folder`);
+  }
+  throw new StateLockedError(what, got.holder?.pid);
 }
 
 /** Makes the state folder `dir` (and no parents: a missing parent is the caller's to fix); throws what the file system said. */

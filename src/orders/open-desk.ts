@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
+import { lockMechanism } from '../os/exclusive-lock.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -108,11 +109,11 @@ function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting
     busy: (held, holder) => {
       const pid = holder ? ` (pid ${holder.pid})` : '';
       const running = waitLockMs ? `still running after ${Math.round(waitLockMs / 1000)} s` : 'running';
-      const offer = waitLockMs === undefined ? '' : `, run again with --wait-lock SECONDS to wait for it${waitLockMs ? ' longer' : ''},`;
-      return new CliError(
-        `another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`,
-        EXIT.USAGE, `wait for it to finish${offer} or remove ${held} if no mkt process is running`,
-      );
+      const offer = waitLockMs === undefined ? '' : `run again with --wait-lock SECONDS to wait for it${waitLockMs ? ' longer' : ''}`;
+      // The kernel's lock is held only by a running process: there is nothing to remove by hand.
+      const remove = lockMechanism().mechanism === 'file' ? `remove ${held} if no mkt process is running` : '';
+      const hint = [offer, remove].filter(Boolean).join(', or ');
+      return new CliError(`another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`, EXIT.USAGE, `wait for it to finish${hint ? `, or ${hint}` : ''}`);
     },
   });
 }
