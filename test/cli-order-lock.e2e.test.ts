@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runMkt, tempHome } from './helpers/cli.js';
@@ -67,6 +68,27 @@ describe('two mkt order submit runs for one marketplace account', () => {
     expect(second.code).toBe(2);
     expect(second.stderr).toContain('another mkt order submit or invest run (pid ');
     expect(sent).toBe(1);
+  }, 40_000);
+
+  it('do not overlap under another address of the same marketplace (another journal): the account\'s own lock holds them apart', async () => {
+    // A forwarder on another port: another address, so another journal, of the same marketplace and account.
+    const forwarder = createServer((client) => {
+      const upstream = connect(Number(new URL(mock.origin).port), '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      const end = () => { client.destroy(); upstream.destroy(); };
+      client.on('error', end);
+      upstream.on('error', end);
+    });
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (forwarder.address() as AddressInfo).port;
+      const { second, sent, firstPid } = await whileOneWaits({ ...mock.env, MKT_ROOT_URL: `http://127.0.0.1:${port}` });
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toContain(`another mkt order submit or invest run (pid ${firstPid}) is running for account`);
+      expect(sent).toBe(1);
+    } finally {
+      forwarder.close();
+    }
   }, 40_000);
 
   it('--wait-lock waits as long as asked, then gives up naming the holder, having sent nothing', async () => {
