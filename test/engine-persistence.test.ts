@@ -65,7 +65,7 @@ describe('a restart with --state', () => {
     for (const r of rows.result) if (byId.has(r.transaction_id)) expect(byId.get(r.transaction_id)).toEqual(r);
   });
 
-  test('a running server keeps its folder: on close a base snapshot and a fresh log, no lock and no temporary files', async () => {
+  test('a running server keeps its folder: on close a base snapshot and a fresh log, a lock file naming nobody and no temporary files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-state-'));
     const file = join(dir, 'world');
     const app = stateApp(file);
@@ -79,7 +79,9 @@ describe('a restart with --state', () => {
     const { order_id } = (await res.json()) as { order_id: string };
     await server.close();
     expect(readdirSync(dir)).toEqual(['world']);
-    const kept = readdirSync(file).sort();
+    // The kernel's lock is let go with the file left in place (removing it is how two mocks came to hold one folder).
+    expect(readFileSync(join(file, 'mock.pid'), 'utf8')).toBe('');
+    const kept = readdirSync(file).filter((n) => n !== 'mock.pid').sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
     const saved = parseState(readFileSync(join(file, kept[1]!), 'utf8'), kept[1]);
     expect(saved.store.orders.has(order_id)).toBe(true);
