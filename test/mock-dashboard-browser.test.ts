@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/auth-browser.js';
-import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
+import { issueTestToken, startMock, TEST_START, type TestMock } from './helpers/mock.js';
+import { startReceiver } from './helpers/webhook-receiver.js';
 import { skipUnless } from './helpers/requirements.js';
 
 const noBrowser = skipUnless('the dashboard browser tests', ['chromium']);
@@ -114,6 +115,36 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
 });
 
 describe.skipIf(noBrowser)('the dashboard of a mock under --base-path', () => {
+  it('shows the webhook deliveries and how many were dropped (never silently): a receiver that hangs behind a queue of one', async () => {
+    const hanging = await startReceiver(['hang']);
+    const mock = await startMock({ listings: 300, webhooks: { urls: [hanging.url], secret: 'whsec_dash', queue: 1, connections: 1, timeoutMs: 30_000 } });
+    try {
+      // Four events (bob's orders refused for want of cash): one under way, one waiting, two pushed out of the queue.
+      const token = issueTestToken(mock.app, 'bob-1');
+      const [a, b] = mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.authorizedUsers);
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`${mock.origin}/v1/orders/`, {
+          method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ bid_requests: [{ listing_id: a!.listing_number, bid_amount: 30 }, { listing_id: b!.listing_number, bid_amount: 30 }] }),
+        });
+        expect(res.status).toBe(400);
+      }
+      const { page, errors } = await watchedPage();
+      await page.goto(`${mock.origin}/__mock/`);
+      await loaded(page, errors);
+      await page.waitForFunction(() => /2 dropped/.test(document.getElementById('webhooks-counts')?.textContent ?? ''), null, { timeout: 15_000 });
+      expect(await page.textContent('#webhooks-counts')).toBe('2 pending, 0 delivered, 0 failed, 2 dropped');
+      expect(await page.getAttribute('#webhooks-counts', 'class')).toBe('bad');
+      const states = await page.locator('#webhooks tbody tr td:nth-child(4)').allTextContents();
+      expect(states.sort()).toEqual(['dropped', 'dropped', 'pending', 'pending']);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await mock.close();
+      await hanging.close();
+    }
+  });
+
   it('reads the admin routes under the prefix', async () => {
     const mock = await startMock({ listings: 30, basePath: '/market' });
     try {

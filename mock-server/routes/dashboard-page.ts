@@ -150,6 +150,20 @@ const SCRIPT = `
       ['subject', function (m) { return m.subject; }],
     ], page.result, 'no messages');
   }
+  function showWebhooks(page) {
+    var c = page.counts;
+    $('webhooks-counts').textContent = c.pending + ' pending, ' + c.delivered + ' delivered, ' + c.failed + ' failed, ' + c.dropped + ' dropped';
+    // A dropped delivery is never tried again: said in red, never silent.
+    $('webhooks-counts').className = c.dropped > 0 || c.failed > 0 ? 'bad' : '';
+    table($('webhooks'), [
+      ['event', function (d) { return d.event_id; }],
+      ['type', function (d) { return d.type; }],
+      ['to', function (d) { return d.url; }],
+      ['state', function (d) { return d.state; }],
+      ['attempts', function (d) { return d.attempts.length; }, 'num'],
+      ['last answer', function (d) { var a = d.attempts[d.attempts.length - 1]; return a ? (a.error || a.status) : ''; }],
+    ], page.result, 'no deliveries (mock serve --webhook URL sends each event there)');
+  }
   function showSnapshots(page) {
     table($('snapshots'), [
       ['name', function (s) { return s.name; }],
@@ -180,7 +194,8 @@ const SCRIPT = `
   }
   function refreshAll(fresh) {
     return Promise.all([refreshFast(fresh), refresh('state', '/state', showState, fresh), refresh('faults', '/faults', showFaults, fresh),
-      refresh('outbox', '/outbox?limit=20', showOutbox, fresh), refresh('snapshots', '/snapshots', showSnapshots, fresh)]);
+      refresh('outbox', '/outbox?limit=20', showOutbox, fresh), refresh('webhooks', '/webhooks?limit=20', showWebhooks, fresh),
+      refresh('snapshots', '/snapshots', showSnapshots, fresh)]);
   }
   function act(what, promise) {
     say(what + '...', false);
@@ -234,6 +249,7 @@ const BODY = `
     <button id="snapshot-save">save the world</button></p><div id="snapshots"></div></section>
   <section id="journal-panel" class="wide"><h2>Request journal, newest first (<span id="journal-count"></span>)</h2><div id="journal"></div></section>
   <section id="outbox-panel" class="wide"><h2>Outbox (<span id="outbox-count"></span>)</h2><div id="outbox"></div></section>
+  <section id="webhooks-panel" class="wide"><h2>Webhooks: <span id="webhooks-counts"></span></h2><div id="webhooks"></div></section>
 </main>
 `;
 
