@@ -64,10 +64,10 @@ function wrap(text: string, width: number): string[] {
 /** What the columns mean, under the table, wrapped to `width`. */
 export function cohortLegend(r: CohortReport, width: number): string[] {
   const what = r.by === 'rating' ? 'rating' : `vintage, the loan's origination ${r.period}`;
-  const text = `cohort: ${what}. invested: what the notes cost (a cancelled loan's too, with nothing back). received: cash in to ${r.as_of}, `
+  const text = `cohort: ${what}. invested: what the notes cost (a cancelled note counts as a note, not as money: its bid came back). received: cash in to ${r.as_of}, `
     + 'net of fees. outstanding: principal at par. charged off: principal lost to charge-off. default n / $: defaulted and '
     + 'charged-off notes by count / their unpaid principal over what was invested; c/o n / $: the same for charged-off notes '
-    + 'alone. return: realised, a year (IRR; outstanding principal written down by lateness). A rate over nothing is n/a.'
+    + 'alone. return: realised, an effective annual rate (calendar-day XIRR; outstanding principal at par). A rate over nothing is n/a.'
     + (r.left_out > 0 ? ` ${r.left_out} note(s) bought after ${r.as_of} are in no cohort.` : '');
   return wrap(text, Math.max(40, width));
 }
@@ -93,7 +93,7 @@ export function ratingBars(r: CohortReport, width: number, paint?: (s: string) =
   const bars = r.cohorts.map((c) => ({
     label: c.cohort,
     value: c.default_rate_by_principal ?? 0,
-    text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes} notes`,
+    text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes - c.cancelled_notes} notes`,
   }));
   return ['', 'defaulted and charged-off principal by rating', ...barLines(bars, width, paint).map((l) => `  ${l}`)];
 }
