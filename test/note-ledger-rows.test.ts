@@ -70,6 +70,27 @@ describe('two notes on one loan', () => {
     expect(ledgers.map((l) => l.rows.map((r) => r.interest))).toEqual([[2900], [5800]]);
   });
 
+  it('one payment that must be split spoils no other: the next rows with balances go to the nearest note (two faults: an aggregated payment, then rows listed out of order)', () => {
+    const a = note('12-1');
+    const b = note('12-2', { note_ownership_amount: 50, principal_balance_pro_rata_share: 50 });
+    const rows = [
+      // Third payment: a row per note again, 12-2's listed first by id. The split below put 12-1 at 24.35 and
+      // 12-2 at 48.70 where they were 24.34 and 48.71: no balance follows exactly, the nearest does.
+      row(12, '2025-04-10', { principal: '0.71', interest: '0.55', balance: '48', id: 1 }),
+      row(12, '2025-04-10', { principal: '0.34', interest: '0.27', balance: '24', id: 2 }),
+      // Second payment: one row for both, no balance (an answer that aggregates): split 1:2.
+      row(12, '2025-03-10', { principal: '0.96', interest: '0.87' }),
+      // First payment: a row per note.
+      row(12, '2025-02-10', { principal: '0.33', interest: '0.31', balance: '24.67', id: 3 }),
+      row(12, '2025-02-10', { principal: '0.66', interest: '0.56', balance: '49.34', id: 4 }),
+    ];
+    const ledgers = noteLedgers([a, b], rows);
+    expect(ledgers.map((l) => l.rows.map((r) => [r.principal, r.interest]))).toEqual([
+      [[3300, 3100], [3200, 2900], [3400, 2700]],
+      [[6600, 5600], [6400, 5800], [7100, 5500]],
+    ]);
+  });
+
   it('give every note back exactly its own rows, in any order the answer lists them (generated loans, equal notes included)', () => {
     const loanArb = fc.record({
       amounts: fc.array(fc.constantFrom(25, 50, 75), { minLength: 2, maxLength: 4 }),

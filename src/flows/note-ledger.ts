@@ -75,32 +75,45 @@ function byNoteId(a: NoteFigures, b: NoteFigures): number {
   return a.loan_note_id < b.loan_note_id ? -1 : a.loan_note_id > b.loan_note_id ? 1 : 0;
 }
 
-/**
- * Whether `row` can be the row of a note holding `held` units of principal before it: the note's balance
- * after it is what it held less the principal it received (or, receiving none, at least what it held).
- */
-function follows(held: number, row: FlowRow): boolean {
-  return row.balance !== null && (held - row.principal === row.balance || (row.principal === 0 && row.balance >= held));
+/** A note's principal before the next payment, whole units: known, or estimated after a payment that had to be split. */
+interface Held {
+  units: number;
+  known: boolean;
 }
+
+/**
+ * Whether `row` can be the row of a note holding `held` before it: the note's balance after it is what it
+ * held less the principal it received (or, receiving none, at least what it held). A note whose balance is
+ * only estimated takes any row with a balance.
+ */
+function follows(held: Held, row: FlowRow): boolean {
+  if (row.balance === null) return false;
+  return !held.known || held.units - row.principal === row.balance || (row.principal === 0 && row.balance >= held.units);
+}
+
+/** How far `row` is from following `held` exactly: 0 when it does; for an estimated balance, the gap. */
+const gap = (held: Held, row: FlowRow): number => (follows({ ...held, known: true }, row) ? 0 : Math.abs(held.units - row.principal - row.balance!));
 
 /** Tries a payment's match may make: notes held in one loan are a handful; an answer that would take more is split instead. */
 const MATCH_TRIES = 10_000;
 
 /**
  * The note each row of one payment is (an index into `holders`), or null when no one-to-one match makes
- * every note's balance follow: the rows in their order, each given the first note left that it follows,
- * backtracking when a later row would be left without one (within MATCH_TRIES).
+ * every note's balance follow: the rows in their order, each given the note left that it follows most
+ * closely (the first in `holders` on a tie), backtracking when a later row would be left without one
+ * (within MATCH_TRIES).
  */
-function matchRows(rows: readonly FlowRow[], holders: readonly number[], held: readonly number[]): number[] | null {
+function matchRows(rows: readonly FlowRow[], holders: readonly number[], held: readonly Held[]): number[] | null {
   if (rows.length !== holders.length) return null;
   const taken = new Set<number>();
   const out: number[] = [];
   let tries = 0;
   const place = (k: number): boolean => {
     if (k === rows.length) return true;
-    for (const i of holders) {
+    const row = rows[k]!;
+    const fit = holders.filter((i) => !taken.has(i) && follows(held[i]!, row)).sort((a, b) => gap(held[a]!, row) - gap(held[b]!, row));
+    for (const i of fit) {
       if (++tries > MATCH_TRIES) return false;
-      if (taken.has(i) || !follows(held[i]!, rows[k]!)) continue;
       taken.add(i);
       out.push(i);
       if (place(k + 1)) return true;
@@ -130,13 +143,16 @@ function splitPayment(group: readonly FlowRow[], weights: readonly number[]): Fl
  * note's when the note's principal, from its ownership amount down row by row, follows the row's
  * `resulting_principal_balance`; notes it cannot tell apart (equal balances) take a payment's rows in
  * `transaction_id` order. A payment whose rows match no note one to one (not a row per note held, or
- * no balance sent) is added up and split by ownership instead, in whole units.
+ * no balance sent) is added up and split by ownership instead, in whole units; its notes' balances are
+ * then only estimated, and the next rows that carry balances go to the nearest and say them again, so one
+ * bad payment spoils no other.
  */
 function splitRows(notes: readonly NoteFigures[], rows: readonly FlowRow[]): FlowRow[][] {
   if (notes.length === 1) return [[...rows]];
   const out: FlowRow[][] = notes.map(() => []);
   const order = notes.map((_, i) => i).sort((a, b) => byNoteId(notes[a]!, notes[b]!));
-  const held = notes.map((n) => toUnits(n.note_ownership_amount));
+  // Each note's principal before the next payment: estimated after a split payment, until a matched row says it again.
+  const held: Held[] = notes.map((n) => ({ units: toUnits(n.note_ownership_amount), known: true }));
   // Oldest payment first (the answer is newest first), so each note's balance runs forward; a payment's rows in id order.
   const payments = [...groupBy(rows, (r) => r.key).values()].reverse()
     .sort((a, b) => a[0]!.day - b[0]!.day)
@@ -146,13 +162,18 @@ function splitRows(notes: readonly NoteFigures[], rows: readonly FlowRow[]): Flo
     // Only the notes held on the payment's day share in it.
     const holders = order.filter((i) => boughtDay(notes[i]!) <= day);
     const match = matchRows(group, holders, held);
-    const own = match
-      ? new Map(match.map((i, k) => [i, group[k]!]))
-      : new Map(splitPayment(group, notes.map((n, i) => (holders.includes(i) ? toUnits(n.note_ownership_amount) : 0))).map((r, i) => [i, r]));
+    if (match) {
+      match.forEach((i, k) => {
+        const row = group[k]!;
+        held[i] = { units: held[i]!.known ? held[i]!.units - row.principal : row.balance!, known: true };
+        out[i]!.push(row);
+      });
+      continue;
+    }
+    const parts = splitPayment(group, notes.map((n, i) => (holders.includes(i) ? toUnits(n.note_ownership_amount) : 0)));
     for (const i of holders) {
-      const row = own.get(i)!;
-      held[i]! -= row.principal;
-      out[i]!.push(row);
+      held[i] = { units: held[i]!.units - parts[i]!.principal, known: false };
+      out[i]!.push(parts[i]!);
     }
   }
   return out;
