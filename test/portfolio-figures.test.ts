@@ -151,6 +151,23 @@ describe('--as-of a past day', () => {
     expect(p.days_past_due_from_payments).toBe(1);
   });
 
+  it('before the first note was bought: no notes, nothing invested, and a return of none for that reason', () => {
+    const early = portfolioReport(ACCOUNT, [first, second], today, day('2024-12-31'), ledgers);
+    expect([early.notes, early.invested, early.outstanding_principal, early.annualized_return, early.annualized_return_reason]).toEqual([0, 0, 0, null, 'no notes']);
+    expect(Object.values(early.by_rating).every((b) => b.notes === 0)).toBe(true);
+  });
+
+  it("gives each cohort its notes' status then: a note charged off after the day is not charged off on it", () => {
+    const chargedLater = note('16-1', { note_status: LOAN_STATUS.CHARGEOFF, principal_balance_pro_rata_share: 0, principal_paid_pro_rata_share: 0.5 });
+    const own = noteLedgers([chargedLater], [
+      row(16, '2025-07-01', { key: 'co', balance: '24.5' }),
+      row(16, '2025-02-10', { principal: '0.5', interest: '0.25', balance: '24.5' }),
+    ].map((r, i) => (i === 0 ? { ...r, chargeOff: true } : r)));
+    const at = (d: number) => cohortReport(own.map((l) => ({ note: l.note, flows: ledgerFlows(l, today, d) })), { by: 'rating' }, d).total;
+    expect(at(cut)).toMatchObject({ charged_off_notes: 0, charged_off_principal: 0, outstanding: 24.5 });
+    expect(at(today)).toMatchObject({ charged_off_notes: 1, charged_off_principal: 24.5, outstanding: 0 });
+  });
+
   it('leaves the status split out when a note has no rows to read a past status from', () => {
     const rebuilt = rebuiltLedgers([first]);
     const r = portfolioReport(ACCOUNT, [first], today, cut, rebuilt);
