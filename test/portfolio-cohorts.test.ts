@@ -108,6 +108,9 @@ describe('the seam: flows from elsewhere', () => {
     expect(r.left_out).toBe(1);
     expect(r.cohorts.map((c) => [c.cohort, c.notes, c.cancelled_notes])).toEqual([['2024-01', 2, 1]]);
     expect(r.total.invested).toBe(10_000);
+    // The table shows them in a column of their own (only when there are any).
+    expect(cohortTable(r, 200)[0]).toMatch(/^cohort +notes +cancelled +invested /);
+    expect(cohortTable(r, 200)[1]).toMatch(/^2024-01 +2 +1 +10,000\.00 /);
   });
 });
 
