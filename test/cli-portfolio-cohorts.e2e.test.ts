@@ -56,8 +56,8 @@ describe('mkt portfolio --by', () => {
     // The seeded history has charged-off and defaulted loans.
     expect(r.total.charged_off_notes + r.total.defaulted_notes).toBeGreaterThan(0);
     for (const c of [...r.cohorts, r.total]) {
-      expect(c.default_rate_by_count).toBeCloseTo((c.defaulted_notes + c.charged_off_notes) / c.notes, 4);
-      expect(c.charge_off_rate_by_count).toBeCloseTo(c.charged_off_notes / c.notes, 4);
+      expect(c.default_rate_by_count).toBeCloseTo((c.defaulted_notes + c.charged_off_notes) / (c.notes - c.cancelled_notes), 4);
+      expect(c.charge_off_rate_by_count).toBeCloseTo(c.charged_off_notes / (c.notes - c.cancelled_notes), 4);
       expect(c.default_rate_by_principal).toBeCloseTo((c.defaulted_principal + c.charged_off_principal) / c.invested, 4);
       expect(c.charge_off_rate_by_principal).toBeLessThanOrEqual(c.default_rate_by_principal);
     }
@@ -67,7 +67,7 @@ describe('mkt portfolio --by', () => {
     const csv = await runMkt(['portfolio', '--by', 'vintage', '--period', 'quarter', '-o', 'csv'], { env: mock.env });
     expect(csv.code).toBe(0);
     const [header, ...rows] = csv.stdout.trimEnd().split('\n');
-    expect(header).toBe('cohort,notes,invested,received,outstanding,expected_loss,defaulted_notes,charged_off_notes,defaulted_principal,charged_off_principal,default_rate_by_count,default_rate_by_principal,charge_off_rate_by_count,charge_off_rate_by_principal,realised_return');
+    expect(header).toBe('cohort,notes,cancelled_notes,invested,received,outstanding,expected_loss,defaulted_notes,charged_off_notes,defaulted_principal,charged_off_principal,default_rate_by_count,default_rate_by_principal,charge_off_rate_by_count,charge_off_rate_by_principal,realised_return');
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/^\d{4}-Q[1-4],\d+,/);
     const ndjson = await runMkt(['portfolio', '--by', 'vintage', '--period', 'quarter', '-o', 'ndjson'], { env: mock.env });
@@ -101,6 +101,6 @@ describe('mkt portfolio --by', () => {
     }
     const help = await runMkt(['portfolio', '--help'], { env: NOWHERE });
     expect(help.stdout).toMatch(/--by vintage splits the notes by their loan's origination date/);
-    expect(help.stdout).toMatch(/_by_count over the notes, _by_principal/);
+    expect(help.stdout).toMatch(/_by_count over the notes not cancelled, _by_principal/);
   });
 });

@@ -30,7 +30,7 @@ describe('mkt portfolio', () => {
       expect(sum(split, 'invested')).toBeCloseTo(p.invested, 1);
       expect(sum(split, 'share')).toBeCloseTo(1, 2);
     }
-    expect(Object.keys(p.by_status)).toEqual(['current', 'late_1_15', 'late_16_30', 'late_31_120', 'charged_off', 'defaulted', 'paid_in_full', 'other']);
+    expect(Object.keys(p.by_status)).toEqual(['current', 'late_1_15', 'late_16_30', 'late_31_120', 'late_over_120', 'charged_off', 'defaulted', 'paid_in_full', 'pending', 'cancelled']);
     expect(typeof p.annualized_return).toBe('number');
     expect(p.annualized_return).toBeGreaterThan(-1);
     expect(p.annualized_return).toBeLessThan(0.4);
@@ -53,7 +53,7 @@ describe('mkt portfolio', () => {
   it('prints the figures and the splits as plain rows off a terminal, the method in --help', async () => {
     const r = await runMkt(['portfolio', '-o', 'table'], { env: mock.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^realised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
+    expect(r.stdout).toMatch(/^realised return +-?\d+\.\d\d% a year, effective \(net, XIRR\); -?\d+\.\d\d% nominal \(12 × monthly\)$/m);
     expect(r.stdout).toMatch(/^by rating/m);
     expect(r.stdout).not.toMatch(/█/);
     const help = await runMkt(['portfolio', '--help'], { env: NOWHERE });

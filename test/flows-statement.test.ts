@@ -10,7 +10,8 @@ import { decodeEnvelope, decodePayment } from '../src/contract/decode.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { apportionUnits, noteLedgers } from '../src/flows/note-ledger.js';
 import { readRow, ROW_FIGURES, type FlowRow } from '../src/flows/payment-rows.js';
-import { daysPastDueAt, flowsAt } from '../src/flows/returns.js';
+import { daysPastDueAt } from '../src/flows/note-state.js';
+import { flowsAt } from '../src/flows/returns.js';
 import { statement, STATEMENT_COLUMNS } from '../src/flows/statement.js';
 import { noteFigures, type NoteFigures } from '../src/portfolio/figures.js';
 import { corpusFile } from './helpers/marketplace-fixtures.js';
@@ -90,7 +91,7 @@ describe('a statement', () => {
     expect(statement(ledgers, day('2027-01-01'), day('2027-12-31')).notes).toEqual([]);
     // Its returns: written off in both once charged off; the payments up to then count.
     const at = flowsAt(ledgers, day('2026-08-01'), day('2026-08-01'));
-    expect(at.outstanding).toBe(0);
+    expect(at.notes.map((n) => n.outstanding)).toEqual([0]);
     expect(at.realised.at(-1)).toEqual({ day: day('2026-08-01'), amount: 0 });
   });
 

@@ -27,7 +27,7 @@ describe('the report as text', () => {
     const text = portfolioLines(report, { bars: true, width: 100 }).join('\n');
     expect(text).toMatch(/^ {2}A +█+ +1,000\.00 +66\.7%/m);
     expect(text).toMatch(/^ {2}16–30 days late +█+/m);
-    expect(text).toMatch(/^realised return +-?\d+\.\d\d% a year \(net, IRR\)$/m);
+    expect(text).toMatch(/^realised return +-?\d+\.\d\d% a year, effective \(net, XIRR\); -?\d+\.\d\d% nominal \(12 × monthly\)$/m);
   });
 
   test('elsewhere: the same rows, plain', () => {

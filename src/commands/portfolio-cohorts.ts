@@ -7,7 +7,7 @@ import type { CohortNote, CohortReport, Grouping, Period } from '../portfolio/co
 
 /** The columns of `-o csv` (and what `--columns` picks from), in order. */
 export const COHORT_COLUMNS = [
-  'cohort', 'notes', 'invested', 'received', 'outstanding', 'expected_loss', 'defaulted_notes', 'charged_off_notes',
+  'cohort', 'notes', 'cancelled_notes', 'invested', 'received', 'outstanding', 'expected_loss', 'defaulted_notes', 'charged_off_notes',
   'defaulted_principal', 'charged_off_principal', 'default_rate_by_count', 'default_rate_by_principal',
   'charge_off_rate_by_count', 'charge_off_rate_by_principal', 'realised_return',
 ];
@@ -16,16 +16,19 @@ export const COHORT_COLUMNS = [
 export const COHORT_HELP = `
 --by vintage splits the notes by their loan's origination date: a month (yyyy-MM), or with
 --period quarter (yyyy-Qn) or year (yyyy). --by rating splits them by rating, best first.
-Each cohort: notes, invested (what the notes cost), received (cash in to the as-of day, net
-of service and collection fees, debt-sale proceeds included), outstanding principal at par,
-expected loss, defaulted and charged-off notes and the principal they did not repay, the
-default rate (defaulted and charged-off notes: _by_count over the notes, _by_principal
+Each cohort: notes (cancelled_notes of them cancelled: counted, never as money), invested
+(what the notes cost), received (cash in to the as-of day, net of service and collection
+fees, debt-sale proceeds included), outstanding principal at par, expected loss (as above),
+defaulted and charged-off notes and the principal they did not repay, the default rate
+(defaulted and charged-off notes: _by_count over the notes not cancelled, _by_principal
 their unpaid principal over what was invested), the charge-off rate (the same for
 charged-off notes alone), and the realised return (the method above, for the cohort's notes
-alone; null with realised_return_reason when there is none). Rates are fractions. Statuses
-are today's. -o json: {as_of, by, period, left_out, cohorts: [...], total}; -o csv: one row
-per cohort (no total row), columns as in JSON; -o ndjson: a line per cohort. A terminal
-also gets a chart.
+alone; null with realised_return_reason when there is none). Statuses are those of the
+as-of day (a past day: read off the payment rows, a note then over 120 days late counting
+as defaulted). Money is summed exactly and rounded once: the total is the portfolio's
+figure, the cohorts add up to it. Rates are fractions. -o json: {as_of, by, period,
+return_method, left_out, cohorts: [...], total}; -o csv: one row per cohort (no total row),
+columns as in JSON; -o ndjson: a line per cohort. A terminal also gets a chart.
 `;
 
 /** Reads `--by` and `--period` (checked before anything is sent); undefined without --by. */

@@ -14,19 +14,30 @@ Two returns, each the internal rate of return of your own cash flows on notes: e
 purchase (an outflow on its ownership start date), every payment it received, dated as the
 payments resource (GET /loans/payments) dates it, net of service and collection fees, and
 its outstanding principal as a final inflow at the as-of date:
-  realised  cash in and out to date, the outstanding principal at its written-down value:
-            at par, nothing once the loan was charged off.
-  expected  the same, the outstanding principal at par less the expected loss of its days
-            past due at the date: 1-15 days 10%, 16-30 25%, 31-120 50%, over 120 all of it.
-Days past due come from the payments (from the last payment that left the loan current,
-the next due date on the loan's calendar). A note the payments resource has nothing for,
-though its figures show money received, is rebuilt from its loan's schedule instead (the
-report says how many). Time runs in months; a rate is twelve times the monthly rate, as
-loan rates and lender yields are quoted, so a note paying as scheduled returns its lender
-yield. --as-of uses the payments up to that day: a true historical view of the returns and
-of what was received (the account, note counts and splits stay today's).
-JSON: realised_return and expected_return are fractions (0.071 is 7.1%) or null with
-annualized_return_reason / expected_return_reason; annualized_return is the realised one.
+  realised  cash in and out to date, the outstanding principal at par (nothing once the
+            loan was charged off).
+  expected  the same, the outstanding principal less its expected loss by status: 1-15
+            days late 10%, 16-30 25%, 31-120 50%; over 120 days late, defaulted or charged
+            off all of it; current, paid, not yet originated or cancelled nothing.
+Each is an effective annual rate by calendar-day XIRR: the r with
+  sum of a_i * (1+r)^(-d_i/365) = 0,  d_i the days from the first flow,
+what a bank's APY or a spreadsheet's XIRR gives. Beside it, labelled nominal: twelve times
+the monthly IRR, as loan rates and lender yields are quoted (a note paying on schedule
+returns its lender yield as the nominal rate, a little more as the effective one).
+Days past due are the marketplace's (each note's days_past_due); only a note sent without
+them, or a past --as-of date, has them re-derived from its payment rows, and the report
+counts those. A note not yet originated is pending: never written off, not in the returns
+until its loan is made. A cancelled note (its bid came back) counts as a note, never as
+money. A note the payments resource has nothing for, though its figures show money
+received, is rebuilt from its loan's schedule (the report says how many).
+--as-of DATE shows what the notes and their payment rows tell of that day: the notes bought
+by then, what they had received and left outstanding, their status then, the returns. The
+account's cash, pending bids and value are today's only: null (n/a), named in
+not_known_at_as_of.
+JSON: realised_return and expected_return are effective annual rates as fractions (0.071 is
+7.1%) or null with annualized_return_reason / expected_return_reason; annualized_return is
+the realised one; realised_return_nominal and expected_return_nominal the nominal ones;
+return_method names the method.
 `;
 
 /** Reads `--as-of`: a day as yyyy-MM-dd (checked before anything is sent). */
@@ -70,7 +81,7 @@ async function cohortsAt(ctx: CommandContext, grouping: Grouping, asOf: number |
 /** The `portfolio` command. */
 export function makePortfolioCommand(ctx: CommandContext) {
   return groupCommand('portfolio')
-    .option('--as-of <date>', "the returns and what was received from the payments up to this past date (yyyy-MM-dd); the account and the notes' counts are today's")
+    .option('--as-of <date>', "the portfolio on this past date (yyyy-MM-dd), from the notes and their payments up to it; the account's cash and value are today's only")
     .option('--by <cohort>', 'split the notes into cohorts: vintage (origination month) or rating; see below')
     .option('--period <period>', 'with --by vintage: month (yyyy-MM, the default), quarter (yyyy-Qn) or year (yyyy)')
     .addHelpText('after', RETURN_METHOD + COHORT_HELP)

@@ -1,9 +1,9 @@
 /**
- * Each note's own payments: the payment rows of its loan, apportioned to it. The payments resource
- * answers the caller's share of each payment of a loan; when the caller holds one note of the loan
- * (the usual case) the rows are that note's. When it holds several, each loan payment's rows (one
- * `match_back_id`) are added up and split over the notes held on its day, by ownership amount, by
- * largest remainder in whole units, so the notes' parts add up to the rows exactly.
+ * Each note's own payments: the payment rows of its loan, each given to its note. The payments resource
+ * answers a row per payment per note of the caller's; when the caller holds one note of the loan (the
+ * usual case) the rows are that note's. When it holds several, each row is matched to its note by the
+ * note's principal balance (splitRows), so every note keeps its rows as the marketplace wrote them, to
+ * the cent; only rows that match no note are added up and split by ownership.
  */
 import { LOAN_STATUS } from '../contract/enums.js';
 import type { NoteFigures } from '../portfolio/figures.js';
@@ -67,23 +67,114 @@ function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
   return out;
 }
 
-/** The rows of the notes of one loan, each note's part. */
+/** Notes in the order a payment's rows come (by `transaction_id`): by the number after the dash of their ids, then as text. */
+function byNoteId(a: NoteFigures, b: NoteFigures): number {
+  const serial = (n: NoteFigures): number => Number(n.loan_note_id.slice(n.loan_note_id.lastIndexOf('-') + 1));
+  const [x, y] = [serial(a), serial(b)];
+  if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x - y;
+  return a.loan_note_id < b.loan_note_id ? -1 : a.loan_note_id > b.loan_note_id ? 1 : 0;
+}
+
+/** A note's principal before the next payment, whole units: known, or estimated after a payment that had to be split. */
+interface Held {
+  units: number;
+  known: boolean;
+}
+
+/**
+ * Whether `row` can be the row of a note holding `held` before it: the note's balance after it is what it
+ * held less the principal it received (or, receiving none, at least what it held). A note whose balance is
+ * only estimated takes any row with a balance.
+ */
+function follows(held: Held, row: FlowRow): boolean {
+  if (row.balance === null) return false;
+  return !held.known || held.units - row.principal === row.balance || (row.principal === 0 && row.balance >= held.units);
+}
+
+/** How far `row` is from following `held` exactly: 0 when it does; for an estimated balance, the gap. */
+const gap = (held: Held, row: FlowRow): number => (follows({ ...held, known: true }, row) ? 0 : Math.abs(held.units - row.principal - row.balance!));
+
+/** Tries a payment's match may make: notes held in one loan are a handful; an answer that would take more is split instead. */
+const MATCH_TRIES = 10_000;
+
+/**
+ * The note each row of one payment is (an index into `holders`), or null when no one-to-one match makes
+ * every note's balance follow: the rows in their order, each given the note left that it follows most
+ * closely (the first in `holders` on a tie), backtracking when a later row would be left without one
+ * (within MATCH_TRIES).
+ */
+function matchRows(rows: readonly FlowRow[], holders: readonly number[], held: readonly Held[]): number[] | null {
+  if (rows.length !== holders.length) return null;
+  const taken = new Set<number>();
+  const out: number[] = [];
+  let tries = 0;
+  const place = (k: number): boolean => {
+    if (k === rows.length) return true;
+    const row = rows[k]!;
+    const fit = holders.filter((i) => !taken.has(i) && follows(held[i]!, row)).sort((a, b) => gap(held[a]!, row) - gap(held[b]!, row));
+    for (const i of fit) {
+      if (++tries > MATCH_TRIES) return false;
+      taken.add(i);
+      out.push(i);
+      if (place(k + 1)) return true;
+      taken.delete(i);
+      out.pop();
+    }
+    return false;
+  };
+  return place(0) ? out : null;
+}
+
+/** The rows of one payment added up and split over `weights` by largest remainder: for an answer whose rows cannot be told apart. */
+function splitPayment(group: readonly FlowRow[], weights: readonly number[]): FlowRow[] {
+  const sum: RowUnits = noUnits();
+  for (const r of group) for (const f of ROW_FIGURES) sum[f] += r[f];
+  const parts = ROW_FIGURES.map((f) => apportionUnits(sum[f], weights));
+  return weights.map((_, i) => {
+    const row: FlowRow = { ...group[0]!, balance: null, id: null };
+    ROW_FIGURES.forEach((f, k) => (row[f] = parts[k]![i]!));
+    return row;
+  });
+}
+
+/**
+ * The rows of the notes of one loan, each note's own. The answer has a row per payment per note held
+ * (docs/fidelity.md), each the note's figures to the cent, but does not name the note: a row is its
+ * note's when the note's principal, from its ownership amount down row by row, follows the row's
+ * `resulting_principal_balance`; notes it cannot tell apart (equal balances) take a payment's rows in
+ * `transaction_id` order. A payment whose rows match no note one to one (not a row per note held, or
+ * no balance sent) is added up and split by ownership instead, in whole units; its notes' balances are
+ * then only estimated, and the next rows that carry balances go to the nearest and say them again, so one
+ * bad payment spoils no other.
+ */
 function splitRows(notes: readonly NoteFigures[], rows: readonly FlowRow[]): FlowRow[][] {
   if (notes.length === 1) return [[...rows]];
   const out: FlowRow[][] = notes.map(() => []);
-  const payments = groupBy(rows, (r) => r.key);
-  for (const group of payments.values()) {
-    const first = group[0]!;
-    const sum: RowUnits = noUnits();
-    for (const r of group) for (const f of ROW_FIGURES) sum[f] += r[f];
+  const order = notes.map((_, i) => i).sort((a, b) => byNoteId(notes[a]!, notes[b]!));
+  // Each note's principal before the next payment: estimated after a split payment, until a matched row says it again.
+  const held: Held[] = notes.map((n) => ({ units: toUnits(n.note_ownership_amount), known: true }));
+  // Oldest payment first (the answer is newest first), so each note's balance runs forward; a payment's rows in id order.
+  const payments = [...groupBy(rows, (r) => r.key).values()].reverse()
+    .sort((a, b) => a[0]!.day - b[0]!.day)
+    .map((group) => [...group].sort((a, b) => (a.id ?? 0) - (b.id ?? 0)));
+  for (const group of payments) {
+    const day = group[0]!.day;
     // Only the notes held on the payment's day share in it.
-    const weights = notes.map((n) => (boughtDay(n) <= first.day ? toUnits(n.note_ownership_amount) : 0));
-    const parts = ROW_FIGURES.map((f) => apportionUnits(sum[f], weights));
-    notes.forEach((_, i) => {
-      const row: FlowRow = { ...first };
-      ROW_FIGURES.forEach((f, k) => (row[f] = parts[k]![i]!));
-      if (weights[i]! > 0) out[i]!.push(row);
-    });
+    const holders = order.filter((i) => boughtDay(notes[i]!) <= day);
+    const match = matchRows(group, holders, held);
+    if (match) {
+      match.forEach((i, k) => {
+        const row = group[k]!;
+        held[i] = { units: held[i]!.known ? held[i]!.units - row.principal : row.balance!, known: true };
+        out[i]!.push(row);
+      });
+      continue;
+    }
+    const parts = splitPayment(group, notes.map((n, i) => (holders.includes(i) ? toUnits(n.note_ownership_amount) : 0)));
+    for (const i of holders) {
+      held[i] = { units: held[i]!.units - parts[i]!.principal, known: false };
+      out[i]!.push(parts[i]!);
+    }
   }
   return out;
 }

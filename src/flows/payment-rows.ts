@@ -39,6 +39,10 @@ export interface FlowRow extends RowUnits {
   chargeOff: boolean;
   /** Days past due after the row (null: current after it). */
   postDaysPastDue: number | null;
+  /** The note's principal left after the row (`resulting_principal_balance`), whole units; null when not sent. */
+  balance: number | null;
+  /** `transaction_id`, which orders the rows of one loan payment as their notes are ordered; null when not sent. */
+  id: number | null;
 }
 
 /** The money of a row: principal, interest and late fees in, less the fees. */
@@ -63,12 +67,15 @@ export function readRow(p: Payment): FlowRow | null {
   const code = typeof p.payment_transaction_code === 'string' ? p.payment_transaction_code : '';
   const type = typeof p.loan_payment_cashflow_type === 'string' ? p.loan_payment_cashflow_type : '';
   const post = toNumber(p.post_days_past_due);
+  const balance = toNumber(p.resulting_principal_balance);
   return {
     loan: toNumber(p.loan_number) ?? 0,
     day,
     key: typeof p.match_back_id === 'string' && p.match_back_id !== '' ? p.match_back_id : `${p.transaction_effective_date}:${code}`,
     chargeOff: /^CAP$/i.test(code) || /charge.?off/i.test(type),
     postDaysPastDue: post === undefined ? null : post,
+    balance: balance === undefined ? null : toUnits(balance),
+    id: toNumber(p.transaction_id) ?? null,
     principal: units(p.principal_amount),
     interest: units(p.interest_amount),
     lateFees: units(p.late_fee_amount),

@@ -233,9 +233,10 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       }
       const { portfolio, notes, statement: monthStatement } = await read(monthStart);
       const now = totals(notes);
+      // A report of today: the account's figures are there (null only on a past day).
       const row: MonthRow = {
-        month, date: formatDay(clock.now()), bid: round(bid), cash: portfolio.available_cash_balance, pending: portfolio.pending_bids,
-        invested: portfolio.outstanding_principal, account_value: portfolio.account_value, notes: portfolio.notes,
+        month, date: formatDay(clock.now()), bid: round(bid), cash: portfolio.available_cash_balance ?? 0, pending: portfolio.pending_bids ?? 0,
+        invested: portfolio.outstanding_principal, account_value: portfolio.account_value ?? 0, notes: portfolio.notes,
         received: round(now.received - before.received), earned: round(now.earned - before.earned),
         defaults: now.defaulted - before.defaulted, written_off: round(now.writtenOff - before.writtenOff),
         return_to_date: portfolio.annualized_return,

@@ -8,43 +8,28 @@
  *     the due dates it has been paid for, in proportion to the schedule: principal as the schedule's
  *     principal, the rest as the schedule's interest net of the service fee. A note paying exactly as
  *     scheduled gets its schedule back, to the cent;
- *   - its outstanding principal, a final inflow at the as-of date, written down by EXPECTED_LOSS.
+ *   - its outstanding principal, a final inflow at the as-of date, written down by the expected loss of
+ *     its bucket (expected-loss.ts).
  */
 import { addMonths, monthlyPayment } from '../contract/amortisation.js';
 import { LOAN_STATUS } from '../contract/enums.js';
 import type { NoteFigures as Note } from './figures.js';
 import { parseDay } from './calendar.js';
+import { EXPECTED_LOSS, statusBucket, type StatusBucket } from './expected-loss.js';
 
 const DAY = 86_400_000;
 
-/** The status buckets of a portfolio, in the order a report lists them. */
-export const STATUS_BUCKETS = ['current', 'late_1_15', 'late_16_30', 'late_31_120', 'charged_off', 'defaulted', 'paid_in_full', 'other'] as const;
-export type StatusBucket = (typeof STATUS_BUCKETS)[number];
+/** The bucket of a note as sent (today): its status and the marketplace's days past due (none sent: current). */
+export function noteBucket(n: Pick<Note, 'note_status' | 'days_past_due'>): StatusBucket {
+  return statusBucket(n.note_status, n.days_past_due ?? 0);
+}
 
 /**
- * The share of a note's outstanding principal not expected back, by bucket. The late rates sit between
- * the mock's roll rates (a missed installment is missed again 45% of the time; 91 days late defaults)
- * and the loss rates lenders publish for their adjusted returns; a charged-off or defaulted note's
- * principal is written off whole (debt-sale proceeds, when any, count as received).
+ * Whether a note is in the returns: not cancelled (its bid came back) and originated (a pending note's
+ * money earns nothing until its loan is made; left out, as lenders leave notes not yet issued out of their returns).
  */
-export const EXPECTED_LOSS: Readonly<Record<StatusBucket, number>> = {
-  current: 0, late_1_15: 0.1, late_16_30: 0.25, late_31_120: 0.5, charged_off: 1, defaulted: 1, paid_in_full: 0, other: 0,
-};
-
-/** The bucket of a note: its status, and for a current one how many days late it is. */
-export function statusBucket(n: Pick<Note, 'note_status' | 'days_past_due'>): StatusBucket {
-  switch (n.note_status) {
-    case LOAN_STATUS.COMPLETED: return 'paid_in_full';
-    case LOAN_STATUS.CHARGEOFF: return 'charged_off';
-    case LOAN_STATUS.DEFAULTED: return 'defaulted';
-    case LOAN_STATUS.CANCELLED: return 'other';
-    default: {
-      const late = n.days_past_due;
-      if (!(late > 0)) return 'current';
-      if (late <= 15) return 'late_1_15';
-      return late <= 30 ? 'late_16_30' : 'late_31_120';
-    }
-  }
+export function earning(n: Pick<Note, 'note_status'>): boolean {
+  return n.note_status !== LOAN_STATUS.CANCELLED && n.note_status !== LOAN_STATUS.ORIGINATIONDELAYED;
 }
 
 /**
@@ -102,8 +87,8 @@ export function netReceived(n: Note): { principal: number; income: number } {
  */
 function installmentsPaid(n: Note, plan: readonly Installment[], asOf: number): number {
   // A late note's oldest missed installment fell due `days_past_due` days ago: only those before it were paid.
-  const late = n.days_past_due > 0;
-  const due = plan.filter((i) => (late ? i.day < asOf - n.days_past_due * DAY : i.day <= asOf)).length;
+  const days = n.days_past_due ?? 0;
+  const due = plan.filter((i) => (days > 0 ? i.day < asOf - days * DAY : i.day <= asOf)).length;
   if (n.note_status !== LOAN_STATUS.COMPLETED) return due;
   let best = 1;
   let cumulative = 0;
@@ -125,23 +110,26 @@ function spread(total: number, weights: readonly number[]): number[] {
 
 /** What a note's rebuilt flows come to at a date: the flows up to it, and the principal outstanding then and its write-down. */
 export interface NoteFlows {
+  /** The purchase, the payments, and a final inflow on the cut day: `undated` + `outstanding` − `writeDown`. */
   flows: DatedFlow[];
   outstanding: number;
   writeDown: number;
+  /** Money in the final inflow beyond the principal: received with no due date to pin it on, and debt-sale proceeds. */
+  undated: number;
 }
 
 /**
  * The rebuilt flows of a note whose figures are as of `today` (a UTC day), cut at `cut` (default
  * today): purchase, the payments dated up to `cut`, and the principal outstanding at `cut` (the note's
  * balance today, or before today what the rebuilt payments had not yet repaid), written down by the
- * note's status today. A note bought after `cut`, or whose loan was cancelled, has no flows.
+ * note's status today. A note bought after `cut`, whose loan was cancelled, or not yet originated, has no flows.
  */
 export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   const bought = parseDay(n.ownership_start_date) ?? parseDay(n.origination_date);
   const origination = parseDay(n.origination_date) ?? bought;
   if (bought === null || origination === null) throw new RangeError(`note ${n.loan_note_id} has no ownership start or origination date`);
-  // A cancelled loan gave the money back at once: nothing invested, nothing earned.
-  if (bought > cut || n.note_status === LOAN_STATUS.CANCELLED) return { flows: [], outstanding: 0, writeDown: 0 };
+  // A cancelled loan gave the money back at once: nothing invested, nothing earned. A pending one earns from its origination.
+  if (bought > cut || !earning(n)) return { flows: [], outstanding: 0, writeDown: 0, undated: 0 };
   const plan = schedule(n, origination, today).filter((i) => i.day > bought);
   const paid = plan.slice(0, installmentsPaid(n, plan, today));
   const got = netReceived(n);
@@ -163,7 +151,7 @@ export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   // Money received with no due date passed to pin it on (figures ahead of the schedule) counts at the end.
   const unplaced = now && paid.length === 0 ? got.principal + got.income + n.debt_sale_proceeds_received_pro_rata_share : now ? n.debt_sale_proceeds_received_pro_rata_share : 0;
   const outstanding = now ? outstandingPrincipal(n) : Math.max(0, n.note_ownership_amount - repaid);
-  const writeDown = outstanding * EXPECTED_LOSS[statusBucket(n)];
+  const writeDown = outstanding * EXPECTED_LOSS[noteBucket(n)];
   flows.push({ day: cut, amount: unplaced + outstanding - writeDown });
-  return { flows, outstanding, writeDown };
+  return { flows, outstanding, writeDown, undated: unplaced };
 }

@@ -19,6 +19,7 @@ interface Column {
 const COLUMNS: readonly Column[] = [
   { header: 'cohort', cell: (c) => c.cohort, need: 0 },
   { header: 'notes', cell: (c) => String(c.notes), need: 1 },
+  { header: 'cancelled', cell: (c) => String(c.cancelled_notes), need: 11 },
   { header: 'invested', cell: (c) => money(c.invested), need: 2 },
   { header: 'received', cell: (c) => money(c.received), need: 3 },
   { header: 'outstanding', cell: (c) => money(c.outstanding), need: 7 },
@@ -35,7 +36,8 @@ const GAP = '  ';
 /** The table's lines, `width` columns at most (the cohort name is never dropped); numbers right-aligned. */
 export function cohortTable(r: CohortReport, width: number): string[] {
   const rows = [...r.cohorts, r.total];
-  let shown = COLUMNS.map((col) => ({ ...col, cells: rows.map(col.cell) }))
+  // The cancelled column only when there are cancelled notes: most portfolios have none.
+  let shown = COLUMNS.filter((col) => col.header !== 'cancelled' || r.total.cancelled_notes > 0).map((col) => ({ ...col, cells: rows.map(col.cell) }))
     .map((col) => ({ ...col, width: Math.max(col.header.length, ...col.cells.map((s) => s.length)) }));
   const total = () => shown.reduce((s, c) => s + c.width, 0) + GAP.length * (shown.length - 1);
   while (total() > width && shown.length > 1) {
@@ -64,10 +66,10 @@ function wrap(text: string, width: number): string[] {
 /** What the columns mean, under the table, wrapped to `width`. */
 export function cohortLegend(r: CohortReport, width: number): string[] {
   const what = r.by === 'rating' ? 'rating' : `vintage, the loan's origination ${r.period}`;
-  const text = `cohort: ${what}. invested: what the notes cost (a cancelled loan's too, with nothing back). received: cash in to ${r.as_of}, `
+  const text = `cohort: ${what}. invested: what the notes cost (a cancelled note counts in notes and cancelled, not as money: its bid came back). received: cash in to ${r.as_of}, `
     + 'net of fees. outstanding: principal at par. charged off: principal lost to charge-off. default n / $: defaulted and '
     + 'charged-off notes by count / their unpaid principal over what was invested; c/o n / $: the same for charged-off notes '
-    + 'alone. return: realised, a year (IRR; outstanding principal written down by lateness). A rate over nothing is n/a.'
+    + 'alone. return: realised, an effective annual rate (calendar-day XIRR; outstanding principal at par). A rate over nothing is n/a.'
     + (r.left_out > 0 ? ` ${r.left_out} note(s) bought after ${r.as_of} are in no cohort.` : '');
   return wrap(text, Math.max(40, width));
 }
@@ -93,7 +95,7 @@ export function ratingBars(r: CohortReport, width: number, paint?: (s: string) =
   const bars = r.cohorts.map((c) => ({
     label: c.cohort,
     value: c.default_rate_by_principal ?? 0,
-    text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes} notes`,
+    text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes - c.cancelled_notes} notes`,
   }));
   return ['', 'defaulted and charged-off principal by rating', ...barLines(bars, width, paint).map((l) => `  ${l}`)];
 }

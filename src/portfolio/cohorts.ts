@@ -5,13 +5,17 @@
  * through one seam: `cohortReport` takes each note with its flows (`CohortFlows`), so the flows may be
  * rebuilt from the schedule (`rebuiltFlows`, today) or read from the payments resource.
  */
-import { LOAN_STATUS, PLATFORM_RATINGS, readRating } from '../contract/enums.js';
+import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import type { NoteFigures as Note } from './figures.js';
 import { formatDay, parseDay } from './calendar.js';
-import { noteFlows, type DatedFlow } from './cash-flows.js';
-import { annualisedReturn } from './model.js';
+import type { DatedFlow } from './cash-flows.js';
+import type { StatusBucket } from './expected-loss.js';
+import { rebuiltLedgers } from './model.js';
+import { annualisedReturn, RETURN_METHOD } from './rates.js';
+import { apportionRounded } from './rounding.js';
 import type { NoteLedger } from '../flows/note-ledger.js';
-import { paymentFlows } from '../flows/returns.js';
+import { toUnits } from '../flows/payment-rows.js';
+import { noteAt, type NoteAt } from '../flows/returns.js';
 
 /** How long a vintage is: `yyyy-MM`, `yyyy-Qn` or `yyyy`. */
 export const PERIODS = ['month', 'quarter', 'year'] as const;
@@ -25,14 +29,18 @@ export type Grouping = { by: 'vintage'; period: Period } | { by: 'rating' };
  * follow DatedFlow's sign (positive in, negative out).
  */
 export interface CohortFlows {
-  /** What was paid for the note, dated (none for a loan cancelled at once, which gave the money back). */
+  /** What was paid for the note, dated (none for a cancelled note, whose bid came back, nor a pending one). */
   purchases: DatedFlow[];
   /** What the note brought in net of service and collection fees, dated (debt-sale proceeds included). */
   receipts: DatedFlow[];
   /** Principal outstanding on the as-of day, at par. */
   outstanding: number;
-  /** The part of `outstanding` not expected back (cash-flows.ts EXPECTED_LOSS). */
-  writeDown: number;
+  /** The part of `outstanding` not expected back, whole micro-dollars (expected-loss.ts). */
+  lossMicros: number;
+  /** Its bucket on the as-of day (null: a note rebuilt from its schedule, on a past day: today's status stands in). */
+  bucket: StatusBucket | null;
+  /** Principal it had not repaid when charged off or, defaulted, on the as-of day (dollars; 0 otherwise). */
+  unpaid: number;
 }
 
 /** One note and its flows. */
@@ -44,27 +52,30 @@ export interface CohortNote {
 /** One cohort's figures (`-o json` and `-o csv` print them as they are; rates are fractions). */
 export interface Cohort {
   cohort: string;
+  /** Notes bought by the as-of day, cancelled ones included. */
   notes: number;
-  /** What the notes cost (`note_ownership_amount`), as `mkt portfolio` counts it. */
+  /** Of them, notes whose loan was cancelled (their bids came back): counted, never as money. */
+  cancelled_notes: number;
+  /** What the notes cost (`note_ownership_amount`), cancelled ones left out, as `mkt portfolio` counts it. */
   invested: number;
   /** Cash in up to the as-of day, net of fees. */
   received: number;
   outstanding: number;
   expected_loss: number;
-  /** Notes in default now, not (yet) charged off. */
+  /** Notes in default on the as-of day, not (yet) charged off (a past day: over 120 days late then). */
   defaulted_notes: number;
   charged_off_notes: number;
-  /** Principal not repaid on the defaulted notes (what they cost less the principal they paid back). */
+  /** Principal not repaid on the defaulted notes: their principal outstanding. */
   defaulted_principal: number;
   /** Principal not repaid on the charged-off notes: lost. */
   charged_off_principal: number;
-  /** Defaulted and charged-off notes (a charged-off note defaulted first) over all notes. */
+  /** Defaulted and charged-off notes (a charged-off note defaulted first) over the notes not cancelled. */
   default_rate_by_count: number | null;
   /** Defaulted and charged-off principal over what was invested. */
   default_rate_by_principal: number | null;
   charge_off_rate_by_count: number | null;
   charge_off_rate_by_principal: number | null;
-  /** Nominal annual IRR of the cohort's flows, outstanding principal at par (none once charged off), as the portfolio's realised return; null with the reason. */
+  /** Effective annual rate (calendar-day XIRR) of the cohort's flows, outstanding principal at par (none once charged off), as the portfolio's realised return; null with the reason. */
   realised_return: number | null;
   realised_return_reason: string | null;
 }
@@ -74,6 +85,8 @@ export interface CohortReport {
   as_of: string;
   by: Grouping['by'];
   period: Period | null;
+  /** How realised_return is computed (rates.ts RETURN_METHOD). */
+  return_method: string;
   /** Notes bought after the as-of day, in no cohort. */
   left_out: number;
   cohorts: Cohort[];
@@ -112,36 +125,37 @@ function order(g: Grouping): (a: string, b: string) => number {
   return (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/**
- * A note's flows rebuilt from the schedule (cash-flows.ts noteFlows) as a cohort reads them: the
- * purchase, the payments, and what noteFlows adds to its final inflow beyond the written-down
- * principal (money it could not date, debt-sale proceeds) as a receipt on the cut day.
- */
+/** A note at the as-of day as a cohort reads it (src/flows/returns.ts noteAt, which the portfolio reads too). */
+export function cohortFlows(at: NoteAt, cut: number, today: number): CohortFlows {
+  const [purchase, ...receipts] = at.own;
+  const bucket = at.state.bucket;
+  const n = at.ledger.note;
+  // On a past day the marketplace's status is not known: a note then over 120 days late stands for a defaulted one.
+  const defaulted = bucket === 'defaulted' || (cut < today && bucket === 'late_over_120');
+  const repaid = at.ledger.fromPayments ? at.ledger.rows.reduce((s, r) => (r.day <= cut ? s + r.principal : s), 0) / 10_000 : n.principal_paid_pro_rata_share;
+  const lost = at.ledger.loss !== null ? at.ledger.loss.principal / 10_000 : Math.max(0, n.note_ownership_amount - repaid);
+  const unpaid = bucket === 'charged_off' ? lost : defaulted ? at.outstanding : 0;
+  return { purchases: purchase ? [purchase] : [], receipts, outstanding: at.outstanding, lossMicros: at.lossMicros, bucket: defaulted ? 'defaulted' : bucket, unpaid };
+}
+
+/** A note's flows rebuilt from the schedule (cash-flows.ts noteFlows) as a cohort reads them: a note with no payment rows. */
 export function rebuiltFlows(n: Note, today: number, cut = today): CohortFlows {
-  const f = noteFlows(n, today, cut);
-  if (f.flows.length === 0) return { purchases: [], receipts: [], outstanding: f.outstanding, writeDown: f.writeDown };
-  const [purchase, ...rest] = f.flows;
-  const final = rest.pop()!;
-  const undated = final.amount - (f.outstanding - f.writeDown);
-  const receipts = Math.abs(undated) >= 0.005 ? [...rest, { day: final.day, amount: undated }] : rest;
-  return { purchases: [purchase!], receipts, outstanding: f.outstanding, writeDown: f.writeDown };
+  return cohortFlows(noteAt(rebuiltLedgers([n])[0]!, today, cut), cut, today);
 }
 
 /** A note's flows from its payments (the purchase, each payment net of fees, a sale), or rebuilt from its loan's schedule when the payments resource had nothing for it. */
 export function ledgerFlows(l: NoteLedger, today: number, cut = today): CohortFlows {
-  // A cancelled note gave its money back and holds nothing: the schedule's reading says so, as the portfolio's does.
-  if (!l.fromPayments || l.note.note_status === LOAN_STATUS.CANCELLED) return rebuiltFlows(l.note, today, cut);
-  const { own: [purchase, ...receipts], outstanding, writeDown } = paymentFlows(l, cut);
-  return { purchases: [purchase!], receipts, outstanding, writeDown };
+  return cohortFlows(noteAt(l, today, cut), cut, today);
 }
 
-/** Running sums of a cohort: money in whole cents, so that cohorts add up to their total exactly. */
+/** Running sums of a cohort, exact: money in whole units (10⁻⁴ dollar), the expected loss in micro-dollars; rounded once, at the end. */
 interface Sums {
   notes: number;
+  cancelledNotes: number;
   invested: number;
   received: number;
   outstanding: number;
-  expectedLoss: number;
+  lossMicros: number;
   defaultedNotes: number;
   chargedOffNotes: number;
   defaulted: number;
@@ -149,24 +163,28 @@ interface Sums {
   flows: DatedFlow[];
 }
 
-const cents = (x: number): number => Math.round(x * 100);
-const sumOf = (flows: readonly DatedFlow[]): number => flows.reduce((s, f) => s + f.amount, 0);
-const empty = (): Sums => ({ notes: 0, invested: 0, received: 0, outstanding: 0, expectedLoss: 0, defaultedNotes: 0, chargedOffNotes: 0, defaulted: 0, chargedOff: 0, flows: [] });
+const empty = (): Sums => ({
+  notes: 0, cancelledNotes: 0, invested: 0, received: 0, outstanding: 0, lossMicros: 0, defaultedNotes: 0, chargedOffNotes: 0, defaulted: 0, chargedOff: 0, flows: [],
+});
 
 /** Adds one note to `s`; its final value (outstanding principal at par) is dated `asOf`. */
 function add(s: Sums, { note, flows }: CohortNote, asOf: number): void {
   s.notes++;
-  s.invested += cents(note.note_ownership_amount);
-  s.received += cents(sumOf(flows.receipts));
-  s.outstanding += cents(flows.outstanding);
-  s.expectedLoss += cents(flows.writeDown);
-  const unpaid = Math.max(0, cents(note.note_ownership_amount) - cents(note.principal_paid_pro_rata_share));
-  if (note.note_status === LOAN_STATUS.DEFAULTED) {
+  if (flows.bucket === 'cancelled') {
+    // Its bid came back: a note, never money.
+    s.cancelledNotes++;
+    return;
+  }
+  s.invested += toUnits(note.note_ownership_amount);
+  s.received += flows.receipts.reduce((t, f) => t + toUnits(f.amount), 0);
+  s.outstanding += toUnits(flows.outstanding);
+  s.lossMicros += flows.lossMicros;
+  if (flows.bucket === 'defaulted') {
     s.defaultedNotes++;
-    s.defaulted += unpaid;
-  } else if (note.note_status === LOAN_STATUS.CHARGEOFF) {
+    s.defaulted += toUnits(flows.unpaid);
+  } else if (flows.bucket === 'charged_off') {
     s.chargedOffNotes++;
-    s.chargedOff += unpaid;
+    s.chargedOff += toUnits(flows.unpaid);
   }
   s.flows.push(...flows.purchases, ...flows.receipts);
   // The realised return, as the portfolio's: outstanding principal at par (a charged-off note holds none).
@@ -175,31 +193,44 @@ function add(s: Sums, { note, flows }: CohortNote, asOf: number): void {
 
 const rate = (part: number, whole: number): number | null => (whole > 0 ? Number((part / whole).toFixed(4)) : null);
 
-function cohort(name: string, s: Sums): Cohort {
+/** Each cohort's figure and the total's, in cents: the total rounded once, the cohorts by largest remainder so that they add up to it. */
+function centsOf(parts: readonly number[], unitsPerCent: number): { parts: number[]; total: number } {
+  const total = Math.round(parts.reduce((s, p) => s + p, 0) / unitsPerCent);
+  return { parts: apportionRounded(parts.map((p) => p / unitsPerCent), total), total };
+}
+
+function cohort(name: string, s: Sums, money: Record<MoneyField, number>): Cohort {
   const ret = annualisedReturn(s.flows);
+  const held = s.notes - s.cancelledNotes;
   return {
     cohort: name,
     notes: s.notes,
-    invested: s.invested / 100,
-    received: s.received / 100,
-    outstanding: s.outstanding / 100,
-    expected_loss: s.expectedLoss / 100,
+    cancelled_notes: s.cancelledNotes,
+    invested: money.invested / 100,
+    received: money.received / 100,
+    outstanding: money.outstanding / 100,
+    expected_loss: money.lossMicros / 100,
     defaulted_notes: s.defaultedNotes,
     charged_off_notes: s.chargedOffNotes,
-    defaulted_principal: s.defaulted / 100,
-    charged_off_principal: s.chargedOff / 100,
-    default_rate_by_count: rate(s.defaultedNotes + s.chargedOffNotes, s.notes),
+    defaulted_principal: money.defaulted / 100,
+    charged_off_principal: money.chargedOff / 100,
+    default_rate_by_count: rate(s.defaultedNotes + s.chargedOffNotes, held),
     default_rate_by_principal: rate(s.defaulted + s.chargedOff, s.invested),
-    charge_off_rate_by_count: rate(s.chargedOffNotes, s.notes),
+    charge_off_rate_by_count: rate(s.chargedOffNotes, held),
     charge_off_rate_by_principal: rate(s.chargedOff, s.invested),
     realised_return: ret.rate === null ? null : Number(ret.rate.toFixed(6)),
     realised_return_reason: ret.reason,
   };
 }
 
+/** The money sums of a cohort, and how many of their units make a cent. */
+const MONEY_FIELDS = { invested: 100, received: 100, outstanding: 100, lossMicros: 10_000, defaulted: 100, chargedOff: 100 } as const;
+type MoneyField = keyof typeof MONEY_FIELDS;
+
 /**
  * The notes bought by `asOf` (a UTC day) split by `g`, every one in exactly one cohort, and the total.
- * Statuses, and so defaults and charge-offs, are the notes' as given (today's).
+ * Each note's status is its status on `asOf` (CohortFlows.bucket). Every money figure is summed exactly
+ * and rounded to the cent once: the total as the portfolio's, the cohorts so that they add up to it.
  */
 export function cohortReport(entries: readonly CohortNote[], g: Grouping, asOf: number): CohortReport {
   const groups = new Map<string, Sums>();
@@ -217,12 +248,18 @@ export function cohortReport(entries: readonly CohortNote[], g: Grouping, asOf: 
     add(s, e, asOf);
     add(total, e, asOf);
   }
+  const names = [...groups.keys()].sort(order(g));
+  const sums = names.map((k) => groups.get(k)!);
+  const money = Object.fromEntries(Object.entries(MONEY_FIELDS).map(([f, per]) => [f, centsOf(sums.map((s) => s[f as MoneyField]), per)])) as Record<MoneyField, { parts: number[]; total: number }>;
+  const moneyOf = (i: number | 'total'): Record<MoneyField, number> =>
+    Object.fromEntries(Object.entries(money).map(([f, c]) => [f, i === 'total' ? c.total : c.parts[i]!])) as Record<MoneyField, number>;
   return {
     as_of: formatDay(asOf),
     by: g.by,
     period: g.by === 'vintage' ? g.period : null,
+    return_method: RETURN_METHOD,
     left_out: leftOut,
-    cohorts: [...groups.keys()].sort(order(g)).map((k) => cohort(k, groups.get(k)!)),
-    total: cohort('total', total),
+    cohorts: names.map((k, i) => cohort(k, sums[i]!, moneyOf(i))),
+    total: cohort('total', total, moneyOf('total')),
   };
 }

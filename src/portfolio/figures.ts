@@ -7,11 +7,11 @@ import { DecodeError, required, toNumber, type Note } from '../contract/decode.j
 import type { NoteFields } from '../contract/resources.js';
 
 /** The fields of a note the report reads, each a number or text (the mock's notes are these as they are). */
-export type NoteFigures = Pick<NoteFields<string>,
+export type NoteFigures = { days_past_due: number | null } & Pick<NoteFields<string>,
   | 'loan_note_id' | 'note_ownership_amount' | 'principal_balance_pro_rata_share' | 'principal_paid_pro_rata_share'
   | 'interest_paid_pro_rata_share' | 'service_fees_paid_pro_rata_share' | 'late_fees_paid_pro_rata_share'
   | 'collection_fees_paid_pro_rata_share' | 'debt_sale_proceeds_received_pro_rata_share' | 'note_status' | 'term'
-  | 'borrower_rate' | 'lender_yield' | 'amount_borrowed' | 'age_in_months' | 'days_past_due' | 'platform_rating'
+  | 'borrower_rate' | 'lender_yield' | 'amount_borrowed' | 'age_in_months' | 'platform_rating'
   | 'origination_date' | 'ownership_start_date' | 'next_payment_due_date' | 'loan_number' | 'ownership_end_date' | 'is_sold'
   | 'note_sale_gross_amount_received' | 'note_sale_fees_paid'>;
 
@@ -41,7 +41,8 @@ export function noteFigures(n: Note, path: string): NoteFigures {
     lender_yield: toNumber(n.lender_yield) ?? rate,
     amount_borrowed: toNumber(n.amount_borrowed) || owned,
     age_in_months: amount(n.age_in_months),
-    days_past_due: amount(n.days_past_due),
+    // None sent: null, so the report knows to re-derive them from the payment rows (and says so).
+    days_past_due: toNumber(n.days_past_due) ?? null,
     platform_rating: n.platform_rating ?? '',
     origination_date: n.origination_date ?? start,
     ownership_start_date: start,

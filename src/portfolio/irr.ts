@@ -1,7 +1,8 @@
 /**
  * The internal rate of return of dated cash flows: the rate per period r at which the flows' present
  * value Σ aᵢ·(1+r)^(−tᵢ) is zero. The rate is searched as x = ln(1+r) over a grid wide enough for any
- * loan portfolio (−95% to +700% a period); a single sign change of the present value brackets the
+ * loan portfolio (−99.9999% to +700% a period: a year's rate of notes charged off within weeks is near
+ * −100%); a single sign change of the present value brackets the
  * root, which safeguarded Newton refines (a Newton step that leaves the bracket becomes a bisection).
  * No root, or more than one, is an answer too: null with the reason, never a guess.
  */
@@ -15,7 +16,7 @@ export interface Flow {
 /** The rate per period, or null and why there is none. */
 export type IrrResult = { rate: number; reason: null } | { rate: null; reason: string };
 
-const X_MIN = Math.log(0.05);
+const X_MIN = Math.log(1e-6);
 const X_MAX = Math.log(8);
 const GRID_STEP = 0.01;
 const TOLERANCE = 1e-14;
@@ -52,8 +53,8 @@ function presentValue(flows: readonly Flow[], x: number): { value: number; slope
 
 const percent = (x: number): string => `${((Math.exp(x) - 1) * 100).toFixed(2)}%`;
 
-/** The rate per period of `flows` (see the module comment), or null with a reason. */
-export function irr(flows: readonly Flow[]): IrrResult {
+/** The rate per period of `flows` (see the module comment), or null with a reason naming the period as `per` ('a year'). */
+export function irr(flows: readonly Flow[], per = 'a period'): IrrResult {
   const fs = normalise(flows);
   if (!fs.some((f) => f.amount < 0)) return { rate: null, reason: 'no money went out (no purchase among the cash flows)' };
   if (!fs.some((f) => f.amount > 0)) return { rate: null, reason: 'no money came back and none is expected (every cash flow is an outflow)' };
@@ -68,10 +69,10 @@ export function irr(flows: readonly Flow[]): IrrResult {
     prev = v;
   }
   if (prev === 0) brackets.push([prevX, prevX]);
-  if (brackets.length === 0) return { rate: null, reason: `no rate from ${percent(X_MIN)} to ${percent(X_MAX)} a period makes the flows' present value zero` };
+  if (brackets.length === 0) return { rate: null, reason: `no rate from ${percent(X_MIN)} to ${percent(X_MAX)} ${per} makes the flows' present value zero` };
   if (brackets.length > 1) {
     const near = brackets.map(([lo, hi]) => percent(refine(fs, lo, hi))).join(', ');
-    return { rate: null, reason: `the flows change sign so that several rates fit (about ${near} a period)` };
+    return { rate: null, reason: `the flows change sign so that several rates fit (about ${near} ${per})` };
   }
   return { rate: Math.exp(refine(fs, brackets[0]![0], brackets[0]![1])) - 1, reason: null };
 }

@@ -3,32 +3,45 @@
  * horizontal bars on a terminal and as plain aligned rows elsewhere.
  */
 import { barLines } from '../output/bars.js';
-import type { StatusBucket } from './cash-flows.js';
+import type { StatusBucket } from './expected-loss.js';
 import type { Bucket, Portfolio } from './model.js';
 
 /** How buckets are named in text. */
 export const STATUS_LABELS: Readonly<Record<StatusBucket, string>> = {
   current: 'current', late_1_15: '1–15 days late', late_16_30: '16–30 days late', late_31_120: '31–120 days late',
-  charged_off: 'charged off', defaulted: 'defaulted', paid_in_full: 'paid in full', other: 'cancelled, other',
+  late_over_120: 'over 120 days late', charged_off: 'charged off', defaulted: 'defaulted', paid_in_full: 'paid in full',
+  pending: 'not yet originated', cancelled: 'cancelled',
 };
 
 const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** The annualised (realised) return as text: a percentage, or n/a with the reason. */
-export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_return_reason'>): string {
-  return rateText(p.annualized_return, p.annualized_return_reason);
+export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_return_reason' | 'realised_return_nominal'>): string {
+  return rateText(p.annualized_return, p.annualized_return_reason, p.realised_return_nominal);
 }
 
-/** A return as text: a percentage a year, or n/a with the reason. */
-function rateText(rate: number | null, reason: string | null): string {
-  return rate === null ? `n/a (${reason})` : `${(rate * 100).toFixed(2)}% a year (net, IRR)`;
+/** A return as text: the effective annual rate and the nominal one beside it, or n/a with the reason. */
+function rateText(rate: number | null, reason: string | null, nominal: number | null): string {
+  if (rate === null) return `n/a (${reason})`;
+  const beside = nominal === null ? '' : `; ${(nominal * 100).toFixed(2)}% nominal (12 × monthly)`;
+  return `${(rate * 100).toFixed(2)}% a year, effective (net, XIRR)${beside}`;
 }
 
-/** Where the notes' flows came from: the payments, or for how many the schedule. */
+/** Where the notes' flows and days past due came from: the payments, the schedule, the marketplace. */
 function sourceText(p: Portfolio): string {
   const rebuilt = p.notes_rebuilt === 0 ? '' : `; ${p.notes_rebuilt} without payment rows rebuilt from their loan's schedule`;
-  return `${p.notes_from_payments} note(s) from their payments${rebuilt}`;
+  const late = p.days_past_due_from_payments === 0 ? '' : `; days past due of ${p.days_past_due_from_payments} re-derived from their payment rows`;
+  return `${p.notes_from_payments} note(s) from their payments${rebuilt}${late}`;
+}
+
+/** An account figure: today's only, so n/a on a past day. */
+const accountMoney = (x: number | null): string => (x === null ? "n/a (today's only: the account keeps no history)" : money(x));
+
+/** The notes, what they cost, and the cancelled ones. */
+function notesText(p: Portfolio): string {
+  const cancelled = p.cancelled_notes === 0 ? '' : `; ${p.cancelled_notes} cancelled, bids returned`;
+  return `${p.notes} (${money(p.invested)} invested${cancelled})`;
 }
 
 /** How to draw: bars (a terminal) or plain rows, the width, the colour of the bars. */
@@ -44,7 +57,7 @@ function split(title: string, buckets: Record<string, Bucket>, label: (k: string
   const text = (b: Bucket): string => `${money(b.invested)}  ${pct(b.share).padStart(6)}  ${String(b.notes).padStart(5)} notes  ${money(b.outstanding_principal)} outstanding`;
   const lines = o.bars
     ? barLines(rows.map(([k, b]) => ({ label: label(k), value: b.invested, text: text(b) })), o.width, o.paint)
-    : rows.map(([k, b]) => `${label(k).padEnd(18)}${text(b)}`);
+    : rows.map(([k, b]) => `${label(k).padEnd(Math.max(18, ...rows.map(([r]) => label(r).length + 2)))}${text(b)}`);
   return ['', `${title} (invested, share, notes, outstanding principal)`, ...lines.map((l) => `  ${l}`)];
 }
 
@@ -52,24 +65,24 @@ function split(title: string, buckets: Record<string, Bucket>, label: (k: string
 export function portfolioLines(p: Portfolio, o: TextOptions): string[] {
   const figures: [string, string][] = [
     ['as of', p.as_of],
-    ['account value', money(p.account_value)],
-    ['available cash', money(p.available_cash_balance)],
-    ['pending bids', money(p.pending_bids)],
+    ['account value', accountMoney(p.account_value)],
+    ['available cash', accountMoney(p.available_cash_balance)],
+    ['pending bids', accountMoney(p.pending_bids)],
     ['outstanding principal', money(p.outstanding_principal)],
-    ['notes', `${p.notes} (${money(p.invested)} invested)`],
+    ['notes', notesText(p)],
     ['principal received', money(p.principal_received)],
     ['interest received', money(p.interest_received)],
     ['late fees received', money(p.late_fees_received)],
     ['fees paid', money(p.fees_paid)],
     ['expected loss', money(p.expected_loss)],
     ['realised return', returnText(p)],
-    ['expected return', rateText(p.expected_return, p.expected_return_reason)],
+    ['expected return', rateText(p.expected_return, p.expected_return_reason, p.expected_return_nominal)],
     ['flows', sourceText(p)],
   ];
   const width = Math.max(...figures.map(([k]) => k.length));
   return [
     ...figures.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-    ...split('by status', p.by_status, (k) => STATUS_LABELS[k as StatusBucket] ?? k, o),
+    ...(p.by_status === null ? ['', `by status: n/a (${p.by_status_reason})`] : split('by status', p.by_status, (k) => STATUS_LABELS[k as StatusBucket] ?? k, o)),
     ...split('by rating', p.by_rating, (k) => k, o),
   ];
 }
