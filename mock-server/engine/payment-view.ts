@@ -42,14 +42,14 @@ export function loanRows(store: Store, loan: Loan, pick: (n: Note) => boolean = 
   const notes = notesOfLoan(store, loan.loan_number);
   const mine = notes.flatMap((n, i) => (pick(n) ? [i] : []));
   if (mine.length === 0) return [];
-  const weights = holderWeights(loan.amount_borrowed, notes);
+  const weights = holderWeights(loan.amount_borrowed, notes).map(Number);
   // What each note holds before a payment: its amount (its weight) at first, then what each step leaves it.
   const held = weights.slice(0, notes.length);
   const rows: PaymentRow[] = [];
   let before = noCents();
   for (const payment of loanPayments(store, loan)) {
     const { parts, balances } = splitStep(weights, before, payment.cumulative, payment.balance, held);
-    for (const i of mine) rows.push({ loan, note: notes[i]!, payment, share: parts[i]!, balance: Number(balances[i]!) });
+    for (const i of mine) rows.push({ loan, note: notes[i]!, payment, share: parts[i]!, balance: balances[i]! });
     before = payment.cumulative;
   }
   return rows;

@@ -10,7 +10,7 @@ import { LOAN_STATUS } from '../../src/contract/enums.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { apportion, holderWeights } from './note-view.js';
+import { apportionCents, holderWeights } from './note-view.js';
 import { logStep, noCents, PAID_FIGURES, paidSoFar, type LoggedKind, type PaidCents } from './payment-log.js';
 
 /** One step of a loan: what it is, when, the days past due it found, and the whole-loan cents of each figure it moves. */
@@ -30,19 +30,19 @@ export interface LoanStep {
  * different notes). `held` (each note's principal before the step, whole cents) is brought to after it; `balances`
  * are every holder's share of the new balance.
  */
-export function splitStep(weights: readonly bigint[], before: PaidCents, after: PaidCents, balanceAfter: number, held: bigint[]): { parts: PaidCents[]; balances: bigint[] } {
+export function splitStep(weights: readonly number[], before: PaidCents, after: PaidCents, balanceAfter: number, held: number[]): { parts: PaidCents[]; balances: number[] } {
   const parts = held.map(noCents);
   for (const f of PAID_FIGURES) {
     // A figure the step did not move keeps its split (most steps move three of the six).
     if (f === 'principal' || before[f] === after[f]) continue;
-    const [was, is] = [apportion(BigInt(before[f]), weights), apportion(BigInt(after[f]), weights)];
-    parts.forEach((p, i) => (p[f] = Number(is[i]! - was[i]!)));
+    const [was, is] = [apportionCents(before[f], weights), apportionCents(after[f], weights)];
+    parts.forEach((p, i) => (p[f] = is[i]! - was[i]!));
   }
-  const balances = apportion(BigInt(balanceAfter), weights);
+  const balances = apportionCents(balanceAfter, weights);
   parts.forEach((p, i) => {
-    const fall = held[i]! > balances[i]! ? held[i]! - balances[i]! : 0n;
+    const fall = Math.max(0, held[i]! - balances[i]!);
     held[i] = held[i]! - fall;
-    p.principal = Number(fall);
+    p.principal = fall;
   });
   return { parts, balances };
 }
@@ -67,8 +67,8 @@ function moveFigures(loan: Loan, m: PaidCents): void {
  * What a note holds that a step can pay down, whole cents: its principal; after its loan's charge-off, what
  * was written off and not yet collected (a collection pays that down).
  */
-function heldBy(n: Note, kind: LoggedKind): bigint {
-  return BigInt(toCents(kind === 'collection' ? n.chargedOff ?? 0 : n.principal ?? 0));
+function heldBy(n: Note, kind: LoggedKind): number {
+  return toCents(kind === 'collection' ? n.chargedOff ?? 0 : n.principal ?? 0);
 }
 
 /**
@@ -84,10 +84,10 @@ export function postLoanStep(store: Store, loan: Loan, step: LoanStep, paymentsB
   const notes = notesOfLoan(store, loan.loan_number);
   if (notes.length === 0) return;
   const held = notes.map((n) => heldBy(n, step.kind));
-  const { parts } = splitStep(holderWeights(loan.amount_borrowed, notes), before, paidSoFar(loan), toCents(loan.principal_balance), held);
+  const { parts } = splitStep(holderWeights(loan.amount_borrowed, notes).map(Number), before, paidSoFar(loan), toCents(loan.principal_balance), held);
   notes.forEach((n, i) => {
     const part = parts[i]!;
-    const left = Number(held[i]!) / 100;
+    const left = held[i]! / 100;
     if (step.kind === 'collection') n.chargedOff = left;
     else n.principal = left;
     const ref = `${loan.loan_number}:${n.note_number}`;
