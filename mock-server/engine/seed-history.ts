@@ -20,7 +20,7 @@ import { LEDGER_KINDS, post } from './ledger.js';
 import { noCents } from './payment-log.js';
 import { postLoanStep } from './postings.js';
 import { rngFor } from './rng-for.js';
-import { instalments } from './servicing.js';
+import { payInstalments } from './servicing.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -95,7 +95,7 @@ function postPayments(store: Store, plan: HistoryPlan): void {
     if (m === late) continue;
     const catchUp = m === late + 1 && late >= 0;
     const made = loan.paymentsMade;
-    const step = instalments(loan, balance, made, catchUp ? 2 : 1, catchUp ? 1 : 0, completed && m === paid - 1);
+    const step = payInstalments(loan, balance, made, catchUp ? 2 : 1, catchUp ? 1 : 0, completed && m === paid - 1);
     const at = dueAt(loan, m);
     const dpd = catchUp ? daysBetween(dueAt(loan, late), at) : 0;
     balance = step.balance;
@@ -117,7 +117,7 @@ function postEnding(store: Store, plan: HistoryPlan, now: number): void {
   if (settled) {
     const at = Math.max(onHour(Math.min(missed + 100 * DAY, now)), loan.origination_date);
     const made = loan.paymentsMade;
-    const step = instalments(loan, loan.principal_balance, made, 1, 1, true);
+    const step = payInstalments(loan, loan.principal_balance, made, 1, 1, true);
     loan.paymentsMade = step.made;
     postLoanStep(store, loan, { kind: 'payment', at, daysPastDue: daysBetween(missed, at), moved: step.moved }, made);
     return;

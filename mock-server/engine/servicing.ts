@@ -59,7 +59,7 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
 }
 
 /** One instalment of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
-export function instalment(loan: Loan, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
+function instalmentParts(loan: Loan, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
   const interest = cents((balance * loan.borrower_rate) / 12);
   const serviceFee = cents((balance * SERVICE_FEE_RATE) / 12);
   const last = made + 1 >= loan.term;
@@ -71,10 +71,10 @@ export function instalment(loan: Loan, balance: number, made: number, payoff: bo
  * What paying `count` instalments from `made` moves (whole cents), with the late and failed-payment fees of `missed`
  * instalments caught up; the balance and payments made after them. Shared by the due date and the seed's history.
  */
-export function instalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean): { moved: PaidCents; balance: number; made: number } {
+export function payInstalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean): { moved: PaidCents; balance: number; made: number } {
   const moved = { ...noCents(), lateFees: Math.round(LATE_FEE * missed * 100), platformFees: Math.round(FAILED_PAYMENT_FEE * missed * 100) };
   for (let i = 0; i < count && balance > 0; i++) {
-    const step = instalment(loan, balance, made, payoff);
+    const step = instalmentParts(loan, balance, made, payoff);
     moved.interest += Math.round(step.interest * 100);
     moved.serviceFees += Math.round(step.serviceFee * 100);
     moved.principal += Math.round(step.principal * 100);
@@ -103,7 +103,7 @@ function dueDate(store: Store, loan: Loan, t: number): void {
   const paymentsBefore = loan.paymentsMade;
   const daysPastDue = loan.days_past_due;
   // The instalments due: every one missed and this one (a payoff: the whole balance with this one).
-  const paid = instalments(loan, loan.principal_balance, loan.paymentsMade, payoff ? 1 : missed + 1, missed, payoff);
+  const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, payoff ? 1 : missed + 1, missed, payoff);
   loan.paymentsMade = paid.made;
   // Caught up: no arrears left (cleared, so the loan table's sparse columns keep only loans in arrears).
   loan.missedPayments = undefined;
