@@ -42,6 +42,9 @@ test('a whole investing cycle against the mock', async () => {
     .find((l: { listing_number: number }) => l.listing_number !== young.listing_number && l.listing_number !== nearly.listing_number);
 
   const before = await api('GET', '/v1/accounts/platform');
+  // Where the books stood: the seeded history's earnings and write-offs came before.
+  const ledgerBefore = app.ctx.store.ledger.length;
+  const lostBefore = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0);
   const created = await api('POST', '/v1/orders/', { bid_requests: [
     { listing_id: plain.listing_number, bid_amount: 25 },
     { listing_id: nearly.listing_number, bid_amount: nearly.amount_remaining + 75 },
@@ -80,8 +83,9 @@ test('a whole investing cycle against the mock', async () => {
   const mine = end.accounts.find((a: { account_id: string }) => a.account_id === 'alice-1');
   expect(after.available_cash_balance).toBe(mine.cash);
   expect(after.total_account_value).toBe(mine.total);
-  // Everything that left the account's value came back as earnings or is still held: it only grew by earnings.
-  const earned = app.ctx.store.ledger.filter((e) => e.accountId === 'alice-1' && ['INTEREST', 'LATE_FEE', 'SERVICE_FEE'].includes(e.kind)).reduce((s, e) => s + e.amount, 0);
-  const lost = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0);
+  // Everything that left the account's value since came back as earnings or is still held: it only grew by earnings, less
+  // principal written off since (what a collection agency collected of it comes back: written off no more).
+  const earned = app.ctx.store.ledger.slice(ledgerBefore).filter((e) => e.accountId === 'alice-1' && ['INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE'].includes(e.kind)).reduce((s, e) => s + e.amount, 0);
+  const lost = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0) - lostBefore;
   expect(after.total_account_value).toBeCloseTo(before.total_account_value + earned - lost, 2);
 });

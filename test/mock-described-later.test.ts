@@ -27,12 +27,14 @@ const world = (app: MockApp): string => {
 
 describe('listings described later', () => {
   test('a moved world is the world it always was: its state text hashes as when every arriving listing was written whole', async () => {
-    // Digests of serializeState after these moves, written by the mock before listings were described later (checked then).
+    // Digests of serializeState after these moves, written by the mock before listings were described later (checked then);
+    // since issue 38 with the seeded history posted and loans serviced as a servicer does (checked then: with the ledger,
+    // loans, notes, accounts and outbox left out, each text hashed as the earlier world's did).
     const worlds: Array<[{ seed: number; listings: number; start: string; days: number }, string]> = [
-      [{ seed: 7, listings: 300, start: '2026-03-02T12:00:00Z', days: 5 }, '4e38a75a6fdde496d277bb01e75e45ce7b60494779c86dc815754b7400953ff2'],
+      [{ seed: 7, listings: 300, start: '2026-03-02T12:00:00Z', days: 5 }, '84aaf3ae4671e3aed9eacb697a4089fb5f745afc1611608b320d21bdc9b8364e'],
       // Before the bureau1 cut-off: arriving listings carry bureau1 values too.
-      [{ seed: 11, listings: 130, start: '2016-02-01T00:00:00Z', days: 3 }, '751baaa5536e72fffa45e1a897a230a4b708f8da61fa9bf535f28a2f80a3358e'],
-      [{ seed: 3, listings: 2000, start: '2026-03-02T12:00:00Z', days: 16 }, 'a78b9ecb9457269b5c9af7d0ce432042073ad01f6e0631495f85ccc65e1e9cc3'],
+      [{ seed: 11, listings: 130, start: '2016-02-01T00:00:00Z', days: 3 }, '06a8efe1715011e884898617a4152178a66d91dd356444ff0dfb2f9411666193'],
+      [{ seed: 3, listings: 2000, start: '2026-03-02T12:00:00Z', days: 16 }, '773988249ba8c83c04b29457f4e3965ea768bac1e31976dae9bf3c6d7887c466'],
     ];
     for (const [w, digest] of worlds) {
       const start = Date.parse(w.start);
@@ -59,8 +61,9 @@ describe('listings described later', () => {
     await call(app, 'POST', '/__mock/clock', { body: { advance: '20d' } });
     expect((await call(app, 'GET', '/listingsvc/v2/listings/?fico_score=760-779&limit=50', { token })).status).toBe(200);
     expect(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length).toBeGreaterThan(0);
-    // The digest of this world's state text as the mock wrote it when every arriving listing was written whole (checked then).
-    expect(createHash('sha256').update(world(app)).digest('hex')).toBe('dc8cdd698843a5558aa03c125680803a682f6af7fb0599b7ceeeedbd18647dc1');
+    // The digest of this world's state text as the mock wrote it when every arriving listing was written whole (checked then;
+    // since issue 38 with its books as posted: checked as above).
+    expect(createHash('sha256').update(world(app)).digest('hex')).toBe('5383f3e857c3590933aab4f966c3b7f1412b1ef9bb019200c5e31759d3eb9722');
   });
 
   test('a world read at random times, described after every step, or read only at the end is the same world', async () => {

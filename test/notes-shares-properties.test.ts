@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { apportion, NOTE_SHARES } from '../mock-server/engine/note-view.js';
+import { apportion, apportionCents, NOTE_SHARES } from '../mock-server/engine/note-view.js';
 import { touchListing } from '../mock-server/search/listing-index.js';
 import { notesOfLoan } from '../mock-server/world/store-index.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
@@ -133,6 +133,17 @@ describe('note shares', () => {
         });
       },
     ), { numRuns: 500 });
+  });
+
+  test('apportionCents (the postings\' split, in numbers) gives apportion\'s parts, ties and signs included, in numbers and past them', () => {
+    const cents = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 2 ** 40 }));
+    fc.assert(fc.property(
+      fc.oneof(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: -(2 ** 45), max: 2 ** 45 })),
+      fc.array(fc.oneof(cents, fc.constant(2_500)), { minLength: 1, maxLength: 12 }),
+      (total, weights) => {
+        expect(apportionCents(total, weights)).toEqual(apportion(BigInt(total), weights.map((w) => BigInt(w))).map(Number));
+      },
+    ), { numRuns: 1000 });
   });
 
   test('after random orders, processing and months of servicing, every loan\'s notes add up to its figures, each share its fraction to the cent', async () => {

@@ -14,12 +14,13 @@ export function hourAtOrAfter(ms: number): number {
   return Math.ceil(ms / HOUR);
 }
 
-/** The first hour at or after `from` at which a loan can change: a due date, a day more past due, a charge-off. */
+/** The first hour at or after `from` at which a loan can change: a due date, a day more past due, a charge-off, a collection. */
 export function loanHour(loan: Loan, from: number): number {
   let at = Infinity;
   const current = loan.loan_status === LOAN_STATUS.CURRENT;
   if (current) at = hourAtOrAfter(loan.next_payment_due_date);
   if (loan.loan_status === LOAN_STATUS.DEFAULTED && loan.chargeOffAt != null) at = Math.min(at, hourAtOrAfter(loan.chargeOffAt));
+  if (loan.loan_status === LOAN_STATUS.CHARGEOFF && loan.collections) at = Math.min(at, hourAtOrAfter(loan.collections[0]!));
   if ((current || loan.loan_status === LOAN_STATUS.DEFAULTED) && loan.oldestMissedDue != null) {
     // days_past_due moves on at each whole day after the oldest missed due date.
     const days = Math.max(-1, Math.floor(((from - 1) * HOUR - loan.oldestMissedDue) / DAY));

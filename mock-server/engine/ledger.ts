@@ -6,14 +6,21 @@ import { cents } from '../kit/money.js';
 import type { Bid, LedgerEntry, Note, Store } from '../world/store.js';
 import { notesOf, ordersOf } from '../world/store-index.js';
 
-/** Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it. */
+/**
+ * Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it.
+ * NOTE_PURCHASE is a seeded note's purchase: the bid that bought it before the world began (the seed keeps no
+ * order for it). PRINCIPAL to COLLECTION_FEE are a note's share of a loan's posting (postings.ts).
+ */
 export const LEDGER_KINDS = {
-  DEPOSIT: 'DEPOSIT', WITHDRAWAL: 'WITHDRAWAL', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', PRINCIPAL: 'PRINCIPAL',
-  INTEREST: 'INTEREST', LATE_FEE: 'LATE_FEE', SERVICE_FEE: 'SERVICE_FEE',
+  DEPOSIT: 'DEPOSIT', WITHDRAWAL: 'WITHDRAWAL', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', NOTE_PURCHASE: 'NOTE_PURCHASE',
+  PRINCIPAL: 'PRINCIPAL', INTEREST: 'INTEREST', LATE_FEE: 'LATE_FEE', SERVICE_FEE: 'SERVICE_FEE', COLLECTION_FEE: 'COLLECTION_FEE',
 } as const;
 
 /** Kinds that bring money in from outside (or send it out): they change cash + pending + invested principal. */
-export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'WITHDRAWAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE']);
+export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'WITHDRAWAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE']);
+
+/** Kinds that are a note's share of a loan's posting: what the account's payment rows must explain. */
+export const NOTE_KINDS: ReadonlySet<string> = new Set(['PRINCIPAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE']);
 
 /** Posts one entry and moves the account's cash by `amount`. */
 export function post(store: Store, accountId: string, amount: number, kind: string, ref: string | null, at: number): void {
@@ -64,7 +71,10 @@ export function balancesOf(store: Store, accountId: string): Balances {
   return { cash: account.cash, pending, invested, total: cents(account.cash + pending + invested) };
 }
 
-/** The latest entry of `kind` on an account (the ledger is in the order entries were posted), or undefined. */
+/**
+ * The latest entry of `kind` on an account, or undefined: the last posted, as deposits and withdrawals are
+ * posted in the order of their times (the seed posts a seeded investor's history before its last year's funding).
+ */
 export function lastEntry(store: Store, accountId: string, kind: string): LedgerEntry | undefined {
   for (let i = store.ledger.length - 1; i >= 0; i--) {
     const e = store.ledger[i]!;

@@ -1,11 +1,10 @@
 /**
- * Every payment of a loan, whole-loan figures in whole cents: the payments the loan was seeded with,
- * then those the engine logged (payment-log.ts). A seeded history loan carries only its totals, so its
- * payments are rebuilt from them as the seed built the totals (seed.ts `makeHistoricLoan`):
- * its level installment over the payments it had made, one each 30.4375 days from origination. What the
- * rebuilt schedule does not explain (a payoff, a settlement, the late fee and collection fees the seed
- * drew) goes to the last seeded payment, and the seeded service fee is spread over the payments in
- * proportion to their interest; so the figures of all payments add up to the loan's to the cent.
+ * Every payment of a loan, whole-loan figures in whole cents: the steps its postings logged (payment-log.ts),
+ * the seeded history's included (the seed makes it through the same postings: seed-history.ts). A world saved
+ * before the seed did so holds seeded loans with totals only: their payments are rebuilt from the totals as
+ * that seed made them (its level installment over the payments it had made, one each 30.4375 days from
+ * origination; what that schedule does not explain on the last one; the service fee in proportion to interest),
+ * so the figures of all payments still add up to the loan's to the cent.
  */
 import type { Loan, Store } from '../world/store.js';
 import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type LoggedKind, type PaidCents } from './payment-log.js';
@@ -22,7 +21,7 @@ export interface LoanPayment {
   at: number;
   kind: LoggedKind;
   preDaysPastDue: number;
-  /** Null when the loan is current after it (a payment brings it current: the engine catches up every arrear at once). */
+  /** Null when the loan is current after it (a payment brings it current: the engine catches up every arrear at once); a charge-off or a collection keeps its days past due. */
   postDaysPastDue: number | null;
   /** What it paid, whole cents. */
   moved: PaidCents;
@@ -51,7 +50,7 @@ export function loanPayments(store: Store, loan: Loan): LoanPayment[] {
   });
 }
 
-/** The seeded payments of a loan that had made `made` payments when seeded and paid `totals` (whole cents) by then. */
+/** The payments of a loan seeded with totals only (a world saved before the seed posted its history) that had made `made` payments and paid `totals` (whole cents). */
 function seededPayments(store: Store, loan: Loan, made: number, totals: PaidCents) {
   if (made === 0 && PAID_FIGURES.every((f) => totals[f] === 0)) return [];
   const rows: { at: number; kind: LoggedKind; daysPastDue: number; moved: PaidCents }[] = [];

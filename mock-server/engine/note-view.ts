@@ -98,6 +98,40 @@ export function apportion(total: bigint, weights: readonly bigint[]): bigint[] {
 }
 
 /**
+ * `apportion` on numbers of whole cents, for the postings and their rows (a split a step and a figure): the same
+ * parts, worked out exactly in numbers while the products stay safe integers (a payment's split in BigInt was
+ * most of what checking the books cost), and through `apportion` past that.
+ */
+export function apportionCents(total: number, weights: readonly number[]): number[] {
+  let whole = 0;
+  for (const w of weights) whole += w;
+  if (whole === 0) return weights.map(() => 0);
+  const size = Math.abs(total);
+  if (size * whole > Number.MAX_SAFE_INTEGER) return apportion(BigInt(total), weights.map((w) => BigInt(w))).map(Number);
+  const n = weights.length;
+  const parts = new Array<number>(n);
+  const remainders = new Array<number>(n);
+  let left = size;
+  for (let i = 0; i < n; i++) {
+    const exact = size * weights[i]!;
+    const r = exact % whole;
+    remainders[i] = r;
+    parts[i] = (exact - r) / whole;
+    left -= parts[i]!;
+  }
+  // The cents left (fewer than the holders) to the largest remainders, the earlier holder first on a tie; a remainder
+  // given its cent is marked −1 (the parts are few: a scan per cent is cheaper than sorting them).
+  for (; left > 0; left--) {
+    let best = 0;
+    for (let i = 1; i < n; i++) if (remainders[i]! > remainders[best]!) best = i;
+    parts[best]! += 1;
+    remainders[best] = -1;
+  }
+  // 0 − p, not −p: a part of nothing is +0, never the −0 a column of cents cannot hold.
+  return total < 0 ? parts.map((p) => 0 - p) : parts;
+}
+
+/**
  * The holders' weights of a loan in cents: each note's ownership amount in the order the loan's notes are
  * kept, and last the part no note holds (the simulated other investors). Notes and payment rows split by these.
  */

@@ -17,8 +17,11 @@ export type PaidFigure = (typeof PAID_FIGURES)[number];
 /** Whole cents of each figure; the service fee counts up (the loan's `service_fees_paid` is its negative). */
 export type PaidCents = Record<PaidFigure, number>;
 
-/** What a logged step was: a payment, or a charge-off (its collection fee; principal is written off, not paid). */
-export type LoggedKind = 'payment' | 'chargeoff';
+/**
+ * What a logged step was: a payment; a charge-off (it moves no money: the notes' principal is written off, not
+ * paid); or what a collection agency collected on a charged-off loan (principal, less its collection fee).
+ */
+export type LoggedKind = 'payment' | 'chargeoff' | 'collection';
 
 /** One entry of the log, read back. */
 export interface LoggedStep {
@@ -30,11 +33,21 @@ export interface LoggedStep {
   moved: PaidCents;
 }
 
-const KIND_CODES: readonly LoggedKind[] = ['payment', 'chargeoff'];
+/**
+ * The kind's code in an entry: a collection shares the charge-off's (both are the collection agency's: CAP rows)
+ * and is told from it by the principal it moves, which a charge-off never does. So a log written before
+ * collections existed (its charge-offs moving a collection fee alone) reads as it did.
+ */
+const KIND_CODES: Readonly<Record<LoggedKind, number>> = { payment: 0, chargeoff: 1, collection: 1 };
 const MASK_UNIT = 2;
 const DPD_UNIT = MASK_UNIT << PAID_FIGURES.length;
 
 const wholeCents = (x: number): number => Math.round(x * 100);
+/** A log at least this long grows in place (logStep). */
+const LONG_LOG = 60;
+
+/** Nothing of every figure. */
+export const noCents = (): PaidCents => ({ principal: 0, interest: 0, lateFees: 0, serviceFees: 0, platformFees: 0, collectionFees: 0 });
 
 /** The loan's figures now, whole cents: taken before a step and handed to `logStep` after it. */
 export function paidSoFar(loan: Loan): PaidCents {
@@ -63,9 +76,18 @@ export function logStep(loan: Loan, kind: LoggedKind, t: number, daysPastDue: nu
     mask |= 1 << i;
     entry.push(moved);
   });
-  entry[1] = KIND_CODES.indexOf(kind) + MASK_UNIT * mask + DPD_UNIT * Math.max(0, Math.floor(daysPastDue));
-  // concat makes an array of the exact length: a log grows by one entry a month, and most loans hold few.
-  loan.paymentLog = (loan.paymentLog ?? [paymentsBefore]).concat(entry);
+  // The kind is read back from its code and its principal (KIND_CODES): a step that could not be read back is a bug.
+  const movesPrincipal = (mask & 1) === 1;
+  if (kind === 'collection' && !movesPrincipal) throw new Error('payment log: a collection moves principal');
+  if (kind === 'chargeoff' && movesPrincipal) throw new Error('payment log: a charge-off moves no principal');
+  entry[1] = KIND_CODES[kind] + MASK_UNIT * mask + DPD_UNIT * Math.max(0, Math.floor(daysPastDue));
+  // concat makes an array of the exact length: a log grows by one entry a month, and most loans hold few. A long log
+  // grows in place (copying it whole at each entry made the seed's years of history quadratic; its slack is a part of it).
+  const log = loan.paymentLog;
+  if (log && log.length >= LONG_LOG) {
+    log.push(...entry);
+    loan.paymentLog = log;
+  } else loan.paymentLog = (log ?? [paymentsBefore]).concat(entry);
 }
 
 /** Payments the loan had made before its first logged step (all of them when nothing is logged). */
@@ -85,7 +107,8 @@ export function loggedSteps(loan: Loan): LoggedStep[] {
     const mask = Math.floor((code % DPD_UNIT) / MASK_UNIT);
     const moved = {} as PaidCents;
     PAID_FIGURES.forEach((f, b) => (moved[f] = mask & (1 << b) ? log[i++]! : 0));
-    out.push({ at, kind: KIND_CODES[code % MASK_UNIT]!, daysPastDue: Math.floor(code / DPD_UNIT), moved });
+    const kind: LoggedKind = code % MASK_UNIT === 0 ? 'payment' : moved.principal !== 0 ? 'collection' : 'chargeoff';
+    out.push({ at, kind, daysPastDue: Math.floor(code / DPD_UNIT), moved });
   }
   return out;
 }

@@ -1,14 +1,12 @@
 /**
  * Payments as GET /loans/payments returns them: one row per payment of a loan per note of the caller's
- * in it, each figure the note's share of the payment's. A note's share of a loan figure is what its note
- * shows (note-view.ts: the figure split over the loan's holders by largest remainder); a row is the step
- * of that share over the payment, share(figures after it) − share(figures before it), but for the
- * principal: what the note held less its share of the new balance, never below nothing, as the servicing
- * pays it into the account (servicing.ts payNotes; the note's principal paid is its amount less its balance
- * share). So the rows of a note add up to its note's figures and to its account's ledger to the cent, at
- * any time, and a row never changes once made. (A row's figure may be a cent below zero where the note's
- * exact share of the payment's is under a cent: the largest remainder of a larger total can fall to
- * another holder.)
+ * in it, each figure the note's share of the payment's. A row is the loan's logged step split over its holders
+ * by the very function the posting split it with when it moved the notes' accounts (postings.ts `splitStep`):
+ * each figure the step of the note's largest-remainder share of the loan's figure, the principal what the note
+ * held less its share of the new balance. So the rows of a note add up to its note's figures (note-view.ts) and
+ * to what its account was paid for it, to the cent, at any time, and a row never changes once made. (A row's
+ * figure may be a cent below zero where the note's exact share of the payment's is under a cent: the largest
+ * remainder of a larger total can fall to another holder.)
  */
 import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../src/contract/dates.js';
@@ -16,11 +14,12 @@ import type { PaymentAnswerFields } from '../../src/contract/resources.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
 import { loanPayments, type LoanPayment } from './loan-payments.js';
-import { apportion, holderWeights } from './note-view.js';
-import { PAID_FIGURES, type PaidCents } from './payment-log.js';
+import { holderWeights } from './note-view.js';
+import { noCents, type PaidCents } from './payment-log.js';
+import { splitStep } from './postings.js';
 
 const DAY = 86_400_000;
-/** More payments than any loan makes (its term, its catch-ups, a charge-off): a row's id is its note's serial × this + the payment's place. */
+/** More payments than any loan makes (its term, its catch-ups, a charge-off, its collections): a row's id is its note's serial × this + the payment's place. */
 const ROWS_PER_NOTE = 10_000;
 
 /** One note's share of one payment, whole cents. */
@@ -35,32 +34,23 @@ export interface PaymentRow {
 
 /** The rows of `accountId`'s notes in `loan`, oldest payment first; none when the account holds no note in it. */
 export function paymentRows(store: Store, loan: Loan, accountId: string): PaymentRow[] {
+  return loanRows(store, loan, (n) => n.accountId === accountId);
+}
+
+/** The rows of the notes of `loan` that `pick` keeps (all by default), oldest payment first, a payment's rows in the loan's note order. */
+export function loanRows(store: Store, loan: Loan, pick: (n: Note) => boolean = () => true): PaymentRow[] {
   const notes = notesOfLoan(store, loan.loan_number);
-  const mine = notes.flatMap((n, i) => (n.accountId === accountId ? [i] : []));
+  const mine = notes.flatMap((n, i) => (pick(n) ? [i] : []));
   if (mine.length === 0) return [];
-  const weights = holderWeights(loan.amount_borrowed, notes);
-  const shareOf = (cents: number): bigint[] => apportion(BigInt(cents), weights);
-  const rows: PaymentRow[] = [];
-  let before = PAID_FIGURES.map(() => shareOf(0));
-  // What each note holds before a payment: its amount (its share of the amount borrowed), then its share of each new balance.
+  const weights = holderWeights(loan.amount_borrowed, notes).map(Number);
+  // What each note holds before a payment: its amount (its weight) at first, then what each step leaves it.
   const held = weights.slice(0, notes.length);
+  const rows: PaymentRow[] = [];
+  let before = noCents();
   for (const payment of loanPayments(store, loan)) {
-    // A figure the payment did not move keeps its split (most payments move three of the six).
-    // The principal is split below, as the servicing pays it.
-    const after = PAID_FIGURES.map((f, k) => (payment.moved[f] === 0 || f === 'principal' ? before[k]! : shareOf(payment.cumulative[f])));
-    const balances = shareOf(payment.balance);
-    for (const i of mine) {
-      const share = {} as PaidCents;
-      PAID_FIGURES.forEach((f, k) => (share[f] = Number(after[k]![i]! - before[k]![i]!)));
-      // The principal a note receives is what it held less its share of the new balance, never below nothing, as the
-      // servicing posts it to the account (servicing.ts payNotes): split as the paid principal, a tie in the split
-      // could give a cent to another holder than the balance's split took it from (and the statement missed the ledger by it).
-      const principal = held[i]! > balances[i]! ? held[i]! - balances[i]! : 0n;
-      held[i] = held[i]! - principal;
-      share.principal = Number(principal);
-      rows.push({ loan, note: notes[i]!, payment, share, balance: Number(balances[i]!) });
-    }
-    before = after;
+    const { parts, balances } = splitStep(weights, before, payment.cumulative, payment.balance, held);
+    for (const i of mine) rows.push({ loan, note: notes[i]!, payment, share: parts[i]!, balance: balances[i]! });
+    before = payment.cumulative;
   }
   return rows;
 }
@@ -96,7 +86,7 @@ export function paymentAnswer(store: Store, row: PaymentRow, zone: string | unde
     investor_disbursement_date: paymentDateText(at + 2 * DAY, zone),
     transaction_effective_date: paymentDateText(at, zone),
     account_effective_date: paymentDateText(at, zone),
-    // A charge-off moves no money from the borrower: its collection fee is the collection agency's (CAP).
+    // A charge-off (moving no money) and what the collection agency collects after it are the agency's rows (CAP).
     payment_transaction_code: payment.kind === 'payment' ? 'ACH' : 'CAP',
     payment_status: 'Success',
     // One id per loan payment, the same on every note's row of it, as the real answer's 40 hex digits.

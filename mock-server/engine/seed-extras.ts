@@ -2,16 +2,13 @@
  * What the engine adds to the seeded world, without drawing from the main seed's random stream
  * (so every listing and loan the foundation seeds stays as it was): investors whose flags trigger
  * the order errors no base user can, listings with the special traits some ORD codes and bid
- * results need, the outstanding principal of seeded notes, and the engine's starting state.
+ * results need, the arrears of seeded loans late now, and the engine's starting state.
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
-import { cents } from '../kit/money.js';
 import { Rng } from '../kit/rng.js';
 import type { Listing, Store, User } from '../world/store.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { notesOfLoan } from '../world/store-index.js';
 import { rngFor } from './rng-for.js';
-import { principalShares } from './note-view.js';
 import { investorEmail } from './notifications.js';
 
 const HOUR = 3_600_000;
@@ -45,16 +42,7 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     store.users.set(u.id, { ...user, accountIds: [id], email: investorEmail(u.id), ...(registeredAt !== undefined ? { registeredAt } : {}) });
   }
   markSpecialListings(store, now);
-  for (const n of store.notes) {
-    if (n.principal !== undefined) continue;
-    const loan = store.loans.get(n.loanNumber);
-    const lost = !loan || loan.loan_status === LOAN_STATUS.CHARGEOFF;
-    // The note's share of its loan's balance as GET /notes shows it (servicing.ts keeps it so).
-    const notes = loan ? notesOfLoan(store, loan.loan_number) : [];
-    n.principal = lost ? 0 : Math.min(n.amount, principalShares(loan.amount_borrowed, loan.principal_balance, notes)[notes.indexOf(n)] ?? 0);
-    n.initialPrincipal = n.principal;
-    n.chargedOff = 0;
-  }
+  // A current history loan late now owes the instalment due before its next (seed-history.ts left it unpaid).
   for (const loan of store.loans.values()) {
     if (loan.loan_status === LOAN_STATUS.CURRENT && loan.days_past_due > 0) {
       loan.missedPayments = 1;

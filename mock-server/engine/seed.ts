@@ -4,9 +4,9 @@
  * status; the fixed investor users, the demo OAuth client and the partner codes of DESIGN.md.
  */
 import { INVESTMENT_TYPES, LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
-import { cents } from '../kit/money.js';
 import { investorEmail } from './notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './seed-extras.js';
+import { postSeededHistory, SEED_MONTH, sweepSeededIncome, type HistoryPlan } from './seed-history.js';
 import { Rng } from '../kit/rng.js';
 import { makeListing } from './listing-maker.js';
 import { reserveListingRows } from '../world/listing-table.js';
@@ -66,7 +66,7 @@ export const EXISTING_BORROWERS: ReadonlyArray<ExistingBorrower> = [
 export function seedStore(opts: SeedOptions): Store {
   const rng = new Rng(opts.seed);
   const store = emptyStore(opts.seed);
-  seedUsers(store, rng, opts.now);
+  seedUsers(store, rng);
   store.clients.set(DEMO_CLIENT.clientId, { ...DEMO_CLIENT });
   store.partnerCodes.set(PARTNER_CODES.valid, { code: PARTNER_CODES.valid, expired: false });
   store.partnerCodes.set(PARTNER_CODES.expired, { code: PARTNER_CODES.expired, expired: true });
@@ -78,6 +78,7 @@ export function seedStore(opts: SeedOptions): Store {
   // A 15-day clock move originates about three loans for every four listings the world holds.
   reserveLoanRows(store.loanTable, historyCount + opts.listings);
   seedHistory(store, rng, historyCount, opts.now);
+  fundUsers(store, opts.now);
 
   store.counters.listing = FIRST_ACTIVE_LISTING;
   const scratch = {} as Listing;
@@ -104,17 +105,32 @@ function seedInvestor(store: Store, investor: { id: string; cash: number }, seed
   });
 }
 
-function seedUsers(store: Store, rng: Rng, now: number): void {
+/** The fixed users and their accounts, empty: their money comes with `fundUsers`, after the history their notes had. */
+function seedUsers(store: Store, rng: Rng): void {
   for (const u of USERS) {
     const accountIds: string[] = [];
-    u.cash.forEach((cash, i) => {
+    u.cash.forEach((_, i) => {
       const account: Account = { id: `${u.id}-${i + 1}`, userId: u.id, externalUserId: rng.uuid(), cash: 0 };
       store.accounts.set(account.id, account);
-      seedFundingHistory(store, account.id, cash, now);
       accountIds.push(account.id);
     });
     const { cash: _cash, ...user } = u;
     store.users.set(u.id, { ...user, accountIds, email: investorEmail(u.id) });
+  }
+}
+
+/**
+ * Each fixed account's last year of deposits and a withdrawal, leaving it its cash; an account that held seeded
+ * notes then withdraws what they paid it (seed-history.ts), so it keeps that cash. Posted after the history, in
+ * the order of their times.
+ */
+function fundUsers(store: Store, now: number): void {
+  for (const u of USERS) {
+    u.cash.forEach((cash, i) => {
+      const id = `${u.id}-${i + 1}`;
+      seedFundingHistory(store, id, cash, now);
+      sweepSeededIncome(store, id, cash, now);
+    });
   }
 }
 
@@ -123,10 +139,14 @@ const HISTORY_STATUSES = [
   LOAN_STATUS.ORIGINATIONDELAYED, LOAN_STATUS.CANCELLED,
 ] as const;
 
-/** Originated listings with their loans, spread from mid-2015 to a month ago; alice and bob hold notes in some. */
+/**
+ * Originated listings with their loans, spread from mid-2015 to a month ago; alice and bob hold notes in some.
+ * Each loan's history is then posted as servicing posts it (seed-history.ts), from what was drawn for it here.
+ */
 function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
   const end = now - 30 * DAY;
   const scratch = {} as Listing;
+  const plans: HistoryPlan[] = [];
   for (let i = 0; i < count; i++) {
     const created = HISTORY_START + Math.floor(((end - HISTORY_START) * i) / count) + rng.int(0, DAY);
     const listing = makeListing(rng, store.counters.listing++, created, now, i, scratch);
@@ -141,12 +161,13 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     listing.listing_status = LISTING_STATUS.COMPLETED;
     listing.listing_status_reason = LISTING_STATUSES[LISTING_STATUS.COMPLETED]!;
     const originated = Math.min(listing.listing_end_date, listing.listing_start_date + rng.int(3, 13) * DAY);
-    const loan = makeHistoricLoan(rng, listing, store.counters.loan++, originated, now, i);
-    listing.loan_number = loan.loan_number;
+    const drawn = makeHistoricLoan(rng, listing, store.counters.loan++, originated, now, i);
+    listing.loan_number = drawn.loan.loan_number;
     listing.loan_origination_date = originated;
     listing.last_updated_date = originated;
     addListing(store, listing);
-    addLoan(store, loan);
+    const loan = addLoan(store, drawn.loan);
+    plans.push({ ...drawn, loan });
     const holder = i % 5 === 0 ? 'alice-1' : i % 23 === 1 ? 'bob-1' : null;
     if (holder) {
       addNote(store, {
@@ -157,12 +178,14 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     }
   }
   settleSomeDefaults(store);
+  postSeededHistory(store, plans, now);
 }
 
 /**
  * PaidInFull and SettledInFull are default reasons: they belong to loans that defaulted first. Every fourth
  * defaulted history loan (past the first few, which show each status) was later paid in full, and every
- * fourth after it settled; both end COMPLETED. Chosen by position, so the seed's random draws stay as they were.
+ * fourth after it settled; both end COMPLETED (their history: seed-history.ts). Chosen by position, so the
+ * seed's random draws stay as they were.
  */
 function settleSomeDefaults(store: Store): void {
   let k = 0;
@@ -170,15 +193,9 @@ function settleSomeDefaults(store: Store): void {
     if (loan.loan_status !== LOAN_STATUS.DEFAULTED && loan.loan_status !== LOAN_STATUS.CHARGEOFF) continue;
     k += 1;
     if (k % 4 !== 1 && k % 4 !== 3) continue;
-    Object.assign(loan, {
-      loan_status: LOAN_STATUS.COMPLETED, loan_default_reason: k % 4 === 1 ? 5 : 6, days_past_due: 0,
-      principal_paid: loan.amount_borrowed, principal_balance: 0, next_payment_due_amount: 0,
-    });
+    Object.assign(loan, { loan_status: LOAN_STATUS.COMPLETED, loan_default_reason: k % 4 === 1 ? 5 : 6, days_past_due: 0, next_payment_due_amount: 0 });
   }
 }
-
-/** A month of a seeded loan's schedule. */
-const SEED_MONTH = 30.4375 * DAY;
 
 /**
  * Days past due that agree with the loan's dates: a defaulted or charged-off loan counts them from its
@@ -192,53 +209,53 @@ function daysPastDue(drawn: number, defaulted: boolean, made: number, nextDue: n
   return Math.max(0, Math.floor((now - (nextDue - SEED_MONTH)) / DAY));
 }
 
-/** A loan with a history consistent with its status: payments made, balance, default reason. */
-function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated: number, now: number, i: number): Loan {
+/**
+ * A loan as the seed draws it: its status, the payments it had made, its default reason, days past due and
+ * whether one payment was late, owing its whole amount (its history is posted later: seed-history.ts).
+ */
+function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated: number, now: number, i: number): Omit<HistoryPlan, 'loan'> & { loan: Loan } {
   let status: number = i < HISTORY_STATUSES.length ? HISTORY_STATUSES[i]! : rng.chance(0.7) ? LOAN_STATUS.CURRENT : rng.pick(HISTORY_STATUSES);
-  const monthsAged = Math.max(0, Math.floor((now - originated) / (30.4375 * DAY)));
+  const monthsAged = Math.max(0, Math.floor((now - originated) / SEED_MONTH));
   const principal = listing.listing_amount;
-  const rate = listing.borrower_rate;
-  const pay = listing.listing_monthly_payment;
   let made = Math.min(listing.listing_term, monthsAged);
   if (status === LOAN_STATUS.CHARGEOFF || status === LOAN_STATUS.DEFAULTED) made = Math.max(0, made - rng.int(4, 8));
   if (status === LOAN_STATUS.ORIGINATIONDELAYED || status === LOAN_STATUS.CANCELLED) made = 0;
   if (status === LOAN_STATUS.CURRENT && made >= listing.listing_term) status = LOAN_STATUS.COMPLETED;
-  let balance = principal;
-  let interest = 0;
-  for (let m = 0; m < made && balance > 0; m++) {
-    const int = cents((balance * rate) / 12);
-    interest += int;
-    balance = cents(Math.max(0, balance - (pay - int)));
-  }
   const completed = status === LOAN_STATUS.COMPLETED;
-  if (completed) balance = 0;
-  if (status === LOAN_STATUS.CANCELLED) balance = 0;
   const defaulted = status === LOAN_STATUS.CHARGEOFF || status === LOAN_STATUS.DEFAULTED;
   // The next due date; an ended loan keeps the last one its schedule reached (paid off: its final payment; defaulted: the first one missed).
   const nextDue = Math.round(originated + Math.max(1, completed ? made : made + 1) * SEED_MONTH);
-  return {
+  // The draws in the order the seed has always made them, so the stream (and the rest of the world) stays as it was.
+  const reason = defaulted ? rng.pick([1, 2, 3]) : null;
+  const dpd = daysPastDue(defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0, defaulted, made, nextDue, now);
+  const lateOnce = made > 0 && rng.chance(0.15);
+  // The old seed's collection fee, drawn and set aside: collections now come from what an agency collects (collections.ts).
+  if (defaulted) rng.next();
+  const loan: Loan = {
     loan_number: number,
     listingNumber: listing.listing_number,
     amount_borrowed: principal,
-    borrower_rate: rate,
+    borrower_rate: listing.borrower_rate,
     term: listing.listing_term,
     platform_rating: listing.platform_rating,
     origination_date: originated,
     loan_status: status,
     // Completed on schedule is not a default: no reason (spec: null, not in default).
-    loan_default_reason: defaulted ? rng.pick([1, 2, 3]) : null,
-    days_past_due: daysPastDue(defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0, defaulted, made, nextDue, now),
-    principal_balance: balance,
-    principal_paid: status === LOAN_STATUS.CANCELLED ? 0 : cents(principal - balance),
-    interest_paid: cents(interest),
-    late_fees_paid: made > 0 && rng.chance(0.15) ? 15 : 0,
+    loan_default_reason: reason,
+    days_past_due: dpd,
+    // A cancelled loan owes nothing; any other owes its amount until its payments are posted.
+    principal_balance: status === LOAN_STATUS.CANCELLED ? 0 : principal,
+    principal_paid: 0,
+    interest_paid: 0,
+    late_fees_paid: 0,
     platform_fees_paid: 0,
-    // 0 minus: a loan without interest pays +0 in fees, not -0 (which a column of cents cannot hold).
-    service_fees_paid: 0 - cents(interest * 0.08),
-    collection_fees_paid: defaulted ? cents(rng.range(0, 200)) : 0,
+    service_fees_paid: 0,
+    collection_fees_paid: 0,
     debt_sale_proceeds_received: 0,
     next_payment_due_date: nextDue,
-    next_payment_due_amount: status === LOAN_STATUS.CURRENT ? pay : 0,
-    paymentsMade: made,
+    next_payment_due_amount: status === LOAN_STATUS.CURRENT ? listing.listing_monthly_payment : 0,
+    paymentsMade: 0,
   };
+  // A current loan late now has not paid the instalment due before its next: servicing catches it up.
+  return { loan, made: status === LOAN_STATUS.CURRENT && dpd > 0 ? made - 1 : made, lateOnce, drawn: status };
 }

@@ -1,18 +1,17 @@
 /**
  * Monthly loan servicing: on each due date a borrower pays (amortised interest and principal, a
  * service fee for the operator), misses (days past due grow; 91+ days defaults, 121+ charges off),
- * catches up with late fees, pays off early, or defaults outright (bankruptcy, death). Investors'
- * notes get their pro-rata share through the ledger; a charge-off writes the notes' principal off.
- * Each payment and charge-off is logged on its loan (payment-log.ts) for GET /loans/payments.
+ * catches up with late fees, pays off early, or defaults outright (bankruptcy, death); a charged-off loan
+ * may then be collected on (collections.ts). Each of these is one posting (postings.ts): the loan's figures,
+ * its payment log (GET /loans/payments) and each note's share in its account's cash, from one split.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
-import { LEDGER_KINDS, post } from './ledger.js';
+import type { Loan, Store } from '../world/store.js';
+import { collect, startCollections } from './collections.js';
 import { addMonths } from './lifecycle.js';
-import { apportion, holderWeights, principalShares } from './note-view.js';
-import { logStep, paidSoFar, type PaidCents, type PaidFigure } from './payment-log.js';
+import { noCents, type PaidCents } from './payment-log.js';
+import { postLoanStep } from './postings.js';
 import { firstDraw3 } from './rng-for.js';
 
 const DAY = 86_400_000;
@@ -26,30 +25,23 @@ export const SERVICE_FEE_RATE = 0.01;
 const DUE_DATE_SALT = 0xd0e;
 const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B: 0.02, C: 0.03, D: 0.045, E: 0.06, HR: 0.08 };
 
-/** Money of one payment event, whole-loan figures. */
-interface Payment {
-  principal: number;
-  interest: number;
-  lateFees: number;
-  serviceFee: number;
-}
-
 /**
  * Services one loan at the tick at `t`: a defaulted loan grows past due and charges off at its time;
  * a current one grows past due, defaults at 91 days, and meets its due date once it has come. The
  * timeline (timeline.ts) brings a loan here only at the hours this can change it.
  */
 export function serviceLoan(store: Store, loan: Loan, t: number): void {
+  if (loan.loan_status === LOAN_STATUS.CHARGEOFF) return collect(store, loan, t);
   if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
     updateArrears(loan, t);
-    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(loan, notesOfLoan(store, loan.loan_number), t);
+    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(store, loan, t);
     return;
   }
   if (loan.loan_status !== LOAN_STATUS.CURRENT) return;
   updateArrears(loan, t);
   if (loan.days_past_due >= 91) return defaultLoan(loan, 1, t);
   if (loan.next_payment_due_date > t) return;
-  dueDate(store, loan, notesOfLoan(store, loan.loan_number), t);
+  dueDate(store, loan, t);
 }
 
 /** Days past due from the oldest missed due date; a loan with none keeps what it has (0, or a seeded default's figure). */
@@ -66,7 +58,33 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
 }
 
-function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): void {
+/** One instalment of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
+function instalmentParts(loan: Loan, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
+  const interest = cents((balance * loan.borrower_rate) / 12);
+  const serviceFee = cents((balance * SERVICE_FEE_RATE) / 12);
+  const last = made + 1 >= loan.term;
+  const principal = payoff || last ? balance : Math.min(balance, cents(installment(loan) - interest));
+  return { interest, serviceFee, principal };
+}
+
+/**
+ * What paying `count` instalments from `made` moves (whole cents), with the late and failed-payment fees of `missed`
+ * instalments caught up; the balance and payments made after them. Shared by the due date and the seed's history.
+ */
+export function payInstalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean): { moved: PaidCents; balance: number; made: number } {
+  const moved = { ...noCents(), lateFees: Math.round(LATE_FEE * missed * 100), platformFees: Math.round(FAILED_PAYMENT_FEE * missed * 100) };
+  for (let i = 0; i < count && balance > 0; i++) {
+    const step = instalmentParts(loan, balance, made, payoff);
+    moved.interest += Math.round(step.interest * 100);
+    moved.serviceFees += Math.round(step.serviceFee * 100);
+    moved.principal += Math.round(step.principal * 100);
+    balance = cents(balance - step.principal);
+    made += 1;
+  }
+  return { moved, balance, made };
+}
+
+function dueDate(store: Store, loan: Loan, t: number): void {
   const due = loan.next_payment_due_date;
   const missed = loan.missedPayments ?? 0;
   const r = firstDraw3(store.seed, loan.loan_number, DUE_DATE_SALT, due);
@@ -76,50 +94,45 @@ function dueDate(store: Store, loan: Loan, notes: readonly Note[], t: number): v
   if (r < 0.0012 + (missed > 0 ? 0.45 : missChance)) {
     loan.missedPayments = missed + 1;
     loan.oldestMissedDue ??= due;
-    loan.next_payment_due_date = addMonths(due, 1);
+    loan.next_payment_due_date = dueAfter(loan, due);
     loan.next_payment_due_amount = cents(installment(loan) * (missed + 2) + (LATE_FEE + FAILED_PAYMENT_FEE) * (missed + 1));
     updateArrears(loan, t);
     return;
   }
   const payoff = missed === 0 && r > 0.992;
-  const before = paidSoFar(loan);
   const paymentsBefore = loan.paymentsMade;
   const daysPastDue = loan.days_past_due;
-  const pay: Payment = { principal: 0, interest: 0, lateFees: cents(LATE_FEE * missed), serviceFee: 0 };
-  const installments = payoff ? 1 : missed + 1;
-  for (let i = 0; i < installments && loan.principal_balance > 0; i++) {
-    const interest = cents((loan.principal_balance * loan.borrower_rate) / 12);
-    const fee = cents((loan.principal_balance * SERVICE_FEE_RATE) / 12);
-    const last = loan.paymentsMade + 1 >= loan.term;
-    const principal = payoff || last ? loan.principal_balance : Math.min(loan.principal_balance, cents(installment(loan) - interest));
-    pay.interest = cents(pay.interest + interest);
-    pay.serviceFee = cents(pay.serviceFee + fee);
-    pay.principal = cents(pay.principal + principal);
-    loan.principal_balance = cents(loan.principal_balance - principal);
-    loan.paymentsMade += 1;
-  }
-  loan.principal_paid = cents(loan.principal_paid + pay.principal);
-  loan.interest_paid = cents(loan.interest_paid + pay.interest);
-  loan.late_fees_paid = cents(loan.late_fees_paid + pay.lateFees);
-  loan.platform_fees_paid = cents(loan.platform_fees_paid + FAILED_PAYMENT_FEE * missed);
-  loan.service_fees_paid = cents(loan.service_fees_paid - pay.serviceFee);
+  // The instalments due: every one missed and this one (a payoff: the whole balance with this one).
+  const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, payoff ? 1 : missed + 1, missed, payoff);
+  loan.paymentsMade = paid.made;
   // Caught up: no arrears left (cleared, so the loan table's sparse columns keep only loans in arrears).
   loan.missedPayments = undefined;
   loan.oldestMissedDue = undefined;
   loan.days_past_due = 0;
-  const done = loan.principal_balance <= 0;
-  if (done) {
+  if (paid.balance <= 0) {
     // Paid off, on schedule or early, is not a default: no reason (PaidInFull is for loans that defaulted first),
     // and the due date stays the last one its schedule reached, the one just paid.
     loan.loan_status = LOAN_STATUS.COMPLETED;
     loan.loan_default_reason = null;
     loan.next_payment_due_amount = 0;
   } else {
-    loan.next_payment_due_date = addMonths(due, installments);
+    // The schedule never skips: the instalments caught up were those due up to this one, so the next is a month on.
+    loan.next_payment_due_date = dueAfter(loan, due);
     loan.next_payment_due_amount = installment(loan);
   }
-  logStep(loan, 'payment', t, daysPastDue, before, paymentsBefore);
-  payNotes(store, loan, notes, before, done, t);
+  postLoanStep(store, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
+}
+
+/**
+ * The due date after `due`: a calendar month on. A loan on the schedule of its origination (the k-th instalment due k
+ * calendar months after it) stays on it, so a due date clamped in a short month (the 31st to the 28th) goes back to its
+ * day after; a seeded loan (due dates 30.4375 days apart) goes on a calendar month at a time from its seeded one.
+ */
+function dueAfter(loan: Loan, due: number): number {
+  const origination = loan.origination_date;
+  const k = Math.round((due - origination) / (30.4375 * DAY));
+  for (const n of [k, k - 1, k + 1]) if (n >= 1 && addMonths(origination, n) === due) return addMonths(origination, n + 1);
+  return addMonths(due, 1);
 }
 
 /** The level installment of a loan over its whole term. */
@@ -127,45 +140,10 @@ function installment(loan: Loan): number {
   return monthlyPayment(loan.amount_borrowed, loan.borrower_rate, loan.term);
 }
 
-/**
- * Each note's share of a payment, through the ledger: the step of its share of the loan's figures, each
- * figure split over the loan's holders by largest remainder (note-view.ts) before and after the payment,
- * as GET /loans/payments shows it (payment-view.ts). So the cash a note brings its account is, to the
- * cent, what its payment rows and its note say it received (rounding each note's share of each payment
- * on its own drifted a cent at a time: 1.10 over a year of 2,000 rows). What each note still holds after
- * the payment is its share of the loan's new balance as GET /notes shows it (never more than it held), so
- * the account's outstanding principal and its notes never part by a cent.
- */
-function payNotes(store: Store, loan: Loan, notes: readonly Note[], before: PaidCents, done: boolean, t: number): void {
-  const after = paidSoFar(loan);
-  const weights = holderWeights(loan.amount_borrowed, notes);
-  const step = (f: PaidFigure): bigint[] => {
-    const [was, is] = [apportion(BigInt(before[f]), weights), apportion(BigInt(after[f]), weights)];
-    return is.map((x, i) => x - was[i]!);
-  };
-  const [interests, lates, fees] = (['interest', 'lateFees', 'serviceFees'] as const).map(step);
-  const left = principalShares(loan.amount_borrowed, loan.principal_balance, notes);
-  notes.forEach((n, i) => {
-    const held = n.principal ?? 0;
-    if (held <= 0 && !done) return;
-    const principal = done ? held : cents(Math.max(0, held - left[i]!));
-    const ref = `${loan.loan_number}:${n.note_number}`;
-    n.principal = cents(held - principal);
-    post(store, n.accountId, principal, LEDGER_KINDS.PRINCIPAL, ref, t);
-    post(store, n.accountId, Number(interests![i]!) / 100, LEDGER_KINDS.INTEREST, ref, t);
-    post(store, n.accountId, Number(lates![i]!) / 100, LEDGER_KINDS.LATE_FEE, ref, t);
-    post(store, n.accountId, -Number(fees![i]!) / 100, LEDGER_KINDS.SERVICE_FEE, ref, t);
-  });
-}
-
-function chargeOff(loan: Loan, notes: readonly Note[], t: number): void {
-  const before = paidSoFar(loan);
+/** Charges a defaulted loan off at `t`: a posting that moves no money and writes its notes' principal off; then its collections begin. */
+function chargeOff(store: Store, loan: Loan, t: number): void {
   loan.loan_status = LOAN_STATUS.CHARGEOFF;
   loan.chargeOffAt = undefined;
-  loan.collection_fees_paid = cents(loan.collection_fees_paid + loan.principal_balance * 0.02);
-  logStep(loan, 'chargeoff', t, loan.days_past_due, before, loan.paymentsMade);
-  for (const n of notes) {
-    n.chargedOff = cents((n.chargedOff ?? 0) + (n.principal ?? 0));
-    n.principal = 0;
-  }
+  postLoanStep(store, loan, { kind: 'chargeoff', at: t, daysPastDue: loan.days_past_due, moved: noCents() });
+  startCollections(store, loan, t);
 }

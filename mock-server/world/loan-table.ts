@@ -9,10 +9,10 @@ import { emptyRowTable, reserveRows, tableRow, type RowTable } from './listing-t
 import type { Loan } from './records.js';
 
 /**
- * The fields servicing sets on some loans only (arrears, a charge-off time, the engine's payment log):
+ * The fields servicing sets on some loans only (arrears, a charge-off time, the engine's payment log, collections to come):
  * sparse columns, so a loan without them holds nothing for them and its text leaves them out.
  */
-const LOAN_LATER_FIELDS: readonly (keyof Loan)[] = ['missedPayments', 'oldestMissedDue', 'chargeOffAt', 'paymentLog'];
+const LOAN_LATER_FIELDS: readonly (keyof Loan)[] = ['missedPayments', 'oldestMissedDue', 'chargeOffAt', 'paymentLog', 'collections'];
 
 /** A world's loans by column: the store holds its own (`store.loanTable`), made with it. */
 export type LoanTable = RowTable;

@@ -101,7 +101,7 @@ export interface Note {
   principal?: number;
   /** Principal the note held when it entered the world without an order (seeded history notes). */
   initialPrincipal?: number;
-  /** Principal lost when the loan was charged off. */
+  /** Principal written off when the loan was charged off and not yet collected (collections pay it down). */
   chargedOff?: number;
 }
 
@@ -118,6 +118,8 @@ export interface Loan extends LoanFields<number> {
   chargeOffAt?: number | null;
   /** What each payment and charge-off the engine made paid (engine/payment-log.ts); absent until the first. */
   paymentLog?: number[];
+  /** A charged-off loan's collections still to come: flat pairs [time, whole cents, …] (engine/collections.ts); absent when none. */
+  collections?: number[];
 }
 
 /** A registered OAuth agent client. */
