@@ -1,6 +1,7 @@
 /**
  * A loan's payment log: what each servicing step paid, kept on the loan (`Loan.paymentLog`) so that
- * GET /loans/payments can show every payment. Only what cannot be recomputed is kept: the step's time,
+ * GET /loans/payments can show every payment; only on a loan some account holds a note in (notes come
+ * only at origination, so a loan without one never shows its payments to anybody: postings.ts). Only what cannot be recomputed is kept: the step's time,
  * its days past due and the change it made to each money figure of the loan, in whole cents, and of
  * those only the figures it moved. A plain array of numbers, so the state file saves it as it is.
  *
@@ -49,7 +50,7 @@ const LONG_LOG = 60;
 /** Nothing of every figure. */
 export const noCents = (): PaidCents => ({ principal: 0, interest: 0, lateFees: 0, serviceFees: 0, platformFees: 0, collectionFees: 0 });
 
-/** The loan's figures now, whole cents: taken before a step and handed to `logStep` after it. */
+/** The loan's figures now, whole cents. */
 export function paidSoFar(loan: Loan): PaidCents {
   return {
     principal: wholeCents(loan.principal_paid),
@@ -62,20 +63,19 @@ export function paidSoFar(loan: Loan): PaidCents {
 }
 
 /**
- * Logs the step that has just run on `loan` at `t`: what moved since `before` (paidSoFar taken before
- * it). `paymentsBefore` is the loan's payments made before the step, kept by the first entry so that the
- * payments a loan was seeded with can be told from the logged ones.
+ * Logs the step that has just run on `loan` at `t`: what it moved of each figure (whole cents, as it moved
+ * the loan's figures). `paymentsBefore` is the loan's payments made before the step, kept by the first
+ * entry so that the payments a loan was seeded with can be told from the logged ones.
  */
-export function logStep(loan: Loan, kind: LoggedKind, t: number, daysPastDue: number, before: PaidCents, paymentsBefore: number): void {
-  const after = paidSoFar(loan);
+export function logStep(loan: Loan, kind: LoggedKind, t: number, daysPastDue: number, moved: PaidCents, paymentsBefore: number): void {
   const entry = [t, 0];
   let mask = 0;
-  PAID_FIGURES.forEach((f, i) => {
-    const moved = after[f] - before[f];
-    if (moved === 0) return;
+  for (let i = 0; i < PAID_FIGURES.length; i++) {
+    const m = moved[PAID_FIGURES[i]!];
+    if (m === 0) continue;
     mask |= 1 << i;
-    entry.push(moved);
-  });
+    entry.push(m);
+  }
   // The kind is read back from its code and its principal (KIND_CODES): a step that could not be read back is a bug.
   const movesPrincipal = (mask & 1) === 1;
   if (kind === 'collection' && !movesPrincipal) throw new Error('payment log: a collection moves principal');

@@ -17,10 +17,10 @@ import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
 import { startCollections } from './collections.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { noCents } from './payment-log.js';
-import { postLoanStep } from './postings.js';
+import { noCents, PAID_FIGURES } from './payment-log.js';
+import { moveFigures, postLoanStep } from './postings.js';
 import { rngFor } from './rng-for.js';
-import { payInstalments } from './servicing.js';
+import { installment, payInstalments } from './servicing.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -91,16 +91,29 @@ function postPayments(store: Store, plan: HistoryPlan): void {
   const paid = completed ? Math.max(1, plan.made) : plan.made;
   const late = plan.lateOnce && paid >= 2 ? rngFor(store.seed, LATE_SALT, loan.loan_number).int(0, paid - 2) : -1;
   let balance = loan.principal_balance;
+  const level = installment(loan);
+  // A loan no account holds a note in keeps no log (postings.ts): its instalments add up to one move of its figures.
+  const unheld = notesOfLoan(store, loan.loan_number).length === 0 ? noCents() : null;
+  let made = loan.paymentsMade;
   for (let m = 0; m < paid && balance > 0; m++) {
     if (m === late) continue;
     const catchUp = m === late + 1 && late >= 0;
-    const made = loan.paymentsMade;
-    const step = payInstalments(loan, balance, made, catchUp ? 2 : 1, catchUp ? 1 : 0, completed && m === paid - 1);
+    const step = payInstalments(loan, balance, made, catchUp ? 2 : 1, catchUp ? 1 : 0, completed && m === paid - 1, level);
+    balance = step.balance;
+    if (unheld) {
+      for (const f of PAID_FIGURES) unheld[f] += step.moved[f];
+      made = step.made;
+      continue;
+    }
     const at = dueAt(loan, m);
     const dpd = catchUp ? daysBetween(dueAt(loan, late), at) : 0;
-    balance = step.balance;
     loan.paymentsMade = step.made;
     postLoanStep(store, loan, { kind: 'payment', at, daysPastDue: dpd, moved: step.moved }, made);
+    made = step.made;
+  }
+  if (unheld) {
+    loan.paymentsMade = made;
+    moveFigures(loan, unheld);
   }
 }
 

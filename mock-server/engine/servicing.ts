@@ -58,23 +58,24 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
 }
 
-/** One instalment of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
-function instalmentParts(loan: Loan, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
+/** One instalment (`level`: the loan's level instalment) of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
+function instalmentParts(loan: Loan, level: number, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
   const interest = cents((balance * loan.borrower_rate) / 12);
   const serviceFee = cents((balance * SERVICE_FEE_RATE) / 12);
   const last = made + 1 >= loan.term;
-  const principal = payoff || last ? balance : Math.min(balance, cents(installment(loan) - interest));
+  const principal = payoff || last ? balance : Math.min(balance, cents(level - interest));
   return { interest, serviceFee, principal };
 }
 
 /**
  * What paying `count` instalments from `made` moves (whole cents), with the late and failed-payment fees of `missed`
- * instalments caught up; the balance and payments made after them. Shared by the due date and the seed's history.
+ * instalments caught up; the balance and payments made after them (`level`: the loan's level instalment, computed
+ * once by a caller paying many). Shared by the due date and the seed's history.
  */
-export function payInstalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean): { moved: PaidCents; balance: number; made: number } {
+export function payInstalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean, level = installment(loan)): { moved: PaidCents; balance: number; made: number } {
   const moved = { ...noCents(), lateFees: Math.round(LATE_FEE * missed * 100), platformFees: Math.round(FAILED_PAYMENT_FEE * missed * 100) };
   for (let i = 0; i < count && balance > 0; i++) {
-    const step = instalmentParts(loan, balance, made, payoff);
+    const step = instalmentParts(loan, level, balance, made, payoff);
     moved.interest += Math.round(step.interest * 100);
     moved.serviceFees += Math.round(step.serviceFee * 100);
     moved.principal += Math.round(step.principal * 100);
@@ -136,7 +137,7 @@ function dueAfter(loan: Loan, due: number): number {
 }
 
 /** The level installment of a loan over its whole term. */
-function installment(loan: Loan): number {
+export function installment(loan: Loan): number {
   return monthlyPayment(loan.amount_borrowed, loan.borrower_rate, loan.term);
 }
 
