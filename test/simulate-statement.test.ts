@@ -38,15 +38,40 @@ test('after 12 months the year\'s statement adds up to the account\'s ledger mov
   expect(cents(t.principal_received)).toBe(ledger[LEDGER_KINDS.PRINCIPAL]);
   expect(cents(t.late_fees_received)).toBe(ledger[LEDGER_KINDS.LATE_FEE] ?? 0);
   expect(-cents(t.service_fees_paid)).toBe(ledger[LEDGER_KINDS.SERVICE_FEE]);
-  // Charged-off notes: their loss is in the year, and the mock's collection fee on a charge-off moves no cash.
+  // Charged-off notes: their loss is in the year; a collection fee comes out of what an agency collects, and moves cash.
   expect(t.principal_lost).toBeGreaterThan(0);
-  expect(cents(t.net_cash + t.collection_fees_paid)).toBe(ledger[LEDGER_KINDS.INTEREST]! + ledger[LEDGER_KINDS.PRINCIPAL]! + (ledger[LEDGER_KINDS.LATE_FEE] ?? 0) + ledger[LEDGER_KINDS.SERVICE_FEE]!);
+  expect(-cents(t.collection_fees_paid)).toBe(ledger[LEDGER_KINDS.COLLECTION_FEE] ?? 0);
+  expect(cents(t.net_cash)).toBe(ledger[LEDGER_KINDS.INTEREST]! + ledger[LEDGER_KINDS.PRINCIPAL]! + (ledger[LEDGER_KINDS.LATE_FEE] ?? 0) + ledger[LEDGER_KINDS.SERVICE_FEE]! + (ledger[LEDGER_KINDS.COLLECTION_FEE] ?? 0));
+  // Every month reconciles: its rows (the month table's received) against the ledger over the same days.
+  expect(sim.reconciliation).toMatchObject({ months: 12, months_reconciled: 12, difference: 0, differing: [], from: '2026-01-05' });
   expect(sim.reconciliation.statement_cash).toBeGreaterThan(0);
-  expect(sim.reconciliation.difference).toBe(0);
+  for (const m of sim.months) expect([m.difference, cents(m.received)]).toEqual([0, cents(m.ledger_cash)]);
+  // The month table adds up to the months' statements, so to the ledger.
+  expect(cents(sim.months.reduce((x, m) => x + m.received, 0))).toBe(cents(sim.reconciliation.ledger_cash));
   expect(sim.statement.from).toBe('2026-12-05');
   for (const m of sim.months.slice(1)) {
     expect(typeof m.realised_return).toBe('number');
     expect(m.expected_return!).toBeLessThanOrEqual(m.realised_return!);
     expect(m.return_to_date).toBe(m.realised_return);
   }
+}, 300_000);
+
+test("every month's received, as the month table shows it, is what the account's ledger credited for payments in that month's days", async () => {
+  const credited: number[] = [];
+  const sim = await simulate(strategy(), {
+    months: 12, seed: 5, cash: 5000, listings: 200,
+    atEnd: async ({ app, accountId }) => {
+      // A month runs from its first day (the simulation's start day, moved by whole months) to the day before the next's.
+      for (let m = 0; m < 12; m++) {
+        const from = Date.UTC(2026, m, 5);
+        const to = Date.UTC(2026, m + 1, 5);
+        let total = 0;
+        for (const e of app.ctx.store.ledger) {
+          if (e.accountId === accountId && e.at >= from && e.at < to && !['ORDER_DEBIT', 'BID_REFUND', 'DEPOSIT', 'WITHDRAWAL'].includes(e.kind)) total += Math.round(e.amount * 100);
+        }
+        credited.push(total);
+      }
+    },
+  });
+  expect(sim.months.map((m) => Math.round(m.received * 100))).toEqual(credited);
 }, 300_000);

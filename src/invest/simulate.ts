@@ -25,7 +25,6 @@ import { identifyMarketplace } from '../orders/marketplace.js';
 import { MemoryJournal } from '../orders/memory-journal.js';
 import { ordersApi } from '../orders/open-desk.js';
 import { formatDay } from '../portfolio/calendar.js';
-import { netReceived } from '../portfolio/cash-flows.js';
 import { readPayments } from '../flows/gather.js';
 import { noteLedgers } from '../flows/note-ledger.js';
 import { statement, type Statement } from '../flows/statement.js';
@@ -90,10 +89,14 @@ export interface MonthRow {
   invested: number;
   account_value: number;
   notes: number;
-  /** Principal, interest and late fees received this month, less fees. */
+  /** Principal, interest and late fees received this month, less fees: the net cash of the month's statement (its payment rows). */
   received: number;
   /** What of `received` is interest and late fees less fees: the money the account earned. */
   earned: number;
+  /** What the account's ledger credited for payments (less fees) over the same days: equal to `received`, or the month does not reconcile. */
+  ledger_cash: number;
+  /** `received` − `ledger_cash`: 0 when the month reconciles. */
+  difference: number;
   /** Notes that defaulted or were charged off this month. */
   defaults: number;
   /** Principal lost to charge-offs this month. */
@@ -106,16 +109,23 @@ export interface MonthRow {
 }
 
 /**
- * The last month's statement against the simulated account: the cash its payment rows moved (principal,
- * interest and late fees less service fees; collection fees come out of recoveries the mock does not
- * make, so move no cash) and what the account's ledger credited for payments in the month.
+ * The months' statements against the simulated account: each month's payment rows (its statement's net
+ * cash: principal, interest and late fees less service and collection fees) and what the account's ledger
+ * credited for payments over the same days. Every month reconciles, or the simulation says which did not.
  */
 export interface Reconciliation {
+  /** The first month's first day and the last month's last. */
   from: string;
   to: string;
+  /** Months whose statement and ledger agree to the cent, of `months`. */
+  months_reconciled: number;
+  months: number;
+  /** Over every month: the statements' net cash, the ledger's payments, and their difference. */
   statement_cash: number;
   ledger_cash: number;
   difference: number;
+  /** The months that differ (empty when every month reconciles). */
+  differing: { month: number; from: string; to: string; statement_cash: number; ledger_cash: number; difference: number }[];
 }
 
 /** The simulation's answer (`-o json` prints it as is). */
@@ -124,11 +134,12 @@ export interface Simulation {
   portfolio: Portfolio;
   /** The last month's statement, from the payments. */
   statement: Statement;
+  /** Every month's statement against the account's ledger. */
   reconciliation: Reconciliation;
 }
 
-/** Ledger kinds a payment to a note posts (mock-server/engine/servicing.ts). */
-const PAYMENT_KINDS: ReadonlySet<string> = new Set([LEDGER_KINDS.PRINCIPAL, LEDGER_KINDS.INTEREST, LEDGER_KINDS.LATE_FEE, LEDGER_KINDS.SERVICE_FEE]);
+/** Ledger kinds a loan's posting moves a note holder's cash by (mock-server/engine/postings.ts). */
+const PAYMENT_KINDS: ReadonlySet<string> = new Set([LEDGER_KINDS.PRINCIPAL, LEDGER_KINDS.INTEREST, LEDGER_KINDS.LATE_FEE, LEDGER_KINDS.SERVICE_FEE, LEDGER_KINDS.COLLECTION_FEE]);
 
 /** What the account's ledger credited for payments between two instants (`from` included, `to` not), to the cent. */
 export function ledgerPayments(app: MockApp, accountId: string, from: number, to: number): number {
@@ -141,18 +152,13 @@ export function ledgerPayments(app: MockApp, accountId: string, from: number, to
 
 /** Running totals the month rows are differences of. */
 interface Totals {
-  received: number;
-  earned: number;
   defaulted: number;
   writtenOff: number;
 }
 
 function totals(notes: readonly Note[]): Totals {
-  const t: Totals = { received: 0, earned: 0, defaulted: 0, writtenOff: 0 };
+  const t: Totals = { defaulted: 0, writtenOff: 0 };
   for (const n of notes) {
-    const got = netReceived(n);
-    t.received += got.principal + got.income;
-    t.earned += got.income;
     if (n.note_status === LOAN_STATUS.DEFAULTED || n.note_status === LOAN_STATUS.CHARGEOFF) t.defaulted++;
     if (n.note_status === LOAN_STATUS.CHARGEOFF) t.writtenOff += n.note_ownership_amount - n.principal_paid_pro_rata_share;
   }
@@ -210,7 +216,11 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       }
     };
     const months: MonthRow[] = [];
-    let before: Totals = { received: 0, earned: 0, defaulted: 0, writtenOff: 0 };
+    let before: Totals = { defaulted: 0, writtenOff: 0 };
+    const accountId = `${INVESTOR}-1`;
+    const differing: Reconciliation['differing'] = [];
+    const sums = { statement: 0, ledger: 0 };
+    let firstDay = '';
     let bid = 0;
     let last: { portfolio: Portfolio; statement: Statement } | undefined;
     const read = async (monthStart: number) => {
@@ -233,11 +243,19 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       }
       const { portfolio, notes, statement: monthStatement } = await read(monthStart);
       const now = totals(notes);
+      // The month's payment rows (its statement) against the ledger over the same days: its first day's midnight to the midnight after its last.
+      const t = monthStatement.total;
+      const ledgerCash = ledgerPayments(app, accountId, Date.parse(`${monthStatement.from}T00:00:00Z`), Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY);
+      const difference = round(t.net_cash - ledgerCash);
+      if (difference !== 0) differing.push({ month, from: monthStatement.from, to: monthStatement.to, statement_cash: t.net_cash, ledger_cash: ledgerCash, difference });
+      sums.statement += Math.round(t.net_cash * 100);
+      sums.ledger += Math.round(ledgerCash * 100);
+      firstDay ||= monthStatement.from;
       // A report of today: the account's figures are there (null only on a past day).
       const row: MonthRow = {
         month, date: formatDay(clock.now()), bid: round(bid), cash: portfolio.available_cash_balance ?? 0, pending: portfolio.pending_bids ?? 0,
         invested: portfolio.outstanding_principal, account_value: portfolio.account_value ?? 0, notes: portfolio.notes,
-        received: round(now.received - before.received), earned: round(now.earned - before.earned),
+        received: t.net_cash, earned: round(t.net_cash - t.principal_received), ledger_cash: ledgerCash, difference,
         defaults: now.defaulted - before.defaulted, written_off: round(now.writtenOff - before.writtenOff),
         return_to_date: portfolio.annualized_return,
         realised_return: portfolio.realised_return,
@@ -249,17 +267,14 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       bid = 0;
       last = { portfolio, statement: monthStatement };
     }
-    const accountId = `${INVESTOR}-1`;
     const s = last!.statement;
-    // The statement's days, as instants: its first day's midnight to the midnight after its last.
-    const from = Date.parse(`${s.from}T00:00:00Z`);
-    const to = Date.parse(`${s.to}T00:00:00Z`) + DAY;
-    const statementCash = Math.round((s.total.net_cash + s.total.collection_fees_paid) * 100) / 100;
-    const ledgerCash = ledgerPayments(app, accountId, from, to);
     await o.atEnd?.({ app, client, accountId });
     return {
       months, portfolio: last!.portfolio, statement: s,
-      reconciliation: { from: s.from, to: s.to, statement_cash: statementCash, ledger_cash: ledgerCash, difference: round(statementCash - ledgerCash) },
+      reconciliation: {
+        from: firstDay, to: s.to, months_reconciled: months.length - differing.length, months: months.length,
+        statement_cash: sums.statement / 100, ledger_cash: sums.ledger / 100, difference: (sums.statement - sums.ledger) / 100, differing,
+      },
     };
   } finally {
     await http.close();
