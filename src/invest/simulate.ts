@@ -35,8 +35,8 @@ import { investRun, marketReads, type MarketReads } from './run.js';
 import type { Strategy } from './strategy.js';
 
 const DAY = 86_400_000;
-/** Where every simulation starts (virtual time): fixed, so a seed gives the same world and the same report. */
-export const SIMULATION_START = Date.parse('2026-01-05T15:00:00Z');
+/** Where every simulation starts (virtual time): fixed, so a seed gives the same world and the same report; midnight UTC, so that its months are whole days (the statements' days). */
+export const SIMULATION_START = Date.parse('2026-01-05T00:00:00Z');
 const INVESTOR = 'simulated';
 /** The origin the in-process mock answers as (no socket is opened). */
 const ORIGIN = 'http://127.0.0.1';
@@ -230,18 +230,21 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       const notes = noteViews(app.ctx.store, [...notesOf(app.ctx.store, `${INVESTOR}-1`)], clock.now(), undefined);
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
       const ledgers = noteLedgers(notes, await readPayments(client, notes.map((n) => n.loan_number)));
-      // The month's statement: its first day to the day before today (today's rows may still come).
+      // The month's statement: its first day to today, its last (read at its last instant, nothing of today is still to come).
       const first = Date.parse(`${formatDay(monthStart)}T00:00:00Z`);
-      return { portfolio: portfolioReport(account, notes, today, today, ledgers), notes, statement: statement(ledgers, first, today - DAY) };
+      return { portfolio: portfolioReport(account, notes, today, today, ledgers), notes, statement: statement(ledgers, first, today) };
     };
     for (let month = 1; month <= o.months; month++) {
       const monthStart = addMonths(SIMULATION_START, month - 1);
       const monthEnd = addMonths(SIMULATION_START, month);
-      while (clock.now() < monthEnd) {
+      // The month is read at its last instant, the millisecond before the next begins: a tick at the next
+      // month's midnight (a payment due then) is the next month's, as its statement's first day holds it.
+      while (clock.now() < monthEnd - 1) {
         bid += await runDay();
-        clock.advance(DAY);
+        clock.advance(Math.min(DAY, monthEnd - 1 - clock.now()));
       }
       const { portfolio, notes, statement: monthStatement } = await read(monthStart);
+      clock.advance(1);
       const now = totals(notes);
       // The month's payment rows (its statement) against the ledger over the same days: its first day's midnight to the midnight after its last.
       const t = monthStatement.total;
