@@ -18,8 +18,8 @@ export interface LockOptions {
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  /** The error when the lock stays taken past the timeout, given its holder when the file names a running one (default: exit 3, naming the file). */
-  busy?: (path: string, holder: LockHolder | null) => CliError;
+  /** The error when the lock stays taken past the timeout, given the file locked, its holder when it names a running one, and the mechanism (default: exit 3, naming the file). */
+  busy?: (path: string, holder: LockHolder | null, mechanism: LockMechanism) => CliError;
   /** The mechanism (tests); default the platform's. */
   mechanism?: LockMechanism;
 }
@@ -27,7 +27,7 @@ export interface LockOptions {
 /** What to say when a lock of the file mechanism names a holder that is not running: it is never broken for the person. */
 function deadHolderError(path: string, holder: LockHolder): CliError {
   return new CliError(
-    `${path} names pid ${holder.pid}, which is not running; this platform has no kernel lock (${lockMechanism().why ?? 'fs-native-extensions did not load'}), so mkt never removes a lock it did not take`,
+    `${path} names pid ${holder.pid}, which is not running; without the kernel's lock here (${lockMechanism().why ?? 'this file system takes none'}), mkt never removes a lock it did not take`,
     EXIT.USAGE, `remove ${path} if no mkt process is running`,
   );
 }
@@ -57,9 +57,9 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
       }
     }
     const holder = got.holder;
-    if (mechanism === 'file' && holder && !alive(holder.pid)) throw deadHolderError(path, holder);
+    if (got.mechanism === 'file' && holder && !alive(holder.pid)) throw deadHolderError(got.path, holder);
     if (now() - started >= timeoutMs) {
-      throw opts.busy?.(path, holder) ?? new CliError(`another mkt process holds ${path}`, EXIT.AUTH, 'wait for it to finish');
+      throw opts.busy?.(got.path, holder, got.mechanism) ?? new CliError(`another mkt process holds ${got.path}`, EXIT.AUTH, 'wait for it to finish');
     }
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 4), 250) + Math.random() * 25);
   }

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/errors.js';
 import { withLock, type LockHolder } from '../src/lock-file.js';
-import { lockMechanism, tryLock, type HeldLock } from '../src/os/exclusive-lock.js';
+import { fileLockPath, lockMechanism, tryLock, type HeldLock } from '../src/os/exclusive-lock.js';
 import { tempHome } from './helpers/cli.js';
 
 /** A lock file at a fresh path, holding `content` when given. */
@@ -103,24 +103,42 @@ describe('a lock with no time to wait', () => {
 });
 
 describe('the file lock (where the kernel lock cannot load)', () => {
-  it('is created whole, is refused to a second taker, and is removed by its holder only', async () => {
+  it('is created whole in a file of its own, is refused to a second taker, and is removed by its holder only', async () => {
     const path = lockPath();
+    const file = fileLockPath(path);
     const first = tryLock(path, () => 77, 'file');
     expect(first.held).toBe(true);
-    expect(readFileSync(path, 'utf8')).toMatch(new RegExp(`^${process.pid}\\n77\\n[0-9a-f]{24}$`));
+    expect(readFileSync(file, 'utf8')).toMatch(new RegExp(`^${process.pid}\\n77\\n[0-9a-f]{24}$`));
     const second = tryLock(path, () => 78, 'file');
-    expect(second).toEqual({ held: false, holder: { pid: process.pid, since: 77 } });
+    expect(second).toEqual({ held: false, holder: { pid: process.pid, since: 77 }, mechanism: 'file', path: file });
     // No temporary file is left beside it by either attempt.
-    expect(readdirSync(join(path, '..'))).toEqual(['submit.lock']);
+    expect(readdirSync(join(path, '..'))).toEqual(['submit.lock.excl']);
     // Another holder's lock in its place (as if the file had been removed and taken by hand): not removed by the first.
-    writeFileSync(path, `${process.pid}\n79\nffffffffffffffffffffffff`);
+    writeFileSync(file, `${process.pid}\n79\nffffffffffffffffffffffff`);
     if (first.held) first.lock.release();
-    expect(existsSync(path)).toBe(true);
+    expect(existsSync(file)).toBe(true);
   });
 
   it('never breaks a lock whose holder died: the busy error names the pid and the file to remove', async () => {
-    const path = lockPath('999999999\n12345\nabc');
-    await expect(withLock(path, async () => 'ran', { timeoutMs: 5000, mechanism: 'file', ...fakeClock() })).rejects.toThrow(/names pid 999999999, which is not running/);
-    expect(readFileSync(path, 'utf8')).toBe('999999999\n12345\nabc');
+    const path = lockPath();
+    writeFileSync(fileLockPath(path), '999999999\n12345\nabc');
+    await expect(withLock(path, async () => 'ran', { timeoutMs: 5000, mechanism: 'file', ...fakeClock() })).rejects.toThrow(/submit\.lock\.excl names pid 999999999, which is not running/);
+    expect(readFileSync(fileLockPath(path), 'utf8')).toBe('999999999\n12345\nabc');
+  });
+
+  it('is not blocked by the empty file the kernel mechanism leaves behind', async () => {
+    const path = lockPath('');
+    expect(await withLock(path, async () => 'ran', { timeoutMs: 0, mechanism: 'file', ...fakeClock() })).toBe('ran');
+  });
+});
+
+describe('the lock file itself', () => {
+  it('is never opened through a symbolic link: the file it points at is left as it was', async () => {
+    const path = lockPath();
+    const target = join(path, '..', 'important');
+    writeFileSync(target, 'important data\n');
+    symlinkSync(target, path);
+    await expect(withLock(path, async () => 'ran', { timeoutMs: 0, ...fakeClock() })).rejects.toThrow(/lock file/);
+    expect(readFileSync(target, 'utf8')).toBe('important data\n');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, lockMechanism, tryLock, type HeldLock, type LockAttempt } from '../../src/os/exclusive-lock.js';
+import { alive, tryLock, type HeldLock, type LockAttempt } from '../../src/os/exclusive-lock.js';
 import { MockSetupError } from '../kit/setup-error.js';
 
 /** The lock file of a state folder. */
@@ -53,8 +53,8 @@ export function takeLock(path: string, what: string): HeldLock {
     throw new MockSetupError(`mock state ${what}: cannot take the lock ${path}: ${(err as Error).message}`);
   }
   if (got.held) return got.lock;
-  if (got.holder && lockMechanism().mechanism === 'file' && !alive(got.holder.pid)) {
-    throw new MockSetupError(`mock state ${what}: the lock ${path} names pid ${got.holder.pid}, which is not running, and this platform has no kernel lock; remove ${path} if no mock runs on this folder`);
+  if (got.holder && got.mechanism === 'file' && !alive(got.holder.pid)) {
+    throw new MockSetupError(`mock state ${what}: the lock ${got.path} names pid ${got.holder.pid}, which is not running, and the kernel's lock does not serve here; remove ${got.path} if no mock runs on this folder`);
   }
   throw new StateLockedError(what, got.holder?.pid);
 }

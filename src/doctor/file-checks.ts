@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync
 import { basename, delimiter, dirname, join } from 'node:path';
 import { accountDir, profileJournals, readJournalFile } from '../orders/journal.js';
 import { checkJournals, type JournalProblem } from '../orders/open-desk.js';
-import { alive, lockMechanism, parseHolder } from '../os/exclusive-lock.js';
+import { alive, fileLockPath, parseHolder, type LockMechanism } from '../os/exclusive-lock.js';
 import { readRegularFile } from '../state-files.js';
 import { fail, failure, ok, warn, type Check } from './check.js';
 import type { OtherJournal } from './state-dirs.js';
@@ -71,7 +71,7 @@ function commandLine(pid: number): string | undefined {
  * that is not running is a lock the kernel already let go (its run was killed): harmless, said as such.
  * Only where the platform has no kernel lock is such a file a lock that stays until removed.
  */
-function lockFinding(path: string): { path: string; status: 'held' | 'stale' | 'left'; words: string } | undefined {
+function lockFinding(path: string, mechanism: LockMechanism): { path: string; status: 'held' | 'stale' | 'left'; words: string } | undefined {
   let text: string | undefined;
   try {
     text = readRegularFile(path, 'the lock file');
@@ -81,7 +81,7 @@ function lockFinding(path: string): { path: string; status: 'held' | 'stale' | '
   const holder = text === undefined ? null : parseHolder(text);
   if (holder === null) return undefined;
   const since = holder.since !== undefined && holder.since > 0 ? ` since ${new Date(holder.since).toISOString()}` : '';
-  const kernel = lockMechanism().mechanism === 'kernel';
+  const kernel = mechanism === 'kernel';
   const cmd = alive(holder.pid) ? commandLine(holder.pid) : undefined;
   // A pid the system gave to another program since: the lock outlived its run.
   const gone = !alive(holder.pid) ? 'is not running' : cmd !== undefined && !/mkt/.test(cmd) ? `is now \`${cmd.slice(0, 60)}\`, not mkt` : undefined;
@@ -97,10 +97,11 @@ function lockFinding(path: string): { path: string; status: 'held' | 'stale' | '
 export function checkLocks(stateDir: string, profile: string, accountKey?: string): Check {
   const dirs = journalFiles(stateDir, profile, accountKey).map(dirname).filter((d) => basename(dirname(d)) === 'accounts');
   const files = [...new Set(dirs.map((d) => join(d, 'submit.lock')))];
-  const found = files.map(lockFinding).filter((f) => f !== undefined);
+  // The file mechanism's lock beside each (where the kernel's does not serve).
+  const found = files.flatMap((f) => [lockFinding(f, 'kernel'), lockFinding(fileLockPath(f), 'file')]).filter((f) => f !== undefined);
   const stale = found.filter((f) => f.status === 'stale');
   if (stale.length > 0) {
-    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped), and this platform has no kernel lock to free it: remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
+    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped), and without the kernel's lock here nothing frees it: remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
   }
   const held = found.filter((f) => f.status === 'held');
   if (held.length > 0) return warn('lock', `${held.map((f) => f.words).join('; ')}: a run is in progress`, 'a run started now stops at the lock: let this one finish');

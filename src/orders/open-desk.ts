@@ -11,7 +11,6 @@ import type { Clock } from '../clock.js';
 import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
-import { lockMechanism } from '../os/exclusive-lock.js';
 import { OrderDesk, type OrdersApi } from './desk.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -106,12 +105,12 @@ function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting
   // A submit may hold the lock through a long --wait: the kernel frees it when its holder ends, never by age.
   return withLock(path, fn, {
     timeoutMs: waitLockMs ?? 0, sleep: clock.sleep, now: clock.now,
-    busy: (held, holder) => {
+    busy: (held, holder, mechanism) => {
       const pid = holder ? ` (pid ${holder.pid})` : '';
       const running = waitLockMs ? `still running after ${Math.round(waitLockMs / 1000)} s` : 'running';
       const offer = waitLockMs === undefined ? '' : `run again with --wait-lock SECONDS to wait for it${waitLockMs ? ' longer' : ''}`;
       // The kernel's lock is held only by a running process: there is nothing to remove by hand.
-      const remove = lockMechanism().mechanism === 'file' ? `remove ${held} if no mkt process is running` : '';
+      const remove = mechanism === 'file' ? `remove ${held} if no mkt process is running` : '';
       const hint = [offer, remove].filter(Boolean).join(', or ');
       return new CliError(`another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`, EXIT.USAGE, `wait for it to finish${hint ? `, or ${hint}` : ''}`);
     },

@@ -34,8 +34,8 @@ export interface HeldLock {
   abandon(): void;
 }
 
-/** What one attempt got: the lock, or the holder the file names (null when it names none, or one not running). */
-export type LockAttempt = { held: true; lock: HeldLock } | { held: false; holder: LockHolder | null };
+/** What one attempt got: the lock, or the holder the file names (null when it names none, or one not running), and which mechanism on which file said so. */
+export type LockAttempt = { held: true; lock: HeldLock } | { held: false; holder: LockHolder | null; mechanism: LockMechanism; path: string };
 
 /** The name of each step: a point where another contender may run. */
 export type LockStep = 'open' | 'lock' | 'write' | 'read' | 'link' | 'unlink' | 'clear' | 'unlock';
@@ -45,9 +45,18 @@ export type LockMechanism = 'kernel' | 'file';
 
 /** The part of fs-native-extensions used here. */
 interface KernelLocks {
-  tryLock(fd: number): boolean;
-  unlock(fd: number): void;
+  tryLock(fd: number, offset?: number, length?: number): boolean;
+  unlock(fd: number, offset?: number, length?: number): void;
 }
+
+/**
+ * What is locked: the whole file (macOS's flock knows no ranges), except on Windows, where LockFileEx's lock is
+ * mandatory: there one byte far past the holder's text, so that a contender can still read who holds it.
+ */
+const RANGE: readonly [number, number] = process.platform === 'win32' ? [2 ** 32, 1] : [0, 0];
+
+/** Errors of a file system that takes no kernel locks (some NFS, FUSE or SMB mounts): the file mechanism serves there. */
+const NO_KERNEL_LOCKS = new Set(['ENOLCK', 'EINVAL', 'EOPNOTSUPP', 'ENOTSUP', 'ENOSYS']);
 
 /** Loaded on first use; null where the platform has no build (the file mechanism is used then). */
 const native: { locks?: KernelLocks | null; why?: string } = {};
@@ -95,7 +104,8 @@ const holderText = (now: number, nonce = ''): string => `${process.pid}\n${now}\
  * what the holder wrote). Non-blocking and checked with fstat: a FIFO or device is thrown, never waited on.
  */
 function openLockFile(path: string): number {
-  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOCTTY, 0o600);
+  // Never through a symbolic link: writing the holder's text would overwrite whatever file it points at.
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOCTTY | (constants.O_NOFOLLOW ?? 0), 0o600);
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
     throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
@@ -149,7 +159,7 @@ export function* kernelLockSteps(path: string, now: () => number, locks: KernelL
   let handedOver = false;
   try {
     yield 'lock';
-    if (!locks.tryLock(fd)) {
+    if (!locks.tryLock(fd, ...RANGE)) {
       yield 'read';
       // The holder may not have written yet (or the file still names an earlier, dead one): advice only.
       const named = parseHolder(readFd(fd));
@@ -168,7 +178,7 @@ export function* kernelLockSteps(path: string, now: () => number, locks: KernelL
           yield 'clear';
           ftruncateSync(fd, 0);
           yield 'unlock';
-          locks.unlock(fd);
+          locks.unlock(fd, ...RANGE);
           closeSync(fd);
           closed = true;
         } finally {
@@ -228,7 +238,28 @@ export function* fileLockSteps(path: string, now: () => number, nonce: string = 
   };
 }
 
-/** One attempt at the lock `path`, straight through, with the mechanism this platform has (or the one asked for). */
+/**
+ * The file the file mechanism locks for `path`: a name of its own, so that an empty file the kernel mechanism
+ * left (it clears and keeps its file) never reads as a lock that names nobody and is never let go.
+ */
+export const fileLockPath = (path: string): string => `${path}.excl`;
+
+/**
+ * One attempt at the lock `path`, straight through, with the mechanism this platform has (or the one asked
+ * for). A file system that takes no kernel locks gets the file mechanism: every contender on it fails alike,
+ * so they all use the same one.
+ */
 export function tryLock(path: string, now: () => number = Date.now, mechanism: LockMechanism = lockMechanism().mechanism): LockAttempt {
-  return straight(mechanism === 'kernel' ? kernelLockSteps(path, now) : fileLockSteps(path, now));
+  const byFile = (): LockAttempt => {
+    const got = straight(fileLockSteps(fileLockPath(path), now));
+    return got.held ? got : { ...got, mechanism: 'file', path: fileLockPath(path) };
+  };
+  if (mechanism === 'file') return byFile();
+  try {
+    const got = straight(kernelLockSteps(path, now));
+    return got.held ? got : { ...got, mechanism: 'kernel', path };
+  } catch (err) {
+    if (!NO_KERNEL_LOCKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    return byFile();
+  }
 }
