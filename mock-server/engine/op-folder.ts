@@ -106,7 +106,8 @@ function baseWorld(dir: string, n: number, base: BaseRecord): { store: Store; no
  * later log holds a record past its base: that log's records are written only after this log's last
  * write is on disk (LogAppender.after), so its bad last record was acknowledged, and damaged since.
  * A base record may follow a torn write (a new log's base is written at once): base records alone
- * after it leave it a torn tail. With `repair`, the log is cut at the bad record and the later logs
+ * after it leave it a torn tail, unless the torn record is its own base (written whole before a later
+ * log is begun). With `repair`, the log is cut at the bad record and the later logs
  * set aside, each kept as a copy: the world as it was up to the bad record, as a cut within one log
  * gives (records replayed after a gap would build a world nobody was shown).
  */
@@ -119,6 +120,10 @@ function readLink(dir: string, n: number, later: number[], chain: readonly Link[
     if (read.end < read.size && acked) {
       throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `the last of its log, with records after it in ${logName(acked.n)} `
         + '(a write a crash cut short is only ever the last of the newest log)', laterNames);
+    }
+    if (read.end < read.size && chain.length > 0 && read.payloads.length === 0) {
+      // Its base record is on disk before a later log is begun (OpJournal.startLog): never torn by a crash.
+      throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `its base record, which ${logName(chain[0]!.n)} after it goes on from`, laterNames);
     }
     return { read, cut: false };
   } catch (err) {
