@@ -3,7 +3,9 @@
  * the file: the reader refuses it, naming the offset of the record that holds the bit (0: the file's
  * header), or, when the bit is in the last record, cuts that record as a torn tail. Never a record
  * lost that a later whole record follows (a flipped length bit was read as a torn tail wherever it
- * was: the mock started without a word and the orders after it were gone).
+ * was: the mock started without a word and the orders after it were gone). And in the last record
+ * of an older log of a chain: refused while the next log holds records (that record was acknowledged),
+ * cut as torn only while it holds nothing but its base record.
  */
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
+import { loadFolder } from '../mock-server/engine/op-folder.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/world/op-log.js';
 import { call, makeApp, plainListings } from './engine-fixture.js';
 
@@ -159,6 +162,70 @@ describe('a single flipped bit in a log of real operations', () => {
     expect(seen.refused).toBeGreaterThan(0);
     expect(seen.torn).toBeGreaterThan(0);
     expect(seen.lengthBitsRefused).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('a single flipped bit in the last record of an older log of real operations (a chain a base snapshot under way leaves)', () => {
+  test('is refused naming that log and the record\'s offset when the next log holds records; cut as torn (on disk) when it holds only its base', async () => {
+    let torn = 0;
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 8 }), fc.integer({ min: 1, max: 3 }), fc.array(fc.nat(), { minLength: 4, maxLength: 4 }), async (ops, moved, picks) => {
+      const dir = folder();
+      const live = stateApp(dir);
+      const token = await aliceToken(live);
+      for (const o of ops) await run(live, token, o);
+      await live.ctx.engine.durable();
+      crash(live);
+      // The real log split as a snapshot begun after its record k leaves it: log 1 up to k, log 2 going on from it.
+      const path = join(dir, logsOf(dir).at(-1)!);
+      const records = parseLog(readFileSync(path), path).payloads;
+      fc.pre(records.length > moved + 1);
+      const split = records.length - moved;
+      const one = Buffer.concat([LOG_HEADER, ...records.slice(0, split).map(frameRecord)]);
+      const t = (JSON.parse(records[split - 1]!.toString()) as { t: number }).t;
+      const base = Buffer.from(JSON.stringify({ t, k: 'base', from: 'snapshot', cont: true }));
+      const two = Buffer.concat([LOG_HEADER, frameRecord(base), ...records.slice(split).map(frameRecord)]);
+      const log1 = join(dir, 'world-000001.log');
+      const log2 = join(dir, 'world-000002.log');
+      writeFileSync(log2, two);
+      const last = one.length - 8 - records[split - 1]!.length;
+      // Every bit of log 1's last record, log 2 holding records: each refused (it was cut as torn, the record lost).
+      for (let at = last; at < one.length; at++) {
+        for (let bit = 0; bit < 8; bit++) {
+          const bad = Buffer.from(one);
+          bad[at] = bad[at]! ^ (1 << bit);
+          writeFileSync(log1, bad);
+          let err: unknown;
+          try {
+            loadFolder(dir, false);
+          } catch (e) {
+            err = e;
+          }
+          if (!(err instanceof LogCorruptError) || err.path !== log1 || err.offset !== last) expect.fail(`byte ${at} bit ${bit}: ${String(err)}`);
+        }
+      }
+      // Log 2 with its base record only (the kill came before anything followed): a few such bits, each
+      // cut as torn, as in the newest log (or refused there too: a length no write makes).
+      writeFileSync(log2, Buffer.concat([LOG_HEADER, frameRecord(base)]));
+      for (const p of picks) {
+        const at = last + (p % (one.length - last));
+        const bad = Buffer.from(one);
+        bad[at] = bad[at]! ^ (1 << (p % 8));
+        writeFileSync(log1, bad);
+        let loaded;
+        try {
+          loaded = loadFolder(dir, false)!;
+        } catch (err) {
+          expect(err).toBeInstanceOf(LogCorruptError);
+          expect((err as LogCorruptError).why).toBe('a length no write of this mock makes');
+          expect(readFileSync(log1)).toEqual(bad);
+          continue;
+        }
+        expect(loaded.records.length).toBe(split - 2);
+        expect(readFileSync(log1)).toEqual(one.subarray(0, last));
+        torn++;
+      }
+    }), { numRuns: 4 });
+    expect(torn).toBeGreaterThan(0);
   }, 120_000);
 });
 

@@ -3,10 +3,10 @@
  * recipe or a snapshot) and every record after it, across the logs a base snapshot under way leaves
  * (a log whose base snapshot is not yet whole goes on from the log before).
  */
-import { copyFileSync, existsSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { LogCorruptError, readLog, type LogRead } from '../world/op-log.js';
 import { parseState, StateFileError } from '../world/persistence.js';
-import { inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
+import { fsyncDir, inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 import { seedStore, type SeedHistory } from './seed.js';
 
@@ -44,24 +44,45 @@ export interface Loaded {
   ordersBefore: number;
 }
 
-/** Reads folder `dir`: the newest usable base and every record after it; null when it holds no log. `repair`: --state-repair's cut of a bad record. */
+/** A log of the chain being read: its number, what reading it found, its records. */
+interface Link {
+  n: number;
+  read: LogRead;
+  records: OpRecord[];
+}
+
+/**
+ * Reads folder `dir`: the newest usable base and every record after it; null when it holds no log.
+ * `repair`: --state-repair's cut of a bad record. A torn tail is cut only when it is the chain's last
+ * write (see readLink); an older log's is cut here (the newest log's by its appender), once the whole
+ * chain has read well, so a refusal leaves the folder as it was and later appends never follow it.
+ */
 export function loadFolder(dir: string, repair: boolean): Loaded | null {
   const logs = listGenerations(dir).filter((g) => g.log).map((g) => g.n);
-  const chain: { n: number; read: LogRead; records: OpRecord[] }[] = [];
+  const chain: Link[] = [];
+  const tornTails: Link[] = [];
   for (let i = logs.length - 1; i >= 0; i--) {
     const n = logs[i]!;
-    const read = readLogFile(dir, n, repair);
+    const { read, cut } = readLink(dir, n, logs.slice(i + 1), chain, repair);
+    if (cut) {
+      // The logs after the cut were set aside: the chain begins again from this one.
+      chain.length = 0;
+      tornTails.length = 0;
+    }
     const records = read.payloads.map((p) => JSON.parse(p.toString('utf8')) as OpRecord);
     if (records.length === 0) {
       // Made and killed before its base record: it never held anything (a newer log would have a base).
       if (chain.length === 0) unlinkSync(inDir(dir, logName(n)));
       continue;
     }
-    chain.unshift({ n, read, records });
+    const link = { n, read, records };
+    if (chain.length > 0 && read.end < read.size) tornTails.push(link);
+    chain.unshift(link);
     const base = records[0] as BaseRecord;
     if (base.k !== 'base') throw new StateFileError(inDir(dir, logName(n)), 'does not begin with its base record');
     const world = baseWorld(dir, n, base);
     if (world) {
+      for (const t of tornTails) cutLog(inDir(dir, logName(t.n)), t.read.end);
       const newest = chain[chain.length - 1]!;
       return { ...world, records: chain.flatMap((c) => c.records.slice(1)), gen: newest.n, end: newest.read.end, ordersBefore: base.orders ?? 0 };
     }
@@ -79,17 +100,59 @@ function baseWorld(dir: string, n: number, base: BaseRecord): { store: Store; no
   throw new StateFileError(path, 'is missing, and the log beside it starts from it');
 }
 
-/** A log's records; a bad one before the end refuses (or, with `repair`, cuts the log there, keeping a copy). */
-function readLogFile(dir: string, n: number, repair: boolean): LogRead {
+/**
+ * Log `n`'s records; `later`: the logs after it, `chain`: those of them read (each holds a base
+ * record at least). A bad record before its end refuses (world/op-log.ts). So does a torn tail when a
+ * later log holds a record past its base: that log's records are written only after this log's last
+ * write is on disk (LogAppender.after), so its bad last record was acknowledged, and damaged since.
+ * A base record may follow a torn write (a new log's base is written at once): base records alone
+ * after it leave it a torn tail, unless the torn record is its own base (written whole before a later
+ * log is begun). With `repair`, the log is cut at the bad record and the later logs
+ * set aside, each kept as a copy: the world as it was up to the bad record, as a cut within one log
+ * gives (records replayed after a gap would build a world nobody was shown).
+ */
+function readLink(dir: string, n: number, later: number[], chain: readonly Link[], repair: boolean): { read: LogRead; cut: boolean } {
   const path = inDir(dir, logName(n));
+  const laterNames = later.map(logName);
   try {
-    return readLog(path);
+    const read = readLog(path);
+    const acked = chain.find((c) => c.records.length > 1);
+    if (read.end < read.size && acked) {
+      throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `the last of its log, with records after it in ${logName(acked.n)} `
+        + '(a write a crash cut short is only ever the last of the newest log)', laterNames);
+    }
+    if (read.end < read.size && chain.length > 0 && read.payloads.length === 0) {
+      // Its base record is on disk before a later log is begun (OpJournal.startLog): never torn by a crash.
+      throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `its base record, which ${logName(chain[0]!.n)} after it goes on from`, laterNames);
+    }
+    return { read, cut: false };
   } catch (err) {
-    if (!(err instanceof LogCorruptError) || !repair) throw err;
-    const copy = `${path}.damaged-${Date.now()}`;
+    if (!(err instanceof LogCorruptError)) throw err;
+    const told = err.later.length === 0 && later.length > 0 ? new LogCorruptError(path, err.offset, err.problem, err.why, laterNames) : err;
+    if (!repair) throw told;
+    const stamp = Date.now();
+    const copy = `${path}.damaged-${stamp}`;
     copyFileSync(path, copy);
-    truncateSync(path, err.offset);
-    console.error(`mock: --state-repair cut ${path} at byte ${err.offset} (a bad record); the whole log is kept as ${copy}`);
-    return readLog(path);
+    // The later logs go first: a kill before the cut then leaves nothing to replay after the bad record.
+    for (const name of laterNames) {
+      const p = inDir(dir, name);
+      renameSync(p, `${p}.damaged-${stamp}`);
+      console.error(`mock: --state-repair set ${p} aside (it follows a bad record) as ${p}.damaged-${stamp}`);
+    }
+    fsyncDir(dir);
+    cutLog(path, told.offset);
+    console.error(`mock: --state-repair cut ${path} at byte ${told.offset} (a bad record); the whole log is kept as ${copy}`);
+    return { read: readLog(path), cut: true };
+  }
+}
+
+/** Cuts log `path` to `end` bytes, on disk before a record is appended after it (in this log or a later one). */
+function cutLog(path: string, end: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, end);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -19,7 +19,8 @@
  * checksums almost nothing inside payloads; a match by chance is 1 in 2^32 per candidate; and the
  * checksum work is bounded (SCAN_BUDGET: past it the record is refused, the safe side). A machine that
  * lost power may write a torn write's pages out of order, leaving a whole record after a hole: that is
- * refused too (--state-repair cuts it); such records were never acknowledged.
+ * refused too (--state-repair cuts it); such records were never acknowledged. One file is read here;
+ * that a torn tail is also the last of a folder's chain of logs is engine/op-folder.ts's check.
  */
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { write as writeCb, fdatasync as fdatasyncCb } from 'node:fs';
@@ -33,11 +34,15 @@ const MAX_RECORD = 16 * 1024 * 1024;
 /** Bytes the search for a whole record after a bad one may checksum; past it the bad record is refused, not cut. */
 const SCAN_BUDGET = 4 * MAX_RECORD;
 
-/** A log with a damaged record before its end: the mock refuses to start on it (exit 2). */
+/**
+ * A log with a damaged record before its end, or before a later log's records: the mock refuses to
+ * start on it (exit 2). `later`: the logs after it, which --state-repair sets aside with the cut.
+ */
 export class LogCorruptError extends MockSetupError {
-  constructor(readonly path: string, readonly offset: number, problem: string, why = 'with records after it') {
+  constructor(readonly path: string, readonly offset: number, readonly problem: string, readonly why = 'with records after it', readonly later: readonly string[] = []) {
     super(`mock operation log ${path} has a bad record at byte offset ${offset} (${problem}), ${why}; `
-      + 'start with --state-repair to cut the log there (a copy of the whole log is kept beside it), or move the folder away');
+      + (later.length === 0 ? 'start with --state-repair to cut the log there (a copy of the whole log is kept beside it), or move the folder away'
+        : `start with --state-repair to cut the log there and set the logs after it aside (${later.join(', ')}; a copy of each is kept beside it), or move the folder away`));
   }
 }
 
@@ -57,6 +62,8 @@ export interface LogRead {
   end: number;
   /** The file's length: more than `end` when the last record is torn (a write cut by a crash). */
   size: number;
+  /** What is wrong with the bytes after `end`, when there are any. */
+  problem?: string;
 }
 
 function allZero(bytes: Buffer, from: number): boolean {
@@ -73,7 +80,7 @@ export function parseLog(bytes: Buffer, path: string): LogRead {
   const size = bytes.length;
   if (size < LOG_HEADER.length) {
     // Killed while the header was written: an empty log.
-    if (LOG_HEADER.subarray(0, size).equals(bytes)) return { payloads: [], end: 0, size };
+    if (LOG_HEADER.subarray(0, size).equals(bytes)) return { payloads: [], end: 0, size, problem: size > 0 ? 'a header cut short' : undefined };
     throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
   }
   if (!bytes.subarray(0, LOG_HEADER.length).equals(LOG_HEADER)) throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
@@ -83,11 +90,12 @@ export function parseLog(bytes: Buffer, path: string): LogRead {
     const problem = recordProblem(bytes, off);
     if (problem) {
       // Too short for any record after it, or the zeros of a file that grew before its write came.
-      if (size - off < 8 || allZero(bytes, off)) return { payloads, end: off, size };
+      if (size - off < 8) return { payloads, end: off, size, problem };
+      if (allZero(bytes, off)) return { payloads, end: off, size, problem: 'zeros where a record should be' };
       const len = bytes.readUInt32LE(off);
       if (len === 0 || len > MAX_RECORD) throw new LogCorruptError(path, off, problem, 'a length no write of this mock makes');
       const next = wholeRecordAfter(bytes, off);
-      if (next === -1) return { payloads, end: off, size };
+      if (next === -1) return { payloads, end: off, size, problem };
       throw new LogCorruptError(path, off, problem, next >= 0 ? `with a whole record after it at byte offset ${next}`
         : `with more bytes after it than can be checked for whole records (${size - off - 8})`);
     }
