@@ -203,6 +203,25 @@ describe('an order sent without an answer is in doubt until the marketplace says
     }
   }, 90_000);
 
+  it('kill -9 through a forwarder (:PORT), a rerun straight to the mock at once: refused as in doubt under the other address; the POST lands: one order', async () => {
+    const home = tempHome();
+    const file = bidsFile(mock, home);
+    const proxy = await holdFirstOrder(mock.origin);
+    try {
+      await killedMidSubmit(['order', 'submit', file, '--yes'], { ...mock.env, MKT_ROOT_URL: proxy.origin }, home, proxy.posted);
+      const rerun = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home, timeoutMs: 60_000 });
+      expect(rerun.stderr).toMatch(new RegExp(`listing \\d+: in doubt under another address: sent in batch \\S+ through ${proxy.origin}/v1 at \\S+Z without an answer, and the marketplace does not show that order yet; not sent again before \\S+Z`));
+      expect(rerun.code, rerun.stderr).toBe(2);
+      proxy.release();
+      for (let i = 0; i < 50 && ordersIn(mock).length === 0; i++) await sleep(100);
+      await sleep(500);
+      expect(ordersIn(mock)).toHaveLength(1);
+      expect(bidsPerListing()).toEqual([1]);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
   it('a bad MKT_SETTLE_WINDOW or MKT_HTTP_TIMEOUT is exit 2 naming it, and nothing is sent', async () => {
     const home = tempHome();
     const file = bidsFile(mock, home);

@@ -1,8 +1,9 @@
 /**
  * The order desk: the one way bids become orders. Under the account's lock it settles every order
  * whose answer was lost (reconcile.ts: one the marketplace does not show yet is in doubt, not sent
- * again until its settle window has passed), refuses (or leaves out) listings the journal or the
- * marketplace itself holds — the account's orders and the listings' participation are read first, so a journal lost or
+ * again until its settle window has passed), refuses (or leaves out) listings the journal, a batch in
+ * doubt under another address of the account (other-addresses.ts) or the marketplace itself holds —
+ * the account's orders and the listings' participation are read first, so a journal lost or
  * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
  * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
  * bids' rows and a verdict from the exit-code table. Its collaborators (marketplace calls, journal,
@@ -22,6 +23,7 @@ import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { OverlayJournal } from './memory-journal.js';
+import { otherDoubtReason, otherDoubts, type OtherDoubt, type OtherJournal } from './other-addresses.js';
 import { doubtEnds, OrdersView, Reconciler, rerunHint, stamp, type Doubt, type Windows } from './reconcile.js';
 import { rejectionHint } from './rejections.js';
 import { resumeCommands } from './resume.js';
@@ -68,6 +70,8 @@ export interface DeskDeps {
   settleMs?: number;
   /** The client's answer timeout (default DEFAULT_HTTP_TIMEOUT_MS): journalled with each order, with the window. */
   httpTimeoutMs?: number;
+  /** The journals of the same state dir under other addresses, read only (other-addresses.ts); none when absent. */
+  otherJournals?(): OtherJournal[];
 }
 
 /** The settle window when none is given: the client's default answer timeout plus SETTLE_MARGIN_MS (120 s). */
@@ -164,9 +168,17 @@ export class OrderDesk {
     });
   }
 
-  /** Listings the journal holds (outcome unknown, PENDING or INVESTED), for a planner to leave out. */
+  /** Listings the journal holds (outcome unknown, PENDING or INVESTED), or a batch in doubt under another address, for a planner to leave out. */
   holds(): Map<number, ListingHold> {
-    return this.deps.journal.holds(this.deps.market);
+    const holds = this.deps.journal.holds(this.deps.market);
+    for (const [id, d] of this.otherDoubts()) if (!holds.has(id)) holds.set(id, { listingId: id, state: 'unknown', orderId: null, batch: d.batch });
+    return holds;
+  }
+
+  /** Listings that batches of this account sent through another address hold while in doubt. */
+  private otherDoubts(): Map<number, OtherDoubt> {
+    const { otherJournals, market, clock, info } = this.deps;
+    return otherDoubts(otherJournals?.() ?? [], market, this.windows, clock.now(), info);
   }
 
   /** Every entry of this account's journal, oldest first. */
@@ -246,14 +258,16 @@ export class OrderDesk {
   private async heldBids(bids: readonly DeskBid[], orders: OrdersView): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
     const all = (await orders.read()).orders;
     const ids = new Set(bids.map((b) => b.listing_id));
-    const before = this.holds();
+    const { journal, market } = this.deps;
+    const before = journal.holds(market);
     const stale = new Set(bids.flatMap((b) => {
       const h = before.get(b.listing_id);
       return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
     }));
     for (const id of stale) this.record(all.find((o) => o.order_id === id) ?? (await this.deps.api.get(id)));
-    const holds = stale.size > 0 ? this.holds() : before;
+    const holds = stale.size > 0 ? journal.holds(market) : before;
     const byOrders = heldByOrders(all, ids);
+    const others = this.otherDoubts();
     const invested = await this.deps.api.investedIn([...ids]);
     return bids.flatMap((bid) => {
       const h = holds.get(bid.listing_id);
@@ -262,6 +276,9 @@ export class OrderDesk {
         return [{ bid, doubt, reason: `in doubt: sent in batch ${doubt.batch} at ${stamp(doubt.sentAt)} without an answer, and the marketplace does not show that order yet; not sent again before ${stamp(doubt.until)}` }];
       }
       if (h) return [{ bid, reason: h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}` }];
+      // A bid the marketplace shows already says why, and no waiting frees it.
+      const other = byOrders.has(bid.listing_id) ? undefined : others.get(bid.listing_id);
+      if (other) return [{ bid, doubt: other, reason: otherDoubtReason(other) }];
       const amount = invested.get(bid.listing_id);
       const reason = byOrders.get(bid.listing_id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
       return reason === undefined ? [] : [{ bid, reason }];

@@ -20,6 +20,7 @@ import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, r
 import { investedIn } from './market-holds.js';
 import { checkStateDir, prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
+import { readOtherJournals } from './other-addresses.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
 export interface DeskSetting {
@@ -68,6 +69,7 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
     api: ordersApi(client), journal, market, clock, info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
     ...windowsOf(setting),
+    otherJournals: () => readOtherJournals(setting.stateDir, market.key),
     lock: (fn) => {
       const what = `for account ${market.account} at ${market.baseUrl} (from this or another profile or address); nothing was sent`;
       // The account's own lock first, then its journal's: a second name or address of the same marketplace
@@ -104,6 +106,7 @@ export async function openDeskToRead(client: ApiClient, setting: DeskSetting): P
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock: setting.clock, info: setting.info,
     ...windowsOf(setting),
+    otherJournals: () => readOtherJournals(setting.stateDir, market.key),
     lock: () => Promise.reject(new Error('a desk opened to read places nothing')),
   });
 }
