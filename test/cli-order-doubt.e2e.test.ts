@@ -81,6 +81,7 @@ async function holdFirstOrder(target: string, onRequest: (method: string, path: 
   return {
     origin: `http://127.0.0.1:${port}`,
     posted: postedP,
+    release,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -161,7 +162,7 @@ describe('an order sent without an answer is in doubt until the marketplace says
     // The first POST is read and never forwarded: it never reaches the marketplace.
     const proxy = await holdFirstOrder(mock.origin);
     try {
-      const env = { ...mock.env, MKT_ROOT_URL: proxy.origin, MKT_SETTLE_WINDOW: '3' };
+      const env = { ...mock.env, MKT_ROOT_URL: proxy.origin, MKT_SETTLE_WINDOW: '3', MKT_HTTP_TIMEOUT: '3' };
       await killedMidSubmit(['order', 'submit', file, '--yes'], env, home, proxy.posted);
       const rerun = await runMkt(['order', 'submit', file, '--yes'], { env, home, timeoutMs: 60_000 });
       expect(rerun.stderr).toMatch(/is not shown by the marketplace yet: it may still arrive, so it is not sent again before/);
@@ -169,6 +170,53 @@ describe('an order sent without an answer is in doubt until the marketplace says
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(ordersIn(mock)).toHaveLength(1);
       expect(await journalEvents(env, home)).toEqual(['intent', 'reconciled', 'intent', 'accepted', 'outcome']);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
+  it('kill -9 under a 60 s window, a rerun under a 3 s window 4 s later: held for the 60 s it was sent under, the POST lands while it looks', async () => {
+    const home = tempHome();
+    const file = bidsFile(mock, home);
+    let looks = 0;
+    let killed = false;
+    const proxy = await holdFirstOrder(mock.origin, (method, path, release) => {
+      if (!killed) return;
+      // The rerun's second look at the orders, or an order of its own: the first POST lands now.
+      if (method === 'GET' && /^\/v1\/orders\/?$/.test(path) && ++looks >= 2) release();
+      if (method === 'POST') release();
+    });
+    try {
+      const env = { ...mock.env, MKT_ROOT_URL: proxy.origin };
+      await killedMidSubmit(['order', 'submit', file, '--yes'], { ...env, MKT_SETTLE_WINDOW: '60' }, home, proxy.posted);
+      killed = true;
+      // Past the rerun's own window (3 s) since the first run's intent.
+      await sleep(4000);
+      const rerun = await runMkt(['order', 'submit', file, '--yes'], { env: { ...env, MKT_SETTLE_WINDOW: '3', MKT_HTTP_TIMEOUT: '3' }, home, timeoutMs: 60_000 });
+      expect(rerun.stderr).toMatch(/is not shown by the marketplace yet: it may still arrive, so it is not sent again before/);
+      expect(rerun.stderr).toMatch(/order \S+ was placed \(the answer had been lost\)/);
+      expect(rerun.code, rerun.stderr).toBe(2);
+      expect(ordersIn(mock)).toHaveLength(1);
+      expect(bidsPerListing()).toEqual([1]);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
+  it('kill -9 through a forwarder (:PORT), a rerun straight to the mock at once: refused as in doubt under the other address; the POST lands: one order', async () => {
+    const home = tempHome();
+    const file = bidsFile(mock, home);
+    const proxy = await holdFirstOrder(mock.origin);
+    try {
+      await killedMidSubmit(['order', 'submit', file, '--yes'], { ...mock.env, MKT_ROOT_URL: proxy.origin }, home, proxy.posted);
+      const rerun = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home, timeoutMs: 60_000 });
+      expect(rerun.stderr).toMatch(new RegExp(`listing \\d+: in doubt under another address: sent in batch \\S+ through ${proxy.origin}/v1 at \\S+Z without an answer, and the marketplace does not show that order yet; not sent again before \\S+Z`));
+      expect(rerun.code, rerun.stderr).toBe(2);
+      proxy.release();
+      for (let i = 0; i < 50 && ordersIn(mock).length === 0; i++) await sleep(100);
+      await sleep(500);
+      expect(ordersIn(mock)).toHaveLength(1);
+      expect(bidsPerListing()).toEqual([1]);
     } finally {
       await proxy.close();
     }
@@ -183,6 +231,10 @@ describe('an order sent without an answer is in doubt until the marketplace says
       expect(r.stderr).toContain(`${name} must be a number of seconds from`);
       expect(r.stderr).toContain(`got '${value}'`);
     }
+    // A window shorter than the answer timeout would free an order whose answer is still awaited.
+    const short = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, MKT_SETTLE_WINDOW: '20', MKT_HTTP_TIMEOUT: '40' }, home });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('MKT_SETTLE_WINDOW (20 s) is shorter than the answer timeout MKT_HTTP_TIMEOUT (40 s)');
     expect(ordersIn(mock)).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import { EXIT } from '../src/errors.js';
 import { cutJournal, Journal, openJournal, profileEntries, type JournalEntry } from '../src/orders/journal.js';
 import { encodeLine, JournalDamageError, parseJournal } from '../src/orders/journal-file.js';
 import { marketplaceKey, type Marketplace } from '../src/orders/marketplace.js';
+import { MemoryJournal } from '../src/orders/memory-journal.js';
 
 const BASE = 'http://127.0.0.1:4010/v1';
 const M = { account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') };
@@ -188,6 +189,24 @@ describe('the journal on disk: a checksum per line', () => {
       expect(read.bad.length > 0 || read.torn !== null).toBe(true);
       for (const e of read.entries) expect(entries).toContainEqual(e);
     }), { numRuns: 2000 });
+  });
+
+  it('keeps the window an order was sent under and when its answer was lost; any other value of those fields is a damaged line', () => {
+    const sent = { ...intent('b1'), settle_ms: 690_000, timeout_ms: 600_000 } as JournalEntry;
+    const lost: JournalEntry = { t: 'lost', batch: 'b1', at: '2026-06-01T12:10:00.000Z', error: 'Headers Timeout Error' };
+    const read = parseJournal(Buffer.from(`${encodeLine(sent)}\n${encodeLine(lost)}\n`));
+    expect(read).toMatchObject({ bad: [], entries: [sent, lost] });
+    const j = new MemoryJournal();
+    j.list.push(...read.entries);
+    expect(j.batches(M)).toEqual([expect.objectContaining({ batch: 'b1', status: 'unknown', settleMs: 690_000, timeoutMs: 600_000, lostAt: lost.at })]);
+    // Without them (an older version's entry) the batch says nothing of its window.
+    j.list.splice(0, 1, intent('b1'));
+    expect(j.batches(M)[0]).not.toHaveProperty('settleMs');
+    const notMs = fc.oneof(fc.integer({ max: -1 }), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.nat(), { maxLength: 2 }), fc.double({ max: -Number.MIN_VALUE }));
+    fc.assert(fc.property(fc.constantFrom('settle_ms', 'timeout_ms'), notMs, (field, value) => {
+      const line = encodeLine({ ...intent('b1'), [field]: value } as JournalEntry);
+      expect(parseJournal(Buffer.from(`${line}\n`)).bad[0]?.what).toBe('not a whole intent entry');
+    }), { numRuns: 300 });
   });
 
   it('cuts a torn last line before the next entry, so that entry is not glued to it and lost', () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/errors.js';
+import { doubtEnds } from '../src/orders/reconcile.js';
 import { bidsOn, failure, setup, T0 } from './helpers/desk-fakes.js';
 
 /** A submit the server reads and places only after the run gave up; `never`: not within any test. */
@@ -132,6 +133,87 @@ describe('a batch whose answer was lost, on a rerun', () => {
     expect(err.message).toMatch(/^interrupted \(SIGINT\) while waiting for the marketplace to show batch \S+ \(not sent again before 2026-06-01T12:02:00Z\): nothing was sent$/);
     expect(api.orders).toHaveLength(0);
     expect(entries(journal)).toEqual(['intent', 'lost']);
+  });
+});
+
+describe('the window a rerun holds a batch in doubt for is the sending run\'s, counted from when it gave up too', () => {
+  /** Orders the fake marketplace holds once every landing due by `at` has landed. */
+  const ordersBy = async (api: ReturnType<typeof setup>['api'], clock: ReturnType<typeof setup>['clock'], at: number): Promise<number> => {
+    clock.set(Math.max(clock.now(), at));
+    for await (const _ of api.list()) void _;
+    return api.orders.length;
+  };
+
+  it('sent under MKT_HTTP_TIMEOUT=600 (window 690 s), lost after 600 s: a rerun with the default window 1 s later still waits for it', async () => {
+    const first = setup({ deps: { settleMs: 690_000, httpTimeoutMs: 600_000 } });
+    // The server places the order 30 s after the client gave up.
+    first.api.next.push({ late: 630_000, after: 600_000 });
+    const lost = await failure(first.desk.place(bidsOn([1])));
+    expect(lost.message).toMatch(/is in doubt until 2026-06-01T12:11:30Z\.$/);
+    expect(first.journal.list[0]).toMatchObject({ t: 'intent', settle_ms: 690_000, timeout_ms: 600_000 });
+    expect(first.journal.list[1]).toMatchObject({ t: 'lost', at: new Date(T0 + 600_000).toISOString() });
+    const { clock, api } = first;
+    clock.set(T0 + 601_000);
+    const rerun = setup({ on: first, deps: { journal: first.journal } });
+    const again = await failure(rerun.desk.place(bidsOn([1])));
+    expect(again.message).toMatch(/listing 1: already PENDING in order o1$/);
+    expect(rerun.lines.some((l) => /not sent again before 2026-06-01T12:11:30Z$/.test(l))).toBe(true);
+    expect(await ordersBy(api, clock, T0 + 630_000)).toBe(1);
+  });
+
+  it('sent under a 300 s window, the run killed after its POST left (no lost entry): a rerun with the default window at 130 s still waits for it', async () => {
+    const first = setup({ deps: { settleMs: 300_000 } });
+    first.api.next.push({ late: 200_000 });
+    await failure(first.desk.place(bidsOn([1])));
+    first.journal.list.splice(first.journal.list.findIndex((e) => e.t === 'lost'), 1);
+    first.clock.set(T0 + 130_000);
+    const rerun = setup({ on: first, deps: { journal: first.journal } });
+    await failure(rerun.desk.place(bidsOn([1])));
+    expect(first.journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: 'o1' });
+    expect(await ordersBy(first.api, first.clock, T0 + 200_000)).toBe(1);
+  });
+
+  it('lost 100 s after its intent (a 401, a fresh token, the POST again): its window\'s 90 s margin counts from then', async () => {
+    const { api, journal, desk, clock } = setup();
+    api.next.push({ late: 150_000, after: 100_000 });
+    const lost = await failure(desk.place(bidsOn([1])));
+    expect(lost.message).toMatch(/is in doubt until 2026-06-01T12:03:10Z\.$/);
+    expect(lost.hint).toContain('until 2026-06-01T12:03:10Z (190 s after it was sent)');
+    clock.set(T0 + 101_000);
+    await failure(desk.place(bidsOn([1])));
+    expect(journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: 'o1' });
+    expect(await ordersBy(api, clock, T0 + 150_000)).toBe(1);
+    // Had it never landed, the run would have freed it once the margin had passed since it was lost.
+    const never = setup();
+    never.api.next.push({ late: 10 * 365 * 86_400_000, after: 100_000 });
+    await failure(never.desk.place(bidsOn([1])));
+    never.clock.set(T0 + 190_000);
+    await never.desk.place(bidsOn([1]));
+    expect(never.lines.some((l) => /never reached the marketplace: no order for it 190 s after it was sent, 90 s after the client gave up \(the settle window\)/.test(l))).toBe(true);
+  });
+
+  it('the token is got before the intent is written: a run killed after a POST that waited 40 s for its token is held from when the POST left', async () => {
+    const { api, journal, desk, clock } = setup();
+    api.tokenMs = 40_000;
+    api.next.push({ late: 100_000 });
+    await failure(desk.place(bidsOn([1])));
+    expect(journal.list[0]).toMatchObject({ t: 'intent', at: new Date(api.postedAt[0]!).toISOString() });
+    // Killed after the POST left: no lost entry.
+    journal.list.splice(journal.list.findIndex((e) => e.t === 'lost'), 1);
+    clock.set(T0 + 125_000);
+    api.tokenMs = 0;
+    await failure(desk.place(bidsOn([1])));
+    expect(await ordersBy(api, clock, T0 + 140_000)).toBe(1);
+  });
+
+  it('a batch an older version journalled, without its window, is read under this run\'s', () => {
+    const at = new Date(T0).toISOString();
+    const now = { settleMs: 120_000, timeoutMs: 30_000 };
+    expect(doubtEnds({ at }, now)).toBe(T0 + 120_000);
+    expect(doubtEnds({ at, lostAt: new Date(T0 + 50_000).toISOString() }, now)).toBe(T0 + 140_000);
+    expect(doubtEnds({ at, settleMs: 690_000, timeoutMs: 600_000, lostAt: new Date(T0 + 600_000).toISOString() }, now)).toBe(T0 + 690_000);
+    // A window below the timeout (refused now; an older setting) leaves no margin after giving up.
+    expect(doubtEnds({ at, settleMs: 10_000, timeoutMs: 30_000, lostAt: new Date(T0 + 30_000).toISOString() }, now)).toBe(T0 + 30_000);
   });
 });
 

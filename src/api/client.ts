@@ -38,6 +38,8 @@ export const seg = (value: string | number): string => encodeURIComponent(String
 export class ApiClient {
   /** The marketplace's clock, read from the `Date` of every answer this client receives. */
   readonly market: MarketClock;
+  /** A token got by prepare(), sent by the next call without asking the provider again. */
+  private prepared?: string;
 
   /** `clock` is this machine's, which the marketplace's runs on between answers. */
   constructor(
@@ -63,9 +65,19 @@ export class ApiClient {
     return `${routedBase(root)}${path.startsWith('/') ? '' : '/'}${path}`;
   }
 
+  /**
+   * Gets the access token the next call sends, waiting now for what getting it takes (the credentials'
+   * lock, a refresh, a key exchange): the order desk prepares before journalling an order, so that the
+   * time it records is when the POST leaves. A failure is a NotSentError, as in call().
+   */
+  async prepare(): Promise<void> {
+    this.prepared = await beforeSending(this.tokens.accessToken());
+  }
+
   /** Sends a resource call and returns the decoded answer, or throws the mapped error. */
   async call<T>(c: Call<T>): Promise<T> {
-    let token = await beforeSending(this.tokens.accessToken());
+    let token = this.prepared ?? (await beforeSending(this.tokens.accessToken()));
+    this.prepared = undefined;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { authorization: `bearer ${token}` };
       if (this.settings.timezone) headers.timezone = this.settings.timezone;

@@ -117,13 +117,13 @@ export function investCommand(ctx: CommandContext): Command {
         const input = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
         text = input.text;
         const strategy = checkStrategy(ctx, text, input.source, info);
-        const [{ investRun, marketReads }, { openDesk }, client, { settleWindowMs }] = await Promise.all([
+        const [{ investRun, marketReads }, { openDesk }, client, { deskWindows }] = await Promise.all([
           import('../invest/run.js'), import('../orders/open-desk.js'), ctx.api(), import('../config/timeouts.js'),
         ]);
         const settings = ctx.settings();
         const desk = await openDesk(client, {
           stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info, holder: 'invest run or order submit', waitLockMs,
-          settleMs: settleWindowMs(ctx.io.env),
+          ...deskWindows(ctx.io.env),
         });
         outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info }, {
           dryRun: opts.dryRun === true,

@@ -54,10 +54,10 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
       const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
       const waitLockMs = waitLock(opts.waitLock);
       const settings = ctx.settings();
-      const [client, { settleWindowMs }] = await Promise.all([ctx.api(), import('../config/timeouts.js')]);
+      const [client, { deskWindows }] = await Promise.all([ctx.api(), import('../config/timeouts.js')]);
       const setting = {
         stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info: (l: string) => ctx.info(l), holder: 'order submit or invest run', waitLockMs,
-        settleMs: settleWindowMs(ctx.io.env),
+        ...deskWindows(ctx.io.env),
       };
       if (opts.dryRun) {
         const [{ dryRun }, { openDeskToRead }] = await Promise.all([import('../orders/dry-run.js'), import('../orders/open-desk.js')]);

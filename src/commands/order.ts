@@ -96,8 +96,8 @@ export function orderCommand(ctx: CommandContext): Command {
         for (const c of cuts) ctx.info(`${c.path}: cut at line ${c.bad.line} (${c.bad.what}), ${c.dropped} line${c.dropped === 1 ? '' : 's'} dropped; the whole file is kept as ${c.copy}`);
         if (cuts.length === 0) ctx.info('no damaged line: nothing was cut');
         // What a cut dropped may have been bids still pending: the marketplace says which, and the journal records them again.
-        const { settleWindowMs } = await import('../config/timeouts.js');
-        const desk = await desks.openDesk(await ctx.api(), { ...setting, settleMs: settleWindowMs(ctx.io.env) });
+        const { deskWindows } = await import('../config/timeouts.js');
+        const desk = await desks.openDesk(await ctx.api(), { ...setting, ...deskWindows(ctx.io.env) });
         ctx.info('asking the marketplace which orders still hold listings…');
         const adopted = await desk.session(() => desk.adoptOpenOrders());
         ctx.info(adopted === 0 ? 'the journal already records every order with a pending bid' : `recorded ${adopted} order${adopted > 1 ? 's' : ''} the journal had lost`);

@@ -1,8 +1,9 @@
 /**
  * The order desk: the one way bids become orders. Under the account's lock it settles every order
  * whose answer was lost (reconcile.ts: one the marketplace does not show yet is in doubt, not sent
- * again until its settle window has passed), refuses (or leaves out) listings the journal or the marketplace itself
- * holds — the account's orders and the listings' participation are read first, so a journal lost or
+ * again until its settle window has passed), refuses (or leaves out) listings the journal, a batch in
+ * doubt under another address of the account (other-addresses.ts) or the marketplace itself holds —
+ * the account's orders and the listings' participation are read first, so a journal lost or
  * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
  * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
  * bids' rows and a verdict from the exit-code table. Its collaborators (marketplace calls, journal,
@@ -22,7 +23,8 @@ import type { JournalBase, JournalEntry, ListingHold } from './journal.js';
 import { heldByOrders, listingIdOf } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import { OverlayJournal } from './memory-journal.js';
-import { DOUBT_WAIT_MAX_MS, OrdersView, Reconciler, stamp, type Doubt } from './reconcile.js';
+import { otherDoubtReason, otherDoubts, type OtherDoubt, type OtherJournal } from './other-addresses.js';
+import { doubtEnds, OrdersView, Reconciler, rerunHint, stamp, type Doubt, type Windows } from './reconcile.js';
 import { rejectionHint } from './rejections.js';
 import { resumeCommands } from './resume.js';
 import { bidRows, followOrders, stopListener, type BidRow, type FollowPlan, type Progress } from './wait.js';
@@ -30,6 +32,11 @@ import { redactUserInfo } from '../redact-url.js';
 
 /** The marketplace calls the desk makes. */
 export interface OrdersApi {
+  /**
+   * Gets what the next request needs before it can leave (the access token: the credentials' lock, a
+   * refresh), so that the intent journalled before an order is written when its POST leaves.
+   */
+  prepare?(): Promise<void>;
   /** Places one order of at most 100 bids (a POST: never retried). */
   submit(bids: BidRequest[]): Promise<PlacedOrder>;
   get(orderId: string): Promise<Order>;
@@ -61,6 +68,10 @@ export interface DeskDeps {
    * not sent again, nor taken as never placed, while the marketplace does not show its order.
    */
   settleMs?: number;
+  /** The client's answer timeout (default DEFAULT_HTTP_TIMEOUT_MS): journalled with each order, with the window. */
+  httpTimeoutMs?: number;
+  /** The journals of the same state dir under other addresses, read only (other-addresses.ts); none when absent. */
+  otherJournals?(): OtherJournal[];
 }
 
 /** The settle window when none is given: the client's default answer timeout plus SETTLE_MARGIN_MS (120 s). */
@@ -106,12 +117,13 @@ const plural = (n: number): string => (n > 1 ? 's' : '');
 export class OrderDesk {
   /** True while session() holds the lock: place() inside it must not take the (not re-entrant) lock again. */
   private inSession = false;
-  private readonly settleMs: number;
+  /** This run's settle window and answer timeout: written with each order, and read for orders that do not say theirs. */
+  private readonly windows: Windows;
   private readonly reconciler: Reconciler;
 
   constructor(private readonly deps: DeskDeps) {
-    this.settleMs = deps.settleMs ?? DEFAULT_SETTLE_MS;
-    this.reconciler = new Reconciler({ ...deps, settleMs: this.settleMs });
+    this.windows = { settleMs: deps.settleMs ?? DEFAULT_SETTLE_MS, timeoutMs: deps.httpTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS };
+    this.reconciler = new Reconciler({ ...deps, windows: this.windows });
   }
 
   /**
@@ -156,9 +168,17 @@ export class OrderDesk {
     });
   }
 
-  /** Listings the journal holds (outcome unknown, PENDING or INVESTED), for a planner to leave out. */
+  /** Listings the journal holds (outcome unknown, PENDING or INVESTED), or a batch in doubt under another address, for a planner to leave out. */
   holds(): Map<number, ListingHold> {
-    return this.deps.journal.holds(this.deps.market);
+    const holds = this.deps.journal.holds(this.deps.market);
+    for (const [id, d] of this.otherDoubts()) if (!holds.has(id)) holds.set(id, { listingId: id, state: 'unknown', orderId: null, batch: d.batch });
+    return holds;
+  }
+
+  /** Listings that batches of this account sent through another address hold while in doubt. */
+  private otherDoubts(): Map<number, OtherDoubt> {
+    const { otherJournals, market, clock, info } = this.deps;
+    return otherDoubts(otherJournals?.() ?? [], market, this.windows, clock.now(), info);
   }
 
   /** Every entry of this account's journal, oldest first. */
@@ -224,7 +244,7 @@ export class OrderDesk {
    * journal in memory, and a batch in doubt is reported as the run that did not wait for it would.
    */
   async review(bids: readonly DeskBid[]): Promise<Map<number, string>> {
-    const shadow = new OrderDesk({ ...this.deps, settleMs: this.settleMs, journal: new OverlayJournal(this.deps.journal), lock: (fn) => fn(), info: () => undefined });
+    const shadow = new OrderDesk({ ...this.deps, journal: new OverlayJournal(this.deps.journal), lock: (fn) => fn(), info: () => undefined });
     const orders = shadow.ordersView();
     await shadow.reconciler.run(orders, 'look');
     const held = await shadow.heldBids(bids, orders);
@@ -238,14 +258,16 @@ export class OrderDesk {
   private async heldBids(bids: readonly DeskBid[], orders: OrdersView): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
     const all = (await orders.read()).orders;
     const ids = new Set(bids.map((b) => b.listing_id));
-    const before = this.holds();
+    const { journal, market } = this.deps;
+    const before = journal.holds(market);
     const stale = new Set(bids.flatMap((b) => {
       const h = before.get(b.listing_id);
       return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
     }));
     for (const id of stale) this.record(all.find((o) => o.order_id === id) ?? (await this.deps.api.get(id)));
-    const holds = stale.size > 0 ? this.holds() : before;
+    const holds = stale.size > 0 ? journal.holds(market) : before;
     const byOrders = heldByOrders(all, ids);
+    const others = this.otherDoubts();
     const invested = await this.deps.api.investedIn([...ids]);
     return bids.flatMap((bid) => {
       const h = holds.get(bid.listing_id);
@@ -254,6 +276,9 @@ export class OrderDesk {
         return [{ bid, doubt, reason: `in doubt: sent in batch ${doubt.batch} at ${stamp(doubt.sentAt)} without an answer, and the marketplace does not show that order yet; not sent again before ${stamp(doubt.until)}` }];
       }
       if (h) return [{ bid, reason: h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}` }];
+      // A bid the marketplace shows already says why, and no waiting frees it.
+      const other = byOrders.has(bid.listing_id) ? undefined : others.get(bid.listing_id);
+      if (other) return [{ bid, doubt: other, reason: otherDoubtReason(other) }];
       const amount = invested.get(bid.listing_id);
       const reason = byOrders.get(bid.listing_id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
       return reason === undefined ? [] : [{ bid, reason }];
@@ -315,8 +340,17 @@ export class OrderDesk {
     for (const [i, group] of groups.entries()) {
       const batch = randomUUID();
       const which = `order ${i + 1}/${groups.length}`;
-      const sentAt = clock.now();
-      this.journal({ t: 'intent', batch, at: isoNow(clock), base_url: redactUserInfo(market.baseUrl), market: market.key, bids: group });
+      const placed = (): string => (sent.length ? ` Orders already placed: ${sent.map((o) => o.order_id).join(', ')}.` : '');
+      try {
+        // The token first (it may wait for the credentials' lock, a refresh): the intent's time is when the POST leaves.
+        await api.prepare?.();
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        throw new CliError(`${which} not placed: ${err.message}; nothing was sent.${placed()}`, err.exitCode, err.hint);
+      }
+      const at = isoNow(clock);
+      const { settleMs: settle_ms, timeoutMs: timeout_ms } = this.windows;
+      this.journal({ t: 'intent', batch, at, base_url: redactUserInfo(market.baseUrl), market: market.key, bids: group, settle_ms, timeout_ms });
       try {
         const order = await api.submit(group);
         this.journal({ t: 'accepted', batch, at: isoNow(clock), order_id: order.order_id });
@@ -324,11 +358,10 @@ export class OrderDesk {
         sent.push(order);
         info(`${which} accepted: ${order.order_id} (${group.length} bids)`);
       } catch (err) {
-        const placed = sent.length ? ` Orders already placed: ${sent.map((o) => o.order_id).join(', ')}.` : '';
         if (err instanceof ApiError && err.status < 500) {
           this.journal({ t: 'rejected', batch, at: isoNow(clock), status: err.status, code: err.code, message: err.message });
           const detail = err.code === 'ORD0021' ? await this.fundsDetail(group) : '';
-          throw new CliError(`${which} rejected: ${err.message}${detail}.${placed}`, err.exitCode, err.hint ?? rejectionHint(err.code));
+          throw new CliError(`${which} rejected: ${err.message}${detail}.${placed()}`, err.exitCode, err.hint ?? rejectionHint(err.code));
         }
         const reason = err instanceof Error ? err.message : String(err);
         if (nothingSent(err)) {
@@ -336,28 +369,19 @@ export class OrderDesk {
           // journal frees its bids, and the message says so rather than "may or may not".
           this.journal({ t: 'unsent', batch, at: isoNow(clock), error: reason });
           const what = err instanceof ConnectionError ? 'nothing was sent' : 'nothing was placed';
-          throw new CliError(`${which} not placed: ${reason}; ${what}.${placed}`, err.exitCode, err.hint);
+          throw new CliError(`${which} not placed: ${reason}; ${what}.${placed()}`, err.exitCode, err.hint);
         }
-        this.journal({ t: 'lost', batch, at: isoNow(clock), error: reason });
+        const lostAt = isoNow(clock);
+        this.journal({ t: 'lost', batch, at: lostAt, error: reason });
+        const until = doubtEnds({ at, lostAt }, this.windows);
         throw new CliError(
-          `${which}: no answer from the marketplace (${reason}); it may or may not have been placed: batch ${batch} is in doubt until ${stamp(sentAt + this.settleMs)}.${placed}`,
+          `${which}: no answer from the marketplace (${reason}); it may or may not have been placed: batch ${batch} is in doubt until ${stamp(until)}.${placed()}`,
           err instanceof ConnectionError || err instanceof ApiError ? EXIT.UNREACHABLE : EXIT.BUG,
-          this.rerunHint(sentAt),
+          rerunHint(Date.parse(at), until, clock.now()),
         );
       }
     }
     return sent;
-  }
-
-  /** What a rerun does about a batch sent at `sentAt` whose answer was lost: the hint after it. */
-  private rerunHint(sentAt: number): string {
-    const until = sentAt + this.settleMs;
-    const window = `${stamp(until)} (${Math.round(this.settleMs / 1000)} s after it was sent)`;
-    // A rerun at once waits at most DOUBT_WAIT_MAX_MS: a longer window ends in a refusal instead.
-    const waits = until - this.deps.clock.now() <= DOUBT_WAIT_MAX_MS
-      ? `waits for it to show until ${window}`
-      : `waits up to ${DOUBT_WAIT_MAX_MS / 1000} s for it to show, and refuses these bids (exit 2) until ${window}`;
-    return `run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run ${waits}; an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once`;
   }
 
   /** For ORD0021: what is available against what the order needed. */

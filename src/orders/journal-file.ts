@@ -11,8 +11,12 @@ import type { BidRequest } from '../api/orders.js';
 
 /** One journal line. */
 export type JournalEntry =
-  /** `market` is the marketplace key; entries written before it existed have only `base_url`. */
-  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[] }
+  /**
+   * `market` is the marketplace key; entries written before it existed have only `base_url`. `settle_ms`
+   * and `timeout_ms`: the settle window and answer timeout in force when it was sent (older entries lack
+   * them: a rerun reads its own), so that a rerun under other settings keeps it in doubt as long.
+   */
+  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[]; settle_ms?: number; timeout_ms?: number }
   | { t: 'accepted'; batch: string; at: string; order_id: string }
   | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
   | { t: 'lost'; batch: string; at: string; error: string }
@@ -51,11 +55,12 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const bidOk = (b: unknown): boolean => isObj(b) && isId(b.listing_id) && typeof b.bid_amount === 'number' && Number.isFinite(b.bid_amount);
+const msOk = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
 const outcomeOk = (b: unknown): boolean => isObj(b) && isId(b.listing_id) && isStr(b.bid_status);
 
 /** The fields each entry type has: a line without a checksum (an older version's) may have no other. */
 const FIELDS: Record<string, readonly string[]> = {
-  intent: ['t', 'batch', 'at', 'base_url', 'market', 'bids'],
+  intent: ['t', 'batch', 'at', 'base_url', 'market', 'bids', 'settle_ms', 'timeout_ms'],
   accepted: ['t', 'batch', 'at', 'order_id'],
   rejected: ['t', 'batch', 'at', 'status', 'code', 'message'],
   lost: ['t', 'batch', 'at', 'error'],
@@ -70,7 +75,7 @@ function shapeProblem(v: Record<string, unknown>): string | null {
   const batch = isStr(v.batch);
   switch (v.t) {
     case 'intent':
-      return batch && isStr(v.base_url) && (v.market === undefined || isStr(v.market)) && Array.isArray(v.bids) && v.bids.every(bidOk) ? null : 'not a whole intent entry';
+      return batch && isStr(v.base_url) && (v.market === undefined || isStr(v.market)) && Array.isArray(v.bids) && v.bids.every(bidOk) && msOk(v.settle_ms) && msOk(v.timeout_ms) ? null : 'not a whole intent entry';
     case 'accepted':
       return batch && isStr(v.order_id) ? null : 'not a whole accepted entry';
     case 'rejected':

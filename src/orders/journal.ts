@@ -27,6 +27,11 @@ export interface BatchState {
   /** unknown: sent, answer not seen; accepted: the marketplace has it; rejected / not-placed: nothing placed. */
   status: 'unknown' | 'accepted' | 'rejected' | 'not-placed';
   orderId: string | null;
+  /** When the run that sent it gave up waiting for its answer (its `lost` entry): a server may act on it after that too. */
+  lostAt?: string;
+  /** The settle window and answer timeout in force when it was sent; absent in entries of older versions. */
+  settleMs?: number;
+  timeoutMs?: number;
 }
 
 /** Why a listing may not be bid on again. */
@@ -74,13 +79,21 @@ export abstract class JournalBase {
 
   /** The state of every batch sent for `market`, oldest first. */
   batches(market: MarketplaceRef): BatchState[] {
+    return this.allBatches(market.account).filter((b) => b.key === market.key);
+  }
+
+  /** The state of every batch the journal holds, oldest first; `account` keys the entries that predate keys. */
+  allBatches(account: string): BatchState[] {
     const map = new Map<string, BatchState>();
     for (const e of this.entries()) {
       if (e.t === 'intent') {
         // An entry without a key was written by an older version in this profile's own journal: it
         // is taken as this account's, its URL read through the same normaliser.
-        const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, market.account);
-        map.set(e.batch, { batch: e.batch, at: e.at, key, bids: e.bids, status: 'unknown', orderId: null });
+        const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, account);
+        map.set(e.batch, {
+          batch: e.batch, at: e.at, key, bids: e.bids, status: 'unknown', orderId: null,
+          ...(e.settle_ms === undefined ? {} : { settleMs: e.settle_ms }), ...(e.timeout_ms === undefined ? {} : { timeoutMs: e.timeout_ms }),
+        });
         continue;
       }
       if (e.t === 'outcome') continue;
@@ -88,11 +101,11 @@ export abstract class JournalBase {
       if (!b) continue;
       if (e.t === 'accepted') Object.assign(b, { status: 'accepted', orderId: e.order_id });
       else if (e.t === 'rejected') b.status = 'rejected';
-      else if (e.t === 'lost') b.status = 'unknown';
+      else if (e.t === 'lost') Object.assign(b, { status: 'unknown', lostAt: e.at });
       else if (e.t === 'unsent') b.status = 'not-placed';
       else if (e.t === 'reconciled') Object.assign(b, e.order_id ? { status: 'accepted', orderId: e.order_id } : { status: 'not-placed' });
     }
-    return [...map.values()].filter((b) => b.key === market.key);
+    return [...map.values()];
   }
 
   /** The last bid statuses seen per order. */

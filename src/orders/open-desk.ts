@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Io } from '../io.js';
 import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
-import { OrderDesk, type OrdersApi } from './desk.js';
+import { OrderDesk, type DeskDeps, type OrdersApi } from './desk.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,6 +19,7 @@ import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, r
 import { investedIn } from './market-holds.js';
 import { checkStateDir, prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
+import { readOtherJournals } from './other-addresses.js';
 
 /** Where a profile keeps its state, the clock, and where messages go. */
 export interface DeskSetting {
@@ -37,11 +38,14 @@ export interface DeskSetting {
   waitLockMs?: number;
   /** The settle window of a batch sent without an answer (config/timeouts.ts settleWindowMs); the desk's default when absent. */
   settleMs?: number;
+  /** The client's answer timeout (config/timeouts.ts httpTimeoutMs), journalled with each order; the desk's default when absent. */
+  httpTimeoutMs?: number;
 }
 
 /** The desk's marketplace calls over the HTTP client. */
 export function ordersApi(client: ApiClient): OrdersApi {
   return {
+    prepare: () => client.prepare(),
     submit: (bids) => orders.submit(client, bids),
     get: (id) => orders.get(client, id),
     list: () => orders.listAll(client),
@@ -63,7 +67,8 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock, info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
-    ...(setting.settleMs === undefined ? {} : { settleMs: setting.settleMs }),
+    ...windowsOf(setting),
+    otherJournals: () => readOtherJournals(setting.stateDir, market.key),
     lock: (fn) => {
       const what = `for account ${market.account} at ${market.baseUrl} (from this or another profile or address); nothing was sent`;
       // The account's own lock first, then its journal's: a second name or address of the same marketplace
@@ -71,6 +76,14 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
       return accountLock(accountIdLock(setting.stateDir, market.account), () => accountLock(lock, fn, setting, what), setting, what);
     },
   });
+}
+
+/** The setting's settle window and answer timeout, as the desk takes them (absent: the desk's defaults). */
+function windowsOf(setting: DeskSetting): Pick<DeskDeps, 'settleMs' | 'httpTimeoutMs'> {
+  return {
+    ...(setting.settleMs === undefined ? {} : { settleMs: setting.settleMs }),
+    ...(setting.httpTimeoutMs === undefined ? {} : { httpTimeoutMs: setting.httpTimeoutMs }),
+  };
 }
 
 /**
@@ -91,7 +104,8 @@ export async function openDeskToRead(client: ApiClient, setting: DeskSetting): P
   const journal = readJournal(setting.stateDir, setting.profile, market);
   return new OrderDesk({
     api: ordersApi(client), journal, market, clock: setting.clock, info: setting.info,
-    ...(setting.settleMs === undefined ? {} : { settleMs: setting.settleMs }),
+    ...windowsOf(setting),
+    otherJournals: () => readOtherJournals(setting.stateDir, market.key),
     lock: () => Promise.reject(new Error('a desk opened to read places nothing')),
   });
 }

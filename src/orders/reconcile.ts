@@ -2,8 +2,9 @@
  * Settling the batches whose answer was never seen (a timeout, a dropped connection, a run killed
  * mid-send). Such a batch is **in doubt**: a server that read the POST may act on it seconds after the
  * client gave up. It is found among the account's orders (same bids, not claimed by another batch),
- * or, once its settle window has passed since it was sent (its intent time in the order journal) and
- * an order list read after that still does not show it, recorded as never placed. Until one of the
+ * or, once its doubt has ended (doubtEnds: the settle window in force when it was sent, counted from
+ * its intent, and the window's margin past the answer timeout, counted from when the client gave up)
+ * and an order list read after that still does not show it, recorded as never placed. Until one of the
  * two, it stays unknown in the journal, so its listings stay held and its bids are not sent again; a
  * run may wait for it to show, bounded, saying so on stderr.
  */
@@ -40,6 +41,36 @@ export function stamp(ms: number): string {
 export function settlesAt(at: string, settleMs: number): number {
   const sent = Date.parse(at);
   return Number.isFinite(sent) ? sent + settleMs : Number.NEGATIVE_INFINITY;
+}
+
+/** The settle window and the client's answer timeout: this run's, or those a batch was sent under. */
+export interface Windows {
+  settleMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * When a batch leaves doubt: its settle window after its intent, and no earlier than the window's
+ * margin past the answer timeout after the client gave up (its `lost` entry) — a client may give up
+ * well after the intent (a 401 answered, a fresh token, the POST sent again), and a server or a proxy
+ * in front of it may act on the request that long after that. Both from the windows in force when it was
+ * sent; a batch written by an older version, without them, is read under `now` (this run's).
+ */
+export function doubtEnds(b: Pick<BatchState, 'at' | 'lostAt' | 'settleMs' | 'timeoutMs'>, now: Windows): number {
+  const settleMs = b.settleMs ?? now.settleMs;
+  const margin = Math.max(0, settleMs - (b.timeoutMs ?? now.timeoutMs));
+  const fromIntent = settlesAt(b.at, settleMs);
+  return b.lostAt === undefined ? fromIntent : Math.max(fromIntent, settlesAt(b.lostAt, margin));
+}
+
+/** What a rerun does about a batch sent at `sentAt`, in doubt `until`, whose answer was lost `now`: the hint after it. */
+export function rerunHint(sentAt: number, until: number, now: number): string {
+  const window = `${stamp(until)} (${Math.round((until - sentAt) / 1000)} s after it was sent)`;
+  // A rerun at once waits at most DOUBT_WAIT_MAX_MS: a longer window ends in a refusal instead.
+  const waits = until - now <= DOUBT_WAIT_MAX_MS
+    ? `waits for it to show until ${window}`
+    : `waits up to ${DOUBT_WAIT_MAX_MS / 1000} s for it to show, and refuses these bids (exit 2) until ${window}`;
+  return `run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run ${waits}; an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once`;
 }
 
 /** The account's orders as last read, and when that read began. */
@@ -79,8 +110,8 @@ export interface ReconcileDeps {
   market: Marketplace;
   clock: Clock;
   info(line: string): void;
-  /** How long after it was sent a batch without an answer stays in doubt. */
-  settleMs: number;
+  /** This run's settle window and answer timeout, for batches whose intent does not say theirs. */
+  windows: Windows;
   stopSignal?(until: AbortSignal): Promise<string>;
 }
 
@@ -125,7 +156,7 @@ export class Reconciler {
     open = this.settle(open, await view.read(), claimed);
     if (open.length > 0 && mode === 'wait') open = await this.waitFor(open, view, claimed);
     for (const b of open) {
-      const doubt = { batch: b.batch, sentAt: settlesAt(b.at, 0), until: settlesAt(b.at, this.deps.settleMs) };
+      const doubt = { batch: b.batch, sentAt: settlesAt(b.at, 0), until: this.ends(b) };
       this.doubts.set(b.batch, doubt);
       info(mode === 'send'
         ? `  batch ${b.batch} is still in doubt (until ${stamp(doubt.until)}): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice`
@@ -133,9 +164,14 @@ export class Reconciler {
     }
   }
 
+  /** When `b` leaves doubt. */
+  private ends(b: BatchState): number {
+    return doubtEnds(b, this.deps.windows);
+  }
+
   /** Records what `seen` settles of `open`: an order found, or never placed once the window had passed when the list was asked for. Returns the rest. */
   private settle(open: BatchState[], seen: OrdersSeen, claimed: Set<string>): BatchState[] {
-    const { journal, clock, info, settleMs } = this.deps;
+    const { journal, clock, info } = this.deps;
     const readable = seen.orders.filter((o): o is PlacedOrder => typeof o.order_id === 'string' && Array.isArray(o.bid_requests));
     // An order the list shows without its id or bids might be the batch's: nothing can say it was never placed.
     const unreadable = seen.orders.length - readable.length;
@@ -148,9 +184,12 @@ export class Reconciler {
         info(`  order ${match.order_id} was placed (the answer had been lost); it will not be sent again`);
       } else if (unreadable > 0) {
         info(`  batch ${b.batch}: ${unreadable} order${plural(unreadable)} in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held`);
-      } else if (seen.readAt >= settlesAt(b.at, settleMs)) {
+      } else if (seen.readAt >= this.ends(b)) {
         journal.append({ t: 'reconciled', batch: b.batch, at: isoNow(clock), order_id: null });
-        info(`  batch ${b.batch} never reached the marketplace: no order for it ${Math.round(settleMs / 1000)} s after it was sent (the settle window); its bids are free to send`);
+        const ends = this.ends(b);
+        // Said when the client gave up late enough that the window counts from then.
+        const gaveUp = b.lostAt !== undefined && ends > settlesAt(b.at, b.settleMs ?? this.deps.windows.settleMs) ? `, ${Math.round((ends - settlesAt(b.lostAt, 0)) / 1000)} s after the client gave up` : '';
+        info(`  batch ${b.batch} never reached the marketplace: no order for it ${Math.round((ends - settlesAt(b.at, 0)) / 1000)} s after it was sent${gaveUp} (the settle window); its bids are free to send`);
       } else {
         left.push(b);
       }
@@ -160,13 +199,13 @@ export class Reconciler {
 
   /** Looks at the orders again until `open` is settled or the run's wait bound is reached; returns what is still in doubt. */
   private async waitFor(open: BatchState[], view: OrdersView, claimed: Set<string>): Promise<BatchState[]> {
-    const { clock, info, settleMs } = this.deps;
+    const { clock, info } = this.deps;
     const started = clock.now();
     const ends = (this.waitEnds ??= started + DOUBT_WAIT_MAX_MS);
     if (started >= ends) return open;
-    const last = Math.max(...open.map((b) => settlesAt(b.at, settleMs)));
+    const last = Math.max(...open.map((b) => this.ends(b)));
     for (const b of open) {
-      info(`  batch ${b.batch} (${b.bids.length} bid${plural(b.bids.length)}, sent ${stamp(settlesAt(b.at, 0))} without an answer) is not shown by the marketplace yet: it may still arrive, so it is not sent again before ${stamp(settlesAt(b.at, settleMs))}`);
+      info(`  batch ${b.batch} (${b.bids.length} bid${plural(b.bids.length)}, sent ${stamp(settlesAt(b.at, 0))} without an answer) is not shown by the marketplace yet: it may still arrive, so it is not sent again before ${stamp(this.ends(b))}`);
     }
     const until = Math.min(ends, last);
     info(`  waiting up to ${Math.ceil((until - started) / 1000)} s for the marketplace to show ${open.length > 1 ? 'them' : 'it'} (Ctrl-C stops, sending nothing)…`);
@@ -178,10 +217,10 @@ export class Reconciler {
         const now = clock.now();
         if (now >= ends) break;
         // Wake at the first window's end too: the list read then is the one that may free its batch.
-        const next = Math.min(ends, ...open.map((b) => settlesAt(b.at, settleMs)));
+        const next = Math.min(ends, ...open.map((b) => this.ends(b)));
         await clock.sleep(Math.max(0, Math.min(pause, next - now)), stop.signal);
         if (stop.signal.aborted) {
-          const names = open.map((b) => `${b.batch} (not sent again before ${stamp(settlesAt(b.at, settleMs))})`).join(', ');
+          const names = open.map((b) => `${b.batch} (not sent again before ${stamp(this.ends(b))})`).join(', ');
           throw new InterruptedError(
             `interrupted (${stop.name()}) while waiting for the marketplace to show batch${plural(open.length)} ${names}: nothing was sent`,
             'run the same command again: it looks for the order again first, and sends these bids only once the marketplace still shows no order for them after that time',
@@ -191,7 +230,7 @@ export class Reconciler {
         open = this.settle(open, await view.fresh(), claimed);
         if (open.length > 0 && clock.now() - told >= DOUBT_TELL_MS) {
           told = clock.now();
-          const left = Math.min(ends, Math.max(...open.map((b) => settlesAt(b.at, settleMs)))) - told;
+          const left = Math.min(ends, Math.max(...open.map((b) => this.ends(b)))) - told;
           info(`  still not shown after ${Math.round((told - started) / 1000)} s; waiting up to ${Math.max(0, Math.ceil(left / 1000))} s more…`);
         }
       }

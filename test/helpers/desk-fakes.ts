@@ -25,9 +25,9 @@ export function fakeClock(): Clock & { set(ms: number): void; sleeps: number[] }
 /**
  * What the next submit does: place and answer; place and lose the answer; refuse the connection
  * (nothing placed); reject; or `late`: the server read it and places it `late` ms after it was sent,
- * while the client hears nothing.
+ * while the client hears nothing, and gives up `after` ms after sending (at once when absent).
  */
-export type NextSubmit = 'ok' | 'lose' | 'lost-before' | RejectedError | { late: number };
+export type NextSubmit = 'ok' | 'lose' | 'lost-before' | RejectedError | { late: number; after?: number };
 
 /** A marketplace in memory: orders placed, what the next submits do, and how a get answers. */
 export class FakeMarket implements OrdersApi {
@@ -40,6 +40,11 @@ export class FakeMarket implements OrdersApi {
   settle?: Partial<Bid>;
   /** Clock times at which the account's orders were listed. */
   readonly listedAt: number[] = [];
+  /** How long getting an access token takes (the credentials' lock, a refresh): before each submit, unless prepared. */
+  tokenMs = 0;
+  private prepared = false;
+  /** Clock times at which each submit's POST left. */
+  readonly postedAt: number[] = [];
 
   constructor(private readonly clock: Clock) {}
 
@@ -60,13 +65,24 @@ export class FakeMarket implements OrdersApi {
     }
   }
 
+  /** Gets the token the next submit sends, as ApiClient.prepare does. */
+  async prepare(): Promise<void> {
+    if (this.tokenMs > 0) await this.clock.sleep(this.tokenMs);
+    this.prepared = true;
+  }
+
   async submit(bids: BidRequest[]): Promise<Order> {
+    // As ApiClient.call: a token first, unless one was got ahead.
+    if (!this.prepared) await this.prepare();
+    this.prepared = false;
     this.land();
+    this.postedAt.push(this.clock.now());
     const how = this.next.shift() ?? 'ok';
     if (how instanceof RejectedError) throw how;
     if (how === 'lost-before') throw new ConnectionError('connect ECONNREFUSED 127.0.0.1:4010');
     if (typeof how === 'object') {
       this.landing.push({ at: this.clock.now() + how.late, bids });
+      if (how.after) await this.clock.sleep(how.after);
       throw new ConnectionError('Headers Timeout Error');
     }
     const order = this.place(bids);
@@ -100,10 +116,13 @@ export class FakeMarket implements OrdersApi {
   }
 }
 
-/** A desk over fakes; `lock` records that it was held and may refuse; `deps` replaces any collaborator. */
-export function setup(opts: { busy?: boolean; deps?: Partial<DeskDeps> } = {}) {
-  const clock = fakeClock();
-  const api = new FakeMarket(clock);
+/**
+ * A desk over fakes; `lock` records that it was held and may refuse; `deps` replaces any collaborator;
+ * `on` shares the clock and marketplace of another setup (another run, another address).
+ */
+export function setup(opts: { busy?: boolean; deps?: Partial<DeskDeps>; on?: { clock: ReturnType<typeof fakeClock>; api: FakeMarket } } = {}) {
+  const clock = opts.on?.clock ?? fakeClock();
+  const api = opts.on?.api ?? new FakeMarket(clock);
   const journal = new MemoryJournal();
   const lines: string[] = [];
   const lock = { held: false, taken: 0 };
