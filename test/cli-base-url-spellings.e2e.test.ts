@@ -28,8 +28,7 @@ const aliceBids = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.
 /** The account directories of the journal and lock (one per marketplace key). */
 const accountDirs = () => {
   try {
-    // A journal's folder per marketplace address and account (by-id/ holds the locks by account alone).
-    return readdirSync(join(home, 'state', 'accounts')).filter((n) => n !== 'by-id');
+    return readdirSync(join(home, 'state', 'accounts'));
   } catch {
     return [];
   }

@@ -58,3 +58,18 @@ export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
   return app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1
     && !l.borrowerUserId && !l.mockRole && !cancelledAtOrigination(app.ctx.store, l) && now - l.listing_creation_date >= minAgeMs && l.listing_end_date - now > 2 * DAY);
 }
+
+/**
+ * A real token for alice-1, through the OAuth flow as a client goes through it (the consent page with
+ * autoApprove, then the token endpoint): it is in the operation log, where a token put straight into the
+ * store would not be, and a reset forgets it.
+ */
+export async function aliceToken(app: MockApp): Promise<string> {
+  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
+  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
+  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
+    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  }));
+  return ((await res.json()) as { access_token: string }).access_token;
+}

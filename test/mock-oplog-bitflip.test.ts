@@ -15,7 +15,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { loadFolder } from '../mock-server/engine/op-folder.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/world/op-log.js';
-import { call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];
 afterEach(async () => {
@@ -35,17 +35,6 @@ function stateApp(dir: string, extra: Parameters<typeof makeApp>[0] = {}): MockA
 function crash(app: MockApp): void {
   app.ctx.engine.abandon();
   open.splice(open.indexOf(app), 1);
-}
-
-/** A real token for alice-1, through the logged OAuth flow. */
-async function aliceToken(app: MockApp): Promise<string> {
-  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
-  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 type Op = { kind: 'order'; pick: number; cents: number } | { kind: 'clock'; minutes: number } | { kind: 'process' } | { kind: 'withdraw'; pick: number };

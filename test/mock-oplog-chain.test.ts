@@ -16,7 +16,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { loadFolder, type OpRecord } from '../mock-server/engine/op-folder.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/world/op-log.js';
-import { call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];
 afterEach(async () => {
@@ -163,17 +163,6 @@ function crash(app: MockApp): void {
 }
 
 const aliceOrders = (app: MockApp): string[] => [...app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').map((o) => o.order_id).sort();
-
-/** A real token for alice-1, through the logged OAuth flow. */
-async function aliceToken(app: MockApp): Promise<string> {
-  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
-  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 describe('a single flipped bit anywhere in a chain of two logs', () => {
   /** Record starts of a whole log (-1 for its header). */

@@ -15,7 +15,7 @@ import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/world/op-log.js';
 import { serializeState } from '../mock-server/world/persistence.js';
-import { call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];
 afterEach(async () => {
@@ -29,16 +29,6 @@ function stateApp(dir: string): MockApp {
   const app = makeApp({ stateFile: dir, listings: 60, autoApprove: ['alice'] });
   open.push(app);
   return app;
-}
-
-async function aliceToken(app: MockApp): Promise<string> {
-  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
-  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 const digest = (app: MockApp): string => {

@@ -14,7 +14,7 @@ import { checkInvariants } from '../mock-server/engine/invariants.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog, type LogIo } from '../mock-server/world/op-log.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { StateLockedError } from '../mock-server/world/state-dir.js';
-import { call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 import { testMockApp } from './helpers/mock.js';
 
 const open: MockApp[] = [];
@@ -34,17 +34,6 @@ function stateApp(dir: string, extra: Parameters<typeof makeApp>[0] = {}): MockA
 function crash(app: MockApp): void {
   app.ctx.engine.abandon();
   open.splice(open.indexOf(app), 1);
-}
-
-/** A real token for alice-1, through the logged OAuth flow (a token put straight into the store would not be in the log). */
-async function aliceToken(app: MockApp): Promise<string> {
-  const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
-  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 /** The world's state text, read as a route reads it: the listings' columns brought up first (a move leaves that to its readers). */

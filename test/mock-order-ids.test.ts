@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { serializeState } from '../mock-server/world/persistence.js';
-import { call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];
 afterEach(async () => {
@@ -34,17 +34,6 @@ function crash(a: MockApp): void {
 async function stop(a: MockApp): Promise<void> {
   await a.close?.();
   open.splice(open.indexOf(a), 1);
-}
-
-/** A real token for alice-1, through the logged OAuth flow (a reset forgets the one before). */
-async function aliceToken(a: MockApp): Promise<string> {
-  const redirect = await a.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
-  const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await a.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 /** Places one 25.00 order for alice; its order_id. */

@@ -88,10 +88,11 @@ function windowsOf(setting: DeskSetting): Pick<DeskDeps, 'settleMs' | 'httpTimeo
 
 /**
  * The lock of a marketplace account by its external_user_id alone, whatever address it was reached at:
- * `accounts/by-id/DIGEST.lock`. Held around the journal's own lock by every submit.
+ * `account-locks/DIGEST.lock`, beside `accounts/` (whose folders are journals). Held around the journal's own lock by
+ * every submit.
  */
 export function accountIdLock(stateDir: string, account: string): string {
-  return join(stateDir, 'accounts', 'by-id', `${createHash('sha256').update(`account:${account}`).digest('hex').slice(0, 32)}.lock`);
+  return join(stateDir, 'account-locks', `${createHash('sha256').update(`account:${account}`).digest('hex').slice(0, 32)}.lock`);
 }
 
 /**
