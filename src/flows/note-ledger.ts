@@ -8,6 +8,7 @@
 import { LOAN_STATUS } from '../contract/enums.js';
 import type { NoteFigures } from '../portfolio/figures.js';
 import { parseDay } from '../portfolio/calendar.js';
+import { apportionUnits } from './apportion.js';
 import { noUnits, ROW_FIGURES, toUnits, type FlowRow, type RowUnits } from './payment-rows.js';
 
 /** Where a note's loss was dated from: its charge-off row, or (no such row) its last payment. */
@@ -26,23 +27,6 @@ export interface NoteLedger {
   loss: { day: number; principal: number; dated: LossDating } | null;
   /** What a sale of the note brought, net of its fees (whole units), on its ownership end date. */
   sale: { day: number; proceeds: number } | null;
-}
-
-/** `total` split over `weights` by largest remainder (the earlier weight first on a tie); every part is whole. */
-export function apportionUnits(total: number, weights: readonly number[]): number[] {
-  const whole = weights.reduce((s, w) => s + w, 0);
-  if (!(whole > 0)) return weights.map((_, i) => (i === 0 ? total : 0));
-  const size = Math.abs(total);
-  const exact = weights.map((w) => (size * w) / whole);
-  const parts = exact.map(Math.floor);
-  let left = size - parts.reduce((s, p) => s + p, 0);
-  const order = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    parts[i]! += 1;
-    left -= 1;
-  }
-  return total < 0 ? parts.map((p) => -p) : parts;
 }
 
 /** The day a note was bought. */

@@ -12,7 +12,7 @@ import type { DatedFlow } from './cash-flows.js';
 import type { StatusBucket } from './expected-loss.js';
 import { rebuiltLedgers } from './model.js';
 import { annualisedReturn, RETURN_METHOD } from './rates.js';
-import { apportionRounded } from './rounding.js';
+import { apportionRounded } from '../flows/apportion.js';
 import type { NoteLedger } from '../flows/note-ledger.js';
 import { toUnits } from '../flows/payment-rows.js';
 import { noteAt, type NoteAt } from '../flows/returns.js';
