@@ -18,21 +18,23 @@ afterEach(async () => {
 });
 
 /**
- * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` once the answer to the desk's
- * last read before the POST (the listings it checks for money already in them) has gone back; every
- * answer closes its connection, so that the next request needs a new one.
+ * A forwarding proxy on 127.0.0.1 in front of the mock that runs `after` before the answer to the
+ * desk's last read before the POST (the listings it checks for money already in them) goes back; every
+ * answer closes its connection, so that the next request needs a new one. `after` runs before the
+ * answer is written, not once it has gone: a client quick enough to connect again between the answer
+ * and a later close would sit in the listen backlog and be reset (ECONNRESET after connecting, which
+ * is rightly "in doubt"), not refused.
  */
 async function gate(target: string, after: (server: Server) => void): Promise<{ origin: string; close(): Promise<void> }> {
   let first = true;
   const server = createServer((req, res) => {
     const up = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
-      answer.pipe(res);
-      res.on('finish', () => {
-        if (!first || !req.url?.startsWith('/listingsvc/')) return;
+      if (first && req.url?.startsWith('/listingsvc/')) {
         first = false;
         after(server);
-      });
+      }
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
+      answer.pipe(res);
     });
     req.pipe(up);
   });
