@@ -89,7 +89,8 @@ describe('POST /v1/security/oauth/token', () => {
     const app = smallApp({ clients: ['cron:s3cret:http://127.0.0.1:9999/cb'] });
     app.ctx.reset();
     const { approveGrant, scopesFor } = await import('../mock-server/oauth/grants.js');
-    const key = approveGrant(app.ctx, 'cron', 'bob-1', scopesFor('read_only')).authKey;
+    const { Secrets } = await import('../mock-server/kit/entropy.js');
+    const key = approveGrant(app.ctx, 'cron', 'bob-1', scopesFor('read_only'), Secrets.live()).authKey;
     const { status } = await postToken(app, { grant_type: 'authorization_key', client_id: 'cron', client_secret: 's3cret', auth_key: key });
     expect(status).toBe(200);
   });

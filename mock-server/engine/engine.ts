@@ -5,7 +5,7 @@
  * earlier mock's single state file (single-file-state.ts); a change someone is told of is kept before the answer goes out.
  */
 import type { VirtualClock } from '../kit/clock.js';
-import { withSecrets } from '../kit/entropy.js';
+import { Secrets } from '../kit/entropy.js';
 import { isStateFile } from '../world/state-dir.js';
 import type { Account, Order, Store } from '../world/store.js';
 import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
@@ -153,12 +153,17 @@ export class Engine {
     this.journal?.checkWritable();
     const t = this.ctx.clock.now();
     const record: OpRecord = { t, k: kind, ...input };
-    const run = this.ctx.clock.holding(t, () => {
+    const secrets = Secrets.live();
+    const run = this.ctx.clock.holding(t, (): { value: unknown } | { error: unknown } => {
       this.sync();
-      return withSecrets(undefined, () => apply(record));
+      try {
+        return { value: apply(record, secrets) };
+      } catch (error) {
+        return { error };
+      }
     });
     this.worldVersion++;
-    if (run.drawn.length > 0) record.s = run.drawn;
+    if (secrets.drawn.length > 0) record.s = secrets.drawn;
     this.journal?.append(record);
     if ('error' in run) throw run.error;
     return run.value as T;

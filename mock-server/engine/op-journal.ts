@@ -13,7 +13,7 @@ import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import { unlinkSync } from 'node:fs';
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
-import { withSecrets } from '../kit/entropy.js';
+import { Secrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { LogAppender, type LogIo } from '../world/op-log.js';
 import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
@@ -25,8 +25,8 @@ import { settleWorld } from './settle.js';
 
 export type { OpRecord, SeedRecipe } from './op-folder.js';
 
-/** Applies a recorded operation to the world, live or replayed (Engine.defineOp registers them). */
-export type OpApplier = (record: OpRecord) => unknown;
+/** Applies a recorded operation to the world, live or replayed, its secrets drawn from `secrets` (Engine.defineOp registers them). */
+export type OpApplier = (record: OpRecord, secrets: Secrets) => unknown;
 
 /** What the journal keeps durable: the mock's world and clock, and how to bring the world up to the clock. */
 export interface JournalHost {
@@ -148,8 +148,11 @@ export class OpJournal {
         if (r.k === 'time' || r.k === 'clock') return;
         const apply = this.host.appliers.get(r.k);
         if (!apply) throw new MockSetupError(`mock state ${this.dir}: the log holds an operation this mock does not know (${r.k})`);
-        // An operation that failed when it was made fails again here, changing what it changed then.
-        withSecrets(r.s, () => apply(r));
+        try {
+          apply(r, Secrets.replaying(r.s));
+        } catch {
+          // An operation that failed when it was made fails again here, changing what it changed then.
+        }
       });
       last = Math.max(last, r.t);
     }

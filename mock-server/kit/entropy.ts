@@ -1,35 +1,37 @@
 /**
  * The world's only randomness that is not drawn from its seed: the secrets of OAuth keys and tokens.
- * An operation of the log (engine/op-journal.ts) records the secrets it drew, and its replay hands
- * the same ones back, so a world rebuilt from the log has the very tokens its clients hold.
+ * Each operation draws them from a `Secrets` of its own, handed to it explicitly: made now, the
+ * secrets are fresh and recorded (the operation log keeps them with the operation); replayed, the
+ * same ones are handed back in order, so a world rebuilt from the log has the very tokens its clients
+ * hold. Nothing is kept at module level: two operations never share what they drew.
  */
 import { randomBytes } from 'node:crypto';
 
-let recording: string[] | null = null;
-let replaying: string[] | null = null;
+/** The secrets of one operation: fresh ones (recorded in `drawn`), or while it replays the ones it drew then. */
+export class Secrets {
+  /** Every secret handed out, in order (what the log records of an operation made now). */
+  readonly drawn: string[] = [];
+  private readonly recorded: string[];
+  private next = 0;
 
-/** A fresh secret of `bytes` random bytes, base64url; while an operation replays, the one it drew then. */
-export function randomSecret(bytes = 24): string {
-  if (replaying) {
-    const next = replaying.shift();
-    if (next !== undefined) return next;
+  private constructor(recorded: readonly string[]) {
+    this.recorded = [...recorded];
   }
-  const value = randomBytes(bytes).toString('base64url');
-  recording?.push(value);
-  return value;
-}
 
-/** Runs `fn`, collecting the secrets it draws (`drawn`), or handing it `replay`'s in order when given. */
-export function withSecrets<T>(replay: readonly string[] | undefined, fn: () => T): { value?: T; error?: unknown; drawn: string[] } {
-  const outer = [recording, replaying] as const;
-  const drawn: string[] = [];
-  recording = drawn;
-  replaying = replay ? [...replay] : null;
-  try {
-    return { value: fn(), drawn };
-  } catch (error) {
-    return { error, drawn };
-  } finally {
-    [recording, replaying] = outer;
+  /** The secrets of an operation made now: each one fresh. */
+  static live(): Secrets {
+    return new Secrets([]);
+  }
+
+  /** The secrets of an operation replayed: those it drew when it was made, in order (`recorded`: its log record's), fresh ones past them. */
+  static replaying(recorded: readonly string[] | undefined): Secrets {
+    return new Secrets(recorded ?? []);
+  }
+
+  /** A secret of `bytes` random bytes, base64url; while replaying, the next one drawn then. */
+  draw(bytes = 24): string {
+    const value = this.next < this.recorded.length ? this.recorded[this.next++]! : randomBytes(bytes).toString('base64url');
+    this.drawn.push(value);
+    return value;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
 import { ApiError } from '../kit/api-error.js';
-import { randomSecret } from '../kit/entropy.js';
+import type { Secrets } from '../kit/entropy.js';
 import type { MockContext } from '../context.js';
 import type { Grant, Token } from '../world/store.js';
 import { findClient } from './clients.js';
@@ -28,20 +28,18 @@ export function oauthError(status: number, error: string, description: string): 
   return new ApiError(status, { error, error_description: description }, headers);
 }
 
-/** A key or token value (drawn through kit/entropy.ts, so the operation log replays it). */
-function secret(): string {
-  return randomSecret(24);
-}
-
 /** The grant of `accountId` to `clientId`, if the user ever approved one. */
 export function findGrant(ctx: MockContext, clientId: string, accountId: string): Grant | undefined {
   return ctx.store.grants.find((g) => g.clientId === clientId && g.accountId === accountId);
 }
 
-/** Approves (or renews) a grant: a fresh auth key replaces any earlier key of this client and account. */
-export function approveGrant(ctx: MockContext, clientId: string, accountId: string, scopes: string[]): Grant {
+/**
+ * Approves (or renews) a grant: a fresh auth key replaces any earlier key of this client and account. The key is
+ * drawn from `secrets`, the operation's own (kit/entropy.ts), so the operation log replays it.
+ */
+export function approveGrant(ctx: MockContext, clientId: string, accountId: string, scopes: readonly string[], secrets: Secrets): Grant {
   const grant = findGrant(ctx, clientId, accountId);
-  const renewed: Grant = { clientId, accountId, authKey: secret(), scopes: [...scopes], createdAt: ctx.clock.now() };
+  const renewed: Grant = { clientId, accountId, authKey: secrets.draw(24), scopes: [...scopes], createdAt: ctx.clock.now() };
   if (grant) Object.assign(grant, renewed);
   else ctx.store.grants.push(renewed);
   return grant ?? renewed;
@@ -61,8 +59,8 @@ function pruneExpired(ctx: MockContext, now: number): void {
   for (const [value, t] of ctx.store.tokens) if (t.expiresAt <= now) ctx.store.tokens.delete(value);
 }
 
-function issue(ctx: MockContext, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number): Token {
-  const token: Token = { ...from, scopes: [...from.scopes], kind, value: secret(), expiresAt: ctx.clock.now() + seconds * 1000 };
+function issue(ctx: MockContext, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number, secrets: Secrets): Token {
+  const token: Token = { ...from, scopes: [...from.scopes], kind, value: secrets.draw(24), expiresAt: ctx.clock.now() + seconds * 1000 };
   ctx.store.tokens.set(token.value, token);
   return token;
 }
@@ -77,7 +75,7 @@ function grantTypes(ctx: MockContext): string[] {
  * password (passwords.ts) give a read/write token pair for the user's first account. An unknown user or a
  * wrong password is invalid_grant, as a bad key or refresh token is for the spec's grants.
  */
-function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams): TokenResponse {
+function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams, secrets: Secrets): TokenResponse {
   const username = form.get('username');
   const password = form.get('password');
   if (!username || password === null) throw oauthError(400, 'invalid_request', 'The password grant needs username and password');
@@ -88,18 +86,18 @@ function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams
   }
   const scopes = scopesFor('read_write');
   // RFC 6749 5.1: scope is required when it differs from what was asked, and this grant asks for none.
-  return { ...tokenPair(ctx, { clientId, accountId, scopes, authKey: '' }), scope: scopes.join(' ') };
+  return { ...tokenPair(ctx, { clientId, accountId, scopes, authKey: '' }, secrets), scope: scopes.join(' ') };
 }
 
 /** A new access token and refresh token for `from`. */
-function tokenPair(ctx: MockContext, from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>): TokenResponse {
-  const access = issue(ctx, 'access', from, ACCESS_TOKEN_SECONDS);
-  const refresh = issue(ctx, 'refresh', from, REFRESH_TOKEN_SECONDS);
+function tokenPair(ctx: MockContext, from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, secrets: Secrets): TokenResponse {
+  const access = issue(ctx, 'access', from, ACCESS_TOKEN_SECONDS, secrets);
+  const refresh = issue(ctx, 'refresh', from, REFRESH_TOKEN_SECONDS, secrets);
   return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
 }
 
-/** Answers POST {base_url}/security/oauth/token for the form `form`; throws the spec's errors. */
-export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenResponse {
+/** Answers POST {base_url}/security/oauth/token for the form `form`, its tokens drawn from `secrets`; throws the spec's errors. */
+export function tokenGrant(ctx: MockContext, form: URLSearchParams, secrets: Secrets): TokenResponse {
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'Missing grant_type');
   const types = grantTypes(ctx);
@@ -113,14 +111,14 @@ export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenRespon
   }
   const now = ctx.clock.now();
   pruneExpired(ctx, now);
-  if (grantType === 'password') return passwordGrant(ctx, client.clientId, form);
+  if (grantType === 'password') return passwordGrant(ctx, client.clientId, form, secrets);
   if (grantType === 'authorization_key') {
     const key = form.get('auth_key');
     if (!key) throw oauthError(400, 'invalid_authkey', 'Missing auth_key');
     const grant = ctx.store.grants.find((g) => g.authKey === key);
     if (!grant) throw oauthError(400, 'invalid_authkey', 'Invalid auth key (unknown, revoked or replaced by a newer one)');
     if (grant.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to get tokens for this user');
-    return tokenPair(ctx, grant);
+    return tokenPair(ctx, grant, secrets);
   }
   const value = form.get('refresh_token');
   if (!value) throw oauthError(400, 'invalid_grant', 'Missing refresh_token');
@@ -129,6 +127,6 @@ export function tokenGrant(ctx: MockContext, form: URLSearchParams): TokenRespon
     throw oauthError(400, 'invalid_grant', 'Invalid or expired refresh token');
   }
   if (refresh.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to refresh this token');
-  const access = issue(ctx, 'access', refresh, ACCESS_TOKEN_SECONDS);
+  const access = issue(ctx, 'access', refresh, ACCESS_TOKEN_SECONDS, secrets);
   return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
 }

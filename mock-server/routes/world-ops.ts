@@ -29,8 +29,8 @@ export function defineWorldOps(ctx: MockContext): void {
   engine.defineOp('listing', (r) => changeListing(ctx, Number(r.n), str(r, 'action')));
   // The op's own sync may have just written messages: the context lets their readers (webhooks) see them before they go.
   engine.defineOp('outbox-clear', () => ctx.clearOutbox());
-  engine.defineOp('grant', (r) => approveGrant(ctx, str(r, 'c'), str(r, 'a'), (r.sc as string[]).map(String)));
-  engine.defineOp('token', (r) => tokenGrant(ctx, new URLSearchParams(str(r, 'f'))));
+  engine.defineOp('grant', (r, secrets) => approveGrant(ctx, str(r, 'c'), str(r, 'a'), (r.sc as string[]).map(String), secrets));
+  engine.defineOp('token', (r, secrets) => tokenGrant(ctx, new URLSearchParams(str(r, 'f')), secrets));
   engine.defineOp('offers', (r) => answerOffersRequest(ctx, r.b, str(r, 'o')));
 }
 
