@@ -61,7 +61,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['kit/'],
   ['world/'],
   ['search/'],
-  ['engine/'],
+  ['engine/', 'durability/'],
   ['http/'],
   ['context.ts'],
   ['oauth/', 'offers/', 'webhooks/'],

@@ -1,5 +1,5 @@
 /**
- * One flipped bit in the operation log (world/op-log.ts) of a real `--state DIR` folder, anywhere in
+ * One flipped bit in the operation log (durability/log-file.ts) of a real `--state DIR` folder, anywhere in
  * the file: the reader refuses it, naming the offset of the record that holds the bit (0: the file's
  * header), or, when the bit is in the last record, cuts that record as a torn tail. Never a record
  * lost that a later whole record follows (a flipped length bit was read as a torn tail wherever it
@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { loadFolder } from '../mock-server/engine/op-folder.js';
-import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/world/op-log.js';
+import { loadFolder } from '../mock-server/durability/log-folder.js';
+import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/durability/log-file.js';
 import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];

@@ -1,5 +1,5 @@
 /**
- * A folder's chain of operation logs (engine/op-folder.ts): a base snapshot under way (or killed, or
+ * A folder's chain of operation logs (durability/log-folder.ts): a base snapshot under way (or killed, or
  * failed) leaves log n and log n+1 (`cont: true`, its snapshot missing), and new records go into
  * n+1, written only after n's last write was on disk. So a bad last record of log n is a torn write
  * only while n+1 holds nothing but its base record; after a record of n+1 it is an acknowledged
@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { loadFolder, type OpRecord } from '../mock-server/engine/op-folder.js';
-import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/world/op-log.js';
+import { loadFolder, type OpRecord } from '../mock-server/durability/log-folder.js';
+import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/durability/log-file.js';
 import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 
 const open: MockApp[] = [];

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { parseLog } from '../mock-server/world/op-log.js';
+import { parseLog } from '../mock-server/durability/log-file.js';
 import { aliceToken, serveMock, type ServedMock } from './helpers/serve.js';
 
 const ORDERS = 12;

@@ -1,5 +1,5 @@
 /**
- * Two faults at once in `--state DIR` (engine/op-journal.ts): a write of the operation log fails (a
+ * Two faults at once in `--state DIR` (durability/operation-log.ts): a write of the operation log fails (a
  * full disk, injected as the other full-disk tests do) and the rollback that follows fails too (the
  * log cannot be read back: here its header damaged on disk). The rollback's failure was only logged
  * and the mock went on acknowledging changes on a world the disk did not hold. Now every change is
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/engine/invariants.js';
-import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/world/op-log.js';
+import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
 

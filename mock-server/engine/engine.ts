@@ -8,8 +8,8 @@ import type { VirtualClock } from '../kit/clock.js';
 import { Secrets } from '../kit/entropy.js';
 import { isStateFile } from '../world/state-dir.js';
 import type { Account, Order, Store } from '../world/store.js';
-import { OpJournal, type OpApplier, type OpRecord, type SeedRecipe } from './op-journal.js';
-import { SingleFileState } from './single-file-state.js';
+import { OperationLog, type OpApplier, type OpRecord, type SeedRecipe } from '../durability/operation-log.js';
+import { SingleFileState } from '../durability/single-file-state.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
@@ -61,7 +61,7 @@ export class Engine {
   /** Set by close: a move under way stops at its next day boundary. */
   private stopping = false;
   /** The operation log of a --state folder (op-journal.ts); null without one, or with an earlier mock's single state file (singleFile). */
-  private journal: OpJournal | null = null;
+  private journal: OperationLog | null = null;
   /** An earlier mock's single state file, saved whole on every change (single-file-state.ts). */
   private singleFile: SingleFileState | null = null;
   /** The operations the log records, by kind (defineOp). */
@@ -75,7 +75,7 @@ export class Engine {
   private follow: (from: number, to: number) => void = () => undefined;
 
   /** The operation log of a --state folder, if any (the tests reach its disk through it). */
-  get opLog(): OpJournal | null {
+  get opLog(): OperationLog | null {
     return this.journal;
   }
 
@@ -101,7 +101,7 @@ export class Engine {
     if (stateFile && !isStateFile(stateFile)) {
       const { seed, listings, investor, history } = this.ctx.options;
       const host = this.ctx;
-      this.journal = new OpJournal({
+      this.journal = new OperationLog({
         get store() { return host.store; },
         set store(s: Store) { host.store = s; },
         clock: this.ctx.clock,

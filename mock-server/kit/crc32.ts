@@ -1,4 +1,4 @@
-/** CRC-32 (IEEE, as zlib and PNG use it): the checksum of each operation-log record (world/op-log.ts). */
+/** CRC-32 (IEEE, as zlib and PNG use it): the checksum of each operation-log record (durability/log-file.ts). */
 
 const TABLE = (() => {
   const t = new Uint32Array(256);

@@ -9,7 +9,7 @@ import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { DEFAULT_PROCESS_DELAY_MS } from '../engine/engine.js';
 import { endListing } from '../engine/lifecycle.js';
-import type { OpRecord } from '../engine/op-journal.js';
+import type { OpRecord } from '../durability/operation-log.js';
 import { approveGrant, tokenGrant } from '../oauth/grants.js';
 import { answerOffersRequest } from '../offers/assess.js';
 import type { Grant, Order } from '../world/store.js';

@@ -7,7 +7,7 @@
 import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
-import { settleWorld } from './settle.js';
+import { settleWorld } from '../engine/settle.js';
 import { takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 

@@ -1,7 +1,7 @@
 /**
  * The operation log's file format and its appender. A log file is a header line, then records: each
  * a 4-byte length, a 4-byte CRC-32 of the payload (both little-endian) and the payload (JSON text of
- * one operation, engine/op-journal.ts). Records are appended by group commit: one write and one
+ * one operation, operation-log.ts). Records are appended by group commit: one write and one
  * fdatasync carry every record appended while the previous write ran, and each record's promise
  * settles when that write is on disk (or failed: then every record not on disk is dropped).
  *
@@ -20,7 +20,7 @@
  * checksum work is bounded (SCAN_BUDGET: past it the record is refused, the safe side). A machine that
  * lost power may write a torn write's pages out of order, leaving a whole record after a hole: that is
  * refused too (--state-repair cuts it); such records were never acknowledged. One file is read here;
- * that a torn tail is also the last of a folder's chain of logs is engine/op-folder.ts's check.
+ * that a torn tail is also the last of a folder's chain of logs is log-folder.ts's check.
  */
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { write as writeCb, fdatasync as fdatasyncCb } from 'node:fs';

@@ -1,14 +1,14 @@
 /**
- * Reading a `--state DIR` folder (engine/op-journal.ts keeps it): the newest usable base (a seed
+ * Reading a `--state DIR` folder (operation-log.ts keeps it): the newest usable base (a seed
  * recipe or a snapshot) and every record after it, across the logs a base snapshot under way leaves
  * (a log whose base snapshot is not yet whole goes on from the log before).
  */
 import { closeSync, copyFileSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { LogCorruptError, readLog, type LogRead } from '../world/op-log.js';
+import { LogCorruptError, readLog, type LogRead } from './log-file.js';
 import { parseState, StateFileError } from '../world/persistence.js';
 import { fsyncDir, inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { seedStore, type SeedHistory } from './seed.js';
+import { seedStore, type SeedHistory } from '../engine/seed.js';
 
 /** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
 export interface OpRecord {
@@ -102,7 +102,7 @@ function baseWorld(dir: string, n: number, base: BaseRecord): { store: Store; no
 
 /**
  * Log `n`'s records; `later`: the logs after it, `chain`: those of them read (each holds a base
- * record at least). A bad record before its end refuses (world/op-log.ts). So does a torn tail when a
+ * record at least). A bad record before its end refuses (log-file.ts). So does a torn tail when a
  * later log holds a record past its base: that log's records are written only after this log's last
  * write is on disk (LogAppender.after), so its bad last record was acknowledged, and damaged since.
  * A base record may follow a torn write (a new log's base is written at once): base records alone
@@ -122,7 +122,7 @@ function readLink(dir: string, n: number, later: number[], chain: readonly Link[
         + '(a write a crash cut short is only ever the last of the newest log)', laterNames);
     }
     if (read.end < read.size && chain.length > 0 && read.payloads.length === 0) {
-      // Its base record is on disk before a later log is begun (OpJournal.startLog): never torn by a crash.
+      // Its base record is on disk before a later log is begun (OperationLog.startLog): never torn by a crash.
       throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `its base record, which ${logName(chain[0]!.n)} after it goes on from`, laterNames);
     }
     return { read, cut: false };

@@ -1,6 +1,6 @@
 /**
  * The world of `mock serve --state DIR` as operations: a base (a seed recipe or a snapshot) and a log
- * of every operation that changed the world since, each with its virtual time (world/op-log.ts,
+ * of every operation that changed the world since, each with its virtual time (log-file.ts,
  * world/state-dir.ts). The engine is deterministic per seed and clock, so replaying the operations at
  * their times rebuilds the world the mock had. A record is on disk (group commit) before the answer;
  * a failed write rolls the world back to what the disk holds and answers 503 until the disk takes
@@ -15,21 +15,21 @@ import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
 import { Secrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import { LogAppender, type LogIo } from '../world/op-log.js';
+import { LogAppender, type LogIo } from './log-file.js';
 import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { loadFolder, type BaseRecord, type OpRecord, type SeedRecipe } from './op-folder.js';
-import type { OrderNumbering } from './orders.js';
-import { settleWorld } from './settle.js';
+import { loadFolder, type BaseRecord, type OpRecord, type SeedRecipe } from './log-folder.js';
+import type { OrderNumbering } from '../engine/orders.js';
+import { settleWorld } from '../engine/settle.js';
 
-export type { OpRecord, SeedRecipe } from './op-folder.js';
+export type { OpRecord, SeedRecipe } from './log-folder.js';
 
 /** Applies a recorded operation to the world, live or replayed, its secrets drawn from `secrets` (Engine.defineOp registers them). */
 export type OpApplier = (record: OpRecord, secrets: Secrets) => unknown;
 
-/** What the journal keeps durable: the mock's world and clock, and how to bring the world up to the clock. */
-export interface JournalHost {
+/** What the operation log keeps durable: the mock's world and clock, and how to bring the world up to the clock. */
+export interface OperationLogHost {
   store: Store;
   readonly clock: VirtualClock;
   readonly sync: () => void;
@@ -77,7 +77,7 @@ function rollbackFailed(path: string, err: unknown, rollback: unknown): ApiError
 }
 
 /** The operation log of one state folder. */
-export class OpJournal {
+export class OperationLog {
   private appender: LogAppender | null = null;
   private gen = 0;
   /** The folder's (or file's) lock while this mock holds it. */
@@ -95,7 +95,7 @@ export class OpJournal {
   private retiring: Promise<void>[] = [];
 
   constructor(
-    private readonly host: JournalHost,
+    private readonly host: OperationLogHost,
     readonly dir: string,
     private readonly recipe: SeedRecipe,
     private readonly repair = false,
