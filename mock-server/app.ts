@@ -24,7 +24,6 @@ import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
-import { defineWorldOps } from './routes/world-ops.js';
 import type { AnswerChecker } from './routes/answer-check.js';
 import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
 import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
@@ -101,8 +100,6 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const base = options.basePath ?? '';
   // By method and normalised path, which is the only path these routes answer (http/router.ts).
   const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
-  // Before the handlers (some change the world as they are made) and the log's replay, which runs them.
-  defineWorldOps(ctx);
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx, search),
     ...ordersHandlers(ctx, submit),
@@ -119,8 +116,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
   checkRoutes(handlers, patterns);
-  // A --state folder's operations after its base, now that every operation is defined.
-  ctx.engine.replayLog();
+  // A --state folder's operations after its base, once the handlers are made (the context registered the operations).
+  ctx.durability.replay();
   // --from-snapshot: the named world replaces the one the folder held (after its replay, so the clock never goes back).
   ctx.startFromSnapshot();
   // Webhooks carry only what happens from here on: what the replay and the start rebuilt was sent by the mock that made it.

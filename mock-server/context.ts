@@ -1,14 +1,20 @@
 /**
  * What every handler and engine of the mock shares, passed to them explicitly: the options it was
- * started with, the virtual clock, the store, the engine that keeps the store in step with the clock
- * (and the state file up to date), and the injected faults.
+ * started with, the virtual clock, the store, the engine that keeps the store in step with the clock,
+ * the world's durability (none, a single state file, or an operation log: durability/), the world's
+ * operations (`perform`, registered here for the log's replay) and the injected faults.
  */
 import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
+import type { Durability } from './durability/durability.js';
+import { keepWorld } from './durability/keep.js';
+import { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
 import { seedStore, type SeedHistory } from './engine/seed.js';
 import { MockSetupError } from './kit/setup-error.js';
-import { saveStateFile, stateWriteError, type SavedState } from './world/persistence.js';
+import type { Operation, OperationResults } from './operations/operation.js';
+import { perform, replayOperation } from './operations/perform.js';
+import type { SavedState } from './world/persistence.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
 import type { Store } from './world/store.js';
 import type { WebhookSettings } from '../src/contract/mock-webhooks.js';
@@ -59,6 +65,8 @@ export class MockContext {
   readonly clock: VirtualClock;
   store: Store;
   readonly engine: Engine;
+  /** How the world is kept across restarts: what the route helper waits for, and asks about rollbacks and refusals. */
+  readonly durability: Durability;
   readonly faults: Faults;
   /** The named snapshots: beside the state (--state) or in memory. */
   readonly snapshots: SnapshotShelf;
@@ -77,7 +85,9 @@ export class MockContext {
     this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
     // Seeded only when nothing is kept: a --state world is loaded instead.
     this.store = undefined as unknown as Store;
-    this.engine.open((t) => seedStore(this.seedOptions(t)));
+    // The operations are registered here, once: a --state log replays its records through them (at start, and in a rollback).
+    this.durability = keepWorld(this, (record, secrets) => replayOperation(this, record, secrets));
+    this.engine.open(this.durability, (t) => seedStore(this.seedOptions(t)));
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.store.seed);
   }
@@ -85,6 +95,19 @@ export class MockContext {
   private seedOptions(now: number) {
     const { seed, listings, investor, history } = this.options;
     return { seed, listings, now, ...(history ? { history } : {}), ...(investor ? { investor } : {}) };
+  }
+
+  /**
+   * Runs operation `op` on the world now and keeps it (operations/perform.ts): the only way a request changes
+   * what the operation log records and replays. Returns what it answers; throws its error, or the 503.
+   */
+  perform<O extends Operation>(op: O): OperationResults[O['kind']] {
+    return perform(this, op);
+  }
+
+  /** The operation log of a --state folder, or null: the tests reach its disk through it (routes ask `durability`). */
+  get operationLog(): OperationLog | null {
+    return this.durability instanceof OperationLog ? this.durability : null;
   }
 
   /** Calls `listener` after each reset or snapshot load, the new world in place. */
@@ -112,7 +135,7 @@ export class MockContext {
     this.store = seedStore(this.seedOptions(now));
     const { seed, listings, investor, history } = this.options;
     try {
-      // A --state folder begins a new log from this world, seeded at the time its base names (engine/op-journal.ts).
+      // A --state folder begins a new log from this world, seeded at the time its base names (durability/operation-log.ts).
       this.engine.worldReplaced(previous, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds.
@@ -134,7 +157,7 @@ export class MockContext {
     if (saved.now > this.clock.now()) this.clock.set(saved.now);
     else this.engine.sync();
     try {
-      // A --state folder begins a new log from it, its base written first (engine/op-journal.ts).
+      // A --state folder begins a new log from it, its base written first (durability/operation-log.ts).
       this.engine.worldReplaced(previous);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds (brought up to the clock).
@@ -158,11 +181,6 @@ export class MockContext {
     if (!saved) throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
     this.replaceWorld(saved);
     // A --state folder has it as its new base already; an earlier mock's single file is written whole.
-    if (this.engine.opLog) return;
-    try {
-      saveStateFile(stateFile, this.store, this.clock.now());
-    } catch (err) {
-      throw stateWriteError(stateFile, err);
-    }
+    this.durability.keepNow();
   }
 }

@@ -88,9 +88,8 @@ describe('POST /v1/security/oauth/token', () => {
   it('accepts a client registered through the options, and keeps it after a reset', async () => {
     const app = smallApp({ clients: ['cron:s3cret:http://127.0.0.1:9999/cb'] });
     app.ctx.reset();
-    const { approveGrant, scopesFor } = await import('../mock-server/oauth/grants.js');
-    const { Secrets } = await import('../mock-server/kit/entropy.js');
-    const key = approveGrant(app.ctx, 'cron', 'bob-1', scopesFor('read_only'), Secrets.live()).authKey;
+    const { scopesFor } = await import('../mock-server/oauth/grants.js');
+    const key = app.ctx.perform({ kind: 'grant', client: 'cron', account: 'bob-1', scopes: scopesFor('read_only') }).authKey;
     const { status } = await postToken(app, { grant_type: 'authorization_key', client_id: 'cron', client_secret: 's3cret', auth_key: key });
     expect(status).toBe(200);
   });

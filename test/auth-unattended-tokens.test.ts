@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveGrant, scopesFor } from '../mock-server/oauth/grants.js';
-import { Secrets } from '../mock-server/kit/entropy.js';
+import { scopesFor } from '../mock-server/oauth/grants.js';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { followWithoutBrowser, spawnLogin, startLoginMock, type LoginMock } from './helpers/auth-login.js';
 
@@ -75,7 +74,7 @@ describe('unattended tokens', () => {
 
   it('a replaced key sends the user back to mkt login with exit 3 once the tokens run out', async () => {
     const home = await loggedInHome();
-    approveGrant(mock.app.ctx, mock.clientId, 'bob-1', scopesFor('read_write'), Secrets.live());
+    mock.app.ctx.perform({ kind: 'grant', client: mock.clientId, account: 'bob-1', scopes: scopesFor('read_write') });
     expect((await search(home)).code).toBe(0);
     mock.app.ctx.clock.advance(11 * HOUR);
     const r = await search(home);

@@ -109,7 +109,7 @@ describe('a single flipped bit in a log of real operations', () => {
       const live = stateApp(dir);
       const token = await aliceToken(live);
       for (const o of ops) await run(live, token, o);
-      await live.ctx.engine.durable();
+      await live.ctx.durability.durable();
       crash(live);
       const path = join(dir, logsOf(dir).at(-1)!);
       const whole = readFileSync(path);
@@ -162,7 +162,7 @@ describe('a single flipped bit in the last record of an older log of real operat
       const live = stateApp(dir);
       const token = await aliceToken(live);
       for (const o of ops) await run(live, token, o);
-      await live.ctx.engine.durable();
+      await live.ctx.durability.durable();
       crash(live);
       // The real log split as a snapshot begun after its record k leaves it: log 1 up to k, log 2 going on from it.
       const path = join(dir, logsOf(dir).at(-1)!);

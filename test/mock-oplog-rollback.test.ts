@@ -68,7 +68,7 @@ describe('a failed write whose rollback fails too', () => {
 
     // Two faults: the disk refuses the next write, and the log cannot be read back for the rollback.
     const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
-    app.ctx.engine.opLog!.useIo(full);
+    app.ctx.operationLog!.useIo(full);
     const header = putFirstByte(log, 0x58);
     // Two orders at once: the first in the write that fails, the second queued behind it; both are told the same.
     const [refused, queued] = await Promise.all([call(app, 'POST', '/v1/orders', bid(two!)), call(app, 'POST', '/v1/orders', bid(one!))]);
@@ -87,7 +87,7 @@ describe('a failed write whose rollback fails too', () => {
 
     // The disk is well again: still no change taken (not on a world the disk does not hold), whatever the route.
     putFirstByte(log, header);
-    app.ctx.engine.opLog!.useIo(diskIo);
+    app.ctx.operationLog!.useIo(diskIo);
     for (const [method, path, opts] of [
       ['POST', '/v1/orders', bid(two!)],
       ['POST', '/__mock/clock', { body: { advance: '2h' } }],
@@ -135,7 +135,7 @@ describe('a failed write whose rollback fails too', () => {
     closeSync(fd);
 
     const live = app.ctx.store;
-    app.ctx.engine.opLog!.useIo(full);
+    app.ctx.operationLog!.useIo(full);
     const refused = await call(app, 'POST', '/v1/orders', bid(two!));
     expect([refused.status, refused.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
     expect(refused.body.message).toContain('the log holds an operation this mock does not know (orde_)');

@@ -119,7 +119,7 @@ describe('a world rebuilt from base and log', () => {
       const live = stateApp(dir, smallLog ? { snapshotLogBytes: 1500 } : {});
       const token = await aliceToken(live);
       for (const o of ops) await run(live, token, o);
-      await live.ctx.engine.durable();
+      await live.ctx.durability.durable();
       const expected = digest(live);
       const now = live.ctx.clock.now();
       crash(live);
@@ -226,7 +226,7 @@ describe('faults', () => {
       write: async () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); },
       datasync: async () => undefined,
     };
-    app.ctx.engine.opLog!.useIo(full);
+    app.ctx.operationLog!.useIo(full);
     const refused = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('STATE_WRITE_FAILED');
@@ -236,7 +236,7 @@ describe('faults', () => {
     expect((await call(app, 'GET', '/openapi.json')).status).toBe(200);
     expect((await call(app, 'GET', '/v1/orders', { token })).body.total_count).toBe(0);
 
-    app.ctx.engine.opLog!.useIo((await import('../mock-server/durability/log-file.js')).diskIo);
+    app.ctx.operationLog!.useIo((await import('../mock-server/durability/log-file.js')).diskIo);
     const placed = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     expect(placed.status).toBe(200);
     const after = digest(app);

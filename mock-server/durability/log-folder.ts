@@ -8,7 +8,7 @@ import { LogCorruptError, readLog, type LogRead } from './log-file.js';
 import { parseState, StateFileError } from '../world/persistence.js';
 import { fsyncDir, inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { seedStore, type SeedHistory } from '../engine/seed.js';
+import { seedStore, type SeedRecipe } from '../engine/seed.js';
 
 /** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
 export interface OpRecord {
@@ -16,15 +16,6 @@ export interface OpRecord {
   k: string;
   s?: string[];
   [field: string]: unknown;
-}
-
-/** What a seeded world is made from (a fresh folder's base, a reset's). */
-export interface SeedRecipe {
-  seed: number;
-  listings: number;
-  /** 'none': no seeded history (`mock serve --history none`); absent: the seeded history. */
-  history?: SeedHistory;
-  investor?: { id: string; cash: number };
 }
 
 /**

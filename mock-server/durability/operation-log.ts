@@ -12,39 +12,24 @@
 import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import { unlinkSync } from 'node:fs';
 import { ApiError } from '../kit/api-error.js';
-import type { VirtualClock } from '../kit/clock.js';
 import { Secrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { LogAppender, type LogIo } from './log-file.js';
 import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { loadFolder, type BaseRecord, type OpRecord, type SeedRecipe } from './log-folder.js';
-import type { OrderNumbering } from '../engine/orders.js';
+import { loadFolder, type BaseRecord, type OpRecord } from './log-folder.js';
+import type { SeedRecipe } from '../engine/seed.js';
 import { settleWorld } from '../engine/settle.js';
-
-export type { OpRecord, SeedRecipe } from './log-folder.js';
-
-/** Applies a recorded operation to the world, live or replayed, its secrets drawn from `secrets` (Engine.defineOp registers them). */
-export type OpApplier = (record: OpRecord, secrets: Secrets) => unknown;
-
-/** What the operation log keeps durable: the mock's world and clock, and how to bring the world up to the clock. */
-export interface OperationLogHost {
-  store: Store;
-  readonly clock: VirtualClock;
-  readonly sync: () => void;
-  readonly appliers: ReadonlyMap<string, OpApplier>;
-  /** The world was replaced under the engine (a rollback): caches keyed by its version must go. */
-  readonly replaced: () => void;
-  /** Where order numbers stand: kept in each base record, so a replay draws the ids the live world drew. */
-  readonly numbering: OrderNumbering;
-}
+import type { Durability, DurabilityHost } from './durability.js';
 
 /** A log past this many bytes, or this old and past a 64th of it, is followed by a new base snapshot. */
 export const SNAPSHOT_LOG_BYTES = 64 * 1024 * 1024;
 export const SNAPSHOT_LOG_AGE_MS = 60 * 60 * 1000;
 /** A world of at most this many listings is written as a base snapshot at a clean stop whatever its log. */
 const CLOSE_SNAPSHOT_LISTINGS = 20_000;
+/** How often, at most, the log records where background changes have taken the world. */
+const TIME_MARK_MS = 1000;
 
 /** A failed write as its code and message (node's messages begin with the code already). */
 function ioError(err: unknown): string {
@@ -77,7 +62,8 @@ function rollbackFailed(path: string, err: unknown, rollback: unknown): ApiError
 }
 
 /** The operation log of one state folder. */
-export class OperationLog {
+export class OperationLog implements Durability {
+  readonly owes = true;
   private appender: LogAppender | null = null;
   private gen = 0;
   /** The folder's (or file's) lock while this mock holds it. */
@@ -87,15 +73,17 @@ export class OperationLog {
   /** Set when a failed write could not be rolled back: the 503 of every change until a restart. */
   private stoppedBy: ApiError | null = null;
   /** Writes that failed so far, and the 503 of the last: a request during which one failed may have shown what was rolled back. */
-  failures = 0;
-  lastFailure: ApiError | null = null;
+  private failures = 0;
+  private lastFailure: ApiError | null = null;
+  /** The time mark waiting to be written (background). */
+  private timeMark: NodeJS.Timeout | null = null;
   private logStarted = Date.now();
   private snapshotting = false;
   /** Logs replaced by a newer one whose last records may still be on their way to disk. */
   private retiring: Promise<void>[] = [];
 
   constructor(
-    private readonly host: OperationLogHost,
+    private readonly host: DurabilityHost,
     readonly dir: string,
     private readonly recipe: SeedRecipe,
     private readonly repair = false,
@@ -146,12 +134,9 @@ export class OperationLog {
       clock.holding(r.t, () => {
         this.host.sync();
         if (r.k === 'time' || r.k === 'clock') return;
-        const apply = this.host.appliers.get(r.k);
-        if (!apply) throw new MockSetupError(`mock state ${this.dir}: the log holds an operation this mock does not know (${r.k})`);
-        try {
-          apply(r, Secrets.replaying(r.s));
-        } catch {
-          // An operation that failed when it was made fails again here, changing what it changed then.
+        // An operation that failed when it was made fails again here, changing what it changed then.
+        if (!this.host.apply(r, Secrets.replaying(r.s))) {
+          throw new MockSetupError(`mock state ${this.dir}: the log holds an operation this mock does not know (${r.k})`);
         }
       });
       last = Math.max(last, r.t);
@@ -197,8 +182,18 @@ export class OperationLog {
   }
 
   /** The 503 every change gets since a failed write could not be rolled back (until a restart), or null. */
-  get stopped(): ApiError | null {
+  get refusal(): ApiError | null {
     return this.stoppedBy;
+  }
+
+  /** The failed writes so far. */
+  mark(): number {
+    return this.failures;
+  }
+
+  /** The 503 of the last failed write (the world rolled back to the disk) when any failed since `mark`, else null. */
+  rolledBackSince(mark: number): ApiError | null {
+    return this.failures !== mark ? this.lastFailure : null;
   }
 
   /** Throws the 503 while the disk refuses writes (probing it first: a change is made only when its record can follow), or since a rollback failed. */
@@ -213,8 +208,34 @@ export class OperationLog {
     }
   }
 
-  /** Queues `record` (group commit); `synced()` settles when it is on disk. */
-  append(record: OpRecord): void {
+  /** Records operation `record` (group commit); `durable()` settles when it is on disk. */
+  record(record: OpRecord): void {
+    this.append(record);
+  }
+
+  /** Nothing to do: every operation is on disk before its answer (the route helper waits for `durable()`). */
+  promised(): void {}
+
+  /** Nothing to do: the new base is in the folder (worldReplaced) before anything is served. */
+  keepNow(): void {}
+
+  /** Where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation); not during a move. */
+  background(): void {
+    if (this.timeMark || this.host.moving()) return;
+    this.timeMark = setTimeout(() => {
+      this.timeMark = null;
+      this.append({ t: this.host.clock.now(), k: 'time' });
+    }, TIME_MARK_MS);
+    this.timeMark.unref();
+  }
+
+  /** Where a stepped clock move from `from` got to (`at`; the operations made between its days hold their own times). */
+  moveEnded(from: number, at: number): void {
+    if (at > from) this.append({ t: at, k: 'clock' });
+  }
+
+  /** Queues `record` (group commit); `durable()` settles when it is on disk. */
+  private append(record: OpRecord): void {
     const a = this.appender;
     // While the disk refuses writes only an operation that passed checkWritable's probe is recorded
     // (a time mark or a move's end is not, and never races the probe's own write).
@@ -229,7 +250,7 @@ export class OperationLog {
   }
 
   /** Settles when every record queued so far is on disk; rejects with the 503 when the write failed (the world then rolled back). */
-  async synced(): Promise<void> {
+  async durable(): Promise<void> {
     // Taken now: a write that fails while the older logs are awaited must still reach this caller.
     const current = this.appender?.synced();
     if (this.retiring.length > 0) {
@@ -322,15 +343,16 @@ export class OperationLog {
 
   /** A clean stop: every record on disk, then the world written as the base of a fresh log (a quick start next time), and the lock let go. */
   async close(): Promise<void> {
+    this.stopTimeMark();
     try {
-      await this.synced().catch(() => undefined);
+      await this.durable().catch(() => undefined);
       // A base snapshot when it starts the next run sooner than replaying the log would: a small world
       // (reading it back is quick), or a long log. A large world with a short log starts faster from its
       // seed and the log (100,000 listings: a 250 MB snapshot takes seconds to read, a day of operations less).
       const a = this.appender;
       if (!this.failure && a && (this.host.store.listings.length <= CLOSE_SNAPSHOT_LISTINGS || a.size > this.snapshotBytes / 4)) {
         this.worldReplaced();
-        await this.synced();
+        await this.durable();
       }
     } finally {
       this.appender?.close();
@@ -341,8 +363,14 @@ export class OperationLog {
 
   /** Lets go of the folder without writing anything (what a kill leaves; the tests' crash). */
   abandon(): void {
+    this.stopTimeMark();
     this.appender?.close();
     this.appender = null;
     this.lock?.abandon();
+  }
+
+  private stopTimeMark(): void {
+    if (this.timeMark) clearTimeout(this.timeMark);
+    this.timeMark = null;
   }
 }

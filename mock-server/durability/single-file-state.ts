@@ -5,35 +5,31 @@
  * of are saved shortly after. One mock at a time, through the lock `FILE.pid`.
  */
 import type { HeldLock } from '../../src/os/exclusive-lock.js';
-import type { VirtualClock } from '../kit/clock.js';
+import type { ApiError } from '../kit/api-error.js';
 import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import { settleWorld } from '../engine/settle.js';
 import { takeLock } from '../world/state-dir.js';
-import type { Store } from '../world/store.js';
+import type { Durability, DurabilityHost } from './durability.js';
 
 /** How long background changes (market ticks no one was told of) may wait before the state file is written. */
 const LAZY_SAVE_MS = 250;
 
-/** What the file keeps: the mock's world and clock, and whether a stepped clock move is under way (saves wait for its end). */
-export interface SingleFileHost {
-  store: Store;
-  readonly clock: VirtualClock;
-  readonly moving: () => boolean;
-}
-
-/** The single state file of one mock. */
-export class SingleFileState {
+/** The single state file of one mock: what it keeps is the host's world and clock; saves wait for a stepped clock move's end. */
+export class SingleFileState implements Durability {
+  /** A save that fails is told to the answer waiting for it; the world is never rolled back, and never refuses changes. */
+  readonly refusal: ApiError | null = null;
+  readonly owes = true;
   private lazyTimer: NodeJS.Timeout | null = null;
   /** Changes to the world so far; the last one someone was (or is about to be) told of; the last one the file holds. */
   private changes = 0;
-  private promised = 0;
+  private promisedAt = 0;
   private saved = 0;
   /** The save under way, if any. */
   private saving: Promise<void> | null = null;
   /** The folder's (or file's) lock while this mock holds it. */
   private lock: HeldLock | null = null;
 
-  constructor(private readonly host: SingleFileHost, readonly path: string) {}
+  constructor(private readonly host: DurabilityHost, readonly path: string) {}
 
   /** Takes the lock, loads the file (a clear error when it is corrupt) and writes it back at once (a setup error when it cannot be). */
   open(): void {
@@ -51,8 +47,13 @@ export class SingleFileState {
     }
   }
 
-  /** Notes a background change no one was told of (or, `noted`, one already counted): the file is written shortly. */
-  markDirty(noted = false): void {
+  /** Notes a background change no one was told of: the file is written shortly. */
+  background(): void {
+    this.saveSoon(false);
+  }
+
+  /** Writes the file shortly, a change more (or, `noted`, one already counted). */
+  private saveSoon(noted: boolean): void {
     if (!noted) this.changes++;
     // A save during a stepped move would write the whole world once a step; the move saves when it ends.
     if (this.lazyTimer || this.host.moving()) return;
@@ -65,17 +66,41 @@ export class SingleFileState {
 
   /** A stepped move ended: the saves it held back catch up. */
   moveEnded(): void {
-    if (this.changes > this.saved) this.markDirty(true);
+    if (this.changes > this.saved) this.saveSoon(true);
   }
 
   /** Notes a change the caller is about to be told of: the next `durable()` waits until it is in the file. */
-  markPromised(): void {
-    this.promised = ++this.changes;
+  promised(): void {
+    this.promisedAt = ++this.changes;
   }
 
-  /** Resolves once every change noted with markPromised is in the file. */
+  /** Nothing to replay: the file holds the world whole. */
+  replay(): void {}
+  /** A change is always taken: its save is what the answer waits for. */
+  checkWritable(): void {}
+  /** The operation is in the world, saved whole with the next save (the route helper has promised it). */
+  record(): void {}
+  /** A new world is saved whole with the next save (the route helper has promised it). */
+  worldReplaced(): void {}
+
+  /** No rollbacks: a failed save is told through durable() alone. */
+  mark(): number {
+    return 0;
+  }
+
+  /** Never a rollback. */
+  rolledBackSince(): ApiError | null {
+    return null;
+  }
+
+  /** Writes the whole world now, synchronously (a start from a snapshot: nothing is served before it is in the file). */
+  keepNow(): void {
+    this.saveAtStart();
+  }
+
+  /** Resolves once every change noted with `promised` is in the file. */
   durable(): Promise<void> {
-    return this.saveUpTo(this.promised);
+    return this.saveUpTo(this.promisedAt);
   }
 
   /** Saves until the file holds change number `target`; a save covers every change made before it began (group commit). */

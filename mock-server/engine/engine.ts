@@ -1,20 +1,17 @@
 /**
  * The engine of a running mock (its MockContext holds it): keeps the world in step with the virtual clock (orders
- * processed at their time, hourly market ticks in between), runs on a timer while a server listens, runs each operation
- * that changes the world (`perform`), and keeps the world with --state: a folder's operation log (op-journal.ts), or an
- * earlier mock's single state file (single-file-state.ts); a change someone is told of is kept before the answer goes out.
+ * processed at their time, hourly market ticks in between) and runs on a timer while a server listens. It tells the
+ * world's keeper (`Keeper`: durability/, chosen by the context) of every change it makes and of every clock move;
+ * the operations that change the world on request run in operations/, which syncs the world through `sync`.
  */
 import type { VirtualClock } from '../kit/clock.js';
-import { Secrets } from '../kit/entropy.js';
-import { isStateFile } from '../world/state-dir.js';
-import type { Account, Order, Store } from '../world/store.js';
-import { OperationLog, type OpApplier, type OpRecord, type SeedRecipe } from '../durability/operation-log.js';
-import { SingleFileState } from '../durability/single-file-state.js';
+import type { Store } from '../world/store.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
 import { describeAwaiting } from '../world/listing-table.js';
-import { carryNumbering, processOrder, submitOrder, type OrderNumbering } from './orders.js';
+import { carryNumbering, processOrder, type OrderNumbering } from './orders.js';
+import type { SeedRecipe } from './seed.js';
 
 /** Default delay between accepting an order and processing it (virtual time). */
 export const DEFAULT_PROCESS_DELAY_MS = 1500;
@@ -22,8 +19,6 @@ export const DEFAULT_PROCESS_DELAY_MS = 1500;
 const MAX_CATCH_UP_TICKS = 24 * 800;
 /** How often the running server looks at the clock. */
 const TIMER_MS = 200;
-/** How often, at most, the log records where background changes have taken the world. */
-const TIME_MARK_MS = 1000;
 /** Listings a slice of the idle work gives a place in the timeline, rows it settles, and arrived listings it describes (prepareIdle): ~10 ms each. */
 const [PREPARE_ROWS, SETTLE_ROWS, DESCRIBE_ROWS] = [8192, 16384, 2048];
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
@@ -44,12 +39,38 @@ export interface ClockMoveProgress {
   readonly at: number;
 }
 
-/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock; the state file or folder. */
+/** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock. */
 export interface EngineHost {
   store: Store;
   readonly clock: VirtualClock;
-  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number; readonly start?: number } & SeedRecipe;
 }
+
+/**
+ * What keeps the world across restarts (durability/: nothing without --state, an earlier mock's single state
+ * file, or a --state folder's operation log), as the engine tells it of what happens to the world.
+ */
+export interface Keeper {
+  /** Takes up the world: the one kept, or `fresh(t)` seeded at `t` when nothing is (a clear error when what is kept is corrupt). */
+  open(fresh: (t: number) => Store): void;
+  /** A change no one was told of (an order processed at its time, a market tick): kept soon. */
+  background(): void;
+  /** A change someone is about to be told of: the next `durable()` waits until it is kept. */
+  promised(): void;
+  /** A stepped clock move from `from` ended at `at` (what it held back is kept now; a log records where it got to). */
+  moveEnded(from: number, at: number): void;
+  /** The world was replaced (a reset: `recipe`; a snapshot loaded: none): kept before this returns, or the 503 thrown and nothing changed. */
+  worldReplaced(recipe?: SeedRecipe, t?: number): void;
+  /** Keeps every change not yet kept, and lets the state go. */
+  close(): Promise<void>;
+  /** Lets the state go writing nothing more (what a kill leaves; the tests' crash). */
+  abandon(): void;
+}
+
+/** The keeper before `open`: nothing to keep. */
+const NOT_OPEN: Keeper = {
+  open: () => undefined, background: () => undefined, promised: () => undefined, moveEnded: () => undefined,
+  worldReplaced: () => undefined, close: () => Promise.resolve(), abandon: () => undefined,
+};
 
 /** The engine of a mock. */
 export class Engine {
@@ -60,24 +81,14 @@ export class Engine {
   private move: { progress: ClockMoveProgress; ended: Promise<void> } | null = null;
   /** Set by close: a move under way stops at its next day boundary. */
   private stopping = false;
-  /** The operation log of a --state folder (op-journal.ts); null without one, or with an earlier mock's single state file (singleFile). */
-  private journal: OperationLog | null = null;
-  /** An earlier mock's single state file, saved whole on every change (single-file-state.ts). */
-  private singleFile: SingleFileState | null = null;
-  /** The operations the log records, by kind (defineOp). */
-  private readonly ops = new Map<string, OpApplier>();
-  private timeMark: NodeJS.Timeout | null = null;
+  /** What keeps the world (set by open). */
+  private keeper: Keeper = NOT_OPEN;
   /** The next slice of the idle timeline build (prepareIdle), or null. */
   private preparing: NodeJS.Immediate | null = null;
-  /** Where order numbers stand across the worlds this mock has had (orders.ts). */
-  private readonly numbering: OrderNumbering = { before: 0 };
+  /** Where order numbers stand across the worlds this mock has had (orders.ts): an order accepted draws from it, a keeper keeps it. */
+  readonly numbering: OrderNumbering = { before: 0 };
   /** What follows each move of the clock (set by open). */
   private follow: (from: number, to: number) => void = () => undefined;
-
-  /** The operation log of a --state folder, if any (the tests reach its disk through it). */
-  get opLog(): OperationLog | null {
-    return this.journal;
-  }
 
   /** Bumped by every change to the world (a writing route's or the market's): part of the key of kept list orders (kept-orders.ts). */
   get version(): number {
@@ -90,83 +101,20 @@ export class Engine {
   constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
 
   /**
-   * Takes up the world (`fresh` seeds it when nothing is kept): a --state folder's base and log (replayed by `replayLog`,
-   * once the operations are defined), or a single-file --state of an earlier mock (loaded, then saved whole on every
-   * change as before; throwing a clear error when it is corrupt); follows every move of the clock.
+   * Takes up the world through `keeper` (`fresh` seeds it when nothing is kept; a --state folder's log is replayed
+   * later, by the keeper's own `replay`, once every operation can run) and follows every move of the clock.
    */
-  open(fresh: (t: number) => Store): void {
+  open(keeper: Keeper, fresh: (t: number) => Store): void {
     // Inside a stepped move the world is settled when someone reads it (a request syncs), and after it between requests.
     this.follow = (_from: number, to: number) => this.syncTo(to, !this.move);
-    const stateFile = this.ctx.options.stateFile;
-    if (stateFile && !isStateFile(stateFile)) {
-      const { seed, listings, investor, history } = this.ctx.options;
-      const host = this.ctx;
-      this.journal = new OperationLog({
-        get store() { return host.store; },
-        set store(s: Store) { host.store = s; },
-        clock: this.ctx.clock,
-        sync: () => this.sync(),
-        appliers: this.ops,
-        replaced: () => this.worldVersion++,
-        numbering: this.numbering,
-      }, stateFile, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, this.ctx.options.stateRepair, this.ctx.options.snapshotLogBytes);
-      this.journal.open(fresh);
-      this.ctx.clock.onMove(this.follow);
-      return;
-    }
-    if (!stateFile) {
-      this.ctx.store = fresh(this.ctx.options.start ?? this.ctx.clock.now());
-      this.ctx.clock.onMove(this.follow);
-      return;
-    }
-    // An earlier mock's single file: kept working as it did.
-    this.singleFile = new SingleFileState({
-      get store() { return host.store; },
-      set store(s: Store) { host.store = s; },
-      clock: this.ctx.clock,
-      moving: () => this.move !== null,
-    }, stateFile);
-    const host = this.ctx;
-    this.singleFile.open();
+    this.keeper = keeper;
+    keeper.open(fresh);
     this.ctx.clock.onMove(this.follow);
   }
 
-  /** Replays the operations the log holds after its base (at start, once every defineOp is made). */
-  replayLog(): void {
-    this.journal?.replay();
-  }
-
-  /** Defines operation `kind`: how the log replays it, and what `perform` runs live (the same code both times). */
-  defineOp(kind: string, apply: OpApplier): void {
-    this.ops.set(kind, apply);
-  }
-
-  /**
-   * Runs operation `kind` on `input` now, the clock held at one instant and the world synced to it
-   * first, and records it in the log (when there is one), failed or not: a failure may have changed
-   * the world too (an ORD rejection sends an email). Throws the operation's error, or the 503 while
-   * the log cannot be written (nothing is changed then).
-   */
-  perform<T>(kind: string, input: Record<string, unknown>): T {
-    const apply = this.ops.get(kind);
-    if (!apply) throw new Error(`no operation ${kind}`);
-    this.journal?.checkWritable();
-    const t = this.ctx.clock.now();
-    const record: OpRecord = { t, k: kind, ...input };
-    const secrets = Secrets.live();
-    const run = this.ctx.clock.holding(t, (): { value: unknown } | { error: unknown } => {
-      this.sync();
-      try {
-        return { value: apply(record, secrets) };
-      } catch (error) {
-        return { error };
-      }
-    });
+  /** Notes a change to the world made by someone else (an operation, a rollback): `version` moves, so kept views of the world go. */
+  changed(): void {
     this.worldVersion++;
-    if (secrets.drawn.length > 0) record.s = secrets.drawn;
-    this.journal?.append(record);
-    if ('error' in run) throw run.error;
-    return run.value as T;
   }
 
   /**
@@ -179,7 +127,7 @@ export class Engine {
     const numbered = this.numbering.before;
     carryNumbering(this.numbering, previous, this.ctx.store);
     try {
-      this.journal?.worldReplaced(recipe, t);
+      this.keeper.worldReplaced(recipe, t);
     } catch (err) {
       this.numbering.before = numbered;
       throw err;
@@ -291,66 +239,23 @@ export class Engine {
     } finally {
       this.move = null;
       end();
-      // Background saves waited for the move (markDirty): the state file catches up now.
-      this.singleFile?.moveEnded();
+      // Background saves waited for the move (markDirty): the keeper catches up now, and keeps where the move got to.
+      this.keeper.moveEnded(from, progress.at);
       this.prepareIdle();
-      // The log keeps where the move got to (the operations made between its days hold their own times).
-      if (progress.at > from) this.journal?.append({ t: progress.at, k: 'clock' });
     }
     return { from, to: progress.at };
   }
 
-  /** Validates and accepts the order in body `text` for `account` (orders.ts submitOrder: the first ORD error thrown, the investor emailed); the world is synced first. */
-  submit(account: Account, text: string, delayMs = this.processDelayMs): Order {
-    this.sync();
-    const now = this.ctx.clock.now();
-    return submitOrder(this.ctx.store, account, text, now, now + delayMs, this.numbering);
-  }
-
-  /** Processes every queued order now, whatever its time (POST /__mock/process). */
-  processAll(): number {
-    this.sync();
-    const store = this.ctx.store;
-    const now = this.ctx.clock.now();
-    const ids = [...store.engine.queue];
-    for (const id of ids) {
-      const order = store.orders.get(id);
-      if (order) processOrder(store, order, now);
-    }
-    store.engine.queue = [];
-    return ids.length;
-  }
-
-  /** Notes a background change no one was told of: the state file is written shortly, or the log marks the time; what it added is described between requests. */
+  /** Notes a background change no one was told of: the keeper keeps it soon; what it added is described between requests. */
   private markDirty(): void {
-    if (this.journal) this.markTime();
-    else this.singleFile?.markDirty();
+    this.keeper.background();
     this.prepareIdle();
   }
 
-  /** With a log: where the running clock has taken the world, recorded now and then (a restart resumes there, not at the last operation). */
-  private markTime(): void {
-    if (this.timeMark || this.move) return;
-    this.timeMark = setTimeout(() => {
-      this.timeMark = null;
-      this.journal?.append({ t: this.ctx.clock.now(), k: 'time' });
-    }, TIME_MARK_MS);
-    this.timeMark.unref();
-  }
-
-  /** Notes a change the caller is about to be told of (only the route helper calls it): the next `durable()` waits until it is kept, and `version` moves. */
+  /** Notes a change the caller is about to be told of (only the route helper calls it): the keeper's next `durable()` waits until it is kept, and `version` moves. */
   markPromised(): void {
     this.worldVersion++;
-    this.singleFile?.markPromised();
-  }
-
-  /**
-   * Resolves once every change made or promised so far is kept (in the log, or the single state file; at once without --state). Every
-   * answer waits for it, so none acknowledges or shows a change that a crash could still take back; rejects with the 503 when the log could not be written.
-   */
-  durable(): Promise<void> {
-    if (this.journal) return this.journal.synced();
-    return this.singleFile?.durable() ?? Promise.resolve();
+    this.keeper.promised();
   }
 
   /** Starts following real time (a running server): runs what falls due, not while a move steps the world; readers and the idle work settle it. Stop with `close`. */
@@ -373,27 +278,19 @@ export class Engine {
     this.stopping = true;
     await this.afterMove(() => (this.stopping = false));
     this.stopTimers();
-    if (this.journal) await this.journal.close();
-    else await this.singleFile?.close();
+    await this.keeper.close();
   }
 
   private stopTimers(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.timeMark) clearTimeout(this.timeMark);
     if (this.preparing) clearImmediate(this.preparing);
-    this.timer = this.timeMark = this.preparing = null;
+    this.timer = this.preparing = null;
   }
 
   /** Stops as a kill would: timers off, the state let go, nothing more written (the tests' crash). */
   abandon(): void {
     this.stopTimers();
     this.stopping = true;
-    this.journal?.abandon();
-    this.singleFile?.abandon();
-  }
-
-  /** Whether `durable()` can have anything to wait for (a --state log or file): without one a caller skips its promise. */
-  get owesDurability(): boolean {
-    return this.journal !== null || this.singleFile !== null;
+    this.keeper.abandon();
   }
 }

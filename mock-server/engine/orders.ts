@@ -24,7 +24,7 @@ export const ORDER_SOURCE = 'API';
  * its number is the world's order count plus `before`, the numbers drawn in the worlds it replaced (a
  * snapshot loaded, a reset: a frozen clock gave a loaded world's next order the id the world before
  * had given, at the same time, to another order). Kept by the engine, not in the world (a snapshot
- * loads byte for byte as saved), and in each base record of a --state log (engine/op-journal.ts).
+ * loads byte for byte as saved), and in each base record of a --state log (durability/operation-log.ts).
  */
 export interface OrderNumbering {
   before: number;
@@ -90,6 +90,17 @@ export function processOrder(store: Store, order: Order, at: number): void {
   store.engine.queue = store.engine.queue.filter((id) => id !== order.order_id);
   notifyProcessed(store, order, at);
   completeIfDone(store, order, at);
+}
+
+/** Processes every queued order at `now`, whatever its time (POST /__mock/process); returns how many there were. */
+export function processQueued(store: Store, now: number): number {
+  const ids = [...store.engine.queue];
+  for (const id of ids) {
+    const order = store.orders.get(id);
+    if (order) processOrder(store, order, now);
+  }
+  store.engine.queue = [];
+  return ids.length;
 }
 
 function refund(store: Store, order: Order, bid: Bid, amount: number, at: number): void {

@@ -32,6 +32,9 @@ export interface SeedOptions {
   investor?: { id: string; cash: number };
 }
 
+/** What a seeded world is made from, its time aside (a fresh --state folder's base, a reset's). */
+export type SeedRecipe = Omit<SeedOptions, 'now'>;
+
 const DAY = 86_400_000;
 const HISTORY_START = Date.parse('2015-06-01T00:00:00Z');
 

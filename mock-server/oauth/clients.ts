@@ -3,8 +3,19 @@
  * (`ID:SECRET:REDIRECT`, from `mkt mock serve --client`). Option clients are looked up from the
  * options every time, so they survive a reset of the store.
  */
-import type { MockContext } from '../context.js';
-import type { OAuthClient } from '../world/store.js';
+import type { VirtualClock } from '../kit/clock.js';
+import type { OAuthClient, Store } from '../world/store.js';
+
+/**
+ * What the authorization flow reads and changes (the mock's context is one): the world, the clock, and the
+ * options that add clients and the password grant. Named here, not imported, so the operations that issue
+ * keys and tokens (operations/) sit below the context that registers them.
+ */
+export interface OAuthHost {
+  readonly store: Store;
+  readonly clock: VirtualClock;
+  readonly options: { readonly clients?: readonly string[]; readonly allowPasswordGrant?: boolean };
+}
 
 /** Parses `ID:SECRET:REDIRECT` (the redirect URL keeps its own colons); throws a clear error on a bad spec. */
 export function parseClientSpec(spec: string): OAuthClient {
@@ -28,12 +39,12 @@ export function parseClientSpec(spec: string): OAuthClient {
 }
 
 /** The option clients of `ctx`, parsed (throws on a bad spec, so a typo fails at start-up). */
-export function optionClients(ctx: MockContext): OAuthClient[] {
+export function optionClients(ctx: OAuthHost): OAuthClient[] {
   return (ctx.options.clients ?? []).map(parseClientSpec);
 }
 
 /** The registered client `clientId`, or undefined. */
-export function findClient(ctx: MockContext, clientId: string | null | undefined): OAuthClient | undefined {
+export function findClient(ctx: OAuthHost, clientId: string | null | undefined): OAuthClient | undefined {
   if (!clientId) return undefined;
   const stored = ctx.store.clients.get(clientId);
   if (stored) return stored;

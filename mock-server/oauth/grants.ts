@@ -8,9 +8,8 @@
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
 import { ApiError } from '../kit/api-error.js';
 import type { Secrets } from '../kit/entropy.js';
-import type { MockContext } from '../context.js';
 import type { Grant, Token } from '../world/store.js';
-import { findClient } from './clients.js';
+import { findClient, type OAuthHost } from './clients.js';
 import { passwordMatches } from './passwords.js';
 
 /** Which grant the user chose on the consent page. */
@@ -29,7 +28,7 @@ export function oauthError(status: number, error: string, description: string): 
 }
 
 /** The grant of `accountId` to `clientId`, if the user ever approved one. */
-export function findGrant(ctx: MockContext, clientId: string, accountId: string): Grant | undefined {
+export function findGrant(ctx: OAuthHost, clientId: string, accountId: string): Grant | undefined {
   return ctx.store.grants.find((g) => g.clientId === clientId && g.accountId === accountId);
 }
 
@@ -37,7 +36,7 @@ export function findGrant(ctx: MockContext, clientId: string, accountId: string)
  * Approves (or renews) a grant: a fresh auth key replaces any earlier key of this client and account. The key is
  * drawn from `secrets`, the operation's own (kit/entropy.ts), so the operation log replays it.
  */
-export function approveGrant(ctx: MockContext, clientId: string, accountId: string, scopes: readonly string[], secrets: Secrets): Grant {
+export function approveGrant(ctx: OAuthHost, clientId: string, accountId: string, scopes: readonly string[], secrets: Secrets): Grant {
   const grant = findGrant(ctx, clientId, accountId);
   const renewed: Grant = { clientId, accountId, authKey: secrets.draw(24), scopes: [...scopes], createdAt: ctx.clock.now() };
   if (grant) Object.assign(grant, renewed);
@@ -55,18 +54,18 @@ export interface TokenResponse {
   scope?: string;
 }
 
-function pruneExpired(ctx: MockContext, now: number): void {
+function pruneExpired(ctx: OAuthHost, now: number): void {
   for (const [value, t] of ctx.store.tokens) if (t.expiresAt <= now) ctx.store.tokens.delete(value);
 }
 
-function issue(ctx: MockContext, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number, secrets: Secrets): Token {
+function issue(ctx: OAuthHost, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number, secrets: Secrets): Token {
   const token: Token = { ...from, scopes: [...from.scopes], kind, value: secrets.draw(24), expiresAt: ctx.clock.now() + seconds * 1000 };
   ctx.store.tokens.set(token.value, token);
   return token;
 }
 
 /** The grant types the token endpoint takes: the spec's two, and the password grant when the mock allows it. */
-function grantTypes(ctx: MockContext): string[] {
+function grantTypes(ctx: OAuthHost): string[] {
   return ['authorization_key', 'refresh_token', ...(ctx.options.allowPasswordGrant ? ['password'] : [])];
 }
 
@@ -75,7 +74,7 @@ function grantTypes(ctx: MockContext): string[] {
  * password (passwords.ts) give a read/write token pair for the user's first account. An unknown user or a
  * wrong password is invalid_grant, as a bad key or refresh token is for the spec's grants.
  */
-function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams, secrets: Secrets): TokenResponse {
+function passwordGrant(ctx: OAuthHost, clientId: string, form: URLSearchParams, secrets: Secrets): TokenResponse {
   const username = form.get('username');
   const password = form.get('password');
   if (!username || password === null) throw oauthError(400, 'invalid_request', 'The password grant needs username and password');
@@ -90,14 +89,14 @@ function passwordGrant(ctx: MockContext, clientId: string, form: URLSearchParams
 }
 
 /** A new access token and refresh token for `from`. */
-function tokenPair(ctx: MockContext, from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, secrets: Secrets): TokenResponse {
+function tokenPair(ctx: OAuthHost, from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, secrets: Secrets): TokenResponse {
   const access = issue(ctx, 'access', from, ACCESS_TOKEN_SECONDS, secrets);
   const refresh = issue(ctx, 'refresh', from, REFRESH_TOKEN_SECONDS, secrets);
   return { access_token: access.value, token_type: 'bearer', refresh_token: refresh.value, expires_in: ACCESS_TOKEN_SECONDS };
 }
 
 /** Answers POST {base_url}/security/oauth/token for the form `form`, its tokens drawn from `secrets`; throws the spec's errors. */
-export function tokenGrant(ctx: MockContext, form: URLSearchParams, secrets: Secrets): TokenResponse {
+export function tokenGrant(ctx: OAuthHost, form: URLSearchParams, secrets: Secrets): TokenResponse {
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'Missing grant_type');
   const types = grantTypes(ctx);

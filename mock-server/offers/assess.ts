@@ -9,7 +9,7 @@
  */
 import { OFFER_ERRORS, VALIDATION_ERROR } from '../../src/contract/errors.js';
 import { ApiError } from '../kit/api-error.js';
-import type { MockContext } from '../context.js';
+import type { VirtualClock } from '../kit/clock.js';
 import type { Store } from '../world/store.js';
 import { issueOffers } from './book.js';
 import { priceOffers } from './pricing.js';
@@ -84,8 +84,14 @@ export function applicantErrors(store: Store, body: Record<string, unknown>, now
   return { errors, facts };
 }
 
+/** What an offers request reads and changes (the mock's context is one): the world (its offer records) and the clock. */
+export interface OffersHost {
+  readonly store: Store;
+  readonly clock: VirtualClock;
+}
+
 /** The whole answer to a parsed offers request body; `origin` is root_url for the offer links. */
-export function answerOffersRequest(ctx: MockContext, body: unknown, origin: string): Record<string, unknown> {
+export function answerOffersRequest(ctx: OffersHost, body: unknown, origin: string): Record<string, unknown> {
   if (!isObject(body)) throw offersBadRequest('request body: must be a JSON object with the offer request objects');
   const identification = checkIdentification(ctx.store, body);
   const now = ctx.clock.now();

@@ -131,11 +131,12 @@ export function adminHandlers(ctx: MockContext) {
       return { now: formatDateTime(to), moved_ms: to - from };
     }, { json: true, sync: true })),
     http.get('*/__mock/clock', route(ctx, () => clockState(ctx), { sync: true })),
-    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.engine.perform<number>('process', {}) }))),
+    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.perform({ kind: 'process' }) }))),
     http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
     http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),
+    // The operation syncs the world itself (operations/perform.ts).
     http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => (
-      ctx.engine.perform('listing', { n: Number(params.number), action: String(params.action) })
-    ), { sync: true })),
+      ctx.perform({ kind: 'listing', listing: Number(params.number), action: String(params.action) })
+    ))),
   ];
 }

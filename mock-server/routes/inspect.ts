@@ -59,6 +59,6 @@ export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
       }
       return paged(newestFirst, page(), messageView);
     }, { list: INSPECT_PAGE, sync: true })),
-    http.delete('*/__mock/outbox', route(ctx, () => ({ cleared: ctx.engine.perform<number>('outbox-clear', {}) }))),
+    http.delete('*/__mock/outbox', route(ctx, () => ({ cleared: ctx.perform({ kind: 'outbox-clear' }) }))),
   ];
 }

@@ -5,11 +5,10 @@
  */
 import { http } from 'msw';
 import { ApiError } from '../kit/api-error.js';
-import { performGrant, performToken } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
-import { approveGrant, findGrant, oauthError, scopesFor, tokenGrant, type Access } from '../oauth/grants.js';
+import { findGrant, oauthError, scopesFor, type Access } from '../oauth/grants.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { OAuthClient } from '../world/store.js';
 import { route } from './route.js';
@@ -49,7 +48,7 @@ function redirectBack(client: OAuthClient, params: Record<string, string | null>
 }
 
 function approveAndRedirect(ctx: MockContext, client: OAuthClient, accountId: string, scopes: string[], state: string | null): Response {
-  const grant = performGrant(ctx, client.clientId, accountId, scopes);
+  const grant = ctx.perform({ kind: 'grant', client: client.clientId, account: accountId, scopes });
   const cookie = `${SESSION_COOKIE}=${encodeURIComponent(accountId)}; Path=/; HttpOnly; SameSite=Lax`;
   return redirectBack(client, { auth_key: grant.authKey, state, scope: grant.scopes.join(' ') }, { 'set-cookie': cookie });
 }
@@ -108,7 +107,7 @@ export function oauthHandlers(ctx: MockContext) {
       if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
       }
-      const body = performToken(ctx, await request.text());
+      const body = ctx.perform({ kind: 'token', form: await request.text() });
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
     })),
   ];

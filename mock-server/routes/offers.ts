@@ -3,9 +3,8 @@
  * and the browser pages behind offers_url and offer_url (no credentials: they are links for people).
  */
 import { http } from 'msw';
-import { performOffers } from './world-ops.js';
 import type { MockContext } from '../context.js';
-import { answerOffersRequest, offersBadRequest } from '../offers/assess.js';
+import { offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
 import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
 import { authedRoute, route } from './route.js';
@@ -26,7 +25,7 @@ export function offersHandlers(ctx: MockContext) {
   return [
     // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
     http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, root }) => (
-      performOffers(ctx, await readJson(request), root)
+      ctx.perform({ kind: 'offers', body: await readJson(request), origin: root })
     ), { json: true, sync: false })),
     http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
       const record = ctx.store.offerRecords.get(String(params.code));

@@ -5,7 +5,6 @@
 import { http } from 'msw';
 import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
-import { submitOrder } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
 import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
@@ -28,12 +27,15 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
 /** The orders path, normalised (request-target.ts): the HTTP adapter answers a POST there directly (app.ts). */
 export const ORDERS_PATH = '/v1/orders';
 
-/** Submitting an order: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the head and the body's text). */
+/**
+ * Submitting an order: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the head and the body's text).
+ * The operation syncs the world itself (operations/perform.ts), so the route does not before it.
+ */
 export function orderSubmit(ctx: MockContext): Route<RequestHead> {
   return headRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
-    const account = ctx.store.accounts.get(caller.accountId)!;
-    return createdOrderView(ctx.store, submitOrder(ctx, account.id, await request.text()), zone);
-  }, { json: true });
+    const order = ctx.perform({ kind: 'order', account: caller.accountId, body: await request.text(), delayMs: ctx.engine.processDelayMs });
+    return createdOrderView(ctx.store, order, zone);
+  }, { json: true, sync: false });
 }
 
 /** The orders handlers, over `submit` (made here unless the caller shares it with the adapter's direct path). */

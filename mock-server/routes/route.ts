@@ -208,10 +208,11 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
   const answerError = spec.browser ?? jsonError;
   const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
+    const durability = ctx.durability;
     // A log that could not be rolled back takes no change until a restart: refused before the body runs.
-    const stopped = writes ? ctx.engine.opLog?.stopped : null;
-    if (stopped) return answerError(stopped);
-    const failuresBefore = ctx.engine.opLog?.failures ?? 0;
+    const refusal = writes ? durability.refusal : null;
+    if (refusal) return answerError(refusal);
+    const since = durability.mark();
     let result: Answer;
     try {
       result = await answer(spec, run, request, params, ctx.options.basePath ?? '');
@@ -223,18 +224,18 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
       if (writes) ctx.engine.markPromised();
     }
     // Without --state nothing is ever unsaved: no promise and no turn of the microtask queue then.
-    if (ctx.engine.owesDurability) {
+    if (durability.owes) {
       try {
-        await ctx.engine.durable();
+        await durability.durable();
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         result = answerError(err);
       }
     }
-    // The log could not be written meanwhile: the world was rolled back (engine/op-journal.ts), so this
-    // answer, made before, may show a change that is gone; it is the 503 instead.
-    const log = ctx.engine.opLog;
-    if (log && log.failures !== failuresBefore && log.lastFailure) result = answerError(log.lastFailure);
+    // The log could not be written meanwhile: the world was rolled back (durability/operation-log.ts), so
+    // this answer, made before, may show a change that is gone; it is the 503 instead.
+    const rolledBack = durability.rolledBackSince(since);
+    if (rolledBack) result = answerError(rolledBack);
     return result;
   };
   // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).

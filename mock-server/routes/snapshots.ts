@@ -47,8 +47,8 @@ export function snapshotHandlers(ctx: MockContext) {
     // as a reader sees it (a move leaves that to its readers: an unsettled text, loaded, would lose the steps it lacks for good).
     http.post('*/__mock/snapshots', route(ctx, async ({ request }) => {
       // A world that holds changes its log could not keep (a failed rollback) is not saved for later loads.
-      const stopped = ctx.engine.opLog?.stopped;
-      if (stopped) throw stopped;
+      const refusal = ctx.durability.refusal;
+      if (refusal) throw refusal;
       const body = await jsonBody(request);
       const name = checkedName(body.name);
       if (body.replace !== undefined && typeof body.replace !== 'boolean') throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);

@@ -3,8 +3,7 @@ import type { MockApp } from '../../mock-server/app.js';
 import { testMockApp } from './mock.js';
 import type { MockOptions } from '../../mock-server/context.js';
 import { startHttpServer, type RunningServer } from '../../mock-server/http-adapter.js';
-import { approveGrant, scopesFor, type Access } from '../../mock-server/oauth/grants.js';
-import { Secrets } from '../../mock-server/kit/entropy.js';
+import { scopesFor, type Access } from '../../mock-server/oauth/grants.js';
 import { DEMO_CLIENT } from '../../mock-server/engine/seed.js';
 
 /** The origin in-process requests use (never contacted: app.handle answers directly). */
@@ -33,7 +32,7 @@ export async function postToken(app: MockApp, fields: Record<string, string>): P
 
 /** Grants `accountId` to the demo client in-process and returns the auth key. */
 export function grantKey(app: MockApp, accountId = 'alice-1', access: Access = 'read_write'): string {
-  return approveGrant(app.ctx, DEMO_CLIENT.clientId, accountId, scopesFor(access), Secrets.live()).authKey;
+  return app.ctx.perform({ kind: 'grant', client: DEMO_CLIENT.clientId, account: accountId, scopes: scopesFor(access) }).authKey;
 }
 
 /** Exchanges an auth key for tokens with the demo client's credentials. */
