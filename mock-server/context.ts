@@ -12,7 +12,7 @@ import { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
 import { seedStore, type SeedHistory } from './engine/seed.js';
 import { MockSetupError } from './kit/setup-error.js';
-import type { Operation, OperationResults } from './operations/operation.js';
+import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
 import type { SavedState } from './world/persistence.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
@@ -101,7 +101,7 @@ export class MockContext {
    * Runs operation `op` on the world now and keeps it (operations/perform.ts): the only way a request changes
    * what the operation log records and replays. Returns what it answers; throws its error, or the 503.
    */
-  perform<O extends Operation>(op: O): OperationResults[O['kind']] {
+  perform<O extends Operation>(op: O): OperationResult<O> {
     return perform(this, op);
   }
 

@@ -11,7 +11,7 @@ import { endListing } from '../engine/lifecycle.js';
 import { processQueued, submitOrder } from '../engine/orders.js';
 import { approveGrant, tokenGrant } from '../oauth/grants.js';
 import { answerOffersRequest } from '../offers/assess.js';
-import type { ListingChange, Operation, OperationHost, OperationKind, OperationOf, OperationResults } from './operation.js';
+import type { ListingChange, Operation, OperationHost, OperationKind, OperationOf, OperationResult, OperationResults } from './operation.js';
 
 /** How operations of kind `K` are applied. */
 type Apply<K extends OperationKind> = (host: OperationHost, op: OperationOf<K>, secrets: Secrets) => OperationResults[K];
@@ -34,9 +34,9 @@ const APPLY: { readonly [K in OperationKind]: Apply<K> } = {
 };
 
 /** Applies `op` to the world of `host` (its clock held and the world synced by the caller); returns what it answers or throws its error. */
-export function applyOperation<O extends Operation>(host: OperationHost, op: O, secrets: Secrets): OperationResults[O['kind']] {
+export function applyOperation<O extends Operation>(host: OperationHost, op: O, secrets: Secrets): OperationResult<O> {
   // The table is keyed by the kind, so APPLY[op.kind] takes this very op: one cast where TS cannot follow the pairing.
-  const apply = APPLY[op.kind] as unknown as (host: OperationHost, op: O, secrets: Secrets) => OperationResults[O['kind']];
+  const apply = APPLY[op.kind] as unknown as (host: OperationHost, op: O, secrets: Secrets) => OperationResult<O>;
   return apply(host, op, secrets);
 }
 

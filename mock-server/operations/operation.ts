@@ -2,7 +2,8 @@
  * The world's operations: every change a request makes to the world that a --state folder's operation
  * log records and replays, as one discriminated union. Each carries what the change needs and no more
  * (the account and the order's body text, the admin action, the OAuth form), so that running it again
- * at its time, on the world as it was, makes the same change. What each answers is `OperationResult`.
+ * at its time, on the world as it was, makes the same change. What each answers is `OperationResult`
+ * (by kind: `OperationResults`).
  */
 import type { Engine } from '../engine/engine.js';
 import type { Durability } from '../durability/durability.js';

@@ -7,7 +7,7 @@
 import { Secrets } from '../kit/entropy.js';
 import type { OpRecord } from '../durability/log-folder.js';
 import { applyOperation } from './apply.js';
-import type { Operation, OperationHost, OperationResults } from './operation.js';
+import type { Operation, OperationHost, OperationResult } from './operation.js';
 import { fromRecord, isOperationRecord, toRecord } from './records.js';
 
 /**
@@ -16,11 +16,11 @@ import { fromRecord, isOperationRecord, toRecord } from './records.js';
  * rejection sends an email). Returns what the operation answers; throws its error, or the 503 while the world's
  * changes cannot be kept (nothing is changed then).
  */
-export function perform<O extends Operation>(host: OperationHost, op: O): OperationResults[O['kind']] {
+export function perform<O extends Operation>(host: OperationHost, op: O): OperationResult<O> {
   host.durability.checkWritable();
   const t = host.clock.now();
   const secrets = Secrets.live();
-  const run = host.clock.holding(t, (): { value: OperationResults[O['kind']] } | { error: unknown } => {
+  const run = host.clock.holding(t, (): { value: OperationResult<O> } | { error: unknown } => {
     host.engine.sync();
     try {
       return { value: applyOperation(host, op, secrets) };
