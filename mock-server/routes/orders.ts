@@ -2,7 +2,6 @@
  * Orders: POST {base_url}/orders/ (validated all-or-nothing, first ORD error wins), GET one order,
  * the caller's orders, and the listings within an order. Order errors answer {"code","message"}.
  */
-import { http } from 'msw';
 import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
 import { submitOrder } from './world-ops.js';
@@ -12,7 +11,7 @@ import { createdOrderView, orderListingView, orderView } from '../engine/views.j
 import { parseSortBy, sortBy } from '../search/query-params.js';
 import { ordersOf } from '../world/store-index.js';
 import type { Order } from '../world/store.js';
-import { authedRoute, headRoute, paged, type RequestHead, type Route } from './route.js';
+import { authedRoute, http, paged, type Route } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
@@ -29,8 +28,8 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
 export const ORDERS_PATH = '/v1/orders';
 
 /** Submitting an order: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the head and the body's text). */
-export function orderSubmit(ctx: MockContext): Route<RequestHead> {
-  return headRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
+export function orderSubmit(ctx: MockContext): Route {
+  return authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
     const account = ctx.store.accounts.get(caller.accountId)!;
     return createdOrderView(ctx.store, submitOrder(ctx, account.id, await request.text()), zone);
   }, { json: true });
