@@ -2,9 +2,12 @@
  * The mock marketplace as a request → response function: the msw handlers of every resource over
  * one context, routed strictly (http/router.ts: the exact path under the base path, letter case included)
  * and resolved with msw's `getResponse`; HEAD answered as GET; a JSON 405 with `Allow` for a known
- * path with another method, and a loud JSON 404 for anything unmatched. `handle` normalises the
- * target as the HTTP adapter does and records each request in the journal; the adapter calls
- * `dispatch` and records on the wire instead.
+ * path with another method, and a loud JSON 404 for anything unmatched. One request path: `answer`
+ * finds the route (http/router.ts) and runs it over the request's head, no Fetch Request, msw or
+ * Response on the way, whether the request came over HTTP (the adapter, which records it in the
+ * journal on the wire) or in-process (`handle`, which normalises the target as the adapter does and
+ * records it itself). msw resolves only a handler that is not one of the mock's routes (a test's own,
+ * put in front). The same routes are msw handlers (`handlers`) for someone else's setupServer.
  */
 import { getResponse, type RequestHandler } from 'msw';
 import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
@@ -13,22 +16,32 @@ import { accountsHandlers } from './routes/accounts.js';
 import { adminHandlers } from './routes/admin.js';
 import { dashboardHandlers } from './routes/dashboard.js';
 import { inspectHandlers } from './routes/inspect.js';
-import { LISTINGS_PATH, listingsHandlers, listingsSearch } from './routes/listings.js';
+import { listingsHandlers } from './routes/listings.js';
 import { loansHandlers } from './routes/loans.js';
 import { notesHandlers } from './routes/notes.js';
 import { oauthHandlers } from './routes/oauth.js';
 import { offersHandlers } from './routes/offers.js';
 import { openApiHandlers } from './routes/openapi.js';
-import { ORDERS_PATH, orderSubmit, ordersHandlers } from './routes/orders.js';
+import { ordersHandlers } from './routes/orders.js';
 import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
 import type { AnswerChecker } from './routes/answer-check.js';
-import { asResponse, type Answer, type HeaderSource } from './routes/route.js';
+import { asResponse, RouteHandler, type Answer, type RequestHead } from './routes/route.js';
 import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
 import { normaliseTarget } from './http/request-target.js';
-import { checkRoutes, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
+import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
+
+/**
+ * A request as the app reads it: its head, on the normalised URL (`parsedUrl`), the body as the
+ * transport read it (null when it has none), and a Fetch Request made on demand, only for a handler
+ * that is not one of the mock's routes (it may throw for what Fetch cannot carry: a 400 then).
+ */
+export interface IncomingRequest extends RequestHead {
+  readonly parsedUrl: URL;
+  toRequest(): Request;
+}
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -40,15 +53,12 @@ export interface MockApp {
   webhooks: Webhooks | null;
   /** Answers one request and records it in the journal. */
   handle(request: Request): Promise<Response>;
-  /** Answers one request, its target already normalised (request-target.ts), without recording it (the HTTP adapter records what it sees on the wire). */
-  dispatch(request: Request): Promise<Response>;
   /**
-   * The answer of a hot route the HTTP adapter may take without a Fetch Request or msw (a listings
-   * search, an order's submission, at their normalised paths), checked like dispatch's; null for any
-   * other request. The route runs the very steps its msw resolver runs (routes/route.ts), over
-   * node's headers and the body the adapter read.
+   * Answers one request, its target already normalised (request-target.ts), without recording it (the
+   * HTTP adapter records what it sees on the wire): the one request path of every route. With
+   * `checkAnswers` the answer is checked against the OpenAPI document.
    */
-  direct(method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> | null;
+  answer(request: IncomingRequest): Promise<Answer>;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -95,14 +105,10 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const journal = new RequestJournal(mockJournalHost(ctx), options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
   const webhooks = options.webhooks && options.webhooks.urls.length > 0 ? new Webhooks(options.webhooks, ctx, realNow) : null;
   if (webhooks) journal.addSecret(webhooks.secret);
-  const search = listingsSearch(ctx);
-  const submit = orderSubmit(ctx);
   const base = options.basePath ?? '';
-  // By method and normalised path, which is the only path these routes answer (http/router.ts).
-  const directRoutes = new Map([[`GET ${base}${LISTINGS_PATH}`, search.direct], [`POST ${base}${ORDERS_PATH}`, submit.direct]]);
   const handlers: RequestHandler[] = [
-    ...listingsHandlers(ctx, search),
-    ...ordersHandlers(ctx, submit),
+    ...listingsHandlers(ctx),
+    ...ordersHandlers(ctx),
     // Before the loans: /loans/{loan_id} would take /loans/payments.
     ...paymentsHandlers(ctx),
     ...loansHandlers(ctx),
@@ -135,42 +141,55 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     }
     return notFound(method, url.pathname);
   };
-  const dispatchUnchecked = async (request: Request): Promise<Response> => {
-    // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
-    const routed = request.method === 'HEAD' ? new Request(request.url, { method: 'GET', headers: request.headers }) : request;
-    // msw chooses only among the handlers whose path is the request's exactly; it would take any prefix or case.
-    const url = new URL(request.url);
-    const candidates = routedHandlers(handlers, url.pathname, base, patterns);
-    if (candidates.length === 0) return unrouted(request.method, url);
-    let response: Response | undefined;
-    try {
-      response = await getResponse(candidates, routed);
-    } catch (err) {
-      // msw decodes route parameters with decodeURIComponent; a bad escape is the client's, not a bug.
-      if (!(err instanceof URIError)) throw err;
-      return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
-    }
-    // Every routed answer waited in its route (routes/route.ts) for what it changed to be durable.
-    return response ?? unrouted(request.method, url);
+  const malformed = (err: unknown): Response | null => {
+    // A route parameter is decoded with decodeURIComponent, as msw decodes it: a bad escape is the client's, not a bug.
+    if (!(err instanceof URIError)) return null;
+    return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
   };
-  // Every answer the handlers give, in-process or over HTTP, is checked here (with checkAnswers).
-  const dispatch = async (request: Request): Promise<Response> => {
+  /** A handler not of the mock's routes, and those after it on the same path, resolved by msw as before. */
+  const viaMsw = async (request: IncomingRequest, url: URL): Promise<Response> => {
+    let fetchRequest: Request;
+    try {
+      fetchRequest = request.toRequest();
+    } catch (err) {
+      return Response.json({ code: 'VAL0001', message: `request: ${(err as Error).message}` }, { status: 400 });
+    }
+    // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
+    const routed = fetchRequest.method === 'HEAD' ? new Request(fetchRequest.url, { method: 'GET', headers: fetchRequest.headers }) : fetchRequest;
+    try {
+      return (await getResponse(routedHandlers(handlers, url.pathname, base, patterns), routed)) ?? unrouted(request.method, url);
+    } catch (err) {
+      const refused = malformed(err);
+      if (!refused) throw err;
+      return refused;
+    }
+  };
+  const answerUnchecked = async (request: IncomingRequest): Promise<Answer> => {
+    const url = request.parsedUrl;
+    const match = matchRoute(handlers, request.method, url.pathname, base, patterns);
+    if (!match) return unrouted(request.method, url);
+    if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
+    let params: Record<string, string>;
+    try {
+      params = match.params();
+    } catch (err) {
+      const refused = malformed(err);
+      if (!refused) throw err;
+      return refused;
+    }
+    // HEAD is GET without the body (the route reads it as a GET: no write); the transport leaves the body off the wire.
+    const head = request.method === 'HEAD' ? { ...request, method: 'GET' } : request;
+    // Every routed answer waits in its route (routes/route.ts) for what it changed to be durable.
+    return match.handler.route.direct(head, params);
+  };
+  // Every answer the routes give, in-process or over HTTP, is checked here (with checkAnswers).
+  const answer = async (request: IncomingRequest): Promise<Answer> => {
     // Looked for before too: what the engine's timer made is sent before a request could clear the outbox.
     webhooks?.collect();
-    const response = await dispatchUnchecked(request);
+    const result = await answerUnchecked(request);
     webhooks?.collect();
-    await check?.(request.method, new URL(request.url), response);
-    return response;
-  };
-  const direct = async (run: (typeof search)['direct'], method: string, url: URL, headers: HeaderSource, body: Buffer): Promise<Answer> => {
-    // As toFetchRequest: a body only when there are bytes and the method has one, read as Fetch's text() reads it (UTF-8, BOM dropped).
-    const bytes = method !== 'GET' && body.length > 0 ? body : null;
-    const text = async () => (bytes ? new TextDecoder().decode(bytes) : '');
-    webhooks?.collect();
-    const answer = await run({ method, url: url.href, parsedUrl: url, headers, body: bytes, text });
-    webhooks?.collect();
-    await check?.(method, url, asResponse(answer));
-    return answer;
+    await check?.(request.method, request.parsedUrl, asResponse(result));
+    return result;
   };
   return {
     ctx,
@@ -178,11 +197,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     journal,
     webhooks,
     unrouted,
-    dispatch,
-    direct(method, url, headers, body) {
-      const run = directRoutes.get(`${method} ${url.pathname}`);
-      return run ? direct(run, method, url, headers, body) : null;
-    },
+    answer,
     async handle(given) {
       const arrival = journal.arrive(given.headers.get('authorization'));
       // In-process callers get the reading of the target the adapter gives a request on the wire.
@@ -195,11 +210,21 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
         return refused;
       }
       const url = target.url;
-      const request = url.href === given.url ? given : await retarget(given, url);
-      const bodyText = arrival && request.body !== null && keepsBody(request.method, url.pathname, request.headers.get('content-type'))
-        ? await request.clone().text() : null;
-      const response = await dispatch(request);
-      journal.record(arrival, { method: request.method, path: url.pathname, search: url.search, headers: request.headers, bodyText, status: response.status });
+      const body = given.body === null ? null : Buffer.from(await given.arrayBuffer());
+      // As the adapter reads a request on the wire: a body only when there are bytes and the method has one, decoded as Fetch's text() decodes it (UTF-8, BOM dropped).
+      const bytes = given.method !== 'GET' && given.method !== 'HEAD' && body !== null && body.length > 0 ? body : null;
+      const request: IncomingRequest = {
+        method: given.method,
+        url: url.href,
+        parsedUrl: url,
+        headers: given.headers,
+        body: bytes,
+        text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
+        toRequest: () => new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: new Uint8Array(bytes) } : {}) }),
+      };
+      const bodyText = arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')) ? await request.text() : null;
+      const response = asResponse(await answer(request));
+      journal.record(arrival, { method: given.method, path: url.pathname, search: url.search, headers: given.headers, bodyText, status: response.status });
       return response;
     },
     async close() {
@@ -208,12 +233,6 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     },
     ...(check ? { check } : {}),
   };
-}
-
-/** `request` at `url` (a Request's URL cannot change), its body read once. */
-async function retarget(request: Request, url: URL): Promise<Request> {
-  const body = request.body === null ? undefined : await request.arrayBuffer();
-  return new Request(url, { method: request.method, headers: request.headers, body });
 }
 
 /**

@@ -288,19 +288,18 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
       // A slow server: the request is read, and handled later even if the client has stopped waiting.
       if (fault.handlerDelayMs > 0) await new Promise((r) => setTimeout(r, fault.handlerDelayMs));
-      // The hot routes (a listings search, an order) are answered from node's request: no Fetch Request, msw or Response.
-      const direct = app.direct(method, url, nodeHeaders(req), body);
-      let answer: Answer;
-      if (direct) answer = await direct;
-      else {
-        let request: Request;
-        try {
-          request = toFetchRequest(req, url, body);
-        } catch (err) {
-          return await send(400, { code: 'VAL0001', message: `request: ${(err as Error).message}` });
-        }
-        answer = await app.dispatch(request);
-      }
+      // Every route is answered from node's request: no Fetch Request, msw or Response (app.ts `answer`).
+      const bytes = method !== 'GET' && method !== 'HEAD' && body.length > 0 ? body : null;
+      const answer = await app.answer({
+        method,
+        url: url.href,
+        parsedUrl: url,
+        headers: nodeHeaders(req),
+        body: bytes,
+        // As Fetch's text() reads a body: UTF-8, a BOM dropped.
+        text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
+        toRequest: () => toFetchRequest(req, url, body),
+      });
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
       if (answer instanceof JsonPage) return writePage(res, answer, dates.at(app.ctx.clock.now()));

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { parseBasePath } from '../mock-server/http/request-target.js';
-import { checkRoutes, routedHandlers, routeMethods, underBase } from '../mock-server/http/router.js';
+import { checkRoutes, matchRoute, routedHandlers, routeMethods, underBase } from '../mock-server/http/router.js';
 import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { validApplicant } from './fixtures/offers/applicants.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
@@ -181,33 +181,34 @@ describe('a base path (mock serve --base-path)', () => {
     expect((await rawRequest(based.server.port, { target: `${BASE}/v1/loans` }, agent)).status).toBe(500);
   });
 
-  it('has the direct routes answer under it exactly as msw does', async () => {
-    let taken = 0;
-    const twin = (direct: boolean) => {
-      const a = testMockApp({ seed: 5, listings: 40, frozen: true, start: TEST_START, basePath: BASE });
-      const token = 'base-path-token-0123456789';
-      a.ctx.store.tokens.set(token, { ...a.ctx.store.tokens.get(issueTestToken(a))!, value: token });
-      return startHttpServer(direct ? { ...a, direct: (...args) => { const d = a.direct(...args); if (d) taken++; return d; } } : { ...a, direct: () => null });
-    };
-    const [d, m] = await Promise.all([twin(true), twin(false)]);
+  it('answers the hot routes under it, and only under it, by the one request path', async () => {
+    const a = testMockApp({ seed: 5, listings: 40, frozen: true, start: TEST_START, basePath: BASE });
+    const token = 'base-path-token-0123456789';
+    a.ctx.store.tokens.set(token, { ...a.ctx.store.tokens.get(issueTestToken(a))!, value: token });
+    const server = await startHttpServer(a);
     try {
-      const auth = { authorization: 'bearer base-path-token-0123456789', host: 'localhost', 'content-type': 'application/json' };
-      const listing = JSON.parse((await rawRequest(d.port, { target: `${BASE}/listingsvc/v2/listings?limit=1`, headers: auth })).text).result[0].listing_number as number;
-      await rawRequest(m.port, { target: `${BASE}/listingsvc/v2/listings?limit=1`, headers: auth });
+      const auth = { authorization: `bearer ${token}`, host: 'localhost', 'content-type': 'application/json' };
+      const listing = JSON.parse((await rawRequest(server.port, { target: `${BASE}/listingsvc/v2/listings?limit=1`, headers: auth })).text).result[0].listing_number as number;
       const order = JSON.stringify({ bid_requests: [{ listing_id: listing, bid_amount: 25 }] });
+      const answers: [string, number, string | undefined][] = [];
       for (const [method, target, body] of [
         ['GET', `${BASE}/listingsvc/v2/listings?limit=3`, undefined], ['POST', `${BASE}/v1/orders`, order], ['POST', `${BASE}//v1/./orders/`, '{'],
         ['GET', '/listingsvc/v2/listings', undefined], ['POST', '/v1/orders', order], ['GET', `${BASE}/LISTINGSVC/v2/listings`, undefined],
       ] as const) {
-        const [a, b] = [await rawRequest(d.port, { method, target, headers: auth, body }), await rawRequest(m.port, { method, target, headers: auth, body })];
-        const strip = (x: RawAnswer) => ({ status: x.status, text: x.text, type: x.headers['content-type'] });
-        expect(strip(a), `${method} ${target}`).toEqual(strip(b));
+        const x = await rawRequest(server.port, { method, target, headers: auth, body });
+        answers.push([`${method} ${target}`, x.status, (JSON.parse(x.text) as { code?: string }).code]);
       }
-      // The first read, the search and both order spellings under the base path went direct; the bare and upper-case ones did not.
-      expect(taken).toBe(4);
+      expect(answers).toEqual([
+        [`GET ${BASE}/listingsvc/v2/listings?limit=3`, 200, undefined],
+        [`POST ${BASE}/v1/orders`, 200, undefined],
+        [`POST ${BASE}//v1/./orders/`, 400, 'ORD0032'],
+        ['GET /listingsvc/v2/listings', 404, 'NOT_FOUND'],
+        ['POST /v1/orders', 404, 'NOT_FOUND'],
+        [`GET ${BASE}/LISTINGSVC/v2/listings`, 404, 'NOT_FOUND'],
+      ]);
+      expect(a.ctx.store.orders.size).toBe(1);
     } finally {
-      await d.close();
-      await m.close();
+      await server.close();
     }
   });
 });
@@ -239,6 +240,24 @@ describe('the router over handlers as routes/ register them', () => {
     expect(routeMethods(all, '/v1/orders', '')).toEqual(['POST']);
     expect(routeMethods(all, '/v1/loans/9', '')).toEqual(['GET', 'HEAD']);
     expect([underBase('/p', '/p'), underBase('/pq/x', '/p'), underBase('/p/x', '/p'), underBase('/x', '')]).toEqual(['/', null, '/x', '/x']);
+  });
+
+  it('gives the first handler of the method (HEAD as GET) with its parameters decoded as msw decodes them', () => {
+    const all = [byId, payments, list, submit];
+    const m = matchRoute(all, 'GET', '/v1/loans/a%20b%2Fc', '');
+    expect(m?.handler).toBe(byId);
+    expect(m?.params()).toEqual({ loanId: 'a b/c' });
+    expect(matchRoute(all, 'HEAD', '/v1/loans/payments', '')?.handler).toBe(payments);
+    expect(matchRoute(all, 'POST', '/v1/loans', '')).toBeNull();
+    expect(matchRoute(all, 'POST', '/p/v1/orders', '/p')?.params()).toEqual({});
+    expect(() => matchRoute(all, 'GET', '/v1/loans/%C3%28', '')!.params()).toThrow(URIError);
+  });
+
+  it('answers a parameter that is not UTF-8 once decoded with 400 VAL0001 (the target is refused before any route)', async () => {
+    const app = testMockApp({ seed: 5, listings: 10, frozen: true, start: TEST_START });
+    const answer = await app.handle(new Request('http://mock.test/v1/orders/%C3%28', { headers: { authorization: `bearer ${issueTestToken(app)}` } }));
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ code: 'VAL0001', message: expect.stringMatching(/not UTF-8/) });
   });
 
   it('refuses at start a route it cannot hold to the strict rule', () => {

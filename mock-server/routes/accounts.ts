@@ -1,8 +1,7 @@
 /** GET {base_url}/accounts/platform: the caller's account in the real marketplace's shape (engine/account-view.ts `accountView`). */
-import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { accountView } from '../engine/account-view.js';
-import { authedRoute } from './route.js';
+import { authedRoute, http } from './route.js';
 
 /** The accounts handlers. */
 export function accountsHandlers(ctx: MockContext) {

@@ -2,7 +2,6 @@
  * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock and its move under way, processing,
  * faults, operator actions on a listing, and a look at the state with the invariant check.
  */
-import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { validationError } from '../kit/api-error.js';
@@ -14,7 +13,7 @@ import { accountOutstanding } from '../engine/account-view.js';
 import { cents } from '../kit/money.js';
 import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
-import { route } from './route.js';
+import { http, route, type RequestHead } from './route.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
 export const MAX_CLOCK_MOVE_MS = 400 * 86_400_000;
@@ -82,7 +81,7 @@ export function clockState(ctx: MockContext): Record<string, unknown> {
 }
 
 /** The body of an admin request as a JSON object ({} when empty); a 400 naming what is wrong otherwise. */
-export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+export async function jsonBody(request: RequestHead): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.trim() === '') return {};
   let v: unknown;

@@ -3,11 +3,10 @@
  * the admin JSON routes (state, clock, faults, requests, outbox, snapshots) and moves the clock. Who
  * may load it is who may call the other admin routes (http/admin-access.ts decides before any route).
  */
-import { http } from 'msw';
 import { MOCK_ADMIN_PREFIX } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
 import { DASHBOARD_CSP, dashboardHtml } from './dashboard-page.js';
-import { route } from './route.js';
+import { http, route } from './route.js';
 
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',

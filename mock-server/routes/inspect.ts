@@ -3,14 +3,13 @@
  * journal (GET/DELETE /__mock/requests) and the notifications outbox (GET/DELETE /__mock/outbox),
  * lists in the list envelope, newest first.
  */
-import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { INSPECT_PAGE, type OutboxMessage } from '../../src/contract/mock-inspect.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import type { RequestJournal } from './journal.js';
 import type { Message } from '../world/store.js';
-import { listEnvelope, paged, route } from './route.js';
+import { http, listEnvelope, paged, route } from './route.js';
 
 /** `since`: a whole number 0 or more, or absent. */
 export function readSince(params: URLSearchParams): number | undefined {

@@ -1,13 +1,12 @@
 /** GET {root_url}/listingsvc/v2/listings/: search active listings or originated ones the caller invested in. */
-import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { parseListingQuery, type ListingQuery } from '../search/listing-query.js';
 import { runListingQuery } from '../search/listing-search.js';
 import { listingPage } from '../search/listing-json.js';
 import { keptParticipation } from '../search/kept-participation.js';
-import { headRoute, JsonText, type RequestHead, type Route } from './route.js';
+import { authedRoute, http, JsonText, type Route } from './route.js';
 
-/** The search's path, normalised (request-target.ts): the HTTP adapter answers it directly (app.ts). */
+/** The search's path, normalised (request-target.ts). */
 export const LISTINGS_PATH = '/listingsvc/v2/listings';
 
 /**
@@ -46,8 +45,8 @@ const KEPT_QUERY_CHARS = 2000;
 /** The key a parsed query is kept under: the zone and the query string. */
 const queryKey = (search: string, zone: string | undefined): string => `${zone ?? ''}\n${search}`;
 
-/** The listings search: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the request's head). */
-export function listingsSearch(ctx: MockContext): Route<RequestHead> {
+/** The listings search (it reads only the request's head). */
+export function listingsSearch(ctx: MockContext): Route {
   // A parsed query is a pure function of the query string and the zone, never changed once made:
   // kept by this route (as long as the app), so a query asked again is not read again.
   const queries = new Map<string, ListingQuery>();
@@ -64,7 +63,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
     }
     return query;
   };
-  return headRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
+  return authedRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
     const query = parse(url, zone);
     const store = ctx.store;
@@ -91,7 +90,7 @@ export function listingsSearch(ctx: MockContext): Route<RequestHead> {
   });
 }
 
-/** The listings handlers, over `search` (made here unless the caller shares it with the adapter's direct path). */
-export function listingsHandlers(ctx: MockContext, search = listingsSearch(ctx)) {
-  return [http.get(`*${LISTINGS_PATH}`, search)];
+/** The listings handlers. */
+export function listingsHandlers(ctx: MockContext) {
+  return [http.get(`*${LISTINGS_PATH}`, listingsSearch(ctx))];
 }

@@ -1,5 +1,4 @@
 /** Loans: GET {base_url}/loans/ and /loans/{id}, only loans the caller holds notes in. */
-import { http } from 'msw';
 import { LOAN_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
@@ -7,7 +6,7 @@ import { loanView, originationDate } from '../engine/views.js';
 import { keptOrder } from './kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
 import { notesOf } from '../world/store-index.js';
-import { authedRoute, paged } from './route.js';
+import { authedRoute, http, paged } from './route.js';
 
 /** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {

@@ -1,5 +1,4 @@
 /** Notes: GET {base_url}/notes/ and /notes/{loan_note_id}, the caller's notes only. */
-import { http } from 'msw';
 import { PAGINATION } from '../../src/contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../../src/contract/note-fields.js';
 import { ApiError, validationError } from '../kit/api-error.js';
@@ -8,7 +7,7 @@ import { noteFieldReader, noteViews } from '../engine/note-view.js';
 import { keptOrder } from './kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
 import { notesOf, notesOfLoan } from '../world/store-index.js';
-import { authedRoute, listEnvelope, pageItems } from './route.js';
+import { authedRoute, http, listEnvelope, pageItems } from './route.js';
 
 /** A list may be sorted by any note field (each has one value). */
 const NOTE_SORT_FIELDS: ReadonlySet<string> = new Set(NOTE_FIELDS);

@@ -3,7 +3,6 @@
  * and POST {base_url}/security/oauth/token. The browser side answers HTML (an error page carries the
  * status and never redirects to an unregistered URL); the token endpoint answers RFC 6749 JSON.
  */
-import { http } from 'msw';
 import { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
@@ -11,7 +10,7 @@ import { consentPage, errorPage } from '../oauth/consent-page.js';
 import { findGrant, oauthError, scopesFor, type Access } from '../oauth/grants.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { OAuthClient } from '../world/store.js';
-import { route } from './route.js';
+import { http, route, type RequestHead } from './route.js';
 
 /** The session cookie that stands for "this browser is signed in as this account". */
 const SESSION_COOKIE = 'mkt_mock_account';
@@ -53,7 +52,7 @@ function approveAndRedirect(ctx: MockContext, client: OAuthClient, accountId: st
   return redirectBack(client, { auth_key: grant.authKey, state, scope: grant.scopes.join(' ') }, { 'set-cookie': cookie });
 }
 
-function sessionAccount(request: Request): string | undefined {
+function sessionAccount(request: RequestHead): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
     if (k === SESSION_COOKIE) return decodeURIComponent(v.join('='));

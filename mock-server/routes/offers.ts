@@ -2,15 +2,14 @@
  * POST {base_url}/marketplace/application/offers/ (bearer header plus a partner code in the body)
  * and the browser pages behind offers_url and offer_url (no credentials: they are links for people).
  */
-import { http } from 'msw';
 import type { MockContext } from '../context.js';
 import { offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
 import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
-import { authedRoute, route } from './route.js';
+import { authedRoute, http, route, type RequestHead } from './route.js';
 
 /** Reads the body as JSON, or a 400 that says where it broke. */
-async function readJson(request: Request): Promise<unknown> {
+async function readJson(request: RequestHead): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === '') throw offersBadRequest('request body: empty; send the offer request as JSON');
   try {

@@ -2,7 +2,6 @@
  * Orders: POST {base_url}/orders/ (validated all-or-nothing, first ORD error wins), GET one order,
  * the caller's orders, and the listings within an order. Order errors answer {"code","message"}.
  */
-import { http } from 'msw';
 import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
@@ -11,7 +10,7 @@ import { createdOrderView, orderListingView, orderView } from '../engine/views.j
 import { parseSortBy, sortBy } from '../search/query-params.js';
 import { ordersOf } from '../world/store-index.js';
 import type { Order } from '../world/store.js';
-import { authedRoute, headRoute, paged, type RequestHead, type Route } from './route.js';
+import { authedRoute, http, paged, type Route } from './route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
@@ -24,24 +23,24 @@ function findOrder(ctx: MockContext, accountId: string, id: string): Order {
   return order;
 }
 
-/** The orders path, normalised (request-target.ts): the HTTP adapter answers a POST there directly (app.ts). */
+/** The orders path, normalised (request-target.ts). */
 export const ORDERS_PATH = '/v1/orders';
 
 /**
- * Submitting an order: msw's resolver, and its `direct` form for the adapter's hot path (it reads only the head and the body's text).
- * The operation syncs the world itself (operations/perform.ts), so the route does not before it.
+ * Submitting an order (it reads only the head and the body's text). The operation syncs the world
+ * itself (operations/perform.ts), so the route does not before it.
  */
-export function orderSubmit(ctx: MockContext): Route<RequestHead> {
-  return headRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
+export function orderSubmit(ctx: MockContext): Route {
+  return authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
     const order = ctx.perform({ kind: 'order', account: caller.accountId, body: await request.text(), delayMs: ctx.engine.processDelayMs });
     return createdOrderView(ctx.store, order, zone);
   }, { json: true, sync: false });
 }
 
-/** The orders handlers, over `submit` (made here unless the caller shares it with the adapter's direct path). */
-export function ordersHandlers(ctx: MockContext, submit = orderSubmit(ctx)) {
+/** The orders handlers. */
+export function ordersHandlers(ctx: MockContext) {
   return [
-    http.post(`*${ORDERS_PATH}`, submit),
+    http.post(`*${ORDERS_PATH}`, orderSubmit(ctx)),
     // Only the page asked for is viewed.
     http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (
       paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone))

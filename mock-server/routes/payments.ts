@@ -3,13 +3,12 @@
  * loans named, one row per payment per note held, newest first. Registered before the loans routes:
  * `/loans/{loan_id}` would take `payments` for a loan id.
  */
-import { http } from 'msw';
 import { parseFilterDate } from '../../src/contract/dates.js';
 import { PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { paymentAnswer, paymentRows, type PaymentRow } from '../engine/payment-view.js';
-import { authedRoute, paged } from './route.js';
+import { authedRoute, http, paged } from './route.js';
 
 /** The loan numbers asked for: comma-separated (and/or the parameter repeated), each a whole number, in the order first asked. */
 function loanNumbers(params: URLSearchParams): number[] {

@@ -7,7 +7,7 @@
  * but GET, unless told) has its change made durable before its answer goes out, and every answer
  * waits for changes already promised, so none shows a change a crash could take back.
  */
-import type { JsonBodyType } from 'msw';
+import { HttpHandler, type JsonBodyType } from 'msw';
 import { isValidTimeZone } from '../../src/contract/dates.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import { authenticate, type Caller, type HeaderSource } from './auth.js';
@@ -20,15 +20,16 @@ export type { HeaderSource };
 export type RouteParams = Record<string, string | readonly string[] | undefined>;
 
 /**
- * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one;
- * for a direct route the HTTP adapter makes one straight from node's request and the body it read
- * (app.ts `direct`), so its hot paths build no Request.
+ * What a route reads of a request: method, URL, headers and the body as text. A Fetch Request is one
+ * (msw hands one to a route used in someone's setupServer); the app makes one straight from node's
+ * request and the body the HTTP adapter read, or from an in-process Request (app.ts `answer`), so no
+ * request builds a Fetch Request, goes through msw or becomes a Response on its way.
  */
 export interface RequestHead {
   readonly method: string;
   /** The normalised URL, as text. */
   readonly url: string;
-  /** The same URL already parsed, when the caller has it (the adapter's direct path), so it is not parsed twice. */
+  /** The same URL already parsed, when the caller has it (the app), so it is not parsed twice. */
   readonly parsedUrl?: URL;
   readonly headers: HeaderSource;
   /** Null when the request has no body. */
@@ -37,9 +38,9 @@ export interface RequestHead {
   text(): Promise<string>;
 }
 
-/** What a route body receives: a Fetch Request, or a RequestHead for a direct route (`headRoute`). */
-export interface RouteInput<R extends RequestHead = Request> {
-  request: R;
+/** What a route body receives. */
+export interface RouteInput {
+  request: RequestHead;
   url: URL;
   /** root_url as the caller reached it: the origin and the base path (`--base-path`), for links in answers. */
   root: string;
@@ -54,7 +55,7 @@ export interface RouteInput<R extends RequestHead = Request> {
 }
 
 /** What the body of an authenticated route receives. */
-export interface AuthedInput<R extends RequestHead = Request> extends RouteInput<R> {
+export interface AuthedInput extends RouteInput {
   caller: Caller;
 }
 
@@ -97,11 +98,28 @@ export class JsonText {
 export type Answer = JsonText | Response;
 
 /**
- * A route: an msw resolver, and `direct`, the same steps over a request's head without msw or a
- * Response (the HTTP adapter's hot path; app.ts says which routes it takes).
+ * A route: `direct`, its steps over a request's head (the app's one request path: app.ts `answer`),
+ * and the same as an msw resolver (a route in someone else's setupServer or setupWorker).
  */
-export type Route<R extends RequestHead = Request> = ((info: { request: Request; params: RouteParams }) => Promise<Response>) & {
-  direct(request: R, params?: RouteParams): Promise<Answer>;
+export type Route = ((info: { request: Request; params: RouteParams }) => Promise<Response>) & {
+  direct(request: RequestHead, params?: RouteParams): Promise<Answer>;
+};
+
+/**
+ * An msw handler of a mock route: msw matches and resolves it as any other (in someone's setupServer),
+ * and the app finds its `route` and runs `direct` without msw (app.ts).
+ */
+export class RouteHandler extends HttpHandler {
+  constructor(method: 'GET' | 'POST' | 'DELETE', path: string, readonly route: Route) {
+    super(method, path, route);
+  }
+}
+
+/** Registers a mock route as `http.get('*\/v1/x', route)` (msw's form; `*` is the origin and the base path: http/router.ts). */
+export const http = {
+  get: (path: string, route: Route) => new RouteHandler('GET', path, route),
+  post: (path: string, route: Route) => new RouteHandler('POST', path, route),
+  delete: (path: string, route: Route) => new RouteHandler('DELETE', path, route),
 };
 
 /** Reads and checks the `timezone` header. */
@@ -184,19 +202,7 @@ export function route(ctx: MockContext, body: Body<RouteInput>, spec: RouteSpec 
 
 /** Wraps the body of a route for a caller whose token holds one of `scope` ([]: any live token); the world is synced first unless told. */
 export function authedRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput>, spec: RouteSpec = {}): Route {
-  return authed<Request>(ctx, scope, body, spec);
-}
-
-/**
- * `authedRoute` for a body that reads only a RequestHead (no other Fetch API): its `direct` takes the
- * head the HTTP adapter makes from node's request, so a hot route skips msw, Request and Response.
- */
-export function headRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<RequestHead>>, spec: RouteSpec = {}): Route<RequestHead> {
-  return authed<RequestHead>(ctx, scope, body, spec);
-}
-
-function authed<R extends RequestHead>(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput<R>>, spec: RouteSpec): Route<R> {
-  return resolver<R>(ctx, spec, (input) => {
+  return resolver(ctx, spec, (input) => {
     const caller = authenticate(ctx, input.request, scope);
     if (spec.sync ?? true) ctx.engine.sync();
     // Named field by field: a spread of `input` made V8 build a new hidden class on every request.
@@ -204,9 +210,9 @@ function authed<R extends RequestHead>(ctx: MockContext, scope: string | readonl
   });
 }
 
-function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput<R>>): Route<R> {
+function resolver(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput>): Route {
   const answerError = spec.browser ?? jsonError;
-  const direct = async (request: R, params: RouteParams = {}): Promise<Answer> => {
+  const direct = async (request: RequestHead, params: RouteParams = {}): Promise<Answer> => {
     const writes = spec.writes ?? request.method !== 'GET';
     const durability = ctx.durability;
     // A log that could not be rolled back takes no change until a restart: refused before the body runs.
@@ -238,13 +244,13 @@ function resolver<R extends RequestHead>(ctx: MockContext, spec: RouteSpec, run:
     if (rolledBack) result = answerError(rolledBack);
     return result;
   };
-  // msw hands a Fetch Request, which is every R a route is built for (Request itself, or the RequestHead it satisfies).
-  const viaMsw = async ({ request, params }: { request: Request; params: RouteParams }) => asResponse(await direct(request as unknown as R, params));
+  // msw hands a Fetch Request, which is a RequestHead.
+  const viaMsw = async ({ request, params }: { request: Request; params: RouteParams }) => asResponse(await direct(request, params));
   return Object.assign(viaMsw, { direct });
 }
 
 /** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
-async function answer<R extends RequestHead>(spec: RouteSpec, run: Body<RouteInput<R>>, request: R, params: RouteParams, basePath: string): Promise<Answer> {
+async function answer(spec: RouteSpec, run: Body<RouteInput>, request: RequestHead, params: RouteParams, basePath: string): Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = request.parsedUrl ?? new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);

@@ -3,7 +3,6 @@
  * under a name, list them, read one, load one in place of the world, delete one. Where they are kept:
  * world/snapshot-shelf.ts (beside the state with --state, else in memory).
  */
-import { http } from 'msw';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { SNAPSHOT_PAGE, snapshotNameProblem, type SnapshotEntry } from '../../src/contract/mock-snapshots.js';
 import { ApiError, validationError } from '../kit/api-error.js';
@@ -11,7 +10,7 @@ import type { MockContext } from '../context.js';
 import { serializeState, StateFileError } from '../world/persistence.js';
 import { EXISTS, type SnapshotInfo } from '../world/snapshot-shelf.js';
 import { jsonBody } from './admin.js';
-import { route, type RouteParams } from './route.js';
+import { http, route, type RouteParams } from './route.js';
 
 /** A snapshot as the routes answer it. */
 export function snapshotView(s: SnapshotInfo): SnapshotEntry {

@@ -3,12 +3,11 @@
  * newest first, each with its attempts and state, and `counts` per state since the start (the dropped
  * ones no longer listed too: nothing is lost without a count). Without --webhook the list is empty.
  */
-import { http } from 'msw';
 import { WEBHOOK_PAGE, WEBHOOK_STATES, type WebhookState } from '../../src/contract/mock-webhooks.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import type { Webhooks } from '../webhooks/deliveries.js';
-import { paged, route } from './route.js';
+import { http, paged, route } from './route.js';
 
 /** `state`: one of the states, or absent. */
 function readState(params: URLSearchParams): WebhookState | undefined {
