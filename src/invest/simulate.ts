@@ -24,7 +24,7 @@ import { OrderDesk } from '../orders/desk.js';
 import { identifyMarketplace } from '../orders/marketplace.js';
 import { MemoryJournal } from '../orders/memory-journal.js';
 import { ordersApi } from '../orders/open-desk.js';
-import { formatDay } from '../portfolio/calendar.js';
+import { formatDay } from '../contract/calendar.js';
 import { readPayments } from '../flows/gather.js';
 import { noteLedgers } from '../flows/note-ledger.js';
 import { statement, type Statement } from '../flows/statement.js';
