@@ -77,7 +77,7 @@ const plainLlhttp = {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundle = await rolldown({
-  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/commands/help-render.ts') },
+  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/help-render.ts') },
   platform: 'node',
   cwd: root,
   tsconfig: join(root, 'tsconfig.build.json'),
