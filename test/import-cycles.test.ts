@@ -67,7 +67,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['oauth/', 'offers/', 'webhooks/'],
   ['routes/'],
   ['proxy/'],
-  ['app.ts', 'http-adapter.ts', 'describe.ts', 'in-process.ts'],
+  ['app.ts', 'http-adapter.ts', 'describe.ts', 'in-process.ts', 'flags.ts'],
 ];
 
 /** The row of `file` (a path under mock-server/) in `layers`, or -1. */
