@@ -30,7 +30,7 @@ const matching = (re) => (id) => re.test(ours(id));
  */
 const GROUPS = [
   // Every command: commander, the program and its root help.
-  { name: 'core', test: matching(/^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(root|groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/), priority: 60 },
+  { name: 'core', test: matching(/^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/), priority: 60 },
   // The listings group (`mkt listings --help`).
   { name: 'listings', test: matching(/^src\/(commands\/(listings|listings-commands)|contract\/(dates|enums))\.ts$/), priority: 55 },
   // Its actions and the filter catalogue their flags come from (`mkt listings search --help`).
@@ -77,7 +77,7 @@ const plainLlhttp = {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundle = await rolldown({
-  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/commands/help-render.ts') },
+  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/help-render.ts') },
   platform: 'node',
   cwd: root,
   tsconfig: join(root, 'tsconfig.build.json'),

@@ -6,8 +6,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { GROUPS, groupCommand, type GroupName } from './commands/groups.js';
 import { configureHelp } from './commands/help.js';
-import { rootCommand, type RootCommand } from './commands/root.js';
-import type { CommandContext } from './context.js';
+import { rootCommand, type CommandContext, type RootCommand } from './context.js';
 import { redactUserInfo } from './redact-url.js';
 import { alternatives, suggestions } from './suggest.js';
 

@@ -1,17 +1,38 @@
 /**
  * The context every command factory receives: the injected world, the global options, lazily
- * built settings and API client, and the action wrapper that renders what a command returns.
+ * built settings and API client, and the action wrapper that renders what a command returns. The root
+ * command `mkt` is defined here with its global options, apart from src/cli.ts, which adds the groups, so
+ * that CommandContext takes the options' types from that definition without importing the commands.
  */
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
-import type { RootCommand } from './commands/root.js';
 import type { Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { UsageError } from './errors.js';
 import { redactUserInfo } from './redact-url.js';
-import { resolveFormat, type Format } from './output/formats.js';
+import { FORMATS, resolveFormat, type Format } from './output/formats.js';
 import type { Output } from './output/render.js';
+import { VERSION } from './version.js';
+
+/** The root command with its global options, whose types `CommandContext.globals()` reads. */
+export function rootCommand() {
+  return new Command('mkt')
+    .description('Invest on the peer-to-peer lending marketplace from the command line, or run its bundled mock.')
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'credentials and settings profile (env MKT_PROFILE)')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .option('--columns <names>', 'fields to show, comma-separated, in every format (json and ndjson objects keep only these keys)')
+    .option('--query <expr>', 'JMESPath expression applied to JSON output (-o json: the whole answer; -o ndjson: each item)')
+    .option('--timezone <zone>', 'IANA time zone for dates in answers (sent as the timezone header)')
+    .option('--verbose', 'trace HTTP requests on stderr (secrets redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)');
+}
+
+/** The root command as its definition types it. */
+export type RootCommand = ReturnType<typeof rootCommand>;
 
 /** What every action needs and help does not: the settings reader and the renderers. */
 async function loadActionModules() {

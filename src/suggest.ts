@@ -62,3 +62,15 @@ export function alternatives(names: readonly string[]): string {
   const last = names[names.length - 1]!;
   return `${names.length > 2 ? 'one of ' : ''}${names.slice(0, -1).join(', ')} or ${last}`;
 }
+
+/**
+ * The hint for a sort field the listings search does not know, from its reader's problem ("unknown field 'x'"):
+ * the near names among `sortable`, else where the names are listed; none for any other problem. One hint for
+ * `mkt listings search --sort-by` and a strategy file's `sort_by`.
+ */
+export function sortFieldHint(problem: string, sortable: readonly string[]): string | undefined {
+  const field = /^unknown field '(.*)'$/.exec(problem)?.[1];
+  if (field === undefined) return undefined;
+  const near = suggestions(field, sortable);
+  return near.length > 0 ? `did you mean ${alternatives(near)}? (\`mkt listings fields\` lists the field names)` : 'run `mkt listings fields` for the field names';
+}

@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlink
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commandPaths } from '../src/commands/help-render.js';
+import { commandPaths } from '../src/help-render.js';
 import { BIN, tempHome } from './helpers/cli.js';
 
 const REFERENCE = resolve(import.meta.dirname, 'helpers/run-main.mjs');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/api/client.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../src/api/http.js';
-import type { TokenProvider } from '../src/auth/token-provider.js';
+import type { TokenProvider } from '../src/api/client.js';
 import type { Settings } from '../src/config/settings.js';
 import { deskWindows, httpTimeoutMs, settleWindowMs } from '../src/config/timeouts.js';
 import { EXIT, UsageError } from '../src/errors.js';

@@ -5,7 +5,7 @@ import * as listings from '../src/api/listings.js';
 import * as orders from '../src/api/orders.js';
 import type { Settings } from '../src/config/settings.js';
 import { DecodeError, decodeLoan, decodeNote, decodeOrder } from '../src/contract/decode.js';
-import type { TokenProvider } from '../src/auth/token-provider.js';
+import type { TokenProvider } from '../src/api/client.js';
 
 /** A client whose every call is answered 200 with `data`. */
 function clientAnswering(data: unknown): ApiClient {

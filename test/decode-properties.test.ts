@@ -12,7 +12,7 @@ import {
   decodeAccount, decodeEnvelope, decodeListing, decodeLoan, decodeNote, decodeOrder, decodePayment, DecodeError, type Reader,
 } from '../src/contract/decode.js';
 import { display } from '../src/output/columns.js';
-import { noteFigures } from '../src/portfolio/figures.js';
+import { noteFigures } from '../src/flows/figures.js';
 import { marketToday, portfolioReport } from '../src/portfolio/model.js';
 import { corpusFile } from './helpers/marketplace-fixtures.js';
 

@@ -14,7 +14,7 @@ import { readRow, ROW_FIGURES, type FlowRow } from '../src/flows/payment-rows.js
 import { daysPastDueAt } from '../src/flows/note-state.js';
 import { flowsAt } from '../src/flows/returns.js';
 import { statement, STATEMENT_COLUMNS } from '../src/flows/statement.js';
-import { noteFigures, type NoteFigures } from '../src/portfolio/figures.js';
+import { noteFigures, type NoteFigures } from '../src/flows/figures.js';
 import { corpusFile } from './helpers/marketplace-fixtures.js';
 
 const DAY = 86_400_000;

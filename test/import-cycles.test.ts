@@ -33,9 +33,8 @@ function importGraph(files: string[]): Map<string, string[]> {
   return new Map(files.map((f) => [f, moduleImports(readFileSync(f, 'utf8')).map((s) => resolveModule(f, s)).filter((t): t is string => !!t)]));
 }
 
-/** Every cycle in the import graph of `files`, each as the list of files around it. */
-function importCycles(files: string[]): string[][] {
-  const graph = importGraph(files);
+/** Every cycle in `graph`, each as the list of nodes around it. */
+function cyclesIn(graph: Map<string, string[]>): string[][] {
   const state = new Map<string, 'open' | 'done'>();
   const cycles: string[][] = [];
   const path: string[] = [];
@@ -43,7 +42,7 @@ function importCycles(files: string[]): string[][] {
     state.set(f, 'open');
     path.push(f);
     for (const to of graph.get(f) ?? []) {
-      if (state.get(to) === 'open') cycles.push(path.slice(path.indexOf(to)).map((p) => relative(ROOT, p)));
+      if (state.get(to) === 'open') cycles.push(path.slice(path.indexOf(to)));
       else if (!state.has(to)) visit(to);
     }
     path.pop();
@@ -51,6 +50,51 @@ function importCycles(files: string[]): string[][] {
   };
   for (const f of graph.keys()) if (!state.has(f)) visit(f);
   return cycles;
+}
+
+/** Every cycle in the import graph of `files`, each as the list of files around it. */
+function importCycles(files: string[]): string[][] {
+  return cyclesIn(importGraph(files)).map((c) => c.map((p) => relative(ROOT, p)));
+}
+
+/** The room of a file under `base`: its first folder ('api/'), or the file itself when it is loose ('cli.ts'). */
+function roomOf(base: string, file: string): string {
+  const inside = relative(base, file);
+  return inside.includes('/') ? `${inside.slice(0, inside.indexOf('/'))}/` : inside;
+}
+
+/**
+ * The knots of rooms under `base`: each set of two or more rooms that reach one another through their files'
+ * imports (a strongly connected component of the room graph), sorted. Files need not import each other in a
+ * circle for their rooms to: a layer table whose row holds two rooms lets them, and this check does not.
+ */
+function roomKnots(base: string, files: string[]): string[][] {
+  const rooms = new Map<string, Set<string>>();
+  for (const [from, targets] of importGraph(files)) {
+    const edges = rooms.get(roomOf(base, from)) ?? rooms.set(roomOf(base, from), new Set()).get(roomOf(base, from))!;
+    for (const to of targets) if (!relative(base, to).startsWith('..') && roomOf(base, to) !== roomOf(base, from)) edges.add(roomOf(base, to));
+  }
+  // Tarjan's algorithm: a room's `low` is the earliest room on the stack it reaches.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const knots: string[][] = [];
+  const visit = (room: string): void => {
+    index.set(room, index.size);
+    low.set(room, index.get(room)!);
+    stack.push(room);
+    for (const to of rooms.get(room) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(room, Math.min(low.get(room)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(room, Math.min(low.get(room)!, index.get(to)!));
+    }
+    if (low.get(room) !== index.get(room)) return;
+    const knot = stack.splice(stack.indexOf(room));
+    if (knot.length > 1) knots.push(knot.sort());
+  };
+  for (const room of rooms.keys()) if (!index.has(room)) visit(room);
+  return knots;
 }
 
 /**
@@ -70,10 +114,39 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['webhooks/'],
   ['routes/'],
   ['proxy/'],
-  ['app.ts', 'http-adapter.ts', 'describe.ts'],
+  ['app.ts', 'http-adapter.ts', 'describe.ts', 'in-process.ts', 'flags.ts'],
 ];
 
-/** The row of `file` (a path under mock-server/) in `layers`, or -1. */
+/**
+ * The files of mock-server/ that src/ may import: the mock's entry points (the loose files of its top layer)
+ * and the proxy's own (`mkt mock proxy` starts it; nothing of the mock imports it). The CLI reaches the mock
+ * through these alone, never a room of it.
+ */
+const MOCK_ENTRY_POINTS: readonly string[] = [...MOCK_LAYERS.at(-1)!.filter((p) => !p.endsWith('/')), 'proxy/proxy-server.ts'].map((p) => `mock-server/${p}`);
+
+/**
+ * The CLI's layers, lowest first (docs/architecture.md, "The CLI's layers", gives each one's rule): as the
+ * mock's, a file imports only from its own layer or lower ones; a file of src/ on no row is an error. A loose
+ * file is a room of its own.
+ */
+const SRC_LAYERS: readonly (readonly string[])[] = [
+  ['version.ts', 'clock.ts', 'errors.ts', 'redact-url.ts', 'suggest.ts', 'os/'],
+  ['contract/'],
+  ['io.ts', 'state-files.ts', 'input.ts', 'lock-file.ts'],
+  ['output/'],
+  ['config/'],
+  ['api/'],
+  ['auth/', 'orders/', 'flows/'],
+  ['portfolio/'],
+  ['invest/', 'doctor/'],
+  ['context.ts'],
+  ['demo/'],
+  ['commands/'],
+  ['cli.ts'],
+  ['main.ts', 'help-render.ts'],
+];
+
+/** The row of `file` (a path under the layers' folder) in `layers`, or -1. */
 function layerOf(layers: readonly (readonly string[])[], file: string): number {
   return layers.findIndex((row) => row.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
 }
@@ -112,6 +185,12 @@ describe('the import graph', () => {
     expect(importCycles(tsFiles(dir)).map((c) => c.map((f) => relative(dir, join(ROOT, f))).sort())).toEqual([['a.ts', 'b.ts']]);
   });
 
+  it('finds a knot of rooms that no circle of files makes', () => {
+    const base = join(ROOT, 'test', 'fixtures', 'room-knot');
+    expect(importCycles(tsFiles(base))).toEqual([]);
+    expect(roomKnots(base, tsFiles(base))).toEqual([['a/', 'b/']]);
+  });
+
   it('has no cycle through src/ and the mock it loads, type imports and dynamic import() included', () => {
     const files = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'mock-server'))];
     expect(files.length).toBeGreaterThan(50);
@@ -138,5 +217,19 @@ describe("the mock's layers", () => {
     const loose = readdirSync(join(ROOT, 'mock-server'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name);
     expect(loose.length).toBeLessThanOrEqual(6);
     expect(loose.sort()).toEqual(MOCK_LAYERS.flat().filter((p) => !p.endsWith('/')).sort());
+  });
+});
+
+describe("the CLI's layers", () => {
+  it('has every file of src/ on a layer, importing only from its own layer or lower ones, and of mock-server/ only its entry points', () => {
+    const base = join(ROOT, 'src');
+    expect(layerProblems(base, tsFiles(base), SRC_LAYERS, MOCK_ENTRY_POINTS)).toEqual([]);
+  });
+
+  it('has no two rooms of src/ or of mock-server/ that take from each other, however far round (type imports counted)', () => {
+    for (const tree of ['src', 'mock-server']) {
+      const base = join(ROOT, tree);
+      expect({ tree, knots: roomKnots(base, tsFiles(base)) }).toEqual({ tree, knots: [] });
+    }
   });
 });

@@ -4,7 +4,7 @@ import * as accounts from '../src/api/accounts.js';
 import { ApiClient } from '../src/api/client.js';
 import { HttpClient } from '../src/api/http.js';
 import { MarketClock, parseHttpDate } from '../src/api/market-clock.js';
-import type { TokenProvider } from '../src/auth/token-provider.js';
+import type { TokenProvider } from '../src/api/client.js';
 import type { Settings } from '../src/config/settings.js';
 import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
 

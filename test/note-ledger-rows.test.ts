@@ -11,7 +11,7 @@ import { LOAN_STATUS } from '../src/contract/enums.js';
 import { noteLedgers } from '../src/flows/note-ledger.js';
 import { readRow, type FlowRow } from '../src/flows/payment-rows.js';
 import { statement } from '../src/flows/statement.js';
-import { noteFigures, type NoteFigures } from '../src/portfolio/figures.js';
+import { noteFigures, type NoteFigures } from '../src/flows/figures.js';
 
 const day = (text: string): number => Date.parse(`${text}T00:00:00Z`);
 

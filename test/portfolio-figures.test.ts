@@ -11,7 +11,7 @@ import { LOAN_STATUS } from '../src/contract/enums.js';
 import { noteLedgers } from '../src/flows/note-ledger.js';
 import { readRow, type FlowRow } from '../src/flows/payment-rows.js';
 import { cohortReport, ledgerFlows } from '../src/portfolio/cohorts.js';
-import { noteFigures, type NoteFigures } from '../src/portfolio/figures.js';
+import { noteFigures, type NoteFigures } from '../src/flows/figures.js';
 import { portfolioReport, rebuiltLedgers } from '../src/portfolio/model.js';
 import { annualisedReturn, nominalReturn } from '../src/portfolio/rates.js';
 

@@ -4,7 +4,6 @@
  * token after a 401.
  */
 import type { Settings } from '../config/settings.js';
-import type { TokenProvider } from '../auth/token-provider.js';
 import { DecodeError, type Reader } from '../contract/decode.js';
 import { normalisePath } from '../contract/request-path.js';
 import { CliError } from '../errors.js';
@@ -29,6 +28,15 @@ export interface Call<T> {
   /** What the call does, for messages ("search listings"). */
   what: string;
   decode: Reader<T>;
+}
+
+/**
+ * Gives a valid access token for the current profile: what the client asks before every resource call and,
+ * after a 401, once more with `refresh: true`. Named here, by the client that needs it; src/auth/ provides it.
+ */
+export interface TokenProvider {
+  /** A token to send; `refresh` asks for a new one because the last was refused. */
+  accessToken(opts?: { refresh?: boolean }): Promise<string>;
 }
 
 /** Encodes one path segment. */

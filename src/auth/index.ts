@@ -1,5 +1,6 @@
 /** Picks the token provider for a profile: MKT_ACCESS_TOKEN first (stores nothing), then stored credentials. */
-import { envTokenProvider, type TokenProvider } from './token-provider.js';
+import type { TokenProvider } from '../api/client.js';
+import { envTokenProvider } from './token-provider.js';
 import type { SessionDeps } from './session.js';
 
 /** What the provider may use: the session's dependencies without the login-only ones. */

@@ -8,7 +8,8 @@
 import { AuthError, CliError } from '../errors.js';
 import type { Credentials, CredentialStore } from './credentials.js';
 import { TokenError, type TokenEndpoint, type TokenResponse } from './token-endpoint.js';
-import { checkToken, type TokenProvider } from './token-provider.js';
+import type { TokenProvider } from '../api/client.js';
+import { checkToken } from './token-provider.js';
 
 /** Renew this long before the recorded expiry, for clock skew and request time. */
 export const EXPIRY_MARGIN_MS = 60_000;

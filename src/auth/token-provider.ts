@@ -1,14 +1,9 @@
 /**
- * Where access tokens come from. The API client asks a TokenProvider before every resource call
- * and, after a 401, once more with `refresh: true`.
+ * Where access tokens come from. The API client asks a TokenProvider (src/api/client.ts names it) before
+ * every resource call and, after a 401, once more with `refresh: true`.
  */
+import type { TokenProvider } from '../api/client.js';
 import { AuthError } from '../errors.js';
-
-/** Gives a valid access token for the current profile. */
-export interface TokenProvider {
-  /** A token to send; `refresh` asks for a new one because the last was refused. */
-  accessToken(opts?: { refresh?: boolean }): Promise<string>;
-}
 
 /**
  * Checks that `token` can go in an Authorization header: printable ASCII without spaces, as a bearer

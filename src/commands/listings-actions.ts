@@ -12,7 +12,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
-import { alternatives, suggestions } from '../suggest.js';
+import { sortFieldHint } from '../suggest.js';
 import type { ListingsCommands } from './listings-commands.js';
 import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
 
@@ -71,9 +71,7 @@ function readOrRefuse(q: URLSearchParams, zone: string | undefined): ListingSear
     return readListingSearch(q, zone);
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
-    const field = err.param === 'sort_by' ? /^unknown field '(.*)'$/.exec(err.problem)?.[1] : undefined;
-    const near = field === undefined ? [] : suggestions(field, [...SORTABLE_FIELDS]);
-    const hint = field === undefined ? undefined : near.length > 0 ? `did you mean ${alternatives(near)}? (\`mkt listings fields\` lists the field names)` : 'run `mkt listings fields` for the field names';
+    const hint = err.param === 'sort_by' ? sortFieldHint(err.problem, [...SORTABLE_FIELDS]) : undefined;
     throw new UsageError(`${FLAG_OF_PARAM[err.param] ?? `--${err.param}`}: ${err.problem}`, hint);
   }
 }

@@ -27,7 +27,7 @@ export function proxyCommand(ctx: CommandContext) {
       if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
       const [{ parseUpstream, startProxy }, { readAllowedHost }] = await Promise.all([
         import('../../mock-server/proxy/proxy-server.js'),
-        import('../../mock-server/http/host-check.js'),
+        import('../../mock-server/flags.js'),
       ]);
       const allowHosts = (opts.allowHost ?? []).map((text) => {
         const read = readAllowedHost(text);

@@ -5,11 +5,7 @@
  * (mock-snapshot.ts): named snapshots of its world.
  */
 import { Command } from '@commander-js/extra-typings';
-import { parseClientSpec } from '../../mock-server/oauth/clients.js';
-import { parseBasePath } from '../../mock-server/http/request-target.js';
-import { readAllowedHost } from '../../mock-server/http/host-check.js';
-import { readWebhookUrl, webhookSecretProblem } from '../../mock-server/webhooks/targets.js';
-import { MockSetupError } from '../../mock-server/kit/setup-error.js';
+import { MockSetupError, parseBasePath, parseClientSpec, readAllowedHost, readWebhookUrl, webhookSecretProblem } from '../../mock-server/flags.js';
 import type { HttpClient } from '../api/http.js';
 import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';

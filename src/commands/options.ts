@@ -1,7 +1,6 @@
 /** Checks of option values shared by the commands; every failure is a UsageError (exit 2). */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
-import { suggest } from '../suggest.js';
 
 /** The parsed options of a command, typed by its definition (for helpers that take them from the action). */
 export type OptionsOf<C extends { opts(): unknown }> = ReturnType<C['opts']>;
@@ -57,19 +56,6 @@ export function acceptBothSpellings(cmd: CommandUnknownOpts): void {
     o.short = other;
     taken.add(other);
   }
-}
-
-/** A comma-separated column list, each one of `known` (an unknown one gets a suggestion). */
-export function parseColumns(text: string, known: readonly string[]): string[] {
-  const cols = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (cols.length === 0) throw new UsageError('--columns needs at least one column name');
-  for (const c of cols) {
-    if (!known.includes(c)) {
-      const near = suggest(c, known);
-      throw new UsageError(`--columns: unknown column '${c}'`, near ? `did you mean '${near}'?` : undefined);
-    }
-  }
-  return cols;
 }
 
 /** The closest of `candidates` to `word` (one helper for every name typed: src/suggest.ts). */

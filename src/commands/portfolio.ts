@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import type { Portfolio } from '../portfolio/model.js';
-import { formatDay, parseDay } from '../portfolio/calendar.js';
+import { formatDay, parseDay } from '../contract/calendar.js';
 import { groupCommand } from './groups.js';
 import type { Grouping } from '../portfolio/cohorts.js';
 import { COHORT_HELP, cohortOutput, parseGrouping } from './portfolio-cohorts.js';

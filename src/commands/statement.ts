@@ -2,7 +2,7 @@
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
-import { parseDay } from '../portfolio/calendar.js';
+import { parseDay } from '../contract/calendar.js';
 import { groupCommand } from './groups.js';
 
 /** The columns, for --help (README.md has the same words). */
@@ -63,7 +63,7 @@ export function makeStatementCommand(ctx: CommandContext) {
     .action(ctx.action(async (opts): Promise<Output> => {
       const asked = period(opts);
       const [{ readLedgers }, { statement, STATEMENT_COLUMNS }, { formatDay }, client] = await Promise.all([
-        import('../flows/gather.js'), import('../flows/statement.js'), import('../portfolio/calendar.js'), ctx.api(),
+        import('../flows/gather.js'), import('../flows/statement.js'), import('../contract/calendar.js'), ctx.api(),
       ]);
       const ledgers = await readLedgers(client);
       const now = new Date(client.marketNow());

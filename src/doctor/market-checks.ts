@@ -2,10 +2,9 @@
  * `mkt doctor`'s checks that talk to the marketplace: is it there, does its clock agree with this
  * machine's, and do the credentials work and renew. Each finding says what to do; no secret is printed.
  */
-import { ApiClient, routedBase } from '../api/client.js';
+import { ApiClient, routedBase, type TokenProvider } from '../api/client.js';
 import type { HttpClient, HttpResponse } from '../api/http.js';
 import { isLoopbackUrl } from '../auth/client-secret.js';
-import type { TokenProvider } from '../auth/token-provider.js';
 import type { Settings } from '../config/settings.js';
 import { identifyMarketplace, marketplaceAddress, type Marketplace } from '../orders/marketplace.js';
 import { redactUserInfo } from '../redact-url.js';

@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import { listAll as allNotes } from '../api/notes.js';
 import { listAll as allPayments, paymentsQuery } from '../api/payments.js';
 import { DecodeError } from '../contract/decode.js';
-import { noteFigures, type NoteFigures } from '../portfolio/figures.js';
+import { noteFigures, type NoteFigures } from './figures.js';
 import { noteLedgers, type NoteLedger } from './note-ledger.js';
 import { readRow, type FlowRow } from './payment-rows.js';
 

@@ -6,8 +6,8 @@
  * the cent; only rows that match no note are added up and split by ownership.
  */
 import { LOAN_STATUS } from '../contract/enums.js';
-import type { NoteFigures } from '../portfolio/figures.js';
-import { parseDay } from '../portfolio/calendar.js';
+import type { NoteFigures } from './figures.js';
+import { parseDay } from '../contract/calendar.js';
 import { apportionUnits } from './apportion.js';
 import { noUnits, ROW_FIGURES, toUnits, type FlowRow, type RowUnits } from './payment-rows.js';
 

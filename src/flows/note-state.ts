@@ -11,8 +11,8 @@
  */
 import { addMonths } from '../contract/amortisation.js';
 import { LOAN_STATUS } from '../contract/enums.js';
-import { parseDay } from '../portfolio/calendar.js';
-import { lateBucket, statusBucket, type StatusBucket } from '../portfolio/expected-loss.js';
+import { parseDay } from '../contract/calendar.js';
+import { lateBucket, statusBucket, type StatusBucket } from './expected-loss.js';
 import type { NoteLedger } from './note-ledger.js';
 import { toUnits } from './payment-rows.js';
 

@@ -6,7 +6,7 @@
  */
 import { toNumber } from '../contract/decode-kit.js';
 import type { Payment } from '../contract/decode.js';
-import { parseDay } from '../portfolio/calendar.js';
+import { parseDay } from '../contract/calendar.js';
 
 /** Units in a dollar: the real answer's four decimal places. */
 export const UNITS_PER_DOLLAR = 10_000;

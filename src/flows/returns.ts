@@ -4,13 +4,13 @@
  *     sale proceeds, and the principal still outstanding at par (nothing once charged off or sold);
  *   - expected: the same, with the outstanding principal less the expected loss of the note's bucket
  *     at the day (note-state.ts: the marketplace's days past due today, the payment rows' on a past day;
- *     the one table of src/portfolio/expected-loss.ts).
+ *     the one table of expected-loss.ts).
  * A cancelled note (its bid came back) and a pending one (its loan not yet originated) have no flows. A
  * note the payments resource has nothing for, though its own figures show money received, is rebuilt
- * from its loan's schedule (src/portfolio/cash-flows.ts) and counted.
+ * from its loan's schedule (cash-flows.ts) and counted.
  */
-import { earning, noteBucket, noteFlows, outstandingPrincipal, type DatedFlow } from '../portfolio/cash-flows.js';
-import { expectedLossMicros, MICROS_PER_DOLLAR } from '../portfolio/expected-loss.js';
+import { earning, noteBucket, noteFlows, outstandingPrincipal, type DatedFlow } from './cash-flows.js';
+import { expectedLossMicros, MICROS_PER_DOLLAR } from './expected-loss.js';
 import type { NoteLedger } from './note-ledger.js';
 import { noteState, type NoteState } from './note-state.js';
 import { netUnits, noUnits, ROW_FIGURES, toDollars, toUnits, type RowUnits } from './payment-rows.js';

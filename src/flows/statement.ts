@@ -4,7 +4,7 @@
  * whole units (payment-rows.ts), so the total of a column is the sum of its rows exactly; dollars only
  * at the end. It is a record of flows, not a tax computation.
  */
-import { formatDay } from '../portfolio/calendar.js';
+import { formatDay } from '../contract/calendar.js';
 import type { NoteLedger } from './note-ledger.js';
 import { netUnits, noUnits, ROW_FIGURES, toDollars, type RowUnits } from './payment-rows.js';
 

@@ -2,12 +2,11 @@
  * Everything `src/invest` borrows from the rest of the project, imported in this one place so a
  * move elsewhere (issue 11 is moving the marketplace rules into src/contract) is a one-file change.
  */
-import { buildSearchQuery } from '../commands/listings-actions.js';
-import { suggest } from '../commands/options.js';
 import { MIN_BID, youngPartialCap } from '../contract/bid-rules.js';
 import { PLATFORM_RATINGS, RATING_ALIASES, type PlatformRating } from '../contract/enums.js';
+import { SORTABLE_FIELDS } from '../contract/listing-fields.js';
 import { QueryError, readListingSearch } from '../contract/listing-query.js';
-import { UsageError } from '../errors.js';
+import { sortFieldHint, suggest } from '../suggest.js';
 
 export { MIN_BID, PLATFORM_RATINGS, RATING_ALIASES, suggest, youngPartialCap, type PlatformRating };
 export { checkBoolean, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
@@ -27,14 +26,13 @@ export function checkFilterValue(name: string, text: string, zone: string | unde
 /** The minimum bid in cents. */
 export const MIN_BID_CENTS = Math.round(MIN_BID * 100);
 
-/** Checks a sort_by value exactly as `mkt listings search --sort-by` does. Returns the problem, or null. */
+/**
+ * Checks a sort_by value exactly as `mkt listings search --sort-by` does: the same reader, and the same hint
+ * for a mistyped field (src/suggest.ts). Returns the problem, or null.
+ */
 export function checkSortBy(text: string): string | null {
-  try {
-    buildSearchQuery({ sortBy: text }, undefined);
-    return null;
-  } catch (err) {
-    // The hint carries the suggestion for a mistyped field.
-    if (err instanceof UsageError) return `${err.message.replace(/^--sort-by: /, '')}${err.hint ? `; ${err.hint}` : ''}`;
-    throw err;
-  }
+  const problem = checkFilterValue('sort_by', text, undefined);
+  if (problem === null) return null;
+  const hint = sortFieldHint(problem, [...SORTABLE_FIELDS]);
+  return `${problem}${hint ? `; ${hint}` : ''}`;
 }

@@ -9,11 +9,8 @@
  * the simulated account's ledger must show. Nothing reads the real time or Math.random: a seed gives
  * the same report.
  */
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { createMockApp, type MockApp } from '../../mock-server/app.js';
-import { noteViews } from '../../mock-server/engine/note-view.js';
-import { notesOf } from '../../mock-server/world/store-index.js';
+import { inProcessMock, type InProcessMock } from '../../mock-server/in-process.js';
 import { platform } from '../api/accounts.js';
 import { ApiClient } from '../api/client.js';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../api/http.js';
@@ -24,11 +21,10 @@ import { OrderDesk } from '../orders/desk.js';
 import { identifyMarketplace } from '../orders/marketplace.js';
 import { MemoryJournal } from '../orders/memory-journal.js';
 import { ordersApi } from '../orders/open-desk.js';
-import { formatDay } from '../portfolio/calendar.js';
+import { formatDay } from '../contract/calendar.js';
 import { readPayments } from '../flows/gather.js';
 import { noteLedgers } from '../flows/note-ledger.js';
 import { statement, type Statement } from '../flows/statement.js';
-import { LEDGER_KINDS } from '../../mock-server/engine/ledger.js';
 import { portfolioReport, type Portfolio } from '../portfolio/model.js';
 import { CliError } from '../errors.js';
 import { investRun, marketReads, type MarketReads } from './run.js';
@@ -46,7 +42,7 @@ const ORIGIN = 'http://127.0.0.1';
  * decoders as over 127.0.0.1, without a socket, undici and node:http in between (a third of the time).
  */
 class InProcessHttp extends HttpClient {
-  constructor(private readonly app: MockApp) {
+  constructor(private readonly app: Pick<InProcessMock, 'handle'>) {
     super({ maxRetries: 0 });
   }
 
@@ -74,7 +70,7 @@ export interface SimulateOptions {
   /** Told after each month, for progress on stderr. */
   progress?: (row: MonthRow) => void;
   /** Given the world at the end, before it closes (tests look into it). */
-  atEnd?: (world: { app: MockApp; client: ApiClient; accountId: string }) => Promise<void>;
+  atEnd?: (world: { app: InProcessMock['app']; client: ApiClient; accountId: string }) => Promise<void>;
 }
 
 /** One month of the simulation, at its end. */
@@ -138,18 +134,6 @@ export interface Simulation {
   reconciliation: Reconciliation;
 }
 
-/** Ledger kinds a loan's posting moves a note holder's cash by (mock-server/engine/postings.ts). */
-const PAYMENT_KINDS: ReadonlySet<string> = new Set([LEDGER_KINDS.PRINCIPAL, LEDGER_KINDS.INTEREST, LEDGER_KINDS.LATE_FEE, LEDGER_KINDS.SERVICE_FEE, LEDGER_KINDS.COLLECTION_FEE]);
-
-/** What the account's ledger credited for payments between two instants (`from` included, `to` not), to the cent. */
-export function ledgerPayments(app: MockApp, accountId: string, from: number, to: number): number {
-  let total = 0;
-  for (const e of app.ctx.store.ledger) {
-    if (e.accountId === accountId && e.at >= from && e.at < to && PAYMENT_KINDS.has(e.kind)) total += Math.round(e.amount * 100);
-  }
-  return total / 100;
-}
-
 /** Running totals the month rows are differences of. */
 interface Totals {
   defaulted: number;
@@ -170,18 +154,12 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 /** Runs `strategy` daily for `o.months` months of a fresh mock world; the month rows and the final portfolio report. */
 export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<Simulation> {
   if (!(o.months >= 1)) throw new RangeError('a simulation runs at least one month');
-  const app = createMockApp(
-    { seed: o.seed, listings: o.listings, frozen: true, start: SIMULATION_START, admin: false, investor: { id: INVESTOR, cash: o.cash } },
-    () => SIMULATION_START,
-  );
-  const clock = app.ctx.clock;
+  const mock = inProcessMock({ seed: o.seed, listings: o.listings, start: SIMULATION_START, investor: { id: INVESTOR, cash: o.cash } });
+  const clock = { now: () => mock.now(), advance: (ms: number) => mock.advance(ms) };
   const end = addMonths(SIMULATION_START, o.months);
-  // The investor's token, put straight into the mock's store: it lasts the whole simulation.
-  const token = randomBytes(24).toString('base64url');
-  app.ctx.store.tokens.set(token, {
-    value: token, kind: 'access', clientId: 'mkt-demo', accountId: `${INVESTOR}-1`, scopes: [...READ_WRITE_SCOPES], expiresAt: end + 2 * DAY, authKey: 'simulate',
-  });
-  const http = new InProcessHttp(app);
+  // The investor's token, granted by the mock without a login: it lasts the whole simulation.
+  const token = mock.grantToken('mkt-demo', READ_WRITE_SCOPES, end + 2 * DAY);
+  const http = new InProcessHttp(mock);
   try {
     const client = new ApiClient(http, {
       profile: 'simulate', baseUrl: `${ORIGIN}/v1`, rootUrl: ORIGIN, authUrl: ORIGIN, clientId: 'mkt-demo',
@@ -217,7 +195,7 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     };
     const months: MonthRow[] = [];
     let before: Totals = { defaulted: 0, writtenOff: 0 };
-    const accountId = `${INVESTOR}-1`;
+    const { accountId } = mock;
     const differing: Reconciliation['differing'] = [];
     const sums = { statement: 0, ledger: 0 };
     let firstDay = '';
@@ -225,9 +203,8 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     let last: { portfolio: Portfolio; statement: Statement } | undefined;
     const read = async (monthStart: number) => {
       const account = await platform(client);
-      // The notes as GET /notes/ shows them, in one pass: paging 25 at a time would view every note
-      // once a page (the endpoint builds all the caller's notes to sort them), N²/25 views a month.
-      const notes = noteViews(app.ctx.store, [...notesOf(app.ctx.store, `${INVESTOR}-1`)], clock.now(), undefined);
+      // The notes as GET /notes/ shows them, in one pass (in-process.ts says why).
+      const notes = mock.notes();
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
       const ledgers = noteLedgers(notes, await readPayments(client, notes.map((n) => n.loan_number)));
       // The month's statement: its first day to today, its last (read at its last instant, nothing of today is still to come).
@@ -248,7 +225,7 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       const now = totals(notes);
       // The month's payment rows (its statement) against the ledger over the same days: its first day's midnight to the midnight after its last.
       const t = monthStatement.total;
-      const ledgerCash = ledgerPayments(app, accountId, Date.parse(`${monthStatement.from}T00:00:00Z`), Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY);
+      const ledgerCash = mock.ledgerPayments(Date.parse(`${monthStatement.from}T00:00:00Z`), Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY);
       const difference = round(t.net_cash - ledgerCash);
       if (difference !== 0) differing.push({ month, from: monthStatement.from, to: monthStatement.to, statement_cash: t.net_cash, ledger_cash: ledgerCash, difference });
       sums.statement += Math.round(t.net_cash * 100);
@@ -271,7 +248,7 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       last = { portfolio, statement: monthStatement };
     }
     const s = last!.statement;
-    await o.atEnd?.({ app, client, accountId });
+    await o.atEnd?.({ app: mock.app, client, accountId });
     return {
       months, portfolio: last!.portfolio, statement: s,
       reconciliation: {
@@ -281,6 +258,6 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     };
   } finally {
     await http.close();
-    await app.close?.();
+    await mock.close();
   }
 }

@@ -5,9 +5,22 @@
  * before it is printed: the whole value with -o json, each item with -o ndjson.
  */
 import type { JSONValue } from '@jmespath-community/jmespath';
-import { parseColumns } from '../commands/options.js';
 import { UsageError } from '../errors.js';
+import { suggest } from '../suggest.js';
 import { LABELS } from './columns.js';
+
+/** A comma-separated column list, each one of `known` (an unknown one gets a suggestion). */
+export function parseColumns(text: string, known: readonly string[]): string[] {
+  const cols = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (cols.length === 0) throw new UsageError('--columns needs at least one column name');
+  for (const c of cols) {
+    if (!known.includes(c)) {
+      const near = suggest(c, known);
+      throw new UsageError(`--columns: unknown column '${c}'`, near ? `did you mean '${near}'?` : undefined);
+    }
+  }
+  return cols;
+}
 
 /** Checks `--columns` against the names a command can show; a table header typed for its field gets that field suggested. */
 export function checkColumns(text: string, known: readonly string[]): string[] {

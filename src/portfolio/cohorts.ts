@@ -6,10 +6,10 @@
  * rebuilt from the schedule (`rebuiltFlows`, today) or read from the payments resource.
  */
 import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
-import type { NoteFigures as Note } from './figures.js';
-import { formatDay, parseDay } from './calendar.js';
-import type { DatedFlow } from './cash-flows.js';
-import type { StatusBucket } from './expected-loss.js';
+import type { NoteFigures as Note } from '../flows/figures.js';
+import { formatDay, parseDay } from '../contract/calendar.js';
+import type { DatedFlow } from '../flows/cash-flows.js';
+import type { StatusBucket } from '../flows/expected-loss.js';
 import { rebuiltLedgers } from './model.js';
 import { annualisedReturn, RETURN_METHOD } from './rates.js';
 import { apportionRounded } from '../flows/apportion.js';
@@ -35,7 +35,7 @@ export interface CohortFlows {
   receipts: DatedFlow[];
   /** Principal outstanding on the as-of day, at par. */
   outstanding: number;
-  /** The part of `outstanding` not expected back, whole micro-dollars (expected-loss.ts). */
+  /** The part of `outstanding` not expected back, whole micro-dollars (src/flows/expected-loss.ts). */
   lossMicros: number;
   /** Its bucket on the as-of day (null: a note rebuilt from its schedule, on a past day: today's status stands in). */
   bucket: StatusBucket | null;
@@ -138,7 +138,7 @@ export function cohortFlows(at: NoteAt, cut: number, today: number): CohortFlows
   return { purchases: purchase ? [purchase] : [], receipts, outstanding: at.outstanding, lossMicros: at.lossMicros, bucket: defaulted ? 'defaulted' : bucket, unpaid };
 }
 
-/** A note's flows rebuilt from the schedule (cash-flows.ts noteFlows) as a cohort reads them: a note with no payment rows. */
+/** A note's flows rebuilt from the schedule (src/flows/cash-flows.ts noteFlows) as a cohort reads them: a note with no payment rows. */
 export function rebuiltFlows(n: Note, today: number, cut = today): CohortFlows {
   return cohortFlows(noteAt(rebuiltLedgers([n])[0]!, today, cut), cut, today);
 }

@@ -8,11 +8,11 @@
  */
 import { PLATFORM_RATINGS, readRating } from '../contract/enums.js';
 import { toNumber, type Account } from '../contract/decode.js';
-import type { NoteFigures as Note } from './figures.js';
+import type { NoteFigures as Note } from '../flows/figures.js';
 import { addMonths } from '../contract/amortisation.js';
-import { formatDay, parseDay } from './calendar.js';
-import { noteBucket } from './cash-flows.js';
-import { microsToCents, STATUS_BUCKETS } from './expected-loss.js';
+import { formatDay, parseDay } from '../contract/calendar.js';
+import { noteBucket } from '../flows/cash-flows.js';
+import { microsToCents, STATUS_BUCKETS } from '../flows/expected-loss.js';
 import { boughtDay, type NoteLedger } from '../flows/note-ledger.js';
 import { flowsAt, type NoteAt } from '../flows/returns.js';
 import { toUnits } from '../flows/payment-rows.js';
@@ -51,7 +51,7 @@ export interface Portfolio {
   fees_paid: number;
   /** Principal, interest and late fees less fees. */
   net_received: number;
-  /** Outstanding principal not expected back, by each note's bucket (expected-loss.ts), summed before rounding. */
+  /** Outstanding principal not expected back, by each note's bucket (src/flows/expected-loss.ts), summed before rounding. */
   expected_loss: number;
   /** How the returns are computed (rates.ts RETURN_METHOD). */
   return_method: string;

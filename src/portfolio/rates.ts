@@ -5,8 +5,8 @@
  * yields are quoted in: twelve times the monthly IRR (time in calendar months), which a note paying on
  * schedule returns exactly as its lender yield. Both from the one solver, irr.ts.
  */
-import { monthsBetween } from './calendar.js';
-import type { DatedFlow } from './cash-flows.js';
+import { monthsBetween } from '../contract/calendar.js';
+import type { DatedFlow } from '../flows/cash-flows.js';
 import { irr } from './irr.js';
 
 const DAY = 86_400_000;

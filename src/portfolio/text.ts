@@ -3,7 +3,7 @@
  * horizontal bars on a terminal and as plain aligned rows elsewhere.
  */
 import { barLines } from '../output/bars.js';
-import type { StatusBucket } from './expected-loss.js';
+import type { StatusBucket } from '../flows/expected-loss.js';
 import type { Bucket, Portfolio } from './model.js';
 
 /** How buckets are named in text. */

@@ -1,6 +1,6 @@
 /**
  * What a run of the bin loaded, as names: a package (`undici`, `@inquirer/core`) or a module of ours
- * (`src/commands/root`, `mock-server/app`). The bin runs the bundles of dist/bundle/ (scripts/bundle.mjs),
+ * (`src/context`, `mock-server/app`). The bin runs the bundles of dist/bundle/ (scripts/bundle.mjs),
  * so a loaded bundle stands for every module the build put in it (dist/bundle/modules.json): the names
  * are those of the sources, whichever file holds them.
  */

@@ -4,7 +4,7 @@
  * month they fall in. A note's due dates are whole months apart whatever the month's length, so a note
  * paying on schedule has an exact monthly rate, and twelve times it is its lender yield.
  */
-import { addMonths } from '../contract/amortisation.js';
+import { addMonths } from './amortisation.js';
 
 /** A day (UTC midnight, epoch ms) from an API date or date-time's `yyyy-MM-dd`; null when it is not one. */
 export function parseDay(text: string | null | undefined): number | null {

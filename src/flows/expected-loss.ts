@@ -5,7 +5,7 @@
  * (a past day, or a note sent without them: src/flows/note-state.ts says which).
  */
 import { LOAN_STATUS } from '../contract/enums.js';
-import { toUnits } from '../flows/payment-rows.js';
+import { toUnits } from './payment-rows.js';
 
 /** The status buckets of a portfolio, in the order a report lists them. */
 export const STATUS_BUCKETS = [

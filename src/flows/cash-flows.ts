@@ -1,6 +1,6 @@
 /**
  * An investor's own cash flows on one note, rebuilt from the notes resource, which gives cumulative
- * amounts rather than dated payments (the method, in full, is in README.md beside this file):
+ * amounts rather than dated payments (the method, in full, is in src/portfolio/README.md, the report that reads them):
  *   - the purchase, an outflow of `note_ownership_amount` on `ownership_start_date`;
  *   - the payments received: the loan's schedule (origination date, term, borrower rate, level
  *     installment) gives the due dates and what each was to bring the note; what the note did receive
@@ -14,7 +14,7 @@
 import { addMonths, monthlyPayment } from '../contract/amortisation.js';
 import { LOAN_STATUS } from '../contract/enums.js';
 import type { NoteFigures as Note } from './figures.js';
-import { parseDay } from './calendar.js';
+import { parseDay } from '../contract/calendar.js';
 import { EXPECTED_LOSS, statusBucket, type StatusBucket } from './expected-loss.js';
 
 const DAY = 86_400_000;

@@ -1,12 +1,13 @@
 /**
  * Renders help through commander for bin/help-cache.cjs: the text `mkt ARGV` prints at a given width,
  * caught instead of written, so that it can be kept and printed again without loading commander. Also
- * lists every command's path, for the build to render them all.
+ * lists every command's path, for the build to render them all. An entry point beside main.ts, which it
+ * runs: the build bundles it as dist/bundle/help-render.cjs (scripts/bundle.mjs).
  */
 import { Writable } from 'node:stream';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { processIo, type Io } from '../io.js';
-import { main } from '../main.js';
+import { processIo, type Io } from './io.js';
+import { main } from './main.js';
 
 /** What one run printed and how it ended. */
 export interface Rendered {
@@ -48,7 +49,7 @@ export async function renderHelp(argv: string[], width: number): Promise<Rendere
 /** Every command's path under the root (`[]` is the root itself), groups before their subcommands. */
 export async function commandPaths(): Promise<string[][]> {
   const [{ buildProgram }, { CommandContext }, { defineDeferred }] = await Promise.all([
-    import('../cli.js'), import('../context.js'), import('./groups.js'),
+    import('./cli.js'), import('./context.js'), import('./commands/groups.js'),
   ]);
   // The argv of shell completion loads every group, as completion itself does.
   const program = await buildProgram(new CommandContext(processIo(), main), ['__complete']);
