@@ -5,12 +5,12 @@
  * path with another method, and a loud JSON 404 for anything unmatched. One request path: `answer`
  * finds the route (http/router.ts) and runs it over the request's head, no Fetch Request, msw or
  * Response on the way, whether the request came over HTTP (the adapter, which records it in the
- * journal on the wire) or in-process (`handle`, which normalises the target as the adapter does and
+ * request log on the wire) or in-process (`handle`, which normalises the target as the adapter does and
  * records it itself). msw resolves only a handler that is not one of the mock's routes (a test's own,
  * put in front). The same routes are msw handlers (`handlers`) for someone else's setupServer.
  */
 import { getResponse, type RequestHandler } from 'msw';
-import { DEFAULT_JOURNAL_SIZE } from '../src/contract/mock-inspect.js';
+import { DEFAULT_REQUEST_LOG_SIZE } from '../src/contract/mock-inspect.js';
 import { MockContext, type MockOptions } from './context.js';
 import { accountsHandlers } from './routes/accounts.js';
 import { adminHandlers } from './routes/admin.js';
@@ -27,9 +27,9 @@ import { paymentsHandlers } from './routes/payments.js';
 import { snapshotHandlers } from './routes/snapshots.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
-import type { AnswerChecker } from './routes/answer-check.js';
-import { asResponse, RouteHandler, type Answer, type RequestHead } from './routes/route.js';
-import { keepsBody, mockJournalHost, RequestJournal } from './routes/journal.js';
+import type { AnswerChecker } from './http/answer-check.js';
+import { asResponse, RouteHandler, type Answer, type RequestHead } from './route-helper/route.js';
+import { keepsBody, mockRequestLogHost, RequestLog } from './request-log/request-log.js';
 import { normaliseTarget } from './http/request-target.js';
 import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 
@@ -48,10 +48,10 @@ export interface MockApp {
   ctx: MockContext;
   handlers: RequestHandler[];
   /** The last requests answered (GET /__mock/requests). */
-  journal: RequestJournal;
+  requestLog: RequestLog;
   /** The signed webhooks of the outbox's events (MockOptions.webhooks); null without receivers. */
   webhooks: Webhooks | null;
-  /** Answers one request and records it in the journal. */
+  /** Answers one request and records it in the request log. */
   handle(request: Request): Promise<Response>;
   /**
    * Answers one request, its target already normalised (request-target.ts), without recording it (the
@@ -102,9 +102,9 @@ export function createMockApp(partial: Partial<MockOptions> = {}, realNow: () =>
 /** The handlers and the request path over a world just made (createMockApp). */
 function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const options = ctx.options;
-  const journal = new RequestJournal(mockJournalHost(ctx), options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const requestLog = new RequestLog(mockRequestLogHost(ctx), options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, realNow);
   const webhooks = options.webhooks && options.webhooks.urls.length > 0 ? new Webhooks(options.webhooks, ctx, realNow) : null;
-  if (webhooks) journal.addSecret(webhooks.secret);
+  if (webhooks) requestLog.addSecret(webhooks.secret);
   const base = options.basePath ?? '';
   const handlers: RequestHandler[] = [
     ...listingsHandlers(ctx),
@@ -117,7 +117,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, journal), ...webhookHandlers(ctx, webhooks)] : []),
+    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, requestLog), ...webhookHandlers(ctx, webhooks)] : []),
   ];
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
@@ -179,7 +179,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     }
     // HEAD is GET without the body (the route reads it as a GET: no write); the transport leaves the body off the wire.
     const head = request.method === 'HEAD' ? { ...request, method: 'GET' } : request;
-    // Every routed answer waits in its route (routes/route.ts) for what it changed to be durable.
+    // Every routed answer waits in its route (route-helper/route.ts) for what it changed to be durable.
     return match.handler.route.direct(head, params);
   };
   // Every answer the routes give, in-process or over HTTP, is checked here (with checkAnswers).
@@ -194,19 +194,19 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   return {
     ctx,
     handlers,
-    journal,
+    requestLog,
     webhooks,
     unrouted,
     answer,
     async handle(given) {
-      const arrival = journal.arrive(given.headers.get('authorization'));
+      const arrival = requestLog.arrive(given.headers.get('authorization'));
       // In-process callers get the reading of the target the adapter gives a request on the wire.
       const sent = new URL(given.url);
       const target = normaliseTarget(sent.pathname + sent.search, sent.origin);
       if (!target.ok) {
         const refused = Response.json({ code: 'VAL0001', message: target.problem }, { status: 400 });
         await check?.(given.method, sent, refused);
-        journal.record(arrival, { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: 400 });
+        requestLog.record(arrival, { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: 400 });
         return refused;
       }
       const url = target.url;
@@ -224,7 +224,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       };
       const bodyText = arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')) ? await request.text() : null;
       const response = asResponse(await answer(request));
-      journal.record(arrival, { method: given.method, path: url.pathname, search: url.search, headers: given.headers, bodyText, status: response.status });
+      requestLog.record(arrival, { method: given.method, path: url.pathname, search: url.search, headers: given.headers, bodyText, status: response.status });
       return response;
     },
     async close() {
@@ -244,7 +244,7 @@ function answerCheck(file: string, basePath: string): MockApp['check'] {
   let checker: Promise<AnswerChecker> | undefined;
   return async (method, url, response) => {
     try {
-      checker ??= import('./routes/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
+      checker ??= import('./http/answer-check.js').then((m) => new m.AnswerChecker(file, basePath));
       await (await checker).check(method, url, response);
     } catch (err) {
       console.error('mock: cannot check an answer against the OpenAPI document', err);

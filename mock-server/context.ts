@@ -10,7 +10,8 @@ import type { Durability } from './durability/durability.js';
 import { keepWorld } from './durability/keep.js';
 import { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
-import { seedStore, type SeedHistory } from './engine/seed.js';
+import { seedStore } from './seed/seed.js';
+import type { SeedHistory } from './world/recipe.js';
 import { MockSetupError } from './kit/setup-error.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
@@ -50,8 +51,8 @@ export interface MockOptions {
   checkAnswers?: string;
   /** The token endpoint takes grant_type=password with a seeded user's id and password (--allow-password-grant; outside the spec). */
   allowPasswordGrant?: boolean;
-  /** Requests the journal keeps (--journal-size; default 1000, 0: none). */
-  journalSize?: number;
+  /** Requests the request log keeps (--request-log-size; default 1000, 0: none). */
+  requestLogSize?: number;
   /** The path prefix every route is served under (`--base-path`, normalised by http/request-target.ts parseBasePath; '' or absent: none). */
   basePath?: string;
   /** A fresh investor with one funded account (`mkt invest simulate`). */

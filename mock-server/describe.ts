@@ -2,7 +2,7 @@
 import { MOCK_ADMIN_PREFIX } from '../src/contract/mock-admin.js';
 import type { MockApp } from './app.js';
 import { userPassword } from './oauth/passwords.js';
-import { DEMO_CLIENT, PARTNER_CODES } from './engine/seed.js';
+import { DEMO_CLIENT, PARTNER_CODES } from './seed/seed.js';
 
 /** The origin `mkt` talks to when nothing is configured: the banner leaves MKT_ROOT_URL out for it. */
 const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
@@ -34,7 +34,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  base_url  ${root}/v1`,
     `  root_url  ${root}`,
     `  auth_url  ${root}`,
-    ...(app.ctx.options.admin ? [`  dashboard ${root}${MOCK_ADMIN_PREFIX}/ (the world, the clock, the request journal, in a browser)`] : []),
+    ...(app.ctx.options.admin ? [`  dashboard ${root}${MOCK_ADMIN_PREFIX}/ (the world, the clock, the request log, in a browser)`] : []),
     `  seed ${s.seed}, ${active.length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
     // Search shows fractional listings unless asked for whole loans, so its total is not the count above.
     `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,

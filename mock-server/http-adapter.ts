@@ -7,7 +7,7 @@
  * target is 400, a body over 1 MiB 413, a request node cannot parse a JSON 400. Injected faults
  * (faults.ts) are applied here, and every answer's `Date` is the virtual clock's; while the server
  * listens the engine follows real time, and on close it stops and writes the state file. Every request
- * on the wire is recorded in the journal here, once its answer is written or its connection dropped,
+ * on the wire is recorded in the request log here, once its answer is written or its connection dropped,
  * refused ones (400, 404, 405, 413, faults) included.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,9 +16,9 @@ import { networkInterfaces, hostname } from 'node:os';
 import { adminAccessAllowed, adminRequestRefusal, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { isHostRefusal, ServedHosts } from './http/host-check.js';
 import { notFound, type MockApp } from './app.js';
-import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './routes/route.js';
+import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './route-helper/route.js';
 import { JsonPage } from './routes/listings.js';
-import { keepsBody, type Seen } from './routes/journal.js';
+import { keepsBody, type Seen } from './request-log/request-log.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
 import { isAdminPath, normaliseTarget, PathMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
@@ -199,7 +199,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   let boundHost = host;
   let adminToken: string | null = options.adminToken ?? null;
   const engine = app.ctx.engine;
-  const journal = app.journal;
+  const requestLog = app.requestLog;
   const gauge = new LoadGauge(options.limits);
   // Connections past the bound: each request on one is answered 503 and the connection closed.
   const overBound = new WeakSet<Socket>();
@@ -210,7 +210,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
   const handle = async (req: IncomingMessage, res: ServerResponse, expectation = false): Promise<void> => {
     const method = req.method ?? 'GET';
-    const arrival = journal.arrive(req.headers.authorization);
+    const arrival = requestLog.arrive(req.headers.authorization);
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
@@ -221,7 +221,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       gauge.release(hold.bytes);
       if (!arrival) return;
       seen.status = res.headersSent ? res.statusCode : null;
-      journal.record(arrival, seen);
+      requestLog.record(arrival, seen);
     });
     let url = new URL('/', origin);
     // The marketplace's Date is its own clock's, the clock of its data: a client reads "now" from it
@@ -242,7 +242,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const target = normaliseTarget(raw, origin, paths);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
       url = target.url;
-      // One normalised path for the access decision, the faults, the router and the journal alike.
+      // One normalised path for the access decision, the faults, the router and the request log alike.
       const path = url.pathname;
       seen.path = path;
       seen.search = url.search;
@@ -333,7 +333,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   boundHost = addr.address;
   hosts = new ServedHosts({ boundAddress: boundHost, bindName: host, allowed: options.allowHosts ?? [], ...(isWildcard(boundHost) ? { machineAddresses: machineNames() } : {}) });
   if (adminToken === null && app.ctx.options.admin && !isLoopbackAddress(boundHost)) adminToken = randomAdminToken();
-  if (adminToken !== null) journal.addSecret(adminToken);
+  if (adminToken !== null) requestLog.addSecret(adminToken);
   engine.start();
   return {
     server,

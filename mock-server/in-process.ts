@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { NoteAnswerFields } from '../src/contract/resources.js';
 import { createMockApp, type MockApp } from './app.js';
 import { NOTE_KINDS } from './engine/ledger.js';
-import { noteViews } from './engine/note-view.js';
+import { noteViews } from './views/note-view.js';
 import { notesOf } from './world/store-index.js';
 
 /** The world to build. */
@@ -28,7 +28,7 @@ export interface InProcessMock {
   readonly app: MockApp;
   /** The investor's account. */
   readonly accountId: string;
-  /** Answers one request as over HTTP (the same handlers, routes and JSON), recorded in the request journal. */
+  /** Answers one request as over HTTP (the same handlers, routes and JSON), recorded in the request log. */
   handle(request: Request): Promise<Response>;
   /** The virtual time (epoch ms). */
   now(): number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { DEMO_CLIENT } from '../mock-server/engine/seed.js';
+import { DEMO_CLIENT } from '../mock-server/seed/seed.js';
 import { READ_ONLY_SCOPES, READ_WRITE_SCOPES } from '../src/contract/enums.js';
 import { ORIGIN, exchangeKey, smallApp } from './helpers/auth-mock.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate } from '../mock-server/routes/auth.js';
+import { authenticate } from '../mock-server/route-helper/auth.js';
 import { ORIGIN, exchangeKey, getWithToken, grantKey, smallApp } from './helpers/auth-mock.js';
 
 const LISTINGS = '/listingsvc/v2/listings?limit=1';

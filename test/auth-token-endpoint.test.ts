@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CLIENT } from '../mock-server/engine/seed.js';
+import { DEMO_CLIENT } from '../mock-server/seed/seed.js';
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES } from '../src/contract/enums.js';
 import { ORIGIN, exchangeKey, grantKey, postToken, smallApp } from './helpers/auth-mock.js';
 

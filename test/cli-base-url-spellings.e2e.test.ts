@@ -66,13 +66,13 @@ describe('mkt order submit under spellings of one base URL', () => {
     expect(accountDirs()).toHaveLength(1);
 
     for (const bind of [`http://0.0.0.0:${port}/v1`, `http://[::]:${port}/v1`, `http://0:${port}/v1`]) {
-      const before = mock.app.journal.list(1).total;
+      const before = mock.app.requestLog.list(1).total;
       const refused = await submit(bind);
       expect(refused.code, `${bind}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr).toMatch(/names (0\.0\.0\.0|\[::\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent/);
       expect(refused.stderr).toMatch(/MKT_BASE_URL/);
       // Refused before the account was asked: no request reached the mock.
-      expect(mock.app.journal.list(1).total, bind).toBe(before);
+      expect(mock.app.requestLog.list(1).total, bind).toBe(before);
     }
 
     const upper = await submit(`http://127.0.0.1:${port}/V1`);

@@ -29,12 +29,12 @@ describe('listing ids beyond what the API takes are refused locally (exit 2, the
   it('2^53 + 1 and a 400-digit id: nothing reaches the marketplace', async () => {
     const home = tempHome();
     const file = bidsFile(home, `listing_id,bid_amount\n9007199254740993,25\n${'7'.repeat(400)},25\n`);
-    const before = mock.app.journal.list(1000).total;
+    const before = mock.app.requestLog.list(1000).total;
     const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home, timeoutMs: 15_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file} line 2: listing id '9007199254740993' is larger than 9007199254740991`);
     expect(r.stderr).toContain(`${file} line 3: listing id '77777777777777777777…(400 characters)' is larger than`);
-    expect(mock.app.journal.list(1000).total).toBe(before);
+    expect(mock.app.requestLog.list(1000).total).toBe(before);
   });
 
   it('the same ids from standard input', async () => {

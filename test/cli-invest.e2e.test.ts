@@ -153,7 +153,7 @@ describe('mkt invest run', () => {
     const f = strategyFile(`${RULE}max_per_day: 100\n`);
     const { first, firstDone, stderr } = await startHoldingRun(f);
 
-    const accountReads = () => mock.app.journal.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
+    const accountReads = () => mock.app.requestLog.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
     const before = accountReads();
     const second = invest(['run', f, '--yes', '-o', 'json', '--wait-lock', '60']);
     // The second asks which account it acts for, then waits for the lock: the first holds it until its order is processed.

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { JournalEntry, OutboxMessage } from '../src/contract/mock-inspect.js';
+import type { RequestLogEntry, OutboxMessage } from '../src/contract/mock-inspect.js';
 import { BIN, runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 import { aliceToken, serveMock, type ServedMock } from './helpers/serve.js';
@@ -34,7 +34,7 @@ describe('mkt mock requests', () => {
     await fetch(`${m.origin}/no/such/route`);
     const lines = await runMkt(['mock', 'requests', '-o', 'ndjson'], { env: m.env });
     expect(lines.code, lines.stderr).toBe(0);
-    const entries = ndjson<JournalEntry>(lines.stdout);
+    const entries = ndjson<RequestLogEntry>(lines.stdout);
     expect(entries.map((e) => [e.method, e.path, e.status, e.account])).toEqual([
       ['GET', '/no/such/route', 404, null],
       ['GET', '/v1/orders', 200, 'alice-1'],
@@ -56,7 +56,7 @@ describe('mkt mock requests', () => {
     expect(first.stderr.trim()).toBe('2 of 3 — use --offset');
     const next = await runMkt(['mock', 'requests', '-o', 'ndjson', '--limit', '2', '--offset', '2'], { env: m.env });
     expect(next.code, next.stderr).toBe(0);
-    expect(ndjson<JournalEntry>(next.stdout).map((e) => e.path)).toEqual(['/one']);
+    expect(ndjson<RequestLogEntry>(next.stdout).map((e) => e.path)).toEqual(['/one']);
     const follow = await runMkt(['mock', 'requests', '--follow', '--offset', '2'], { env: m.env });
     expect(follow.code).toBe(2);
     expect(follow.stderr).toMatch(/--follow starts from the newest request/);
@@ -67,7 +67,7 @@ describe('mkt mock requests', () => {
     const res = await runMkt(['mock', 'requests', '--limit', '5000'], { env: m.env });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--limit must be at most 1000/);
-    expect(m.app.journal.list(10).total).toBe(0);
+    expect(m.app.requestLog.list(10).total).toBe(0);
   });
 
   test('--follow prints a request made after it started, and Ctrl-C ends it quietly with exit 130', async () => {
@@ -100,7 +100,7 @@ describe('mkt mock requests', () => {
     clearTimeout(killer);
     expect(code).toBe(130);
     expect(err).toBe('');
-    expect(ndjson<JournalEntry>(out).map((e) => e.path)).toEqual(['/before', '/after']);
+    expect(ndjson<RequestLogEntry>(out).map((e) => e.path)).toEqual(['/before', '/after']);
   });
 });
 

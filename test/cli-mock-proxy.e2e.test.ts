@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPassword } from '../mock-server/oauth/passwords.js';
-import type { JournalEntry } from '../src/contract/mock-inspect.js';
+import type { RequestLogEntry } from '../src/contract/mock-inspect.js';
 import { answerCheckEnv, BIN, runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
@@ -69,10 +69,10 @@ afterAll(async () => {
 });
 
 /** The proxy's journal as `mkt mock requests -o json` prints it. */
-async function proxyJournal(...args: string[]): Promise<JournalEntry[]> {
+async function proxyJournal(...args: string[]): Promise<RequestLogEntry[]> {
   const r = await runMkt(['mock', 'requests', '--limit', '1000', '-o', 'json', ...args], { env: viaProxy });
   expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { result: JournalEntry[] }).result;
+  return (JSON.parse(r.stdout) as { result: RequestLogEntry[] }).result;
 }
 
 function headerPairs(headers: Headers): [string, string][] {

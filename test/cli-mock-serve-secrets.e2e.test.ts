@@ -33,7 +33,7 @@ afterEach(async () => {
 
 /** The serve flags as commander gives them, with the defaults. */
 const flags = (over: Partial<ServeOptions>): ServeOptions => ({
-  port: '4010', host: '127.0.0.1', seed: '1', listings: '10', history: 'seeded', admin: true, journalSize: '100', ...over,
+  port: '4010', host: '127.0.0.1', seed: '1', listings: '10', history: 'seeded', admin: true, requestLogSize: '100', ...over,
 } as ServeOptions);
 
 describe('a secret from the flag, a 0600 file or the environment', () => {

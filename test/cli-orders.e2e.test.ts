@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NOWHERE, runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
-import { specialListing } from '../mock-server/engine/seed-extras.js';
+import { specialListing } from '../mock-server/seed/seed-extras.js';
 
 let mock: TestMock;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 /** Over real HTTP on 127.0.0.1: injected faults, racing orders, real-time processing, admin input checks. */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { mockAdminUrl } from '../src/contract/mock-admin.js';
 import { makeApp, plainListings, START, tokenFor } from './engine-fixture.js';

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { fund } from '../mock-server/engine/lifecycle.js';
-import { specialListing } from '../mock-server/engine/seed-extras.js';
+import { specialListing } from '../mock-server/seed/seed-extras.js';
 import type { Listing } from '../mock-server/world/store.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 

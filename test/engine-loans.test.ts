@@ -1,6 +1,6 @@
 /** Loans the caller holds notes in, serviced month by month, and the account that follows every cent of it. */
 import { describe, expect, test } from 'vitest';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 

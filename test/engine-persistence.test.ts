@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { startHttpServer } from '../mock-server/http-adapter.js';
 import { parseState, serializeState, StateFileError } from '../mock-server/world/persistence.js';
 import { call, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';

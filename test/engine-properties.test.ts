@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { makeApp, tokenFor } from './engine-fixture.js';
 import { step, STEP_ACCOUNTS, takeStep, type Step } from './helpers/engine-steps.js';

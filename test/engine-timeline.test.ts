@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
 import { serviceLoan } from '../mock-server/engine/servicing.js';

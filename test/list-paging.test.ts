@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { noteViews } from '../mock-server/engine/note-view.js';
-import { loanView } from '../mock-server/engine/views.js';
+import { noteViews } from '../mock-server/views/note-view.js';
+import { loanView } from '../mock-server/views/views.js';
 import { sortBy, type SortClause } from '../mock-server/search/query-params.js';
 import { addNote, notesOf } from '../mock-server/world/store-index.js';
 import { LOAN_SORT_FIELDS } from '../src/contract/enums.js';

@@ -135,7 +135,7 @@ describe.skipIf(noBrowser)('a page of another origin, in the browser of the pers
   for (const [name, pageOrigin, target] of cases) {
     it(`from ${name}: no-cors POSTs and a form change nothing, and nothing is read`, async () => {
       const before = await fingerprint(mock.app);
-      const seenBefore = mock.app.journal.list(1).total;
+      const seenBefore = mock.app.requestLog.list(1).total;
       const results = await attackFrom(pageOrigin(), target());
       // The browser sent them (opaque answers), and could read nothing.
       for (const k of ['reset', 'clockText', 'clockBlob', 'faultsText', 'faultsBlob', 'snapshot']) expect(results[k], k).toBe('sent');
@@ -143,7 +143,7 @@ describe.skipIf(noBrowser)('a page of another origin, in the browser of the pers
       expect(results['read /__mock/requests']).toBe('blocked');
       await expectUnchanged(mock.app, before);
       // Each reached the mock, and was refused by it; the browser named the page's origin.
-      const logged = mock.app.journal.list(50).result.filter((e) => e.id > seenBefore && e.method === 'POST');
+      const logged = mock.app.requestLog.list(50).result.filter((e) => e.id > seenBefore && e.method === 'POST');
       expect(logged.length).toBeGreaterThanOrEqual(7);
       for (const e of logged) {
         expect(e.status, `${e.method} ${e.path}`).toBe(403);

@@ -71,7 +71,7 @@ describe('a Host the mock does not serve', () => {
       }
     }
     // The refusals are in the request log, with their status.
-    const logged = app.journal.list(5).result;
+    const logged = app.requestLog.list(5).result;
     expect(logged.every((e) => e.status === 421)).toBe(true);
   });
 
@@ -213,13 +213,13 @@ describe('the validating proxy', () => {
 
   it('refuses a Host it does not serve before forwarding anything, and its journal to a page of another origin', async () => {
     const { app, proxy } = await proxied();
-    const seen = app.journal.list(1).total;
+    const seen = app.requestLog.list(1).total;
     const rebound = await rawRequest(proxy.port, { target: '/__mock/state', headers: { host: `rebind.evil.example:${proxy.port}` } });
     expect(rebound.status).toBe(421);
     expect(rebound.text).not.toMatch(/password/);
     expect((await rawRequest(proxy.port, { target: '/openapi.json', headers: { host: 'rebind.evil.example' } })).status).toBe(421);
     // Nothing reached the mock behind it.
-    expect(app.journal.list(1).total).toBe(seen);
+    expect(app.requestLog.list(1).total).toBe(seen);
     expect((await rawRequest(proxy.port, { target: '/__mock/requests', headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     expect((await rawRequest(proxy.port, { target: '/__mock/requests' })).status).toBe(200);
   });

@@ -3,7 +3,7 @@
  * month of the clock (loans pay, go late, catch up, default, are charged off, borrowers go bankrupt or die, and
  * collection agencies collect), and at every month's end every invariant holds, the books' included: each
  * account's cash is its deposits, withdrawals, bids, refunds and payment rows to the cent, each note's rows
- * are its figures (engine/books.ts).
+ * are its figures (audit/books.ts).
  *
  * Bounded for CI (it runs on two Node versions): MKT_BOOKS_RUNS worlds (default 2) of MKT_BOOKS_MONTHS months
  * (default 36, at least 36) each. A bigger run: MKT_BOOKS_RUNS=20 MKT_BOOKS_MONTHS=60 npx vitest run test/mock-books-property.test.ts
@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { loggedSteps } from '../mock-server/engine/payment-log.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { step, STEP_ACCOUNTS, takeStep, type Step } from './helpers/engine-steps.js';

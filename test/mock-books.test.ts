@@ -2,12 +2,12 @@
  * The mock's books, read from the outside as a client reads them: an account's cash is what it paid in and
  * took out, its bids and refunds, and the net of its notes' payment rows, fees included (a collection fee is
  * money that leaves the account); a late loan's schedule never skips an instalment; a seeded charge-off has its
- * row, dated at the charge-off; and the checker (engine/books.ts) finds books that do not balance.
+ * row, dated at the charge-off; and the checker (audit/books.ts) finds books that do not balance.
  */
 import { describe, expect, test } from 'vitest';
 import { addMonths } from '../src/contract/amortisation.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { LEDGER_KINDS, post } from '../mock-server/engine/ledger.js';
 import { loggedSteps } from '../mock-server/engine/payment-log.js';
 import { notesOf } from '../mock-server/world/store-index.js';

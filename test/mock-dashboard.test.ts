@@ -123,7 +123,7 @@ describe('the dashboard page', () => {
     await rawRequest(port, { method: 'POST', target: '/__mock/faults', headers: { ...mark, 'content-type': 'application/json' }, body: '{}' });
     await rawRequest(port, { target: '/__mock/snapshots/no-such', headers: mark });
     await rawRequest(port, { target: '/v1/accounts/platform', headers: mark });
-    const kept = app.journal.list(100).result.map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status}`);
+    const kept = app.requestLog.list(100).result.map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status}`);
     expect(kept.reverse()).toEqual([
       'GET /__mock/state 200', 'POST /__mock/faults 200', 'GET /__mock/snapshots/no-such 404', 'GET /v1/accounts/platform 401',
     ]);
@@ -132,7 +132,7 @@ describe('the dashboard page', () => {
   it('bound off loopback, a refused read carrying the page\'s header is kept in the journal', async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
     expect((await rawRequest(port, { target: '/__mock/state', headers: { 'x-mock-dashboard': '1' } })).status).toBe(404);
-    expect(app.journal.list(10).result.map((e) => `${e.path} ${e.status}`)).toEqual(['/__mock/state 404']);
+    expect(app.requestLog.list(10).result.map((e) => `${e.path} ${e.status}`)).toEqual(['/__mock/state 404']);
   });
 });
 

@@ -8,7 +8,7 @@ import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { isAdminPath, normaliseTarget } from '../mock-server/http/request-target.js';
 import { filterParamNames } from '../src/contract/listing-filters.js';

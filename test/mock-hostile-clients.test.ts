@@ -68,7 +68,7 @@ describe('a client that gives up', () => {
       s.destroy();
       await until(() => server.load.bytesInFlight === 0);
     }
-    await until(() => app.journal.list(100).result.filter((e) => e.path === '/v1/orders' && e.status === null).length === 5);
+    await until(() => app.requestLog.list(100).result.filter((e) => e.path === '/v1/orders' && e.status === null).length === 5);
     expect(errors).not.toHaveBeenCalled();
     // The server answers the next client as ever.
     expect((await rawRequest(port, { target: '/v1/loans', headers: { authorization: `bearer ${token}` } })).status).toBe(200);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { userPassword } from '../mock-server/oauth/passwords.js';
-import type { JournalEntry } from '../src/contract/mock-inspect.js';
+import type { RequestLogEntry } from '../src/contract/mock-inspect.js';
 import { call, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
 import { ADMIN_SPELLINGS, statusWithAccess } from './helpers/admin-spellings.js';
 import { rawRequest } from './helpers/raw-http.js';
@@ -26,17 +26,17 @@ async function serve(app: MockApp, host = '127.0.0.1', adminToken?: string): Pro
 }
 
 /** The journal as the admin route answers it. */
-async function journal(app: MockApp, query = ''): Promise<{ result: JournalEntry[]; result_count: number; total_count: number }> {
+async function journal(app: MockApp, query = ''): Promise<{ result: RequestLogEntry[]; result_count: number; total_count: number }> {
   const res = await call(app, 'GET', `/__mock/requests${query}`);
   expect(res.status).toBe(200);
   return res.body;
 }
 
-const ids = (entries: readonly JournalEntry[]) => entries.map((e) => e.id);
+const ids = (entries: readonly RequestLogEntry[]) => entries.map((e) => e.id);
 
 describe('journal: a bounded ring, newest first', () => {
   it('keeps only the last --journal-size requests, newest first, ids counting on', async () => {
-    const app = makeApp({ listings: 20, journalSize: 5 });
+    const app = makeApp({ listings: 20, requestLogSize: 5 });
     for (let i = 0; i < 8; i++) await call(app, 'GET', `/v1/nothing-${i}`);
     const page = await journal(app);
     expect(ids(page.result)).toEqual([8, 7, 6, 5, 4]);
@@ -68,7 +68,7 @@ describe('journal: a bounded ring, newest first', () => {
   });
 
   it('--journal-size 0 records nothing', async () => {
-    const app = makeApp({ listings: 20, journalSize: 0 });
+    const app = makeApp({ listings: 20, requestLogSize: 0 });
     await call(app, 'GET', '/v1/a');
     expect(await journal(app)).toEqual({ result: [], result_count: 0, total_count: 0 });
   });

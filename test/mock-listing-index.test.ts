@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { runListingQuery } from '../mock-server/search/listing-search.js';
-import { FIRST_ACTIVE_LISTING } from '../mock-server/engine/seed.js';
+import { FIRST_ACTIVE_LISTING } from '../mock-server/seed/seed.js';
 import { participationOf } from '../mock-server/world/store-index.js';
 import type { Listing } from '../mock-server/world/store.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { listEnvelope } from '../mock-server/routes/route.js';
+import { listEnvelope } from '../mock-server/route-helper/route.js';
 import { JsonPage, listingsSearch } from '../mock-server/routes/listings.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { listingRow, reserveListingRows, type ListingTable } from '../mock-server/world/listing-table.js';
-import { seedStore } from '../mock-server/engine/seed.js';
+import { seedStore } from '../mock-server/seed/seed.js';
 import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/world/store.js';
 
 const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';

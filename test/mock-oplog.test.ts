@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { frameRecord, LOG_HEADER, LogCorruptError, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { StateLockedError } from '../mock-server/world/state-dir.js';

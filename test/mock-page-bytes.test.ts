@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
-import { listEnvelope } from '../mock-server/routes/route.js';
+import { listEnvelope } from '../mock-server/route-helper/route.js';
 import { hasKeptBytes, listingPage } from '../mock-server/search/listing-json.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../mock-server/proxy/proxy-server.js';
-import type { JournalEntry } from '../src/contract/mock-inspect.js';
+import type { RequestLogEntry } from '../src/contract/mock-inspect.js';
 import { startMock } from './helpers/mock.js';
 
 const PATH = '/v1/accounts/platform';
@@ -68,7 +68,7 @@ async function exchange(via: RunningProxy, opts: { leaveAfterFirstChunk?: boolea
   const res = await get(via.origin, opts);
   for (let i = 0; i < 300; i++) {
     if ((await journalTotal(via)) > before) {
-      const page = (await (await fetch(`${via.origin}/__mock/requests?limit=1`)).json()) as { result: JournalEntry[] };
+      const page = (await (await fetch(`${via.origin}/__mock/requests?limit=1`)).json()) as { result: RequestLogEntry[] };
       return { res, entry: page.result[0]! };
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -76,7 +76,7 @@ async function exchange(via: RunningProxy, opts: { leaveAfterFirstChunk?: boolea
   throw new Error('the exchange was never journaled');
 }
 
-const problems = (e: JournalEntry) => (e.violations ?? []).map((v) => `${v.direction} ${v.field}: ${v.problem}`);
+const problems = (e: RequestLogEntry) => (e.violations ?? []).map((v) => `${v.direction} ${v.field}: ${v.problem}`);
 
 describe('the proxy in front of answers it cannot read whole', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;

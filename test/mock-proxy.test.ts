@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RunningProxy } from '../mock-server/proxy/proxy-server.js';
 import { fieldPattern, ViolationTally } from '../mock-server/proxy/summary.js';
 import { SeenSecrets } from '../mock-server/proxy/seen-secrets.js';
-import { RequestJournal } from '../mock-server/routes/journal.js';
-import type { ExchangeViolation, JournalEntry } from '../src/contract/mock-inspect.js';
+import { RequestLog } from '../mock-server/request-log/request-log.js';
+import type { ExchangeViolation, RequestLogEntry } from '../src/contract/mock-inspect.js';
 import { NEWEST, OLDEST, startFixtureServer, type FixtureServer } from './helpers/marketplace-fixtures.js';
 import { startMock } from './helpers/mock.js';
 
-type Page = { result: JournalEntry[]; result_count: number; total_count: number };
+type Page = { result: RequestLogEntry[]; result_count: number; total_count: number };
 
 async function journal(proxy: RunningProxy, query = ''): Promise<Page> {
   const res = await fetch(`${proxy.origin}/__mock/requests${query}`);
@@ -25,7 +25,7 @@ async function journal(proxy: RunningProxy, query = ''): Promise<Page> {
 }
 
 /** Every (operation, field) the proxy reported, array positions as `*`, sorted, once each. */
-function differences(entries: readonly JournalEntry[]): string[] {
+function differences(entries: readonly RequestLogEntry[]): string[] {
   const all = entries.flatMap((e) => e.violations ?? []).map((v) => `${v.direction} ${v.operation} ${fieldPattern(v.field)}`);
   return [...new Set(all)].sort();
 }
@@ -220,7 +220,7 @@ describe('the proxy forwards', () => {
     expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
     expect(answer.headers.date).toBe('Mon, 01 Jun 2026 12:00:00 GMT');
     const entries = (await journal(proxy, '?limit=2')).result;
-    const problems = (e: JournalEntry | undefined) => (e?.violations ?? []).map((v: ExchangeViolation) => [v.direction, v.operation, v.field, v.problem]);
+    const problems = (e: RequestLogEntry | undefined) => (e?.violations ?? []).map((v: ExchangeViolation) => [v.direction, v.operation, v.field, v.problem]);
     expect(problems(entries.find((e) => e.method === 'GET'))).toEqual([
       ['request', 'GET /v1/notes/', '/query/limit', 'given 2 times; the document has one value'],
       ['request', 'GET /v1/notes/', '/query/limit', 'must be integer'],
@@ -307,7 +307,7 @@ describe('the summary on stop', () => {
 describe("the proxy's journal", () => {
   it('hides what the proxy saw pass as a secret wherever it shows up again, under any name', () => {
     const secrets = new SeenSecrets(() => 0);
-    const journal = new RequestJournal(secrets, 10, () => 0);
+    const journal = new RequestLog(secrets, 10, () => 0);
     // A token request (its form is never kept) and the token endpoint's answer: the proxy learns their secrets.
     secrets.learnRequest('/v1/security/oauth/token', undefined, 'application/x-www-form-urlencoded',
       'grant_type=authorization_key&client_id=c&client_secret=plain-client-secret&auth_key=plain-auth-key');
@@ -327,11 +327,11 @@ describe("the proxy's journal", () => {
   });
 
   it('lists only the entries with violations, pages and `since` as the whole journal does', () => {
-    const journal = new RequestJournal(new SeenSecrets(() => 0), 4, () => 0);
+    const journal = new RequestLog(new SeenSecrets(() => 0), 4, () => 0);
     const v: ExchangeViolation = { direction: 'request', operation: 'GET /v1/notes/', field: '/query/x', problem: 'not a parameter of GET /v1/notes/' };
     // Ids 1..6 in a journal of 4: 1 and 2 are gone; of 3..6, 3, 5 and 6 differ.
     for (let id = 1; id <= 6; id++) journal.record(journal.arrive(undefined), { method: 'GET', path: `/p${id}`, search: '', headers: {}, bodyText: null, status: 200, violations: id === 4 ? [] : [v] });
-    const ids = (r: { result: JournalEntry[]; total: number }) => [r.result.map((e) => e.id), r.total];
+    const ids = (r: { result: RequestLogEntry[]; total: number }) => [r.result.map((e) => e.id), r.total];
     expect(ids(journal.listViolations(10))).toEqual([[6, 5, 3], 3]);
     expect(ids(journal.listViolations(1, undefined, 1))).toEqual([[5], 3]);
     expect(ids(journal.listViolations(1, 3))).toEqual([[5], 2]);

@@ -1,6 +1,6 @@
 /** The mock's answer path: a JSON answer is serialised once and written to the socket as it is, never read back from its body. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JsonAnswer } from '../mock-server/routes/route.js';
+import { JsonAnswer } from '../mock-server/route-helper/route.js';
 import { issueTestToken, startMock, type TestMock } from './helpers/mock.js';
 
 let mock: TestMock;

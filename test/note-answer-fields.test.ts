@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { accruedInterest, monthsOnSchedule } from '../mock-server/engine/note-view.js';
+import { accruedInterest, monthsOnSchedule } from '../mock-server/views/note-view.js';
 import { addMonths } from '../src/contract/amortisation.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { call, DAY, HOUR, makeApp, START, tokenFor } from './engine-fixture.js';

@@ -1,6 +1,6 @@
 /** GET /notes/ and GET /notes/{loan_note_id}: the caller's notes only, paged like loans, each its loan's figures pro rata. */
 import { describe, expect, test } from 'vitest';
-import { NOTE_SHARES } from '../mock-server/engine/note-view.js';
+import { NOTE_SHARES } from '../mock-server/views/note-view.js';
 import { decodeEnvelope, decodeNote } from '../src/contract/decode.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 

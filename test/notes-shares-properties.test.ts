@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { apportion, apportionCents, NOTE_SHARES } from '../mock-server/engine/note-view.js';
+import { apportion, apportionCents } from '../mock-server/engine/note-shares.js';
+import { NOTE_SHARES } from '../mock-server/views/note-view.js';
 import { touchListing } from '../mock-server/search/listing-index.js';
 import { notesOfLoan } from '../mock-server/world/store-index.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';

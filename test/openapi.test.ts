@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document (src/contract/openapi/): a valid OpenAPI 3.1 document, true to the field
  * catalogue and to the mock's routes, served at /openapi.json and printed by `mkt mock openapi`; and
- * the answer check that holds the mock to it (mock-server/routes/answer-check.ts) records what does not match.
+ * the answer check that holds the mock to it (mock-server/http/answer-check.ts) records what does not match.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { http, HttpHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerChecker, type Violation } from '../mock-server/routes/answer-check.js';
+import { AnswerChecker, type Violation } from '../mock-server/http/answer-check.js';
 import { createMockApp, type MockApp } from '../mock-server/app.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';

@@ -1,7 +1,7 @@
 /** POST /orders validation: every ORD code the mock produces, first error wins, a rejected order changes nothing. */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { specialListing } from '../mock-server/engine/seed-extras.js';
+import { specialListing } from '../mock-server/seed/seed-extras.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { ORDER_ERRORS } from '../src/contract/errors.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';

@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { LEDGER_KINDS } from '../mock-server/engine/ledger.js';
-import { paymentRows } from '../mock-server/engine/payment-view.js';
+import { paymentRows } from '../mock-server/views/payment-view.js';
 import { call, DAY, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
 test('every note\'s payment rows add up to what the ledger posted to its account for it, figure by figure', async () => {

@@ -1,7 +1,7 @@
 /** The empty worlds: `listings: 0` (no active listing, none arriving) and `history: 'none'` (no loans, notes or orders); a world replaced by a snapshot, and the clock. */
 import { describe, expect, test } from 'vitest';
-import { checkInvariants } from '../mock-server/engine/invariants.js';
-import { seedStore } from '../mock-server/engine/seed.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
+import { seedStore } from '../mock-server/seed/seed.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { testMockApp, TEST_START } from './helpers/mock.js';
 

@@ -5,7 +5,7 @@
  * loan's next payment date is ahead, and a late one's days past due count from the due date before it.
  */
 import { describe, expect, it } from 'vitest';
-import { seedStore } from '../mock-server/engine/seed.js';
+import { seedStore } from '../mock-server/seed/seed.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 
 const DAY = 86_400_000;

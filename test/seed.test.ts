@@ -4,7 +4,8 @@ import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import { serializeState } from '../mock-server/world/persistence.js';
-import { seedStore, type SeedOptions } from '../mock-server/engine/seed.js';
+import { seedStore } from '../mock-server/seed/seed.js';
+import type { SeedOptions } from '../mock-server/world/recipe.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const store = seedStore({ seed: 3, listings: 2000, now: NOW });

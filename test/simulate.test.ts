@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { seedStore } from '../mock-server/engine/seed.js';
+import { seedStore } from '../mock-server/seed/seed.js';
 import { simulate, SIMULATION_START } from '../src/invest/simulate.js';
 import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
 

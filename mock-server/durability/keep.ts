@@ -2,7 +2,7 @@
 import type { VirtualClock } from '../kit/clock.js';
 import type { Secrets } from '../kit/entropy.js';
 import type { Engine } from '../engine/engine.js';
-import type { SeedRecipe } from '../engine/seed.js';
+import type { SeedRecipe } from '../world/recipe.js';
 import { isStateFile } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 import type { Durability, DurabilityHost } from './durability.js';

@@ -8,7 +8,8 @@ import { LogCorruptError, readLog, type LogRead } from './log-file.js';
 import { parseState, StateFileError } from '../world/persistence.js';
 import { fsyncDir, inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
-import { seedStore, type SeedRecipe } from '../engine/seed.js';
+import { seedStore } from '../seed/seed.js';
+import type { SeedRecipe } from '../world/recipe.js';
 
 /** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
 export interface OpRecord {

@@ -19,7 +19,7 @@ import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '
 import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 import { loadFolder, type BaseRecord, type OpRecord } from './log-folder.js';
-import type { SeedRecipe } from '../engine/seed.js';
+import type { SeedRecipe } from '../world/recipe.js';
 import { settleWorld } from '../engine/settle.js';
 import type { Durability, DurabilityHost } from './durability.js';
 

@@ -11,7 +11,7 @@ import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
 import { describeAwaiting } from '../world/listing-table.js';
 import { carryNumbering, processOrder, type OrderNumbering } from './orders.js';
-import type { SeedRecipe } from './seed.js';
+import type { SeedRecipe } from '../world/recipe.js';
 
 /** Default delay between accepting an order and processing it (virtual time). */
 export const DEFAULT_PROCESS_DELAY_MS = 1500;
@@ -189,7 +189,7 @@ export class Engine {
         steps++;
       }
       if (settle) this.settle();
-      // Background work no one is told of yet; a request's own changes are marked by its route (routes/route.ts).
+      // Background work no one is told of yet; a request's own changes are marked by its route (route-helper/route.ts).
       if (steps > 0) {
         this.worldVersion++;
         this.markDirty();

@@ -10,7 +10,7 @@ import { LOAN_STATUS } from '../../src/contract/enums.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
-import { apportionCents, holderWeights } from './note-view.js';
+import { apportionCents, holderWeights } from './note-shares.js';
 import { logStep, noCents, PAID_FIGURES, paidSoFar, type LoggedKind, type PaidCents } from './payment-log.js';
 
 /** One step of a loan: what it is, when, the days past due it found, and the whole-loan cents of each figure it moves. */

@@ -1,5 +1,5 @@
 /**
- * Redaction of what the request journal keeps. Two rules, both applied everywhere (headers, query,
+ * Redaction of what the request log keeps. Two rules, both applied everywhere (headers, query,
  * JSON body, path): a value under a name that speaks of a secret (token, secret, password, code, key,
  * auth, cookie, session…) is replaced by `***` (Authorization keeps its scheme: `Bearer ***`); and any
  * secret the mock itself knows (an access or refresh token it issued, a client secret, an auth key,

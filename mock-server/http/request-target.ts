@@ -6,7 +6,7 @@
  *
  * Which spellings reach the same route: the router, router.ts, compares the normalised path exactly,
  * letter case included, after the `--base-path` prefix, itself normalised this way. The path is read
- * by normalisePath (src/contract/request-path.ts, which lists its rules and refusals; the CLI's journal
+ * by normalisePath (src/contract/request-path.ts, which lists its rules and refusals; the CLI's request log
  * key reads base URLs with it too); the target around it:
  * - an absolute-form target `http://AUTHORITY/p?q` (scheme in any case, http or https; an
  *   authority WHATWG URL cannot read is refused) is `/p?q`: this server is the only host, so the

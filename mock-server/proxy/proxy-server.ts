@@ -5,7 +5,7 @@
  * connection (and Host, which names the upstream). The answer is streamed to the client as it comes,
  * and only its first 8 MiB, raw and decoded, are kept for the check (answer-body.ts): an answer the
  * proxy cannot read whole is a violation saying why. Each exchange is checked against the OpenAPI
- * document (exchange-check.ts) and recorded in the proxy's own request journal (routes/journal.ts,
+ * document (exchange-check.ts) and recorded in the proxy's own request log (request-log/request-log.ts,
  * secrets redacted with what the proxy learnt of them: seen-secrets.ts) with its `violations`, and
  * counted for the summary printed on stop (summary.ts). The proxy answers one route itself, GET
  * /__mock/requests (the mock's query, plus `violations=true`); an upstream it cannot reach is a 502
@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { DEFAULT_JOURNAL_SIZE, INSPECT_PAGE } from '../../src/contract/mock-inspect.js';
+import { DEFAULT_REQUEST_LOG_SIZE, INSPECT_PAGE } from '../../src/contract/mock-inspect.js';
 import { ApiError } from '../kit/api-error.js';
 import { sharedDocumentChecker } from '../http/document-check.js';
 import { adminRequestRefusal } from '../http/admin-access.js';
@@ -24,8 +24,8 @@ import { isHostRefusal, ServedHosts } from '../http/host-check.js';
 import { normaliseTarget, PathMemo } from '../http/request-target.js';
 import { parsePage } from '../search/query-params.js';
 import { readSince, readViolationsFilter } from '../routes/inspect.js';
-import { keepsBody, RequestJournal, type Seen } from '../routes/journal.js';
-import { listEnvelope } from '../routes/route.js';
+import { keepsBody, RequestLog, type Seen } from '../request-log/request-log.js';
+import { listEnvelope } from '../route-helper/route.js';
 import { AnswerBody, MAX_CHECKED_BODY } from './answer-body.js';
 import { checkExchange, type Exchange } from './exchange-check.js';
 import { SeenSecrets } from './seen-secrets.js';
@@ -46,8 +46,8 @@ const JOURNAL_PATH = '/__mock/requests';
 export interface ProxyOptions {
   /** The marketplace forwarded to: http(s)://host[:port][/base]. */
   upstream: string;
-  /** Requests its journal keeps (default DEFAULT_JOURNAL_SIZE). */
-  journalSize?: number;
+  /** Requests its request log keeps (default DEFAULT_REQUEST_LOG_SIZE). */
+  requestLogSize?: number;
   /** The wall clock (tests). */
   realNow?: () => number;
   /** The most of an answer body checked, raw and decoded (default MAX_CHECKED_BODY, 8 MiB; tests make it small). */
@@ -62,7 +62,7 @@ export interface RunningProxy {
   origin: string;
   port: number;
   upstream: URL;
-  journal: RequestJournal;
+  requestLog: RequestLog;
   tally: ViolationTally;
   close(): Promise<void>;
 }
@@ -154,13 +154,13 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
   const realNow = options.realNow ?? Date.now;
   const maxCheckedBody = options.maxCheckedBody ?? MAX_CHECKED_BODY;
   const secrets = new SeenSecrets(realNow);
-  const journal = new RequestJournal(secrets, options.journalSize ?? DEFAULT_JOURNAL_SIZE, realNow);
+  const requestLog = new RequestLog(secrets, options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, realNow);
   const tally = new ViolationTally();
   const doc = sharedDocumentChecker();
   const dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: HEADERS_TIMEOUT_MS });
   const paths = new PathMemo();
   // Bound to 127.0.0.1 only: a page of another site that points its own name there (DNS rebinding)
-  // would otherwise read the journal and drive the upstream through the proxy, whose Host it names.
+  // would otherwise read the request log and drive the upstream through the proxy, whose Host it names.
   const hosts = new ServedHosts({ boundAddress: '127.0.0.1', allowed: options.allowHosts ?? [] });
   let origin = '';
 
@@ -175,7 +175,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
       const since = readSince(params);
       const only = readViolationsFilter(params);
       const { offset, limit } = parsePage(params, INSPECT_PAGE);
-      const { result, total } = only ? journal.listViolations(limit, since, offset) : journal.list(limit, since, offset);
+      const { result, total } = only ? requestLog.listViolations(limit, since, offset) : requestLog.list(limit, since, offset);
       json(res, 200, listEnvelope(result, total));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -189,21 +189,21 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     const target = normaliseTarget(raw, origin, paths);
     const q = raw.indexOf('?');
     const path = target.ok ? target.url.pathname : (q < 0 ? raw : raw.slice(0, q)).slice(0, 200);
-    // A foreign Host, and a page of another origin at an admin path (its journal, or the mock's behind it), as the mock refuses them.
+    // A foreign Host, and a page of another origin at an admin path (its request log, or the mock's behind it), as the mock refuses them.
     const named = hosts.check(target.ok ? target.authority : null, req.rawHeaders);
     const refused = isHostRefusal(named) ? named : adminRequestRefusal({ path, method, headers: req.headers, host: named, served: hosts });
     if (!refused && target.ok && method === 'GET' && path === JOURNAL_PATH) return answerJournal(res, target.url.searchParams);
-    const arrival = journal.arrive(req.headers.authorization);
+    const arrival = requestLog.arrive(req.headers.authorization);
     const seen: Seen = { method, path, search: target.ok ? target.url.search : '', headers: req.headers, bodyText: null, status: null, violations: [] };
     /** Set while a forwarded exchange's answer is not yet read to its end and checked: says so if the client leaves first. */
     let unfinished: (() => void) | null = null;
     res.once('close', () => {
       unfinished?.();
       seen.status = res.headersSent ? res.statusCode : null;
-      // What a difference quotes of the request may hold a token: the tally printed on stop gets them redacted, as the journal shows them.
-      seen.violations = journal.scrubViolations(seen.violations!);
+      // What a difference quotes of the request may hold a token: the tally printed on stop gets them redacted, as the request log shows them.
+      seen.violations = requestLog.scrubViolations(seen.violations!);
       tally.add(seen.violations);
-      journal.record(arrival, seen);
+      requestLog.record(arrival, seen);
     });
     if (refused) return json(res, refused.status, refused.body);
     const body = await readBody(req);
@@ -313,7 +313,7 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     origin,
     port: addr.port,
     upstream,
-    journal,
+    requestLog,
     tally,
     close: () => new Promise<void>((resolve) => {
       server.close(() => void dispatcher.close().then(() => resolve(), () => resolve()));

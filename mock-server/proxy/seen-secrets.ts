@@ -1,11 +1,11 @@
 /**
- * The secrets a proxy learns from the traffic it passes, so that its journal (routes/journal.ts) hides
- * them wherever they appear, as a mock's journal hides the secrets of its world: the tokens the token
+ * The secrets a proxy learns from the traffic it passes, so that its request log (request-log/request-log.ts) hides
+ * them wherever they appear, as a mock's request log hides the secrets of its world: the tokens the token
  * endpoint issues (access and refresh), the bearer tokens clients send, and the client secrets, auth
  * keys, refresh tokens and passwords of token requests. Names that speak of a secret, and any run
- * shaped like a random credential, are hidden by the journal's own rules whatever was learnt here.
+ * shaped like a random credential, are hidden by the request log's own rules whatever was learnt here.
  */
-import type { JournalHost } from '../routes/journal.js';
+import type { RequestLogHost } from '../request-log/request-log.js';
 
 /** At most this many tokens are kept, the oldest forgotten first (a long run must not grow without end). */
 const MAX_TOKENS = 10_000;
@@ -16,15 +16,15 @@ const TOKEN_PATH = /\/oauth\/token\/?$/i;
 /** Form fields of a token request that are secrets. */
 const SECRET_FIELDS = ['client_secret', 'auth_key', 'code', 'authorization_key', 'refresh_token', 'password'];
 
-/** A token as the journal's host lists it: the proxy knows no account. */
+/** A token as the request log's host lists it: the proxy knows no account. */
 const SEEN_TOKEN = { kind: 'seen', accountId: null } as const;
 
-/** What the proxy has learnt is secret; the journal's host. */
-export class SeenSecrets implements JournalHost {
+/** What the proxy has learnt is secret; the request log's host. */
+export class SeenSecrets implements RequestLogHost {
   readonly tokens = new Map<string, typeof SEEN_TOKEN>();
   private readonly few = new Set<string>();
 
-  /** The proxy has no virtual clock: its journal's virtual time is the real time. */
+  /** The proxy has no virtual clock: its request log's virtual time is the real time. */
   constructor(readonly virtualNow: () => number = Date.now) {}
 
   gatherFew(few: string[], from: number): number {

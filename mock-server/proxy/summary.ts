@@ -1,7 +1,7 @@
 /**
  * The tally a proxy prints when it stops: every difference it found, grouped by endpoint (method and
  * operation) and field, with counts. A field's array positions read `*`, so the
- * same field of every row is one line. Kept apart from the journal, which forgets its oldest entries.
+ * same field of every row is one line. Kept apart from the request log, which forgets its oldest entries.
  */
 import type { ExchangeViolation } from '../../src/contract/mock-inspect.js';
 

@@ -1,7 +1,7 @@
-/** GET {base_url}/accounts/platform: the caller's account in the real marketplace's shape (engine/account-view.ts `accountView`). */
+/** GET {base_url}/accounts/platform: the caller's account in the real marketplace's shape (views/account-view.ts `accountView`). */
 import type { MockContext } from '../context.js';
-import { accountView } from '../engine/account-view.js';
-import { authedRoute, http } from './route.js';
+import { accountView } from '../views/account-view.js';
+import { authedRoute, http } from '../route-helper/route.js';
 
 /** The accounts handlers. */
 export function accountsHandlers(ctx: MockContext) {

@@ -6,14 +6,14 @@ import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { checkInvariants } from '../engine/invariants.js';
+import { checkInvariants } from '../audit/invariants.js';
 import { allBalances } from '../engine/ledger.js';
 import { MOVE_STEP_MS } from '../engine/engine.js';
-import { accountOutstanding } from '../engine/account-view.js';
+import { accountOutstanding } from '../views/account-view.js';
 import { cents } from '../kit/money.js';
-import { specialListing, type SpecialRole } from '../engine/seed-extras.js';
+import { specialListing, type SpecialRole } from '../seed/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
-import { http, route, type RequestHead } from './route.js';
+import { http, route, type RequestHead } from '../route-helper/route.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
 export const MAX_CLOCK_MOVE_MS = 400 * 86_400_000;

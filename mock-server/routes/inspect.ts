@@ -1,15 +1,15 @@
 /**
  * Admin routes to inspect what the mock saw and sent (who may call them: admin-access.ts): the request
- * journal (GET/DELETE /__mock/requests) and the notifications outbox (GET/DELETE /__mock/outbox),
+ * request log (GET/DELETE /__mock/requests) and the notifications outbox (GET/DELETE /__mock/outbox),
  * lists in the list envelope, newest first.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import { INSPECT_PAGE, type OutboxMessage } from '../../src/contract/mock-inspect.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import type { RequestJournal } from './journal.js';
+import type { RequestLog } from '../request-log/request-log.js';
 import type { Message } from '../world/store.js';
-import { http, listEnvelope, paged, route } from './route.js';
+import { http, listEnvelope, paged, route } from '../route-helper/route.js';
 
 /** `since`: a whole number 0 or more, or absent. */
 export function readSince(params: URLSearchParams): number | undefined {
@@ -35,18 +35,18 @@ function messageView(m: Message): OutboxMessage {
   return { ...m, sent_at: formatDateTime(m.sent_at) };
 }
 
-/** The inspection handlers over `ctx` and the app's `journal`. */
-export function inspectHandlers(ctx: MockContext, journal: RequestJournal) {
+/** The inspection handlers over `ctx` and the app's `request log`. */
+export function inspectHandlers(ctx: MockContext, requestLog: RequestLog) {
   return [
-    // The journal is no part of the world: reading or clearing it changes nothing the state file keeps.
+    // The request log is no part of the world: reading or clearing it changes nothing the state file keeps.
     http.get('*/__mock/requests', route(ctx, ({ url, page }) => {
       const since = readSince(url.searchParams);
       const onlyViolations = readViolationsFilter(url.searchParams);
       const { offset, limit } = page();
-      const { result, total } = onlyViolations ? journal.listViolations(limit, since, offset) : journal.list(limit, since, offset);
+      const { result, total } = onlyViolations ? requestLog.listViolations(limit, since, offset) : requestLog.list(limit, since, offset);
       return listEnvelope(result, total);
     }, { list: INSPECT_PAGE })),
-    http.delete('*/__mock/requests', route(ctx, () => ({ cleared: journal.clear() }), { writes: false })),
+    http.delete('*/__mock/requests', route(ctx, () => ({ cleared: requestLog.clear() }), { writes: false })),
     http.get('*/__mock/outbox', route(ctx, ({ url, page }) => {
       const to = url.searchParams.get('to')?.trim().toLowerCase();
       const orderId = url.searchParams.get('order_id')?.trim().toLowerCase();

@@ -4,7 +4,7 @@ import { parseListingQuery, type ListingQuery } from '../search/listing-query.js
 import { runListingQuery } from '../search/listing-search.js';
 import { listingPage } from '../search/listing-json.js';
 import { keptParticipation } from '../search/kept-participation.js';
-import { authedRoute, http, JsonText, type Route } from './route.js';
+import { authedRoute, http, JsonText, type Route } from '../route-helper/route.js';
 
 /** The search's path, normalised (request-target.ts). */
 export const LISTINGS_PATH = '/listingsvc/v2/listings';

@@ -2,11 +2,11 @@
 import { LOAN_SORT_FIELDS, PAGINATION } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { loanView, originationDate } from '../engine/views.js';
-import { keptOrder } from './kept-orders.js';
+import { loanView, originationDate } from '../views/views.js';
+import { keptOrder } from '../views/kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
 import { notesOf } from '../world/store-index.js';
-import { authedRoute, http, paged } from './route.js';
+import { authedRoute, http, paged } from '../route-helper/route.js';
 
 /** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {

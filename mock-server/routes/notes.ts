@@ -3,11 +3,11 @@ import { PAGINATION } from '../../src/contract/enums.js';
 import { NOTE_FIELDS, NOTE_ID } from '../../src/contract/note-fields.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { noteFieldReader, noteViews } from '../engine/note-view.js';
-import { keptOrder } from './kept-orders.js';
+import { noteFieldReader, noteViews } from '../views/note-view.js';
+import { keptOrder } from '../views/kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
 import { notesOf, notesOfLoan } from '../world/store-index.js';
-import { authedRoute, http, listEnvelope, pageItems } from './route.js';
+import { authedRoute, http, listEnvelope, pageItems } from '../route-helper/route.js';
 
 /** A list may be sorted by any note field (each has one value). */
 const NOTE_SORT_FIELDS: ReadonlySet<string> = new Set(NOTE_FIELDS);

@@ -10,7 +10,7 @@ import { consentPage, errorPage } from '../oauth/consent-page.js';
 import { findGrant, oauthError, scopesFor, type Access } from '../oauth/grants.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { OAuthClient } from '../world/store.js';
-import { http, route, type RequestHead } from './route.js';
+import { http, route, type RequestHead } from '../route-helper/route.js';
 
 /** The session cookie that stands for "this browser is signed in as this account". */
 const SESSION_COOKIE = 'mkt_mock_account';

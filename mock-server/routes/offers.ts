@@ -6,7 +6,7 @@ import type { MockContext } from '../context.js';
 import { offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
 import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
-import { authedRoute, http, route, type RequestHead } from './route.js';
+import { authedRoute, http, route, type RequestHead } from '../route-helper/route.js';
 
 /** Reads the body as JSON, or a 400 that says where it broke. */
 async function readJson(request: RequestHead): Promise<unknown> {

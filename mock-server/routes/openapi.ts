@@ -1,6 +1,6 @@
 /** GET /openapi.json: the OpenAPI 3.1 document of the API and the mock (no token needed), built on first ask. */
 import type { MockContext } from '../context.js';
-import { http, route } from './route.js';
+import { http, route } from '../route-helper/route.js';
 
 /** The document handler; its servers entry is root_url as the caller reached it (origin and base path). */
 export function openApiHandlers(ctx: MockContext) {

@@ -6,11 +6,11 @@ import { BID_STATUSES, ORDER_LISTING_SORT_FIELDS, PAGINATION } from '../../src/c
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
-import { createdOrderView, orderListingView, orderView } from '../engine/views.js';
+import { createdOrderView, orderListingView, orderView } from '../views/views.js';
 import { parseSortBy, sortBy } from '../search/query-params.js';
 import { ordersOf } from '../world/store-index.js';
 import type { Order } from '../world/store.js';
-import { authedRoute, http, paged, type Route } from './route.js';
+import { authedRoute, http, paged, type Route } from '../route-helper/route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;

@@ -7,8 +7,8 @@ import { parseFilterDate } from '../../src/contract/dates.js';
 import { PAGINATION } from '../../src/contract/enums.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { paymentAnswer, paymentRows, type PaymentRow } from '../engine/payment-view.js';
-import { authedRoute, http, paged } from './route.js';
+import { paymentAnswer, paymentRows, type PaymentRow } from '../views/payment-view.js';
+import { authedRoute, http, paged } from '../route-helper/route.js';
 
 /** The loan numbers asked for: comma-separated (and/or the parameter repeated), each a whole number, in the order first asked. */
 function loanNumbers(params: URLSearchParams): number[] {

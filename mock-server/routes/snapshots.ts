@@ -10,7 +10,7 @@ import type { MockContext } from '../context.js';
 import { serializeState, StateFileError } from '../world/persistence.js';
 import { EXISTS, type SnapshotInfo } from '../world/snapshot-shelf.js';
 import { jsonBody } from './admin.js';
-import { http, route, type RouteParams } from './route.js';
+import { http, route, type RouteParams } from '../route-helper/route.js';
 
 /** A snapshot as the routes answer it. */
 export function snapshotView(s: SnapshotInfo): SnapshotEntry {
@@ -70,7 +70,7 @@ export function snapshotHandlers(ctx: MockContext) {
       if (!(await ctx.snapshots.remove(name))) throw noSnapshot(name);
       return { deleted: name };
     }, { writes: false })),
-    // Loading changes the world: its answer waits until the state file holds the new one (routes/route.ts).
+    // Loading changes the world: its answer waits until the state file holds the new one (route-helper/route.ts).
     http.post('*/__mock/snapshots/:name/load', route(ctx, async ({ params }) => {
       const name = nameParam(params);
       let saved;

@@ -7,7 +7,7 @@ import { WEBHOOK_PAGE, WEBHOOK_STATES, type WebhookState } from '../../src/contr
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import type { Webhooks } from '../webhooks/deliveries.js';
-import { http, paged, route } from './route.js';
+import { http, paged, route } from '../route-helper/route.js';
 
 /** `state`: one of the states, or absent. */
 function readState(params: URLSearchParams): WebhookState | undefined {

@@ -38,7 +38,7 @@ export interface StoreIndex {
   participation: Map<string, KeptParticipation>;
   /** The market's timeline (engine/timeline.ts), made by the first tick; null until then. */
   timeline: Timeline | null;
-  /** The seeded users' passwords, which the request journal redacts (routes/journal.ts), and how many users they are of. */
+  /** The seeded users' passwords, which the request log redacts (routes/request log.ts), and how many users they are of. */
   passwords: { users: number; list: string[] } | null;
 }
 

@@ -1,8 +1,8 @@
 /**
- * Calls to the bundled mock's admin routes (/__mock/*): the clock and its move, the request journal, the
+ * Calls to the bundled mock's admin routes (/__mock/*): the clock and its move, the request log, the
  * outbox and the named snapshots. The admin token, when given, goes as Authorization so that --verbose traces redact it.
  */
-import type { JournalEntry, OutboxMessage } from '../contract/mock-inspect.js';
+import type { RequestLogEntry, OutboxMessage } from '../contract/mock-inspect.js';
 import { mockAdminUrl } from '../contract/mock-admin.js';
 import { SNAPSHOT_PAGE, type SnapshotEntry } from '../contract/mock-snapshots.js';
 import { errorFromResponse } from './errors.js';
@@ -34,8 +34,8 @@ export async function mockAdminCall(
 }
 
 /** GET /__mock/requests: newest first; `since` for the entries after an id. */
-export async function listRequests(to: MockAdminTarget, query: URLSearchParams): Promise<ListPage<JournalEntry>> {
-  return (await mockAdminCall(to, 'GET', 'requests', "reading the mock's request journal", { query })) as ListPage<JournalEntry>;
+export async function listRequests(to: MockAdminTarget, query: URLSearchParams): Promise<ListPage<RequestLogEntry>> {
+  return (await mockAdminCall(to, 'GET', 'requests', "reading the mock's request journal", { query })) as ListPage<RequestLogEntry>;
 }
 
 /** GET /__mock/outbox: newest first, filtered by `to` and `order_id` when given. */

@@ -1,16 +1,16 @@
 /**
  * `mkt mock proxy --upstream URL`: a loopback proxy in front of another marketplace (the real service,
  * or another mock) that forwards everything unchanged and checks each request and answer against the
- * OpenAPI document (mock-server/proxy/). Its journal answers `mkt mock requests [--violations]`; on
+ * OpenAPI document (mock-server/proxy/). Its request log answers `mkt mock requests [--violations]`; on
  * Ctrl-C or SIGTERM it prints the differences by endpoint and field to stderr and exits 0.
  */
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../contract/mock-inspect.js';
+import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from '../contract/mock-inspect.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
-import { parseCount } from './options.js';
+import { parseCount, requestLogSizeOption } from './options.js';
 
 /** `mkt mock proxy` as defined. */
 export function proxyCommand(ctx: CommandContext) {
@@ -18,13 +18,14 @@ export function proxyCommand(ctx: CommandContext) {
     .description('forward every request to another marketplace unchanged, checking both directions against the OpenAPI document, until interrupted')
     .requiredOption('--upstream <url>', 'the marketplace to forward to: http(s)://host[:port][/base]')
     .option('--port <port>', 'port to listen on, on 127.0.0.1 (0 picks a free one)', '4011')
-    .option('--journal-size <n>', `exchanges its journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
+    .option('--request-log-size <n>', `exchanges its request log keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_REQUEST_LOG_SIZE))
+
+    .addOption(new Option('--journal-size <n>').hideHelp())
     .option('--allow-host <name>', 'serve requests whose Host is this name too (repeatable; loopback names always are)', (value: string, previous: string[] = []) => [...previous, value])
     .action(ctx.action(async (opts): Promise<Output> => {
       const port = parseCount('--port', opts.port, 0);
       if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
-      const journalSize = parseCount('--journal-size', opts.journalSize, 0);
-      if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
+      const requestLogSize = requestLogSizeOption(opts, MAX_REQUEST_LOG_SIZE);
       const [{ parseUpstream, startProxy }, { readAllowedHost }] = await Promise.all([
         import('../../mock-server/proxy/proxy-server.js'),
         import('../../mock-server/flags.js'),
@@ -38,7 +39,7 @@ export function proxyCommand(ctx: CommandContext) {
       if ('problem' in upstream) throw new UsageError(`--upstream ${upstream.problem}`, 'give the marketplace\'s root, such as --upstream http://127.0.0.1:4010');
       let proxy;
       try {
-        proxy = await startProxy({ upstream: opts.upstream, journalSize, allowHosts }, port);
+        proxy = await startProxy({ upstream: opts.upstream, requestLogSize, allowHosts }, port);
       } catch (err) {
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
         throw err;

@@ -4,21 +4,21 @@
  * move its clock; `mkt mock requests|outbox` (mock-inspect.ts): what it saw and sent; `mkt mock snapshot`
  * (mock-snapshot.ts): named snapshots of its world.
  */
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { MockSetupError, parseBasePath, parseClientSpec, readAllowedHost, readWebhookUrl, webhookSecretProblem } from '../../mock-server/flags.js';
 import type { HttpClient } from '../api/http.js';
 import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../contract/mock-inspect.js';
+import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from '../contract/mock-inspect.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addInspectCommands } from './mock-inspect.js';
 import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
-import { parseCount, type OptionsOf } from './options.js';
+import { parseCount, requestLogSizeOption, type OptionsOf } from './options.js';
 import { readSecret, type ReadSecret } from './secret-options.js';
 
 export type { ClockMove };
@@ -107,7 +107,8 @@ function serveCommand() {
     .option('--admin-token-file <path>', 'read the admin token from this file (mode 0600: refused when others may read it)')
     .option('--allow-host <name>', 'serve requests whose Host is this name too (repeatable; loopback names and the bound address always are): the name of a proxy in front', collect)
     .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
-    .option('--journal-size <n>', `requests the journal keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_JOURNAL_SIZE))
+    .option('--request-log-size <n>', `requests the request log keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_REQUEST_LOG_SIZE))
+    .addOption(new Option('--journal-size <n>').hideHelp())
     .option('--webhook <url>', 'POST each notification (order validation error, processed, completed) to this http(s) URL as signed JSON, retried on failure (repeatable; the mock\'s extension: the marketplace sends emails)', collect)
     .option('--webhook-secret <secret>', 'the secret the webhooks are signed with (default: random, printed once on stderr; or --webhook-secret-file, MKT_MOCK_WEBHOOK_SECRET)')
     .option('--webhook-secret-file <path>', 'read the webhook secret from this file (mode 0600: refused when others may read it)');
@@ -120,8 +121,7 @@ export type ServeOptions = OptionsOf<ReturnType<typeof serveCommand>>;
 export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, string | undefined>> = {}) {
   const start = opts.start === undefined ? undefined : Date.parse(opts.start);
   if (start !== undefined && !Number.isFinite(start)) throw new UsageError(`--start must be an ISO date-time, got '${opts.start}'`);
-  const journalSize = parseCount('--journal-size', opts.journalSize, 0);
-  if (journalSize > MAX_JOURNAL_SIZE) throw new UsageError(`--journal-size must be at most ${MAX_JOURNAL_SIZE}, got '${opts.journalSize}'`);
+  const requestLogSize = requestLogSizeOption(opts, MAX_REQUEST_LOG_SIZE);
   const port = parseCount('--port', opts.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
   if (opts.history !== 'seeded' && opts.history !== 'none') throw new UsageError(`--history must be seeded or none, got '${opts.history}'`);
@@ -158,7 +158,7 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
       ...(opts.fromSnapshot !== undefined ? { fromSnapshot: opts.fromSnapshot } : {}),
       frozen: !!opts.frozen,
       admin: opts.admin,
-      journalSize,
+      requestLogSize,
       ...(start !== undefined ? { start } : {}),
       ...(opts.state ? { stateFile: opts.state } : {}),
       ...(opts.stateRepair ? { stateRepair: true } : {}),

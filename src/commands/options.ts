@@ -60,3 +60,14 @@ export function acceptBothSpellings(cmd: CommandUnknownOpts): void {
 
 /** The closest of `candidates` to `word` (one helper for every name typed: src/suggest.ts). */
 export { suggest } from '../suggest.js';
+
+/**
+ * The request log's size flag: `--request-log-size`, or `--journal-size`, its name before the request log had
+ * one word (kept, hidden from help, so scripts that name it go on working). Exit 2 past `max`.
+ */
+export function requestLogSizeOption(opts: { requestLogSize: string; journalSize?: string | undefined }, max: number): number {
+  const [flag, text] = opts.journalSize !== undefined ? ['--journal-size', opts.journalSize] : ['--request-log-size', opts.requestLogSize];
+  const size = parseCount(flag, text, 0);
+  if (size > max) throw new UsageError(`${flag} must be at most ${max}, got '${text}'`);
+  return size;
+}

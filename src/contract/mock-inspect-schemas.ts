@@ -35,9 +35,9 @@ export const JournalEntrySchema = Type.Object({
   headers: Type.Record(Type.String(), Type.String(), { description: 'Request headers, names in lower case, secrets redacted.' }),
   body: Type.Unknown({ description: "The JSON body of a JSON call, secrets redacted; null otherwise (never a form, never the token endpoint's)." }),
   fault: nullable(Type.String(), "The fault injected into this request (POST /__mock/faults), if any; a proxy's: why the upstream gave no answer."),
-  violations: Type.Optional(Type.Array(ExchangeViolationSchema, { description: "Only in a proxy's journal (`mkt mock proxy`): where the request or the upstream's answer differs from the document; empty when both conform." })),
+  violations: Type.Optional(Type.Array(ExchangeViolationSchema, { description: "Only in a proxy's request log (`mkt mock proxy`): where the request or the upstream's answer differs from the document; empty when both conform." })),
 }, strict);
-export type JournalEntry = Static<typeof JournalEntrySchema>;
+export type RequestLogEntry = Static<typeof JournalEntrySchema>;
 
 /** One email the mock "sent". */
 export const OutboxMessageSchema = Type.Object({

@@ -4,7 +4,7 @@ import { testMockApp } from './mock.js';
 import type { MockOptions } from '../../mock-server/context.js';
 import { startHttpServer, type RunningServer } from '../../mock-server/http-adapter.js';
 import { scopesFor, type Access } from '../../mock-server/oauth/grants.js';
-import { DEMO_CLIENT } from '../../mock-server/engine/seed.js';
+import { DEMO_CLIENT } from '../../mock-server/seed/seed.js';
 
 /** The origin in-process requests use (never contacted: app.handle answers directly). */
 export const ORIGIN = 'http://127.0.0.1:4010';

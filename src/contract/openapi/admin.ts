@@ -97,7 +97,7 @@ const badBody = codes('The body is not a JSON object, or a setting is bad (the m
 export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get', path: at(''), operationId: 'mockDashboard', tags: TAGS, access: ADMIN,
-    summary: 'The dashboard: a page that shows the world, the clock (with buttons to move it), faults, the request journal, the outbox and the snapshots',
+    summary: 'The dashboard: a page that shows the world, the clock (with buttons to move it), faults, the request log, the outbox and the snapshots',
     description: 'Plain HTML with an inline script that reads the admin routes of the same server; served with a Content-Security-Policy that runs only that script. /__mock without the slash is the same page.',
     answers: { 200: html('The dashboard.') },
   },
@@ -138,16 +138,16 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: 'get', path: at('requests'), operationId: 'mockRequests', tags: TAGS, access: ADMIN, page: INSPECT_PAGE,
-    summary: 'The request journal: the last requests the mock answered, newest first, secrets redacted',
+    summary: 'The request log: the last requests the mock answered, newest first, secrets redacted',
     parameters: [
-      queryParam('since', { type: 'integer', minimum: 0 }, 'Only requests with a greater id (to follow the journal).'),
-      queryParam('violations', { type: 'boolean' }, "true: only entries with violations (a proxy's journal, `mkt mock proxy`; the mock's own entries have none, so its list is empty)."),
+      queryParam('since', { type: 'integer', minimum: 0 }, 'Only requests with a greater id (to follow the request log).'),
+      queryParam('violations', { type: 'boolean' }, "true: only entries with violations (a proxy's request log, `mkt mock proxy`; the mock's own entries have none, so its list is empty)."),
     ],
-    answers: { 200: json('A page of the journal.', listEnvelopeSchema(JournalEntrySchema)), 400: codes('since, violations, offset or limit is bad.', VALIDATION_ERROR) },
+    answers: { 200: json('A page of the request log.', listEnvelopeSchema(JournalEntrySchema)), 400: codes('since, violations, offset or limit is bad.', VALIDATION_ERROR) },
   },
   {
     method: 'delete', path: at('requests'), operationId: 'mockClearRequests', tags: TAGS, access: ADMIN,
-    summary: 'Empty the request journal', answers: { 200: json('How many requests were cleared.', Cleared) },
+    summary: 'Empty the request log', answers: { 200: json('How many requests were cleared.', Cleared) },
   },
   {
     method: 'get', path: at('outbox'), operationId: 'mockOutbox', tags: TAGS, access: ADMIN, page: INSPECT_PAGE,

@@ -33,7 +33,7 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   OfferRequest: OfferRequestSchema, OfferResponse: OfferResponseSchema, Offer: OfferSchema, OfferError: OfferErrorSchema,
   OfferAssertion: OfferAssertionSchema, OfferErrorAnswer: OfferErrorAnswerSchema,
   Token: TokenSchema, CodedError: CodedErrorSchema, OAuthError: OAuthErrorSchema,
-  MockState: MockStateSchema, Faults: FaultsSchema, JournalEntry: JournalEntrySchema, OutboxMessage: OutboxMessageSchema,
+  MockState: MockStateSchema, Faults: FaultsSchema, RequestLogEntry: JournalEntrySchema, OutboxMessage: OutboxMessageSchema,
   WebhookEvent: WebhookEventSchema, WebhookDelivery: WebhookDeliverySchema,
 };
 

@@ -13,10 +13,10 @@ import { formatDateTime } from '../../src/contract/dates.js';
 import type { PaymentAnswerFields } from '../../src/contract/resources.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
-import { loanPayments, type LoanPayment } from './loan-payments.js';
-import { holderWeights } from './note-view.js';
-import { noCents, type PaidCents } from './payment-log.js';
-import { splitStep } from './postings.js';
+import { loanPayments, type LoanPayment } from '../engine/loan-payments.js';
+import { holderWeights } from '../engine/note-shares.js';
+import { noCents, type PaidCents } from '../engine/payment-log.js';
+import { splitStep } from '../engine/postings.js';
 
 const DAY = 86_400_000;
 /** More payments than any loan makes (its term, its catch-ups, a charge-off, its collections): a row's id is its note's serial × this + the payment's place. */

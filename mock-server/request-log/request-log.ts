@@ -1,9 +1,9 @@
 /**
- * The request journal: the last N requests the mock answered (a ring buffer, O(1) per request), each
+ * The request log: the last N requests the mock answered (a ring buffer, O(1) per request), each
  * with its times on the real and the virtual clock, the normalised path, the status, the duration,
  * the account its token acts for, and headers, query and JSON body with secrets redacted (redact.ts).
  * Two callers record into it, each once per request: the HTTP adapter for every request on the wire
- * (refused ones included) and `app.handle` for in-process ones. Reads and clears of the journal
+ * (refused ones included) and `app.handle` for in-process ones. Reads and clears of the request log
  * itself are not recorded, so following it does not fill it.
  *
  * Redaction is done when an entry is first read, not when it is recorded (it cost as much as a whole
@@ -14,7 +14,7 @@
  * with JSON escapes, a query with percent-escapes or `+`) is redacted when recorded, as before.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
-import type { ExchangeViolation, JournalEntry } from '../../src/contract/mock-inspect.js';
+import type { ExchangeViolation, RequestLogEntry } from '../../src/contract/mock-inspect.js';
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
 import type { Store } from '../world/store.js';
@@ -25,7 +25,7 @@ import { isAdminPath } from '../http/request-target.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;
-/** The route of the journal itself, in any spelling the router accepts. */
+/** The route of the request log itself, in any spelling the router accepts. */
 const JOURNAL_PATH = /(^|\/)__mock\/requests$/i;
 /** The token endpoint: its body (a form of credentials) is never kept, whatever its content type. */
 const TOKEN_PATH = /\/oauth\/token$/i;
@@ -38,10 +38,10 @@ const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
 const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
 
 /**
- * What the journal asks of the server it records for: a mock (mockJournalHost) or a proxy, which has no
+ * What the request log asks of the server it records for: a mock (mockRequestLogHost) or a proxy, which has no
  * world and knows only the secrets it saw pass (mock-server/proxy/).
  */
-export interface JournalHost {
+export interface RequestLogHost {
   /** The virtual clock's time (ms); a server without one gives the real time. */
   virtualNow(): number;
   /** The live tokens by value: a mock's store (replaced on reset, so read each time), or what a proxy saw issued. */
@@ -50,7 +50,7 @@ export interface JournalHost {
   gatherFew(few: string[], from: number): number;
 }
 
-/** When and from whom a request arrived (null from `arrive` when the journal is off). */
+/** When and from whom a request arrived (null from `arrive` when the request log is off). */
 export interface Arrival {
   realAt: number;
   virtualAt: number;
@@ -76,7 +76,7 @@ export interface Seen {
   violations?: ExchangeViolation[];
 }
 
-/** Whether a request's body is one the journal keeps (so the recorder reads it): a JSON call's, never the token endpoint's. */
+/** Whether a request's body is one the request log keeps (so the recorder reads it): a JSON call's, never the token endpoint's. */
 export function keepsBody(method: string, path: string, contentType: string | null | undefined): boolean {
   if (method === 'GET' || method === 'HEAD' || TOKEN_PATH.test(path)) return false;
   const type = contentType?.trim() ?? '';
@@ -85,10 +85,10 @@ export function keepsBody(method: string, path: string, contentType: string | nu
 
 /**
  * An entry as recorded: what was seen, and the secrets known then that a later read may no longer know.
- * Flat, one object besides the headers, its times in the journal's typed array (a time in a field is an
+ * Flat, one object besides the headers, its times in the request log's typed array (a time in a field is an
  * object of its own): every entry outlives a young-generation collection or two, and each object it holds
  * is copied by each (with the arrival, what was seen and the times as objects of their own, an entry kept
- * 520 bytes, now 320, and the journal tripled the collection pauses of a loaded mock).
+ * 520 bytes, now 320, and the request log tripled the collection pauses of a loaded mock).
  */
 interface Recorded {
   id: number;
@@ -108,14 +108,14 @@ interface Recorded {
   few: readonly string[];
   /** The live tokens found in the request's text; null when none (most requests). */
   tokens: readonly string[] | null;
-  /** A proxy's differences (undefined in a mock's journal: its entries have no such field). */
+  /** A proxy's differences (undefined in a mock's request log: its entries have no such field). */
   violations: ExchangeViolation[] | undefined;
 }
 
 /** The last `size` requests. */
-export class RequestJournal {
+export class RequestLog {
   /** Entries as recorded, each replaced by its redacted form when first read. */
-  private readonly ring: (JournalEntry | Recorded | undefined)[];
+  private readonly ring: (RequestLogEntry | Recorded | undefined)[];
   /** Per slot of the ring: the real and virtual time of arrival and the duration (ms) of the entry recorded there. */
   private readonly times: Float64Array;
   private nextId = 1;
@@ -124,12 +124,12 @@ export class RequestJournal {
 
   /** `realNow` is the wall clock of `at`; `elapsed` a monotonic clock in ms for durations. */
   constructor(
-    private readonly host: JournalHost,
+    private readonly host: RequestLogHost,
     readonly size: number,
     private readonly realNow: () => number,
     private readonly elapsed: () => number = () => performance.now(),
   ) {
-    this.ring = new Array<JournalEntry | Recorded | undefined>(size);
+    this.ring = new Array<RequestLogEntry | Recorded | undefined>(size);
     this.times = new Float64Array(size * 3);
   }
 
@@ -147,13 +147,13 @@ export class RequestJournal {
     return violations.map((v) => scrubViolation(v, secrets));
   }
 
-  /** Notes that a request arrived with this Authorization header; null when the journal is off. */
+  /** Notes that a request arrived with this Authorization header; null when the request log is off. */
   arrive(authorization: string | null | undefined): Arrival | null {
     if (this.size === 0) return null;
     return { realAt: this.realNow(), virtualAt: this.host.virtualNow(), started: this.elapsed(), account: this.accountOf(authorization) };
   }
 
-  /** Records one answered (or dropped) request, unless it was a call of the journal itself. */
+  /** Records one answered (or dropped) request, unless it was a call of the request log itself. */
   record(arrival: Arrival | null, seen: Seen): void {
     if (!arrival || JOURNAL_PATH.test(seen.path) || dashboardRead(seen)) return;
     // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
@@ -235,7 +235,7 @@ export class RequestJournal {
   }
 
   /** The entry at `slot` as shown: redacted with the secrets known when it was recorded and those known now. */
-  private redacted(r: Recorded, slot: number): JournalEntry {
+  private redacted(r: Recorded, slot: number): RequestLogEntry {
     const now = this.knownSecrets();
     const few = r.few === now.few || r.few.every((s) => now.few.includes(s)) ? now.few : [...new Set([...now.few, ...r.few])];
     const tokens = r.tokens;
@@ -262,14 +262,14 @@ export class RequestJournal {
    * Without `since`, the newest; with it, the entries after id `since`, those nearest to it chosen
    * first (so a follower asking again with the largest id it got misses none), still newest first.
    */
-  list(limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
+  list(limit: number, since?: number, offset = 0): { result: RequestLogEntry[]; total: number } {
     const oldest = this.nextId - this.count;
     const from = since === undefined ? oldest : Math.max(oldest, since + 1);
     const total = Math.max(0, this.nextId - from);
     const newest = this.nextId - 1;
     const last = since === undefined ? newest - offset : Math.min(newest, from + offset + limit - 1);
     const first = since === undefined ? Math.max(from, last - limit + 1) : from + offset;
-    const result: JournalEntry[] = [];
+    const result: RequestLogEntry[] = [];
     for (let id = last; id >= first; id--) {
       const slot = (id - 1) % this.size;
       let entry = this.ring[slot]!;
@@ -281,9 +281,9 @@ export class RequestJournal {
 
   /**
    * As `list`, over only the entries with violations (a proxy's that differ from the document; a mock's
-   * entries have none). Walks the whole journal, but redacts only the entries it answers.
+   * entries have none). Walks the whole request log, but redacts only the entries it answers.
    */
-  listViolations(limit: number, since?: number, offset = 0): { result: JournalEntry[]; total: number } {
+  listViolations(limit: number, since?: number, offset = 0): { result: RequestLogEntry[]; total: number } {
     const oldest = Math.max(this.nextId - this.count, since === undefined ? 0 : since + 1);
     const ids: number[] = [];
     for (let id = this.nextId - 1; id >= oldest; id--) if ((this.ring[(id - 1) % this.size]!.violations?.length ?? 0) > 0) ids.push(id);
@@ -322,8 +322,8 @@ export class RequestJournal {
   }
 }
 
-/** The journal's host for a mock: its virtual clock, its world's tokens and the secrets of its clients, grants and users. */
-export function mockJournalHost(ctx: MockContext): JournalHost {
+/** The request log's host for a mock: its virtual clock, its world's tokens and the secrets of its clients, grants and users. */
+export function mockRequestLogHost(ctx: MockContext): RequestLogHost {
   /** The `--client` options' secrets, read once per options list (parsing the specs was per request). */
   let options: { specs: unknown; secrets: readonly string[] } | null = null;
   return {
@@ -366,7 +366,7 @@ function liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string
 
 /**
  * A read the dashboard made of an admin route and got (GET, 200, its header): not recorded, or the
- * journal it shows would fill with its own polling. A refused one, or any other request, still is.
+ * request log it shows would fill with its own polling. A refused one, or any other request, still is.
  */
 function dashboardRead(seen: Seen): boolean {
   if (seen.method !== 'GET' || seen.status !== 200) return false;

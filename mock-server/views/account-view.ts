@@ -9,7 +9,7 @@ import type { AccountAnswerFields, AmountsByRating } from '../../src/contract/re
 import { cents } from '../kit/money.js';
 import type { Account, Store } from '../world/store.js';
 import { notesOf, ordersOf } from '../world/store-index.js';
-import { balancesOf, bidPending, lastEntry, LEDGER_KINDS } from './ledger.js';
+import { balancesOf, bidPending, lastEntry, LEDGER_KINDS } from '../engine/ledger.js';
 import { noteOutstanding } from './note-view.js';
 
 /** Zero under every rating key of the account answer. */

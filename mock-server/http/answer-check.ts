@@ -7,9 +7,8 @@
  * Loaded only then: ajv and the document cost nothing to a mock that does not check.
  */
 import { appendFileSync } from 'node:fs';
-import { sharedDocumentChecker, type DocumentChecker, type SchemaError } from '../http/document-check.js';
-import { JsonAnswer } from './route.js';
-import { underBase } from '../http/router.js';
+import { sharedDocumentChecker, type DocumentChecker, type SchemaError } from './document-check.js';
+import { underBase } from './router.js';
 
 /** One answer that does not match the document. */
 export interface Violation {
@@ -48,9 +47,15 @@ export class AnswerChecker {
   async check(method: string, url: URL, response: Response): Promise<Violation | null> {
     const type = response.headers.get('content-type');
     const json = type !== null && /json/i.test(type);
-    const body = method === 'HEAD' || !json ? undefined : response instanceof JsonAnswer ? response.serialised : await response.clone().text();
+    const body = method === 'HEAD' || !json ? undefined : serialisedText(response) ?? await response.clone().text();
     const violation = checkOne(this.doc, method, url.pathname, underBase(url.pathname, this.basePath), response.status, type, body);
     if (violation) appendFileSync(this.file, `${JSON.stringify(violation)}\n`);
     return violation;
   }
+}
+
+/** The text of an answer serialised once (the route helper's JsonAnswer keeps it beside its body), so it is not read back. */
+function serialisedText(response: Response): string | undefined {
+  const kept = (response as Response & { serialised?: unknown }).serialised;
+  return typeof kept === 'string' ? kept : undefined;
 }

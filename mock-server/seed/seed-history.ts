@@ -15,12 +15,12 @@
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
-import { startCollections } from './collections.js';
-import { LEDGER_KINDS, post } from './ledger.js';
-import { noCents, PAID_FIGURES } from './payment-log.js';
-import { moveFigures, postLoanStep } from './postings.js';
-import { rngFor } from './rng-for.js';
-import { installment, payInstalments } from './servicing.js';
+import { startCollections } from '../engine/collections.js';
+import { LEDGER_KINDS, post } from '../engine/ledger.js';
+import { noCents, PAID_FIGURES } from '../engine/payment-log.js';
+import { moveFigures, postLoanStep } from '../engine/postings.js';
+import { rngFor } from '../engine/rng-for.js';
+import { installment, payInstalments } from '../engine/servicing.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -6,7 +6,7 @@
 import { cents } from '../kit/money.js';
 import type { Store } from '../world/store.js';
 import { checkBooks } from './books.js';
-import { allBalances, bidPending, EXTERNAL_KINDS } from './ledger.js';
+import { allBalances, bidPending, EXTERNAL_KINDS } from '../engine/ledger.js';
 
 /** The outcome of a check: ok, or the first violations found. */
 export interface InvariantReport {

@@ -4,36 +4,19 @@
  * status; the fixed investor users, the demo OAuth client and the partner codes of DESIGN.md.
  */
 import { INVESTMENT_TYPES, LISTING_STATUS, LISTING_STATUSES, LOAN_STATUS } from '../../src/contract/enums.js';
-import { investorEmail } from './notifications.js';
+import { investorEmail } from '../engine/notifications.js';
 import { seedEngineExtras, seedFundingHistory } from './seed-extras.js';
 import { postSeededHistory, SEED_MONTH, sweepSeededIncome, type HistoryPlan } from './seed-history.js';
 import { Rng } from '../kit/rng.js';
-import { makeListing } from './listing-maker.js';
+import { makeListing } from '../engine/listing-maker.js';
 import { reserveListingRows } from '../world/listing-table.js';
 import { reserveLoanRows } from '../world/loan-table.js';
 import { addNote } from '../world/store-index.js';
 import type { ExistingBorrower } from '../world/store.js';
+import type { SeedOptions } from '../world/recipe.js';
 import { addListing, addLoan, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
-/** Whether the world starts with a history of originated loans and notes ('seeded', the default) or none. */
-export type SeedHistory = 'seeded' | 'none';
-
-/** What to build. */
-export interface SeedOptions {
-  seed: number;
-  /** Active listings (0: none; the market then adds none either, arrivals keeping the seeded number steady). */
-  listings: number;
-  /** 'none': no history listings, loans or notes; the investors keep their funded accounts (their deposits and withdrawals). */
-  history?: SeedHistory;
-  /** The virtual time the world is built around. */
-  now: number;
-  /** A fresh investor, one funded account and no history (`mkt invest simulate`); the rest of the world is unchanged. */
-  investor?: { id: string; cash: number };
-}
-
-/** What a seeded world is made from, its time aside (a fresh --state folder's base, a reset's). */
-export type SeedRecipe = Omit<SeedOptions, 'now'>;
 
 const DAY = 86_400_000;
 const HISTORY_START = Date.parse('2015-06-01T00:00:00Z');

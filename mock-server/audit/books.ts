@@ -9,10 +9,10 @@
 import type { NoteAnswerFields } from '../../src/contract/resources.js';
 import type { Loan, Note, Store } from '../world/store.js';
 import { notesOfLoan } from '../world/store-index.js';
-import { LEDGER_KINDS, NOTE_KINDS } from './ledger.js';
-import { noteViews } from './note-view.js';
-import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type PaidCents, type PaidFigure } from './payment-log.js';
-import { loanRows } from './payment-view.js';
+import { LEDGER_KINDS, NOTE_KINDS } from '../engine/ledger.js';
+import { noteViews } from '../views/note-view.js';
+import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type PaidCents, type PaidFigure } from '../engine/payment-log.js';
+import { loanRows } from '../views/payment-view.js';
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 
 /** The ledger kinds of money an account moved itself, or had moved for its bids: the rest are its notes' postings. */

@@ -7,9 +7,9 @@
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { Rng } from '../kit/rng.js';
 import type { Listing, Store, User } from '../world/store.js';
-import { LEDGER_KINDS, post } from './ledger.js';
-import { rngFor } from './rng-for.js';
-import { investorEmail } from './notifications.js';
+import { LEDGER_KINDS, post } from '../engine/ledger.js';
+import { rngFor } from '../engine/rng-for.js';
+import { investorEmail } from '../engine/notifications.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

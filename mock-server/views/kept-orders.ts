@@ -5,8 +5,8 @@
  * An order is keyed by all it depends on: the list, the caller, the sort, the zone, the clock, the
  * world's version (`engine.version`, moved by every change) and the caller's row count.
  */
-import type { MockContext } from '../context.js';
 import type { SortClause } from '../search/query-params.js';
+import type { Store } from '../world/store.js';
 
 /** How many orders are kept (a few clients paging at once). */
 const KEPT = 4;
@@ -20,8 +20,15 @@ export interface OrderKey {
   count: number;
 }
 
+/** What a kept order reads of the running mock (its context is one): the world, its clock and the world's version. */
+export interface KeptOrderHost {
+  readonly store: Store;
+  readonly clock: { now(): number };
+  readonly engine: { readonly version: number };
+}
+
 /** The rows of a list in its order: the kept one while nothing it depends on moved, else `order()`'s, kept. */
-export function keptOrder<T>(ctx: MockContext, what: OrderKey, order: () => readonly T[]): readonly T[] {
+export function keptOrder<T>(ctx: KeptOrderHost, what: OrderKey, order: () => readonly T[]): readonly T[] {
   const key = JSON.stringify([what.list, what.accountId, what.sort, what.zone ?? null, what.count, ctx.clock.now(), ctx.engine.version]);
   const kept = ctx.store.index.keptOrders;
   let entry = kept.find((e) => e.key === key);

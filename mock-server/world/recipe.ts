@@ -1,0 +1,23 @@
+/**
+ * What a seeded world is made from: the seed's options (seed/seed.ts builds the world from them); kept in
+ * a --state folder's base record and a reset's, so the layers below the seed name it too.
+ */
+
+/** Whether the world starts with a history of originated loans and notes ('seeded', the default) or none. */
+export type SeedHistory = 'seeded' | 'none';
+
+/** What to build. */
+export interface SeedOptions {
+  seed: number;
+  /** Active listings (0: none; the market then adds none either, arrivals keeping the seeded number steady). */
+  listings: number;
+  /** 'none': no history listings, loans or notes; the investors keep their funded accounts (their deposits and withdrawals). */
+  history?: SeedHistory;
+  /** The virtual time the world is built around. */
+  now: number;
+  /** A fresh investor, one funded account and no history (`mkt invest simulate`); the rest of the world is unchanged. */
+  investor?: { id: string; cash: number };
+}
+
+/** What a seeded world is made from, its time aside (a fresh --state folder's base, a reset's). */
+export type SeedRecipe = Omit<SeedOptions, 'now'>;
