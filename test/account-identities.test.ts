@@ -1,6 +1,6 @@
 /**
  * GET /accounts/platform in the real marketplace's shape: the identities that tie its figures to the ledger
- * (engine/account-view.ts `accountView`) hold for every account after every step of random worlds.
+ * (views/account-view.ts `accountView`) hold for every account after every step of random worlds.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';

@@ -64,7 +64,7 @@ async function biddableListing(origin: string, token: string): Promise<{ listing
   throw new Error('no listing accepts a bid');
 }
 
-/** The ledger invariants (engine/invariants.ts) as GET /__mock/state reports them. */
+/** The ledger invariants (audit/invariants.ts) as GET /__mock/state reports them. */
 async function invariants(origin: string): Promise<{ ok: boolean; violations: string[] }> {
   const res = await fetch(`${origin}/__mock/state`);
   expect(res.status).toBe(200);

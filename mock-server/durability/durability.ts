@@ -4,7 +4,7 @@
  * (single-file-state.ts), or a --state folder's operation log replayed at start (operation-log.ts). The
  * engine tells it what happens to the world (`Keeper`), an operation is checked and recorded through it
  * (operations/perform.ts), and the route helper asks it what an answer must wait for or report
- * (routes/route.ts): none of them knows which way it is.
+ * (route-helper/route.ts): none of them knows which way it is.
  */
 import type { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';

@@ -2,7 +2,7 @@
  * The OpenAPI document (src/contract/openapi/) as a checker, with ajv (JSON Schema 2020-12): the
  * operation a method and path reach, and what differs from it in a request (path, query, headers,
  * body and its media type) or an answer (status, media type, body). Shared by the mock's check of its
- * own answers (routes/answer-check.ts) and the validating proxy (proxy/). Pure: no I/O; built once per
+ * own answers (http/answer-check.ts) and the validating proxy (proxy/). Pure: no I/O; built once per
  * process and loaded only by those two, so ajv and the document cost nothing to a mock that does not check.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';

@@ -26,7 +26,7 @@ export interface StoreIndex {
   listingsVersion: number;
   /** The last few searches' matches (search/listing-search.ts), so offset pages of one query do not search again. */
   queryCache: QueryCacheEntry[];
-  /** The last few sorted lists of notes and loans (routes/kept-orders.ts), so their later pages are slices. */
+  /** The last few sorted lists of notes and loans (views/kept-orders.ts), so their later pages are slices. */
   keptOrders: KeptOrder[];
   /** Each listing's view as encoded JSON bytes, until the listing changes (search/listing-json.ts). */
   listingTexts: ListingTexts;
@@ -72,7 +72,7 @@ export interface ListingIndex {
  */
 export type QueryCacheEntry = { key: string; words: Uint32Array; total: number } | { key: string; matches: Listing[] };
 
-/** One kept order of a list endpoint (routes/kept-orders.ts). */
+/** One kept order of a list endpoint (views/kept-orders.ts). */
 export interface KeptOrder {
   key: string;
   rows: readonly unknown[];

@@ -13,7 +13,7 @@ export interface Listing extends ListingFields<number> {
   authorizedUsers?: string[] | null;
   /** A defective listing whose investment type id is unset in the operator's records (ORD0037). */
   investmentTypeUnset?: boolean;
-  /** The special part this listing plays in the seeded world (see engine/seed-extras.ts). */
+  /** The special part this listing plays in the seeded world (see seed/seed-extras.ts). */
   mockRole?: string;
   /** When a Pending listing originates (engine). */
   originateAt?: number | null;

@@ -1,7 +1,7 @@
 /**
  * Vitest setup of every test file: every mock the file starts (in-process, over HTTP, or a spawned
  * `mkt mock serve` / `mkt demo`, which inherit MKT_MOCK_CHECK_ANSWERS) checks each answer it sends
- * against the OpenAPI document (mock-server/routes/answer-check.ts) and appends mismatches to this file's
+ * against the OpenAPI document (mock-server/http/answer-check.ts) and appends mismatches to this file's
  * own log; after the file's tests, any mismatch fails the file, printed.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the API and the mock, built from the contract's schemas
  * (resources.ts) and the endpoint tables (endpoints.ts, admin.ts): served at GET /openapi.json,
  * printed by `mkt mock openapi`, and what every answer of the mock is checked against in the tests
- * (mock-server/routes/answer-check.ts). A schema named in COMPONENTS is written once under
+ * (mock-server/http/answer-check.ts). A schema named in COMPONENTS is written once under
  * components/schemas and referred to wherever it is used.
  */
 import type { TSchema } from '@sinclair/typebox';
