@@ -9,7 +9,7 @@ import { performGrant, performToken } from './world-ops.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
-import { approveGrant, findGrant, oauthError, scopesFor, tokenGrant, type Access } from '../oauth/grants.js';
+import { findGrant, oauthError, scopesFor, type Access } from '../oauth/grants.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { OAuthClient } from '../world/store.js';
 import { route } from './route.js';

@@ -5,7 +5,7 @@
 import { http } from 'msw';
 import { performOffers } from './world-ops.js';
 import type { MockContext } from '../context.js';
-import { answerOffersRequest, offersBadRequest } from '../offers/assess.js';
+import { offersBadRequest } from '../offers/assess.js';
 import { OFFER_PAGES_PATH } from '../offers/book.js';
 import { notFoundPage, offerPage, offersPage } from '../offers/pages.js';
 import { authedRoute, route } from './route.js';
