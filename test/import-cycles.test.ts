@@ -64,7 +64,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['engine/'],
   ['http/'],
   ['context.ts'],
-  ['oauth/', 'offers/', 'webhooks/'],
+  ['oauth/', 'offers/', 'webhooks/', 'dashboard/'],
   ['routes/'],
   ['proxy/'],
   ['app.ts', 'http-adapter.ts', 'describe.ts'],

@@ -6,7 +6,7 @@
 import { http } from 'msw';
 import { MOCK_ADMIN_PREFIX } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
-import { DASHBOARD_CSP, dashboardHtml } from './dashboard-page.js';
+import { DASHBOARD_CSP, dashboardHtml } from '../dashboard/page.js';
 import { route } from './route.js';
 
 const HEADERS = {
