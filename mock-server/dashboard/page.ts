@@ -1,13 +1,14 @@
 /**
  * The text of the admin dashboard (GET /__mock/, routes/dashboard.ts): one HTML page with its style and
- * script inline, no build step and nothing fetched but the admin JSON routes of the same server. The
- * script shows every value with textContent (never as markup), and the page is served with a
+ * script inline (the script is page-script.ts, type-checked), nothing fetched but the admin JSON routes of
+ * the same server. The script shows every value with textContent (never as markup), and the page is served with a
  * Content-Security-Policy that runs only this script and this style (their SHA-256 hashes) and lets
  * the page connect only to its own origin.
  */
 import { createHash } from 'node:crypto';
 import { LISTING_STATUSES } from '../../src/contract/enums.js';
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
+import { dashboardScript, type DashboardScriptArgs } from './page-script.js';
 
 /** Entries of the request journal the page shows (the newest). */
 export const DASHBOARD_JOURNAL_ROWS = 25;
@@ -34,200 +35,13 @@ td.body{white-space:normal;word-break:break-all;font:12px ui-monospace,monospace
 .bad{color:#8a1c1c;font-weight:600}
 `;
 
-/** The page's script: plain browser JavaScript (ES2020), no backticks or `${` (it lives in a template string). */
-const SCRIPT = `
-(function () {
-  'use strict';
-  var admin = document.documentElement.getAttribute('data-admin') || '/__mock';
-  var STATUS_NAMES = ${JSON.stringify(LISTING_STATUSES).replace(/</g, '\\u003c')};
-  var JOURNAL_ROWS = ${DASHBOARD_JOURNAL_ROWS};
-  var moving = false;
-  function $(id) { return document.getElementById(id); }
-  function el(tag, text, cls) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  }
-  function say(text, isError) {
-    var s = $('status');
-    s.textContent = text;
-    s.className = isError ? 'error' : '';
-  }
-  function call(method, route, body) {
-    var init = { method: method, cache: 'no-store', headers: { accept: 'application/json', '${DASHBOARD_HEADER}': '1' } };
-    if (body !== undefined) {
-      init.headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    return fetch(admin + route, init).then(function (res) {
-      return res.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!res.ok) throw new Error(method + ' ' + admin + route + ': ' + res.status + (data && data.message ? ' ' + data.message : ''));
-        return data;
-      });
-    });
-  }
-  function money(n) { return typeof n === 'number' ? n.toFixed(2) : String(n); }
-  function table(target, columns, rows, empty) {
-    if (rows.length === 0) { target.replaceChildren(el('p', empty)); return; }
-    var t = el('table');
-    var head = el('tr');
-    columns.forEach(function (c) { head.appendChild(el('th', c[0], c[2])); });
-    t.appendChild(el('thead')).appendChild(head);
-    var tbody = t.appendChild(el('tbody'));
-    rows.forEach(function (r) {
-      var tr = el('tr');
-      columns.forEach(function (c) {
-        var v = c[1](r);
-        if (v instanceof Node) { var td = el('td', null, c[2]); td.appendChild(v); tr.appendChild(td); }
-        else tr.appendChild(el('td', v, c[2]));
-      });
-      tbody.appendChild(tr);
-    });
-    target.replaceChildren(t);
-  }
-  function showClock(c) {
-    $('clock-now').textContent = c.now;
-    $('clock-state').textContent = c.frozen ? 'frozen' : 'running';
-    $('clock-move').textContent = c.move ? 'moving to ' + c.move.to + ': day ' + c.move.days_done + ' of ' + c.move.days : '';
-    var busy = moving || !!c.move;
-    document.querySelectorAll('button.advance').forEach(function (b) { b.disabled = busy; });
-  }
-  function showState(s) {
-    $('world-now').textContent = s.now;
-    var facts = [['seed', s.seed], ['listings', s.listings], ['orders', s.orders], ['orders queued', s.orders_queued],
-      ['loans', s.loans], ['notes', s.notes], ['outbox messages', s.outbox_messages]];
-    table($('world-facts'), [['', function (f) { return f[0]; }], ['', function (f) { return f[1]; }, 'num']], facts, '');
-    var inv = $('world-invariants');
-    inv.textContent = s.invariants.ok ? 'invariants hold' : 'invariants broken: ' + s.invariants.violations.join('; ');
-    inv.className = s.invariants.ok ? '' : 'bad';
-    var statuses = Object.keys(s.listings_by_status).sort(function (a, b) { return Number(a) - Number(b); });
-    table($('listings-by-status'), [
-      ['status', function (k) { return k; }],
-      ['name', function (k) { return STATUS_NAMES[k] || ''; }],
-      ['listings', function (k) { return s.listings_by_status[k]; }, 'num'],
-    ], statuses, 'no listings');
-    table($('accounts'), [
-      ['account', function (a) { return a.account_id; }],
-      ['user', function (a) { return a.user; }],
-      ['cash', function (a) { return money(a.cash); }, 'num'],
-      ['pending', function (a) { return money(a.pending); }, 'num'],
-      ['invested', function (a) { return money(a.invested); }, 'num'],
-      ['total', function (a) { return money(a.total); }, 'num'],
-    ], s.accounts, 'no accounts');
-  }
-  function showFaults(f) {
-    var keys = Object.keys(f);
-    table($('faults'), [['setting', function (k) { return k; }], ['value', function (k) { return f[k] === null ? '(any)' : f[k]; }]], keys, 'none');
-    var on = f.latency_ms > 0 || f.handler_delay_ms > 0 || f.error_rate > 0 || f.rate_limit_rate > 0 || f.drop_rate > 0 || f.drop_response_rate > 0;
-    $('faults-on').textContent = on ? 'faults are injected' : 'no faults';
-    $('faults-on').className = on ? 'bad' : '';
-  }
-  function showJournal(page) {
-    $('journal-count').textContent = page.total_count + ' kept';
-    table($('journal'), [
-      ['id', function (e) { return e.id; }, 'num'],
-      ['virtual time', function (e) { return e.virtual_at; }],
-      ['method', function (e) { return e.method; }],
-      ['path', function (e) { return e.path + (e.query ? '?' + e.query : ''); }],
-      ['status', function (e) { return e.status === null ? 'dropped' : e.status; }, 'num'],
-      ['ms', function (e) { return e.duration_ms; }, 'num'],
-      ['account', function (e) { return e.account || ''; }],
-      ['fault', function (e) { return e.fault || ''; }],
-      ['body', function (e) { return e.body === null ? '' : JSON.stringify(e.body).slice(0, 200); }, 'body'],
-    ], page.result, 'no requests yet');
-  }
-  function showOutbox(page) {
-    $('outbox-count').textContent = page.total_count + ' in all';
-    table($('outbox'), [
-      ['id', function (m) { return m.id; }, 'num'],
-      ['sent', function (m) { return m.sent_at; }],
-      ['to', function (m) { return m.to; }],
-      ['kind', function (m) { return m.kind; }],
-      ['order', function (m) { return m.order_id || ''; }],
-      ['subject', function (m) { return m.subject; }],
-    ], page.result, 'no messages');
-  }
-  function showWebhooks(page) {
-    var c = page.counts;
-    $('webhooks-counts').textContent = c.pending + ' pending, ' + c.delivered + ' delivered, ' + c.failed + ' failed, ' + c.dropped + ' dropped';
-    // A dropped delivery is never tried again: said in red, never silent.
-    $('webhooks-counts').className = c.dropped > 0 || c.failed > 0 ? 'bad' : '';
-    table($('webhooks'), [
-      ['event', function (d) { return d.event_id; }],
-      ['type', function (d) { return d.type; }],
-      ['to', function (d) { return d.url; }],
-      ['state', function (d) { return d.state; }],
-      ['attempts', function (d) { return d.attempts.length; }, 'num'],
-      ['last answer', function (d) { var a = d.attempts[d.attempts.length - 1]; return a ? (a.error || a.status) : ''; }],
-    ], page.result, 'no deliveries (mock serve --webhook URL sends each event there)');
-  }
-  function showSnapshots(page) {
-    table($('snapshots'), [
-      ['name', function (s) { return s.name; }],
-      ['world at', function (s) { return s.now || ''; }],
-      ['listings', function (s) { return s.listings === null ? '' : s.listings; }, 'num'],
-      ['saved', function (s) { return s.saved_at; }],
-      ['problem', function (s) { return s.problem || ''; }],
-      ['', function (s) {
-        var b = el('button', 'load');
-        b.disabled = !!s.problem;
-        b.addEventListener('click', function () { act('loading ' + s.name, call('POST', '/snapshots/' + encodeURIComponent(s.name) + '/load')); });
-        return b;
-      }],
-    ], page.result, 'no snapshots');
-  }
-  // One read of each panel at a time: a poll finds the last still running and waits for it; after an
-  // action (fresh) a read begun before it is followed by another, so the page shows the world after it.
-  var pending = {};
-  function refresh(name, route, show, fresh) {
-    var running = pending[name];
-    if (running) return fresh ? running.catch(function () {}).then(function () { return refresh(name, route, show, fresh); }) : running;
-    var p = call('GET', route).then(show).finally(function () { if (pending[name] === p) pending[name] = null; });
-    pending[name] = p;
-    return p;
-  }
-  function refreshFast(fresh) {
-    return Promise.all([refresh('clock', '/clock', showClock, fresh), refresh('journal', '/requests?limit=' + JOURNAL_ROWS, showJournal, fresh)]);
-  }
-  function refreshAll(fresh) {
-    return Promise.all([refreshFast(fresh), refresh('state', '/state', showState, fresh), refresh('faults', '/faults', showFaults, fresh),
-      refresh('outbox', '/outbox?limit=20', showOutbox, fresh), refresh('webhooks', '/webhooks?limit=20', showWebhooks, fresh),
-      refresh('snapshots', '/snapshots', showSnapshots, fresh)]);
-  }
-  function act(what, promise) {
-    say(what + '...', false);
-    return promise.then(function () { return refreshAll(true); }).then(function () { say(what + ': done', false); })
-      .catch(function (err) { say(err.message, true); });
-  }
-  document.querySelectorAll('button.advance').forEach(function (b) {
-    b.addEventListener('click', function () {
-      var by = b.getAttribute('data-advance');
-      moving = true;
-      var move = call('POST', '/clock', { advance: by });
-      refreshFast().catch(function () {});
-      act('moving the clock ' + by, move.finally(function () { moving = false; }));
-    });
-  });
-  $('faults-clear').addEventListener('click', function () { act('clearing the faults', call('POST', '/faults', {})); });
-  $('snapshot-save').addEventListener('click', function () {
-    var name = $('snapshot-name').value.trim();
-    act('saving ' + name, call('POST', '/snapshots', { name: name, replace: $('snapshot-replace').checked }));
-  });
-  var ticks = 0;
-  function tick() {
-    ticks++;
-    // A poll that failed (the mock restarting, say) is shown until one succeeds again; an action's failure stays.
-    (ticks % 5 === 0 ? refreshAll() : refreshFast()).then(function () {
-      if ($('status').className === 'error' && /^GET /.test($('status').textContent)) say('', false);
-    }, function (err) { say(err.message, true); });
-  }
-  refreshAll().then(function () { document.documentElement.setAttribute('data-loaded', '1'); }, function (err) { say(err.message, true); });
-  setInterval(tick, 2000);
-})();
-`;
+/**
+ * The page's script: dashboardScript's own source text called with its arguments as JSON (`<` escaped, so
+ * that nothing in them can end the script element). The CSP hashes this very text, as served.
+ */
+const SCRIPT = `\n(${dashboardScript.toString()})(${JSON.stringify({
+  statusNames: LISTING_STATUSES, journalRows: DASHBOARD_JOURNAL_ROWS, dashboardHeader: DASHBOARD_HEADER,
+} satisfies DashboardScriptArgs).replace(/</g, '\\u003c')});\n`;
 
 const BODY = `
 <header>
