@@ -15,9 +15,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const where = help.locate(argv);
   const kept = where && help.read(where);
   if (kept !== undefined) help.writeStdout(kept);
-  else run(help, where).then((code) => (process.exitCode = code));
+  else run(help, where).then((code) => (process.exitCode = code), crashed);
 } else {
-  run(undefined, undefined).then((code) => (process.exitCode = code));
+  run(undefined, undefined).then((code) => (process.exitCode = code), crashed);
+}
+
+/**
+ * main reports its own failures and returns the exit code; a rejection here is a failure to run it at all
+ * (dist/ missing or broken: a damaged install). Exit 1, an unexpected failure, with its stack, not left to
+ * Node, whose --unhandled-rejections=warn or none would end the run with 0.
+ */
+function crashed(err) {
+  process.stderr.write(`mkt: ${(err && err.stack) || String(err)}\n`);
+  process.exitCode = 1;
 }
 
 /** Runs main; a help run (`where`) that commander answered cleanly is kept for the next time. */

@@ -151,7 +151,7 @@ describe('mkt invest run', () => {
 
   it('--wait-lock waits for the run holding the lock, then plans from what it placed', async () => {
     const f = strategyFile(`${RULE}max_per_day: 100\n`);
-    const { first, firstDone, stderr } = await startHoldingRun(f);
+    const { firstDone, stderr } = await startHoldingRun(f);
 
     const accountReads = () => mock.app.requestLog.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
     const before = accountReads();

@@ -87,7 +87,7 @@ describe('mkt mock snapshot', () => {
   test('a name taken is a 409 (exit 4, hint --replace) and nothing is written; --replace overwrites', async () => {
     const m = await mock();
     expect((await runMkt(['mock', 'snapshot', 'save', 'a'], { env: m.env })).code).toBe(0);
-    await m.app.ctx.clock.advance(DAY);
+    m.app.ctx.clock.advance(DAY);
     const again = await runMkt(['mock', 'snapshot', 'save', 'a'], { env: m.env });
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/HTTP 409.*Snapshot 'a' exists/);

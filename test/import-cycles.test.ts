@@ -114,7 +114,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['oauth/', 'offers/'],
   ['operations/'],
   ['context.ts'],
-  ['webhooks/'],
+  ['webhooks/', 'dashboard/'],
   ['request-log/'],
   ['route-helper/'],
   ['routes/'],

@@ -7,7 +7,6 @@ import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
 import { OrderDesk, type OrdersApi } from '../src/orders/desk.js';
-import type { JournalEntry } from '../src/orders/journal.js';
 import { MemoryJournal } from './helpers/memory-journal.js';
 import { marketplaceKey } from '../src/orders/marketplace.js';
 

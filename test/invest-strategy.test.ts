@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem, parseStrategy, type Problem, type Strategy } from '../src/invest/strategy.js';
 import { ruleQuery, type Candidate } from '../src/invest/market.js';
 import { plan } from '../src/invest/planner.js';
+import type { SourceNode } from '../src/invest/source-tree.js';
 
 const GOOD_YAML = `# buy good paper, a little high-risk
 reserve: 100          # never invest the last 100.00
@@ -235,15 +236,14 @@ describe('any JSON text JSON.parse accepts is read, with the same values', () =>
   it('holds for random JSON, compact or indented', async () => {
     const fc = (await import('fast-check')).default;
     const { readSourceTree } = await import('../src/invest/source-tree.js');
-    type Tree = import('../src/invest/source-tree.js').SourceNode;
-    const plain = (n: Tree): unknown =>
+    const plain = (n: SourceNode): unknown =>
       n.kind === 'scalar' ? n.value : n.kind === 'list' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
         const text = JSON.stringify(value, null, indent);
         const read = readSourceTree(text, 'x.json');
         expect(read).not.toHaveProperty('problems');
-        expect(plain((read as { root: Tree }).root)).toEqual(JSON.parse(text));
+        expect(plain((read as { root: SourceNode }).root)).toEqual(JSON.parse(text));
       }),
       { numRuns: 300 },
     );

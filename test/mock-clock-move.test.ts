@@ -3,7 +3,7 @@
  * move in one go makes, its progress is readable meanwhile (GET /__mock/clock), other requests see the
  * world at a day boundary, a second move waits for the first; `mkt mock clock advance` follows it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';

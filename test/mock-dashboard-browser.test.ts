@@ -60,7 +60,7 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
   });
 
   it('loads without errors, shows a client\'s body as text, and +1 day moves the clock and the world one day', async () => {
-    // A client's request whose JSON body holds markup: the journal panel must show it, never run it.
+    // A client's request whose JSON body holds markup: the request log panel must show it, never run it.
     const hostile = '<img src=x onerror="window.__pwned=1"><b id="injected">bold</b>';
     const sent = await fetch(`${mock.origin}/v1/no-such-route`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ note: hostile }) });
     expect(sent.status).toBe(404);
@@ -78,7 +78,7 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
 
     await page.waitForSelector('td.body');
     expect(await page.locator('td.body').allTextContents()).toContain(JSON.stringify({ note: hostile }));
-    expect(await page.locator('#injected, #journal img').count()).toBe(0);
+    expect(await page.locator('#injected, #request-log img').count()).toBe(0);
 
     await page.click('button[data-advance="1d"]');
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, { timeout: 60_000 });
@@ -88,8 +88,8 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
     // A day of the market: listings funded, expired or new, so the counts by status are not what they were.
     expect(await page.textContent('#listings-by-status')).not.toBe(listingsBefore);
     expect(mock.app.ctx.clock.now()).toBe(TEST_START + DAY);
-    // The move is in the journal the page shows; its own reads are not.
-    const paths = await page.locator('#journal tbody tr td:nth-child(4)').allTextContents();
+    // The move is in the request log the page shows; its own reads are not.
+    const paths = await page.locator('#request-log tbody tr td:nth-child(4)').allTextContents();
     expect(paths).toContain('/__mock/clock');
     expect(paths.filter((p) => /^\/__mock\/(state|clock|faults|outbox|snapshots)/.test(p))).toEqual(['/__mock/clock']);
 

@@ -1,7 +1,7 @@
 /**
  * The dashboard (GET /__mock/) over HTTP: an HTML page under a CSP that runs only its own inline script
  * and style, reached by exactly who reaches the other admin routes, in every spelling they are tested
- * with; its own reads stay out of the request journal; `mkt mock serve` names its URL. The page in a
+ * with; its own reads stay out of the request log; `mkt mock serve` names its URL. The page in a
  * real browser: mock-dashboard-browser.test.ts.
  */
 import { createHash } from 'node:crypto';
@@ -113,7 +113,7 @@ describe('the dashboard page', () => {
     }
   });
 
-  it("leaves the page's own reads out of the journal it shows; any other request, and a refused one, is kept", async () => {
+  it("leaves the page's own reads out of the request log it shows; any other request, and a refused one, is kept", async () => {
     const { app, port } = await serve();
     const mark = { 'x-mock-dashboard': '1' };
     await rawRequest(port, { target: '/__mock/state', headers: mark });
@@ -129,7 +129,7 @@ describe('the dashboard page', () => {
     ]);
   });
 
-  it('bound off loopback, a refused read carrying the page\'s header is kept in the journal', async () => {
+  it('bound off loopback, a refused read carrying the page\'s header is kept in the request log', async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
     expect((await rawRequest(port, { target: '/__mock/state', headers: { 'x-mock-dashboard': '1' } })).status).toBe(404);
     expect(app.requestLog.list(10).result.map((e) => `${e.path} ${e.status}`)).toEqual(['/__mock/state 404']);

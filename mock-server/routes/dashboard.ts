@@ -5,7 +5,7 @@
  */
 import { MOCK_ADMIN_PREFIX } from '../../src/contract/mock-admin.js';
 import type { MockContext } from '../context.js';
-import { DASHBOARD_CSP, dashboardHtml } from './dashboard-page.js';
+import { DASHBOARD_CSP, dashboardHtml } from '../dashboard/page.js';
 import { http, route } from '../route-helper/route.js';
 
 const HEADERS = {

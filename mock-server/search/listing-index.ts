@@ -30,6 +30,7 @@ export function fieldGetter(name: string, bureau = false): Getter {
   let g = getters.get(key);
   if (!g) {
     if (!IDENTIFIER.test(name)) throw new Error(`not a field name: ${name}`);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a getter per catalogue field, checked an identifier (above)
     g = new Function('l', `return l.${key};`) as Getter;
     getters.set(key, g);
   }

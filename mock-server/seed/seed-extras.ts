@@ -76,7 +76,7 @@ export function specialListing(store: Store, role: SpecialRole): Listing | undef
   switch (role) {
     case 'restricted': return store.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
     case 'type_unset': return store.listings.find((l) => l.investmentTypeUnset);
-    default: return store.listings.find((l) => l.mockRole === role);
+    case 'not_started': case 'young_partial': return store.listings.find((l) => l.mockRole === role);
   }
 }
 

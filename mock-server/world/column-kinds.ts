@@ -182,7 +182,7 @@ export function read(c: Column, i: number): unknown {
     case 'sparse': return c.data.get(i);
     case 'enum': return c.values[c.data[i]!];
     case 'key': return readKey(c.data, i, c.width);
-    default: return c.data[i];
+    case 'any': return c.data[i];
   }
 }
 
@@ -200,7 +200,7 @@ export function holds(c: Column, v: unknown): boolean {
     }
     case 'enum': return c.codes.has(v);
     case 'key': return isKey(v, c.width);
-    default: return true;
+    case 'any': case 'sparse': return true;
   }
 }
 
@@ -215,7 +215,7 @@ export function put(c: Column, i: number, v: unknown): void {
     case 'enum': c.data[i] = c.codes.get(v)!; return;
     case 'key': putKey(c.data, i, c.width, v as string); return;
     case 'sparse': if (v === undefined) c.data.delete(i); else c.data.set(i, v); return;
-    default: c.data[i] = v;
+    case 'any': c.data[i] = v;
   }
 }
 
@@ -255,7 +255,7 @@ export function storeCode(c: Column, n: Names, slow: string): string {
     case 'sparse': return `if (v !== undefined) ${d}.set(i, v);`;
     case 'enum': return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
     case 'key': return `if (isKey(v, ${c.width})) putKey(${d}, i, ${c.width}, v); else ${slow}`;
-    default: return `${d}[i] = v;`;
+    case 'any': return `${d}[i] = v;`;
   }
 }
 
@@ -271,6 +271,6 @@ export function readCode(c: Column, n: Names): string {
     case 'sparse': return `${d}.get(i)`;
     case 'enum': return `${n.values}[${d}[i]]`;
     case 'key': return `readKey(${d}, i, ${c.width})`;
-    default: return `${d}[i]`;
+    case 'any': return `${d}[i]`;
   }
 }

@@ -73,7 +73,7 @@ function wider(t: Table, c: Column, v: unknown): Column {
       const nils = c.keys.map((k, n) => Math.min(c.nils[n]!, nilFor(o![k] as number)));
       return { ...c, nils, data: nils.map((nil, n) => (nil === c.nils[n] ? c.data[n]! : intData(nil, t.capacity))) };
     }
-    default: {
+    case 'int': case 'dec': case 'float': case 'bool': case 'key': case 'any': case 'sparse': {
       const next = widerNumberColumn(c, v, t.size, t.capacity);
       if (next) return next;
       // Null in every row so far, then strings (the owner's user id): codes in a byte, not an array the collector walks.

@@ -76,6 +76,7 @@ export function compileCopyOf(t: Table, which: (name: string) => boolean, write:
   const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
   const body = t.columns.map((c, j) => (which(c.name) ? `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, names(j), `write(T, ${j}, i, v);`)}`
     : countAll ? `if (${load(c.name)} !== undefined) n++;` : '')).join('\n');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
   const factory = new Function('T', 'write', 'ownKeys', 'D', ...HELPER_NAMES, `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
   return factory(t, write, ownKeys, t.columns.map((c) => c.data), ...HELPERS) as Table['copy'];
 }
@@ -87,6 +88,7 @@ export function compileCopyOf(t: Table, which: (name: string) => boolean, write:
  */
 export function compilePlain(t: Table): Table['plain'] {
   const fields = t.columns.map((c, j) => `${JSON.stringify(c.name)}: ${readCode(c, names(j))}`).join(',\n');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
   const factory = new Function('D', 'T', ...HELPER_NAMES, `${locals(t)} return (i) => { let x; return {\n${fields}\n}; };`);
   return factory(t.columns.map((c) => c.data), t, ...HELPERS) as Table['plain'];
 }
@@ -110,6 +112,7 @@ export function accessorOf(t: Table, j: number, write: Write, describeRow: (t: T
   const describes = t.market !== null && !t.market.has(c.name);
   const describeGet = describes ? `if (T.awaiting[i] === 1) { describeRow(T, i); return this[${key}]; } ` : '';
   const describeSet = describes ? `if (T.awaiting[i] === 1) { describeRow(T, i); this[${key}] = v; return; } ` : '';
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
   const make = new Function('c', 'T', 'write', 'ownKeys', 'describeRow', ...HELPER_NAMES, `return {
     get() { const i = this[${JSON.stringify(ROW)}]; let x; ${describeGet}return ${readCode(c, parts)}; },
     set(v) { const i = this[${JSON.stringify(ROW)}]; let k; ${describeSet}${store} },

@@ -41,7 +41,6 @@ export interface HttpOptions {
   random?: () => number;
 }
 
-const SECRET_KEYS = /^(client_secret|auth_key|refresh_token|access_token|password|ssn)$/i;
 const MAX_BACKOFF_MS = 8000;
 const MAX_RETRY_AFTER_MS = 30_000;
 /** Failures that come before a connection exists: the request cannot have left this machine. */

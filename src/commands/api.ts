@@ -96,7 +96,6 @@ function outputFormat(flag: string | undefined): Format {
  * token must never be sent elsewhere) or carries characters no path has.
  */
 function checkPath(rootUrl: string, path: string): string {
-  // eslint-disable-next-line no-control-regex
   if (!path.startsWith('/') || /[\s\u0000-\u001f\u007f#\\]/.test(path)) {
     throw new UsageError(`path must start with / and hold no spaces, control characters, '#' or '\\', got '${path}'`, 'e.g. mkt api GET /v1/accounts/platform');
   }

@@ -11,6 +11,7 @@ export function rejectionHint(code: string | undefined): string | undefined {
     case 'ORD0030': return 'a listing may appear only once in an order';
     case 'ORD0012': case 'ORD0036': return 'your account may not bid on this kind of listing (whole-loan vs fractional)';
     case 'ORD0040': case 'ORD0022': return "your state or financial suitability does not allow this investment";
-    default: return undefined;
+    // No code, or one without advice of ours: the marketplace's message stands alone.
+    case undefined: default: return undefined;
   }
 }

@@ -22,7 +22,8 @@ export const SnapshotSchema = Type.Object({
   problem: nullable(Type.String(), 'Why the file cannot be loaded (changed or damaged on disk); null when it can.'),
 }, strict);
 
-const SaveRequestSchema = Type.Object({
+/** What POST /__mock/snapshots takes: the name, and whether to overwrite. */
+export const SaveRequestSchema = Type.Object({
   name: Type.String({ description: NAME_RULE }),
   replace: Type.Optional(Type.Boolean({ description: 'Overwrite a snapshot of that name (else 409).' })),
 });

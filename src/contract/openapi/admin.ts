@@ -33,7 +33,7 @@ export const FaultsSchema = Type.Object({
 }, strict);
 
 /** What a faults request sets: any of the settings (the rates together at most 1). */
-const FaultsRequestSchema = Type.Partial(FaultsSchema);
+export const FaultsRequestSchema = Type.Partial(FaultsSchema);
 
 /** Counts, balances, special listings and the invariant check. */
 export const MockStateSchema = Type.Object({
@@ -64,7 +64,8 @@ export const MockStateSchema = Type.Object({
   faults: FaultsSchema,
 }, strict);
 
-const ClockRequestSchema = Type.Object({
+/** What POST /__mock/clock takes: how far or to when. */
+export const ClockRequestSchema = Type.Object({
   advance: Type.Optional(Type.String({ description: 'A duration: 90m, 24h, 15d or ISO 8601 (PT1H).' })),
   to: Type.Optional(Type.String({ description: 'An ISO 8601 time, not before the clock.' })),
 }, { description: 'Exactly one of advance and to; at most 400 days at once; the clock only moves forward.' });
