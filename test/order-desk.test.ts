@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { RejectedError } from '../src/api/errors.js';
 import { EXIT } from '../src/errors.js';
 import { OrderDesk } from '../src/orders/desk.js';
-import { BASE, bidsOn, failure, FakeMarket, MARKET, range, setup, T0 } from './helpers/desk-fakes.js';
+import type { FakeMarket} from './helpers/desk-fakes.js';
+import { BASE, bidsOn, failure, MARKET, range, setup, T0 } from './helpers/desk-fakes.js';
 
 describe('the order desk places bids', () => {
   it('in orders of at most 100, under the lock, each journalled before it is sent and after, on its clock', async () => {

@@ -3,7 +3,7 @@
  * and POST {base_url}/security/oauth/token. The browser side answers HTML (an error page carries the
  * status and never redirects to an unregistered URL); the token endpoint answers RFC 6749 JSON.
  */
-import { ApiError } from '../kit/api-error.js';
+import type { ApiError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';

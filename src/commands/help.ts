@@ -4,7 +4,8 @@
  * no catalogue: what a group's help needs beyond this, the group's own module brings (`listings.ts`
  * groups its filter flags).
  */
-import { Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Help} from '@commander-js/extra-typings';
+import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Io } from '../io.js';
 import { examplesOf } from './examples.js';
 

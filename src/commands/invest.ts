@@ -1,5 +1,5 @@
 /** `mkt invest check|run STRATEGY`: check a strategy file, or plan from it and place through the order desk. */
-import { Command } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, systemErrorWords, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 /** `mkt order submit|get|list|listings|journal`: place bids and read orders. */
-import { Command } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import { PAGINATION } from '../contract/enums.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';

@@ -3,7 +3,8 @@
  * undici would normalise or refuse `//x/…`, `http://…` absolute forms and `..` segments), and a bare
  * socket for bytes even node:http will not send.
  */
-import { Agent, request } from 'node:http';
+import type { Agent} from 'node:http';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 
 /** One answer: status, headers and the body as text. */
