@@ -24,9 +24,16 @@ export default defineConfig([
       '@typescript-eslint/consistent-type-imports': 'error',
 
       // From recommended-type-checked, adjusted: `_` names are deliberately unused (a destructured rest's siblings, for-in counters).
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
       // A `let` declared before a closure that reads it and assigned once later (http-adapter.ts's served hosts) stays a `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
 

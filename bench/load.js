@@ -31,13 +31,15 @@ export async function load(url, { connections = 10, durationMs = 3000, warmupMs 
     const until = Date.now() + Math.min(ms, MAX_DURATION_MS);
     const times = [];
     const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const r = await get(agent, url, headers);
-        if (r.status !== 200) throw new Error(`load: ${url} answered ${r.status}`);
-        times.push(r.ms);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < until) {
+          const r = await get(agent, url, headers);
+          if (r.status !== 200) throw new Error(`load: ${url} answered ${r.status}`);
+          times.push(r.ms);
+        }
+      }),
+    );
     return { seconds: Number(process.hrtime.bigint() - started) / 1e9, times };
   };
   try {

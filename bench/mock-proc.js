@@ -13,7 +13,10 @@ export function startServer(args) {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`${args.at(-1)} did not start within 60 s`)); }, 60_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${args.at(-1)} did not start within 60 s`));
+    }, 60_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -28,14 +31,32 @@ export function startServer(args) {
 
 /** Starts `mkt mock serve` on a free port (frozen clock, alice auto-approved). */
 export function startMock(listings, extraArgs = [], nodeArgs = []) {
-  return startServer([...nodeArgs, bin, 'mock', 'serve', '--port', '0', '--listings', String(listings), '--frozen', '--auto-approve', 'alice', ...extraArgs]);
+  return startServer([
+    ...nodeArgs,
+    bin,
+    'mock',
+    'serve',
+    '--port',
+    '0',
+    '--listings',
+    String(listings),
+    '--frozen',
+    '--auto-approve',
+    'alice',
+    ...extraArgs,
+  ]);
 }
 
 /** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
 export async function accessToken(origin) {
   const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
   const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const form = new URLSearchParams({
+    grant_type: 'authorization_key',
+    client_id: 'mkt-demo',
+    client_secret: 'mkt-demo-secret',
+    auth_key: key,
+  });
   const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
   return (await tok.json()).access_token;
 }

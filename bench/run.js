@@ -17,7 +17,18 @@
 // runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half). BENCH_MOCK_PROF=DIR writes a CPU
 // profile of the 100,000-listing mock (the one moved first) into DIR when it stops.
 import { spawnSync } from 'node:child_process';
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,9 +40,11 @@ import { accessToken, bin, median, root, rssMiB, startMock, startServer } from '
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['mock', 'startup', 'pages', 'orders'].includes(ONLY)) throw new Error(`BENCH_ONLY must be mock, startup, pages or orders, got '${ONLY}'`);
+if (ONLY !== undefined && !['mock', 'startup', 'pages', 'orders'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be mock, startup, pages or orders, got '${ONLY}'`);
 const PAGE_ROUNDS = Number(process.env.BENCH_PAGE_ROUNDS ?? 3);
-if (!Number.isInteger(PAGE_ROUNDS) || PAGE_ROUNDS < 1 || PAGE_ROUNDS > 15) throw new Error(`BENCH_PAGE_ROUNDS must be a whole number from 1 to 15, got '${process.env.BENCH_PAGE_ROUNDS}'`);
+if (!Number.isInteger(PAGE_ROUNDS) || PAGE_ROUNDS < 1 || PAGE_ROUNDS > 15)
+  throw new Error(`BENCH_PAGE_ROUNDS must be a whole number from 1 to 15, got '${process.env.BENCH_PAGE_ROUNDS}'`);
 
 /**
  * CPU time (user + system) of the children this process has waited for, ms: Linux's cutime and cstime in
@@ -103,7 +116,12 @@ async function startupSection() {
     // with undici's HTTP/1.1 half) and the bundles it requires (the program, the listings catalogue),
     // paired with `node -e ''`; no bar, the excess over 1x is what loading costs before any work.
     const client = pairedRatio(['-e', `require(${JSON.stringify(join(root, 'dist', 'bundle', 'client.cjs'))})`]);
-    row("loading the client bundles (client.cjs and what it requires) / node -e ''", `${client.ratio.toFixed(2)}x (${client.ms.toFixed(1)} vs ${client.baseline.toFixed(1)} ms; CPU ${client.cpuRatio.toFixed(2)}x)`, '', true);
+    row(
+      "loading the client bundles (client.cjs and what it requires) / node -e ''",
+      `${client.ratio.toFixed(2)}x (${client.ms.toFixed(1)} vs ${client.baseline.toFixed(1)} ms; CPU ${client.cpuRatio.toFixed(2)}x)`,
+      '',
+      true,
+    );
   } finally {
     small.child.kill('SIGTERM');
   }
@@ -111,23 +129,27 @@ async function startupSection() {
 
 /** Orders acknowledged per second by `origin` with `clients` in flight: a 2 s window, at most 4,000 orders (alice has cash for 10,000). */
 async function ordersPerSecond(origin, token, listingId, clients) {
-  const post = () => fetch(`${origin}/v1/orders/`, {
-    method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
-  });
+  const post = () =>
+    fetch(`${origin}/v1/orders/`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
+    });
   const started = process.hrtime.bigint();
   const until = Date.now() + 2000;
   let sent = 0;
   let acked = 0;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (Date.now() < until && sent < 4000) {
-      sent++;
-      const res = await post();
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`order answered ${res.status}`);
-      acked++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until && sent < 4000) {
+        sent++;
+        const res = await post();
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`order answered ${res.status}`);
+        acked++;
+      }
+    }),
+  );
   return { rate: acked / (Number(process.hrtime.bigint() - started) / 1e9), acked };
 }
 
@@ -136,7 +158,8 @@ async function biddableListing(origin, token) {
   const res = await fetch(`${origin}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${token}` } });
   for (const l of (await res.json()).result) {
     const r = await fetch(`${origin}/v1/orders/`, {
-      method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] }),
     });
     await r.arrayBuffer();
@@ -173,7 +196,10 @@ async function writeSingleStateFile(file, listings) {
 }
 
 /** Bytes of the files in `dir` whose name ends in `.log`. */
-const logBytes = (dir) => readdirSync(dir).filter((n) => n.endsWith('.log')).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
+const logBytes = (dir) =>
+  readdirSync(dir)
+    .filter((n) => n.endsWith('.log'))
+    .reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
 
 /**
  * Orders acknowledged per second in memory and with the operation log (--state DIR), side by side,
@@ -189,7 +215,11 @@ async function ordersSection() {
     for (const listings of [2000, ...(big > 0 ? [big] : [])]) {
       const rates = {};
       // The single state file of earlier mocks (still loaded, and saved whole on every change) as the before figure, at 2,000 only.
-      const modes = [['in memory', false], ['with the log', true], ...(listings <= 2000 ? [['single state file (before)', false, true]] : [])];
+      const modes = [
+        ['in memory', false],
+        ['with the log', true],
+        ...(listings <= 2000 ? [['single state file (before)', false, true]] : []),
+      ];
       for (const [label, withLog, single] of modes) {
         const dir = join(stateRoot, `w-${listings}-${withLog ? 'log' : 'mem'}`);
         const file = join(stateRoot, `w-${listings}.json`);
@@ -206,7 +236,12 @@ async function ordersSection() {
             const bar = withLog ? (clients === 1 ? '>= 50% of min(mem, fsync)' : '>= 50% of mem') : '';
             const target = clients === 1 ? Math.min(rates[`in memory ${clients}`], floor) : rates[`in memory ${clients}`];
             const ratio = withLog ? ` (${((rate / target) * 100).toFixed(0)}%)` : '';
-            row(`orders/s, ${listings} listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`, `${rate.toFixed(0)} orders/s${ratio}${perOrder}`, bar, !withLog || rate >= 0.5 * target);
+            row(
+              `orders/s, ${listings} listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`,
+              `${rate.toFixed(0)} orders/s${ratio}${perOrder}`,
+              bar,
+              !withLog || rate >= 0.5 * target,
+            );
             if (single && clients === 8) break;
           }
         } finally {
@@ -234,7 +269,8 @@ async function restartSection(stateRoot, listings) {
       if (step % 5 === 4) token = await accessToken(m.origin);
       for (let i = 0; i < 3; i++) {
         const r = await fetch(`${m.origin}/v1/orders/`, {
-          method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
         });
         await r.arrayBuffer();
@@ -242,7 +278,11 @@ async function restartSection(stateRoot, listings) {
         // A listing funded or ended takes no more bids: the next one that does.
         else listingId = await biddableListing(m.origin, token).catch(() => listingId);
       }
-      const c = await fetch(`${m.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"10m"}' });
+      const c = await fetch(`${m.origin}/__mock/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance":"10m"}',
+      });
       await c.arrayBuffer();
     }
   } finally {
@@ -255,14 +295,22 @@ async function restartSection(stateRoot, listings) {
   await new Promise((r) => again.child.once('exit', r));
   const fresh = await startMock(listings, []);
   fresh.child.kill('SIGTERM');
-  row(`restart after kill -9, ${listings} listings, a day of operations (${orders} orders, 144 clock moves, ${(bytes / 1024).toFixed(0)} KiB of log)`,
-    `${(again.startMs / 1000).toFixed(2)} s (fresh start ${(fresh.startMs / 1000).toFixed(2)} s)`, '<= 2 s', again.startMs <= 2000);
+  row(
+    `restart after kill -9, ${listings} listings, a day of operations (${orders} orders, 144 clock moves, ${(bytes / 1024).toFixed(0)} KiB of log)`,
+    `${(again.startMs / 1000).toFixed(2)} s (fresh start ${(fresh.startMs / 1000).toFixed(2)} s)`,
+    '<= 2 s',
+    again.startMs <= 2000,
+  );
 }
 
 /** The two searches the bars name: an unfiltered page of 25, and three filters with a page of 500. */
 const SEARCHES = [
   { label: 'unfiltered, limit=25', path: '/listingsvc/v2/listings/?limit=25', bar: 2 },
-  { label: '3 filters, limit=500', path: '/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60', bar: 1.5 },
+  {
+    label: '3 filters, limit=500',
+    path: '/listingsvc/v2/listings/?limit=500&fico_score=700-719,720-739,740-759&borrower_rate_min=0.1&listing_term=36,60',
+    bar: 1.5,
+  },
 ];
 
 /**
@@ -283,7 +331,10 @@ async function pages(origin, path, token, limit, dispatcher) {
   const started = process.hrtime.bigint();
   let rows = 0;
   for (let offset = 0, pages = 0; pages < 10_000; pages++, offset += limit) {
-    const res = await undiciRequest(`${origin}${path}&limit=${limit}&offset=${offset}`, { headers: { authorization: `bearer ${token}` }, dispatcher });
+    const res = await undiciRequest(`${origin}${path}&limit=${limit}&offset=${offset}`, {
+      headers: { authorization: `bearer ${token}` },
+      dispatcher,
+    });
     const body = await res.body.json();
     if (res.statusCode !== 200) throw new Error(`paging answered ${res.statusCode}`);
     for (const l of body.result) rows += JSON.stringify(l).length > 0 ? 1 : 0;
@@ -309,7 +360,10 @@ async function movedFreshWorld() {
     const token = await accessToken(m.origin);
     for (const s of SEARCHES) await (await fetch(`${m.origin}${s.path}`, { headers: { authorization: `bearer ${token}` } })).arrayBuffer();
     const env = { ...process.env, MKT_ROOT_URL: m.origin, MKT_ACCESS_TOKEN: token };
-    const all = spawnSync(process.execPath, [bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500'], { env, maxBuffer: 1 << 30 });
+    const all = spawnSync(process.execPath, [bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500'], {
+      env,
+      maxBuffer: 1 << 30,
+    });
     if (all.status !== 0) throw new Error(`search --all exited ${all.status}: ${all.stderr}`);
     return advanceFifteenDays(env);
   } finally {
@@ -322,7 +376,11 @@ async function movedFreshWorld() {
 
 /** The mock with LISTINGS listings: start, both searches against their floor, --all, memory, clock advance. */
 async function bigMockSection() {
-  const big = await startMock(LISTINGS, [], process.env.BENCH_MOCK_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MOCK_PROF}`] : []);
+  const big = await startMock(
+    LISTINGS,
+    [],
+    process.env.BENCH_MOCK_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MOCK_PROF}`] : [],
+  );
   const pagesDir = mkdtempSync(join(tmpdir(), 'mkt-bench-floor-'));
   let floor = null;
   let staticServer = null;
@@ -343,7 +401,8 @@ async function bigMockSection() {
     const wrk = findWrk();
     // wrk when installed (the node loop saturates below a fast server); else the node loop, once.
     const measure = (url, h, warm) => (wrk ? wrkLoad(wrk, url, { seconds: 2, headers: h, warm }) : load(url, { headers: h }));
-    const figures = (x) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(2)}, p99 ${x.p99.toFixed(2)} ms${x.timeouts ? `, ${x.timeouts} over 10 s` : ''}`;
+    const figures = (x) =>
+      `${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(2)}, p99 ${x.p99.toFixed(2)} ms${x.timeouts ? `, ${x.timeouts} over 10 s` : ''}`;
     const middle = (xs) => [...xs].sort((a, b) => a.rps - b.rps)[(xs.length - 1) >> 1];
     for (const s of SEARCHES) {
       const rows = pages[s.path].result_count;
@@ -365,9 +424,19 @@ async function bigMockSection() {
       row(`${label}: static Buffer server`, figures(st), '', true);
       row(`${label}: JSON.stringify floor`, figures(f), '', true);
       row(`${label}: mock`, figures(m), '', true);
-      row(`${s.label}: static req/s / mock req/s`, `${ratio.toFixed(2)}x (rounds ${rounds.map((r) => (r.st.rps / r.m.rps).toFixed(2)).join(', ')})`, '<= 2x', ratio <= 2);
+      row(
+        `${s.label}: static req/s / mock req/s`,
+        `${ratio.toFixed(2)}x (rounds ${rounds.map((r) => (r.st.rps / r.m.rps).toFixed(2)).join(', ')})`,
+        '<= 2x',
+        ratio <= 2,
+      );
       row(`${s.label}: floor req/s / mock req/s`, `${floorRatio.toFixed(2)}x`, `<= ${s.bar}x`, floorRatio <= s.bar);
-      row(`${s.label}: mock p99 / p50`, `${tail.toFixed(2)}x (static ${median(rounds.map((r) => r.st.p99 / r.st.p50)).toFixed(2)}x)`, '<= 3x', tail <= 3);
+      row(
+        `${s.label}: mock p99 / p50`,
+        `${tail.toFixed(2)}x (static ${median(rounds.map((r) => r.st.p99 / r.st.p50)).toFixed(2)}x)`,
+        '<= 3x',
+        tail <= 3,
+      );
     }
     const rss = rssMiB(big.child.pid);
     row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
@@ -376,22 +445,39 @@ async function bigMockSection() {
     // --all against a bare undici loop paging the same search.
     const env = { ...process.env, MKT_ROOT_URL: big.origin, MKT_ACCESS_TOKEN: token };
     const allStarted = process.hrtime.bigint();
-    const all = spawnSync(process.execPath, [bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500'], { env, maxBuffer: 1 << 30 });
+    const all = spawnSync(process.execPath, [bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500'], {
+      env,
+      maxBuffer: 1 << 30,
+    });
     const allMs = Number(process.hrtime.bigint() - allStarted) / 1e6;
     if (all.status !== 0) throw new Error(`search --all exited ${all.status}: ${all.stderr}`);
     const bare = await pagingLoop(big.origin, '/listingsvc/v2/listings/?', token, 500);
-    row(`search --all -o ndjson (${bare.rows} rows) / undici paging loop`, `${(allMs / bare.ms).toFixed(2)}x (${allMs.toFixed(0)} vs ${bare.ms.toFixed(0)} ms)`, '', true);
+    row(
+      `search --all -o ndjson (${bare.rows} rows) / undici paging loop`,
+      `${(allMs / bare.ms).toFixed(2)}x (${allMs.toFixed(0)} vs ${bare.ms.toFixed(0)} ms)`,
+      '',
+      true,
+    );
 
     // Streaming: the CLI's peak memory for --all -o ndjson over a small and a large result should match.
     const peak = (filters) => {
-      const r = spawnSync(process.execPath, ['-r', join(root, 'bench', 'report-rss.cjs'), bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500', ...filters], { env, maxBuffer: 1 << 30 });
+      const r = spawnSync(
+        process.execPath,
+        ['-r', join(root, 'bench', 'report-rss.cjs'), bin, 'listings', 'search', '--all', '-o', 'ndjson', '--limit', '500', ...filters],
+        { env, maxBuffer: 1 << 30 },
+      );
       if (r.status !== 0) throw new Error(`search --all exited ${r.status}: ${r.stderr}`);
       return { kib: Number(/maxrss_kib=(\d+)/.exec(r.stderr.toString())[1]), lines: r.stdout.toString().split('\n').length - 1 };
     };
     const smallRun = peak(['--platform_rating', 'AA']);
     const bigRun = peak([]);
     const growth = bigRun.kib / smallRun.kib;
-    row(`search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`, `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`, '~flat', growth < 1.5);
+    row(
+      `search --all -o ndjson peak memory, ${bigRun.lines} vs ${smallRun.lines} rows`,
+      `${(bigRun.kib / 1024).toFixed(0)} vs ${(smallRun.kib / 1024).toFixed(0)} MiB (${growth.toFixed(2)}x)`,
+      '~flat',
+      growth < 1.5,
+    );
 
     // Last, as it changes the world: 15 virtual days of market ticks (360 hours) through the CLI.
     const rssBeforeMove = rssMiB(big.child.pid);
@@ -407,10 +493,22 @@ async function bigMockSection() {
     const advMs = median(moves.map((m) => m.ms));
     const failed = moves.find((m) => m.status !== 0);
     // A move slower than the CLI's own timeout fails; that is a figure too, not a reason to stop.
-    const advFigure = failed ? `failed after ${failed.ms.toFixed(0)} ms (exit ${failed.status})` : `${advMs.toFixed(0)} ms (median of ${moves.map((m) => m.ms.toFixed(0)).join(', ')})`;
+    const advFigure = failed
+      ? `failed after ${failed.ms.toFixed(0)} ms (exit ${failed.status})`
+      : `${advMs.toFixed(0)} ms (median of ${moves.map((m) => m.ms.toFixed(0)).join(', ')})`;
     row(`mkt mock clock advance 15d, ${LISTINGS} listings, 3 fresh worlds`, advFigure, '< 1000 ms', !failed && advMs < 1000);
-    row('mock resident memory before -> after the first move', `${rssBeforeMove.toFixed(0)} -> ${rssAfterMove.toFixed(0)} MiB (${(rssAfterMove / rssBeforeMove).toFixed(2)}x)`, '<= 2x', rssAfterMove <= 2 * rssBeforeMove);
-    row('  -> 3 s later, its idle work done (listings settled, arrivals described)', `${rssAfterIdle.toFixed(0)} MiB (${(rssAfterIdle / rssBeforeMove).toFixed(2)}x)`, '', true);
+    row(
+      'mock resident memory before -> after the first move',
+      `${rssBeforeMove.toFixed(0)} -> ${rssAfterMove.toFixed(0)} MiB (${(rssAfterMove / rssBeforeMove).toFixed(2)}x)`,
+      '<= 2x',
+      rssAfterMove <= 2 * rssBeforeMove,
+    );
+    row(
+      '  -> 3 s later, its idle work done (listings settled, arrivals described)',
+      `${rssAfterIdle.toFixed(0)} MiB (${(rssAfterIdle / rssBeforeMove).toFixed(2)}x)`,
+      '',
+      true,
+    );
   } finally {
     big.child.kill('SIGTERM');
     floor?.child.kill('SIGTERM');
@@ -420,7 +518,8 @@ async function bigMockSection() {
 }
 
 /** The strategy the simulation bench runs: up to 20 bids a day over four ratings. */
-const SIMULATE_STRATEGY = 'max_per_day: 500\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 20\n';
+const SIMULATE_STRATEGY =
+  'max_per_day: 500\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 20\n';
 
 /**
  * `mkt invest simulate` of 12 months in a 2,000-listing world (the issue's bar: within a minute), and
@@ -432,9 +531,14 @@ async function simulateSection() {
     const strategy = join(dir, 'strategy.yaml');
     writeFileSync(strategy, SIMULATE_STRATEGY);
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [bin, 'invest', 'simulate', strategy, '--months', '12', '--listings', '2000', '--cash', '10000', '-o', 'json'], {
-      env: { ...process.env, MKT_CONFIG_DIR: dir, MKT_STATE_DIR: dir }, maxBuffer: 1 << 26,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'invest', 'simulate', strategy, '--months', '12', '--listings', '2000', '--cash', '10000', '-o', 'json'],
+      {
+        env: { ...process.env, MKT_CONFIG_DIR: dir, MKT_STATE_DIR: dir },
+        maxBuffer: 1 << 26,
+      },
+    );
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (r.status !== 0) throw new Error(`invest simulate exited ${r.status}: ${r.stderr}`);
     const notes = JSON.parse(r.stdout.toString()).portfolio.notes;

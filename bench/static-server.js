@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const pages = new Map(Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8'))).map(([k, v]) => [k, Buffer.from(JSON.stringify(v))]));
+const pages = new Map(
+  Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8'))).map(([k, v]) => [k, Buffer.from(JSON.stringify(v))]),
+);
 const server = createServer((req, res) => {
   const page = pages.get(req.url);
   if (page === undefined) {

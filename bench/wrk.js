@@ -40,7 +40,10 @@ export function wrkLoad(wrk, url, { seconds = 4, connections = 10, headers = {},
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
   const run = (s) => {
     // A request slower than 10 s counts as a timeout (wrk's own limit, 2 s, is within reach of a loaded machine).
-    const r = spawnSync(wrk, ['-t1', `-c${connections}`, `-d${s}s`, '--timeout', '10s', '--latency', ...h, url], { encoding: 'utf8', timeout: (s + 20) * 1000 });
+    const r = spawnSync(wrk, ['-t1', `-c${connections}`, `-d${s}s`, '--timeout', '10s', '--latency', ...h, url], {
+      encoding: 'utf8',
+      timeout: (s + 20) * 1000,
+    });
     if (r.status !== 0) throw new Error(`wrk exited ${r.status ?? r.signal}: ${r.stderr}`);
     const out = parseWrk(r.stdout);
     if (out.non2xx > 0 || out.errors > 0) throw new Error(`wrk: ${url}: ${out.non2xx} answers not 2xx, ${out.errors} socket errors`);

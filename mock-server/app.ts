@@ -117,7 +117,15 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ...oauthHandlers(ctx),
     ...offersHandlers(ctx),
     ...openApiHandlers(ctx),
-    ...(options.admin ? [...adminHandlers(ctx), ...dashboardHandlers(ctx), ...snapshotHandlers(ctx), ...inspectHandlers(ctx, requestLog), ...webhookHandlers(ctx, webhooks)] : []),
+    ...(options.admin
+      ? [
+          ...adminHandlers(ctx),
+          ...dashboardHandlers(ctx),
+          ...snapshotHandlers(ctx),
+          ...inspectHandlers(ctx, requestLog),
+          ...webhookHandlers(ctx, webhooks),
+        ]
+      : []),
   ];
   // The handlers' paths compiled once, kept as long as this app (a handler added later is compiled on first sight).
   const patterns: RoutePatterns = new Map();
@@ -144,7 +152,10 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   const malformed = (err: unknown): Response | null => {
     // A route parameter is decoded with decodeURIComponent, as msw decodes it: a bad escape is the client's, not a bug.
     if (!(err instanceof URIError)) return null;
-    return Response.json({ code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` }, { status: 400 });
+    return Response.json(
+      { code: 'VAL0001', message: `path: ${err.message} (a percent-escape is malformed or not UTF-8)` },
+      { status: 400 },
+    );
   };
   /** A handler not of the mock's routes, and those after it on the same path, resolved by msw as before. */
   const viaMsw = async (request: IncomingRequest, url: URL): Promise<Response> => {
@@ -155,7 +166,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       return Response.json({ code: 'VAL0001', message: `request: ${(err as Error).message}` }, { status: 400 });
     }
     // HEAD is GET without the body; the transport (node:http) leaves the body off the wire.
-    const routed = fetchRequest.method === 'HEAD' ? new Request(fetchRequest.url, { method: 'GET', headers: fetchRequest.headers }) : fetchRequest;
+    const routed =
+      fetchRequest.method === 'HEAD' ? new Request(fetchRequest.url, { method: 'GET', headers: fetchRequest.headers }) : fetchRequest;
     try {
       return (await getResponse(routedHandlers(handlers, url.pathname, base, patterns), routed)) ?? unrouted(request.method, url);
     } catch (err) {
@@ -206,7 +218,14 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       if (!target.ok) {
         const refused = Response.json({ code: 'VAL0001', message: target.problem }, { status: 400 });
         await check?.(given.method, sent, refused);
-        requestLog.record(arrival, { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: 400 });
+        requestLog.record(arrival, {
+          method: given.method,
+          path: sent.pathname,
+          search: sent.search,
+          headers: given.headers,
+          bodyText: null,
+          status: 400,
+        });
         return refused;
       }
       const url = target.url;
@@ -220,11 +239,20 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
         headers: given.headers,
         body: bytes,
         text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
-        toRequest: () => new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: new Uint8Array(bytes) } : {}) }),
+        toRequest: () =>
+          new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: new Uint8Array(bytes) } : {}) }),
       };
-      const bodyText = arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')) ? await request.text() : null;
+      const bodyText =
+        arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')) ? await request.text() : null;
       const response = asResponse(await answer(request));
-      requestLog.record(arrival, { method: given.method, path: url.pathname, search: url.search, headers: given.headers, bodyText, status: response.status });
+      requestLog.record(arrival, {
+        method: given.method,
+        path: url.pathname,
+        search: url.search,
+        headers: given.headers,
+        bodyText,
+        status: response.status,
+      });
       return response;
     },
     async close() {

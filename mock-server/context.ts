@@ -80,7 +80,10 @@ export class MockContext {
    * Seeds the world (or loads it from the state file, throwing a clear error when that is corrupt,
    * or from a named snapshot). `realNow` is the real-time source the virtual clock runs on.
    */
-  constructor(readonly options: MockOptions, realNow: () => number = Date.now) {
+  constructor(
+    readonly options: MockOptions,
+    realNow: () => number = Date.now,
+  ) {
     this.clock = new VirtualClock(options.start, options.frozen, realNow);
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
     this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
@@ -177,9 +180,13 @@ export class MockContext {
     const name = this.options.fromSnapshot;
     if (name === undefined) return;
     const stateFile = this.options.stateFile;
-    if (!stateFile) throw new MockSetupError(`--from-snapshot needs --state: snapshots without --state live only in the memory of the mock that saved them`);
+    if (!stateFile)
+      throw new MockSetupError(
+        `--from-snapshot needs --state: snapshots without --state live only in the memory of the mock that saved them`,
+      );
     const saved = this.snapshots.readSync(name);
-    if (!saved) throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
+    if (!saved)
+      throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
     this.replaceWorld(saved);
     // A --state folder has it as its new base already; an earlier mock's single file is written whole.
     this.durability.keepNow();

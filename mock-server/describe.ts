@@ -45,7 +45,11 @@ export function describeMock(app: MockApp, origin: string): string {
     app.ctx.options.autoApprove?.length
       ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}`
       : '  consent: a page in the browser (start with --auto-approve alice to skip it)',
-    ...(app.webhooks ? [`  webhooks: each outbox event POSTed, signed (Mkt-Signature), to ${app.webhooks.urls.join(', ')}; deliveries at ${root}/__mock/webhooks`] : []),
+    ...(app.webhooks
+      ? [
+          `  webhooks: each outbox event POSTed, signed (Mkt-Signature), to ${app.webhooks.urls.join(', ')}; deliveries at ${root}/__mock/webhooks`,
+        ]
+      : []),
     `  try, in another terminal of this clone: ${tryLine(root)}`,
     '',
   ].join('\n');

@@ -116,12 +116,21 @@ function nodeHeaders(req: IncomingMessage): HeaderSource {
 /** What a connection gets when node's parser refuses the request itself (before any handler runs). */
 function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, reason] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-    : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? [413, 'Payload Too Large'] : [400, 'Bad Request'];
-  const text = JSON.stringify({ code: 'VAL0001', message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'}: ${err.message})` });
+  const [status, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? [413, 'Payload Too Large']
+        : [400, 'Bad Request'];
+  const text = JSON.stringify({
+    code: 'VAL0001',
+    message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'}: ${err.message})`,
+  });
   // The answer to a HEAD carries no body, or the client reads the body as a stray next response.
   const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`,
+  );
 }
 
 /** Writes a Fetch Response to a node response: a JsonAnswer's text as it is, any other body read once. */
@@ -214,7 +223,14 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     // Filled in as the request is read; recorded once the answer is out (status null: dropped unanswered).
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
-    const seen: Seen = { method, path: (q < 0 ? raw : raw.slice(0, q)).slice(0, 200), search: '', headers: req.headers, bodyText: null, status: null };
+    const seen: Seen = {
+      method,
+      path: (q < 0 ? raw : raw.slice(0, q)).slice(0, 200),
+      search: '',
+      headers: req.headers,
+      bodyText: null,
+      status: null,
+    };
     const hold: Hold = { bytes: 0 };
     // One listener for both (a request's closures and listeners are a share of a small page's cost).
     res.once('close', () => {
@@ -233,7 +249,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       stamp();
       await writeResponse(res, response);
     };
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => reply(new JsonAnswer(JSON.stringify(body), { status, headers }));
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      reply(new JsonAnswer(JSON.stringify(body), { status, headers }));
     const busy = (what: 'connections' | 'bytes') => {
       gauge.refused++;
       return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
@@ -251,7 +268,11 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (overBound.has(req.socket)) return await busy('connections');
       if (expectation) {
         const expect = String(req.headers.expect).slice(0, 100);
-        return await send(417, { code: 'VAL0001', message: `expect: '${expect}' is not an expectation this server meets; only 100-continue is` }, { connection: 'close' });
+        return await send(
+          417,
+          { code: 'VAL0001', message: `expect: '${expect}' is not an expectation this server meets; only 100-continue is` },
+          { connection: 'close' },
+        );
       }
       if (isAdminPath(path)) {
         if (!adminAccessAllowed({ path, peer: req.socket.remoteAddress, boundHost, headers: req.headers, adminToken })) {
@@ -263,12 +284,17 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       // A fault's path is an API path (`/v1/orders`), matched below the base path; a path outside it is a 404, never faulted.
       const apiPath = underBase(path, app.ctx.options.basePath ?? '');
       const fault = apiPath === null ? NO_FAULT : app.ctx.faults.decide(method, apiPath);
-      seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
+      seen.fault =
+        fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
       if (fault.action === 'error') return await send(500, { code: 'SYS0001', message: 'Application Error' });
       if (fault.action === 'rate_limit') {
-        return await send(429, { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` }, { 'retry-after': String(fault.retryAfter) });
+        return await send(
+          429,
+          { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` },
+          { 'retry-after': String(fault.retryAfter) },
+        );
       }
       const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
       const declared = Number(req.headers['content-length'] ?? 0);
@@ -331,7 +357,12 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `http://${h}:${addr.port}`;
   boundHost = addr.address;
-  hosts = new ServedHosts({ boundAddress: boundHost, bindName: host, allowed: options.allowHosts ?? [], ...(isWildcard(boundHost) ? { machineAddresses: machineNames() } : {}) });
+  hosts = new ServedHosts({
+    boundAddress: boundHost,
+    bindName: host,
+    allowed: options.allowHosts ?? [],
+    ...(isWildcard(boundHost) ? { machineAddresses: machineNames() } : {}),
+  });
   if (adminToken === null && app.ctx.options.admin && !isLoopbackAddress(boundHost)) adminToken = randomAdminToken();
   if (adminToken !== null) requestLog.addSecret(adminToken);
   engine.start();
@@ -341,10 +372,11 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
     port: addr.port,
     adminToken,
     load: gauge,
-    close: () => new Promise<void>((resolve, reject) => {
-      const saved = engine.close();
-      server.close(() => void saved.then(resolve, reject));
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        const saved = engine.close();
+        server.close(() => void saved.then(resolve, reject));
+        server.closeAllConnections();
+      }),
   };
 }

@@ -15,10 +15,14 @@ const out = join(root, 'dist/bundle');
  * Dependencies left to Node: each is needed by few commands, and a test names them when they load. undici's
  * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP needs them.
  */
-const EXTERNAL = /^(msw|@mswjs|@bundled-es-modules|ajv|ajv-formats|@inquirer|@github\/keytar|yaml|csv-parse|@jmespath-community|cli-table3|asciichart|@sinclair\/typebox)(\/|$)/;
+const EXTERNAL =
+  /^(msw|@mswjs|@bundled-es-modules|ajv|ajv-formats|@inquirer|@github\/keytar|yaml|csv-parse|@jmespath-community|cli-table3|asciichart|@sinclair\/typebox)(\/|$)/;
 
 /** A module's name: its path in this package, or from node_modules/ on for a dependency (node_modules may be a link). */
-const ours = (id) => relative(root, id).replaceAll('\\', '/').replace(/^(?:.*\/)?node_modules\//, 'node_modules/');
+const ours = (id) =>
+  relative(root, id)
+    .replaceAll('\\', '/')
+    .replace(/^(?:.*\/)?node_modules\//, 'node_modules/');
 const matching = (re) => (id) => re.test(ours(id));
 
 /**
@@ -30,13 +34,31 @@ const matching = (re) => (id) => re.test(ours(id));
  */
 const GROUPS = [
   // Every command: commander, the program and its root help.
-  { name: 'core', test: matching(/^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/), priority: 60 },
+  {
+    name: 'core',
+    test: matching(
+      /^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/,
+    ),
+    priority: 60,
+  },
   // The listings group (`mkt listings --help`).
   { name: 'listings', test: matching(/^src\/(commands\/(listings|listings-commands)|contract\/(dates|enums))\.ts$/), priority: 55 },
   // Its actions and the filter catalogue their flags come from (`mkt listings search --help`).
-  { name: 'catalogue', test: matching(/^src\/(commands\/(listings-actions|options)|contract\/(bureau|listing-(fields|filters|query))|output\/(columns|sections|table))\.ts$/), priority: 50 },
+  {
+    name: 'catalogue',
+    test: matching(
+      /^src\/(commands\/(listings-actions|options)|contract\/(bureau|listing-(fields|filters|query))|output\/(columns|sections|table))\.ts$/,
+    ),
+    priority: 50,
+  },
   // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
-  { name: 'client', test: matching(/^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/), priority: 40 },
+  {
+    name: 'client',
+    test: matching(
+      /^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/,
+    ),
+    priority: 40,
+  },
 ];
 
 /**
@@ -70,7 +92,10 @@ const plainLlhttp = {
   name: 'mkt-external-plain-llhttp',
   resolveId: {
     filter: { id: /^\.\.\/llhttp\/llhttp-wasm\.js$/ },
-    handler: (source, importer) => (/undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(importer ?? '') ? { id: 'undici/lib/llhttp/llhttp-wasm.js', external: true } : null),
+    handler: (source, importer) =>
+      /undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(importer ?? '')
+        ? { id: 'undici/lib/llhttp/llhttp-wasm.js', external: true }
+        : null,
   },
 };
 
@@ -106,5 +131,10 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 const modules = {};
-for (const c of output) if (c.type === 'chunk') modules[c.fileName] = c.moduleIds.filter((id) => !id.startsWith('\0')).map(ours).sort();
+for (const c of output)
+  if (c.type === 'chunk')
+    modules[c.fileName] = c.moduleIds
+      .filter((id) => !id.startsWith('\0'))
+      .map(ours)
+      .sort();
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);

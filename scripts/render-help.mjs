@@ -16,8 +16,14 @@ const { renderHelp, commandPaths } = createRequire(import.meta.url)('../dist/bun
 function codeHash() {
   const hash = createHash('sha256');
   for (const dir of ['dist/bundle', 'dist/src', 'dist/mock-server']) {
-    const files = readdirSync(join(root, dir), { recursive: true }).filter((f) => /\.c?js$/.test(f)).sort();
-    for (const f of files) hash.update(`${dir}/${f}\0`).update(readFileSync(join(root, dir, f))).update('\0');
+    const files = readdirSync(join(root, dir), { recursive: true })
+      .filter((f) => /\.c?js$/.test(f))
+      .sort();
+    for (const f of files)
+      hash
+        .update(`${dir}/${f}\0`)
+        .update(readFileSync(join(root, dir, f)))
+        .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -100,13 +100,23 @@ function suggestNames(cmd: CommandUnknownOpts): void {
     // The flags of this command and of those above it whose options it may take, as commander looks them up.
     const flags: string[] = [];
     for (let c: CommandUnknownOpts | null = cmd; c; c = (c as unknown as Unknowns)._enablePositionalOptions ? null : c.parent) {
-      flags.push(...c.createHelp().visibleOptions(c).flatMap((o) => (o.long ? [o.long] : [])));
+      flags.push(
+        ...c
+          .createHelp()
+          .visibleOptions(c)
+          .flatMap((o) => (o.long ? [o.long] : [])),
+      );
     }
-    cmd.error(`error: unknown option '${flag}'${flag.startsWith('--') ? hint(suggestions(flag, flags)) : ''}`, { code: 'commander.unknownOption' });
+    cmd.error(`error: unknown option '${flag}'${flag.startsWith('--') ? hint(suggestions(flag, flags)) : ''}`, {
+      code: 'commander.unknownOption',
+    });
   };
   own.unknownCommand = () => {
     const typed = own.args[0] ?? '';
-    const names = cmd.createHelp().visibleCommands(cmd).flatMap((c) => [c.name(), ...c.aliases()]);
+    const names = cmd
+      .createHelp()
+      .visibleCommands(cmd)
+      .flatMap((c) => [c.name(), ...c.aliases()]);
     cmd.error(`error: unknown command '${typed}'${hint(suggestions(typed, names))}`, { code: 'commander.unknownCommand' });
   };
 }

@@ -14,16 +14,17 @@ export interface Clock {
 /** The real clock: the only reader of the system time outside the mock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    }),
 };
 
 /** The clock's time as an ISO 8601 string (journal time stamps). */

@@ -36,7 +36,11 @@ export type RootCommand = ReturnType<typeof rootCommand>;
 
 /** What every action needs and help does not: the settings reader and the renderers. */
 async function loadActionModules() {
-  const [settings, render, select] = await Promise.all([import('./config/settings.js'), import('./output/render.js'), import('./output/select.js')]);
+  const [settings, render, select] = await Promise.all([
+    import('./config/settings.js'),
+    import('./output/render.js'),
+    import('./output/select.js'),
+  ]);
   return { settings, render, select };
 }
 
@@ -149,7 +153,10 @@ export class CommandContext {
     return async (...args: A) => {
       const g = this.globals();
       const format = this.format();
-      const { render: { render }, select: { checkColumns, parseQuery } } = this.modules();
+      const {
+        render: { render },
+        select: { checkColumns, parseQuery },
+      } = this.modules();
       const query = g.query === undefined ? undefined : await parseQuery(g.query);
       if (g.columns !== undefined && fields) checkColumns(g.columns, fields);
       const output = await body(...args);
@@ -158,7 +165,12 @@ export class CommandContext {
       const command = args.at(-1);
       const flags = command instanceof Command ? command.options.flatMap((o) => (o.long ? [o.long] : [])) : [];
       await render(this.io.stdout, output, format, {
-        color: this.color(), width: format === 'table' ? this.tableWidth() : undefined, columns: g.columns, query, notes: this.io.stderr, flags,
+        color: this.color(),
+        width: format === 'table' ? this.tableWidth() : undefined,
+        columns: g.columns,
+        query,
+        notes: this.io.stderr,
+        flags,
       });
     };
   }

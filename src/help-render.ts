@@ -49,7 +49,9 @@ export async function renderHelp(argv: string[], width: number): Promise<Rendere
 /** Every command's path under the root (`[]` is the root itself), groups before their subcommands. */
 export async function commandPaths(): Promise<string[][]> {
   const [{ buildProgram }, { CommandContext }, { defineDeferred }] = await Promise.all([
-    import('./cli.js'), import('./context.js'), import('./commands/groups.js'),
+    import('./cli.js'),
+    import('./context.js'),
+    import('./commands/groups.js'),
   ]);
   // The argv of shell completion loads every group, as completion itself does.
   const program = await buildProgram(new CommandContext(processIo(), main), ['__complete']);

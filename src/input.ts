@@ -31,7 +31,9 @@ export async function readInput(io: Io, file: string, maxBytes: number): Promise
     throw unreadable(file, err);
   }
   try {
-    const stat = await handle.stat().catch((err: unknown) => { throw unreadable(file, err); });
+    const stat = await handle.stat().catch((err: unknown) => {
+      throw unreadable(file, err);
+    });
     if (stat.isFile() && stat.size > maxBytes) throw tooLarge(file, maxBytes);
     return { text: (await readHandleCapped(handle, file, maxBytes)).toString('utf8'), source: file };
   } finally {

@@ -73,19 +73,20 @@ export function processIo(): Io {
     env: process.env,
     sleep: systemClock.sleep,
     now: systemClock.now,
-    stopSignal: (until) => new Promise((resolve) => {
-      const off = () => {
-        process.off('SIGINT', on);
-        process.off('SIGTERM', on);
-      };
-      const on = (sig: string) => {
-        off();
-        resolve(sig);
-      };
-      if (until?.aborted) return;
-      process.once('SIGINT', on);
-      process.once('SIGTERM', on);
-      until?.addEventListener('abort', off, { once: true });
-    }),
+    stopSignal: (until) =>
+      new Promise((resolve) => {
+        const off = () => {
+          process.off('SIGINT', on);
+          process.off('SIGTERM', on);
+        };
+        const on = (sig: string) => {
+          off();
+          resolve(sig);
+        };
+        if (until?.aborted) return;
+        process.once('SIGINT', on);
+        process.once('SIGTERM', on);
+        until?.addEventListener('abort', off, { once: true });
+      }),
   };
 }

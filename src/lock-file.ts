@@ -28,7 +28,8 @@ export interface LockOptions {
 function deadHolderError(path: string, holder: LockHolder): CliError {
   return new CliError(
     `${path} names pid ${holder.pid}, which is not running; without the kernel's lock here (${lockMechanism().why ?? 'this file system takes none'}), mkt never removes a lock it did not take`,
-    EXIT.USAGE, `remove ${path} if no mkt process is running`,
+    EXIT.USAGE,
+    `remove ${path} if no mkt process is running`,
   );
 }
 
@@ -47,7 +48,10 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
     try {
       got = tryLock(path, now, mechanism);
     } catch (err) {
-      throw new UsageError(`cannot use the lock file ${path}: ${systemErrorWords(err)}`, 'remove it, or set MKT_STATE_DIR to a directory mkt may write to');
+      throw new UsageError(
+        `cannot use the lock file ${path}: ${systemErrorWords(err)}`,
+        'remove it, or set MKT_STATE_DIR to a directory mkt may write to',
+      );
     }
     if (got.held) {
       try {
@@ -59,7 +63,10 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, opts: Lock
     const holder = got.holder;
     if (got.mechanism === 'file' && holder && !alive(holder.pid)) throw deadHolderError(got.path, holder);
     if (now() - started >= timeoutMs) {
-      throw opts.busy?.(got.path, holder, got.mechanism) ?? new CliError(`another mkt process holds ${got.path}`, EXIT.AUTH, 'wait for it to finish');
+      throw (
+        opts.busy?.(got.path, holder, got.mechanism)
+        ?? new CliError(`another mkt process holds ${got.path}`, EXIT.AUTH, 'wait for it to finish')
+      );
     }
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 4), 250) + Math.random() * 25);
   }

@@ -15,7 +15,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return EXIT.OK;
   }
   const [{ buildProgram }, { CommandContext }, { CommanderError }] = await Promise.all([
-    import('./cli.js'), import('./context.js'), import('@commander-js/extra-typings'),
+    import('./cli.js'),
+    import('./context.js'),
+    import('@commander-js/extra-typings'),
   ]);
   const ctx = new CommandContext(io, main);
   try {

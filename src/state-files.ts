@@ -40,7 +40,11 @@ export function readRegularFile(path: string, what: string): string | undefined 
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new UsageError(`${what} ${path} is ${kindOf(st)}, not a regular file; mkt does not read it`, 'remove it, or point mkt elsewhere');
+    if (!st.isFile())
+      throw new UsageError(
+        `${what} ${path} is ${kindOf(st)}, not a regular file; mkt does not read it`,
+        'remove it, or point mkt elsewhere',
+      );
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
@@ -59,7 +63,8 @@ export function checkRegularFile(path: string, what: string): boolean {
     if (codeOf(err) === 'ENOENT') return false;
     throw new UsageError(`cannot use ${what} ${path}: ${systemErrorWords(err)}`);
   }
-  if (!st.isFile()) throw new UsageError(`${what} ${path} is ${kindOf(st)}, not a regular file; mkt does not read it`, 'remove it, or point mkt elsewhere');
+  if (!st.isFile())
+    throw new UsageError(`${what} ${path} is ${kindOf(st)}, not a regular file; mkt does not read it`, 'remove it, or point mkt elsewhere');
   return true;
 }
 
@@ -76,7 +81,8 @@ export function makeDirs(dir: string, what = 'directory', hint?: string): void {
       st = statSync(p);
     } catch (err) {
       // ENOTDIR: a file somewhere above; going up finds it and names it.
-      if (codeOf(err) !== 'ENOENT' && codeOf(err) !== 'ENOTDIR') throw new UsageError(`cannot use ${what} ${dir}: ${systemErrorWords(err)}`, hint);
+      if (codeOf(err) !== 'ENOENT' && codeOf(err) !== 'ENOTDIR')
+        throw new UsageError(`cannot use ${what} ${dir}: ${systemErrorWords(err)}`, hint);
     }
     if (st?.isDirectory()) break;
     if (st) {
@@ -117,7 +123,12 @@ export function prepareDeskFiles(stateDir: string, profile: string, account: str
   makeDirs(stateDir, 'the state directory', STATE_HINT);
   makeDirs(join(stateDir, profile), 'the state directory', STATE_HINT);
   makeDirs(account, 'the state directory', STATE_HINT);
-  for (const file of [join(stateDir, profile, 'accounts'), join(stateDir, profile, 'journal.jsonl'), join(account, 'journal.jsonl'), join(account, 'submit.lock')]) {
+  for (const file of [
+    join(stateDir, profile, 'accounts'),
+    join(stateDir, profile, 'journal.jsonl'),
+    join(account, 'journal.jsonl'),
+    join(account, 'submit.lock'),
+  ]) {
     checkRegularFile(file, 'the state file');
   }
 }
@@ -130,7 +141,10 @@ export function checkProfileJournals(stateDir: string, profile: string): void {
   checkStateDir(stateDir);
   const index = readRegularFile(join(stateDir, profile, 'accounts'), 'the state file') ?? '';
   checkRegularFile(join(stateDir, profile, 'journal.jsonl'), 'the state file');
-  for (const name of index.split('\n').map((l) => l.trim()).filter((n) => /^[0-9a-f]{32}$/.test(n))) {
+  for (const name of index
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((n) => /^[0-9a-f]{32}$/.test(n))) {
     checkRegularFile(join(stateDir, 'accounts', name, 'journal.jsonl'), 'the state file');
   }
 }

@@ -44,7 +44,10 @@ export function suggestions(word: string, candidates: readonly string[], limit =
   const scored = unique.map((c) => ({ c, d: distance(w, bare(c)) })).filter((x) => x.d <= within && x.d < bare(x.c).length);
   if (scored.length > 0) {
     const best = Math.min(...scored.map((x) => x.d));
-    return scored.filter((x) => x.d === best).map((x) => x.c).slice(0, limit);
+    return scored
+      .filter((x) => x.d === best)
+      .map((x) => x.c)
+      .slice(0, limit);
   }
   const parts = unique.filter((c) => partOf(w, bare(c)));
   const shortest = Math.min(...parts.map((c) => bare(c).length));
@@ -72,5 +75,7 @@ export function sortFieldHint(problem: string, sortable: readonly string[]): str
   const field = /^unknown field '(.*)'$/.exec(problem)?.[1];
   if (field === undefined) return undefined;
   const near = suggestions(field, sortable);
-  return near.length > 0 ? `did you mean ${alternatives(near)}? (\`mkt listings fields\` lists the field names)` : 'run `mkt listings fields` for the field names';
+  return near.length > 0
+    ? `did you mean ${alternatives(near)}? (\`mkt listings fields\` lists the field names)`
+    : 'run `mkt listings fields` for the field names';
 }

@@ -46,12 +46,17 @@ describe('GET /accounts/platform by rating', () => {
   });
 });
 
-describe('the two spellings of the old loans\' rating', () => {
+describe("the two spellings of the old loans' rating", () => {
   test('N/A is the rating; NA (any case) is read as it where a rating is typed, and counted under NA in the account maps', () => {
     for (const typed of ['N/A', 'n/a', 'NA', 'na', ' Na ']) expect(readRating(typed), typed).toBe('N/A');
     expect(readRating('hr')).toBe('HR');
     expect(readRating('N-A')).toBeUndefined();
-    expect([accountRatingKey('N/A'), accountRatingKey('NA'), accountRatingKey(undefined), accountRatingKey('AA')]).toEqual(['NA', 'NA', 'NA', 'AA']);
+    expect([accountRatingKey('N/A'), accountRatingKey('NA'), accountRatingKey(undefined), accountRatingKey('AA')]).toEqual([
+      'NA',
+      'NA',
+      'NA',
+      'AA',
+    ]);
     expect(checkMultivalue('platform_rating', 'string', 'na,N/A,aa')).toEqual(['N/A', 'N/A', 'AA']);
     expect(checkMultivalue('platform_rating', 'string', 'N')).toMatch(/unknown value 'N'; expected one of AA, A, B, C, D, E, HR, N\/A/);
   });
@@ -59,7 +64,12 @@ describe('the two spellings of the old loans\' rating', () => {
   test('the listings search takes platform_rating=N/A, NA or na alike: the old loans the caller invested in, each rated N/A', async () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
-    const ask = async (value: string) => (await call(app, 'GET', `/listingsvc/v2/listings?biddable=false&limit=500&platform_rating=${encodeURIComponent(value)}`, { token: alice })).body;
+    const ask = async (value: string) =>
+      (
+        await call(app, 'GET', `/listingsvc/v2/listings?biddable=false&limit=500&platform_rating=${encodeURIComponent(value)}`, {
+          token: alice,
+        })
+      ).body;
     const slash = await ask('N/A');
     expect(slash.total_count).toBeGreaterThan(0);
     for (const l of slash.result) expect(l.platform_rating).toBe('N/A');

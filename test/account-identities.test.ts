@@ -13,9 +13,17 @@ import { step, STEP_ACCOUNTS, takeStep } from './helpers/engine-steps.js';
 
 const RATING_KEYS = ['NA', 'HR', 'E', 'D', 'C', 'B', 'A', 'AA'];
 const MONEY = [
-  'available_cash_balance', 'pending_investments_primary_market', 'pending_investments_secondary_market', 'pending_quick_invest_orders',
-  'total_principal_received_on_active_notes', 'total_amount_invested_on_active_notes', 'outstanding_principal_on_active_notes',
-  'total_account_value', 'pending_deposit', 'last_deposit_amount', 'last_withdraw_amount',
+  'available_cash_balance',
+  'pending_investments_primary_market',
+  'pending_investments_secondary_market',
+  'pending_quick_invest_orders',
+  'total_principal_received_on_active_notes',
+  'total_amount_invested_on_active_notes',
+  'outstanding_principal_on_active_notes',
+  'total_account_value',
+  'pending_deposit',
+  'last_deposit_amount',
+  'last_withdraw_amount',
 ];
 
 const c = (x: number): number => Math.round(x * 100);
@@ -25,7 +33,10 @@ const sumCents = (xs: Iterable<number>): number => [...xs].reduce((s, x) => s + 
 async function allNotes(app: MockApp, token: string): Promise<NoteAnswerFields[]> {
   const out: NoteAnswerFields[] = [];
   for (let offset = 0; ; offset += 25) {
-    const page = (await call(app, 'GET', `/v1/notes?offset=${offset}&limit=25`, { token })).body as { result: NoteAnswerFields[]; total_count: number };
+    const page = (await call(app, 'GET', `/v1/notes?offset=${offset}&limit=25`, { token })).body as {
+      result: NoteAnswerFields[];
+      total_count: number;
+    };
     out.push(...page.result);
     if (out.length >= page.total_count || page.result.length === 0) return out;
   }
@@ -59,11 +70,18 @@ async function checkAccount(app: MockApp, accountId: string, token: string): Pro
   expect(c(a.outstanding_principal_on_active_notes)).toBe(sumCents((await allNotes(app, token)).map(noteOutstanding)));
   expect(sumCents(Object.values(a.invested_notes))).toBe(c(a.outstanding_principal_on_active_notes));
   // Invested on active notes = principal received on them + principal outstanding.
-  expect(c(a.total_amount_invested_on_active_notes)).toBe(c(a.total_principal_received_on_active_notes) + c(a.outstanding_principal_on_active_notes));
+  expect(c(a.total_amount_invested_on_active_notes)).toBe(
+    c(a.total_principal_received_on_active_notes) + c(a.outstanding_principal_on_active_notes),
+  );
   expect(a.total_principal_received_on_active_notes).toBeGreaterThanOrEqual(0);
   // Total value = cash + every pending figure + outstanding principal.
-  expect(c(a.total_account_value)).toBe(c(a.available_cash_balance) + c(a.pending_investments_primary_market)
-    + c(a.pending_investments_secondary_market) + c(a.pending_quick_invest_orders) + c(a.outstanding_principal_on_active_notes));
+  expect(c(a.total_account_value)).toBe(
+    c(a.available_cash_balance)
+      + c(a.pending_investments_primary_market)
+      + c(a.pending_investments_secondary_market)
+      + c(a.pending_quick_invest_orders)
+      + c(a.outstanding_principal_on_active_notes),
+  );
   // The last deposit and withdrawal are real ledger entries, in the past of the mock's clock.
   const last = (kind: string) => store.ledger.filter((e) => e.accountId === accountId && e.kind === kind).at(-1)!;
   expect(a.last_deposit_amount).toBe(last('DEPOSIT').amount);
@@ -76,16 +94,19 @@ async function checkAccount(app: MockApp, accountId: string, token: string): Pro
 describe('the account answer', () => {
   test('its identities hold for every account after every step of random orders, clock moves, processing and withdrawals', async () => {
     let checked = 0;
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-      const app = makeApp({ listings: 80 });
-      const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
-      const accounts = [...new Set(STEP_ACCOUNTS)];
-      for (const s of steps) {
-        await takeStep(app, tokens, s);
-        for (const a of accounts) await checkAccount(app, a, tokens[STEP_ACCOUNTS.indexOf(a)]!);
-        checked++;
-      }
-    }), { numRuns: 15, seed: 20260415 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const app = makeApp({ listings: 80 });
+        const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
+        const accounts = [...new Set(STEP_ACCOUNTS)];
+        for (const s of steps) {
+          await takeStep(app, tokens, s);
+          for (const a of accounts) await checkAccount(app, a, tokens[STEP_ACCOUNTS.indexOf(a)]!);
+          checked++;
+        }
+      }),
+      { numRuns: 15, seed: 20260415 },
+    );
     expect(checked).toBeGreaterThan(50);
   });
 
@@ -93,17 +114,23 @@ describe('the account answer', () => {
     const app = makeApp({ listings: 300 });
     const token = tokenFor(app, 'alice-1');
     let moved = 0;
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 45 }), async (days) => {
-      await call(app, 'POST', '/__mock/clock', { body: { advance: `${days}d` } });
-      moved += days;
-      await checkAccount(app, 'alice-1', token);
-    }), { numRuns: 12, seed: 20261126 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 45 }), async (days) => {
+        await call(app, 'POST', '/__mock/clock', { body: { advance: `${days}d` } });
+        moved += days;
+        await checkAccount(app, 'alice-1', token);
+      }),
+      { numRuns: 12, seed: 20261126 },
+    );
     expect(moved).toBeGreaterThan(60);
   });
 
   test('has every field the real marketplace sends, dates in the asked time zone', async () => {
     const app = makeApp();
-    const res = await call(app, 'GET', '/v1/accounts/platform', { token: tokenFor(app, 'alice-1'), headers: { timezone: 'America/New_York' } });
+    const res = await call(app, 'GET', '/v1/accounts/platform', {
+      token: tokenFor(app, 'alice-1'),
+      headers: { timezone: 'America/New_York' },
+    });
     expect(res.body.last_deposit_date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} -0[45]00$/);
     expect(res.body.platform_account_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(res.body).not.toHaveProperty('pending_investments');

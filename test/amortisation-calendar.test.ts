@@ -10,22 +10,31 @@ import { addMonths, addMonthsByDate } from '../src/contract/amortisation.js';
 const utc = (iso: string) => Date.parse(iso);
 
 describe('addMonths', () => {
-  test('is Date\'s calendar for any time and count', () => {
+  test("is Date's calendar for any time and count", () => {
     const time = fc.oneof(
       fc.integer({ min: -8e15, max: 8e15 }),
       // Near today, where loans are: month ends and hours of the day.
       fc.integer({ min: utc('1999-01-01T00:00:00Z'), max: utc('2101-01-01T00:00:00Z') }),
       // The last days of months, at any time of day.
-      fc.tuple(fc.integer({ min: 1600, max: 2500 }), fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 86_399_999 }))
+      fc
+        .tuple(
+          fc.integer({ min: 1600, max: 2500 }),
+          fc.integer({ min: 0, max: 11 }),
+          fc.integer({ min: 0, max: 3 }),
+          fc.integer({ min: 0, max: 86_399_999 }),
+        )
         .map(([y, m, back, ms]) => Date.UTC(y, m + 1, 0) - back * 86_400_000 + ms),
     );
     const months = fc.oneof(fc.integer({ min: -60, max: 60 }), fc.integer({ min: -10_000, max: 10_000 }));
-    fc.assert(fc.property(time, months, (ms, n) => {
-      expect(addMonths(ms, n)).toBe(addMonthsByDate(ms, n));
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(time, months, (ms, n) => {
+        expect(addMonths(ms, n)).toBe(addMonthsByDate(ms, n));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
-  test('keeps the day or clamps it to the month\'s last, leap years by the Gregorian rule', () => {
+  test("keeps the day or clamps it to the month's last, leap years by the Gregorian rule", () => {
     expect(addMonths(utc('2026-01-31T10:00:00Z'), 1)).toBe(utc('2026-02-28T10:00:00Z'));
     expect(addMonths(utc('2028-01-31T10:00:00Z'), 1)).toBe(utc('2028-02-29T10:00:00Z'));
     expect(addMonths(utc('2100-01-31T00:00:00Z'), 1)).toBe(utc('2100-02-28T00:00:00Z'));
@@ -35,8 +44,17 @@ describe('addMonths', () => {
     expect(addMonths(utc('1969-12-31T12:00:00Z'), 2)).toBe(utc('1970-02-28T12:00:00Z'));
   });
 
-  test('goes through Date where its integers would not be exact (a fraction of a ms, NaN, beyond Date\'s range)', () => {
-    for (const [ms, n] of [[1.5, 1], [-1.5, 1], [NaN, 1], [8.64e15, 1], [8.64e15, -1], [0, 1.5], [0, 1e7], [Infinity, 1]] as const) {
+  test("goes through Date where its integers would not be exact (a fraction of a ms, NaN, beyond Date's range)", () => {
+    for (const [ms, n] of [
+      [1.5, 1],
+      [-1.5, 1],
+      [NaN, 1],
+      [8.64e15, 1],
+      [8.64e15, -1],
+      [0, 1.5],
+      [0, 1e7],
+      [Infinity, 1],
+    ] as const) {
       expect(addMonths(ms, n)).toBe(addMonthsByDate(ms, n));
     }
   });

@@ -20,33 +20,41 @@ describe('amounts typed with a minus sign', () => {
   });
 
   it('every negative decimal spelling, whatever its places, is called negative (never "not an amount")', () => {
-    fc.assert(fc.property(amountText, fc.constantFrom('', '0', '000'), fc.constantFrom('', ' '), (text, extraPlaces, pad) => {
-      const spelt = `-${text}${text.includes('.') ? extraPlaces : ''}`;
-      if (Number(spelt) === 0) return;
-      const problem = amountProblem(`${pad}${spelt}${pad}`);
-      expect(problem).toMatch(/ is negative: amounts are positive, at least the minimum bid of 25\.00$/);
-      expect(problem).not.toMatch(/not an amount/);
-    }));
+    fc.assert(
+      fc.property(amountText, fc.constantFrom('', '0', '000'), fc.constantFrom('', ' '), (text, extraPlaces, pad) => {
+        const spelt = `-${text}${text.includes('.') ? extraPlaces : ''}`;
+        if (Number(spelt) === 0) return;
+        const problem = amountProblem(`${pad}${spelt}${pad}`);
+        expect(problem).toMatch(/ is negative: amounts are positive, at least the minimum bid of 25\.00$/);
+        expect(problem).not.toMatch(/not an amount/);
+      }),
+    );
   });
 
   it('the same spellings without the sign keep their verdicts: fine at 25.00 and above, below the minimum under it', () => {
-    fc.assert(fc.property(amountText, (text) => {
-      const problem = amountProblem(text);
-      if (Number(text) >= 25) expect(problem).toBeNull();
-      else expect(problem).toMatch(/is below the minimum bid of 25\.00$/);
-    }));
+    fc.assert(
+      fc.property(amountText, (text) => {
+        const problem = amountProblem(text);
+        if (Number(text) >= 25) expect(problem).toBeNull();
+        else expect(problem).toMatch(/is below the minimum bid of 25\.00$/);
+      }),
+    );
   });
 
   it('text that is no number is still "not an amount", with or without a sign', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      fc.pre(!/^\s*-?\d*\.?\d+\s*$/.test(s));
-      expect(amountProblem(s)).toMatch(/is not an amount with at most 2 decimals$/);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        fc.pre(!/^\s*-?\d*\.?\d+\s*$/.test(s));
+        expect(amountProblem(s)).toMatch(/is not an amount with at most 2 decimals$/);
+      }),
+    );
     for (const s of ['-', '--25', '-25-', '-1e3', '- 25', '-0x19', '-Infinity']) expect(amountProblem(s), s).toMatch(/not an amount/);
   });
 
   it('a strategy amount of -25 is negative, naming the minimum bid', () => {
     const parsed = parseStrategy('rules:\n  - name: r\n    amount: -25\n', 's.yaml', undefined);
-    expect('problems' in parsed && parsed.problems.map((p) => p.message)).toEqual(['-25 is negative: amounts are positive, at least the 25.00 minimum bid']);
+    expect('problems' in parsed && parsed.problems.map((p) => p.message)).toEqual([
+      '-25 is negative: amounts are positive, at least the 25.00 minimum bid',
+    ]);
   });
 });

@@ -20,9 +20,12 @@ function server(status: number, location?: string) {
 }
 
 describe('followAutoApproval', () => {
-  it('takes the key from a redirect to the catcher carrying this login\'s state', async () => {
+  it("takes the key from a redirect to the catcher carrying this login's state", async () => {
     const http = server(302, `${REDIRECT}?auth_key=k1&state=s1&scope=read_listing+read_loan`);
-    expect(await followAutoApproval(http, AUTH, REDIRECT, 's1')).toMatchObject({ kind: 'ok', result: { authKey: 'k1', scope: 'read_listing read_loan' } });
+    expect(await followAutoApproval(http, AUTH, REDIRECT, 's1')).toMatchObject({
+      kind: 'ok',
+      result: { authKey: 'k1', scope: 'read_listing read_loan' },
+    });
     expect(http.seen).toHaveLength(1);
   });
 
@@ -44,15 +47,21 @@ describe('followAutoApproval', () => {
   });
 
   it('never asks an authorization server that is not on this machine', async () => {
-    await fc.assert(fc.asyncProperty(fc.domain().filter((d) => d !== 'localhost'), async (host) => {
-      const http = server(302, `${REDIRECT}?auth_key=k1&state=s1`);
-      expect(await followAutoApproval(http, `https://${host}/oauth?state=s1`, REDIRECT, 's1')).toBeNull();
-      expect(http.seen).toEqual([]);
-    }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.domain().filter((d) => d !== 'localhost'),
+        async (host) => {
+          const http = server(302, `${REDIRECT}?auth_key=k1&state=s1`);
+          expect(await followAutoApproval(http, `https://${host}/oauth?state=s1`, REDIRECT, 's1')).toBeNull();
+          expect(http.seen).toEqual([]);
+        },
+      ),
+    );
   });
 
   it('knows the loopback addresses', () => {
     for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', 'LOCALHOST']) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ['api.example.com', '10.0.0.1', '128.0.0.1', '[::2]', 'localhost.example.com', '127.0.0.1.example.com']) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ['api.example.com', '10.0.0.1', '128.0.0.1', '[::2]', 'localhost.example.com', '127.0.0.1.example.com'])
+      expect(isLoopbackHost(h)).toBe(false);
   });
 });

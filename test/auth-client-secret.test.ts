@@ -7,13 +7,21 @@ const base = { env: {}, clientId: 'partner-app', baseUrl: 'https://api.example.c
 
 describe('where mkt login gets the client secret', () => {
   it('flag, then MKT_CLIENT_SECRET, then the stored secret', async () => {
-    expect(await resolveClientSecret({ ...base, flag: 'f', env: { MKT_CLIENT_SECRET: 'e' }, stored: 's' })).toEqual({ secret: 'f', source: '--client-secret' });
-    expect(await resolveClientSecret({ ...base, env: { MKT_CLIENT_SECRET: 'e' }, stored: 's' })).toEqual({ secret: 'e', source: 'MKT_CLIENT_SECRET' });
+    expect(await resolveClientSecret({ ...base, flag: 'f', env: { MKT_CLIENT_SECRET: 'e' }, stored: 's' })).toEqual({
+      secret: 'f',
+      source: '--client-secret',
+    });
+    expect(await resolveClientSecret({ ...base, env: { MKT_CLIENT_SECRET: 'e' }, stored: 's' })).toEqual({
+      secret: 'e',
+      source: 'MKT_CLIENT_SECRET',
+    });
     expect((await resolveClientSecret({ ...base, stored: 's' })).source).toBe('stored credentials');
   });
 
   it('the demo client defaults its published secret only on a loopback marketplace', async () => {
-    expect((await resolveClientSecret({ ...base, clientId: 'mkt-demo', baseUrl: 'http://127.0.0.1:4010/v1' })).secret).toBe('mkt-demo-secret');
+    expect((await resolveClientSecret({ ...base, clientId: 'mkt-demo', baseUrl: 'http://127.0.0.1:4010/v1' })).secret).toBe(
+      'mkt-demo-secret',
+    );
     await expect(resolveClientSecret({ ...base, clientId: 'mkt-demo' })).rejects.toThrow(/no client secret/);
   });
 

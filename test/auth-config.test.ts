@@ -11,13 +11,20 @@ describe('mkt config', () => {
     expect((await runMkt(['config', 'get', 'base_url'], { home })).stdout).toBe('http://127.0.0.1:5000/v1\n');
     expect((await runMkt(['config', 'get', 'client_id'], { home })).stdout).toBe('mkt-demo\n');
     expect((await runMkt(['--profile', 'cron', 'config', 'get', 'client_id'], { home })).stdout).toBe('cron-client\n');
-    const list = JSON.parse((await runMkt(['config', 'list', '-o', 'json'], { home })).stdout) as Array<{ key: string; value: string; source: string }>;
+    const list = JSON.parse((await runMkt(['config', 'list', '-o', 'json'], { home })).stdout) as Array<{
+      key: string;
+      value: string;
+      source: string;
+    }>;
     expect(list.find((r) => r.key === 'base_url')).toEqual({ key: 'base_url', value: 'http://127.0.0.1:5000/v1', source: 'config file' });
     expect(list.find((r) => r.key === 'client_id')?.source).toBe('default');
     // root_url and auth_url were derived from the old base_url: they moved with it (config-follow-base.test.ts).
-    const file = JSON.parse(readFileSync(join(home, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> };
+    const file = JSON.parse(readFileSync(join(home, 'config', 'config.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    };
     expect(file.profiles).toEqual({
-      default: { base_url: 'http://127.0.0.1:5000/v1', root_url: 'http://127.0.0.1:5000', auth_url: 'http://127.0.0.1:5000' }, cron: { client_id: 'cron-client' },
+      default: { base_url: 'http://127.0.0.1:5000/v1', root_url: 'http://127.0.0.1:5000', auth_url: 'http://127.0.0.1:5000' },
+      cron: { client_id: 'cron-client' },
     });
     expect((await runMkt(['config', 'unset', 'base_url'], { home })).code).toBe(0);
     expect((await runMkt(['config', 'get', 'base_url'], { home })).stdout).toBe('http://127.0.0.1:5000/v1\n');

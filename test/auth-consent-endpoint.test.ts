@@ -13,7 +13,9 @@ const demoRequest = { client_id: DEMO_CLIENT.clientId, response_type: 'auth_key'
 async function submit(app: MockApp, fields: Record<string, string>, cookie?: string): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (cookie) headers.cookie = cookie;
-  return app.handle(new Request(`${ORIGIN}/oauth`, { method: 'POST', headers, body: new URLSearchParams(fields).toString(), redirect: 'manual' }));
+  return app.handle(
+    new Request(`${ORIGIN}/oauth`, { method: 'POST', headers, body: new URLSearchParams(fields).toString(), redirect: 'manual' }),
+  );
 }
 
 function location(response: Response): URL {
@@ -35,7 +37,10 @@ describe('GET/POST {auth_url}/oauth', () => {
 
   it('answers an HTML 401 unauthorized page for an unknown or missing client_id, never a redirect', async () => {
     const app = smallApp();
-    for (const params of [{ ...demoRequest, client_id: 'evil' }, { response_type: 'auth_key', state: 's' }]) {
+    for (const params of [
+      { ...demoRequest, client_id: 'evil' },
+      { response_type: 'auth_key', state: 's' },
+    ]) {
       const response = await app.handle(new Request(authorizeUrl(params)));
       expect(response.status).toBe(401);
       expect(response.headers.get('location')).toBeNull();
@@ -45,7 +50,10 @@ describe('GET/POST {auth_url}/oauth', () => {
 
   it('answers an HTML 400 invalid_request page for a missing or wrong response_type', async () => {
     const app = smallApp();
-    for (const params of [{ client_id: DEMO_CLIENT.clientId, state: 's' }, { ...demoRequest, response_type: 'code' }]) {
+    for (const params of [
+      { client_id: DEMO_CLIENT.clientId, state: 's' },
+      { ...demoRequest, response_type: 'code' },
+    ]) {
       const response = await app.handle(new Request(authorizeUrl(params)));
       expect(response.status).toBe(400);
       expect(await response.text()).toContain('invalid_request');
@@ -86,7 +94,9 @@ describe('GET/POST {auth_url}/oauth', () => {
     const allowed = await submit(app, { ...demoRequest, account: 'alice-1', access: 'read_only', decision: 'allow' });
     const cookie = allowed.headers.get('set-cookie')!.split(';')[0]!;
     const first = location(allowed).searchParams.get('auth_key')!;
-    const again = await app.handle(new Request(authorizeUrl({ ...demoRequest, state: 'st-2' }), { headers: { cookie }, redirect: 'manual' }));
+    const again = await app.handle(
+      new Request(authorizeUrl({ ...demoRequest, state: 'st-2' }), { headers: { cookie }, redirect: 'manual' }),
+    );
     const url = location(again);
     const second = url.searchParams.get('auth_key')!;
     expect(second).not.toBe(first);
@@ -96,7 +106,7 @@ describe('GET/POST {auth_url}/oauth', () => {
     expect((await exchangeKey(app, second)).status).toBe(200);
   });
 
-  it('--auto-approve USER grants read/write for that user\'s first account at once', async () => {
+  it("--auto-approve USER grants read/write for that user's first account at once", async () => {
     const app = smallApp({ autoApprove: ['alice'] });
     const url = location(await app.handle(new Request(authorizeUrl(demoRequest), { redirect: 'manual' })));
     const key = url.searchParams.get('auth_key')!;

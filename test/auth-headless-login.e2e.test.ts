@@ -22,8 +22,12 @@ afterAll(async () => {
 async function allowOnConsentPage(authorizationUrl: string): Promise<string> {
   const url = new URL(authorizationUrl);
   const form = new URLSearchParams({
-    client_id: url.searchParams.get('client_id')!, response_type: 'auth_key', state: url.searchParams.get('state')!,
-    decision: 'allow', account: 'alice-1', access: 'read_write',
+    client_id: url.searchParams.get('client_id')!,
+    response_type: 'auth_key',
+    state: url.searchParams.get('state')!,
+    decision: 'allow',
+    account: 'alice-1',
+    access: 'read_write',
   });
   const res = await fetch(`${url.origin}${url.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
   await res.arrayBuffer();
@@ -51,7 +55,13 @@ const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/mkt-test-
 describe('mkt login with no browser on this machine', () => {
   it('--no-browser accepts the redirect URL pasted on stdin, checking its state as the catcher does', async () => {
     const home = tempHome();
-    const login = spawnLogin(home, { ...mock.loginEnv, ...noKeychain, MKT_CLIENT_SECRET: mock.secret }, ['--insecure-storage', '--timeout', '20'], 25_000, { stdin: true });
+    const login = spawnLogin(
+      home,
+      { ...mock.loginEnv, ...noKeychain, MKT_CLIENT_SECRET: mock.secret },
+      ['--insecure-storage', '--timeout', '20'],
+      25_000,
+      { stdin: true },
+    );
     const redirect = await redirectOf(await login.url);
     const wrongState = new URL(redirect);
     wrongState.searchParams.set('state', 'not-this-login');
@@ -70,14 +80,20 @@ describe('mkt login with no browser on this machine', () => {
     // The plain-file warning is said once, at login, and not again on every command.
     expect(r.stderr.match(/plain file/g)).toHaveLength(1);
     const env = { ...mock.env, ...noKeychain };
-    for (const args of [['listings', 'search', '--limit', '1', '-o', 'json'], ['auth', 'status', '-o', 'json']]) {
+    for (const args of [
+      ['listings', 'search', '--limit', '1', '-o', 'json'],
+      ['auth', 'status', '-o', 'json'],
+    ]) {
       const after = await runMkt(args, { home, env });
       expect(after.code, after.stderr).toBe(0);
       expect(after.stderr).not.toContain('plain file');
     }
     // After logout a file-store user hears "not logged in", not that a keychain they never used is unreachable.
     expect((await runMkt(['logout'], { home, env })).code).toBe(0);
-    for (const args of [['auth', 'status'], ['listings', 'search', '--limit', '1']]) {
+    for (const args of [
+      ['auth', 'status'],
+      ['listings', 'search', '--limit', '1'],
+    ]) {
       const out = await runMkt(args, { home, env });
       expect(out.code).toBe(3);
       expect(out.stderr).toContain('not logged in');
@@ -98,12 +114,19 @@ describe('mkt login with no browser on this machine', () => {
 
   it('without a display it says at once that no browser can be opened, and still logs in by paste', async () => {
     const home = tempHome();
-    const login = spawnLogin(home, { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret }, ['--timeout', '20'], 25_000, { browser: true, stdin: true });
+    const login = spawnLogin(home, { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret }, ['--timeout', '20'], 25_000, {
+      browser: true,
+      stdin: true,
+    });
     await until(login.stderr, /no browser could be opened/);
-    expect(login.stderr()).toContain('mkt: no browser could be opened (no graphical display: DISPLAY and WAYLAND_DISPLAY are not set); open the URL above yourself');
+    expect(login.stderr()).toContain(
+      'mkt: no browser could be opened (no graphical display: DISPLAY and WAYLAND_DISPLAY are not set); open the URL above yourself',
+    );
     // A consent page needs a person: the alternatives are said at once, not after the timeout.
     await until(login.stderr, /mkt login --no-browser/);
-    expect(login.stderr()).toContain('mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal');
+    expect(login.stderr()).toContain(
+      'mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal',
+    );
     expect(login.stderr()).not.toContain('approved at once');
     login.child.stdin!.end(`${await allowOnConsentPage(await login.url)}\n`);
     const r = await login.done;
@@ -112,7 +135,13 @@ describe('mkt login with no browser on this machine', () => {
 
   it('with a display but no opener installed it names the missing opener', async () => {
     const home = tempHome();
-    const login = spawnLogin(home, { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret, DISPLAY: ':99', PATH: '/nonexistent' }, ['--timeout', '20'], 25_000, { browser: true });
+    const login = spawnLogin(
+      home,
+      { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret, DISPLAY: ':99', PATH: '/nonexistent' },
+      ['--timeout', '20'],
+      25_000,
+      { browser: true },
+    );
     await login.url;
     await until(login.stderr, /no browser could be opened/);
     expect(login.stderr()).toContain('no browser could be opened (xdg-open is not installed)');
@@ -124,12 +153,24 @@ describe('mkt login with no browser on this machine', () => {
   it('against a mock started with --auto-approve, with no display and no browser on PATH, follows the approval itself', async () => {
     const home = tempHome();
     const emptyPath = tempHome(); // no xdg-open, chromium or any browser in it
-    const login = spawnLogin(home, { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, PATH: emptyPath }, ['--insecure-storage', '--timeout', '20'], 25_000, { browser: true });
+    const login = spawnLogin(
+      home,
+      { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, PATH: emptyPath },
+      ['--insecure-storage', '--timeout', '20'],
+      25_000,
+      { browser: true },
+    );
     const r = await login.done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('no browser could be opened (no graphical display');
-    expect(r.stderr).toContain('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');
-    expect(JSON.parse(r.stdout)).toMatchObject({ store: 'file', client_id: mock.clientId, scopes: expect.stringContaining('write_invest_order') });
+    expect(r.stderr).toContain(
+      'mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here',
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      store: 'file',
+      client_id: mock.clientId,
+      scopes: expect.stringContaining('write_invest_order'),
+    });
     const account = await runMkt(['account', '-o', 'json'], { home, env: { ...mock.env, MKT_CREDENTIAL_STORE: '', PATH: emptyPath } });
     expect(account.code, account.stderr).toBe(0);
     expect(JSON.parse(account.stdout).external_user_id).toBe(mock.app.ctx.store.accounts.get('alice-1')!.externalUserId);
@@ -140,9 +181,27 @@ describe.skipIf(noTmux)('mkt login --no-browser at a terminal (tmux)', () => {
   it('says how to paste the redirect URL, and takes it typed at the terminal', async () => {
     const home = tempHome();
     const session = `mkt-paste-${process.pid}-${Date.now()}`;
-    const envs = Object.entries({ ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), MKT_CREDENTIAL_STORE: 'file', NO_COLOR: '1' })
-      .map(([k, v]) => `${k}=${v}`).join(' ');
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '250', '-y', '50', `env ${envs} ${process.execPath} ${BIN} login --no-browser --timeout 20 -o json; echo EXIT=$?; sleep 60`]);
+    const envs = Object.entries({
+      ...mock.loginEnv,
+      MKT_CLIENT_SECRET: mock.secret,
+      MKT_CONFIG_DIR: join(home, 'config'),
+      MKT_STATE_DIR: join(home, 'state'),
+      MKT_CREDENTIAL_STORE: 'file',
+      NO_COLOR: '1',
+    })
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '250',
+      '-y',
+      '50',
+      `env ${envs} ${process.execPath} ${BIN} login --no-browser --timeout 20 -o json; echo EXIT=$?; sleep 60`,
+    ]);
     const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-J', '-t', session]).toString();
     try {
       await until(screen, /paste it here, then press Enter/);
@@ -163,9 +222,11 @@ describe.skipIf(noTmux)('mkt login --no-browser at a terminal (tmux)', () => {
 describe('a keychain binding that cannot load', () => {
   it('names the missing libsecret and the way out', async () => {
     const dlopen = new Error('libsecret-1.so.0: cannot open shared object file: No such file or directory');
-    const store = new KeychainStore(1000, () => loadKeytar(async () => {
-      throw dlopen;
-    }));
+    const store = new KeychainStore(1000, () =>
+      loadKeytar(async () => {
+        throw dlopen;
+      }),
+    );
     const err = await store.load('p@h').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeychainError);
     expect((err as KeychainError).message).toBe('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage');

@@ -22,7 +22,9 @@ describe('the login redirect catcher', () => {
     const busy: Server = createServer();
     await new Promise<void>((r) => busy.listen(port, '127.0.0.1', r));
     closers.push(() => new Promise((r) => busy.close(() => r())));
-    const err = await startCatcher({ redirectUri: `http://127.0.0.1:${port}/callback`, state: 's', timeoutMs: 1000 }).catch((e: unknown) => e);
+    const err = await startCatcher({ redirectUri: `http://127.0.0.1:${port}/callback`, state: 's', timeoutMs: 1000 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(EXIT.USAGE);
     expect((err as CliError).message).toContain(`port ${port} on 127.0.0.1 is already in use`);

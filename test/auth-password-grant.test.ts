@@ -10,9 +10,13 @@ const CLIENT = { client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' };
 
 /** POST /v1/security/oauth/token with a form body. */
 async function token(app: MockApp, form: Record<string, string>) {
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: new URLSearchParams(form), headers: { accept: 'application/json' },
-  }));
+  const res = await app.handle(
+    new Request('http://mock.test/v1/security/oauth/token', {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { accept: 'application/json' },
+    }),
+  );
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -65,9 +69,15 @@ describe('the password grant', () => {
   test('any password but the right one is refused', async () => {
     const app = makeApp({ allowPasswordGrant: true });
     const right = userPassword(7, 'bob');
-    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 40 }).filter((p) => p !== right), async (p) => {
-      expect((await token(app, passwordForm('bob', p))).body.error).toBe('invalid_grant');
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 40 }).filter((p) => p !== right),
+        async (p) => {
+          expect((await token(app, passwordForm('bob', p))).body.error).toBe('invalid_grant');
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   test('passwords come from the seed: each user its own, the same seed the same, another seed others; shown in /__mock/state beside the name', async () => {

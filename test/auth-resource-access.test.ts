@@ -4,7 +4,11 @@ import { ORIGIN, exchangeKey, getWithToken, grantKey, smallApp } from './helpers
 
 const LISTINGS = '/listingsvc/v2/listings?limit=1';
 
-async function tokenFor(app: ReturnType<typeof smallApp>, account = 'alice-1', access: 'read_write' | 'read_only' = 'read_write'): Promise<string> {
+async function tokenFor(
+  app: ReturnType<typeof smallApp>,
+  account = 'alice-1',
+  access: 'read_write' | 'read_only' = 'read_write',
+): Promise<string> {
   return String((await exchangeKey(app, grantKey(app, account, access))).body.access_token);
 }
 

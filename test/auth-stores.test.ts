@@ -11,16 +11,25 @@ import { tryLock } from '../src/os/exclusive-lock.js';
 import { profileOf, storePreference, Stores } from '../src/auth/stores.js';
 import { tempHome } from './helpers/cli.js';
 
-const creds = (authKey: string): Credentials => ({ clientId: 'c', clientSecret: 'secret', authKey, scopes: ['read_listing'], loggedInAt: 1 });
+const creds = (authKey: string): Credentials => ({
+  clientId: 'c',
+  clientSecret: 'secret',
+  authKey,
+  scopes: ['read_listing'],
+  loggedInAt: 1,
+});
 
 function fakeKeychain(behaviour: 'fail' | 'empty'): CredentialStore {
   const fail = async () => {
     throw new KeychainError('the OS keychain is not reachable: test');
   };
   return {
-    kind: 'keychain', location: 'fake keychain',
+    kind: 'keychain',
+    location: 'fake keychain',
     load: behaviour === 'fail' ? fail : async () => null,
-    save: fail, remove: fail, check: fail,
+    save: fail,
+    remove: fail,
+    check: fail,
   };
 }
 
@@ -122,9 +131,11 @@ describe('the store chosen at login, per profile', () => {
   });
 
   it('profileOf takes the profile out of PROFILE@HOST', () => {
-    fc.assert(fc.property(fc.string(), fc.domain(), fc.integer({ min: 1, max: 65535 }), (profile, host, port) => {
-      expect(profileOf(credentialAccount(profile, `http://${host}:${port}/v1`))).toBe(profile);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.domain(), fc.integer({ min: 1, max: 65535 }), (profile, host, port) => {
+        expect(profileOf(credentialAccount(profile, `http://${host}:${port}/v1`))).toBe(profile);
+      }),
+    );
   });
 });
 
@@ -133,12 +144,16 @@ describe('the profile lock', () => {
     const path = join(tempHome(), 'state', 'default', 'credentials.lock');
     let inside = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 6 }, () => withLock(path, async () => {
-      inside++;
-      most = Math.max(most, inside);
-      await new Promise((r) => setTimeout(r, 15));
-      inside--;
-    })));
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        withLock(path, async () => {
+          inside++;
+          most = Math.max(most, inside);
+          await new Promise((r) => setTimeout(r, 15));
+          inside--;
+        }),
+      ),
+    );
     expect(most).toBe(1);
     // The kernel's lock: the file stays (removing it is how two holders came about), cleared of its holder.
     expect(readFileSync(path, 'utf8')).toBe('');
@@ -170,8 +185,12 @@ describe('switching stores between logins', () => {
     const dir = join(tempHome(), 'config');
     await new FileStore(dir).save('p@h', { ...creds('file-key'), loggedInAt: 200 });
     const keychain = (loggedInAt: number): CredentialStore => ({
-      kind: 'keychain', location: 'fake', load: async () => ({ ...creds('keychain-key'), loggedInAt }),
-      save: async () => undefined, remove: async () => true, check: async () => undefined,
+      kind: 'keychain',
+      location: 'fake',
+      load: async () => ({ ...creds('keychain-key'), loggedInAt }),
+      save: async () => undefined,
+      remove: async () => true,
+      check: async () => undefined,
     });
     const newerFile = new Stores('auto', { configDir: dir, warn: () => undefined, keychain: keychain(100) });
     expect((await newerFile.locate('p@h'))?.credentials.authKey).toBe('file-key');

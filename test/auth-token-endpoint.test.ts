@@ -42,7 +42,11 @@ describe('POST /v1/security/oauth/token', () => {
   it('answers 401 invalid_client for an unknown client, a wrong secret or missing credentials', async () => {
     const app = smallApp();
     const key = grantKey(app);
-    const tries: Record<string, string>[] = [{ client_id: 'nobody', client_secret: 'x' }, { client_id: DEMO_CLIENT.clientId, client_secret: 'wrong' }, {}];
+    const tries: Record<string, string>[] = [
+      { client_id: 'nobody', client_secret: 'x' },
+      { client_id: DEMO_CLIENT.clientId, client_secret: 'wrong' },
+      {},
+    ];
     for (const creds of tries) {
       const { status, body } = await postToken(app, { grant_type: 'authorization_key', auth_key: key, ...creds });
       expect([status, body.error]).toEqual([401, 'invalid_client']);
@@ -81,7 +85,12 @@ describe('POST /v1/security/oauth/token', () => {
 
   it('answers 401 unauthorized when the key belongs to another client', async () => {
     const app = smallApp({ clients: ['other:other-secret:http://127.0.0.1:9999/cb'] });
-    const { status, body } = await postToken(app, { grant_type: 'authorization_key', client_id: 'other', client_secret: 'other-secret', auth_key: grantKey(app) });
+    const { status, body } = await postToken(app, {
+      grant_type: 'authorization_key',
+      client_id: 'other',
+      client_secret: 'other-secret',
+      auth_key: grantKey(app),
+    });
     expect([status, body.error]).toEqual([401, 'unauthorized']);
   });
 
@@ -95,9 +104,13 @@ describe('POST /v1/security/oauth/token', () => {
   });
 
   it('refuses a body that is not form-urlencoded with 400 invalid_request', async () => {
-    const response = await smallApp().handle(new Request(`${ORIGIN}/v1/security/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'refresh_token' }),
-    }));
+    const response = await smallApp().handle(
+      new Request(`${ORIGIN}/v1/security/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'refresh_token' }),
+      }),
+    );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
   });

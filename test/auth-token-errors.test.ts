@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 async function refusal(p: Promise<unknown>): Promise<TokenError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TokenError);
   return err as TokenError;
 }
@@ -29,10 +32,25 @@ describe('token endpoint errors as the CLI renders them', () => {
 
   it.each([
     ['invalid_request', 400, EXIT.USAGE, { client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' }],
-    ['unsupported_grant_type', 400, EXIT.USAGE, { grant_type: 'client_credentials', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' }],
+    [
+      'unsupported_grant_type',
+      400,
+      EXIT.USAGE,
+      { grant_type: 'client_credentials', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' },
+    ],
     ['invalid_client', 401, EXIT.AUTH, { grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'nope', auth_key: 'k' }],
-    ['invalid_authkey', 400, EXIT.AUTH, { grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: 'nope' }],
-    ['invalid_grant', 400, EXIT.AUTH, { grant_type: 'refresh_token', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', refresh_token: 'nope' }],
+    [
+      'invalid_authkey',
+      400,
+      EXIT.AUTH,
+      { grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: 'nope' },
+    ],
+    [
+      'invalid_grant',
+      400,
+      EXIT.AUTH,
+      { grant_type: 'refresh_token', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', refresh_token: 'nope' },
+    ],
   ])('%s: HTTP %i, exit %i, with the code in the message', async (code, status, exit, form) => {
     const err = await refusal(endpoint.grant(form as Record<string, string>));
     expect([err.code, err.status, err.exitCode]).toEqual([code, status, exit]);

@@ -11,10 +11,24 @@ function memoryStore(initial: Credentials | null) {
   let value = initial;
   const saves: Credentials[] = [];
   const store: CredentialStore = {
-    kind: 'file', location: 'memory',
-    load: async () => value, save: async (_a, c) => { value = c; saves.push(c); }, remove: async () => true, check: async () => undefined,
+    kind: 'file',
+    location: 'memory',
+    load: async () => value,
+    save: async (_a, c) => {
+      value = c;
+      saves.push(c);
+    },
+    remove: async () => true,
+    check: async () => undefined,
   };
-  return { store, saves, get: () => value, set: (c: Credentials) => { value = c; } };
+  return {
+    store,
+    saves,
+    get: () => value,
+    set: (c: Credentials) => {
+      value = c;
+    },
+  };
 }
 
 type Answer = TokenResponse | TokenError;
@@ -26,26 +40,48 @@ function fakeEndpoint(answers: { refresh?: Answer; key?: Answer }) {
     if (a instanceof TokenError) throw a;
     return a;
   };
-  const endpoint = { refresh: (_c: unknown, _t: string) => answer(answers.refresh, 'refresh'), exchangeKey: (_c: unknown, _k: string) => answer(answers.key, 'key') } as unknown as TokenEndpoint;
+  const endpoint = {
+    refresh: (_c: unknown, _t: string) => answer(answers.refresh, 'refresh'),
+    exchangeKey: (_c: unknown, _k: string) => answer(answers.key, 'key'),
+  } as unknown as TokenEndpoint;
   return { endpoint, calls };
 }
 
 const refused = (code: string, status = 400) => new TokenError(`refused ${code}`, EXIT.AUTH, status, code);
-const tokens = (access: string, refresh: string): TokenResponse => ({ access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: 3599 });
+const tokens = (access: string, refresh: string): TokenResponse => ({
+  access_token: access,
+  refresh_token: refresh,
+  token_type: 'bearer',
+  expires_in: 3599,
+});
 
 function stored(over: Partial<Credentials> = {}): Credentials {
   return {
-    clientId: 'c', clientSecret: 's', authKey: 'key', scopes: [], loggedInAt: NOW,
-    accessToken: 'a1', accessExpiresAt: NOW + HOUR, refreshToken: 'r1', refreshExpiresAt: NOW + 10 * HOUR, ...over,
+    clientId: 'c',
+    clientSecret: 's',
+    authKey: 'key',
+    scopes: [],
+    loggedInAt: NOW,
+    accessToken: 'a1',
+    accessExpiresAt: NOW + HOUR,
+    refreshToken: 'r1',
+    refreshExpiresAt: NOW + 10 * HOUR,
+    ...over,
   };
 }
 
 function provider(mem: ReturnType<typeof memoryStore>, endpoint: TokenEndpoint, now = NOW) {
-  return new StoredTokenProvider({
-    profile: 'default', account: 'default@h',
-    locate: async () => (mem.get() ? { store: mem.store, credentials: mem.get()! } : null),
-    endpoint, lock: (fn) => fn(), now: () => now,
-  }, 36_000);
+  return new StoredTokenProvider(
+    {
+      profile: 'default',
+      account: 'default@h',
+      locate: async () => (mem.get() ? { store: mem.store, credentials: mem.get()! } : null),
+      endpoint,
+      lock: (fn) => fn(),
+      now: () => now,
+    },
+    36_000,
+  );
 }
 
 describe('stored token provider', () => {
@@ -61,7 +97,12 @@ describe('stored token provider', () => {
     const { endpoint, calls } = fakeEndpoint({ refresh: tokens('a2', 'r1') });
     expect(await provider(mem, endpoint).accessToken()).toBe('a2');
     expect(calls).toEqual(['refresh']);
-    expect(mem.get()).toMatchObject({ accessToken: 'a2', accessExpiresAt: NOW + 3599_000, refreshToken: 'r1', refreshExpiresAt: NOW + 10 * HOUR });
+    expect(mem.get()).toMatchObject({
+      accessToken: 'a2',
+      accessExpiresAt: NOW + 3599_000,
+      refreshToken: 'r1',
+      refreshExpiresAt: NOW + 10 * HOUR,
+    });
   });
 
   it('falls back to the stored key when the refresh token is past its time or refused', async () => {
@@ -97,20 +138,26 @@ describe('stored token provider', () => {
     for (const code of ['invalid_authkey', 'unauthorized', 'invalid_client']) {
       const mem = memoryStore(stored({ accessExpiresAt: NOW - 1, refreshExpiresAt: NOW - 1 }));
       const { endpoint } = fakeEndpoint({ key: refused(code, code === 'invalid_authkey' ? 400 : 401) });
-      const err = await provider(mem, endpoint).accessToken().catch((e: unknown) => e);
+      const err = await provider(mem, endpoint)
+        .accessToken()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AuthError);
       expect((err as AuthError).exitCode).toBe(EXIT.AUTH);
       expect((err as AuthError).hint).toContain('mkt login');
       expect(mem.saves).toEqual([]);
     }
-    const none = await provider(memoryStore(null), fakeEndpoint({}).endpoint).accessToken().catch((e: unknown) => e);
+    const none = await provider(memoryStore(null), fakeEndpoint({}).endpoint)
+      .accessToken()
+      .catch((e: unknown) => e);
     expect((none as AuthError).message).toContain('not logged in');
   });
 
   it('a server fault during renewal is passed on as it is, not as a login problem', async () => {
     const mem = memoryStore(stored({ accessExpiresAt: NOW - 1 }));
     const { endpoint } = fakeEndpoint({ refresh: new TokenError('boom', EXIT.UNREACHABLE, 500, undefined) });
-    const err = await provider(mem, endpoint).accessToken().catch((e: unknown) => e);
+    const err = await provider(mem, endpoint)
+      .accessToken()
+      .catch((e: unknown) => e);
     expect((err as TokenError).exitCode).toBe(EXIT.UNREACHABLE);
   });
 });

@@ -15,7 +15,12 @@ afterAll(async () => {
   await mock?.close();
 });
 
-interface StoredFile { credentials: Record<string, { accessToken: string; refreshToken: string; authKey: string; accessExpiresAt: number; clientSecret: string }> }
+interface StoredFile {
+  credentials: Record<
+    string,
+    { accessToken: string; refreshToken: string; authKey: string; accessExpiresAt: number; clientSecret: string }
+  >;
+}
 
 function stored(home: string) {
   const file = JSON.parse(readFileSync(join(home, 'config', 'credentials.json'), 'utf8')) as StoredFile;
@@ -121,7 +126,8 @@ describe('unattended tokens', () => {
     expect(status.code).toBe(0);
     const item = JSON.parse(status.stdout) as Record<string, unknown>;
     expect(item).toMatchObject({ profile: 'default', store: 'file', client_id: mock.clientId, access_token_valid: true });
-    for (const secret of [s.accessToken, s.refreshToken, s.authKey, s.clientSecret]) expect(status.stdout + status.stderr).not.toContain(secret);
+    for (const secret of [s.accessToken, s.refreshToken, s.authKey, s.clientSecret])
+      expect(status.stdout + status.stderr).not.toContain(secret);
     const out = await runMkt(['logout'], { home, env: mock.env });
     expect(out.code).toBe(0);
     expect((await search(home)).code).toBe(3);

@@ -8,15 +8,19 @@ const now = Date.parse('2024-05-01T12:00:00Z');
 
 /** A young partial-funding listing of `amount`, created an hour before `now`. */
 const listing = (amount: number) => ({
-  listing_number: 42, listing_amount: amount, amount_remaining: amount, partial_funding_indicator: true,
+  listing_number: 42,
+  listing_amount: amount,
+  amount_remaining: amount,
+  partial_funding_indicator: true,
   listing_creation_date: '2024-05-01 11:00:00 +0000',
 });
 
 /** A client answering listings searches with `l` and the account with plenty of cash, through the real decoders. */
 function clientWith(l: object): ApiClient {
-  const answer = (path: string): unknown => (path === '/accounts/platform'
-    ? { available_cash_balance: 10_000, external_user_id: 'ext-1' }
-    : { result: [l], result_count: 1, total_count: 1 });
+  const answer = (path: string): unknown =>
+    path === '/accounts/platform'
+      ? { available_cash_balance: 10_000, external_user_id: 'ext-1' }
+      : { result: [l], result_count: 1, total_count: 1 };
   return { call: async <T>(c: Call<T>): Promise<T> => c.decode(answer(c.path), 'answer') } as ApiClient;
 }
 

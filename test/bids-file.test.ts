@@ -53,7 +53,12 @@ describe('reading a bids file', () => {
   });
 
   it('splits 250 bids into orders of 100, 100 and 50', () => {
-    expect(chunk(Array.from({ length: 250 }, (_, i) => i), 100).map((c) => c.length)).toEqual([100, 100, 50]);
+    expect(
+      chunk(
+        Array.from({ length: 250 }, (_, i) => i),
+        100,
+      ).map((c) => c.length),
+    ).toEqual([100, 100, 50]);
   });
 });
 
@@ -86,24 +91,28 @@ describe('bids file shapes: BOM, CRLF, extra columns, quoted multi-line fields',
         { selector: (r) => r.id, minLength: 1, maxLength: 15 },
       ),
     });
-    await fc.assert(fc.asyncProperty(file, async (f) => {
-      // Header columns: the extras, with listing id and amount put in at random places.
-      const cols: string[] = f.extras.map((_, i) => `x${i}`);
-      cols.splice(f.idAt % (cols.length + 1), 0, 'id');
-      cols.splice(f.amountAt % (cols.length + 1), 0, 'amount');
-      const name = (c: string): string => (c === 'id' ? f.idName : c === 'amount' ? 'bid_amount' : f.extras[Number(c.slice(1))]!);
-      let text = (f.bom ? '\ufeff' : '') + cols.map(name).join(',');
-      const expected: Array<{ listing_id: number; bid_amount: number; line: number }> = [];
-      for (const r of f.rows) {
-        text += f.eol.repeat(1 + r.blankLinesBefore);
-        const amount = (r.cents / 100).toFixed(r.cents % 100 === 0 ? 0 : 2);
-        const value = (c: string): string => (c === 'id' ? cell(String(r.id), r.quoteId) : c === 'amount' ? amount : cell(r.extra[Number(c.slice(1))]!));
-        expected.push({ listing_id: r.id, bid_amount: r.cents / 100, line: text.split('\n').length });
-        text += cols.map(value).join(',');
-      }
-      if (f.trailingEol) text += f.eol;
-      expect(await readBids(text, 'bids.csv')).toEqual(expected);
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(file, async (f) => {
+        // Header columns: the extras, with listing id and amount put in at random places.
+        const cols: string[] = f.extras.map((_, i) => `x${i}`);
+        cols.splice(f.idAt % (cols.length + 1), 0, 'id');
+        cols.splice(f.amountAt % (cols.length + 1), 0, 'amount');
+        const name = (c: string): string => (c === 'id' ? f.idName : c === 'amount' ? 'bid_amount' : f.extras[Number(c.slice(1))]!);
+        let text = (f.bom ? '\ufeff' : '') + cols.map(name).join(',');
+        const expected: Array<{ listing_id: number; bid_amount: number; line: number }> = [];
+        for (const r of f.rows) {
+          text += f.eol.repeat(1 + r.blankLinesBefore);
+          const amount = (r.cents / 100).toFixed(r.cents % 100 === 0 ? 0 : 2);
+          const value = (c: string): string =>
+            c === 'id' ? cell(String(r.id), r.quoteId) : c === 'amount' ? amount : cell(r.extra[Number(c.slice(1))]!);
+          expected.push({ listing_id: r.id, bid_amount: r.cents / 100, line: text.split('\n').length });
+          text += cols.map(value).join(',');
+        }
+        if (f.trailingEol) text += f.eol;
+        expect(await readBids(text, 'bids.csv')).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('names the right line for a problem after a quoted field spanning lines (CRLF)', async () => {
@@ -125,7 +134,9 @@ describe('bids file shapes: BOM, CRLF, extra columns, quoted multi-line fields',
     expect(await problems('\ufeffcomment,LISTING_ID,listing_id,bid_amount\n,1,2,25\n')).toMatch(
       /line 1: the header has more than one listing column: listing_id \(column 2\) and listing_id \(column 3\)/,
     );
-    expect(await problems('listing_id,listing_number,bid_amount\n1,1,25\n')).toMatch(/listing_id \(column 1\) and listing_number \(column 2\)/);
+    expect(await problems('listing_id,listing_number,bid_amount\n1,1,25\n')).toMatch(
+      /listing_id \(column 1\) and listing_number \(column 2\)/,
+    );
   });
 
   it('ignores other columns, even repeated ones', async () => {
@@ -143,22 +154,25 @@ describe('listing ids are read as text, never as a rounded number', () => {
     fc.stringMatching(/^[1-9][0-9]{20,400}$/),
   );
 
-  it('accepts exactly the plain decimals of positive safe integers, and the id sent reads as the file\'s text', async () => {
-    await fc.assert(fc.asyncProperty(digits, async (text) => {
-      const valid = /^[1-9][0-9]*$/.test(text) && BigInt(text) <= BigInt(Number.MAX_SAFE_INTEGER);
-      let bids;
-      try {
-        bids = await readBids(`listing_id,bid_amount\n${text},25\n`, 'bids.csv');
-      } catch (err) {
-        expect(err).toBeInstanceOf(UsageError);
-        expect(valid).toBe(false);
-        expect((err as Error).message).toMatch(/bids\.csv line 2: listing id '/);
-        return;
-      }
-      expect(valid).toBe(true);
-      // The number goes out as JSON: its text there must be the file's, digit for digit.
-      expect(JSON.stringify(bids[0]!.listing_id)).toBe(text);
-    }), { numRuns: 500 });
+  it("accepts exactly the plain decimals of positive safe integers, and the id sent reads as the file's text", async () => {
+    await fc.assert(
+      fc.asyncProperty(digits, async (text) => {
+        const valid = /^[1-9][0-9]*$/.test(text) && BigInt(text) <= BigInt(Number.MAX_SAFE_INTEGER);
+        let bids;
+        try {
+          bids = await readBids(`listing_id,bid_amount\n${text},25\n`, 'bids.csv');
+        } catch (err) {
+          expect(err).toBeInstanceOf(UsageError);
+          expect(valid).toBe(false);
+          expect((err as Error).message).toMatch(/bids\.csv line 2: listing id '/);
+          return;
+        }
+        expect(valid).toBe(true);
+        // The number goes out as JSON: its text there must be the file's, digit for digit.
+        expect(JSON.stringify(bids[0]!.listing_id)).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses 2^53 + 1 and a 400-digit id with the line number, instead of …992 or null', async () => {
@@ -170,7 +184,9 @@ describe('listing ids are read as text, never as a rounded number', () => {
 
   it('takes 2^53 - 1 itself, and refuses leading zeros naming the id to write', async () => {
     expect((await readBids('listing_id,bid_amount\n9007199254740991,25\n', 'b'))[0]!.listing_id).toBe(9007199254740991);
-    expect(await problems('listing_id,bid_amount\n0042,25\n')).toContain("bids.csv line 2: listing id '0042' has leading zeros; write it as 42");
+    expect(await problems('listing_id,bid_amount\n0042,25\n')).toContain(
+      "bids.csv line 2: listing id '0042' has leading zeros; write it as 42",
+    );
     expect(await problems('listing_id,bid_amount\n000,25\n')).toContain("listing id '000' is not a positive whole number");
   });
 });

@@ -19,15 +19,20 @@ afterAll(() => rmSync(broken, { recursive: true, force: true }));
 
 function run(args: string[], nodeOptions: string) {
   return spawnSync(process.execPath, [join(broken, 'bin/mkt.cjs'), ...args], {
-    encoding: 'utf8', timeout: 20_000,
+    encoding: 'utf8',
+    timeout: 20_000,
     env: { PATH: process.env.PATH, HOME: broken, NODE_OPTIONS: nodeOptions, XDG_CACHE_HOME: join(broken, 'cache') },
   });
 }
 
 describe('a bin whose main cannot load', () => {
   it.each(['', '--unhandled-rejections=warn', '--unhandled-rejections=none'])(
-    'exits 1 and says why (NODE_OPTIONS=%j), for a command and for help', (nodeOptions) => {
-      for (const args of [['listings', 'search'], ['listings', 'search', '--help']]) {
+    'exits 1 and says why (NODE_OPTIONS=%j), for a command and for help',
+    (nodeOptions) => {
+      for (const args of [
+        ['listings', 'search'],
+        ['listings', 'search', '--help'],
+      ]) {
         const r = run(args, nodeOptions);
         expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(1);
         expect(r.stderr).toMatch(/^mkt: /);

@@ -23,7 +23,10 @@ function stackOfBundledError(maps: boolean): string {
 
 describe('source maps of the bundles', () => {
   it('lead a stack from the bundle to the line of src/main.ts that threw', () => {
-    const line = readFileSync(resolve(import.meta.dirname, '../src/main.ts'), 'utf8').split('\n').findIndex((l) => l.includes('io.stdout.write(`${VERSION}')) + 1;
+    const line =
+      readFileSync(resolve(import.meta.dirname, '../src/main.ts'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('io.stdout.write(`${VERSION}')) + 1;
     expect(line).toBeGreaterThan(0);
     expect(stackOfBundledError(true)).toContain(`src/main.ts:${line}:`);
     // Without them the stack is the bundle's own.

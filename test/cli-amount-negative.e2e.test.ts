@@ -23,7 +23,11 @@ describe('a bid of -25', () => {
       expect(r.stderr).toContain(`--amount: -25 ${NEGATIVE}`);
       expect(r.stderr).not.toMatch(/not an amount/);
     }
-    const stdin = await runMkt(['order', 'submit', '-', '--dry-run'], { env: NOWHERE, home, input: 'listing_id,bid_amount\n10000001,-25\n' });
+    const stdin = await runMkt(['order', 'submit', '-', '--dry-run'], {
+      env: NOWHERE,
+      home,
+      input: 'listing_id,bid_amount\n10000001,-25\n',
+    });
     expect(stdin.code).toBe(2);
     expect(stdin.stderr).toContain(`stdin line 2: bid_amount -25 ${NEGATIVE}`);
   });

@@ -81,17 +81,32 @@ describe('mkt api (spawned binary against the mock)', () => {
   });
 
   it('warns on stderr that a POST of an order bypasses the order desk, under any spelling of the path; other calls get no warning', async () => {
-    const listing = mock.app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)!;
+    const listing = mock.app.ctx.store.listings.find(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.borrowerUserId,
+    )!;
     const body = JSON.stringify({ bid_requests: [{ listing_id: listing.listing_number, bid_amount: 25 }] });
     const before = mock.app.ctx.store.orders.size;
     for (const path of ['/v1/orders/', '/v1//orders', '/v1/./orders']) {
       const r = await runMkt(['api', 'POST', path, '--input', '-'], { env: mock.env, input: body });
-      expect(r.stderr).toMatch(new RegExp(`^mkt: warning: POST ${path.replace(/\./g, '\\.')} places an order past the order desk: nothing checks what the account already holds, no order journal records it`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^mkt: warning: POST ${path.replace(/\./g, '\\.')} places an order past the order desk: nothing checks what the account already holds, no order journal records it`,
+        ),
+      );
       expect(r.stderr).toContain('`mkt order submit` places bids with those safeguards');
     }
     // Sent as given: the raw call is still the raw call (a listing may appear in one order each time).
     expect(mock.app.ctx.store.orders.size).toBe(before + 3);
-    for (const [method, path] of [['GET', '/v1/orders/'], ['POST', '/v1/marketplace/application/offers/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/orders/'],
+      ['POST', '/v1/marketplace/application/offers/'],
+    ] as const) {
       const r = await runMkt(['api', method, path], { env: mock.env });
       expect(r.stderr).not.toContain('order desk');
     }

@@ -39,14 +39,24 @@ const at = (baseUrl: string) => ({ ...mock.env, MKT_BASE_URL: baseUrl });
 function biddable(n: number): number[] {
   const now = mock.app.ctx.clock.now();
   return mock.app.ctx.store.listings
-    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.borrowerUserId
-      && now - l.listing_creation_date > 2 * 86_400_000 && l.listing_start_date < now && !l.mockRole && !l.authorizedUsers && !l.investmentTypeUnset)
+    .filter(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.borrowerUserId
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && l.listing_start_date < now
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.investmentTypeUnset,
+    )
     .slice(0, n)
     .map((l) => l.listing_number);
 }
 
 describe('mkt order submit under spellings of one base URL', () => {
-  it('places a file once: //v1, /v1/ and /./v1 are refused by the journal, 0.0.0.0 as a bind address, /V1 is the mock\'s 404', async () => {
+  it("places a file once: //v1, /v1/ and /./v1 are refused by the journal, 0.0.0.0 as a bind address, /V1 is the mock's 404", async () => {
     const ids = biddable(2);
     const file = join(home, 'bids.csv');
     writeFileSync(file, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
@@ -56,7 +66,12 @@ describe('mkt order submit under spellings of one base URL', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(aliceBids()).toHaveLength(2);
 
-    for (const spelling of [`http://127.0.0.1:${port}//v1`, `http://127.0.0.1:${port}/v1/`, `http://127.0.0.1:${port}/./v1`, `http://127.0.0.1:${port}/%76%31`]) {
+    for (const spelling of [
+      `http://127.0.0.1:${port}//v1`,
+      `http://127.0.0.1:${port}/v1/`,
+      `http://127.0.0.1:${port}/./v1`,
+      `http://127.0.0.1:${port}/%76%31`,
+    ]) {
       const again = await submit(spelling);
       expect(again.code, `${spelling}: ${again.stderr}`).toBe(2);
       expect(again.stderr, spelling).toContain('nothing was sent');
@@ -69,7 +84,9 @@ describe('mkt order submit under spellings of one base URL', () => {
       const before = mock.app.requestLog.list(1).total;
       const refused = await submit(bind);
       expect(refused.code, `${bind}: ${refused.stderr}`).toBe(2);
-      expect(refused.stderr).toMatch(/names (0\.0\.0\.0|\[::\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent/);
+      expect(refused.stderr).toMatch(
+        /names (0\.0\.0\.0|\[::\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent/,
+      );
       expect(refused.stderr).toMatch(/MKT_BASE_URL/);
       // Refused before the account was asked: no request reached the mock.
       expect(mock.app.requestLog.list(1).total, bind).toBe(before);
@@ -87,7 +104,10 @@ describe('mkt invest run under two spellings at once', () => {
   it('shares one lock: the runs on /v1 and //v1 bid no listing twice and no more than one run would', async () => {
     // max_per_day spans runs: together they may bid what one alone would, 10 × 25.
     const strategy = join(home, 'strategy.yaml');
-    writeFileSync(strategy, 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\nmax_per_run: 250\nmax_per_day: 250\n');
+    writeFileSync(
+      strategy,
+      'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\nmax_per_run: 250\nmax_per_day: 250\n',
+    );
     const run = (baseUrl: string) => runMkt(['invest', 'run', strategy, '--yes'], { env: at(baseUrl), home, timeoutMs: 30_000 });
     const [a, b] = await Promise.all([run(`http://127.0.0.1:${port}/v1`), run(`http://127.0.0.1:${port}//v1`)]);
     // The second waits for the lock, then plans from what the first placed (exit 0), or gives up (exit 2).

@@ -16,8 +16,10 @@ beforeAll(async () => {
   writeFileSync(join(bin, 'mkt'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'mkt'), 0o755);
   env = {
-    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home,
-    MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'),
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    MKT_CONFIG_DIR: join(home, 'config'),
+    MKT_STATE_DIR: join(home, 'state'),
     // Completion must never reach the network: a call would fail here, and it would show.
     MKT_ROOT_URL: 'http://127.0.0.1:9',
   };
@@ -31,9 +33,16 @@ async function bashComplete(words: string[]): Promise<string[]> {
   const script = join(home, 'mkt.bash');
   writeFileSync(script, (await runMkt(['completion', 'bash'])).stdout);
   const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const out = execFileSync('bash', ['--norc', '--noprofile', '-c',
-    `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _mkt_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
-  ], { env, encoding: 'utf8', timeout: 20_000 });
+  const out = execFileSync(
+    'bash',
+    [
+      '--norc',
+      '--noprofile',
+      '-c',
+      `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _mkt_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { env, encoding: 'utf8', timeout: 20_000 },
+  );
   return out.split('\n').filter(Boolean);
 }
 
@@ -55,7 +64,16 @@ describe('shell completion', () => {
   });
 
   it('bash: completes the enumerated values of a filter, also after a comma and after =', async () => {
-    expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', ''])).toEqual(['AA', 'A', 'B', 'C', 'D', 'E', 'HR', 'N/A']);
+    expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', ''])).toEqual([
+      'AA',
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'HR',
+      'N/A',
+    ]);
     expect(await bashComplete(['mkt', 'listings', 'search', '--platform_rating', 'AA,H'])).toEqual(['AA,HR']);
     // Bash splits --fico_score=76 at '=': the candidates replace only the part after it.
     expect(await bashComplete(['mkt', 'listings', 'search', '--fico_score', '=', '76'])).toEqual(['760-779']);

@@ -36,25 +36,62 @@ const CASES: Case[] = [
   { name: '--port above 65535', args: [...SERVE, '--port', '99999'], says: [/--port/, /'99999'/] },
   { name: '--port not a number', args: [...SERVE, '--port', 'abc'], says: [/--port/, /'abc'/] },
   { name: '--port negative', args: [...SERVE, '--port', '-1'], says: [/--port/, /'-1'/] },
-  { name: '--auto-approve an unknown user (the seeded ones are named)', args: [...SERVE, '--port', '0', '--auto-approve', 'mallory'], says: [/--auto-approve/, /'mallory'/, /alice, bob/] },
+  {
+    name: '--auto-approve an unknown user (the seeded ones are named)',
+    args: [...SERVE, '--port', '0', '--auto-approve', 'mallory'],
+    says: [/--auto-approve/, /'mallory'/, /alice, bob/],
+  },
   { name: '--client without a redirect', args: [...SERVE, '--port', '0', '--client', 'x:y'], says: [/--client/, /'x:y'/] },
-  { name: '--client with a redirect that is no URL', args: [...SERVE, '--port', '0', '--client', 'id:secret:nowhere'], says: [/--client/, /'nowhere'/] },
+  {
+    name: '--client with a redirect that is no URL',
+    args: [...SERVE, '--port', '0', '--client', 'id:secret:nowhere'],
+    says: [/--client/, /'nowhere'/],
+  },
   { name: '--listings negative', args: ['mock', 'serve', '--port', '0', '--listings', '-3'], says: [/--listings/, /'-3'/] },
   { name: '--listings a fraction', args: ['mock', 'serve', '--port', '0', '--listings', '1.5'], says: [/--listings/, /'1\.5'/] },
   { name: '--seed not a number', args: [...SERVE, '--port', '0', '--seed', 'x'], says: [/--seed/, /'x'/] },
   { name: '--seed negative', args: [...SERVE, '--port', '0', '--seed', '-7'], says: [/--seed/, /'-7'/] },
   { name: '--start not an ISO time', args: [...SERVE, '--port', '0', '--start', 'yesterday'], says: [/--start/, /'yesterday'/] },
   // 192.0.2.1 is TEST-NET-1: never a local address, so binding fails with EADDRNOTAVAIL and sends nothing.
-  { name: '--host that is not a local address', args: [...SERVE, '--port', '0', '--host', '192.0.2.1'], says: [/--host/, /'192\.0\.2\.1'/] },
+  {
+    name: '--host that is not a local address',
+    args: [...SERVE, '--port', '0', '--host', '192.0.2.1'],
+    says: [/--host/, /'192\.0\.2\.1'/],
+  },
   { name: 'MKT_PROFILE with a slash', args: ['account'], env: { MKT_PROFILE: '../x' }, says: [/MKT_PROFILE/, /'\.\.\/x'/] },
   { name: '--profile with a space', args: ['--profile', 'a b', 'account'], says: [/--profile/, /'a b'/] },
   { name: 'MKT_BASE_URL not a URL', args: ['account'], env: { MKT_BASE_URL: 'not-a-url' }, says: [/MKT_BASE_URL/, /'not-a-url'/] },
-  { name: 'MKT_BASE_URL not a URL, with a token', args: ['account'], env: { MKT_BASE_URL: 'not-a-url', MKT_ACCESS_TOKEN: 'x' }, says: [/MKT_BASE_URL/, /'not-a-url'/] },
-  { name: 'MKT_BASE_URL with an unclosed IPv6 bracket', args: ['account'], env: { MKT_BASE_URL: 'http://[::1' }, says: [/MKT_BASE_URL/, /'http:\/\/\[::1'/] },
-  { name: 'MKT_BASE_URL with a port out of range', args: ['account'], env: { MKT_BASE_URL: 'http://127.0.0.1:99999/v1', MKT_ACCESS_TOKEN: 'x' }, says: [/MKT_BASE_URL/, /port 99999/] },
+  {
+    name: 'MKT_BASE_URL not a URL, with a token',
+    args: ['account'],
+    env: { MKT_BASE_URL: 'not-a-url', MKT_ACCESS_TOKEN: 'x' },
+    says: [/MKT_BASE_URL/, /'not-a-url'/],
+  },
+  {
+    name: 'MKT_BASE_URL with an unclosed IPv6 bracket',
+    args: ['account'],
+    env: { MKT_BASE_URL: 'http://[::1' },
+    says: [/MKT_BASE_URL/, /'http:\/\/\[::1'/],
+  },
+  {
+    name: 'MKT_BASE_URL with a port out of range',
+    args: ['account'],
+    env: { MKT_BASE_URL: 'http://127.0.0.1:99999/v1', MKT_ACCESS_TOKEN: 'x' },
+    says: [/MKT_BASE_URL/, /port 99999/],
+  },
   { name: 'MKT_ROOT_URL not a URL', args: ['account'], env: { MKT_ROOT_URL: 'nope' }, says: [/MKT_ROOT_URL/, /'nope'/] },
-  { name: 'MKT_ROOT_URL not a URL, moving the mock clock', args: ['mock', 'clock', 'advance', '1h'], env: { MKT_ROOT_URL: 'nope' }, says: [/MKT_ROOT_URL/, /'nope'/] },
-  { name: 'MKT_ROOT_URL not http', args: ['mock', 'clock', 'advance', '1h'], env: { MKT_ROOT_URL: 'ftp://127.0.0.1' }, says: [/MKT_ROOT_URL/, /'ftp:\/\/127\.0\.0\.1'/] },
+  {
+    name: 'MKT_ROOT_URL not a URL, moving the mock clock',
+    args: ['mock', 'clock', 'advance', '1h'],
+    env: { MKT_ROOT_URL: 'nope' },
+    says: [/MKT_ROOT_URL/, /'nope'/],
+  },
+  {
+    name: 'MKT_ROOT_URL not http',
+    args: ['mock', 'clock', 'advance', '1h'],
+    env: { MKT_ROOT_URL: 'ftp://127.0.0.1' },
+    says: [/MKT_ROOT_URL/, /'ftp:\/\/127\.0\.0\.1'/],
+  },
   { name: 'MKT_AUTH_URL not a URL', args: ['account'], env: { MKT_AUTH_URL: 'nope' }, says: [/MKT_AUTH_URL/, /'nope'/] },
   { name: 'MKT_CLIENT_ID empty but for spaces', args: ['account'], env: { MKT_CLIENT_ID: '  ' }, says: [/MKT_CLIENT_ID/] },
   { name: 'MKT_REDIRECT_URI not a URL', args: ['login'], env: { MKT_REDIRECT_URI: 'nope' }, says: [/MKT_REDIRECT_URI/, /'nope'/] },
@@ -62,26 +99,43 @@ const CASES: Case[] = [
   { name: '--timezone unknown', args: ['--timezone', 'Mars/Base', 'account'], says: [/--timezone/, /'Mars\/Base'/] },
   { name: 'MKT_OUTPUT unknown', args: ['account'], env: { MKT_OUTPUT: 'xml' }, says: [/MKT_OUTPUT/, /'xml'/] },
   { name: '-o unknown', args: ['-o', 'xml', 'account'], says: [/--output/, /'xml'/] },
-  { name: 'MKT_KEYCHAIN_TIMEOUT not a number', args: ['account'], env: { MKT_KEYCHAIN_TIMEOUT: 'abc' }, says: [/MKT_KEYCHAIN_TIMEOUT/, /'abc'/] },
-  { name: 'MKT_KEYCHAIN_TIMEOUT past what a timer can hold', args: ['account'], env: { MKT_KEYCHAIN_TIMEOUT: '99999999' }, says: [/MKT_KEYCHAIN_TIMEOUT/, /'99999999'/] },
+  {
+    name: 'MKT_KEYCHAIN_TIMEOUT not a number',
+    args: ['account'],
+    env: { MKT_KEYCHAIN_TIMEOUT: 'abc' },
+    says: [/MKT_KEYCHAIN_TIMEOUT/, /'abc'/],
+  },
+  {
+    name: 'MKT_KEYCHAIN_TIMEOUT past what a timer can hold',
+    args: ['account'],
+    env: { MKT_KEYCHAIN_TIMEOUT: '99999999' },
+    says: [/MKT_KEYCHAIN_TIMEOUT/, /'99999999'/],
+  },
   { name: 'MKT_KEYCHAIN_TIMEOUT negative', args: ['account'], env: { MKT_KEYCHAIN_TIMEOUT: '-5' }, says: [/MKT_KEYCHAIN_TIMEOUT/, /'-5'/] },
   {
     name: 'base_url of the default profile in the config file',
-    args: ['account'], home: () => homeWithConfig({ default: { base_url: 'not-a-url' } }),
+    args: ['account'],
+    home: () => homeWithConfig({ default: { base_url: 'not-a-url' } }),
     says: [/base_url/, /profile 'default'/, /'not-a-url'/],
   },
   {
     name: 'auth_url of a named profile in the config file',
-    args: ['--profile', 'work', 'account'], home: () => homeWithConfig({ work: { auth_url: 'http://[::1' } }),
+    args: ['--profile', 'work', 'account'],
+    home: () => homeWithConfig({ work: { auth_url: 'http://[::1' } }),
     says: [/auth_url/, /profile 'work'/, /'http:\/\/\[::1'/],
   },
   {
     name: 'timezone of a profile in the config file',
-    args: ['account'], home: () => homeWithConfig({ default: { timezone: 'Mars/Base' } }),
+    args: ['account'],
+    home: () => homeWithConfig({ default: { timezone: 'Mars/Base' } }),
     says: [/timezone/, /profile 'default'/, /'Mars\/Base'/],
   },
   { name: 'config set base_url not a URL', args: ['config', 'set', 'base_url', 'not-a-url'], says: [/base_url/, /'not-a-url'/] },
-  { name: 'config set base_url with a port out of range', args: ['config', 'set', 'base_url', 'http://127.0.0.1:99999'], says: [/base_url/, /99999/] },
+  {
+    name: 'config set base_url with a port out of range',
+    args: ['config', 'set', 'base_url', 'http://127.0.0.1:99999'],
+    says: [/base_url/, /99999/],
+  },
 ];
 
 describe('a configuration mistake is exit 2 naming what and where, with nothing sent and nothing written', () => {
@@ -120,7 +174,9 @@ test('a bad base_url kept in the config file can still be fixed with config set'
   const r = await runMkt(['config', 'set', 'base_url', 'http://127.0.0.1:4010/v1'], { home });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  const config = JSON.parse(readFileSync(join(home, 'config', 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> };
+  const config = JSON.parse(readFileSync(join(home, 'config', 'config.json'), 'utf8')) as {
+    profiles: Record<string, Record<string, string>>;
+  };
   expect(config.profiles.default?.base_url).toBe('http://127.0.0.1:4010/v1');
 });
 
@@ -129,11 +185,26 @@ function brokenIo(): { io: Io; err: () => string } {
   const stderr = new PassThrough();
   let err = '';
   stderr.on('data', (d) => (err += String(d)));
-  const env = new Proxy({}, { get: () => { throw new TypeError('env exploded'); } });
+  const env = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new TypeError('env exploded');
+      },
+    },
+  );
   return {
     io: {
-      stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
-      env, sleep: async () => undefined, now: () => 0, stopSignal: () => new Promise(() => undefined),
+      stdout: new PassThrough(),
+      stderr,
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      env,
+      sleep: async () => undefined,
+      now: () => 0,
+      stopSignal: () => new Promise(() => undefined),
     },
     err: () => err,
   };

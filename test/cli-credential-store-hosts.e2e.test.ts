@@ -37,10 +37,17 @@ function cron(home: string, args: string[], extra: Record<string, string> = {}, 
 
 /** `mkt login --insecure-storage` into `home`'s default config dir, the auto-approving mock's redirect followed here. */
 async function fileLogin(home: string, mock: LoginMock): Promise<void> {
-  const login = spawnLogin(home, {
-    ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret, MKT_CREDENTIAL_STORE: '',
-    MKT_CONFIG_DIR: join(home, '.config', 'mkt'), MKT_STATE_DIR: join(home, '.local', 'state', 'mkt'),
-  }, ['--insecure-storage', '--timeout', '20']);
+  const login = spawnLogin(
+    home,
+    {
+      ...mock.loginEnv,
+      MKT_CLIENT_SECRET: mock.secret,
+      MKT_CREDENTIAL_STORE: '',
+      MKT_CONFIG_DIR: join(home, '.config', 'mkt'),
+      MKT_STATE_DIR: join(home, '.local', 'state', 'mkt'),
+    },
+    ['--insecure-storage', '--timeout', '20'],
+  );
   await fetch(await login.url).then((r) => r.arrayBuffer());
   const r = await login.done;
   expect(r.code, r.stderr).toBe(0);
@@ -58,7 +65,10 @@ afterAll(async () => {
 const hostOf = (origin: string) => new URL(origin).host;
 
 describe('a file-store profile in a cron HOME, pointed at any host', () => {
-  for (const [what, nodeArgs] of [['with the keychain binding', []], ['without libsecret-1-0', ['--require', NO_LIBSECRET]]] as const) {
+  for (const [what, nodeArgs] of [
+    ['with the keychain binding', []],
+    ['without libsecret-1-0', ['--require', NO_LIBSECRET]],
+  ] as const) {
     it(`${what}: the chosen host works, another says which host holds the credentials`, async () => {
       const home = tempHome();
       await fileLogin(home, mock);
@@ -74,7 +84,9 @@ describe('a file-store profile in a cron HOME, pointed at any host', () => {
 
       const elsewhere = await cron(home, ['account'], { MKT_ROOT_URL: other.origin }, [...nodeArgs]);
       expect(elsewhere.code, elsewhere.stderr).toBe(3);
-      expect(elsewhere.stderr).toContain(`not logged in at ${hostOf(other.origin)} (profile default): profile default holds credentials for ${hostOf(mock.origin)}`);
+      expect(elsewhere.stderr).toContain(
+        `not logged in at ${hostOf(other.origin)} (profile default): profile default holds credentials for ${hostOf(mock.origin)}`,
+      );
       expect(elsewhere.stderr).not.toMatch(/keychain|libsecret/);
 
       // Logging out at a host the file does not hold: nothing stored there, and no keychain error.
@@ -93,14 +105,20 @@ describe('a file-store profile in a cron HOME, pointed at any host', () => {
 describe('a keychain binding that cannot load, in a cron HOME', () => {
   it("is diagnosed past keytar's own loader, which swallows dlopen's words", async () => {
     const keytarWords = new Error('Failed to load keytar native addon, checked ["../build/Release"] on prebuilds/linux-x64');
-    const err = await loadKeytar(async () => {
-      throw keytarWords;
-    }, () => ['libsecret-1.so.0: cannot open shared object file: No such file or directory']).catch((e: unknown) => e);
+    const err = await loadKeytar(
+      async () => {
+        throw keytarWords;
+      },
+      () => ['libsecret-1.so.0: cannot open shared object file: No such file or directory'],
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeychainError);
     expect((err as Error).message).toBe('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage');
-    const other = await loadKeytar(async () => {
-      throw keytarWords;
-    }, () => []).catch((e: unknown) => e);
+    const other = await loadKeytar(
+      async () => {
+        throw keytarWords;
+      },
+      () => [],
+    ).catch((e: unknown) => e);
     expect((other as Error).message).toContain('cannot load the keychain binding (Failed to load keytar native addon');
   });
 
@@ -111,7 +129,10 @@ describe('a keychain binding that cannot load, in a cron HOME', () => {
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toContain('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage');
     }
-    const login = await cron(home, ['login', '--no-browser', '--timeout', '5'], { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, ['--require', NO_LIBSECRET]);
+    const login = await cron(home, ['login', '--no-browser', '--timeout', '5'], { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret }, [
+      '--require',
+      NO_LIBSECRET,
+    ]);
     expect(login.code, login.stderr).toBe(3);
     expect(login.stderr).toContain('libsecret-1-0');
     expect(login.stderr).not.toContain('/oauth?');

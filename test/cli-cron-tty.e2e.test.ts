@@ -20,16 +20,28 @@ function freshListings(n: number): number[] {
   const now = mock.app.ctx.clock.now();
   const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
   return mock.app.ctx.store.listings
-    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.borrowerUserId
-      && now - l.listing_creation_date > 2 * 86_400_000 && l.listing_start_date < now && !l.mockRole && !l.authorizedUsers
-      && !taken.has(l.listing_number))
-    .slice(0, n).map((l) => l.listing_number);
+    .filter(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.borrowerUserId
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && l.listing_start_date < now
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !taken.has(l.listing_number),
+    )
+    .slice(0, n)
+    .map((l) => l.listing_number);
 }
 
 /** Runs mkt under `env -i` with only HOME, PATH and the profile, as cron would. */
 function cron(home: string, args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('env', ['-i', `HOME=${home}`, `PATH=${process.env.PATH}`, 'MKT_PROFILE=cron', process.execPath, BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('env', ['-i', `HOME=${home}`, `PATH=${process.env.PATH}`, 'MKT_PROFILE=cron', process.execPath, BIN, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -48,7 +60,23 @@ describe('a cron job with nothing but HOME, PATH and the profile', () => {
     const home = tempHome();
     expect((await cron(home, ['config', 'set', 'root_url', mock.origin])).code).toBe(0);
     // The one interactive step: login. The mock approves at once; the test plays the browser.
-    const login = spawn('env', ['-i', `HOME=${home}`, `PATH=${process.env.PATH}`, 'MKT_PROFILE=cron', process.execPath, BIN, 'login', '--no-browser', '--insecure-storage', '--timeout', '20'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const login = spawn(
+      'env',
+      [
+        '-i',
+        `HOME=${home}`,
+        `PATH=${process.env.PATH}`,
+        'MKT_PROFILE=cron',
+        process.execPath,
+        BIN,
+        'login',
+        '--no-browser',
+        '--insecure-storage',
+        '--timeout',
+        '20',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let err = '';
     const done = new Promise<number | null>((resolve) => login.on('close', resolve));
     login.stderr.on('data', (d) => {
@@ -58,7 +86,9 @@ describe('a cron job with nothing but HOME, PATH and the profile', () => {
         (login as { opened?: boolean }).opened = true;
         // Fire and forget, as a browser would: the emitter drops a listener's promise, this one cannot reject
         // (caught), and whether the approval arrived is the login's exit code, awaited below.
-        void fetch(url).then((r) => r.arrayBuffer()).catch(() => undefined);
+        void fetch(url)
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined);
       }
     });
     expect(await done, err).toBe(0);
@@ -100,7 +130,17 @@ describe.skipIf(noTmux)('on a terminal', () => {
     writeFileSync(file, `listing_id,bid_amount\n${id},25\n`);
     const session = `mkt-test-${process.pid}-${Date.now()}`;
     const envs = `MKT_ROOT_URL=${mock.origin} MKT_ACCESS_TOKEN=${issueTestToken(mock.app)} MKT_CONFIG_DIR=${home}/c MKT_STATE_DIR=${home}/s NO_COLOR=1`;
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '160', '-y', '40', `env ${envs} ${process.execPath} ${BIN} order submit ${file}; echo EXIT=$?; sleep 60`]);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '160',
+      '-y',
+      '40',
+      `env ${envs} ${process.execPath} ${BIN} order submit ${file}; echo EXIT=$?; sleep 60`,
+    ]);
     const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session]).toString();
     const waitFor = async (re: RegExp) => {
       for (let i = 0; i < 100 && !re.test(screen()); i++) await new Promise((r) => setTimeout(r, 100));

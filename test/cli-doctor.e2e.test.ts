@@ -39,7 +39,10 @@ afterAll(async () => {
 });
 
 /** Runs `mkt doctor -o json` and reads its checks. */
-async function doctor(env: Record<string, string>, home = tempHome()): Promise<{ run: RunResult; checks: Check[]; of: (name: string) => Check }> {
+async function doctor(
+  env: Record<string, string>,
+  home = tempHome(),
+): Promise<{ run: RunResult; checks: Check[]; of: (name: string) => Check }> {
   const run = await runMkt(['doctor', '-o', 'json'], { env: { PATH: path, ...env }, home });
   const checks = JSON.parse(run.stdout) as Check[];
   return { run, checks, of: (name) => checks.find((c) => c.check === name)! };
@@ -62,7 +65,10 @@ describe('mkt doctor', () => {
   it('passes every check against a mock with a token, one line each, and prints no secret', async () => {
     const { run, checks } = await doctor(mock.env);
     expect(checks.map((c) => c.check)).toEqual(['settings', 'marketplace', 'clock', 'credentials', 'journal', 'lock', 'path']);
-    expect(checks.filter((c) => c.status !== 'ok' && c.status !== 'warn'), run.stdout).toEqual([]);
+    expect(
+      checks.filter((c) => c.status !== 'ok' && c.status !== 'warn'),
+      run.stdout,
+    ).toEqual([]);
     expect(run.code).toBe(0);
     const account = mock.app.ctx.store.accounts.get('alice-1')!.externalUserId;
     expect(checks.find((c) => c.check === 'credentials')!.detail).toContain(`accepted for account ${account}`);
@@ -108,8 +114,20 @@ describe('mkt doctor', () => {
 
   it('fails on a damaged journal, naming the file and line and the repair', async () => {
     const home = tempHome();
-    const listing = mock.app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)!;
-    const placed = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], { env: mock.env, home, input: `listing_id\n${listing.listing_number}\n` });
+    const listing = mock.app.ctx.store.listings.find(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.borrowerUserId,
+    )!;
+    const placed = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], {
+      env: mock.env,
+      home,
+      input: `listing_id\n${listing.listing_number}\n`,
+    });
     expect(placed.code, placed.stderr).toBe(0);
     const journal = join(dirname(submitLock(home)), 'journal.jsonl');
     expect((await doctor(mock.env, home)).of('journal')).toMatchObject({ status: 'ok', detail: `${journal} read whole` });
@@ -125,25 +143,56 @@ describe('mkt doctor', () => {
   it('warns when another state directory (the default one, or MKT_STATE_DIR) holds an order journal for the same account', async () => {
     const home = tempHome();
     const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
-    const listing = mock.app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId && !taken.has(l.listing_number))!;
+    const listing = mock.app.ctx.store.listings.find(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.borrowerUserId
+        && !taken.has(l.listing_number),
+    )!;
     // A submit from a shell without MKT_STATE_DIR: its journal is under ~/.local/state/mkt.
     const byDefault = { ...mock.env, MKT_STATE_DIR: '' };
-    const placed = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], { env: byDefault, home, input: `listing_id\n${listing.listing_number}\n` });
+    const placed = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], {
+      env: byDefault,
+      home,
+      input: `listing_id\n${listing.listing_number}\n`,
+    });
     expect(placed.code, placed.stderr).toBe(0);
     const xdg = join(home, '.local', 'state', 'mkt');
 
     const withVar = await doctor(mock.env, home);
     expect(withVar.run.code).toBe(0);
-    expect(withVar.of('journal')).toMatchObject({ status: 'warn', detail: expect.stringContaining(`${xdg} (the default, ~/.local/state/mkt) holds an order journal for this account too (1 order, the last sent `) });
+    expect(withVar.of('journal')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining(
+        `${xdg} (the default, ~/.local/state/mkt) holds an order journal for this account too (1 order, the last sent `,
+      ),
+    });
     expect(withVar.of('journal').detail).toContain(`which runs using ${join(home, 'state')} do not read`);
-    expect(withVar.of('journal').fix).toMatch(/^use one state directory for this account on this machine — set MKT_STATE_DIR to the same folder for every run/);
+    expect(withVar.of('journal').fix).toMatch(
+      /^use one state directory for this account on this machine — set MKT_STATE_DIR to the same folder for every run/,
+    );
 
     // A journal under $XDG_STATE_HOME/mkt: found from a run with MKT_STATE_DIR; the directory in use is never "another".
     const home2 = tempHome();
     const xdgEnv = { ...byDefault, XDG_STATE_HOME: join(home2, 'xdg') };
-    expect((await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--allow-duplicate'], { env: xdgEnv, home: home2, input: `listing_id\n${listing.listing_number}\n` })).code).toBe(0);
+    expect(
+      (
+        await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--allow-duplicate'], {
+          env: xdgEnv,
+          home: home2,
+          input: `listing_id\n${listing.listing_number}\n`,
+        })
+      ).code,
+    ).toBe(0);
     const found = await doctor({ ...xdgEnv, MKT_STATE_DIR: join(home2, 'state') }, home2);
-    expect(found.of('journal')).toMatchObject({ status: 'warn', detail: expect.stringContaining(`${join(home2, 'xdg', 'mkt')} ($XDG_STATE_HOME/mkt) holds an order journal for this account too`) });
+    expect(found.of('journal')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining(`${join(home2, 'xdg', 'mkt')} ($XDG_STATE_HOME/mkt) holds an order journal for this account too`),
+    });
     expect((await doctor(xdgEnv, home2)).of('journal').status).toBe('ok');
   });
 
@@ -199,7 +248,10 @@ describe('mkt doctor', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { of } = await doctor({ MKT_ROOT_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, MKT_ACCESS_TOKEN: 'x' });
-      expect(of('clock')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/ahead of the marketplace's Date header .* by (1 h 59 min|2 h 0 min)/) });
+      expect(of('clock')).toMatchObject({
+        status: 'warn',
+        detail: expect.stringMatching(/ahead of the marketplace's Date header .* by (1 h 59 min|2 h 0 min)/),
+      });
       expect(of('clock').fix).toContain('mkt mock clock');
     } finally {
       await new Promise<void>((r) => server.close(() => r()));

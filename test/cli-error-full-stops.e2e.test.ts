@@ -24,13 +24,19 @@ describe('a clause of a message', () => {
   });
 
   it("an API error's message never closes with a full stop, whatever the marketplace sent", () => {
-    fc.assert(fc.property(fc.string(), fc.constantFrom('', '.', '. ', '..'), fc.option(fc.constantFrom('ORD0003', 'ORD0014', 'invalid_token')),
-      (text, end, code) => {
-        const e = errorFromResponse(400, { code: code ?? undefined, message: `${text}${end}` }, 'order submit');
-        // Closed once by the sentence around it, it never ends in two stops (an ellipsis is three). What the
-        // marketplace wrote inside its text (fast-check found "..!") is its own and is shown as sent.
-        expect(/(?<!\.)\.\.$/.test(`${e.message}.`)).toBe(false);
-      }));
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.constantFrom('', '.', '. ', '..'),
+        fc.option(fc.constantFrom('ORD0003', 'ORD0014', 'invalid_token')),
+        (text, end, code) => {
+          const e = errorFromResponse(400, { code: code ?? undefined, message: `${text}${end}` }, 'order submit');
+          // Closed once by the sentence around it, it never ends in two stops (an ellipsis is three). What the
+          // marketplace wrote inside its text (fast-check found "..!") is its own and is shown as sent.
+          expect(/(?<!\.)\.\.$/.test(`${e.message}.`)).toBe(false);
+        },
+      ),
+    );
   });
 });
 

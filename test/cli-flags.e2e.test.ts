@@ -31,14 +31,18 @@ const numbers = (rows: Array<Record<string, unknown>>) => rows.map((l) => l.list
 /** GETs the mock's listings endpoint directly, to see that its reader agrees with the CLI's. */
 async function mockSearch(query: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${mock.origin}/listingsvc/v2/listings/?${query}`, {
-    headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` }, signal: AbortSignal.timeout(10_000),
+    headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` },
+    signal: AbortSignal.timeout(10_000),
   });
   return { status: res.status, body: await res.json() };
 }
 
 describe('checks made before anything is sent (exit 2)', () => {
   it.each([
-    [['listings', 'search', '--borrower_rate_min', '0.3', '--borrower_rate_max', '0.1'], /--borrower_rate_min: is greater than borrower_rate_max/],
+    [
+      ['listings', 'search', '--borrower_rate_min', '0.3', '--borrower_rate_max', '0.1'],
+      /--borrower_rate_min: is greater than borrower_rate_max/,
+    ],
     [['order', 'get', 'not-an-order'], /order id must be a UUID .*got 'not-an-order'/],
     [['order', 'get', `${UUID}x`, '--wait'], /order id must be a UUID/],
     [['order', 'listings', '12345'], /order id must be a UUID .*got '12345'/],
@@ -53,7 +57,10 @@ describe('checks made before anything is sent (exit 2)', () => {
     [['listings', 'search', '--prior_platform_loans_max=-1'], /--prior_platform_loans_max: must be 0 or more/],
     [['listings', 'search', '--at01s_min=-1'], /--at01s_min: must be 0 or more/],
     [['listings', 'search', '--at02s_min=-5'], /--at02s_min: must be -4 or more/],
-    [['listings', 'search', '--listing_creation_date_min=2026-05-01T10:00'], /is not a date \(yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-ddTHH:mm:ss\)/],
+    [
+      ['listings', 'search', '--listing_creation_date_min=2026-05-01T10:00'],
+      /is not a date \(yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or yyyy-MM-ddTHH:mm:ss\)/,
+    ],
   ])('%j is refused with exit 2, naming what was wrong', async (args, message) => {
     const r = await runMkt(args as string[], { env: NOWHERE });
     expect(r.stderr).toMatch(message);
@@ -109,7 +116,9 @@ describe('either spelling of a flag, any case of a listed value', () => {
     expect(numbers(await search('--fico-score', '760-779'))).toEqual(numbers(snake));
     const range = await search('--borrower_rate_min', '0.2', '--sort-by', 'borrower_rate desc');
     expect(numbers(await search('--borrower-rate-min', '0.2', '--sort_by', 'borrower_rate desc'))).toEqual(numbers(range));
-    expect(numbers(await search('--whole_loan', '--exclude_co_borrower'))).toEqual(numbers(await search('--whole-loan', '--exclude-co-borrower')));
+    expect(numbers(await search('--whole_loan', '--exclude_co_borrower'))).toEqual(
+      numbers(await search('--whole-loan', '--exclude-co-borrower')),
+    );
     const loans = await runMkt(['loans', 'list', '--sort_by', 'principal_balance asc'], { env: mock.env });
     expect(loans.code).toBe(0);
   });
@@ -126,7 +135,9 @@ describe('either spelling of a flag, any case of a listed value', () => {
     const upper = await search('--platform_rating', 'A,HR', '--borrower_state', 'CA,NY');
     expect(upper.length).toBeGreaterThan(0);
     expect(numbers(await search('--platform_rating', 'a,hr', '--borrower_state', 'ca,Ny'))).toEqual(numbers(upper));
-    const traced = await runMkt(['listings', 'search', '--platform-rating=aa,hr', '--borrower_state=ca', '--limit', '1', '--verbose'], { env: mock.env });
+    const traced = await runMkt(['listings', 'search', '--platform-rating=aa,hr', '--borrower_state=ca', '--limit', '1', '--verbose'], {
+      env: mock.env,
+    });
     expect(traced.code).toBe(0);
     expect(traced.stderr).toMatch(/> GET \S*platform_rating=AA%2CHR/);
     expect(traced.stderr).toMatch(/> GET \S*borrower_state=CA\b/);
@@ -137,7 +148,9 @@ describe('either spelling of a flag, any case of a listed value', () => {
       const r = await runMkt(['listings', 'search', ...args], { env: NOWHERE });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`unknown option '${args[0]!.split('=')[0]}'`);
-      expect(r.stderr).toMatch(args[0]!.startsWith('--fico') ? /Did you mean --fico[_-]score\?/ : /Did you mean --borrower[_-]rate[_-]min\?/);
+      expect(r.stderr).toMatch(
+        args[0]!.startsWith('--fico') ? /Did you mean --fico[_-]score\?/ : /Did you mean --borrower[_-]rate[_-]min\?/,
+      );
       expect(r.stdout).toBe('');
     }
   });

@@ -24,7 +24,11 @@ function homeLoggedInAt(origin: string): string {
   const home = tempHome();
   mkdirSync(join(home, 'config'), { recursive: true });
   const record = { clientId: 'mkt-demo', clientSecret: 's', authKey: 'k', scopes: [], loggedInAt: 1 };
-  writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [`default@${hostOf(origin)}`]: record } }), { mode: 0o600 });
+  writeFileSync(
+    join(home, 'config', 'credentials.json'),
+    JSON.stringify({ version: 1, credentials: { [`default@${hostOf(origin)}`]: record } }),
+    { mode: 0o600 },
+  );
   return home;
 }
 
@@ -33,7 +37,9 @@ describe('a wrong port or host', () => {
     const home = homeLoggedInAt(mock.origin);
     const r = await runMkt(['listings', 'search', '--limit', '1'], { env: { MKT_ROOT_URL: other.origin }, home });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`not logged in at ${hostOf(other.origin)} (profile default): profile default holds credentials for ${hostOf(mock.origin)}`);
+    expect(r.stderr).toContain(
+      `not logged in at ${hostOf(other.origin)} (profile default): profile default holds credentials for ${hostOf(mock.origin)}`,
+    );
     expect(r.stderr).toMatch(/hint: check base_url .* for a wrong port or host/);
   });
 
@@ -41,7 +47,9 @@ describe('a wrong port or host', () => {
     const home = homeLoggedInAt(mock.origin);
     const r = await runMkt(['listings', 'search', '--limit', '1'], { env: { MKT_ROOT_URL: 'http://127.0.0.1:9' }, home });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/mkt: cannot reach http:\/\/127\.0\.0\.1:9: connection refused \(nothing is listening at that address and port\) \(ECONNREFUSED\)/);
+    expect(r.stderr).toMatch(
+      /mkt: cannot reach http:\/\/127\.0\.0\.1:9: connection refused \(nothing is listening at that address and port\) \(ECONNREFUSED\)/,
+    );
     expect(r.stderr).toContain(`hint: is base_url right? profile default holds credentials for ${hostOf(mock.origin)}`);
     expect(r.stderr).not.toMatch(/not logged in/);
   });

@@ -57,8 +57,16 @@ describe('kept help is commander help', () => {
     expect(readdirSync(BUILT).sort()).toEqual([...argvs.map((a) => `${['mkt', ...a].join('.')}.w80.txt`), 'BUILD'].sort());
   }, 300_000);
 
-  it('with COLUMNS, colour forced or off, and in the help command\'s form: the same as commander, first and second time', () => {
-    const runs = [['--help'], ['-h'], ['help'], ['help', 'listings'], ['listings', 'search', '--help'], ['order', 'submit', '-h'], ['nosuch', '--help']];
+  it("with COLUMNS, colour forced or off, and in the help command's form: the same as commander, first and second time", () => {
+    const runs = [
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['help', 'listings'],
+      ['listings', 'search', '--help'],
+      ['order', 'submit', '-h'],
+      ['nosuch', '--help'],
+    ];
     const envs: Record<string, string>[] = [{ COLUMNS: '61' }, { FORCE_COLOR: '1' }, { NO_COLOR: '1', COLUMNS: '200' }];
     for (const env of envs) {
       const reference = transcript(REFERENCE, runs, { env });
@@ -70,17 +78,21 @@ describe('kept help is commander help', () => {
     }
   }, 300_000);
 
-  it.skipIf(!hasScript)('on a 100-column terminal: every command, rendered and kept on first use, then read back', () => {
-    const reference = transcript(REFERENCE, argvs, { cols: 100 });
-    // Wrapped to the terminal, not to a pipe's 80.
-    expect(reference[0]!.split('\n').some((l) => l.length > 81)).toBe(true);
-    const home = tempHome();
-    const env = { HOME: home, XDG_CACHE_HOME: join(home, 'cache') };
-    expect(transcript(BIN, argvs, { cols: 100, env })).toEqual(reference);
-    const [build] = readdirSync(join(home, 'cache/mkt/help'));
-    expect(readdirSync(join(home, 'cache/mkt/help', build!))).toHaveLength(argvs.length);
-    expect(transcript(BIN, argvs, { cols: 100, env })).toEqual(reference);
-  }, 300_000);
+  it.skipIf(!hasScript)(
+    'on a 100-column terminal: every command, rendered and kept on first use, then read back',
+    () => {
+      const reference = transcript(REFERENCE, argvs, { cols: 100 });
+      // Wrapped to the terminal, not to a pipe's 80.
+      expect(reference[0]!.split('\n').some((l) => l.length > 81)).toBe(true);
+      const home = tempHome();
+      const env = { HOME: home, XDG_CACHE_HOME: join(home, 'cache') };
+      expect(transcript(BIN, argvs, { cols: 100, env })).toEqual(reference);
+      const [build] = readdirSync(join(home, 'cache/mkt/help'));
+      expect(readdirSync(join(home, 'cache/mkt/help', build!))).toHaveLength(argvs.length);
+      expect(transcript(BIN, argvs, { cols: 100, env })).toEqual(reference);
+    },
+    300_000,
+  );
 
   it("a kept text is used only under its build's name, which names the commander that formats help", () => {
     // The commander that @commander-js/extra-typings (what mkt imports) loads.
@@ -93,7 +105,8 @@ describe('kept help is commander help', () => {
     mkdirSync(join(root, 'bin'));
     mkdirSync(join(root, 'dist/help'), { recursive: true });
     for (const f of ['mkt.cjs', 'help-cache.cjs']) copyFileSync(resolve(import.meta.dirname, '../bin', f), join(root, 'bin', f));
-    for (const f of ['package.json', 'node_modules', 'dist/bundle', 'dist/src', 'dist/mock-server']) symlinkSync(resolve(import.meta.dirname, '..', f), join(root, f));
+    for (const f of ['package.json', 'node_modules', 'dist/bundle', 'dist/src', 'dist/mock-server'])
+      symlinkSync(resolve(import.meta.dirname, '..', f), join(root, f));
     writeFileSync(join(root, 'dist/help/mkt.--help.w80.txt'), 'KEPT\n');
     const help = (build: string) => {
       writeFileSync(join(root, 'dist/help/BUILD'), `${build}\n`);

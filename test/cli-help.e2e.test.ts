@@ -4,7 +4,10 @@ import { runMkt } from './helpers/cli.js';
 /** The subcommand names a help text lists under "Commands:" (without `help`). */
 function subcommandsOf(help: string): string[] {
   const section = /\nCommands:\n([\s\S]*?)(\n\n|$)/.exec(help)?.[1] ?? '';
-  return section.split('\n').map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter((n): n is string => !!n && n !== 'help');
+  return section
+    .split('\n')
+    .map((l) => /^ {2}(\S+)/.exec(l)?.[1])
+    .filter((n): n is string => !!n && n !== 'help');
 }
 
 describe('help reads like gh: examples, global options, wrapped to the terminal', () => {
@@ -33,8 +36,13 @@ describe('help reads like gh: examples, global options, wrapped to the terminal'
     expect(r.code).toBe(0);
     const headings = r.stdout.split('\n').filter((l) => /^\S.*:$/.test(l));
     expect(headings).toEqual([
-      'Options:', 'Listing filters:', 'Borrower filters:', 'Credit filters:',
-      'Bureau2 indexed filters (credit_bureau_values_bureau2_indexed):', 'Global Options:', 'Examples:',
+      'Options:',
+      'Listing filters:',
+      'Borrower filters:',
+      'Credit filters:',
+      'Bureau2 indexed filters (credit_bureau_values_bureau2_indexed):',
+      'Global Options:',
+      'Examples:',
     ]);
     const section = (h: string) => r.stdout.split(`\n${h}\n`)[1]!.split('\n\n')[0]!;
     expect(section('Listing filters:')).toContain('--listing_amount_min <value>');

@@ -18,9 +18,16 @@ import { pageFooter } from '../src/output/render.js';
 const SRC = resolve(import.meta.dirname, '../src');
 
 const io: Io = {
-  stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]),
-  stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, env: {},
-  sleep: async () => undefined, now: () => 0, stopSignal: () => new Promise(() => undefined),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdin: Readable.from([]),
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  stdinIsTTY: false,
+  env: {},
+  sleep: async () => undefined,
+  now: () => 0,
+  stopSignal: () => new Promise(() => undefined),
 };
 
 /** The whole program, every group and every deferred flag loaded (as shell completion loads them). */
@@ -37,7 +44,8 @@ function longFlags(cmd: CommandUnknownOpts): string[] {
 /** The flags `cmd` takes: its own, its ancestors' (the global options) and commander's. */
 function accepted(cmd: CommandUnknownOpts): Set<string> {
   const flags = new Set(IMPLICIT);
-  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent as CommandUnknownOpts | null) for (const f of longFlags(c)) flags.add(spelling(f));
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent as CommandUnknownOpts | null)
+    for (const f of longFlags(c)) flags.add(spelling(f));
   return flags;
 }
 
@@ -70,8 +78,14 @@ function stringsOf(file: string): string[] {
   const out: string[] = [];
   for (let k = scanner.scan(); k !== ts.SyntaxKind.EndOfFileToken; k = scanner.scan()) {
     if (k === ts.SyntaxKind.CloseBraceToken) k = scanner.reScanTemplateToken(false);
-    if (k === ts.SyntaxKind.StringLiteral || k === ts.SyntaxKind.NoSubstitutionTemplateLiteral || k === ts.SyntaxKind.TemplateHead
-      || k === ts.SyntaxKind.TemplateMiddle || k === ts.SyntaxKind.TemplateTail) out.push(scanner.getTokenValue());
+    if (
+      k === ts.SyntaxKind.StringLiteral
+      || k === ts.SyntaxKind.NoSubstitutionTemplateLiteral
+      || k === ts.SyntaxKind.TemplateHead
+      || k === ts.SyntaxKind.TemplateMiddle
+      || k === ts.SyntaxKind.TemplateTail
+    )
+      out.push(scanner.getTokenValue());
   }
   return out;
 }
@@ -95,7 +109,7 @@ function commandLines(text: string): { command: string; flags: string[]; cmd: Co
     const words = m[1]!.trim().split(' ');
     const [cmd, used] = resolveCommand(words);
     if (used === 0) return [];
-    return [ { command: `mkt ${words.slice(0, used).join(' ')}`, flags: flagsIn(`${words.slice(used).join(' ')} ${m[2]}`), cmd }];
+    return [{ command: `mkt ${words.slice(0, used).join(' ')}`, flags: flagsIn(`${words.slice(used).join(' ')} ${m[2]}`), cmd }];
   });
 }
 
@@ -121,7 +135,8 @@ describe('flags the CLI suggests', () => {
         for (const { command, flags, cmd } of commandLines(text)) {
           const takes = accepted(cmd);
           seen += flags.length;
-          for (const f of flags) if (!takes.has(spelling(f))) wrong.push(`${relative(SRC, file)}: ${command} ${f} (in "${text.slice(0, 100)}")`);
+          for (const f of flags)
+            if (!takes.has(spelling(f))) wrong.push(`${relative(SRC, file)}: ${command} ${f} (in "${text.slice(0, 100)}")`);
         }
       }
     }
@@ -134,11 +149,14 @@ describe('flags the CLI suggests', () => {
     for (const file of sourceFiles(join(SRC, 'commands'))) {
       const group = program.commands.find((g) => relative(join(SRC, 'commands'), file).startsWith(`${g.name()}`));
       if (!group) continue;
-      const takes = new Set([...IMPLICIT, ...longFlags(program), ...[...commands(group as CommandUnknownOpts)].flatMap(longFlags)].map(spelling));
+      const takes = new Set(
+        [...IMPLICIT, ...longFlags(program), ...[...commands(group as CommandUnknownOpts)].flatMap(longFlags)].map(spelling),
+      );
       for (const text of stringsOf(file)) {
         // A line naming another command is checked against that command (above).
         const plain = text.replace(/(?<![\w-])mkt(?: [a-z][a-z-]*)+[^|\n;]*/g, '');
-        for (const f of flagsIn(plain)) if (!takes.has(spelling(f))) wrong.push(`${relative(SRC, file)}: ${f} (in "${text.slice(0, 100)}")`);
+        for (const f of flagsIn(plain))
+          if (!takes.has(spelling(f))) wrong.push(`${relative(SRC, file)}: ${f} (in "${text.slice(0, 100)}")`);
       }
     }
     expect(wrong).toEqual([]);

@@ -38,7 +38,11 @@ describe('listing ids beyond what the API takes are refused locally (exit 2, the
   });
 
   it('the same ids from standard input', async () => {
-    const r = await runMkt(['order', 'submit', '-', '--yes', '--amount', '25'], { env: mock.env, input: 'listing_number\n9007199254740993\n', timeoutMs: 15_000 });
+    const r = await runMkt(['order', 'submit', '-', '--yes', '--amount', '25'], {
+      env: mock.env,
+      input: 'listing_number\n9007199254740993\n',
+      timeoutMs: 15_000,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("stdin line 2: listing id '9007199254740993' is larger than");
   });
@@ -55,7 +59,10 @@ describe('a password in a base URL is never printed', () => {
   });
 
   it('not in an error message, nor in what config get and config list show', async () => {
-    const bad = await runMkt(['account'], { env: { ...secretEnv(), MKT_BASE_URL: 'http://user:S3CRET-pw@127.0.0.1:99999/v1' }, timeoutMs: 15_000 });
+    const bad = await runMkt(['account'], {
+      env: { ...secretEnv(), MKT_BASE_URL: 'http://user:S3CRET-pw@127.0.0.1:99999/v1' },
+      timeoutMs: 15_000,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("got 'http://***@127.0.0.1:99999/v1'");
     const home = tempHome();
@@ -79,7 +86,11 @@ describe('a password in a base URL is never written to the order journal', () =>
     const home = tempHome();
     const state = join(home, 'state');
     const env = { ...mock.env, MKT_BASE_URL: `${mock.origin.replace('http://', 'http://user:S3CRET-pw@')}/v1`, MKT_STATE_DIR: state };
-    const r = await runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000002,25\n'), '--yes'], { env, home, timeoutMs: 15_000 });
+    const r = await runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000002,25\n'), '--yes'], {
+      env,
+      home,
+      timeoutMs: 15_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const files = execFileSync('find', [state, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
     expect(files.some((f) => f.endsWith('journal.jsonl'))).toBe(true);
@@ -92,7 +103,11 @@ describe('a password in a base URL is never written to the order journal', () =>
 
 describe('a token with a line break or control byte is named as malformed (exit 3), not as an unreachable marketplace', () => {
   it('MKT_ACCESS_TOKEN with a newline, a CR or a NUL-like control byte', async () => {
-    for (const [token, what] of [['abc\ndef', 'a line break at character 4'], ['abc\r', 'a line break at character 4'], ['ab\u0001c', 'a control byte (0x01) at character 3']] as const) {
+    for (const [token, what] of [
+      ['abc\ndef', 'a line break at character 4'],
+      ['abc\r', 'a line break at character 4'],
+      ['ab\u0001c', 'a control byte (0x01) at character 3'],
+    ] as const) {
       const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin, MKT_ACCESS_TOKEN: token }, timeoutMs: 15_000 });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`mkt: MKT_ACCESS_TOKEN is malformed: it holds ${what}`);
@@ -104,8 +119,18 @@ describe('a token with a line break or control byte is named as malformed (exit 
     const home = tempHome();
     mkdirSync(join(home, 'config'), { recursive: true });
     const account = `default@${new URL(mock.origin).host}`;
-    const record = { clientId: 'mkt-demo', clientSecret: 's', authKey: 'k', scopes: [], loggedInAt: 1, accessToken: 'tok\nen', accessExpiresAt: Date.now() + 3_600_000 };
-    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), { mode: 0o600 });
+    const record = {
+      clientId: 'mkt-demo',
+      clientSecret: 's',
+      authKey: 'k',
+      scopes: [],
+      loggedInAt: 1,
+      accessToken: 'tok\nen',
+      accessExpiresAt: Date.now() + 3_600_000,
+    };
+    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), {
+      mode: 0o600,
+    });
     const r = await runMkt(['account'], { env: { MKT_ROOT_URL: mock.origin }, home, timeoutMs: 15_000 });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`mkt: the access token of ${account} is malformed: it holds a line break at character 4`);
@@ -114,13 +139,20 @@ describe('a token with a line break or control byte is named as malformed (exit 
 
 describe('a state directory that is not one is exit 2 with its path, and nothing under it can hang mkt', () => {
   const submit = (home: string, stateDir: string) =>
-    runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000001,25\n'), '--yes'], { env: { ...mock.env, MKT_STATE_DIR: stateDir }, home, timeoutMs: 15_000 });
+    runMkt(['order', 'submit', bidsFile(home, 'listing_id,bid_amount\n10000001,25\n'), '--yes'], {
+      env: { ...mock.env, MKT_STATE_DIR: stateDir },
+      home,
+      timeoutMs: 15_000,
+    });
 
   it('a regular file, /dev/null', async () => {
     const home = tempHome();
     const file = join(home, 'state-file');
     writeFileSync(file, 'not a directory');
-    for (const [dir, kind] of [[file, 'a regular file'], ['/dev/null', 'a character device']] as const) {
+    for (const [dir, kind] of [
+      [file, 'a regular file'],
+      ['/dev/null', 'a character device'],
+    ] as const) {
       const before = mock.app.ctx.store.orders.size;
       const r = await submit(home, dir);
       expect(r.code).toBe(2);
@@ -156,8 +188,18 @@ describe('a state directory that is not one is exit 2 with its path, and nothing
     mkdirSync(join(home, 'config'), { recursive: true, mode: 0o700 });
     const account = `default@${new URL(mock.origin).host}`;
     // An expired access token: renewing it takes the profile's lock.
-    const record = { clientId: 'mkt-demo', clientSecret: 's', authKey: 'k', scopes: [], loggedInAt: 1, accessToken: 'old', accessExpiresAt: 1 };
-    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), { mode: 0o600 });
+    const record = {
+      clientId: 'mkt-demo',
+      clientSecret: 's',
+      authKey: 'k',
+      scopes: [],
+      loggedInAt: 1,
+      accessToken: 'old',
+      accessExpiresAt: 1,
+    };
+    writeFileSync(join(home, 'config', 'credentials.json'), JSON.stringify({ version: 1, credentials: { [account]: record } }), {
+      mode: 0o600,
+    });
     mkdirSync(join(home, 'state', 'default'), { recursive: true });
     const lock = join(home, 'state', 'default', 'credentials.lock');
     execFileSync('mkfifo', [lock]);
@@ -195,7 +237,10 @@ describe('config.json and its directory', () => {
   });
 
   it('keys it does not know are left alone', async () => {
-    const r = await runMkt(['config', 'get', 'timezone'], { home: withConfig('{"profiles": {"default": {"timezone": "UTC", "later": 1}}, "v": 2}'), timeoutMs: 15_000 });
+    const r = await runMkt(['config', 'get', 'timezone'], {
+      home: withConfig('{"profiles": {"default": {"timezone": "UTC", "later": 1}}, "v": 2}'),
+      timeoutMs: 15_000,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('UTC\n');
   });
@@ -232,9 +277,13 @@ describe('config.json and its directory', () => {
     const r = await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('UTC\n');
-    expect(r.stderr).toBe(`mkt: warning: the config directory ${dir} is writable by group and others (mode 777): whoever can write there can change where mkt sends your token; run chmod 700 ${dir}\n`);
+    expect(r.stderr).toBe(
+      `mkt: warning: the config directory ${dir} is writable by group and others (mode 777): whoever can write there can change where mkt sends your token; run chmod 700 ${dir}\n`,
+    );
     chmodSync(dir, 0o775);
-    expect((await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 })).stderr).toMatch(/^mkt: warning: the config directory .* is writable by group \(mode 775\)/);
+    expect((await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 })).stderr).toMatch(
+      /^mkt: warning: the config directory .* is writable by group \(mode 775\)/,
+    );
     chmodSync(dir, 0o755);
     expect((await runMkt(['config', 'get', 'timezone'], { home, timeoutMs: 15_000 })).stderr).toBe('');
   });

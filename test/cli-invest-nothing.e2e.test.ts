@@ -78,7 +78,9 @@ describe('invest run with nothing to do says why', () => {
     const cash = mock.app.ctx.store.accounts.get('alice-1')!.cash;
     const f = strategyFile(`${RULE}reserve: ${cash - 10}\n`);
     const { reason } = await nothingBid(f);
-    expect(reason).toBe(`cash is below the minimum: ${cash.toFixed(2)} available leaves 10.00 after the ${(cash - 10).toFixed(2)} reserve, less than the 25.00 minimum bid`);
+    expect(reason).toBe(
+      `cash is below the minimum: ${cash.toFixed(2)} available leaves 10.00 after the ${(cash - 10).toFixed(2)} reserve, less than the 25.00 minimum bid`,
+    );
   });
 
   it('a table run says it in one line instead of "bid 0.00 in 0 bids"', async () => {

@@ -25,7 +25,12 @@ const strategyFile = (text: string): string => {
 };
 /** The environment runMkt gives a child, for a child spawned by hand. */
 const cliEnv = (h: string, env: Record<string, string>): Record<string, string> => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: h, MKT_CONFIG_DIR: join(h, 'config'), MKT_STATE_DIR: join(h, 'state'), MKT_CREDENTIAL_STORE: 'file', ...env,
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: h,
+  MKT_CONFIG_DIR: join(h, 'config'),
+  MKT_STATE_DIR: join(h, 'state'),
+  MKT_CREDENTIAL_STORE: 'file',
+  ...env,
 });
 const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
 const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
@@ -34,7 +39,10 @@ const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o
  * frozen mock nothing is processed until asked, so the run then follows its order while holding the lock.
  */
 async function startHoldingRun(f: string) {
-  const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], { env: cliEnv(home, mock.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], {
+    env: cliEnv(home, mock.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   first.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
@@ -49,10 +57,13 @@ async function catcher() {
   const seen: { method: string; path: string; body: string }[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => {
-      seen.push({ method: req.method ?? '', path: req.url ?? '', body });
-      res.end('OK');
-    });
+    req
+      .setEncoding('utf8')
+      .on('data', (d: string) => (body += d))
+      .on('end', () => {
+        seen.push({ method: req.method ?? '', path: req.url ?? '', body });
+        res.end('OK');
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -79,11 +90,27 @@ describe('mkt invest run', () => {
   it('--dry-run sends nothing, and still logs, notifies (dry_run true) and pings the healthcheck', async () => {
     const hooks = await catcher();
     const log = join(home, 'runs.jsonl');
-    const r = await invest(['run', strategyFile(`${RULE}max_per_run: 100\n`), '--dry-run', '-o', 'json',
-      '--log', log, '--notify', `${hooks.url}/hook`, '--healthcheck', `${hooks.url}/ping/abc`]);
+    const r = await invest([
+      'run',
+      strategyFile(`${RULE}max_per_run: 100\n`),
+      '--dry-run',
+      '-o',
+      'json',
+      '--log',
+      log,
+      '--notify',
+      `${hooks.url}/hook`,
+      '--healthcheck',
+      `${hooks.url}/ping/abc`,
+    ]);
     await hooks.close();
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as { decisions: { action: string; reason: string; amount: number }[]; orders: string[]; total_bid: number; dry_run: boolean };
+    const report = JSON.parse(r.stdout) as {
+      decisions: { action: string; reason: string; amount: number }[];
+      orders: string[];
+      total_bid: number;
+      dry_run: boolean;
+    };
     expect(report).toMatchObject({ orders: [], total_bid: 100, dry_run: true });
     expect(report.decisions.filter((d) => d.action === 'bid')).toHaveLength(4);
     expect(bidsInMock()).toHaveLength(0);
@@ -97,7 +124,9 @@ describe('mkt invest run', () => {
 
   it('respects reserve, max_per_run and max_listings; a second run places nothing', async () => {
     const cash = mock.app.ctx.store.accounts.get('alice-1')!.cash;
-    const f = strategyFile(`${RULE}    max_listings: 3\n  - name: any\n    filters: {}\n    amount: 30\nreserve: ${cash - 140}\nmax_per_run: 150\n`);
+    const f = strategyFile(
+      `${RULE}    max_listings: 3\n  - name: any\n    filters: {}\n    amount: 30\nreserve: ${cash - 140}\nmax_per_run: 150\n`,
+    );
     const first = await invest(['run', f, '--yes', '-o', 'json']);
     expect(first.code).toBe(0);
     const bids = bidsInMock();
@@ -133,7 +162,7 @@ describe('mkt invest run', () => {
     expect(new Set(ids).size).toBe(4);
   });
 
-  it('a second run while one holds the lock (through its --wait) exits 2 at once, bids nothing and names the holder\'s pid', async () => {
+  it("a second run while one holds the lock (through its --wait) exits 2 at once, bids nothing and names the holder's pid", async () => {
     // max_listings caps one run, not the day: a second run that waited for the lock would bid on 6 more.
     const f = strategyFile(`${RULE}    max_listings: 6\n`);
     const { first, firstDone, stderr } = await startHoldingRun(f);
@@ -153,7 +182,8 @@ describe('mkt invest run', () => {
     const f = strategyFile(`${RULE}max_per_day: 100\n`);
     const { firstDone, stderr } = await startHoldingRun(f);
 
-    const accountReads = () => mock.app.requestLog.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
+    const accountReads = () =>
+      mock.app.requestLog.list(1000).result.filter((e) => e.method === 'GET' && e.path.endsWith('/accounts/platform')).length;
     const before = accountReads();
     const second = invest(['run', f, '--yes', '-o', 'json', '--wait-lock', '60']);
     // The second asks which account it acts for, then waits for the lock: the first holds it until its order is processed.
@@ -178,7 +208,8 @@ describe('mkt invest run', () => {
   it('after an order whose answer was lost, the next run does not bid twice', async () => {
     const f = strategyFile(`${RULE}max_per_day: 75\n`);
     await fetch(`${mock.origin}/__mock/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ drop_response_rate: 1, path: '/v1/orders', method: 'POST', count: 1 }),
     });
     const lost = await invest(['run', f, '--yes']);
@@ -193,7 +224,7 @@ describe('mkt invest run', () => {
     expect(new Set(ids).size).toBe(3);
   });
 
-  it('off a terminal without --yes exits 2, sends nothing and pings the healthcheck\'s /fail with why', async () => {
+  it("off a terminal without --yes exits 2, sends nothing and pings the healthcheck's /fail with why", async () => {
     const hooks = await catcher();
     const r = await invest(['run', strategyFile(RULE), '--healthcheck', `${hooks.url}/p`]);
     await hooks.close();

@@ -19,7 +19,10 @@ afterAll(async () => {
 /** Every `[key, text]` a person should find in the listing, nested objects' fields included, as the terminal shows them. */
 function shown(item: Record<string, unknown>): [string, string][] {
   return Object.entries(item).flatMap(([k, v]): [string, string][] =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? [[k, ''], ...shown(v as Record<string, unknown>)] : [[k, display(k, v).text]]);
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? [[k, ''], ...shown(v as Record<string, unknown>)]
+      : [[k, display(k, v).text]],
+  );
 }
 
 describe.skipIf(noTmux)('mkt listings get on an 80-column terminal (tmux)', () => {
@@ -36,7 +39,17 @@ describe.skipIf(noTmux)('mkt listings get on an 80-column terminal (tmux)', () =
     const home = tempHome();
     const session = `mkt-get-${process.pid}-${Date.now()}`;
     const envs = `MKT_ROOT_URL=${mock.origin} MKT_ACCESS_TOKEN=${mock.env.MKT_ACCESS_TOKEN} MKT_CONFIG_DIR=${home}/c MKT_STATE_DIR=${home}/s NO_COLOR=1`;
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '400', `env -u COLUMNS ${envs} ${process.execPath} ${BIN} listings get ${number}; echo EXIT=$?; sleep 60`]);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '400',
+      `env -u COLUMNS ${envs} ${process.execPath} ${BIN} listings get ${number}; echo EXIT=$?; sleep 60`,
+    ]);
     const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-', '-t', session]).toString();
     try {
       let text = screen();

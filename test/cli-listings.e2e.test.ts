@@ -11,7 +11,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-
 describe('mkt listings search (spawned binary against the mock)', () => {
   it('returns only listings in the FICO bin, with correct counts', async () => {
     const r = await runMkt(['listings', 'search', '--fico_score=760-779', '-o', 'json', '--limit', '500'], { env: mock.env });
@@ -33,7 +32,9 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     const all = await runMkt(['listings', 'search', '--all', '--limit', '50', '--platform_rating', 'A,B'], { env: mock.env });
     expect(all.code).toBe(0);
     const items = JSON.parse(all.stdout) as Array<{ platform_rating: string; listing_number: number }>;
-    const expected = mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && ['A', 'B'].includes(l.platform_rating));
+    const expected = mock.app.ctx.store.listings.filter(
+      (l) => l.listing_status === 2 && l.investment_typeid === 1 && ['A', 'B'].includes(l.platform_rating),
+    );
     expect(items.map((i) => i.listing_number)).toEqual(expected.map((l) => l.listing_number));
   });
 
@@ -46,7 +47,9 @@ describe('mkt listings search (spawned binary against the mock)', () => {
   });
 
   it('prints csv with the chosen columns and a header', async () => {
-    const r = await runMkt(['listings', 'search', '-o', 'csv', '--columns', 'listing_number,fico_score', '--limit', '3'], { env: mock.env });
+    const r = await runMkt(['listings', 'search', '-o', 'csv', '--columns', 'listing_number,fico_score', '--limit', '3'], {
+      env: mock.env,
+    });
     const [header, ...rows] = r.stdout.trim().split('\n');
     expect(header).toBe('listing_number,fico_score');
     expect(rows).toHaveLength(3);

@@ -36,7 +36,9 @@ async function notes(): Promise<Json[]> {
 /** Checks that each note's rows add up to its principal, interest, late fees and service fees paid. */
 function expectRowsAddUp(held: Json[], rows: Json[]): void {
   for (const note of held) {
-    const mine = rows.filter((r) => r.loan_number === note.loan_number && Math.floor(r.transaction_id / 10_000) === Number(note.loan_note_id.split('-')[1]));
+    const mine = rows.filter(
+      (r) => r.loan_number === note.loan_number && Math.floor(r.transaction_id / 10_000) === Number(note.loan_note_id.split('-')[1]),
+    );
     expect(sumCents(mine, 'principal_amount'), note.loan_note_id).toBe(cents(note.principal_paid_pro_rata_share));
     expect(sumCents(mine, 'interest_amount'), note.loan_note_id).toBe(cents(note.interest_paid_pro_rata_share));
     expect(sumCents(mine, 'late_fee_amount'), note.loan_note_id).toBe(cents(note.late_fees_paid_pro_rata_share));
@@ -74,7 +76,12 @@ describe('mkt loans payments against the mock', () => {
     expect(later.every((r) => String(r.transaction_effective_date).slice(0, 10) >= since)).toBe(true);
     expect(later).toEqual(rows.filter((r) => String(r.transaction_effective_date).slice(0, 10) >= since));
     const nd = await runMkt(['loans', 'payments', String(loan), '--all', '-o', 'ndjson'], { env: mock.env });
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(rows);
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(rows);
     const csv = await runMkt(['loans', 'payments', String(loan), '--all', '-o', 'csv'], { env: mock.env });
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.trim().split('\n')).toHaveLength(rows.length + 1);
@@ -84,7 +91,12 @@ describe('mkt loans payments against the mock', () => {
   });
 
   it('refuses a bad loan number or date before anything is sent (exit 2)', async () => {
-    for (const args of [['loans', 'payments', 'abc'], ['loans', 'payments', '1', '--since', '2026-13-01'], ['loans', 'payments', '1', '--since', '2026-04-31'], ['loans', 'payments']]) {
+    for (const args of [
+      ['loans', 'payments', 'abc'],
+      ['loans', 'payments', '1', '--since', '2026-13-01'],
+      ['loans', 'payments', '1', '--since', '2026-04-31'],
+      ['loans', 'payments'],
+    ]) {
       const r = await runMkt(args, { env: { ...mock.env, MKT_ACCESS_TOKEN: 'nothing-is-sent' } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
     }

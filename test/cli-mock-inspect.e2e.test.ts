@@ -25,7 +25,12 @@ async function mock(): Promise<TestMock> {
   return m;
 }
 
-const ndjson = <T>(text: string): T[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+const ndjson = <T>(text: string): T[] =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 
 describe('mkt mock requests', () => {
   test('prints the journal newest first: a table, or one JSON line per request', async () => {
@@ -75,7 +80,13 @@ describe('mkt mock requests', () => {
     await fetch(`${m.origin}/before`);
     const home = tempHome();
     const child = spawn(process.execPath, [BIN, 'mock', 'requests', '--follow', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), ...m.env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        MKT_CONFIG_DIR: join(home, 'config'),
+        MKT_STATE_DIR: join(home, 'state'),
+        ...m.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -87,10 +98,11 @@ describe('mkt mock requests', () => {
       out += d;
       if (waiting?.re.test(out)) waiting.resolve();
     });
-    const seen = (re: RegExp) => new Promise<void>((resolve) => {
-      waiting = { re, resolve };
-      if (re.test(out)) resolve();
-    });
+    const seen = (re: RegExp) =>
+      new Promise<void>((resolve) => {
+        waiting = { re, resolve };
+        if (re.test(out)) resolve();
+      });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     await seen(/"path":"\/before"/);
     await fetch(`${m.origin}/after`);
@@ -135,7 +147,8 @@ describe('mkt mock outbox and the outbox under kill -9', () => {
     let listing = 0;
     for (const l of ((await listings.json()) as { result: { listing_number: number }[] }).result) {
       const res = await fetch(`${m.origin}/v1/orders/`, {
-        method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] }),
       });
       if (res.ok) {

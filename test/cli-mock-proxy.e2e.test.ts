@@ -24,7 +24,13 @@ interface SpawnedProxy {
 function spawnProxy(upstream: string): Promise<SpawnedProxy> {
   const home = tempHome();
   const child = spawn(process.execPath, [BIN, 'mock', 'proxy', '--upstream', upstream, '--port', '0'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), ...answerCheckEnv() },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      MKT_CONFIG_DIR: join(home, 'config'),
+      MKT_STATE_DIR: join(home, 'state'),
+      ...answerCheckEnv(),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -83,7 +89,11 @@ function headerPairs(headers: Headers): [string, string][] {
 
 describe('mkt mock proxy in front of a mock', () => {
   it('passes the CLI the same bytes as the mock gives it directly, and finds nothing wrong in them', async () => {
-    for (const args of [['listings', 'search', '--limit', '5', '-o', 'json'], ['account', '-o', 'json'], ['notes', 'list', '-o', 'csv']]) {
+    for (const args of [
+      ['listings', 'search', '--limit', '5', '-o', 'json'],
+      ['account', '-o', 'json'],
+      ['notes', 'list', '-o', 'csv'],
+    ]) {
       const direct = await runMkt(args, { env: mock.env });
       const proxied = await runMkt(args, { env: viaProxy });
       expect(direct.code, direct.stderr).toBe(0);
@@ -102,8 +112,18 @@ describe('mkt mock proxy in front of a mock', () => {
 
   it('carries an order to the mock, and a token request, keeping every secret out of its journal', async () => {
     const now = mock.app.ctx.clock.now();
-    const listing = mock.app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100
-      && !l.borrowerUserId && now - l.listing_creation_date > 2 * 86_400_000 && l.listing_start_date < now && !l.mockRole && !l.authorizedUsers && !l.investmentTypeUnset)!;
+    const listing = mock.app.ctx.store.listings.find(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.borrowerUserId
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && l.listing_start_date < now
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.investmentTypeUnset,
+    )!;
     const home = tempHome();
     const file = join(home, 'bids.csv');
     writeFileSync(file, `listing_id,bid_amount\n${listing.listing_number},25\n`);
@@ -112,17 +132,32 @@ describe('mkt mock proxy in front of a mock', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(mock.app.ctx.store.orders.size).toBe(orders + 1);
     const password = userPassword(mock.app.ctx.options.seed, 'alice');
-    const form = new URLSearchParams({ grant_type: 'password', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', username: 'alice', password });
-    const tokenAnswer = await fetch(`${proxy.origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+    const form = new URLSearchParams({
+      grant_type: 'password',
+      client_id: 'mkt-demo',
+      client_secret: 'mkt-demo-secret',
+      username: 'alice',
+      password,
+    });
+    const tokenAnswer = await fetch(`${proxy.origin}/v1/security/oauth/token`, {
+      method: 'POST',
+      body: form,
+      headers: { accept: 'application/json' },
+    });
     expect(tokenAnswer.status).toBe(200);
     const issued = (await tokenAnswer.json()) as { access_token: string; refresh_token: string };
     // The test's token (`test-alice-1-…`, not shaped like a random credential) sent where no name says it
     // is a secret: the journal hides it all the same, as the proxy saw it pass as a bearer token.
-    await fetch(`${proxy.origin}/v1/accounts/platform?note=${mock.env.MKT_ACCESS_TOKEN}`, { headers: { authorization: `Bearer ${issued.access_token}` } });
+    await fetch(`${proxy.origin}/v1/accounts/platform?note=${mock.env.MKT_ACCESS_TOKEN}`, {
+      headers: { authorization: `Bearer ${issued.access_token}` },
+    });
     const entries = await proxyJournal();
-    expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['/v1/orders', '/v1/security/oauth/token', '/listingsvc/v2/listings']));
+    expect(entries.map((e) => e.path)).toEqual(
+      expect.arrayContaining(['/v1/orders', '/v1/security/oauth/token', '/listingsvc/v2/listings']),
+    );
     const text = JSON.stringify(entries);
-    for (const secret of [mock.env.MKT_ACCESS_TOKEN!, issued.access_token, issued.refresh_token, password, 'mkt-demo-secret']) expect(text).not.toContain(secret);
+    for (const secret of [mock.env.MKT_ACCESS_TOKEN!, issued.access_token, issued.refresh_token, password, 'mkt-demo-secret'])
+      expect(text).not.toContain(secret);
     expect(text).toContain('Bearer ***');
     // The query names the token's place with no secret-sounding name; the value is gone all the same.
     const noted = entries.find((e) => e.query.startsWith('note='))!;
@@ -130,23 +165,38 @@ describe('mkt mock proxy in front of a mock', () => {
     // The CLI's traffic conforms: the differences are the query parameter this test added, and the
     // path of the first test that no operation has (its 404 is as the document says an unknown path's is).
     const nowhere = entries.find((e) => e.path === '/v1/nowhere')!;
-    expect(nowhere.violations).toEqual([{ direction: 'request', operation: 'GET /v1/nowhere', field: '/path', problem: 'no path of the document' }]);
+    expect(nowhere.violations).toEqual([
+      { direction: 'request', operation: 'GET /v1/nowhere', field: '/path', problem: 'no path of the document' },
+    ]);
     expect(entries.filter((e) => e !== noted && e !== nowhere).flatMap((e) => e.violations ?? [])).toEqual([]);
-    expect(noted.violations).toEqual([{ direction: 'request', operation: 'GET /v1/accounts/platform', field: '/query/note', problem: 'not a parameter of GET /v1/accounts/platform' }]);
+    expect(noted.violations).toEqual([
+      {
+        direction: 'request',
+        operation: 'GET /v1/accounts/platform',
+        field: '/query/note',
+        problem: 'not a parameter of GET /v1/accounts/platform',
+      },
+    ]);
   });
 
   it('lists only what differs with --violations, and prints the differences by endpoint and field on SIGTERM, exit 0', async () => {
     const bad = await fetch(`${proxy.origin}/v1/notes/?limit=abc`, { headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` } });
     expect(bad.status).toBe(400); // the mock's own answer to it, forwarded: the proxy changes nothing
     const only = await proxyJournal('--violations');
-    expect(only.map((e) => `${e.method} ${e.path}?${e.query}`)).toEqual(['GET /v1/notes?limit=abc', 'GET /v1/accounts/platform?note=***', 'GET /v1/nowhere?']);
+    expect(only.map((e) => `${e.method} ${e.path}?${e.query}`)).toEqual([
+      'GET /v1/notes?limit=abc',
+      'GET /v1/accounts/platform?note=***',
+      'GET /v1/nowhere?',
+    ]);
     const table = await runMkt(['mock', 'requests', '--violations'], { env: viaProxy });
     expect(table.stdout).toContain('request /query/limit: must be integer');
     proxy.child.kill('SIGTERM');
     expect(await proxy.exited).toBe(0);
     const summary = proxy.stderr();
     expect(summary).toMatch(/proxy: \d+ exchange\(s\), 3 with differences from the OpenAPI document; by endpoint and field/);
-    expect(summary).toContain('  GET /v1/accounts/platform\n        1 × request /query/note: not a parameter of GET /v1/accounts/platform\n');
+    expect(summary).toContain(
+      '  GET /v1/accounts/platform\n        1 × request /query/note: not a parameter of GET /v1/accounts/platform\n',
+    );
     expect(summary).toContain('  GET /v1/notes/\n        1 × request /query/limit: must be integer\n');
     expect(summary).toContain('  GET /v1/nowhere\n        1 × request /path: no path of the document\n');
   });

@@ -32,18 +32,36 @@ afterEach(async () => {
 });
 
 /** The serve flags as commander gives them, with the defaults. */
-const flags = (over: Partial<ServeOptions>): ServeOptions => ({
-  port: '4010', host: '127.0.0.1', seed: '1', listings: '10', history: 'seeded', admin: true, requestLogSize: '100', ...over,
-} as ServeOptions);
+const flags = (over: Partial<ServeOptions>): ServeOptions =>
+  ({
+    port: '4010',
+    host: '127.0.0.1',
+    seed: '1',
+    listings: '10',
+    history: 'seeded',
+    admin: true,
+    requestLogSize: '100',
+    ...over,
+  }) as ServeOptions;
 
 describe('a secret from the flag, a 0600 file or the environment', () => {
-  const sources = (over: Partial<Parameters<typeof readSecret>[0]>) => readSecret({
-    flag: '--admin-token', value: undefined, fileFlag: '--admin-token-file', file: undefined, envName: 'MKT_MOCK_ADMIN_TOKEN', env: {}, ...over,
-  });
+  const sources = (over: Partial<Parameters<typeof readSecret>[0]>) =>
+    readSecret({
+      flag: '--admin-token',
+      value: undefined,
+      fileFlag: '--admin-token-file',
+      file: undefined,
+      envName: 'MKT_MOCK_ADMIN_TOKEN',
+      env: {},
+      ...over,
+    });
 
   it('reads the flag, else the file (one line, its final line break dropped), else the environment', () => {
     expect(sources({ value: 'from-flag', env: { MKT_MOCK_ADMIN_TOKEN: 'from-env' } })).toEqual({ value: 'from-flag', from: 'flag' });
-    expect(sources({ file: secretFile('ok', 'from-file\n', 0o600), env: { MKT_MOCK_ADMIN_TOKEN: 'from-env' } })).toEqual({ value: 'from-file', from: 'file' });
+    expect(sources({ file: secretFile('ok', 'from-file\n', 0o600), env: { MKT_MOCK_ADMIN_TOKEN: 'from-env' } })).toEqual({
+      value: 'from-file',
+      from: 'file',
+    });
     expect(sources({ file: secretFile('crlf', 'from-file\r\n', 0o400) })).toEqual({ value: 'from-file', from: 'file' });
     expect(sources({ env: { MKT_MOCK_ADMIN_TOKEN: 'from-env' } })).toEqual({ value: 'from-env', from: 'env' });
     expect(sources({ env: { MKT_MOCK_ADMIN_TOKEN: '' } })).toBeUndefined();
@@ -51,9 +69,17 @@ describe('a secret from the flag, a 0600 file or the environment', () => {
   });
 
   it('refuses a file others may read or write, naming its mode and the chmod that fixes it', () => {
-    for (const [mode, who] of [[0o644, 'group and others'], [0o640, 'its group'], [0o604, 'others'], [0o660, 'its group'], [0o606, 'others']] as const) {
+    for (const [mode, who] of [
+      [0o644, 'group and others'],
+      [0o640, 'its group'],
+      [0o604, 'others'],
+      [0o660, 'its group'],
+      [0o606, 'others'],
+    ] as const) {
       const path = secretFile(`open-${mode.toString(8)}`, 'token', mode);
-      expect(() => sources({ file: path }), mode.toString(8)).toThrow(`--admin-token-file ${path} is open to ${who} (mode 0${mode.toString(8)}); a secret file must be readable by its owner only`);
+      expect(() => sources({ file: path }), mode.toString(8)).toThrow(
+        `--admin-token-file ${path} is open to ${who} (mode 0${mode.toString(8)}); a secret file must be readable by its owner only`,
+      );
       try {
         sources({ file: path });
       } catch (err) {
@@ -70,7 +96,9 @@ describe('a secret from the flag, a 0600 file or the environment', () => {
     expect(() => sources({ file: secretFile('empty', '\n', 0o600) })).toThrow(/is empty/);
     expect(() => sources({ file: secretFile('two', 'a\nb\n', 0o600) })).toThrow(/more than one line/);
     expect(() => sources({ file: secretFile('big', 'x'.repeat(5000), 0o600) })).toThrow(/at most 4096 bytes/);
-    expect(() => sources({ value: 'x', file: secretFile('both', 'y', 0o600) })).toThrow('--admin-token and --admin-token-file both give the secret; give one');
+    expect(() => sources({ value: 'x', file: secretFile('both', 'y', 0o600) })).toThrow(
+      '--admin-token and --admin-token-file both give the secret; give one',
+    );
   });
 
   it('serve reads both secrets so, and a webhook secret left in the environment without --webhook is no error', () => {
@@ -79,7 +107,10 @@ describe('a secret from the flag, a 0600 file or the environment', () => {
     const read = serveOptions(flags({ adminTokenFile: token, webhook: ['http://127.0.0.1:9/h'], webhookSecretFile: hook }));
     expect(read.server.adminToken).toBe('T0ken-from-file');
     expect(read.options.webhooks?.secret).toBe('hook-secret-from-file-0123456789');
-    const env = serveOptions(flags({ webhook: ['http://127.0.0.1:9/h'] }), { MKT_MOCK_ADMIN_TOKEN: 'T0ken-from-env', MKT_MOCK_WEBHOOK_SECRET: 'hook-secret-from-env-0123456789' });
+    const env = serveOptions(flags({ webhook: ['http://127.0.0.1:9/h'] }), {
+      MKT_MOCK_ADMIN_TOKEN: 'T0ken-from-env',
+      MKT_MOCK_WEBHOOK_SECRET: 'hook-secret-from-env-0123456789',
+    });
     expect(env.server.adminToken).toBe('T0ken-from-env');
     expect(env.options.webhooks?.secret).toBe('hook-secret-from-env-0123456789');
     expect(serveOptions(flags({}), { MKT_MOCK_WEBHOOK_SECRET: 'hook-secret-from-env-0123456789' }).options.webhooks).toBeUndefined();
@@ -116,7 +147,7 @@ describe('mkt mock serve', () => {
     }
   });
 
-  it('--allow-host serves a proxy\'s name; a value with a scheme or port is exit 2', async () => {
+  it("--allow-host serves a proxy's name; a value with a scheme or port is exit 2", async () => {
     const mock = await serveMock(['--listings', '5', '--allow-host', 'Mock.Example.COM']);
     served.push(mock);
     const port = Number(new URL(mock.origin).port);
@@ -124,9 +155,9 @@ describe('mkt mock serve', () => {
     expect((await rawRequest(port, { target: '/openapi.json', headers: { host: 'other.example.com' } })).status).toBe(421);
     const bad = await runMkt(['mock', 'serve', '--port', '0', '--allow-host', 'https://mock.example.com:443']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--allow-host must be a host name or address alone");
+    expect(bad.stderr).toContain('--allow-host must be a host name or address alone');
     const proxy = await runMkt(['mock', 'proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0', '--allow-host', 'x:1']);
     expect(proxy.code).toBe(2);
-    expect(proxy.stderr).toContain("--allow-host must be a host name or address alone");
+    expect(proxy.stderr).toContain('--allow-host must be a host name or address alone');
   });
 });

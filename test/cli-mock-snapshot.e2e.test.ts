@@ -33,7 +33,9 @@ function digest(app: MockApp): string {
 
 /** The listing rows a client sees: every active listing, as the search answers it. */
 async function listingRows(m: TestMock): Promise<unknown[]> {
-  const res = await fetch(`${m.origin}/listingsvc/v2/listings/?limit=500`, { headers: { authorization: `Bearer ${m.env.MKT_ACCESS_TOKEN}` } });
+  const res = await fetch(`${m.origin}/listingsvc/v2/listings/?limit=500`, {
+    headers: { authorization: `Bearer ${m.env.MKT_ACCESS_TOKEN}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { result: unknown[] }).result;
 }
@@ -45,7 +47,12 @@ describe('mkt mock snapshot', () => {
     const rows = await listingRows(m);
     const saved = await runMkt(['mock', 'snapshot', 'save', 'before-run', '-o', 'json'], { env: m.env });
     expect(saved.code, saved.stderr).toBe(0);
-    expect(JSON.parse(saved.stdout)).toMatchObject({ name: 'before-run', now: '2026-06-01 12:00:00 +0000', listings: m.app.ctx.store.listings.length, problem: null });
+    expect(JSON.parse(saved.stdout)).toMatchObject({
+      name: 'before-run',
+      now: '2026-06-01 12:00:00 +0000',
+      listings: m.app.ctx.store.listings.length,
+      problem: null,
+    });
     expect(saved.stderr).toMatch(/^saved snapshot before-run: the world at 2026-06-01 12:00:00 UTC, \d+ listings, \d+ bytes$/m);
 
     // Change the world: an order, a withdrawn listing, a day of market.
@@ -53,7 +60,8 @@ describe('mkt mock snapshot', () => {
     const withdraw = await fetch(`${m.origin}/__mock/listings/${first!.listing_number}/withdraw`, { method: 'POST' });
     expect(withdraw.status).toBe(200);
     const order = await fetch(`${m.origin}/v1/orders/`, {
-      method: 'POST', headers: { authorization: `Bearer ${m.env.MKT_ACCESS_TOKEN}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${m.env.MKT_ACCESS_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ bid_requests: [{ listing_id: (rows[1] as { listing_number: number }).listing_number, bid_amount: 25 }] }),
     });
     expect(order.status).toBe(200);
@@ -69,7 +77,11 @@ describe('mkt mock snapshot', () => {
 
     const loaded = await runMkt(['mock', 'snapshot', 'load', 'before-run', '-o', 'json'], { env: m.env });
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(JSON.parse(loaded.stdout)).toMatchObject({ loaded: 'before-run', saved_now: '2026-06-01 12:00:00 +0000', now: '2026-06-01 12:00:00 +0000' });
+    expect(JSON.parse(loaded.stdout)).toMatchObject({
+      loaded: 'before-run',
+      saved_now: '2026-06-01 12:00:00 +0000',
+      now: '2026-06-01 12:00:00 +0000',
+    });
     expect(digest(m.app)).toBe(before);
     expect(await listingRows(m)).toEqual(rows);
     // The world loaded is a copy: changing it leaves the snapshot as saved, so a second load is the same world again.
@@ -92,7 +104,9 @@ describe('mkt mock snapshot', () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/HTTP 409.*Snapshot 'a' exists/);
     expect(again.stderr).toContain('add --replace to overwrite it');
-    const kept = JSON.parse((await runMkt(['mock', 'snapshot', 'list', '-o', 'json'], { env: m.env })).stdout) as { result: { now: string }[] };
+    const kept = JSON.parse((await runMkt(['mock', 'snapshot', 'list', '-o', 'json'], { env: m.env })).stdout) as {
+      result: { now: string }[];
+    };
     expect(kept.result.map((s) => s.now)).toEqual(['2026-06-01 12:00:00 +0000']);
     const replaced = await runMkt(['mock', 'snapshot', 'save', 'a', '--replace', '-o', 'json'], { env: m.env });
     expect(replaced.code, replaced.stderr).toBe(0);
@@ -114,15 +128,23 @@ describe('mkt mock snapshot', () => {
     // The market ran from the snapshot's hour to the clock's: the withdrawn listing is back (the snapshot's), the engine at the clock.
     expect(m.app.ctx.store.engine.lastTick).toBe(TEST_START + 2 * DAY);
     expect(m.app.ctx.store.listingByNumber.get(first!.listing_number)?.listing_status).not.toBe(7);
-    const state = await (await fetch(`${m.origin}/__mock/state`)).json() as { invariants: { ok: boolean } };
+    const state = (await (await fetch(`${m.origin}/__mock/state`)).json()) as { invariants: { ok: boolean } };
     expect(state.invariants.ok).toBe(true);
   });
 
   test('bad names: exit 2 before anything is sent; the routes answer 400 naming what is wrong', async () => {
-    for (const [i, [name, says]] of ([
-      ['../x', /path separator/], ['a/b', /path separator/], ['a\\b', /path separator/], ['..', /'\.\.'/], ['.hidden', /starts with '\.'/],
-      ['x'.repeat(65), /65 characters long; at most 64/], ['a b', /holds " "/], ['', /is empty/],
-    ] as const).entries()) {
+    for (const [i, [name, says]] of (
+      [
+        ['../x', /path separator/],
+        ['a/b', /path separator/],
+        ['a\\b', /path separator/],
+        ['..', /'\.\.'/],
+        ['.hidden', /starts with '\.'/],
+        ['x'.repeat(65), /65 characters long; at most 64/],
+        ['a b', /holds " "/],
+        ['', /is empty/],
+      ] as const
+    ).entries()) {
       // Each verb checks the name the same way (one function); each name is tried with one of them, in turn.
       const verb = (['save', 'load', 'rm'] as const)[i % 3]!;
       const r = await runMkt(['mock', 'snapshot', verb, name], { env: NOWHERE });
@@ -130,10 +152,17 @@ describe('mkt mock snapshot', () => {
       expect(r.stderr).toMatch(says);
     }
     const m = await mock();
-    const post = async (body: unknown) => fetch(`${m.origin}/__mock/snapshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = async (body: unknown) =>
+      fetch(`${m.origin}/__mock/snapshots`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     for (const [body, says] of [
-      [{ name: '../etc/passwd' }, /^name: "\.\.\/etc\/passwd" holds a path separator/], [{ name: 'x'.repeat(200) }, /at most 64/],
-      [{}, /^name: must be a text/], [{ name: 'ok', replace: 'yes' }, /^replace: must be true or false/],
+      [{ name: '../etc/passwd' }, /^name: "\.\.\/etc\/passwd" holds a path separator/],
+      [{ name: 'x'.repeat(200) }, /at most 64/],
+      [{}, /^name: must be a text/],
+      [{ name: 'ok', replace: 'yes' }, /^replace: must be true or false/],
     ] as const) {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -149,7 +178,7 @@ describe('mkt mock snapshot', () => {
       expect(res.status, target).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('VAL0001');
     }
-    const list = await (await fetch(`${m.origin}/__mock/snapshots`)).json() as { total_count: number };
+    const list = (await (await fetch(`${m.origin}/__mock/snapshots`)).json()) as { total_count: number };
     expect(list.total_count).toBe(0);
   });
 
@@ -161,7 +190,11 @@ describe('mkt mock snapshot', () => {
       expect(r.code).toBe(4);
       expect(r.stderr).toMatch(/HTTP 404\): NOT_FOUND: No snapshot 'nope'/);
     }
-    for (const [method, path] of [['GET', 'nope'], ['DELETE', 'nope'], ['POST', 'nope/load']] as const) {
+    for (const [method, path] of [
+      ['GET', 'nope'],
+      ['DELETE', 'nope'],
+      ['POST', 'nope/load'],
+    ] as const) {
       expect((await fetch(`${m.origin}/__mock/snapshots/${path}`, { method })).status).toBe(404);
     }
     expect(digest(m.app)).toBe(before);
@@ -170,10 +203,22 @@ describe('mkt mock snapshot', () => {
   test('bound off loopback: every snapshot route is refused without the admin token, and works with it', async () => {
     const app = testMockApp({ seed: 7, listings: 20, frozen: true, start: TEST_START });
     const server = await startHttpServer(app, '0.0.0.0', 0, { adminToken: 'S3cret-token' });
-    closers.push(async () => { await server.close(); await app.close?.(); });
+    closers.push(async () => {
+      await server.close();
+      await app.close?.();
+    });
     const env = { MKT_ROOT_URL: `http://127.0.0.1:${server.port}` };
-    for (const [method, target] of [['GET', '/__mock/snapshots'], ['POST', '/__mock/snapshots'], ['GET', '/__mock/snapshots/a'], ['DELETE', '/__mock/snapshots/a'], ['POST', '/__mock/snapshots/a/load']] as const) {
-      const res = await rawRequest(server.port, method === 'POST' ? { method, target, headers: { 'content-type': 'application/json' }, body: '{"name":"a"}' } : { method, target });
+    for (const [method, target] of [
+      ['GET', '/__mock/snapshots'],
+      ['POST', '/__mock/snapshots'],
+      ['GET', '/__mock/snapshots/a'],
+      ['DELETE', '/__mock/snapshots/a'],
+      ['POST', '/__mock/snapshots/a/load'],
+    ] as const) {
+      const res = await rawRequest(
+        server.port,
+        method === 'POST' ? { method, target, headers: { 'content-type': 'application/json' }, body: '{"name":"a"}' } : { method, target },
+      );
       expect(res.status, `${method} ${target}`).toBe(404);
       expect(res.text).toContain('No route for');
     }

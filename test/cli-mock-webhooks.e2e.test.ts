@@ -16,10 +16,11 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 const children: ServedMock[] = [];
 const receivers: Receiver[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.child.exitCode === null && c.child.signalCode === null) {
-    c.child.kill('SIGKILL');
-    await c.exited;
-  }
+  for (const c of children.splice(0))
+    if (c.child.exitCode === null && c.child.signalCode === null) {
+      c.child.kill('SIGKILL');
+      await c.exited;
+    }
   for (const r of receivers.splice(0)) await r.close();
 });
 
@@ -27,13 +28,20 @@ afterEach(async () => {
 function verify(header: string, body: string, secret: string): boolean {
   const { t = '', v1 = '' } = Object.fromEntries(header.split(',').map((kv) => kv.split('=', 2)));
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  const valid = Buffer.byteLength(v1) === 64 && timingSafeEqual(Buffer.from(v1), Buffer.from(expected)) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+  const valid =
+    Buffer.byteLength(v1) === 64
+    && timingSafeEqual(Buffer.from(v1), Buffer.from(expected))
+    && Math.abs(Date.now() / 1000 - Number(t)) < 300;
   return valid;
 }
 
 /** An order refused by validation (ORD0032, not JSON): one order_validation_error event. */
 async function refuse(origin: string, token: string): Promise<void> {
-  const res = await fetch(`${origin}/v1/orders`, { method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: 'not json' });
+  const res = await fetch(`${origin}/v1/orders`, {
+    method: 'POST',
+    headers: { authorization: `bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: 'not json',
+  });
   expect(res.status).toBe(400);
 }
 
@@ -80,7 +88,7 @@ describe('mkt mock serve --webhook', () => {
     // A second receiver where nothing listens: its retries are still due when the mock is stopped.
     const second = await serve([...args, '--webhook', 'http://127.0.0.1:9/hooks', '--webhook-secret', 'chosen-secret']);
     expect(second.stderr()).not.toContain('chosen-secret');
-    const outbox = await (await fetch(`${second.origin}/__mock/outbox`)).json() as { result: { id: number }[] };
+    const outbox = (await (await fetch(`${second.origin}/__mock/outbox`)).json()) as { result: { id: number }[] };
     expect(outbox.result.map((m) => m.id)).toEqual([1]);
     await refuse(second.origin, await aliceToken(second.origin));
     const all = await r.waitFor(2);

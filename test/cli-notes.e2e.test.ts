@@ -14,7 +14,11 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>;
-const lines = (text: string): Json[] => text.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (text: string): Json[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const held = () => mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1');
 const statusOf = (loanNumber: number) => mock.app.ctx.store.loans.get(loanNumber)!.loan_status;
 
@@ -34,7 +38,9 @@ describe('mkt notes list', () => {
     const array = JSON.parse((await runMkt(['notes', 'list', '--all'], { env: mock.env })).stdout);
     expect(array.map((n: Json) => n.loan_note_id)).toEqual(ids);
     const csv = (await runMkt(['notes', 'list', '-o', 'csv'], { env: mock.env })).stdout.trim().split('\n');
-    expect(csv[0]).toBe('loan_note_id,platform_rating,note_status_description,days_past_due,note_ownership_amount,principal_balance_pro_rata_share,principal_paid_pro_rata_share,interest_paid_pro_rata_share,lender_yield,term,origination_date,next_payment_due_date');
+    expect(csv[0]).toBe(
+      'loan_note_id,platform_rating,note_status_description,days_past_due,note_ownership_amount,principal_balance_pro_rata_share,principal_paid_pro_rata_share,interest_paid_pro_rata_share,lender_yield,term,origination_date,next_payment_due_date',
+    );
     expect(csv).toHaveLength(26);
   });
 
@@ -49,11 +55,15 @@ describe('mkt notes list', () => {
     expect(out).toHaveLength(26);
     expect(r.stderr).toMatch(/25 of \d+ — use --all or --offset/);
     const wide = await runMkt(['notes', 'list', '-o', 'table'], { env: { ...mock.env, COLUMNS: '200' } });
-    expect(wide.stdout.split('\n')[0]).toMatch(/^note\s+rating\s+status\s+days_past_due\s+owned\s+balance\s+principal paid\s+interest paid\s+lender_yield/);
+    expect(wide.stdout.split('\n')[0]).toMatch(
+      /^note\s+rating\s+status\s+days_past_due\s+owned\s+balance\s+principal paid\s+interest paid\s+lender_yield/,
+    );
   });
 
   it('--columns and --query shape json and ndjson; --sort-by sorts by any note field', async () => {
-    const picked = lines((await runMkt(['notes', 'list', '-o', 'ndjson', '--columns', 'loan_note_id,note_status'], { env: mock.env })).stdout);
+    const picked = lines(
+      (await runMkt(['notes', 'list', '-o', 'ndjson', '--columns', 'loan_note_id,note_status'], { env: mock.env })).stdout,
+    );
     for (const n of picked) expect(Object.keys(n)).toEqual(['loan_note_id', 'note_status']);
     const q = await runMkt(['notes', 'list', '--all', '-o', 'json', '--query', 'length(@)'], { env: mock.env });
     expect(JSON.parse(q.stdout)).toBe(held().length);
@@ -66,7 +76,11 @@ describe('mkt notes list', () => {
   });
 
   it('--status and --rating keep matching notes from every page, by word or code, ratings including N/A (typed N/A or NA)', async () => {
-    const late = new Set(held().filter((n) => [2, 3].includes(statusOf(n.loanNumber))).map((n) => n.note_number));
+    const late = new Set(
+      held()
+        .filter((n) => [2, 3].includes(statusOf(n.loanNumber)))
+        .map((n) => n.note_number),
+    );
     expect(late.size).toBeGreaterThan(0);
     for (const status of ['chargeoff,defaulted', '2,3', 'Charge-Off,DEFAULTED']) {
       const r = await runMkt(['notes', 'list', '--status', status, '-o', 'ndjson'], { env: mock.env });
@@ -76,11 +90,19 @@ describe('mkt notes list', () => {
     const ratings = new Set(['AA', 'A', 'N/A']);
     const ratingOf = (n: { loanNumber: number }): string => mock.app.ctx.store.loans.get(n.loanNumber)!.platform_rating;
     const wanted = held().filter((n) => ratings.has(ratingOf(n)) && statusOf(n.loanNumber) === 4);
-    expect(wanted.some((n) => ratingOf(n) === 'N/A'), 'the seeded world has completed N/A notes').toBe(true);
+    expect(
+      wanted.some((n) => ratingOf(n) === 'N/A'),
+      'the seeded world has completed N/A notes',
+    ).toBe(true);
     for (const typed of ['aa,A,na', 'AA,a,N/A']) {
       const both = await runMkt(['notes', 'list', '--rating', typed, '--status', 'completed', '-o', 'json'], { env: mock.env });
       expect(both.code, both.stderr).toBe(0);
-      expect(JSON.parse(both.stdout).map((n: Json) => n.loan_note_id).sort(), typed).toEqual(wanted.map((n) => n.note_number).sort());
+      expect(
+        JSON.parse(both.stdout)
+          .map((n: Json) => n.loan_note_id)
+          .sort(),
+        typed,
+      ).toEqual(wanted.map((n) => n.note_number).sort());
     }
   });
 
@@ -111,7 +133,7 @@ describe('mkt notes get', () => {
     expect(table.stdout).toMatch(/^principal_balance_pro_rata_share\s+[\d.]+$/m);
   });
 
-  it('a malformed id is exit 2 with nothing sent; an id that is not among your notes is the marketplace\'s 404 (exit 4)', async () => {
+  it("a malformed id is exit 2 with nothing sent; an id that is not among your notes is the marketplace's 404 (exit 4)", async () => {
     for (const id of ['abc', '500001', '500001-x']) {
       const r = await runMkt(['notes', 'get', id], { env: NOWHERE });
       expect(r.code, id).toBe(2);

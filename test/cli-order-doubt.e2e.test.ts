@@ -82,10 +82,11 @@ async function holdFirstOrder(target: string, onRequest: (method: string, path: 
     origin: `http://127.0.0.1:${port}`,
     posted: postedP,
     release,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -105,18 +106,25 @@ describe('an order sent without an answer is in doubt until the marketplace says
     // The mock reads the POST, then acts on it 8 s later; the client waits 2 s for an answer.
     const started = Date.now();
     await fetch(mockAdminUrl(mock.origin, 'faults'), {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ handler_delay_ms: 8000, path: '/v1/orders', method: 'POST', count: 1 }),
     });
     const env = { ...mock.env, MKT_HTTP_TIMEOUT: '2' };
     const first = await runMkt(['order', 'submit', file, '--yes'], { env, home });
     expect(first.code, first.stderr).toBe(5);
-    expect(first.stderr).toMatch(/order 1\/1: no answer from the marketplace \(.*\); it may or may not have been placed: batch \S+ is in doubt until \S+Z\./);
-    expect(first.stderr).toMatch(/hint: run the same command again: it first looks for this order at the marketplace\. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run waits for it to show until \S+Z \(92 s after it was sent\)/);
+    expect(first.stderr).toMatch(
+      /order 1\/1: no answer from the marketplace \(.*\); it may or may not have been placed: batch \S+ is in doubt until \S+Z\./,
+    );
+    expect(first.stderr).toMatch(
+      /hint: run the same command again: it first looks for this order at the marketplace\. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run waits for it to show until \S+Z \(92 s after it was sent\)/,
+    );
     expect(ordersIn(mock)).toHaveLength(0);
 
     const rerun = await runMkt(['order', 'submit', file, '--yes'], { env, home, timeoutMs: 60_000 });
-    expect(rerun.stderr).toMatch(/batch \S+ \(1 bid, sent \S+Z without an answer\) is not shown by the marketplace yet: it may still arrive, so it is not sent again before \S+Z/);
+    expect(rerun.stderr).toMatch(
+      /batch \S+ \(1 bid, sent \S+Z without an answer\) is not shown by the marketplace yet: it may still arrive, so it is not sent again before \S+Z/,
+    );
     expect(rerun.stderr).toMatch(/waiting up to \d+ s for the marketplace to show it/);
     const [order] = ordersIn(mock);
     expect(rerun.stderr).toContain(`order ${order!.order_id} was placed (the answer had been lost); it will not be sent again`);
@@ -166,7 +174,9 @@ describe('an order sent without an answer is in doubt until the marketplace says
       await killedMidSubmit(['order', 'submit', file, '--yes'], env, home, proxy.posted);
       const rerun = await runMkt(['order', 'submit', file, '--yes'], { env, home, timeoutMs: 60_000 });
       expect(rerun.stderr).toMatch(/is not shown by the marketplace yet: it may still arrive, so it is not sent again before/);
-      expect(rerun.stderr).toMatch(/batch \S+ never reached the marketplace: no order for it 3 s after it was sent \(the settle window\); its bids are free to send/);
+      expect(rerun.stderr).toMatch(
+        /batch \S+ never reached the marketplace: no order for it 3 s after it was sent \(the settle window\); its bids are free to send/,
+      );
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(ordersIn(mock)).toHaveLength(1);
       expect(await journalEvents(env, home)).toEqual(['intent', 'reconciled', 'intent', 'accepted', 'outcome']);
@@ -192,7 +202,11 @@ describe('an order sent without an answer is in doubt until the marketplace says
       killed = true;
       // Past the rerun's own window (3 s) since the first run's intent.
       await sleep(4000);
-      const rerun = await runMkt(['order', 'submit', file, '--yes'], { env: { ...env, MKT_SETTLE_WINDOW: '3', MKT_HTTP_TIMEOUT: '3' }, home, timeoutMs: 60_000 });
+      const rerun = await runMkt(['order', 'submit', file, '--yes'], {
+        env: { ...env, MKT_SETTLE_WINDOW: '3', MKT_HTTP_TIMEOUT: '3' },
+        home,
+        timeoutMs: 60_000,
+      });
       expect(rerun.stderr).toMatch(/is not shown by the marketplace yet: it may still arrive, so it is not sent again before/);
       expect(rerun.stderr).toMatch(/order \S+ was placed \(the answer had been lost\)/);
       expect(rerun.code, rerun.stderr).toBe(2);
@@ -210,7 +224,11 @@ describe('an order sent without an answer is in doubt until the marketplace says
     try {
       await killedMidSubmit(['order', 'submit', file, '--yes'], { ...mock.env, MKT_ROOT_URL: proxy.origin }, home, proxy.posted);
       const rerun = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home, timeoutMs: 60_000 });
-      expect(rerun.stderr).toMatch(new RegExp(`listing \\d+: in doubt under another address: sent in batch \\S+ through ${proxy.origin}/v1 at \\S+Z without an answer, and the marketplace does not show that order yet; not sent again before \\S+Z`));
+      expect(rerun.stderr).toMatch(
+        new RegExp(
+          `listing \\d+: in doubt under another address: sent in batch \\S+ through ${proxy.origin}/v1 at \\S+Z without an answer, and the marketplace does not show that order yet; not sent again before \\S+Z`,
+        ),
+      );
       expect(rerun.code, rerun.stderr).toBe(2);
       proxy.release();
       for (let i = 0; i < 50 && ordersIn(mock).length === 0; i++) await sleep(100);
@@ -225,14 +243,21 @@ describe('an order sent without an answer is in doubt until the marketplace says
   it('a bad MKT_SETTLE_WINDOW or MKT_HTTP_TIMEOUT is exit 2 naming it, and nothing is sent', async () => {
     const home = tempHome();
     const file = bidsFile(mock, home);
-    for (const [name, value] of [['MKT_SETTLE_WINDOW', 'soon'], ['MKT_SETTLE_WINDOW', '0'], ['MKT_HTTP_TIMEOUT', '-1']] as const) {
+    for (const [name, value] of [
+      ['MKT_SETTLE_WINDOW', 'soon'],
+      ['MKT_SETTLE_WINDOW', '0'],
+      ['MKT_HTTP_TIMEOUT', '-1'],
+    ] as const) {
       const r = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, [name]: value }, home });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${name} must be a number of seconds from`);
       expect(r.stderr).toContain(`got '${value}'`);
     }
     // A window shorter than the answer timeout would free an order whose answer is still awaited.
-    const short = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, MKT_SETTLE_WINDOW: '20', MKT_HTTP_TIMEOUT: '40' }, home });
+    const short = await runMkt(['order', 'submit', file, '--yes'], {
+      env: { ...mock.env, MKT_SETTLE_WINDOW: '20', MKT_HTTP_TIMEOUT: '40' },
+      home,
+    });
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('MKT_SETTLE_WINDOW (20 s) is shorter than the answer timeout MKT_HTTP_TIMEOUT (40 s)');
     expect(ordersIn(mock)).toHaveLength(0);

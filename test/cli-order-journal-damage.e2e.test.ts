@@ -26,9 +26,19 @@ const used = new Set<number>();
 function fresh(n: number): number[] {
   const now = mock.app.ctx.clock.now();
   const out = mock.app.ctx.store.listings
-    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.borrowerUserId
-      && now - l.listing_creation_date > 2 * 86_400_000 && l.listing_start_date < now
-      && !l.mockRole && !l.authorizedUsers && !l.investmentTypeUnset && !used.has(l.listing_number))
+    .filter(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.borrowerUserId
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && l.listing_start_date < now
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.investmentTypeUnset
+        && !used.has(l.listing_number),
+    )
     .slice(0, n)
     .map((l) => l.listing_number);
   out.forEach((id) => used.add(id));
@@ -45,7 +55,14 @@ async function submitted() {
   expect(first.code, first.stderr).toBe(0);
   const accounts = join(home, 'state', 'accounts');
   const journal = join(accounts, readdirSync(accounts)[0]!, 'journal.jsonl');
-  return { home, ids, file, journal, before: ordersIn().length, submit: (...flags: string[]) => runMkt(['order', 'submit', file, '--yes', ...flags], { env: mock.env, home }) };
+  return {
+    home,
+    ids,
+    file,
+    journal,
+    before: ordersIn().length,
+    submit: (...flags: string[]) => runMkt(['order', 'submit', file, '--yes', ...flags], { env: mock.env, home }),
+  };
 }
 
 /** Byte offset of the `"t":"intent"` line's middle. */
@@ -103,7 +120,10 @@ describe('a journal that lost its lines: the marketplace is asked', () => {
       const again = await s.submit();
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/refusing 2 bids that could place money twice; nothing was sent/);
-      for (const id of s.ids) expect(again.stderr).toMatch(new RegExp(`bids\\.csv line \\d: listing ${id}: the marketplace shows a PENDING bid in order [0-9a-f-]{36}`));
+      for (const id of s.ids)
+        expect(again.stderr).toMatch(
+          new RegExp(`bids\\.csv line \\d: listing ${id}: the marketplace shows a PENDING bid in order [0-9a-f-]{36}`),
+        );
       expect(ordersIn()).toHaveLength(s.before);
     });
   }
@@ -117,7 +137,11 @@ describe('a journal that lost its lines: the marketplace is asked', () => {
     expect(skip.code, skip.stderr).toBe(0);
     expect(skip.stderr).toMatch(/leaving out 2 bids on listings already held/);
     expect(ordersIn()).toHaveLength(s.before + 1);
-    expect(ordersIn().at(-1)!.bids.map((b) => b.listing_id)).toEqual([extra]);
+    expect(
+      ordersIn()
+        .at(-1)!
+        .bids.map((b) => b.listing_id),
+    ).toEqual([extra]);
     // Everything held now: nothing to send is no failure for a cron job.
     const none = await s.submit('--skip-held');
     expect(none.code, none.stderr).toBe(0);
@@ -166,8 +190,17 @@ describe('a crash mid-write', () => {
   it('kill -9 during --wait, then a torn last line: not fatal, the listings stay held, the next line is whole', async () => {
     const s = await submitted();
     const [a, b] = fresh(2);
-    const env = { PATH: process.env.PATH ?? '', HOME: s.home, MKT_CONFIG_DIR: join(s.home, 'config'), MKT_STATE_DIR: join(s.home, 'state'), ...mock.env };
-    const child = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: s.home,
+      MKT_CONFIG_DIR: join(s.home, 'config'),
+      MKT_STATE_DIR: join(s.home, 'state'),
+      ...mock.env,
+    };
+    const child = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const closed = new Promise((resolve) => child.on('close', resolve));
@@ -181,10 +214,18 @@ describe('a crash mid-write', () => {
     const check = await runMkt(['order', 'journal', '--check', '-o', 'json'], { env: mock.env, home: s.home });
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toEqual([expect.objectContaining({ fatal: false })]);
-    const again = await runMkt(['order', 'submit', '-', '--yes'], { env: mock.env, home: s.home, input: `listing_id,bid_amount\n${a},25\n${s.ids[0]},25\n` });
+    const again = await runMkt(['order', 'submit', '-', '--yes'], {
+      env: mock.env,
+      home: s.home,
+      input: `listing_id,bid_amount\n${a},25\n${s.ids[0]},25\n`,
+    });
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toMatch(/refusing 2 bids/);
-    const fresher = await runMkt(['order', 'submit', '-', '--yes'], { env: mock.env, home: s.home, input: `listing_id,bid_amount\n${b},25\n` });
+    const fresher = await runMkt(['order', 'submit', '-', '--yes'], {
+      env: mock.env,
+      home: s.home,
+      input: `listing_id,bid_amount\n${b},25\n`,
+    });
     expect(fresher.code, fresher.stderr).toBe(0);
     // The torn tail was cut before the next entry was written: the journal reads whole.
     expect(JSON.parse((await runMkt(['order', 'journal', '--check', '-o', 'json'], { env: mock.env, home: s.home })).stdout)).toEqual([]);

@@ -19,7 +19,15 @@ function twoListings(): [number, number] {
   const now = mock.app.ctx.clock.now();
   const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
   const [a, b] = mock.app.ctx.store.listings
-    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && now - l.listing_creation_date > 2 * 86_400_000 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)
+    .filter(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.borrowerUserId,
+    )
     .map((l) => l.listing_number)
     .filter((n) => !taken.has(n));
   return [a!, b!];
@@ -33,10 +41,17 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
   const home = tempHome();
   const [a, b] = twoListings();
   const env = {
-    PATH: process.env.PATH ?? '', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), ...mock.env,
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    MKT_CONFIG_DIR: join(home, 'config'),
+    MKT_STATE_DIR: join(home, 'state'),
+    ...mock.env,
   };
   const ordersBefore = mock.app.ctx.store.orders.size;
-  const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let firstErr = '';
   first.stderr.on('data', (d) => (firstErr += d));
   const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
@@ -44,7 +59,11 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
   for (let i = 0; i < 100 && !/accepted/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
   expect(firstErr).toContain('accepted');
 
-  const second = await runMkt(['order', 'submit', '-', '--yes', ...secondArgs], { env: secondEnv, home, input: `listing_id,bid_amount\n${b},25\n` });
+  const second = await runMkt(['order', 'submit', '-', '--yes', ...secondArgs], {
+    env: secondEnv,
+    home,
+    input: `listing_id,bid_amount\n${b},25\n`,
+  });
   const sent = mock.app.ctx.store.orders.size - ordersBefore;
 
   await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
@@ -53,10 +72,14 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
 }
 
 describe('two mkt order submit runs for one marketplace account', () => {
-  it('do not overlap: the second exits 2 at once with a clear message naming the holder\'s pid, and sends nothing', async () => {
+  it("do not overlap: the second exits 2 at once with a clear message naming the holder's pid, and sends nothing", async () => {
     const { second, sent, firstPid } = await whileOneWaits(mock.env);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`another mkt order submit or invest run \\(pid ${firstPid}\\) is running for account \\S+ at http://127\\.0\\.0\\.1:\\d+/v1 \\(from this or another profile or address\\); nothing was sent`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `another mkt order submit or invest run \\(pid ${firstPid}\\) is running for account \\S+ at http://127\\.0\\.0\\.1:\\d+/v1 \\(from this or another profile or address\\); nothing was sent`,
+      ),
+    );
     // The kernel frees the lock when its holder ends: the hint says nothing of removing a file.
     expect(second.stderr).toContain('hint: wait for it to finish, or run again with --wait-lock SECONDS to wait for it\n');
     expect(sent).toBe(1);
@@ -70,12 +93,15 @@ describe('two mkt order submit runs for one marketplace account', () => {
     expect(sent).toBe(1);
   }, 40_000);
 
-  it('do not overlap under another address of the same marketplace (another journal): the account\'s own lock holds them apart', async () => {
+  it("do not overlap under another address of the same marketplace (another journal): the account's own lock holds them apart", async () => {
     // A forwarder on another port: another address, so another journal, of the same marketplace and account.
     const forwarder = createServer((client) => {
       const upstream = connect(Number(new URL(mock.origin).port), '127.0.0.1');
       client.pipe(upstream).pipe(client);
-      const end = () => { client.destroy(); upstream.destroy(); };
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
       client.on('error', end);
       upstream.on('error', end);
     });

@@ -85,7 +85,10 @@ describe('mkt order submit says what happened to the money', () => {
 
   it('a --wait that times out with the bids placed and pending says so (exit 6)', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--timeout', '1', '-o', 'json'], { env: mock.env, home });
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--timeout', '1', '-o', 'json'], {
+      env: mock.env,
+      home,
+    });
     expect(r.code).toBe(6);
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.stderr).toContain(`order ${id}: gave up after 1 s with 1 bid placed and still pending (not yet processed)`);
@@ -97,7 +100,9 @@ describe('mkt order submit says what happened to the money', () => {
     const home = tempHome();
     const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {
       // The progress line comes once following has begun (and listens for Ctrl-C).
-      env: mock.env, home, interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
+      env: mock.env,
+      home,
+      interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
     });
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.code).toBe(130);

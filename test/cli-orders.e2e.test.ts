@@ -19,9 +19,18 @@ const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
 function biddable(m: TestMock, n: number): number[] {
   const now = m.app.ctx.clock.now();
   return m.app.ctx.store.listings
-    .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 100 && !l.borrowerUserId
-      && now - l.listing_creation_date > 2 * 86_400_000 && l.listing_start_date < now
-      && !l.mockRole && !l.authorizedUsers && !l.investmentTypeUnset)
+    .filter(
+      (l) =>
+        l.listing_status === 2
+        && l.investment_typeid === 1
+        && l.amount_remaining >= 100
+        && !l.borrowerUserId
+        && now - l.listing_creation_date > 2 * 86_400_000
+        && l.listing_start_date < now
+        && !l.mockRole
+        && !l.authorizedUsers
+        && !l.investmentTypeUnset,
+    )
     .slice(0, n)
     .map((l) => l.listing_number);
 }
@@ -55,7 +64,10 @@ describe('mkt order submit', () => {
 
   it('reads bids from stdin with --amount, as a pipe from listings search would', async () => {
     const ids = biddable(mock, 3);
-    const r = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], { env: mock.env, input: `listing_number\n${ids.join('\n')}\n` });
+    const r = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes'], {
+      env: mock.env,
+      input: `listing_number\n${ids.join('\n')}\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ listing_id: number; bid_status: string }>;
     expect(rows.map((x) => Number(x.listing_id)).sort()).toEqual([...ids].sort());
@@ -69,7 +81,9 @@ describe('mkt order submit', () => {
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
     const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
     expect(r.code, r.stderr).toBe(0);
-    const sizes = ordersIn(mock).map((o) => o.bids.length).sort((a, b) => b - a);
+    const sizes = ordersIn(mock)
+      .map((o) => o.bids.length)
+      .sort((a, b) => b - a);
     expect(sizes).toEqual([100, 100, 50]);
     expect(r.stderr).toContain('order 3/3 accepted');
   });
@@ -118,7 +132,8 @@ describe('mkt order submit', () => {
     const ids = biddable(mock, 3);
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
     const fault = await fetch(`${mock.origin}/__mock/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ drop_response_rate: 1, path: '/v1/orders', method: 'POST', count: 1 }),
     });
     expect(fault.status).toBe(200);
@@ -140,7 +155,8 @@ describe('mkt order submit', () => {
     const ids = biddable(mock, 2);
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
     await fetch(`${mock.origin}/__mock/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ drop_response_rate: 1, path: '/v1/orders', method: 'POST', count: 1 }),
     });
     const lost = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
@@ -159,7 +175,8 @@ describe('mkt order submit', () => {
     const [id] = biddable(mock, 1);
     // Every try of GET /accounts/platform (first answer and the three retries) fails with a 500.
     await fetch(`${mock.origin}/__mock/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ error_rate: 1, path: '/v1/accounts', method: 'GET', count: 4 }),
     });
     const r = await runMkt(['order', 'submit', '-', '--yes'], { env: mock.env, home, input: `listing_id,bid_amount\n${id},25\n` });
@@ -174,14 +191,18 @@ describe('mkt order submit', () => {
     const ids = biddable(mock, 2);
     const bids = ids.map((listing_id) => ({ listing_id, bid_amount: 25 }));
     const placed = await fetch(`${mock.origin}/v1/orders/`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `bearer ${mock.env.MKT_ACCESS_TOKEN}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `bearer ${mock.env.MKT_ACCESS_TOKEN}` },
       body: JSON.stringify({ bid_requests: bids }),
     });
     expect(placed.status).toBe(200);
     // The journal an older mkt wrote: keyed by the URL as spelt, no account, the answer never seen.
     mkdirSync(join(home, 'state', 'default'), { recursive: true });
     const port = new URL(mock.origin).port;
-    writeFileSync(join(home, 'state', 'default', 'journal.jsonl'), `${JSON.stringify({ t: 'intent', batch: 'old-1', at: '2026-05-31T00:00:00.000Z', base_url: `http://localhost:${port}/v1/`, bids })}\n`);
+    writeFileSync(
+      join(home, 'state', 'default', 'journal.jsonl'),
+      `${JSON.stringify({ t: 'intent', batch: 'old-1', at: '2026-05-31T00:00:00.000Z', base_url: `http://localhost:${port}/v1/`, bids })}\n`,
+    );
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
     const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
     expect(r.stderr).toMatch(/was placed \(the answer had been lost\)/);
@@ -199,7 +220,10 @@ describe('mkt order submit', () => {
 
     const young = specialListing(mock.app.ctx.store, 'young_partial')!;
     const tooMuch = Math.min(young.amount_remaining, Math.ceil(young.listing_amount * 0.1) + 25);
-    const bad = await runMkt(['order', 'submit', '-', '--yes', '--wait'], { env: mock.env, input: `listing_id,bid_amount\n${young.listing_number},${tooMuch}\n` });
+    const bad = await runMkt(['order', 'submit', '-', '--yes', '--wait'], {
+      env: mock.env,
+      input: `listing_id,bid_amount\n${young.listing_number},${tooMuch}\n`,
+    });
     expect(bad.code, bad.stderr).toBe(6);
     expect(JSON.parse(bad.stdout)[0].bid_result).toBe('LENDER_NOT_ELIGIBLE_TO_BID');
   });
@@ -225,7 +249,10 @@ describe('mkt order submit', () => {
 describe('reading orders, loans and the account', () => {
   it('lists orders, gets one, and lists its listings', async () => {
     const ids = biddable(mock, 2);
-    const sub = await runMkt(['order', 'submit', '-', '--yes', '--amount', '25'], { env: mock.env, input: `listing_id\n${ids.join('\n')}\n` });
+    const sub = await runMkt(['order', 'submit', '-', '--yes', '--amount', '25'], {
+      env: mock.env,
+      input: `listing_id\n${ids.join('\n')}\n`,
+    });
     const orderId = JSON.parse(sub.stdout)[0].order_id as string;
     const list = JSON.parse((await runMkt(['order', 'list'], { env: mock.env })).stdout);
     expect(list.result.map((o: { order_id: string }) => o.order_id)).toContain(orderId);
@@ -244,7 +271,10 @@ describe('reading orders, loans and the account', () => {
   it('streams every loan with --all as ndjson and gets one', async () => {
     const r = await runMkt(['loans', 'list', '--all', '-o', 'ndjson'], { env: mock.env });
     expect(r.code).toBe(0);
-    const loans = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const loans = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const held = new Set(mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber));
     expect(loans).toHaveLength(held.size);
     const one = JSON.parse((await runMkt(['loans', 'get', String(loans[0].loan_number)], { env: mock.env })).stdout);

@@ -27,7 +27,10 @@ describe('--columns in every format', () => {
   it('ndjson, with --all streaming: one object a line with only those keys', async () => {
     const r = await mkt(['listings', 'search', '--all', '--platform_rating', 'AA', ...COLS, '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(1);
     for (const l of lines) expect(Object.keys(l)).toEqual(['listing_number', 'borrower_rate']);
   });
@@ -76,7 +79,10 @@ describe('--columns in every format', () => {
   it('a mistyped column on order submit places no order', async () => {
     const before = mock.app.ctx.store.orders.size;
     const id = mock.app.ctx.store.listings.find((l) => l.listing_status === 2)!.listing_number;
-    const r = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--columns', 'bid_amout'], { env: mock.env, input: `listing_id\n${id}\n` });
+    const r = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--columns', 'bid_amout'], {
+      env: mock.env,
+      input: `listing_id\n${id}\n`,
+    });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("did you mean 'bid_amount'");
     expect(mock.app.ctx.store.orders.size).toBe(before);
@@ -101,9 +107,22 @@ describe('--query (JMESPath)', () => {
   });
 
   it('applies to each item with -o ndjson, after --columns', async () => {
-    const r = await mkt(['listings', 'search', '--limit', '4', '-o', 'ndjson', ...COLS, '--query', '{n: listing_number, r: borrower_rate}']);
+    const r = await mkt([
+      'listings',
+      'search',
+      '--limit',
+      '4',
+      '-o',
+      'ndjson',
+      ...COLS,
+      '--query',
+      '{n: listing_number, r: borrower_rate}',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(4);
     for (const l of lines) expect(Object.keys(l)).toEqual(['n', 'r']);
   });
@@ -132,7 +151,9 @@ describe('piped output stays as it was', () => {
     const json = await mkt(['listings', 'search', '--limit', '2'], { COLUMNS: '40' });
     expect(JSON.parse(json.stdout).result[0].borrower_rate).toBeLessThan(1);
     const csv = await mkt(['listings', 'search', '--limit', '2', '-o', 'csv'], { COLUMNS: '40' });
-    expect(csv.stdout.split('\n')[0]).toBe('listing_number,platform_rating,fico_score,listing_term,borrower_rate,listing_amount,amount_remaining,percent_funded,listing_title,borrower_state');
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'listing_number,platform_rating,fico_score,listing_term,borrower_rate,listing_amount,amount_remaining,percent_funded,listing_title,borrower_state',
+    );
     expect(csv.stdout).not.toContain('…');
   });
 });
@@ -142,7 +163,17 @@ describe('on an 80-column terminal (tmux)', () => {
     const home = tempHome();
     const session = `mkt-out-${process.pid}-${Date.now()}`;
     const envs = `MKT_ROOT_URL=${mock.origin} MKT_ACCESS_TOKEN=${mock.env.MKT_ACCESS_TOKEN} MKT_CONFIG_DIR=${home}/c MKT_STATE_DIR=${home}/s NO_COLOR=1`;
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '50', `env -u COLUMNS ${envs} ${process.execPath} ${BIN} listings search --limit 25; echo EXIT=$?; sleep 60`]);
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '50',
+      `env -u COLUMNS ${envs} ${process.execPath} ${BIN} listings search --limit 25; echo EXIT=$?; sleep 60`,
+    ]);
     const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-J', '-t', session]).toString();
     try {
       let text = screen();

@@ -19,7 +19,20 @@ describe('the README pipeline run again', () => {
   it('is refused with a hint to add --invested false to the search, and with it places the rest', async () => {
     const home = tempHome();
     const mkt = (args: string[], input?: string) => runMkt(args, { env: mock.env, home, ...(input === undefined ? {} : { input }) });
-    const search = ['listings', 'search', '--platform_rating', 'A,B', '--amount_remaining_min', '25', '--sort-by', 'listing_number asc', '-o', 'csv', '--columns', 'listing_number'];
+    const search = [
+      'listings',
+      'search',
+      '--platform_rating',
+      'A,B',
+      '--amount_remaining_min',
+      '25',
+      '--sort-by',
+      'listing_number asc',
+      '-o',
+      'csv',
+      '--columns',
+      'listing_number',
+    ];
     const submit = ['order', 'submit', '-', '--amount', '25', '--yes'];
 
     // One listing already bid on (and processed), as after an earlier run.

@@ -67,11 +67,18 @@ describe('mkt portfolio --by', () => {
     const csv = await runMkt(['portfolio', '--by', 'vintage', '--period', 'quarter', '-o', 'csv'], { env: mock.env });
     expect(csv.code).toBe(0);
     const [header, ...rows] = csv.stdout.trimEnd().split('\n');
-    expect(header).toBe('cohort,notes,cancelled_notes,invested,received,outstanding,expected_loss,defaulted_notes,charged_off_notes,defaulted_principal,charged_off_principal,default_rate_by_count,default_rate_by_principal,charge_off_rate_by_count,charge_off_rate_by_principal,realised_return');
+    expect(header).toBe(
+      'cohort,notes,cancelled_notes,invested,received,outstanding,expected_loss,defaulted_notes,charged_off_notes,defaulted_principal,charged_off_principal,default_rate_by_count,default_rate_by_principal,charge_off_rate_by_count,charge_off_rate_by_principal,realised_return',
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/^\d{4}-Q[1-4],\d+,/);
     const ndjson = await runMkt(['portfolio', '--by', 'vintage', '--period', 'quarter', '-o', 'ndjson'], { env: mock.env });
-    expect(ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).cohort)).toEqual(rows.map((r) => r.split(',')[0]));
+    expect(
+      ndjson.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).cohort),
+    ).toEqual(rows.map((r) => r.split(',')[0]));
     const table = await runMkt(['portfolio', '--by', 'rating', '-o', 'table'], { env: mock.env });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^cohort +notes +invested +received/m);

@@ -30,7 +30,18 @@ describe('mkt portfolio', () => {
       expect(sum(split, 'invested')).toBeCloseTo(p.invested, 1);
       expect(sum(split, 'share')).toBeCloseTo(1, 2);
     }
-    expect(Object.keys(p.by_status)).toEqual(['current', 'late_1_15', 'late_16_30', 'late_31_120', 'late_over_120', 'charged_off', 'defaulted', 'paid_in_full', 'pending', 'cancelled']);
+    expect(Object.keys(p.by_status)).toEqual([
+      'current',
+      'late_1_15',
+      'late_16_30',
+      'late_31_120',
+      'late_over_120',
+      'charged_off',
+      'defaulted',
+      'paid_in_full',
+      'pending',
+      'cancelled',
+    ]);
     expect(typeof p.annualized_return).toBe('number');
     expect(p.annualized_return).toBeGreaterThan(-1);
     expect(p.annualized_return).toBeLessThan(0.4);

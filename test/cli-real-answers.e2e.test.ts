@@ -24,20 +24,48 @@ function cases(c: FixtureChoice): Case[] {
   const note = newest ? item('python-notes.json', 'loan_note_id', '35659-26') : item('go-notes.json', 'loan_note_id', '7735-205');
   const listing = newest ? 11111111 : 4247229;
   return [
-    { args: ['account'], json: corpusFile(c.account), table: newest ? /total_account_value +1111\.11/ : /last_deposit_date +2015-10-23/, csv: newest ? /111\.1111/ : /12345\.67/ },
-    { args: ['notes', 'list'], json: corpusFile(c.notes), table: newest ? /35659-26 +N\/A/ : /7735-205 +N\/A/, csv: newest ? /35659-26,N\/A/ : /7772-64,N\/A/ },
-    { args: ['notes', 'get', String(note.loan_note_id)], json: note, table: newest ? /platform_rating +N\/A/ : /principal_balance_pro_rata_share +42\.17326/, csv: newest ? /69\.7381/ : /42\.17326/ },
+    {
+      args: ['account'],
+      json: corpusFile(c.account),
+      table: newest ? /total_account_value +1111\.11/ : /last_deposit_date +2015-10-23/,
+      csv: newest ? /111\.1111/ : /12345\.67/,
+    },
+    {
+      args: ['notes', 'list'],
+      json: corpusFile(c.notes),
+      table: newest ? /35659-26 +N\/A/ : /7735-205 +N\/A/,
+      csv: newest ? /35659-26,N\/A/ : /7772-64,N\/A/,
+    },
+    {
+      args: ['notes', 'get', String(note.loan_note_id)],
+      json: note,
+      table: newest ? /platform_rating +N\/A/ : /principal_balance_pro_rata_share +42\.17326/,
+      csv: newest ? /69\.7381/ : /42\.17326/,
+    },
     { args: ['loans', 'list'], json: corpusFile(c.loans), table: /11111 +2007-10-19 +N\/A/, csv: /11111,2007-10-19,N\/A/ },
     { args: ['loans', 'get', '11111'], json: item(c.loans, 'loan_number', 11111), table: /loan_default_reason +0/, csv: /-37\.59/ },
-    { args: ['loans', 'payments', '2300367'], json: corpusFile(c.payments), table: /2025-02-02 08:00:00 \+0000 +2300367 +0\.78 +0\.22 +0\.56/, csv: /0\.7812,0\.2169,0\.5643/ },
+    {
+      args: ['loans', 'payments', '2300367'],
+      json: corpusFile(c.payments),
+      table: /2025-02-02 08:00:00 \+0000 +2300367 +0\.78 +0\.22 +0\.56/,
+      csv: /0\.7812,0\.2169,0\.5643/,
+    },
     { args: ['order', 'list'], json: corpusFile(c.orders), table: /COMPLETED +25\.00/, csv: /COMPLETED,25/ },
     { args: ['order', 'get', '90cf709d-81d6-416a-89f2-ba6ab8146ef2'], json: corpusFile(c.order), table: /INVESTED/, csv: /BID_SUCCEEDED/ },
     { args: ['listings', 'search'], json: corpusFile(c.listings), table: new RegExp(String(listing)), csv: new RegExp(String(listing)) },
-    { args: ['listings', 'get', String(listing)], json: (corpusFile(c.listings) as { result: Json[] }).result[0], table: new RegExp(String(listing)), csv: new RegExp(String(listing)) },
+    {
+      args: ['listings', 'get', String(listing)],
+      json: (corpusFile(c.listings) as { result: Json[] }).result[0],
+      table: new RegExp(String(listing)),
+      csv: new RegExp(String(listing)),
+    },
   ];
 }
 
-for (const [name, choice] of [['the newest answers (Python client, 2023-2025)', NEWEST], ['the oldest answers (Go client, 2015)', OLDEST]] as const) {
+for (const [name, choice] of [
+  ['the newest answers (Python client, 2023-2025)', NEWEST],
+  ['the oldest answers (Go client, 2015)', OLDEST],
+] as const) {
   describe(`every read command on ${name}`, () => {
     let server: FixtureServer;
     beforeAll(async () => {
@@ -54,7 +82,10 @@ for (const [name, choice] of [['the newest answers (Python client, 2023-2025)', 
           expect(r.code).toBe(0);
         }
         expect(JSON.parse(json!.stdout)).toEqual(c.json);
-        const lines = ndjson!.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+        const lines = ndjson!.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as unknown);
         const sent = c.json as { result?: unknown[] };
         expect(lines).toEqual(Array.isArray(sent.result) ? sent.result : [c.json]);
         expect(csv!.stdout).toMatch(c.csv);
@@ -73,7 +104,10 @@ for (const [name, choice] of [['the newest answers (Python client, 2023-2025)', 
       const notes = (corpusFile(choice.notes) as { result: Json[] }).result;
       const account = corpusFile(choice.account) as Json;
       expect(p.notes).toBe(notes.length);
-      expect(p.invested).toBeCloseTo(notes.reduce((s, n) => s + Number(n.note_ownership_amount), 0), 2);
+      expect(p.invested).toBeCloseTo(
+        notes.reduce((s, n) => s + Number(n.note_ownership_amount), 0),
+        2,
+      );
       expect(p.available_cash_balance).toBe(account.available_cash_balance);
       expect(p.account_value).toBe(account.total_account_value);
       // Old loans are rated N/A in the notes: one bucket, N/A, whichever spelling a note carries.
@@ -95,17 +129,28 @@ describe('mkt loans payments against the real payments answer', () => {
   afterAll(() => server.close());
 
   it('asks for the loans in one comma-separated loan_number and --since as transaction_effective_date', async () => {
-    const r = await runMkt(['loans', 'payments', '2300367', '11111', '--since', '2025-01-01', '--limit', '100', '-o', 'json'], { env: server.env });
+    const r = await runMkt(['loans', 'payments', '2300367', '11111', '--since', '2025-01-01', '--limit', '100', '-o', 'json'], {
+      env: server.env,
+    });
     expect(r.code).toBe(0);
     const seen = server.requests.filter((q) => q.path === '/v1/loans/payments').at(-1)!;
-    expect(Object.fromEntries(seen.query)).toEqual({ loan_number: '2300367,11111', transaction_effective_date: '2025-01-01', limit: '100' });
+    expect(Object.fromEntries(seen.query)).toEqual({
+      loan_number: '2300367,11111',
+      transaction_effective_date: '2025-01-01',
+      limit: '100',
+    });
     expect(JSON.parse(r.stdout).result[0].payment_amount).toBe('0.7812');
   });
 
   it('--all streams every row with pages of 100', async () => {
     const r = await runMkt(['loans', 'payments', '2300367', '--all', '-o', 'ndjson'], { env: server.env });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).transaction_id)).toEqual([318744581, 317088207]);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).transaction_id),
+    ).toEqual([318744581, 317088207]);
     expect(server.requests.at(-1)!.query.get('limit')).toBe('100');
   });
 
@@ -150,7 +195,9 @@ describe('the order desk on the 2015 account answer, which has no external_user_
   it('refuses to submit, saying why, and sends no order', async () => {
     const r = await runMkt(['order', 'submit', '-', '--yes'], { env: server.env, input: 'listing_id,bid_amount\n4247229,25\n' });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent/);
+    expect(r.stderr).toMatch(
+      /has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent/,
+    );
     expect(server.requests.filter((q) => q.method === 'POST')).toEqual([]);
   });
 });

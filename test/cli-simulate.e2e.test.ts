@@ -5,7 +5,10 @@ import { runMkt, tempHome } from './helpers/cli.js';
 
 const home = tempHome();
 const strategy = join(home, 'strategy.yaml');
-writeFileSync(strategy, 'max_per_day: 400\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D, E]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 16\n');
+writeFileSync(
+  strategy,
+  'max_per_day: 400\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D, E]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 16\n',
+);
 const simulate = (args: string[]) => runMkt(['invest', 'simulate', strategy, ...args], { home, timeoutMs: 120_000 });
 const near = (a: number, b: number, within: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(within);
 

@@ -16,19 +16,24 @@ import { bundleContents, loadedBy } from './helpers/loaded-modules.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
 /** Dependencies only some actions need: HTTP, the mock, JMESPath, the keychain, tables, prompts, parsers, schemas. */
-const HEAVY = /^(undici|msw|@mswjs\/.*|@jmespath-community\/.*|@github\/keytar|cli-table3|@inquirer\/.*|yaml|csv-parse|ajv|ajv-formats|@sinclair\/typebox|asciichart)$/;
+const HEAVY =
+  /^(undici|msw|@mswjs\/.*|@jmespath-community\/.*|@github\/keytar|cli-table3|@inquirer\/.*|yaml|csv-parse|ajv|ajv-formats|@sinclair\/typebox|asciichart)$/;
 
 /** Modules of ours that actions need and help does not: the catalogue, renderers, settings, client, credentials, the mock. */
-const ACTION_ONLY = /^(src\/contract\/(listing-|bureau)|src\/output\/(render|table|select|sections|columns)|src\/config\/settings|src\/api\/|src\/auth\/|mock-server\/)/;
+const ACTION_ONLY =
+  /^(src\/contract\/(listing-|bureau)|src\/output\/(render|table|select|sections|columns)|src\/config\/settings|src\/api\/|src\/auth\/|mock-server\/)/;
 
 describe('what start-up loads', () => {
   it.each([[['--version']], [['--help']], [['listings', '--help']], [['listings', 'search', '--help']], [['order', 'submit', '-h']]])(
-    'mkt %j: the bin and its help cache alone, no ES module of ours, no commander', async (args) => {
+    'mkt %j: the bin and its help cache alone, no ES module of ours, no commander',
+    async (args) => {
       const { result, modules } = await loadedBy(args);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(args[0] === '--version' ? /^\d+\.\d+\.\d+\n$/ : /^Usage: mkt /);
       // --version reads the version from package.json.
-      expect(modules.filter((m) => !m.endsWith('/package.json')).sort()).toEqual(args[0] === '--version' ? ['bin/mkt'] : ['bin/help-cache', 'bin/mkt']);
+      expect(modules.filter((m) => !m.endsWith('/package.json')).sort()).toEqual(
+        args[0] === '--version' ? ['bin/mkt'] : ['bin/help-cache', 'bin/mkt'],
+      );
     },
   );
 
@@ -51,7 +56,9 @@ describe('what start-up loads', () => {
     expect(result.stdout).toContain('search [options]');
     expect(modules).toContain('src/commands/listings');
     expect(modules.filter((m) => HEAVY.test(m) || ACTION_ONLY.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|examples|listings|listings-commands)$/.test(m))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith('src/commands/') && !/\/(groups|help|examples|listings|listings-commands)$/.test(m))).toEqual(
+      [],
+    );
   });
 
   it('mkt listings search --help, not kept yet: the catalogue, to list the filter flags, and still no client or heavy dependency', async () => {
@@ -76,7 +83,8 @@ describe('what start-up loads', () => {
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).result).toHaveLength(3);
       expect(modules).toEqual(expect.arrayContaining(['undici', 'src/api/http', 'src/output/render']));
-      const unneeded = /^(msw|@mswjs\/.*|ajv|ajv-formats|@sinclair\/typebox|yaml|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/.*)$/;
+      const unneeded =
+        /^(msw|@mswjs\/.*|ajv|ajv-formats|@sinclair\/typebox|yaml|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/.*)$/;
       expect(modules.filter((m) => unneeded.test(m))).toEqual([]);
       // A few files, one per step of the run path: the program, the group, its catalogue, the client.
       expect(bundles).toEqual(['catalogue.cjs', 'client.cjs', 'core.cjs', 'listings.cjs', 'main.cjs', 'rolldown-runtime.cjs']);

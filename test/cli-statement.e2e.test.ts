@@ -28,8 +28,16 @@ async function mkt(args: string[], env: Record<string, string>): Promise<{ code:
   stderr.on('data', (d) => (err += String(d)));
   const home = mkdtempSync(join(tmpdir(), 'mkt-statement-'));
   const io: Io = {
-    stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, stdoutColumns: 100,
-    env: { MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, MKT_CREDENTIAL_STORE: 'file', ...env }, sleep: async () => undefined, now: () => TEST_START,
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    stdoutColumns: 100,
+    env: { MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, MKT_CREDENTIAL_STORE: 'file', ...env },
+    sleep: async () => undefined,
+    now: () => TEST_START,
     stopSignal: () => new Promise(() => undefined),
   };
   const code = await main(args, io);
@@ -44,7 +52,9 @@ async function paymentRows(mock: TestMock): Promise<Json[]> {
   const out: Json[] = [];
   for (const loan of loans) {
     for (let offset = 0; ; offset += 100) {
-      const res = await fetch(`${mock.origin}/v1/loans/payments?loan_number=${loan}&offset=${offset}&limit=100`, { headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` } });
+      const res = await fetch(`${mock.origin}/v1/loans/payments?loan_number=${loan}&offset=${offset}&limit=100`, {
+        headers: { authorization: `Bearer ${mock.env.MKT_ACCESS_TOKEN}` },
+      });
       const body = (await res.json()) as Json;
       out.push(...body.result);
       if (offset + 100 >= body.total_count) break;
@@ -55,28 +65,36 @@ async function paymentRows(mock: TestMock): Promise<Json[]> {
 
 describe('mkt statement against the mock', () => {
   it('totals each figure to the payment rows the mock answers for the period, to the cent (random worlds and months)', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 20, max: 400 }), fc.integer({ min: 0, max: 3 }), async (seed, days, back) => {
-      const mock = await startMock({ seed, listings: 40 });
-      try {
-        mock.app.ctx.clock.advance(days * DAY);
-        mock.env.MKT_ACCESS_TOKEN = issueTestToken(mock.app);
-        const year = new Date(mock.app.ctx.clock.now()).getUTCFullYear() - back;
-        const r = await mkt(['statement', '--year', String(year), '-o', 'json'], mock.env);
-        expect(r.code, r.stderr).toBe(0);
-        const s = JSON.parse(r.stdout);
-        const rows = (await paymentRows(mock)).filter((p) => String(p.transaction_effective_date).startsWith(String(year)));
-        const sum = (field: string): number => rows.reduce((t, p) => t + cents(p[field]), 0);
-        expect(cents(s.total.interest_received)).toBe(sum('interest_amount'));
-        expect(cents(s.total.principal_received)).toBe(sum('principal_amount'));
-        expect(cents(s.total.late_fees_received)).toBe(sum('late_fee_amount'));
-        expect(cents(s.total.service_fees_paid)).toBe(sum('service_fee_amount'));
-        expect(cents(s.total.collection_fees_paid)).toBe(sum('collection_fee_amount'));
-        expect(s.total.payments).toBe(rows.length);
-        expect(s.notes_without_payments).toEqual([]);
-      } finally {
-        await mock.close();
-      }
-    }), { numRuns: 4 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 20, max: 400 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (seed, days, back) => {
+          const mock = await startMock({ seed, listings: 40 });
+          try {
+            mock.app.ctx.clock.advance(days * DAY);
+            mock.env.MKT_ACCESS_TOKEN = issueTestToken(mock.app);
+            const year = new Date(mock.app.ctx.clock.now()).getUTCFullYear() - back;
+            const r = await mkt(['statement', '--year', String(year), '-o', 'json'], mock.env);
+            expect(r.code, r.stderr).toBe(0);
+            const s = JSON.parse(r.stdout);
+            const rows = (await paymentRows(mock)).filter((p) => String(p.transaction_effective_date).startsWith(String(year)));
+            const sum = (field: string): number => rows.reduce((t, p) => t + cents(p[field]), 0);
+            expect(cents(s.total.interest_received)).toBe(sum('interest_amount'));
+            expect(cents(s.total.principal_received)).toBe(sum('principal_amount'));
+            expect(cents(s.total.late_fees_received)).toBe(sum('late_fee_amount'));
+            expect(cents(s.total.service_fees_paid)).toBe(sum('service_fee_amount'));
+            expect(cents(s.total.collection_fees_paid)).toBe(sum('collection_fee_amount'));
+            expect(s.total.payments).toBe(rows.length);
+            expect(s.notes_without_payments).toEqual([]);
+          } finally {
+            await mock.close();
+          }
+        },
+      ),
+      { numRuns: 4 },
+    );
   }, 240_000);
 
   it('--as-of a past day gives the returns and receipts of the portfolio computed that day on a mock whose clock stood there', async () => {
@@ -92,8 +110,20 @@ describe('mkt statement against the mock', () => {
       mock.env.MKT_ACCESS_TOKEN = issueTestToken(mock.app);
       const later = JSON.parse((await mkt(['portfolio', '-o', 'json', '--as-of', before.as_of], mock.env)).stdout);
       const now = JSON.parse((await mkt(['portfolio', '-o', 'json'], mock.env)).stdout);
-      const historical = ['as_of', 'realised_return', 'expected_return', 'annualized_return', 'principal_received', 'interest_received',
-        'late_fees_received', 'fees_paid', 'net_received', 'expected_loss', 'notes_from_payments', 'notes_rebuilt'];
+      const historical = [
+        'as_of',
+        'realised_return',
+        'expected_return',
+        'annualized_return',
+        'principal_received',
+        'interest_received',
+        'late_fees_received',
+        'fees_paid',
+        'net_received',
+        'expected_loss',
+        'notes_from_payments',
+        'notes_rebuilt',
+      ];
       const pick = (p: Json) => Object.fromEntries(historical.map((k) => [k, p[k]]));
       expect(pick(later)).toEqual(pick(before));
       expect(before.notes_from_payments).toBeGreaterThan(5);

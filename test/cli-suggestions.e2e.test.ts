@@ -36,10 +36,21 @@ describe('did you mean', () => {
   it('strategy keys: a filter by part of its name, a filter outside filters, a sort field, a top-level key', async () => {
     const home = tempHome();
     const f = join(home, 's.yaml');
-    writeFileSync(f, [
-      'rules:', '  - name: r', '    filters:', '      fico: 760-779', '      state: CA', '    sort_by: borrower_rat desc',
-      '    amount: 25', '    fico: 700', 'max_per_days: 100', '',
-    ].join('\n'));
+    writeFileSync(
+      f,
+      [
+        'rules:',
+        '  - name: r',
+        '    filters:',
+        '      fico: 760-779',
+        '      state: CA',
+        '    sort_by: borrower_rat desc',
+        '    amount: 25',
+        '    fico: 700',
+        'max_per_days: 100',
+        '',
+      ].join('\n'),
+    );
     const stderr = await refused(['invest', 'check', f], { home });
     expect(stderr).toContain(`${f}:4: rules[0].filters.fico: not a listings filter; did you mean fico_score?`);
     expect(stderr).toContain(`${f}:5: rules[0].filters.state: not a listings filter; did you mean borrower_state?`);
@@ -50,6 +61,8 @@ describe('did you mean', () => {
 
   it('commands and flag values', async () => {
     expect(await refused(['order', 'sumbit', 'x.csv'])).toContain("unknown command 'sumbit'\n(Did you mean submit?)");
-    expect(await refused(['order', 'get', '00000000-0000-0000-0000-000000000000', '--wait', '--until', 'complete'])).toContain("did you mean 'completed'?");
+    expect(await refused(['order', 'get', '00000000-0000-0000-0000-000000000000', '--wait', '--until', 'complete'])).toContain(
+      "did you mean 'completed'?",
+    );
   });
 });

@@ -28,7 +28,10 @@ function printed(stderr: string, lead: string): string[] {
 describe('resuming a --wait', () => {
   it('after a --until completed timeout, the printed command keeps --until completed and the timeout, and runs as printed', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '1'], { env: mock.env, home });
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '1'], {
+      env: mock.env,
+      home,
+    });
     expect(r.code).toBe(6);
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.stderr).toContain(`not yet completed`);
@@ -43,10 +46,15 @@ describe('resuming a --wait', () => {
 
   it('after Ctrl-C (SIGINT to the process) during a --until completed wait, the hint keeps --until completed and --timeout', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '120', '-o', 'json'], {
-      // The progress line comes once following has begun (and listens for Ctrl-C).
-      env: mock.env, home, interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
-    });
+    const r = await runMkt(
+      ['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '120', '-o', 'json'],
+      {
+        // The progress line comes once following has begun (and listens for Ctrl-C).
+        env: mock.env,
+        home,
+        interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
+      },
+    );
     expect(r.code).toBe(130);
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.stderr).toContain(`interrupted (SIGINT) while waiting: order ${id} is placed`);
@@ -55,7 +63,24 @@ describe('resuming a --wait', () => {
 
   it('a wait under another profile is resumed under that profile', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '1', '--profile', 'bob', '-o', 'json'], { env: mock.env, home });
+    const r = await runMkt(
+      [
+        'order',
+        'submit',
+        bidsFile(mock, home),
+        '--yes',
+        '--wait',
+        '--until',
+        'completed',
+        '--timeout',
+        '1',
+        '--profile',
+        'bob',
+        '-o',
+        'json',
+      ],
+      { env: mock.env, home },
+    );
     expect(r.code).toBe(6);
     const resume = printed(r.stderr, 'follow with ');
     expect(resume.join(' ')).toBe(`mkt order get ${ordersIn(mock)[0]!.order_id} --wait --until completed --timeout 1 --profile bob`);
@@ -65,7 +90,9 @@ describe('resuming a --wait', () => {
   it('a wait with the default flags is resumed with none added', async () => {
     const home = tempHome();
     const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {
-      env: mock.env, home, interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
+      env: mock.env,
+      home,
+      interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
     });
     expect(r.code).toBe(130);
     expect(printed(r.stderr, 'resume following with ').join(' ')).toBe(`mkt order get ${ordersIn(mock)[0]!.order_id} --wait`);
@@ -75,7 +102,11 @@ describe('resuming a --wait', () => {
     const home = tempHome();
     const f = join(home, 's.yaml');
     writeFileSync(f, 'max_bids_per_run: 1\nrules:\n  - name: any\n    filters:\n      platform_rating: [A, B, C, D]\n    amount: 25\n');
-    const r = await runMkt(['invest', 'run', f, '--yes', '--wait', '--until', 'completed', '--timeout', '1', '-o', 'json'], { env: mock.env, home, timeoutMs: 30_000 });
+    const r = await runMkt(['invest', 'run', f, '--yes', '--wait', '--until', 'completed', '--timeout', '1', '-o', 'json'], {
+      env: mock.env,
+      home,
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(6);
     const id = ordersIn(mock)[0]!.order_id;
     expect(printed(r.stderr, 'follow with ').join(' ')).toBe(`mkt order get ${id} --wait --until completed --timeout 1`);

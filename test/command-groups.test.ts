@@ -8,9 +8,16 @@ import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 
 const io: Io = {
-  stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]),
-  stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, env: {},
-  sleep: async () => undefined, now: () => 0, stopSignal: () => new Promise(() => undefined),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdin: Readable.from([]),
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  stdinIsTTY: false,
+  env: {},
+  sleep: async () => undefined,
+  now: () => 0,
+  stopSignal: () => new Promise(() => undefined),
 };
 
 describe('command groups', () => {
@@ -20,12 +27,15 @@ describe('command groups', () => {
     expect(program.commands.every((c) => c.commands.length === 0 && c.options.length === 0)).toBe(true);
   });
 
-  it.each(GROUPS.map((g) => [g.name, g] as const))('builds %s, when run, with the summary and description of the table', async (name, group) => {
-    const program = await buildProgram(new CommandContext(io, main), [name, '--help']);
-    const loaded = program.commands.find((c) => c.name() === name)!;
-    expect(loaded.summary()).toBe(group.summary);
-    expect(loaded.description()).toBe('description' in group ? group.description : group.summary);
-  });
+  it.each(GROUPS.map((g) => [g.name, g] as const))(
+    'builds %s, when run, with the summary and description of the table',
+    async (name, group) => {
+      const program = await buildProgram(new CommandContext(io, main), [name, '--help']);
+      const loaded = program.commands.find((c) => c.name() === name)!;
+      expect(loaded.summary()).toBe(group.summary);
+      expect(loaded.description()).toBe('description' in group ? group.description : group.summary);
+    },
+  );
 });
 
 describe('the mock admin URL', () => {

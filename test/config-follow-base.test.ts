@@ -15,7 +15,10 @@ describe('followBase', () => {
   });
 
   it('keeps a base path: root_url is the new base without the old suffix', () => {
-    const move = followBase({ root_url: 'http://127.0.0.1:4010/base', base_url: 'http://127.0.0.1:4010/base/v1' }, 'http://10.0.0.5:5000/other/v1');
+    const move = followBase(
+      { root_url: 'http://127.0.0.1:4010/base', base_url: 'http://127.0.0.1:4010/base/v1' },
+      'http://10.0.0.5:5000/other/v1',
+    );
     expect(move.moved.root_url?.to).toBe('http://10.0.0.5:5000/other');
     expect(move.moved.auth_url?.to).toBe('http://10.0.0.5:5000/other');
   });
@@ -57,7 +60,9 @@ describe('mkt config set base_url', () => {
     expect(set.code, set.stderr).toBe(0);
     const moved = await config(home, 'set', 'base_url', 'https://api.example.com/v1');
     expect(moved.code, moved.stderr).toBe(0);
-    expect(moved.stderr).toMatch(/warning: auth_url \(https:\/\/auth\.example\.net\) stays on another host than base_url.*`mkt config set auth_url URL`/);
+    expect(moved.stderr).toMatch(
+      /warning: auth_url \(https:\/\/auth\.example\.net\) stays on another host than base_url.*`mkt config set auth_url URL`/,
+    );
     expect((await config(home, 'get', 'auth_url')).stdout.trim()).toBe('https://auth.example.net');
     expect((await config(home, 'get', 'root_url')).stdout.trim()).toBe('https://api.example.com');
     const work = await runMkt(['--profile', 'work', 'config', 'set', 'base_url', 'https://api.example.com/v1'], { home });

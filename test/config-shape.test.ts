@@ -20,24 +20,40 @@ describe('config.json of any shape', () => {
   it('is read when usable, and otherwise refused with exit 2 naming a key and a type, never a TypeError', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mkt-config-shape-'));
     const setting = fc.oneof(fc.constantFrom(...CONFIG_KEYS), fc.string({ maxLength: 6 }));
-    const profile = fc.oneof(fc.dictionary(setting, fc.oneof(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 1 }));
+    const profile = fc.oneof(
+      fc.dictionary(setting, fc.oneof(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 }),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
     const file = fc.oneof(
       fc.jsonValue({ maxDepth: 2 }),
-      fc.record({ profiles: fc.oneof(fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), profile, { maxKeys: 3 }), fc.jsonValue({ maxDepth: 1 })) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          profiles: fc.oneof(
+            fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), profile, { maxKeys: 3 }),
+            fc.jsonValue({ maxDepth: 1 }),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
     );
-    fc.assert(fc.property(file, (value) => {
-      writeFileSync(join(dir, 'config.json'), JSON.stringify(value));
-      let read;
-      try {
-        read = readConfig({ MKT_CONFIG_DIR: dir });
-      } catch (err) {
-        expect(err).toBeInstanceOf(UsageError);
-        expect((err as Error).message).toMatch(/: (the top level|profiles|profiles\.([\w-]+|".*")(\.\w+)?) must be (an object|a string).*, found (null|an? \w+)$/);
-        expect(usable(value)).toBe(false);
-        return;
-      }
-      expect(usable(value)).toBe(true);
-      expect(read.profiles).toEqual((value as { profiles?: unknown }).profiles ?? {});
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(file, (value) => {
+        writeFileSync(join(dir, 'config.json'), JSON.stringify(value));
+        let read;
+        try {
+          read = readConfig({ MKT_CONFIG_DIR: dir });
+        } catch (err) {
+          expect(err).toBeInstanceOf(UsageError);
+          expect((err as Error).message).toMatch(
+            /: (the top level|profiles|profiles\.([\w-]+|".*")(\.\w+)?) must be (an object|a string).*, found (null|an? \w+)$/,
+          );
+          expect(usable(value)).toBe(false);
+          return;
+        }
+        expect(usable(value)).toBe(true);
+        expect(read.profiles).toEqual((value as { profiles?: unknown }).profiles ?? {});
+      }),
+      { numRuns: 400 },
+    );
   });
 });

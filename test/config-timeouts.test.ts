@@ -29,17 +29,30 @@ describe('the settle window', () => {
   it('shorter than the answer timeout is refused (exit 2), naming both and their values', () => {
     const unset = refusal({ MKT_SETTLE_WINDOW: '10' });
     expect(unset.exitCode).toBe(EXIT.USAGE);
-    expect(unset.message).toBe('MKT_SETTLE_WINDOW (10 s) is shorter than the answer timeout MKT_HTTP_TIMEOUT (unset: 30 s): an order could be taken as never received while its answer is still awaited');
-    expect(unset.hint).toBe('set MKT_SETTLE_WINDOW to at least MKT_HTTP_TIMEOUT plus what a proxy and the marketplace may take after it (90 s by default), or unset it');
-    expect(refusal({ MKT_SETTLE_WINDOW: '120', MKT_HTTP_TIMEOUT: '600' }).message).toMatch(/^MKT_SETTLE_WINDOW \(120 s\) is shorter than the answer timeout MKT_HTTP_TIMEOUT \(600 s\):/);
-    expect(refusal({ MKT_SETTLE_WINDOW: '2.5', MKT_HTTP_TIMEOUT: '2.6' }).message).toMatch(/^MKT_SETTLE_WINDOW \(2\.5 s\) .* MKT_HTTP_TIMEOUT \(2\.6 s\)/);
+    expect(unset.message).toBe(
+      'MKT_SETTLE_WINDOW (10 s) is shorter than the answer timeout MKT_HTTP_TIMEOUT (unset: 30 s): an order could be taken as never received while its answer is still awaited',
+    );
+    expect(unset.hint).toBe(
+      'set MKT_SETTLE_WINDOW to at least MKT_HTTP_TIMEOUT plus what a proxy and the marketplace may take after it (90 s by default), or unset it',
+    );
+    expect(refusal({ MKT_SETTLE_WINDOW: '120', MKT_HTTP_TIMEOUT: '600' }).message).toMatch(
+      /^MKT_SETTLE_WINDOW \(120 s\) is shorter than the answer timeout MKT_HTTP_TIMEOUT \(600 s\):/,
+    );
+    expect(refusal({ MKT_SETTLE_WINDOW: '2.5', MKT_HTTP_TIMEOUT: '2.6' }).message).toMatch(
+      /^MKT_SETTLE_WINDOW \(2\.5 s\) .* MKT_HTTP_TIMEOUT \(2\.6 s\)/,
+    );
   });
 });
 
 describe('ApiClient.prepare', () => {
   it('gets the token ahead: the next call sends it without asking the provider again, the one after asks', async () => {
     const sent: string[] = [];
-    const http = { send: async (req: HttpRequest): Promise<HttpResponse> => (sent.push(req.headers!.authorization!), { status: 200, headers: {}, data: {} }) } as unknown as HttpClient;
+    const http = {
+      send: async (req: HttpRequest): Promise<HttpResponse> => (
+        sent.push(req.headers!.authorization!),
+        { status: 200, headers: {}, data: {} }
+      ),
+    } as unknown as HttpClient;
     let asked = 0;
     const tokens = { accessToken: async () => `t${++asked}` } as TokenProvider;
     const client = new ApiClient(http, { baseUrl: 'http://127.0.0.1:9/v1' } as Settings, tokens);

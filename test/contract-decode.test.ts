@@ -16,8 +16,13 @@ function clientAnswering(data: unknown): ApiClient {
 }
 
 const order = {
-  order_id: '6c3b1a4e-0000-4000-8000-000000000001', order_date: '2024-01-02 03:04:05 +0000', order_status: 'IN_PROGRESS',
-  source: 'API', bid_requests: [{ listing_id: 7, bid_amount: 25, bid_status: 'PENDING' }], saved_search: null, extra: { kept: true },
+  order_id: '6c3b1a4e-0000-4000-8000-000000000001',
+  order_date: '2024-01-02 03:04:05 +0000',
+  order_status: 'IN_PROGRESS',
+  source: 'API',
+  bid_requests: [{ listing_id: 7, bid_amount: 25, bid_status: 'PENDING' }],
+  saved_search: null,
+  extra: { kept: true },
 };
 
 describe('decoding answers at the boundary', () => {
@@ -28,29 +33,43 @@ describe('decoding answers at the boundary', () => {
   });
 
   it('reads what the real marketplace sends: decimal strings, unknown statuses, fields left out or null', () => {
-    const odd = { ...order, order_status: 'CANCELLED_BY_PLATFORM', bid_requests: [{ listing_id: '7', bid_amount: '25.00', bid_status: 'NEW' }], source: undefined };
+    const odd = {
+      ...order,
+      order_status: 'CANCELLED_BY_PLATFORM',
+      bid_requests: [{ listing_id: '7', bid_amount: '25.00', bid_status: 'NEW' }],
+      source: undefined,
+    };
     expect(decodeOrder(odd, 'answer')).toEqual(odd);
     expect(decodeLoan({ loan_number: 1, loan_default_reason: 0 }, 'answer')).toEqual({ loan_number: 1, loan_default_reason: 0 });
-    expect(decodeNote({ platform_rating: 'N/A', note_ownership_amount: '85.63', ownership_end_date: null }, 'answer'))
-      .toEqual({ platform_rating: 'N/A', note_ownership_amount: '85.63', ownership_end_date: null });
+    expect(decodeNote({ platform_rating: 'N/A', note_ownership_amount: '85.63', ownership_end_date: null }, 'answer')).toEqual({
+      platform_rating: 'N/A',
+      note_ownership_amount: '85.63',
+      ownership_end_date: null,
+    });
   });
 
   it('names a field it reads that holds something else than a number or text', () => {
-    expect(() => decodeOrder({ ...order, bid_requests: [{ listing_id: 7, bid_amount: 'lots', bid_status: 'PENDING' }] }, 'answer'))
-      .toThrow(new DecodeError('answer.bid_requests[0].bid_amount', "is not a number (got 'lots')"));
+    expect(() => decodeOrder({ ...order, bid_requests: [{ listing_id: 7, bid_amount: 'lots', bid_status: 'PENDING' }] }, 'answer')).toThrow(
+      new DecodeError('answer.bid_requests[0].bid_amount', "is not a number (got 'lots')"),
+    );
     expect(() => decodeNote({ note_status: true }, 'answer')).toThrow(/answer\.note_status is not a number \(got boolean\)/);
     expect(() => decodeOrder({ ...order, bid_requests: {} }, 'answer')).toThrow(/answer\.bid_requests is not an array/);
   });
 
   it('turns a 2xx answer of the wrong shape into exit 5 naming the call and the field', async () => {
-    await expect(listings.search(clientAnswering({ result: 'nope', total_count: 1 }), new URLSearchParams()))
-      .rejects.toMatchObject({ exitCode: 5, message: "listings search: the marketplace's answer cannot be read: answer.result is not an array (got 'nope')" });
-    await expect(listings.search(clientAnswering('<html>'), new URLSearchParams()))
-      .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/answer is not an object/) });
+    await expect(listings.search(clientAnswering({ result: 'nope', total_count: 1 }), new URLSearchParams())).rejects.toMatchObject({
+      exitCode: 5,
+      message: "listings search: the marketplace's answer cannot be read: answer.result is not an array (got 'nope')",
+    });
+    await expect(listings.search(clientAnswering('<html>'), new URLSearchParams())).rejects.toMatchObject({
+      exitCode: 5,
+      message: expect.stringMatching(/answer is not an object/),
+    });
   });
 
   it('reports an order answer without an order id as unreadable, never as a placed order', async () => {
-    await expect(orders.submit(clientAnswering({ ...order, order_id: undefined }), [{ listing_id: 7, bid_amount: 25 }]))
-      .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/order submit: .*answer\.order_id is not a string/) });
+    await expect(
+      orders.submit(clientAnswering({ ...order, order_id: undefined }), [{ listing_id: 7, bid_amount: 25 }]),
+    ).rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/order submit: .*answer\.order_id is not a string/) });
   });
 });

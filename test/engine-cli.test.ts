@@ -17,8 +17,16 @@ function io(env: Record<string, string>): { io: Io; out: () => string; err: () =
   stderr.on('data', (d) => (err += String(d)));
   return {
     io: {
-      stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
-      env, sleep: async () => undefined, now: () => 0, stopSignal: () => new Promise(() => undefined),
+      stdout,
+      stderr,
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      env,
+      sleep: async () => undefined,
+      now: () => 0,
+      stopSignal: () => new Promise(() => undefined),
     },
     out: () => out,
     err: () => err,

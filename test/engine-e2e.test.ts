@@ -23,7 +23,8 @@ afterAll(async () => {
 
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.origin}${path}`, {
-    method, signal: AbortSignal.timeout(10_000),
+    method,
+    signal: AbortSignal.timeout(10_000),
     headers: { authorization: `bearer ${token}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
@@ -35,25 +36,37 @@ test('a whole investing cycle against the mock', async () => {
   const state = await api('GET', '/__mock/state');
   const young = app.ctx.store.listingByNumber.get(state.special_listings.young_partial)!;
   // A nearly funded listing, far from its end, found through the listings search as a script would.
-  const search = await api('GET', `/listingsvc/v2/listings?amount_remaining_max=500&verification_stage_min=3&limit=100&listing_end_date_min=${'2026-03-06'}`);
-  const nearly = search.result.find((l: { listing_number: number }) => !cancelledAtOrigination(app.ctx.store, app.ctx.store.listingByNumber.get(l.listing_number)!));
+  const search = await api(
+    'GET',
+    `/listingsvc/v2/listings?amount_remaining_max=500&verification_stage_min=3&limit=100&listing_end_date_min=${'2026-03-06'}`,
+  );
+  const nearly = search.result.find(
+    (l: { listing_number: number }) => !cancelledAtOrigination(app.ctx.store, app.ctx.store.listingByNumber.get(l.listing_number)!),
+  );
   expect(nearly).toBeDefined();
-  const plain = (await api('GET', '/listingsvc/v2/listings?percent_funded_max=0.5&limit=5&sort_by=listing_number')).result
-    .find((l: { listing_number: number }) => l.listing_number !== young.listing_number && l.listing_number !== nearly.listing_number);
+  const plain = (await api('GET', '/listingsvc/v2/listings?percent_funded_max=0.5&limit=5&sort_by=listing_number')).result.find(
+    (l: { listing_number: number }) => l.listing_number !== young.listing_number && l.listing_number !== nearly.listing_number,
+  );
 
   const before = await api('GET', '/v1/accounts/platform');
   // Where the books stood: the seeded history's earnings and write-offs came before.
   const ledgerBefore = app.ctx.store.ledger.length;
   const lostBefore = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0);
-  const created = await api('POST', '/v1/orders/', { bid_requests: [
-    { listing_id: plain.listing_number, bid_amount: 25 },
-    { listing_id: nearly.listing_number, bid_amount: nearly.amount_remaining + 75 },
-    { listing_id: young.listing_number, bid_amount: Math.floor(young.listing_amount * 0.1) + 25 },
-  ] });
+  const created = await api('POST', '/v1/orders/', {
+    bid_requests: [
+      { listing_id: plain.listing_number, bid_amount: 25 },
+      { listing_id: nearly.listing_number, bid_amount: nearly.amount_remaining + 75 },
+      { listing_id: young.listing_number, bid_amount: Math.floor(young.listing_amount * 0.1) + 25 },
+    ],
+  });
   expect(created.bid_requests.map((b: { bid_status: string }) => b.bid_status)).toEqual(['PENDING', 'PENDING', 'PENDING']);
   await api('POST', '/__mock/process');
   const processed = await api('GET', `/v1/orders/${created.order_id}`);
-  expect(processed.bid_requests.map((b: { bid_result: string }) => b.bid_result)).toEqual(['BID_SUCCEEDED', 'PARTIAL_BID_SUCCEEDED', 'LENDER_NOT_ELIGIBLE_TO_BID']);
+  expect(processed.bid_requests.map((b: { bid_result: string }) => b.bid_result)).toEqual([
+    'BID_SUCCEEDED',
+    'PARTIAL_BID_SUCCEEDED',
+    'LENDER_NOT_ELIGIBLE_TO_BID',
+  ]);
   expect(processed.bid_requests[1].bid_amount_placed).toBe(nearly.amount_remaining);
 
   let o = processed;
@@ -85,7 +98,10 @@ test('a whole investing cycle against the mock', async () => {
   expect(after.total_account_value).toBe(mine.total);
   // Everything that left the account's value since came back as earnings or is still held: it only grew by earnings, less
   // principal written off since (what a collection agency collected of it comes back: written off no more).
-  const earned = app.ctx.store.ledger.slice(ledgerBefore).filter((e) => e.accountId === 'alice-1' && ['INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE'].includes(e.kind)).reduce((s, e) => s + e.amount, 0);
+  const earned = app.ctx.store.ledger
+    .slice(ledgerBefore)
+    .filter((e) => e.accountId === 'alice-1' && ['INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE'].includes(e.kind))
+    .reduce((s, e) => s + e.amount, 0);
   const lost = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0) - lostBefore;
   expect(after.total_account_value).toBeCloseTo(before.total_account_value + earned - lost, 2);
 });

@@ -20,8 +20,13 @@ export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
 export function tokenFor(app: MockApp, accountId: string, readOnly = false): string {
   const value = `test-${accountId}-${readOnly ? 'ro' : 'rw'}`;
   app.ctx.store.tokens.set(value, {
-    value, kind: 'access', clientId: 'mkt-demo', accountId,
-    scopes: [...(readOnly ? READ_ONLY_SCOPES : READ_WRITE_SCOPES)], expiresAt: START + 3650 * DAY, authKey: 'test',
+    value,
+    kind: 'access',
+    clientId: 'mkt-demo',
+    accountId,
+    scopes: [...(readOnly ? READ_ONLY_SCOPES : READ_WRITE_SCOPES)],
+    expiresAt: START + 3650 * DAY,
+    authKey: 'test',
   });
   return value;
 }
@@ -34,7 +39,12 @@ export interface Answer {
 }
 
 /** Calls the app in-process: `path` under http://mock.test, `body` sent as JSON (a string as is). */
-export async function call(app: MockApp, method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  app: MockApp,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.token !== undefined) headers.authorization = `bearer ${opts.token}`;
   let body: string | undefined;
@@ -55,8 +65,16 @@ export function order(app: MockApp, token: string, bids: { listing_id: number; b
 /** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule), none the operator will cancel. */
 export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
   const now = app.ctx.clock.now();
-  return app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1
-    && !l.borrowerUserId && !l.mockRole && !cancelledAtOrigination(app.ctx.store, l) && now - l.listing_creation_date >= minAgeMs && l.listing_end_date - now > 2 * DAY);
+  return app.ctx.store.listings.filter(
+    (l) =>
+      l.listing_status === 2
+      && l.investment_typeid === 1
+      && !l.borrowerUserId
+      && !l.mockRole
+      && !cancelledAtOrigination(app.ctx.store, l)
+      && now - l.listing_creation_date >= minAgeMs
+      && l.listing_end_date - now > 2 * DAY,
+  );
 }
 
 /**
@@ -67,9 +85,18 @@ export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
 export async function aliceToken(app: MockApp): Promise<string> {
   const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));
   const key = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
-  const res = await app.handle(new Request('http://mock.test/v1/security/oauth/token', {
-    method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }));
+  const form = new URLSearchParams({
+    grant_type: 'authorization_key',
+    client_id: 'mkt-demo',
+    client_secret: 'mkt-demo-secret',
+    auth_key: key,
+  });
+  const res = await app.handle(
+    new Request('http://mock.test/v1/security/oauth/token', {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+  );
   return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -23,7 +23,8 @@ async function serve(app: MockApp = makeApp({ listings: 80 })) {
 
 async function post(url: string, body: unknown, token?: string): Promise<Response> {
   return fetch(url, {
-    method: 'POST', signal: AbortSignal.timeout(10_000),
+    method: 'POST',
+    signal: AbortSignal.timeout(10_000),
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
@@ -62,7 +63,9 @@ describe('faults', () => {
     await expect(post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).rejects.toThrow();
     expect(app.ctx.store.orders.size).toBe(1);
     // GETs are untouched by a POST-only fault: the client can find its order.
-    const list = (await (await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).json()) as { total_count: number };
+    const list = (await (await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).json()) as {
+      total_count: number;
+    };
     expect(list.total_count).toBe(1);
   });
 
@@ -83,7 +86,8 @@ describe('faults', () => {
       await post(mockAdminUrl(origin, 'faults'), { ...fault, path: '/v1/orders', method: 'POST' });
       const listing = plainListings(app)[0]!.listing_number;
       const gaveUp = fetch(`${origin}/v1/orders`, {
-        method: 'POST', signal: AbortSignal.timeout(100),
+        method: 'POST',
+        signal: AbortSignal.timeout(100),
         headers: { 'content-type': 'application/json', authorization: `bearer ${token}` },
         body: JSON.stringify({ bid_requests: [{ listing_id: listing, bid_amount: 25 }] }),
       });
@@ -103,7 +107,15 @@ describe('faults', () => {
     const t0 = performance.now();
     expect((await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
-    for (const bad of [{ latency_ms: 10 ** 9 }, { handler_delay_ms: -1 }, { handler_delay_ms: 1.5 }, { error_rate: 2 }, { error_rate: 0.6, drop_rate: 0.6 }, { nonsense: 1 }, [1]]) {
+    for (const bad of [
+      { latency_ms: 10 ** 9 },
+      { handler_delay_ms: -1 },
+      { handler_delay_ms: 1.5 },
+      { error_rate: 2 },
+      { error_rate: 0.6, drop_rate: 0.6 },
+      { nonsense: 1 },
+      [1],
+    ]) {
       const res = await post(mockAdminUrl(origin, 'faults'), bad);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('VAL0001');
@@ -118,7 +130,11 @@ describe('concurrency', () => {
     const accounts = ['alice-1', 'alice-2', 'ivy-1', 'dave-1'];
     const tokens = accounts.map((a) => tokenFor(app, a));
     const bid = Math.min(2500, Math.ceil(listing.amount_remaining / 10 / 25) * 25 + 25);
-    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing.listing_number, bid_amount: bid }] }, tokens[i % tokens.length])));
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing.listing_number, bid_amount: bid }] }, tokens[i % tokens.length]),
+      ),
+    );
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(10);
     await post(mockAdminUrl(origin, 'process'), {});
     expect(listing.amount_funded).toBeLessThanOrEqual(listing.listing_amount);
@@ -139,7 +155,9 @@ describe('real time', () => {
     const { origin } = await serve(app);
     const token = tokenFor(app, 'alice-1');
     const listing = plainListings(app)[0]!.listing_number;
-    const created = (await (await post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).json()) as { order_id: string };
+    const created = (await (
+      await post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)
+    ).json()) as { order_id: string };
     let result = 'NONE';
     for (let i = 0; i < 50 && result === 'NONE'; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -152,13 +170,24 @@ describe('real time', () => {
 describe('admin input', () => {
   test('the clock refuses bad moves with 400 and moves on good ones', async () => {
     const { app, origin } = await serve();
-    for (const bad of [{}, { advance: 'soon' }, { to: 'yesterday' }, { advance: '1h', to: '2030-01-01T00:00:00Z' }, { to: '2020-01-01T00:00:00Z' }, { advance: '500d' }]) {
+    for (const bad of [
+      {},
+      { advance: 'soon' },
+      { to: 'yesterday' },
+      { advance: '1h', to: '2030-01-01T00:00:00Z' },
+      { to: '2020-01-01T00:00:00Z' },
+      { advance: '500d' },
+    ]) {
       expect((await post(mockAdminUrl(origin, 'clock'), bad)).status).toBe(400);
     }
     expect(app.ctx.clock.now()).toBe(START);
     const res = await post(mockAdminUrl(origin, 'clock'), { to: '2026-03-05T00:00:00Z' });
     expect(await res.json()).toEqual({ now: '2026-03-05 00:00:00 +0000', moved_ms: Date.parse('2026-03-05T00:00:00Z') - START });
-    const invalid = await fetch(mockAdminUrl(origin, 'clock'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
+    const invalid = await fetch(mockAdminUrl(origin, 'clock'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(invalid.status).toBe(400);
   });
 

@@ -23,7 +23,7 @@ const LISTINGS = 12_000;
 const market = (s: Store) => JSON.stringify([s.listings, [...s.loans.values()], s.notes, s.counters, s.engine]);
 
 describe('the idle timeline build', () => {
-  test('builds the next tick\'s timeline in slices while idle, and the clock then moves the world as it would have', async () => {
+  test("builds the next tick's timeline in slices while idle, and the clock then moves the world as it would have", async () => {
     const mock = await startMock({ listings: LISTINGS });
     try {
       const store = () => mock.app.ctx.store;
@@ -38,7 +38,11 @@ describe('the idle timeline build', () => {
       // Building it read the world and changed nothing in it.
       expect(market(store())).toBe(before);
 
-      const moved = await fetch(`${mock.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"3d"}' });
+      const moved = await fetch(`${mock.origin}/__mock/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance":"3d"}',
+      });
       expect(moved.status).toBe(200);
       // The same world moved by an engine that never built early (no server: no idle build).
       const plain = testMockApp({ seed: 7, listings: LISTINGS, frozen: true, start: TEST_START });
@@ -57,7 +61,7 @@ describe('the idle timeline build', () => {
     }
   });
 
-  test('builds the new world\'s after a reset', async () => {
+  test("builds the new world's after a reset", async () => {
     const mock = await startMock({ listings: 2_000 });
     try {
       const store = () => mock.app.ctx.store;

@@ -7,7 +7,11 @@ import type { Listing } from '../mock-server/world/store.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
 async function account(app: MockApp, token: string) {
-  return (await call(app, 'GET', '/v1/accounts/platform', { token })).body as { available_cash_balance: number; pending_investments_primary_market: number; total_account_value: number };
+  return (await call(app, 'GET', '/v1/accounts/platform', { token })).body as {
+    available_cash_balance: number;
+    pending_investments_primary_market: number;
+    total_account_value: number;
+  };
 }
 
 async function getOrder(app: MockApp, token: string, id: string) {
@@ -28,7 +32,9 @@ describe('POST /orders', () => {
     const res = await order(app, alice, [{ listing_id: pick(app).listing_number, bid_amount: 50 }]);
     const o = await getOrder(app, alice, res.body.order_id);
     expect(o.order_status).toBe('IN_PROGRESS');
-    expect(o.bid_requests).toEqual([{ listing_id: pick(app).listing_number, bid_amount: 50, bid_amount_placed: 0, bid_status: 'PENDING', bid_result: 'NONE' }]);
+    expect(o.bid_requests).toEqual([
+      { listing_id: pick(app).listing_number, bid_amount: 50, bid_amount_placed: 0, bid_status: 'PENDING', bid_result: 'NONE' },
+    ]);
     expect(o.order_amount).toBe(50);
     expect(o.order_amount_placed).toBe(0);
   });
@@ -36,7 +42,10 @@ describe('POST /orders', () => {
   test('validation fails on any bid: no order is created', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const res = await order(app, alice, [{ listing_id: pick(app).listing_number, bid_amount: 50 }, { listing_id: 1, bid_amount: 50 }]);
+    const res = await order(app, alice, [
+      { listing_id: pick(app).listing_number, bid_amount: 50 },
+      { listing_id: 1, bid_amount: 50 },
+    ]);
     expect(res.status).toBe(404);
     expect((await call(app, 'GET', '/v1/orders', { token: alice })).body.total_count).toBe(0);
   });
@@ -105,7 +114,11 @@ describe('order processing', () => {
     const before = await account(app, alice);
     const big = (await order(app, alice, [{ listing_id: young.listing_number, bid_amount: tenth + 25 }])).body.order_id;
     await call(app, 'POST', '/__mock/process');
-    expect((await getOrder(app, alice, big)).bid_requests[0]).toMatchObject({ bid_status: 'EXPIRED', bid_result: 'LENDER_NOT_ELIGIBLE_TO_BID', bid_amount_placed: 0 });
+    expect((await getOrder(app, alice, big)).bid_requests[0]).toMatchObject({
+      bid_status: 'EXPIRED',
+      bid_result: 'LENDER_NOT_ELIGIBLE_TO_BID',
+      bid_amount_placed: 0,
+    });
     expect((await account(app, alice)).available_cash_balance).toBe(before.available_cash_balance);
     const small = (await order(app, tokenFor(app, 'alice-2'), [{ listing_id: young.listing_number, bid_amount: tenth }])).body.order_id;
     await call(app, 'POST', '/__mock/process');
@@ -113,7 +126,9 @@ describe('order processing', () => {
     // 24 hours after its creation the 10% rule no longer applies.
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(young.listing_creation_date + DAY).toISOString() } });
     if (young.listing_status === 2) {
-      const later = (await order(app, alice, [{ listing_id: young.listing_number, bid_amount: Math.min(young.amount_remaining, tenth + 25) }])).body.order_id;
+      const later = (
+        await order(app, alice, [{ listing_id: young.listing_number, bid_amount: Math.min(young.amount_remaining, tenth + 25) }])
+      ).body.order_id;
       await call(app, 'POST', '/__mock/process');
       expect((await getOrder(app, alice, later)).bid_requests[0].bid_result).toMatch(/^(PARTIAL_)?BID_SUCCEEDED$/);
     } else {
@@ -164,7 +179,10 @@ describe('after processing', () => {
     const alice = tokenFor(app, 'alice-1');
     const [withPartial, without] = [pick(app, 0, true), pick(app, 1, true)];
     const now = app.ctx.clock.now();
-    for (const [l, partial] of [[withPartial, true], [without, false]] as const) {
+    for (const [l, partial] of [
+      [withPartial, true],
+      [without, false],
+    ] as const) {
       l.partial_funding_indicator = partial;
       l.listing_end_date = now + 2 * HOUR;
       l.amount_funded = 0;
@@ -172,7 +190,8 @@ describe('after processing', () => {
       fund(app.ctx.store, l, Math.ceil((l.listing_amount * 0.75) / 25) * 25 - 50, now);
     }
     const ids = [];
-    for (const l of [withPartial, without]) ids.push((await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 50 }])).body.order_id);
+    for (const l of [withPartial, without])
+      ids.push((await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 50 }])).body.order_id);
     await call(app, 'POST', '/__mock/process');
     await call(app, 'POST', '/__mock/clock', { body: { advance: '3h' } });
     expect(withPartial.listing_status).toBe(6);
@@ -223,7 +242,12 @@ describe('after processing', () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const [a, b] = [pick(app, 0), pick(app, 1)];
-    const id = (await order(app, alice, [{ listing_id: a.listing_number, bid_amount: 25 }, { listing_id: b.listing_number, bid_amount: 25 }])).body.order_id;
+    const id = (
+      await order(app, alice, [
+        { listing_id: a.listing_number, bid_amount: 25 },
+        { listing_id: b.listing_number, bid_amount: 25 },
+      ])
+    ).body.order_id;
     await call(app, 'POST', '/__mock/process');
     await call(app, 'POST', `/__mock/listings/${a.listing_number}/withdraw`);
     expect((await getOrder(app, alice, id)).order_status).toBe('IN_PROGRESS');

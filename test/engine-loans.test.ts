@@ -26,11 +26,14 @@ describe('GET /loans/', () => {
   test('GET /loans/{id} answers a held loan, 404 for one not held, 400 for a non-number', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const recent = (n: number): boolean => app.ctx.store.listingByNumber.get(app.ctx.store.loans.get(n)!.listingNumber)!.listing_start_date > Date.parse('2018-08-09');
+    const recent = (n: number): boolean =>
+      app.ctx.store.listingByNumber.get(app.ctx.store.loans.get(n)!.listingNumber)!.listing_start_date > Date.parse('2018-08-09');
     const aliceLoans = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber);
     const mine = aliceLoans.find(recent)!;
     const old = aliceLoans.find((n) => !recent(n))!;
-    const other = [...app.ctx.store.loans.keys()].find((n) => !app.ctx.store.notes.some((x) => x.loanNumber === n && x.accountId === 'alice-1'))!;
+    const other = [...app.ctx.store.loans.keys()].find(
+      (n) => !app.ctx.store.notes.some((x) => x.loanNumber === n && x.accountId === 'alice-1'),
+    )!;
     const res = await call(app, 'GET', `/v1/loans/${mine}`, { token: alice });
     expect(res.status).toBe(200);
     expect(res.body.loan_number).toBe(mine);
@@ -65,9 +68,13 @@ describe('GET /loans/', () => {
       if (loan.loan_status === LOAN_STATUS.DEFAULTED || loan.loan_status === LOAN_STATUS.CHARGEOFF) {
         expect([1, 2, 3]).toContain(loan.loan_default_reason);
       }
-      expect(loan.principal_paid + loan.principal_balance).toBeCloseTo(loan.loan_status === LOAN_STATUS.CANCELLED ? loan.principal_paid : loan.amount_borrowed, 0);
+      expect(loan.principal_paid + loan.principal_balance).toBeCloseTo(
+        loan.loan_status === LOAN_STATUS.CANCELLED ? loan.principal_paid : loan.amount_borrowed,
+        0,
+      );
     }
-    for (const s of [LOAN_STATUS.CURRENT, LOAN_STATUS.COMPLETED, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF]) expect(statuses.has(s)).toBe(true);
+    for (const s of [LOAN_STATUS.CURRENT, LOAN_STATUS.COMPLETED, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF])
+      expect(statuses.has(s)).toBe(true);
     expect(completedByServicing.every((r) => r === 0)).toBe(true);
     expect(checkInvariants(app.ctx.store)).toEqual({ ok: true, violations: [] });
   });
@@ -104,7 +111,9 @@ describe('servicing and the account', () => {
     expect(loan.service_fees_paid).toBeLessThan(0);
     expect(firstDue).not.toBe((await call(app, 'GET', `/v1/loans/${loanNumber}`, { token: alice })).body.next_payment_due_date);
     // The note's share of principal came back as cash: its principal fell by exactly what was credited.
-    const credited = app.ctx.store.ledger.filter((e) => e.kind === 'PRINCIPAL' && e.ref === `${loanNumber}:${note.note_number}`).reduce((s, e) => s + e.amount, 0);
+    const credited = app.ctx.store.ledger
+      .filter((e) => e.kind === 'PRINCIPAL' && e.ref === `${loanNumber}:${note.note_number}`)
+      .reduce((s, e) => s + e.amount, 0);
     expect(note.principal! + credited).toBeCloseTo(amount, 2);
     const account = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
     const mine = app.ctx.store.ledger.filter((e) => e.accountId === 'alice-1').reduce((s, e) => s + e.amount, 0);
@@ -118,7 +127,8 @@ describe('servicing and the account', () => {
     const res = await call(app, 'GET', '/v1/accounts/platform', { token: bob });
     const invested = app.ctx.store.notes.filter((n) => n.accountId === 'bob-1').reduce((s, n) => s + (n.principal ?? 0), 0);
     expect(res.body).toMatchObject({
-      available_cash_balance: 40, pending_investments_primary_market: 0,
+      available_cash_balance: 40,
+      pending_investments_primary_market: 0,
       outstanding_principal_on_active_notes: Math.round(invested * 100) / 100,
       total_account_value: Math.round((40 + invested) * 100) / 100,
       external_user_id: app.ctx.store.accounts.get('bob-1')!.externalUserId,

@@ -44,7 +44,7 @@ describe('a restart with --state', () => {
     expect(checkInvariants(second.ctx.store).ok).toBe(true);
   });
 
-  test('keeps each loan\'s payment log: the payment rows read the same after a restart, and new payments follow them', async () => {
+  test("keeps each loan's payment log: the payment rows read the same after a restart, and new payments follow them", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
     const first = stateApp(file);
     const alice = tokenFor(first, 'alice-1');
@@ -72,7 +72,8 @@ describe('a restart with --state', () => {
     const server = await startHttpServer(app, '127.0.0.1', 0);
     const token = tokenFor(app, 'alice-1');
     const res = await fetch(`${server.origin}/v1/orders/`, {
-      method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ bid_requests: [{ listing_id: plainListings(app)[0]!.listing_number, bid_amount: 25 }] }),
     });
     expect(res.status).toBe(200);
@@ -81,7 +82,9 @@ describe('a restart with --state', () => {
     expect(readdirSync(dir)).toEqual(['world']);
     // The kernel's lock is let go with the file left in place (removing it is how two mocks came to hold one folder).
     expect(readFileSync(join(file, 'mock.pid'), 'utf8')).toBe('');
-    const kept = readdirSync(file).filter((n) => n !== 'mock.pid').sort();
+    const kept = readdirSync(file)
+      .filter((n) => n !== 'mock.pid')
+      .sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
     const saved = parseState(readFileSync(join(file, kept[1]!), 'utf8'), kept[1]);
     expect(saved.store.orders.has(order_id)).toBe(true);
@@ -137,19 +140,32 @@ describe('a restart with --state keeps the OAuth world', () => {
     const redirect = await first.handle(new Request('http://127.0.0.1/oauth?client_id=mkt-demo&response_type=auth_key&state=s1'));
     expect(redirect.status).toBe(302);
     const authKey = new URL(redirect.headers.get('location')!).searchParams.get('auth_key')!;
-    const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: authKey });
-    const tokenRes = await first.handle(new Request('http://127.0.0.1/v1/security/oauth/token', {
-      method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    }));
-    const tokens = await tokenRes.json() as { access_token: string };
+    const form = new URLSearchParams({
+      grant_type: 'authorization_key',
+      client_id: 'mkt-demo',
+      client_secret: 'mkt-demo-secret',
+      auth_key: authKey,
+    });
+    const tokenRes = await first.handle(
+      new Request('http://127.0.0.1/v1/security/oauth/token', {
+        method: 'POST',
+        body: form,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+    const tokens = (await tokenRes.json()) as { access_token: string };
     await first.close?.();
 
     const second = makeApp({ stateFile: file, listings: 60 });
     apps.push(second);
     expect((await call(second, 'GET', '/v1/accounts/platform', { token: tokens.access_token })).status).toBe(200);
-    const again = await second.handle(new Request('http://127.0.0.1/v1/security/oauth/token', {
-      method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    }));
+    const again = await second.handle(
+      new Request('http://127.0.0.1/v1/security/oauth/token', {
+        method: 'POST',
+        body: form,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
     expect(again.status).toBe(200);
   });
 });

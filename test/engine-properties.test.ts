@@ -32,9 +32,12 @@ async function run(app: MockApp, steps: Step[], check: boolean): Promise<void> {
 
 describe('invariants', () => {
   test('hold after every step of random sequences of orders, clock moves, processing and withdrawals', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
-      await run(makeApp({ listings: 80 }), steps, true);
-    }), { numRuns: 40, seed: 20260302 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        await run(makeApp({ listings: 80 }), steps, true);
+      }),
+      { numRuns: 40, seed: 20260302 },
+    );
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(20);
     expect(seen.invested).toBeGreaterThan(5);
@@ -42,12 +45,15 @@ describe('invariants', () => {
   });
 
   test('the same seed and the same sequence of events build the same world', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-      const a = makeApp({ listings: 60 });
-      const b = makeApp({ listings: 60 });
-      await run(a, steps, false);
-      await run(b, steps, false);
-      expect(serializeState(a.ctx.store, a.ctx.clock.now())).toBe(serializeState(b.ctx.store, b.ctx.clock.now()));
-    }), { numRuns: 10, seed: 7 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const a = makeApp({ listings: 60 });
+        const b = makeApp({ listings: 60 });
+        await run(a, steps, false);
+        await run(b, steps, false);
+        expect(serializeState(a.ctx.store, a.ctx.clock.now())).toBe(serializeState(b.ctx.store, b.ctx.clock.now()));
+      }),
+      { numRuns: 10, seed: 7 },
+    );
   });
 });

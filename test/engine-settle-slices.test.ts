@@ -62,7 +62,9 @@ test('a listing its own steps make Pending is queued at its origination, and rea
   expect(past.length).toBeGreaterThan(5);
   for (const r of past) {
     const l = store.listings[r]!;
-    expect(l.listing_status === LISTING_STATUS.PENDING || l.loan_number !== null || l.listing_status === LISTING_STATUS.CANCELLED).toBe(true);
+    expect(l.listing_status === LISTING_STATUS.PENDING || l.loan_number !== null || l.listing_status === LISTING_STATUS.CANCELLED).toBe(
+      true,
+    );
     if (l.listing_status === LISTING_STATUS.PENDING) {
       expect(l.last_updated_date).toBe(pendingAt.get(r)! * HOUR);
       expect(l.originateAt).toBe(originationTime(store.seed, l.listing_number, l.listing_start_date, l.last_updated_date));

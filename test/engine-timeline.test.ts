@@ -37,8 +37,23 @@ const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'ivy-1', 'kate-1'] as const;
 type Step = WorldStep | { kind: 'restart' } | { kind: 'prepare'; rows: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 3000 }), whole: fc.nat(3).map((n) => n === 0) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.oneof(fc.integer({ min: 1, max: 3 * 24 * 60 }), fc.integer({ min: 20 * 24 * 60, max: 40 * 24 * 60 })) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      account: fc.nat(ACCOUNTS.length - 1),
+      listing: fc.nat(10_000),
+      amount: fc.integer({ min: 25, max: 3000 }),
+      whole: fc.nat(3).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      minutes: fc.oneof(fc.integer({ min: 1, max: 3 * 24 * 60 }), fc.integer({ min: 20 * 24 * 60, max: 40 * 24 * 60 })),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'restart' as const }) },
@@ -86,21 +101,24 @@ function countActivity(store: Store): void {
 
 describe('the market timeline', () => {
   test('builds exactly the world of the plain hourly walk, after random orders, clock moves, processing and withdrawals', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
-      const timed = makeApp({ listings: 60 });
-      const walked = makeApp({ listings: 60 });
-      walked.ctx.engine.tick = hourlyWalk;
-      const tokens = [timed, walked].map((app) => ACCOUNTS.map((a) => tokenFor(app, a)));
-      // Compared after every step, as a reader sees it (settled): a difference a later step would hide still shows.
-      for (const s of steps) {
-        await apply(timed, tokens[0]!, s, false);
-        await apply(walked, tokens[1]!, s, false);
-        timed.ctx.engine.settle();
-        expect(snapshot(timed)).toBe(snapshot(walked));
-      }
-      expect(checkInvariants(timed.ctx.store)).toEqual({ ok: true, violations: [] });
-      countActivity(timed.ctx.store);
-    }), { numRuns: 25, seed: 14_05 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        const timed = makeApp({ listings: 60 });
+        const walked = makeApp({ listings: 60 });
+        walked.ctx.engine.tick = hourlyWalk;
+        const tokens = [timed, walked].map((app) => ACCOUNTS.map((a) => tokenFor(app, a)));
+        // Compared after every step, as a reader sees it (settled): a difference a later step would hide still shows.
+        for (const s of steps) {
+          await apply(timed, tokens[0]!, s, false);
+          await apply(walked, tokens[1]!, s, false);
+          timed.ctx.engine.settle();
+          expect(snapshot(timed)).toBe(snapshot(walked));
+        }
+        expect(checkInvariants(timed.ctx.store)).toEqual({ ok: true, violations: [] });
+        countActivity(timed.ctx.store);
+      }),
+      { numRuns: 25, seed: 14_05 },
+    );
     // Listings ended every way, loans were made and due dates met (seeded loans and new ones).
     expect(seen.originated).toBeGreaterThan(20);
     expect(seen.ended).toBeGreaterThan(20);
@@ -111,13 +129,16 @@ describe('the market timeline', () => {
   });
 
   test('is rebuilt after a load as it was: a world saved and loaded midway goes on exactly as one that never stopped', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 10 }), async (steps) => {
-      const straight = makeApp({ listings: 60 });
-      const restarted = makeApp({ listings: 60 });
-      await run(straight, steps, false);
-      await run(restarted, steps, true);
-      expect(snapshot(restarted)).toBe(snapshot(straight));
-    }), { numRuns: 25, seed: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 10 }), async (steps) => {
+        const straight = makeApp({ listings: 60 });
+        const restarted = makeApp({ listings: 60 });
+        await run(straight, steps, false);
+        await run(restarted, steps, true);
+        expect(snapshot(restarted)).toBe(snapshot(straight));
+      }),
+      { numRuns: 25, seed: 5 },
+    );
     expect(seen.restarts).toBeGreaterThan(10);
   });
 
@@ -126,7 +147,9 @@ describe('the market timeline', () => {
     app.ctx.clock.advance(20 * DAY);
     const store = app.ctx.store;
     const waiting = store.listings.filter((l) => l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
-    const ended = store.listings.filter((l) => l.loan_number != null || l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7);
+    const ended = store.listings.filter(
+      (l) => l.loan_number != null || l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7,
+    );
     expect(waiting.length).toBeGreaterThan(0);
     expect(ended.length).toBeGreaterThan(100);
     for (const l of ended) expect('originateAt' in JSON.parse(JSON.stringify(l))).toBe(false);
@@ -142,8 +165,16 @@ describe('the market timeline', () => {
     apps[1]!.ctx.engine.tick = hourlyWalk;
     const numbers = apps.map((app) => {
       const s = app.ctx.store;
-      const l = s.listings.find((x) => x.listing_status === LISTING_STATUS.ACTIVE && x.investment_typeid === 1 && !x.mockRole && x.amount_funded < x.listing_amount)!;
-      Object.assign(l, { verification_stage: 3, amount_funded: l.listing_amount, amount_remaining: 0, percent_funded: 1, listing_end_date: s.engine.lastTick + TICK_MS });
+      const l = s.listings.find(
+        (x) => x.listing_status === LISTING_STATUS.ACTIVE && x.investment_typeid === 1 && !x.mockRole && x.amount_funded < x.listing_amount,
+      )!;
+      Object.assign(l, {
+        verification_stage: 3,
+        amount_funded: l.listing_amount,
+        amount_remaining: 0,
+        percent_funded: 1,
+        listing_end_date: s.engine.lastTick + TICK_MS,
+      });
       return l.listing_number;
     });
     expect(numbers[0]).toBe(numbers[1]);
@@ -172,12 +203,15 @@ describe('an hourly tick', () => {
   /** Replaces `loan` in the store by a proxy counting reads of its status. */
   function watched(store: Store, loan: Loan): { reads: number } {
     const counter = { reads: 0 };
-    store.loans.set(loan.loan_number, new Proxy(loan, {
-      get(target, key, receiver) {
-        if (key === 'loan_status') counter.reads++;
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-    }));
+    store.loans.set(
+      loan.loan_number,
+      new Proxy(loan, {
+        get(target, key, receiver) {
+          if (key === 'loan_status') counter.reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      }),
+    );
     return counter;
   }
 
@@ -188,7 +222,9 @@ describe('an hourly tick', () => {
     const done = loans.find((l) => l.loan_status === LOAN_STATUS.COMPLETED || l.loan_status === LOAN_STATUS.CHARGEOFF)!;
     const now = app.ctx.clock.now();
     // A current loan with no arrears whose next due date is more than two days away.
-    const current = loans.find((l) => l.loan_status === LOAN_STATUS.CURRENT && l.oldestMissedDue == null && l.next_payment_due_date! > now + 2 * DAY)!;
+    const current = loans.find(
+      (l) => l.loan_status === LOAN_STATUS.CURRENT && l.oldestMissedDue == null && l.next_payment_due_date! > now + 2 * DAY,
+    )!;
     const doneReads = watched(store, done);
     const currentReads = watched(store, current);
     app.ctx.clock.advance(HOUR);
@@ -199,7 +235,9 @@ describe('an hourly tick', () => {
     const paid = current.paymentsMade + (current.missedPayments ?? 0);
     app.ctx.clock.advance(3 * HOUR);
     expect(currentReads.reads).toBeGreaterThan(afterFirst.current);
-    expect(current.paymentsMade + (current.missedPayments ?? 0) + (current.loan_status === LOAN_STATUS.CURRENT ? 0 : 1)).toBeGreaterThan(paid);
+    expect(current.paymentsMade + (current.missedPayments ?? 0) + (current.loan_status === LOAN_STATUS.CURRENT ? 0 : 1)).toBeGreaterThan(
+      paid,
+    );
     expect(doneReads.reads).toBe(afterFirst.done);
   });
 });

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('the files under examples/ work as the README shows them', () => {
-  it('mkt offers request examples/applicant.json gets offers from the mock (its partner code is the mock\'s valid one)', async () => {
+  it("mkt offers request examples/applicant.json gets offers from the mock (its partner code is the mock's valid one)", async () => {
     const r = await runMkt(['offers', 'request', resolve(EXAMPLES, 'applicant.json'), '-o', 'json'], { env: mock.env });
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as { offers?: unknown[] };

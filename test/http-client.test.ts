@@ -17,7 +17,15 @@ async function scripted(statuses: number[], headers: Record<string, string> = {}
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
-  return { url, hits: () => hits, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+  return {
+    url,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 const noSleep = { sleep: async () => undefined, random: () => 0.5 };
@@ -74,7 +82,9 @@ describe('the HTTP client', () => {
   });
 
   it('redacts secrets in traced bodies', () => {
-    expect(redact('grant_type=refresh_token&client_secret=s3cr3t&refresh_token=abc')).toBe('grant_type=refresh_token&client_secret=***&refresh_token=***');
+    expect(redact('grant_type=refresh_token&client_secret=s3cr3t&refresh_token=abc')).toBe(
+      'grant_type=refresh_token&client_secret=***&refresh_token=***',
+    );
     expect(redact('{"access_token":"tok","expires_in":3599}')).toBe('{"access_token":"***","expires_in":3599}');
   });
 

@@ -30,7 +30,14 @@ function resolveModule(from: string, spec: string): string | undefined {
 
 /** Each file of `files` with the files it imports. */
 function importGraph(files: string[]): Map<string, string[]> {
-  return new Map(files.map((f) => [f, moduleImports(readFileSync(f, 'utf8')).map((s) => resolveModule(f, s)).filter((t): t is string => !!t)]));
+  return new Map(
+    files.map((f) => [
+      f,
+      moduleImports(readFileSync(f, 'utf8'))
+        .map((s) => resolveModule(f, s))
+        .filter((t): t is string => !!t),
+    ]),
+  );
 }
 
 /** Every cycle in `graph`, each as the list of nodes around it. */
@@ -72,7 +79,8 @@ function roomKnots(base: string, files: string[]): string[][] {
   const rooms = new Map<string, Set<string>>();
   for (const [from, targets] of importGraph(files)) {
     const edges = rooms.get(roomOf(base, from)) ?? rooms.set(roomOf(base, from), new Set()).get(roomOf(base, from))!;
-    for (const to of targets) if (!relative(base, to).startsWith('..') && roomOf(base, to) !== roomOf(base, from)) edges.add(roomOf(base, to));
+    for (const to of targets)
+      if (!relative(base, to).startsWith('..') && roomOf(base, to) !== roomOf(base, from)) edges.add(roomOf(base, to));
   }
   // Tarjan's algorithm: a room's `low` is the earliest room on the stack it reaches.
   const index = new Map<string, number>();
@@ -127,7 +135,9 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
  * and the proxy's own (`mkt mock proxy` starts it; nothing of the mock imports it). The CLI reaches the mock
  * through these alone, never a room of it.
  */
-const MOCK_ENTRY_POINTS: readonly string[] = [...MOCK_LAYERS.at(-1)!.filter((p) => !p.endsWith('/')), 'proxy/proxy-server.ts'].map((p) => `mock-server/${p}`);
+const MOCK_ENTRY_POINTS: readonly string[] = [...MOCK_LAYERS.at(-1)!.filter((p) => !p.endsWith('/')), 'proxy/proxy-server.ts'].map(
+  (p) => `mock-server/${p}`,
+);
 
 /**
  * The CLI's layers, lowest first (docs/architecture.md, "The CLI's layers", gives each one's rule): as the
@@ -168,7 +178,8 @@ function layerProblems(base: string, files: string[], layers: readonly (readonly
     for (const to of targets) {
       const inside = relative(base, to);
       if (inside.startsWith('..')) {
-        if (!outside.some((o) => relative(ROOT, to).startsWith(o))) problems.push(`${relative(ROOT, from)} -> ${relative(ROOT, to)} (outside the layers)`);
+        if (!outside.some((o) => relative(ROOT, to).startsWith(o)))
+          problems.push(`${relative(ROOT, from)} -> ${relative(ROOT, to)} (outside the layers)`);
       } else if (layerOf(layers, inside) > at) problems.push(`${relative(ROOT, from)} -> ${relative(ROOT, to)}`);
     }
   }
@@ -178,9 +189,16 @@ function layerProblems(base: string, files: string[], layers: readonly (readonly
 describe('the import graph', () => {
   it('reads static, re-exported and dynamic imports, type-only ones included', () => {
     const text = [
-      "import { a } from './a.js';", "import type { B } from './b.js';", 'import {\n  c,\n  type C,\n} from "./c.js";',
-      "export { d } from './d.js';", "export type { E } from './e.js';", "import './f.js';", "import { g } from 'commander';",
-      "const h = await import('./h.js');", "/** see import('./i.js') */", "// import { j } from './j.js';",
+      "import { a } from './a.js';",
+      "import type { B } from './b.js';",
+      'import {\n  c,\n  type C,\n} from "./c.js";',
+      "export { d } from './d.js';",
+      "export type { E } from './e.js';",
+      "import './f.js';",
+      "import { g } from 'commander';",
+      "const h = await import('./h.js');",
+      "/** see import('./i.js') */",
+      "// import { j } from './j.js';",
     ].join('\n');
     expect(moduleImports(text)).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './h.js']);
   });
@@ -206,11 +224,13 @@ describe('the import graph', () => {
 describe("the mock's layers", () => {
   it('sees a file importing from a higher layer or from outside, and a file on no layer', () => {
     const base = join(ROOT, 'test', 'fixtures', 'layers');
-    expect(layerProblems(base, tsFiles(base), [['low/'], ['high/']], []).sort()).toEqual([
-      'test/fixtures/layers/loose.ts is on no layer',
-      'test/fixtures/layers/low/down.ts -> test/fixtures/layers/high/up.ts',
-      'test/fixtures/layers/low/down.ts -> test/fixtures/import-cycle/a.ts (outside the layers)',
-    ].sort());
+    expect(layerProblems(base, tsFiles(base), [['low/'], ['high/']], []).sort()).toEqual(
+      [
+        'test/fixtures/layers/loose.ts is on no layer',
+        'test/fixtures/layers/low/down.ts -> test/fixtures/layers/high/up.ts',
+        'test/fixtures/layers/low/down.ts -> test/fixtures/import-cycle/a.ts (outside the layers)',
+      ].sort(),
+    );
   });
 
   it('has every file on a layer, importing only from its own layer or lower ones (and of src/ only src/contract/ and src/os/)', () => {
@@ -219,9 +239,15 @@ describe("the mock's layers", () => {
   });
 
   it('leaves no file loose in mock-server/ but its entry points (at most six)', () => {
-    const loose = readdirSync(join(ROOT, 'mock-server'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name);
+    const loose = readdirSync(join(ROOT, 'mock-server'), { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => e.name);
     expect(loose.length).toBeLessThanOrEqual(6);
-    expect(loose.sort()).toEqual(MOCK_LAYERS.flat().filter((p) => !p.endsWith('/')).sort());
+    expect(loose.sort()).toEqual(
+      MOCK_LAYERS.flat()
+        .filter((p) => !p.endsWith('/'))
+        .sort(),
+    );
   });
 });
 

@@ -27,7 +27,10 @@ function ioWith(stdin: Readable): Io {
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(UsageError);
   return (err as Error).message;
 }
@@ -68,7 +71,9 @@ describe('input size cap', () => {
   });
 
   it('reports an unreadable path in words, with its error code', async () => {
-    expect(await refusal(readInput(ioWith(Readable.from([])), join(dir, 'missing.csv'), MiB))).toBe(`cannot read ${join(dir, 'missing.csv')}: no such file or directory (ENOENT)`);
+    expect(await refusal(readInput(ioWith(Readable.from([])), join(dir, 'missing.csv'), MiB))).toBe(
+      `cannot read ${join(dir, 'missing.csv')}: no such file or directory (ENOENT)`,
+    );
     expect(await refusal(readInput(ioWith(Readable.from([])), dir, MiB))).toBe(`cannot read ${dir}: is a directory, not a file (EISDIR)`);
   });
 });

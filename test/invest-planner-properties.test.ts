@@ -13,45 +13,62 @@ const rating = fc.constantFrom(...PLATFORM_RATINGS);
 /** Listing numbers from a small range, so rules share listings and taken sets hit them. */
 const listingNumber = fc.integer({ min: 1, max: 30 });
 
-const candidate: fc.Arbitrary<Candidate> = fc.record({
-  listing_number: listingNumber,
-  platform_rating: fc.oneof({ weight: 9, arbitrary: rating }, { weight: 1, arbitrary: fc.constant('NA') }),
-  listing_amount: cents(2000, 3_500_000),
-  amount_remaining: cents(0, 500_000),
-  partial_funding_indicator: fc.boolean(),
-  created_at: fc.integer({ min: NOW - 3 * DAY, max: NOW }),
-  whole_loan: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
-}).map((c) => ({ ...c, amount_remaining: Math.min(c.amount_remaining, c.listing_amount) }));
+const candidate: fc.Arbitrary<Candidate> = fc
+  .record({
+    listing_number: listingNumber,
+    platform_rating: fc.oneof({ weight: 9, arbitrary: rating }, { weight: 1, arbitrary: fc.constant('NA') }),
+    listing_amount: cents(2000, 3_500_000),
+    amount_remaining: cents(0, 500_000),
+    partial_funding_indicator: fc.boolean(),
+    created_at: fc.integer({ min: NOW - 3 * DAY, max: NOW }),
+    whole_loan: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+  })
+  .map((c) => ({ ...c, amount_remaining: Math.min(c.amount_remaining, c.listing_amount) }));
 
 const rule = (i: number): fc.Arbitrary<Rule> =>
-  fc.record({
-    amount: fc.option(cents(2500, 60_000), { nil: undefined }),
-    byRating: fc.dictionary(rating, cents(2500, 60_000), { maxKeys: 4 }),
-    max_listings: fc.option(fc.nat(8), { nil: undefined }),
-  }).map(({ amount, byRating, max_listings }) => ({
-    name: `r${i}`, filters: {},
-    ...(amount !== undefined || Object.keys(byRating).length === 0 ? { amount: amount ?? 25 } : { amount_by_rating: byRating }),
-    ...(max_listings !== undefined ? { max_listings } : {}),
-  }));
+  fc
+    .record({
+      amount: fc.option(cents(2500, 60_000), { nil: undefined }),
+      byRating: fc.dictionary(rating, cents(2500, 60_000), { maxKeys: 4 }),
+      max_listings: fc.option(fc.nat(8), { nil: undefined }),
+    })
+    .map(({ amount, byRating, max_listings }) => ({
+      name: `r${i}`,
+      filters: {},
+      ...(amount !== undefined || Object.keys(byRating).length === 0 ? { amount: amount ?? 25 } : { amount_by_rating: byRating }),
+      ...(max_listings !== undefined ? { max_listings } : {}),
+    }));
 
 const strategy: fc.Arbitrary<Strategy> = fc.integer({ min: 1, max: 4 }).chain((n) =>
-  fc.record({
-    rules: fc.tuple(...Array.from({ length: n }, (_, i) => rule(i))),
-    reserve: fc.option(cents(0, 200_000), { nil: undefined }),
-    max_per_run: fc.option(cents(0, 300_000), { nil: undefined }),
-    max_per_day: fc.option(cents(0, 400_000), { nil: undefined }),
-    max_bids_per_run: fc.option(fc.nat(20), { nil: undefined }),
-    rating_share: fc.option(fc.dictionary(rating, fc.integer({ min: 1, max: 100 }).map((p) => p / 100), { maxKeys: 3 }), { nil: undefined }),
-  }).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as unknown as Strategy));
+  fc
+    .record({
+      rules: fc.tuple(...Array.from({ length: n }, (_, i) => rule(i))),
+      reserve: fc.option(cents(0, 200_000), { nil: undefined }),
+      max_per_run: fc.option(cents(0, 300_000), { nil: undefined }),
+      max_per_day: fc.option(cents(0, 400_000), { nil: undefined }),
+      max_bids_per_run: fc.option(fc.nat(20), { nil: undefined }),
+      rating_share: fc.option(
+        fc.dictionary(
+          rating,
+          fc.integer({ min: 1, max: 100 }).map((p) => p / 100),
+          { maxKeys: 3 },
+        ),
+        { nil: undefined },
+      ),
+    })
+    .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as unknown as Strategy),
+);
 
 const market = (rules: number): fc.Arbitrary<Market> =>
-  fc.record({
-    cash: cents(0, 1_000_000),
-    principal_by_rating: fc.dictionary(fc.constantFrom(...PLATFORM_RATINGS, 'NA'), cents(0, 500_000), { maxKeys: 8 }),
-    requested_today: cents(0, 300_000),
-    taken: fc.array(fc.tuple(listingNumber, fc.constantFrom<TakenReason>('held', 'pending', 'journal')), { maxLength: 6 }),
-    candidates: fc.array(fc.array(candidate, { maxLength: 15 }), { minLength: rules, maxLength: rules }),
-  }).map((m) => ({ ...m, now: NOW, taken: new Map(m.taken) }));
+  fc
+    .record({
+      cash: cents(0, 1_000_000),
+      principal_by_rating: fc.dictionary(fc.constantFrom(...PLATFORM_RATINGS, 'NA'), cents(0, 500_000), { maxKeys: 8 }),
+      requested_today: cents(0, 300_000),
+      taken: fc.array(fc.tuple(listingNumber, fc.constantFrom<TakenReason>('held', 'pending', 'journal')), { maxLength: 6 }),
+      candidates: fc.array(fc.array(candidate, { maxLength: 15 }), { minLength: rules, maxLength: rules }),
+    })
+    .map((m) => ({ ...m, now: NOW, taken: new Map(m.taken) }));
 
 const world = strategy.chain((s) => market(s.rules.length).map((m) => ({ s, m })));
 const c = (dollars: number): number => Math.round(dollars * 100);
@@ -82,7 +99,8 @@ describe('the planner, over random strategies and markets', () => {
           expect(amount).toBeLessThanOrEqual(c(cand.amount_remaining));
           const wanted = s.rules[ri]!.amount ?? s.rules[ri]!.amount_by_rating![cand.platform_rating as 'A'];
           expect(amount).toBeLessThanOrEqual(c(wanted!));
-          if (cand.partial_funding_indicator && NOW - cand.created_at < DAY) expect(amount).toBeLessThanOrEqual(Math.round(c(cand.listing_amount) / 10)); // the marketplace's 10%, to the cent
+          if (cand.partial_funding_indicator && NOW - cand.created_at < DAY)
+            expect(amount).toBeLessThanOrEqual(Math.round(c(cand.listing_amount) / 10)); // the marketplace's 10%, to the cent
           spent += amount;
           perRule.set(b.rule, (perRule.get(b.rule) ?? 0) + 1);
           byRating.set(cand.platform_rating, (byRating.get(cand.platform_rating) ?? 0) + amount);

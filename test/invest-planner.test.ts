@@ -9,8 +9,14 @@ const DAY = 86_400_000;
 /** A fractional, not partial-funding listing of 5,000.00 created two days ago, rated A. */
 function listing(n: number, over: Partial<Candidate> = {}): Candidate {
   return {
-    listing_number: n, platform_rating: 'A', listing_amount: 5000, amount_remaining: 4000,
-    partial_funding_indicator: false, created_at: NOW - 2 * DAY, whole_loan: false, ...over,
+    listing_number: n,
+    platform_rating: 'A',
+    listing_amount: 5000,
+    amount_remaining: 4000,
+    partial_funding_indicator: false,
+    created_at: NOW - 2 * DAY,
+    whole_loan: false,
+    ...over,
   };
 }
 
@@ -31,15 +37,28 @@ describe('planner', () => {
 
   it('goes rule by rule: a listing chosen by an earlier rule is not chosen twice, one seen twice in a rule is a duplicate', () => {
     const s: Strategy = { rules: [rule('first', { amount: 30 }), rule('second', { amount: 70 })] };
-    const ds = plan(s, market([[listing(1), listing(2), listing(1)], [listing(2), listing(3)]]));
+    const ds = plan(
+      s,
+      market([
+        [listing(1), listing(2), listing(1)],
+        [listing(2), listing(3)],
+      ]),
+    );
     expect(brief(ds)).toEqual([
-      '1:first:bid:30:ok', '2:first:bid:30:ok', '1:first:skip:-:duplicate',
-      '2:second:skip:-:chosen-by-earlier-rule', '3:second:bid:70:ok',
+      '1:first:bid:30:ok',
+      '2:first:bid:30:ok',
+      '1:first:skip:-:duplicate',
+      '2:second:skip:-:chosen-by-earlier-rule',
+      '3:second:bid:70:ok',
     ]);
   });
 
   it('never chooses a listing held, pending in an open order or in the journal', () => {
-    const taken = new Map([[1, 'held'], [2, 'pending'], [3, 'journal']] as const);
+    const taken = new Map([
+      [1, 'held'],
+      [2, 'pending'],
+      [3, 'journal'],
+    ] as const);
     const ds = plan({ rules: [rule('r')] }, market([[listing(1), listing(2), listing(3), listing(4)]], { taken }));
     expect(brief(ds)).toEqual(['1:r:skip:-:held', '2:r:skip:-:pending', '3:r:skip:-:journal', '4:r:bid:50:ok']);
   });
@@ -50,33 +69,73 @@ describe('planner', () => {
 
   it('amount_by_rating: each rating its amount, a rating with no amount is skipped', () => {
     const s: Strategy = { rules: [{ name: 'r', filters: {}, amount_by_rating: { AA: 100, HR: 25 } }] };
-    const ds = plan(s, market([[listing(1, { platform_rating: 'AA' }), listing(2, { platform_rating: 'HR' }), listing(3, { platform_rating: 'B' }), listing(4, { platform_rating: 'constructor' })]]));
+    const ds = plan(
+      s,
+      market([
+        [
+          listing(1, { platform_rating: 'AA' }),
+          listing(2, { platform_rating: 'HR' }),
+          listing(3, { platform_rating: 'B' }),
+          listing(4, { platform_rating: 'constructor' }),
+        ],
+      ]),
+    );
     expect(brief(ds)).toEqual(['1:r:bid:100:ok', '2:r:bid:25:ok', '3:r:skip:-:no-amount-for-rating', '4:r:skip:-:no-amount-for-rating']);
   });
 
   it('bids the remainder when less than the amount but at least 25.00 remains, and skips below that', () => {
-    const ds = plan({ rules: [rule('r', { amount: 100 })] }, market([[
-      listing(1, { amount_remaining: 40.37 }), listing(2, { amount_remaining: 25 }), listing(3, { amount_remaining: 24.99 }), listing(4, { amount_remaining: 0 }),
-    ]]));
-    expect(brief(ds)).toEqual(['1:r:bid:40.37:ok', '2:r:bid:25:ok', '3:r:skip:-:remaining-below-minimum', '4:r:skip:-:remaining-below-minimum']);
+    const ds = plan(
+      { rules: [rule('r', { amount: 100 })] },
+      market([
+        [
+          listing(1, { amount_remaining: 40.37 }),
+          listing(2, { amount_remaining: 25 }),
+          listing(3, { amount_remaining: 24.99 }),
+          listing(4, { amount_remaining: 0 }),
+        ],
+      ]),
+    );
+    expect(brief(ds)).toEqual([
+      '1:r:bid:40.37:ok',
+      '2:r:bid:25:ok',
+      '3:r:skip:-:remaining-below-minimum',
+      '4:r:skip:-:remaining-below-minimum',
+    ]);
   });
 
   it('the 10% rule: a young partial-funding listing takes at most a tenth of its amount, or is skipped below 25.00', () => {
     const young = { partial_funding_indicator: true, created_at: NOW - DAY + 1 };
-    const ds = plan({ rules: [rule('r', { amount: 300 })] }, market([[
-      listing(1, { ...young, listing_amount: 1000, amount_remaining: 1000 }), // a tenth: 100.00
-      listing(2, { ...young, listing_amount: 2000.2, amount_remaining: 2000 }), // a tenth: 200.02, to the cent as the marketplace rounds
-      listing(3, { ...young, listing_amount: 249.94, amount_remaining: 249.94 }), // a tenth (24.99) below 25.00
-      listing(4, { ...young, created_at: NOW - DAY, listing_amount: 1000 }), // 24 h old: no longer young
-      listing(5, { created_at: NOW, listing_amount: 1000 }), // young but not partial funding
-    ]]));
+    const ds = plan(
+      { rules: [rule('r', { amount: 300 })] },
+      market([
+        [
+          listing(1, { ...young, listing_amount: 1000, amount_remaining: 1000 }), // a tenth: 100.00
+          listing(2, { ...young, listing_amount: 2000.2, amount_remaining: 2000 }), // a tenth: 200.02, to the cent as the marketplace rounds
+          listing(3, { ...young, listing_amount: 249.94, amount_remaining: 249.94 }), // a tenth (24.99) below 25.00
+          listing(4, { ...young, created_at: NOW - DAY, listing_amount: 1000 }), // 24 h old: no longer young
+          listing(5, { created_at: NOW, listing_amount: 1000 }), // young but not partial funding
+        ],
+      ]),
+    );
     expect(brief(ds)).toEqual(['1:r:bid:100:ok', '2:r:bid:200.02:ok', '3:r:skip:-:ten-percent-rule', '4:r:bid:300:ok', '5:r:bid:300:ok']);
   });
 
   it('max_listings caps one rule, max_bids_per_run caps them all', () => {
     const s: Strategy = { max_bids_per_run: 3, rules: [rule('a', { max_listings: 2 }), rule('b')] };
-    const ds = plan(s, market([[listing(1), listing(2), listing(3)], [listing(4), listing(5)]]));
-    expect(brief(ds)).toEqual(['1:a:bid:50:ok', '2:a:bid:50:ok', '3:a:skip:-:max_listings', '4:b:bid:50:ok', '5:b:skip:-:max_bids_per_run']);
+    const ds = plan(
+      s,
+      market([
+        [listing(1), listing(2), listing(3)],
+        [listing(4), listing(5)],
+      ]),
+    );
+    expect(brief(ds)).toEqual([
+      '1:a:bid:50:ok',
+      '2:a:bid:50:ok',
+      '3:a:skip:-:max_listings',
+      '4:b:bid:50:ok',
+      '5:b:skip:-:max_bids_per_run',
+    ]);
   });
 
   it('reserve: spends only cash minus the reserve; a bid is skipped whole, a later smaller one may still fit', () => {
@@ -86,13 +145,19 @@ describe('planner', () => {
   });
 
   it('without a reserve, cash alone bounds the run (reason reserve: nothing may be kept back below 0)', () => {
-    expect(brief(plan({ rules: [rule('r')] }, market([[listing(1), listing(2)]], { cash: 99.99 })))).toEqual(['1:r:bid:50:ok', '2:r:skip:50:reserve']);
+    expect(brief(plan({ rules: [rule('r')] }, market([[listing(1), listing(2)]], { cash: 99.99 })))).toEqual([
+      '1:r:bid:50:ok',
+      '2:r:skip:50:reserve',
+    ]);
   });
 
   it('max_per_run caps this run; max_per_day counts what was already requested today', () => {
     const perRun = plan({ max_per_run: 120, rules: [rule('r')] }, market([[listing(1), listing(2), listing(3)]]));
     expect(brief(perRun)).toEqual(['1:r:bid:50:ok', '2:r:bid:50:ok', '3:r:skip:50:max_per_run']);
-    const perDay = plan({ max_per_day: 200, rules: [rule('r')] }, market([[listing(1), listing(2), listing(3)]], { requested_today: 100.01 }));
+    const perDay = plan(
+      { max_per_day: 200, rules: [rule('r')] },
+      market([[listing(1), listing(2), listing(3)]], { requested_today: 100.01 }),
+    );
     expect(brief(perDay)).toEqual(['1:r:bid:50:ok', '2:r:skip:50:max_per_day', '3:r:skip:50:max_per_day']);
   });
 
@@ -100,11 +165,17 @@ describe('planner', () => {
     // 1,000.00 held, 100.00 of it in HR: HR may be at most 10%, so 100 + B_HR + a ≤ 0.1 × (1000 + B + a).
     const s: Strategy = { rating_share: { HR: 0.1 }, rules: [{ name: 'r', filters: {}, amount_by_rating: { A: 450, HR: 50 } }] };
     const hr = { platform_rating: 'HR' };
-    const ds = plan(s, market([[listing(1, hr), listing(2), listing(3, hr), listing(4, hr)]], { principal_by_rating: { A: 900, HR: 100 } }));
+    const ds = plan(
+      s,
+      market([[listing(1, hr), listing(2), listing(3, hr), listing(4, hr)]], { principal_by_rating: { A: 900, HR: 100 } }),
+    );
     // 1: 150/1050 > 10%; 2 raises the whole to 1450; 3: 150/1500 is exactly 10%; 4: 200/1550 > 10%.
     expect(brief(ds)).toEqual(['1:r:skip:50:rating_share', '2:r:bid:450:ok', '3:r:bid:50:ok', '4:r:skip:50:rating_share']);
     // Exactly at the cap is allowed, with no float drift: 0.57 × 10000 cents is 5699.999… in floating point.
-    const edge = plan({ rating_share: { E: 0.57 }, rules: [rule('r', { amount: 57 })] }, market([[listing(9, { platform_rating: 'E' })]], { principal_by_rating: { A: 43 } }));
+    const edge = plan(
+      { rating_share: { E: 0.57 }, rules: [rule('r', { amount: 57 })] },
+      market([[listing(9, { platform_rating: 'E' })]], { principal_by_rating: { A: 43 } }),
+    );
     expect(brief(edge)).toEqual(['9:r:bid:57:ok']);
   });
 
@@ -113,8 +184,10 @@ describe('planner', () => {
     const na = { platform_rating: 'N/A' };
     const held = { principal_by_rating: { A: 750, NA: 100, 'N/A': 50 } };
     // 150 + 50 = 200 of 950 is above 20%; 150 + 50 of 1000 is exactly 20% once the A bid has raised the whole.
-    const ds = plan({ rating_share: { 'N/A': 0.2 }, rules: [{ name: 'r', filters: {}, amount_by_rating: { A: 50, 'N/A': 50 } }] },
-      market([[listing(1, na), listing(2), listing(3, na)]], held));
+    const ds = plan(
+      { rating_share: { 'N/A': 0.2 }, rules: [{ name: 'r', filters: {}, amount_by_rating: { A: 50, 'N/A': 50 } }] },
+      market([[listing(1, na), listing(2), listing(3, na)]], held),
+    );
     expect(brief(ds)).toEqual(['1:r:skip:50:rating_share', '2:r:bid:50:ok', '3:r:bid:50:ok']);
   });
 
@@ -147,12 +220,22 @@ describe('canStillUse: how far a rule is worth paging', () => {
 describe('market helpers', () => {
   it('reads a listing from the API as a candidate, refusing one it cannot judge', () => {
     const l = {
-      listing_number: 7, platform_rating: 'B', listing_amount: 1000, amount_remaining: '250.5',
-      partial_funding_indicator: true, listing_creation_date: '2026-06-01 08:00:00 -0400', investment_typeid: 1,
+      listing_number: 7,
+      platform_rating: 'B',
+      listing_amount: 1000,
+      amount_remaining: '250.5',
+      partial_funding_indicator: true,
+      listing_creation_date: '2026-06-01 08:00:00 -0400',
+      investment_typeid: 1,
     };
     expect(candidateFromListing(l)).toEqual({
-      listing_number: 7, platform_rating: 'B', listing_amount: 1000, amount_remaining: 250.5,
-      partial_funding_indicator: true, created_at: Date.parse('2026-06-01T12:00:00Z'), whole_loan: false,
+      listing_number: 7,
+      platform_rating: 'B',
+      listing_amount: 1000,
+      amount_remaining: 250.5,
+      partial_funding_indicator: true,
+      created_at: Date.parse('2026-06-01T12:00:00Z'),
+      whole_loan: false,
     });
     expect(candidateFromListing({ ...l, listing_creation_date: 'yesterday' })).toMatch(/listing 7: listing_creation_date/);
     expect(candidateFromListing({ ...l, listing_number: -1 })).toMatch(/listing_number/);

@@ -14,8 +14,15 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const BASE = 'http://127.0.0.1:4010/v1';
 
 const listing = (n: number, rating = 'A', extra: Record<string, unknown> = {}) => ({
-  listing_number: n, platform_rating: rating, listing_amount: 10_000, amount_remaining: 5_000, partial_funding_indicator: false,
-  listing_creation_date: '2026-05-20 10:00:00 +0000', investment_typeid: 1, invested: false, ...extra,
+  listing_number: n,
+  platform_rating: rating,
+  listing_amount: 10_000,
+  amount_remaining: 5_000,
+  partial_funding_indicator: false,
+  listing_creation_date: '2026-05-20 10:00:00 +0000',
+  investment_typeid: 1,
+  invested: false,
+  ...extra,
 });
 
 /** A marketplace in memory: its listings, its orders, and every listings query it was asked. */
@@ -39,8 +46,12 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
   };
   const api: OrdersApi = {
     async submit(bids: BidRequest[]) {
-      const o: Order = { order_id: `o${orders.length + 1}`, order_date: '2026-06-01 11:00:00 +0000', order_status: 'IN_PROGRESS',
-        bid_requests: bids.map((b) => ({ ...b, bid_status: 'PENDING' as const, bid_result: 'NONE' })) };
+      const o: Order = {
+        order_id: `o${orders.length + 1}`,
+        order_date: '2026-06-01 11:00:00 +0000',
+        order_status: 'IN_PROGRESS',
+        bid_requests: bids.map((b) => ({ ...b, bid_status: 'PENDING' as const, bid_result: 'NONE' })),
+      };
       orders.push(o);
       return structuredClone(o);
     },
@@ -49,7 +60,12 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
       yield* orders.map((o) => structuredClone(o));
     },
     availableCash: async () => cash,
-    investedIn: async (ids) => new Map(listings.filter((l) => l.invested === true && ids.includes(l.listing_number as number)).map((l) => [l.listing_number as number, 25])),
+    investedIn: async (ids) =>
+      new Map(
+        listings
+          .filter((l) => l.invested === true && ids.includes(l.listing_number as number))
+          .map((l) => [l.listing_number as number, 25]),
+      ),
   };
   return { reads, api, orders, queries };
 }
@@ -58,8 +74,11 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
 function deskOver(api: OrdersApi, journal = new MemoryJournal()) {
   const lock = { held: false, log: [] as string[] };
   const desk = new OrderDesk({
-    api, journal, clock: { now: () => NOW, sleep: async () => undefined },
-    market: { baseUrl: BASE, account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') }, info: () => undefined,
+    api,
+    journal,
+    clock: { now: () => NOW, sleep: async () => undefined },
+    market: { baseUrl: BASE, account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') },
+    info: () => undefined,
     lock: async (fn) => {
       if (lock.held) throw new CliError('another mkt invest run or order submit is running', EXIT.USAGE);
       lock.held = true;
@@ -74,7 +93,10 @@ function deskOver(api: OrdersApi, journal = new MemoryJournal()) {
   return { desk, journal, lock };
 }
 
-const strategy = (over: Partial<Strategy> = {}): Strategy => ({ rules: [{ name: 'r', filters: { platform_rating: 'A,B' }, amount: 25 }], ...over });
+const strategy = (over: Partial<Strategy> = {}): Strategy => ({
+  rules: [{ name: 'r', filters: { platform_rating: 'A,B' }, amount: 25 }],
+  ...over,
+});
 const deps = (reads: MarketReads, desk: RunDesk) => ({ reads, desk, now: () => NOW, info: () => undefined });
 
 describe('an invest run', () => {
@@ -82,14 +104,23 @@ describe('an invest run', () => {
     const m = fakeMarket([listing(1), listing(2, 'B'), listing(3)]);
     const { desk, lock } = deskOver(m.api);
     const out = await investRun(strategy({ max_per_run: 50 }), deps(m.reads, desk), { dryRun: false });
-    expect(out.decisions.map((d) => [d.listing_id, d.action, d.reason])).toEqual([[1, 'bid', 'ok'], [2, 'bid', 'ok'], [3, 'skip', 'max_per_run']]);
+    expect(out.decisions.map((d) => [d.listing_id, d.action, d.reason])).toEqual([
+      [1, 'bid', 'ok'],
+      [2, 'bid', 'ok'],
+      [3, 'skip', 'max_per_run'],
+    ]);
     expect(m.orders.map((o) => o.bid_requests.map((b) => b.listing_id))).toEqual([[1, 2]]);
     expect(out).toMatchObject({ orders: ['o1'], total_bid: 50, dry_run: false, exitCode: EXIT.OK });
     expect(lock.log).toEqual(['take']);
     // The rule's query: its filters, biddable, not invested, started by now, one page of the maximum.
     const q = m.queries.find((x) => x.has('platform_rating'))!;
     expect(Object.fromEntries(q)).toEqual({
-      platform_rating: 'A,B', biddable: 'true', invested: 'false', listing_start_date_max: '2026-06-01 12:00:00', offset: '0', limit: '500',
+      platform_rating: 'A,B',
+      biddable: 'true',
+      invested: 'false',
+      listing_start_date_max: '2026-06-01 12:00:00',
+      offset: '0',
+      limit: '500',
     });
   });
 
@@ -116,15 +147,26 @@ describe('an invest run', () => {
   it('skips what the journal holds even when the marketplace does not show it, and what the listing says is held', async () => {
     const m = fakeMarket([listing(1), listing(2, 'A', { invested: true }), listing(3)]);
     const journal = new MemoryJournal();
-    journal.append({ t: 'intent', batch: 'b1', at: '2026-06-01T11:00:00.000Z', base_url: BASE, market: marketplaceKey(BASE, 'acct-1'), bids: [{ listing_id: 1, bid_amount: 25 }] });
+    journal.append({
+      t: 'intent',
+      batch: 'b1',
+      at: '2026-06-01T11:00:00.000Z',
+      base_url: BASE,
+      market: marketplaceKey(BASE, 'acct-1'),
+      bids: [{ listing_id: 1, bid_amount: 25 }],
+    });
     journal.append({ t: 'reconciled', batch: 'b1', at: '2026-06-01T11:00:01.000Z', order_id: 'elsewhere' });
     const { desk } = deskOver(m.api, journal);
     const out = await investRun(strategy(), deps(m.reads, desk), { dryRun: false });
-    expect(out.decisions.map((d) => [d.listing_id, d.reason])).toEqual([[1, 'journal'], [2, 'held'], [3, 'ok']]);
+    expect(out.decisions.map((d) => [d.listing_id, d.reason])).toEqual([
+      [1, 'journal'],
+      [2, 'held'],
+      [3, 'ok'],
+    ]);
     expect(m.orders.flatMap((o) => o.bid_requests.map((b) => b.listing_id))).toEqual([3]);
   });
 
-  it('counts max_per_day from the marketplace\'s orders of today', async () => {
+  it("counts max_per_day from the marketplace's orders of today", async () => {
     const m = fakeMarket([listing(1), listing(2), listing(3), listing(4)]);
     const { desk } = deskOver(m.api);
     await investRun(strategy({ max_per_day: 75, max_per_run: 50 }), deps(m.reads, desk), { dryRun: false });
@@ -137,10 +179,17 @@ describe('an invest run', () => {
     const m = fakeMarket([listing(1, 'A'), listing(2, 'A'), listing(3, 'B'), listing(4, 'B')]);
     const { desk } = deskOver(m.api);
     const s = strategy({ rating_share: { A: 0.5 } });
-    await investRun(strategy({ rules: [{ name: 'first', filters: {}, amount: 25, max_listings: 1 }] }), deps(m.reads, desk), { dryRun: false });
+    await investRun(strategy({ rules: [{ name: 'first', filters: {}, amount: 25, max_listings: 1 }] }), deps(m.reads, desk), {
+      dryRun: false,
+    });
     // A holds 25 of 25 pending; one more A (50 of 75) is above half, B brings it back.
     const out = await investRun(s, deps(m.reads, desk), { dryRun: true });
-    expect(out.decisions.map((d) => [d.listing_id, d.reason])).toEqual([[1, 'pending'], [2, 'rating_share'], [3, 'ok'], [4, 'ok']]);
+    expect(out.decisions.map((d) => [d.listing_id, d.reason])).toEqual([
+      [1, 'pending'],
+      [2, 'rating_share'],
+      [3, 'ok'],
+      [4, 'ok'],
+    ]);
   });
 
   it('stops paging a rule once its caps can use no more bids', async () => {

@@ -26,7 +26,9 @@ const FIELDS = [...SORTABLE_FIELDS];
 /** A field as typed: a sortable one, one with a typo or a missing part, or anything. */
 const field = fc.oneof(
   fc.constantFrom(...FIELDS),
-  fc.tuple(fc.constantFrom(...FIELDS), fc.nat(), fc.constantFrom('', 'x', '_', 'e')).map(([f, at, put]) => f.slice(0, at % f.length) + put + f.slice((at % f.length) + 1)),
+  fc
+    .tuple(fc.constantFrom(...FIELDS), fc.nat(), fc.constantFrom('', 'x', '_', 'e'))
+    .map(([f, at, put]) => f.slice(0, at % f.length) + put + f.slice((at % f.length) + 1)),
   fc.constantFrom(...FIELDS).map((f) => f.split('_')[0]!),
   fc.string({ maxLength: 12 }),
 );
@@ -35,13 +37,18 @@ const sortText = fc.array(clause, { minLength: 1, maxLength: 3 }).map((cs) => cs
 
 describe('a strategy sort_by check', () => {
   it('says of any text what `mkt listings search --sort-by` says', () => {
-    fc.assert(fc.property(sortText, (text) => {
-      expect(checkSortBy(text)).toBe(flagSays(text));
-    }), { numRuns: 300, seed: 39 });
+    fc.assert(
+      fc.property(sortText, (text) => {
+        expect(checkSortBy(text)).toBe(flagSays(text));
+      }),
+      { numRuns: 300, seed: 39 },
+    );
   });
 
   it('suggests the field meant, as the flag does', () => {
-    expect(checkSortBy('lender_yeild desc')).toBe("unknown field 'lender_yeild'; did you mean lender_yield? (`mkt listings fields` lists the field names)");
+    expect(checkSortBy('lender_yeild desc')).toBe(
+      "unknown field 'lender_yeild'; did you mean lender_yield? (`mkt listings fields` lists the field names)",
+    );
     expect(checkSortBy('lender_yield sideways')).toBe("direction must be asc or desc, got 'lender_yield sideways'");
     expect(checkSortBy('lender_yield desc, fico_score')).toBeNull();
   });

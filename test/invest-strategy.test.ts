@@ -43,15 +43,25 @@ describe('a good strategy', () => {
   it('reads YAML with comments into rules in query text form and caps', () => {
     const s = ok(GOOD_YAML, 'plan.yaml');
     expect(s).toEqual({
-      reserve: 100, max_per_run: 500, max_per_day: 1000.5, max_bids_per_run: 20, rating_share: { HR: 0.05, E: 0.1 },
+      reserve: 100,
+      max_per_run: 500,
+      max_per_day: 1000.5,
+      max_bids_per_run: 20,
+      rating_share: { HR: 0.05, E: 0.1 },
       rules: [
         {
           name: 'prime',
           filters: {
-            fico_score: '760-779,780-799', listing_term: '36,60', lender_yield_min: '0.08',
-            listing_creation_date_min: '2026-01-01', has_mortgage: 'true', exclude_co_borrower_application: 'true',
+            fico_score: '760-779,780-799',
+            listing_term: '36,60',
+            lender_yield_min: '0.08',
+            listing_creation_date_min: '2026-01-01',
+            has_mortgage: 'true',
+            exclude_co_borrower_application: 'true',
           },
-          sort_by: 'lender_yield desc', amount: 50, max_listings: 5,
+          sort_by: 'lender_yield desc',
+          amount: 50,
+          max_listings: 5,
         },
         { name: 'by-rating', filters: { platform_rating: 'A,HR' }, amount_by_rating: { A: 40.5, HR: 25 } },
       ],
@@ -69,22 +79,43 @@ describe('a good strategy', () => {
     expect(s.rating_share).toEqual({ HR: 0 });
     const at = Date.parse('2026-06-01T12:00:00Z');
     const listing = (n: number, rating: string): Candidate => ({
-      listing_number: n, platform_rating: rating, listing_amount: 5000, amount_remaining: 4000, partial_funding_indicator: false, created_at: at - 86_400_000 * 2, whole_loan: false,
+      listing_number: n,
+      platform_rating: rating,
+      listing_amount: 5000,
+      amount_remaining: 4000,
+      partial_funding_indicator: false,
+      created_at: at - 86_400_000 * 2,
+      whole_loan: false,
     });
     // Whatever the account holds already, HR included, and even after bids in other ratings.
     const ds = plan(s, {
-      now: at, cash: 10_000, requested_today: 0, taken: new Map(), principal_by_rating: { HR: 500, A: 10_000 },
+      now: at,
+      cash: 10_000,
+      requested_today: 0,
+      taken: new Map(),
+      principal_by_rating: { HR: 500, A: 10_000 },
       candidates: [[listing(1, 'HR'), listing(2, 'A'), listing(3, 'HR'), listing(4, 'B')]],
     });
-    expect(ds.map((d) => `${d.listing_id}:${d.action}:${d.reason}`)).toEqual(['1:skip:rating_share', '2:bid:ok', '3:skip:rating_share', '4:bid:ok']);
+    expect(ds.map((d) => `${d.listing_id}:${d.action}:${d.reason}`)).toEqual([
+      '1:skip:rating_share',
+      '2:bid:ok',
+      '3:skip:rating_share',
+      '4:bid:ok',
+    ]);
   });
 
   it('reads the same strategy from JSON', () => {
-    const json = JSON.stringify({
-      reserve: 100, rules: [{ name: 'prime', filters: { fico_score: ['760-779'], listing_term: 36, has_mortgage: false }, amount: 25 }],
-    }, null, 2);
+    const json = JSON.stringify(
+      {
+        reserve: 100,
+        rules: [{ name: 'prime', filters: { fico_score: ['760-779'], listing_term: 36, has_mortgage: false }, amount: 25 }],
+      },
+      null,
+      2,
+    );
     expect(ok(json, 'plan.json')).toEqual({
-      reserve: 100, rules: [{ name: 'prime', filters: { fico_score: '760-779', listing_term: '36', has_mortgage: 'false' }, amount: 25 }],
+      reserve: 100,
+      rules: [{ name: 'prime', filters: { fico_score: '760-779', listing_term: '36', has_mortgage: 'false' }, amount: 25 }],
     });
   });
 
@@ -148,7 +179,10 @@ describe('a bad strategy gets every problem with its line', () => {
       [21, 'rules[3].max_listing', /did you mean max_listings\?/],
     ];
     for (const [line, key, message] of expected) {
-      expect(found.some((f) => f.startsWith(`bad.yaml:${line}: ${key}: `) && message.test(f)), `bad.yaml:${line}: ${key}: ${message}\n${found.join('\n')}`).toBe(true);
+      expect(
+        found.some((f) => f.startsWith(`bad.yaml:${line}: ${key}: `) && message.test(f)),
+        `bad.yaml:${line}: ${key}: ${message}\n${found.join('\n')}`,
+      ).toBe(true);
     }
     expect(found).toHaveLength(expected.length);
   });
@@ -191,7 +225,9 @@ describe('a bad strategy gets every problem with its line', () => {
 
   it('JSON must be strict JSON: a trailing comma or a comment is refused with its line', () => {
     const trailing = problems('{\n  "rules": [],\n}\n', 's.json');
-    expect(problems('{\n"rules": [1,\n', 's.json')).toEqual([{ line: 3, key: '', message: 'not valid JSON: Unexpected end of JSON input' }]);
+    expect(problems('{\n"rules": [1,\n', 's.json')).toEqual([
+      { line: 3, key: '', message: 'not valid JSON: Unexpected end of JSON input' },
+    ]);
     expect(trailing).toEqual([{ line: 3, key: '', message: expect.stringMatching(/^not valid JSON/) }]);
     expect(problems('{\n  # a comment\n  "rules": []\n}', 's.json')[0]!.line).toBe(2);
   });
@@ -219,9 +255,15 @@ describe('a bad strategy gets every problem with its line', () => {
     ].join('\n');
     const found = problems(text, 's.yaml').map((p) => formatProblem('s.yaml', p));
     expect(found).toEqual([expect.stringMatching(/^s\.yaml:6: aliases \(\*f\) are not supported/)]);
-    const typed = problems('rules:\n  - name: 5\n    amount: "25"\n    filters: { whole_loan: true, borrower_rate_min: [0.1] }\n', 's.yaml');
+    const typed = problems(
+      'rules:\n  - name: 5\n    amount: "25"\n    filters: { whole_loan: true, borrower_rate_min: [0.1] }\n',
+      's.yaml',
+    );
     expect(typed.map((p) => `${p.line} ${p.key}`)).toEqual([
-      '2 rules[0].name', '3 rules[0].amount', '4 rules[0].filters.whole_loan', '4 rules[0].filters.borrower_rate_min',
+      '2 rules[0].name',
+      '3 rules[0].amount',
+      '4 rules[0].filters.whole_loan',
+      '4 rules[0].filters.borrower_rate_min',
     ]);
     expect(typed[1]!.message).toMatch(/must be a number \(dollars\), got "25"/);
   });
@@ -237,7 +279,11 @@ describe('any JSON text JSON.parse accepts is read, with the same values', () =>
     const fc = (await import('fast-check')).default;
     const { readSourceTree } = await import('../src/invest/source-tree.js');
     const plain = (n: SourceNode): unknown =>
-      n.kind === 'scalar' ? n.value : n.kind === 'list' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
+      n.kind === 'scalar'
+        ? n.value
+        : n.kind === 'list'
+          ? n.items.map(plain)
+          : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
         const text = JSON.stringify(value, null, indent);

@@ -23,9 +23,28 @@ describe('the order journal', () => {
 
   it('holds PENDING and INVESTED bids, frees EXPIRED ones and rejected orders', () => {
     const j = fresh();
-    j.append({ t: 'intent', batch: 'b1', at, base_url: BASE, bids: [{ listing_id: 1, bid_amount: 25 }, { listing_id: 2, bid_amount: 25 }, { listing_id: 3, bid_amount: 25 }] });
+    j.append({
+      t: 'intent',
+      batch: 'b1',
+      at,
+      base_url: BASE,
+      bids: [
+        { listing_id: 1, bid_amount: 25 },
+        { listing_id: 2, bid_amount: 25 },
+        { listing_id: 3, bid_amount: 25 },
+      ],
+    });
     j.append({ t: 'accepted', batch: 'b1', at, order_id: 'o1' });
-    j.append({ t: 'outcome', at, order_id: 'o1', bids: [{ listing_id: 1, bid_status: 'PENDING' }, { listing_id: 2, bid_status: 'INVESTED' }, { listing_id: 3, bid_status: 'EXPIRED' }] });
+    j.append({
+      t: 'outcome',
+      at,
+      order_id: 'o1',
+      bids: [
+        { listing_id: 1, bid_status: 'PENDING' },
+        { listing_id: 2, bid_status: 'INVESTED' },
+        { listing_id: 3, bid_status: 'EXPIRED' },
+      ],
+    });
     j.append({ t: 'intent', batch: 'b2', at, base_url: BASE, bids: [{ listing_id: 4, bid_amount: 25 }] });
     j.append({ t: 'rejected', batch: 'b2', at, status: 400, code: 'ORD0021' });
     const holds = j.holds(M);
@@ -76,7 +95,14 @@ describe('the order journal', () => {
 
   it('keeps accounts apart at one marketplace', () => {
     const j = fresh();
-    j.append({ t: 'intent', batch: 'b1', at, base_url: BASE, market: marketplaceKey(BASE, 'acct-2'), bids: [{ listing_id: 1, bid_amount: 25 }] });
+    j.append({
+      t: 'intent',
+      batch: 'b1',
+      at,
+      base_url: BASE,
+      market: marketplaceKey(BASE, 'acct-2'),
+      bids: [{ listing_id: 1, bid_amount: 25 }],
+    });
     expect(j.holds(M).size).toBe(0);
   });
 });
@@ -97,7 +123,10 @@ describe('where the journal lives', () => {
     const state = mkdtempSync(join(tmpdir(), 'mkt-state-'));
     mkdirSync(join(state, 'default'));
     const old = join(state, 'default', 'journal.jsonl');
-    writeFileSync(old, `${JSON.stringify({ t: 'intent', batch: 'b0', at, base_url: 'http://localhost:4010/v1', bids: [{ listing_id: 7, bid_amount: 25 }] })}\n`);
+    writeFileSync(
+      old,
+      `${JSON.stringify({ t: 'intent', batch: 'b0', at, base_url: 'http://localhost:4010/v1', bids: [{ listing_id: 7, bid_amount: 25 }] })}\n`,
+    );
     const { journal } = openJournal(state, 'default', market(BASE));
     expect(journal.holds(M).get(7)?.state).toBe('unknown');
     journal.append({ t: 'reconciled', batch: 'b0', at, order_id: null });
@@ -108,9 +137,17 @@ describe('where the journal lives', () => {
   it('lists for `order journal` the older journal and every account journal the profile used, by time', () => {
     const state = mkdtempSync(join(tmpdir(), 'mkt-state-'));
     mkdirSync(join(state, 'p'));
-    writeFileSync(join(state, 'p', 'journal.jsonl'), `${JSON.stringify({ t: 'lost', batch: 'b0', at: '2026-01-01T00:00:02Z', error: 'x' })}\n`);
+    writeFileSync(
+      join(state, 'p', 'journal.jsonl'),
+      `${JSON.stringify({ t: 'lost', batch: 'b0', at: '2026-01-01T00:00:02Z', error: 'x' })}\n`,
+    );
     openJournal(state, 'p', market(BASE)).journal.append({ t: 'lost', batch: 'b1', at: '2026-01-01T00:00:03Z', error: 'x' });
-    openJournal(state, 'p', market('https://lending.example/v1')).journal.append({ t: 'lost', batch: 'b2', at: '2026-01-01T00:00:01Z', error: 'x' });
+    openJournal(state, 'p', market('https://lending.example/v1')).journal.append({
+      t: 'lost',
+      batch: 'b2',
+      at: '2026-01-01T00:00:01Z',
+      error: 'x',
+    });
     openJournal(state, 'q', market('https://elsewhere.example/v1')).journal.append({ t: 'lost', batch: 'b3', at, error: 'x' });
     openJournal(state, 'p', market('http://localhost:4010/v1'));
     expect(profileEntries(state, 'p').map((e) => ('batch' in e ? e.batch : ''))).toEqual(['b2', 'b0', 'b1']);
@@ -118,7 +155,14 @@ describe('where the journal lives', () => {
 });
 
 describe('the journal on disk: a checksum per line', () => {
-  const intent = (batch: string, listing_id = 1): JournalEntry => ({ t: 'intent', batch, at, base_url: BASE, market: M.key, bids: [{ listing_id, bid_amount: 25.5 }] });
+  const intent = (batch: string, listing_id = 1): JournalEntry => ({
+    t: 'intent',
+    batch,
+    at,
+    base_url: BASE,
+    market: M.key,
+    bids: [{ listing_id, bid_amount: 25.5 }],
+  });
 
   it('writes each entry as one JSON line ending in its checksum, and reads it back', () => {
     const j = fresh();
@@ -179,16 +223,23 @@ describe('the journal on disk: a checksum per line', () => {
   });
 
   it('tells any one changed byte from an entry: the line is bad, or the last line torn, never read as another entry', () => {
-    const entries: JournalEntry[] = [intent('b1', 7), { t: 'accepted', batch: 'b1', at, order_id: 'o1' }, { t: 'outcome', at, order_id: 'o1', bids: [{ listing_id: 7, bid_status: 'PENDING' }] }];
+    const entries: JournalEntry[] = [
+      intent('b1', 7),
+      { t: 'accepted', batch: 'b1', at, order_id: 'o1' },
+      { t: 'outcome', at, order_id: 'o1', bids: [{ listing_id: 7, bid_status: 'PENDING' }] },
+    ];
     const whole = Buffer.from(entries.map((e) => `${encodeLine(e)}\n`).join(''));
-    fc.assert(fc.property(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 }), (at, byte) => {
-      fc.pre(whole[at] !== byte);
-      const buf = Buffer.from(whole);
-      buf[at] = byte;
-      const read = parseJournal(buf);
-      expect(read.bad.length > 0 || read.torn !== null).toBe(true);
-      for (const e of read.entries) expect(entries).toContainEqual(e);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 }), (at, byte) => {
+        fc.pre(whole[at] !== byte);
+        const buf = Buffer.from(whole);
+        buf[at] = byte;
+        const read = parseJournal(buf);
+        expect(read.bad.length > 0 || read.torn !== null).toBe(true);
+        for (const e of read.entries) expect(entries).toContainEqual(e);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('keeps the window an order was sent under and when its answer was lost; any other value of those fields is a damaged line', () => {
@@ -198,15 +249,27 @@ describe('the journal on disk: a checksum per line', () => {
     expect(read).toMatchObject({ bad: [], entries: [sent, lost] });
     const j = new MemoryJournal();
     j.list.push(...read.entries);
-    expect(j.batches(M)).toEqual([expect.objectContaining({ batch: 'b1', status: 'unknown', settleMs: 690_000, timeoutMs: 600_000, lostAt: lost.at })]);
+    expect(j.batches(M)).toEqual([
+      expect.objectContaining({ batch: 'b1', status: 'unknown', settleMs: 690_000, timeoutMs: 600_000, lostAt: lost.at }),
+    ]);
     // Without them (an older version's entry) the batch says nothing of its window.
     j.list.splice(0, 1, intent('b1'));
     expect(j.batches(M)[0]).not.toHaveProperty('settleMs');
-    const notMs = fc.oneof(fc.integer({ max: -1 }), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.nat(), { maxLength: 2 }), fc.double({ max: -Number.MIN_VALUE }));
-    fc.assert(fc.property(fc.constantFrom('settle_ms', 'timeout_ms'), notMs, (field, value) => {
-      const line = encodeLine({ ...intent('b1'), [field]: value } as JournalEntry);
-      expect(parseJournal(Buffer.from(`${line}\n`)).bad[0]?.what).toBe('not a whole intent entry');
-    }), { numRuns: 300 });
+    const notMs = fc.oneof(
+      fc.integer({ max: -1 }),
+      fc.string(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.nat(), { maxLength: 2 }),
+      fc.double({ max: -Number.MIN_VALUE }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('settle_ms', 'timeout_ms'), notMs, (field, value) => {
+        const line = encodeLine({ ...intent('b1'), [field]: value } as JournalEntry);
+        expect(parseJournal(Buffer.from(`${line}\n`)).bad[0]?.what).toBe('not a whole intent entry');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('cuts a torn last line before the next entry, so that entry is not glued to it and lost', () => {
@@ -230,7 +293,11 @@ describe('the journal on disk: a checksum per line', () => {
     const buf = Buffer.from(whole);
     buf[second + 5] = 0x00;
     writeFileSync(j.path, buf);
-    expect(cutJournal(j.path, '2026-06-01T12:00:00.000Z')).toMatchObject({ bad: { line: 2 }, dropped: 2, copy: `${j.path}.damaged-2026-06-01T12-00-00-000Z` });
+    expect(cutJournal(j.path, '2026-06-01T12:00:00.000Z')).toMatchObject({
+      bad: { line: 2 },
+      dropped: 2,
+      copy: `${j.path}.damaged-2026-06-01T12-00-00-000Z`,
+    });
     expect(readFileSync(`${j.path}.damaged-2026-06-01T12-00-00-000Z`)).toEqual(buf);
     expect(j.entries().map((e) => ('batch' in e ? e.batch : ''))).toEqual(['b1']);
     expect(cutJournal(j.path, 'again')).toBeNull();

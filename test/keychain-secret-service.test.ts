@@ -13,11 +13,15 @@ const noBinding = skipUnless('the keychain-binding tests without a Secret Servic
 const PROBE = resolve(import.meta.dirname, 'helpers/auth-keychain-probe.mjs');
 
 /** Waits until the Secret Service owns its bus name, so D-Bus activation cannot start a second, locked daemon. */
-const WAIT_FOR_SECRETS = 'for i in $(seq 1 50); do '
+const WAIT_FOR_SECRETS =
+  'for i in $(seq 1 50); do '
   + 'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" && break; sleep 0.1; done';
 
 /** Runs `script` under `dbus-run-session` with a throw-away HOME and XDG dirs; resolves with stdout, stderr and exit code. */
-function inPrivateSession(script: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function inPrivateSession(
+  script: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const home = mkdtempSync(join(tmpdir(), 'mkt-keyring-'));
   const runtime = join(home, 'run');
   mkdirSync(runtime, { mode: 0o700 });
@@ -49,7 +53,8 @@ function inPrivateSession(script: string, extraEnv: Record<string, string> = {})
 
 describe.skipIf(noSecretService)('keychain store against a real Secret Service (gnome-keyring under dbus-run-session)', () => {
   it('stores, reads and removes credentials, and carries a whole login plus unattended calls', async () => {
-    const script = 'printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && '
+    const script =
+      'printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && '
       + `${WAIT_FOR_SECRETS}; exec node "$PROBE"`;
     const run = await inPrivateSession(script, { KEYRING_PASSWORD: 'test-keyring-password' });
     const line = run.stdout.trim().split('\n').pop() ?? '';
@@ -62,7 +67,17 @@ describe.skipIf(noSecretService)('keychain store against a real Secret Service (
     expect(r.afterRemove).toBeNull();
     expect(r.login.code, r.login.stderr).toBe(0);
     expect(r.login.stderr).not.toContain('plain file');
-    expect(r.storedKeys).toEqual(['accessExpiresAt', 'accessToken', 'authKey', 'clientId', 'clientSecret', 'loggedInAt', 'refreshExpiresAt', 'refreshToken', 'scopes']);
+    expect(r.storedKeys).toEqual([
+      'accessExpiresAt',
+      'accessToken',
+      'authKey',
+      'clientId',
+      'clientSecret',
+      'loggedInAt',
+      'refreshExpiresAt',
+      'refreshToken',
+      'scopes',
+    ]);
     expect(r.storedGrantAccount).toBe('alice-1');
     expect(r.fileStoreUsed).toBe(false);
     expect(r.search.code, r.search.stderr).toBe(0);
@@ -73,9 +88,14 @@ describe.skipIf(noSecretService)('keychain store against a real Secret Service (
   }, 120_000);
 
   it('a keyring that is locked or missing is reported as such, not as "not logged in"', async () => {
-    const script = `gnome-keyring-daemon --components=secrets --daemonize >/dev/null && ${WAIT_FOR_SECRETS}; `
+    const script =
+      `gnome-keyring-daemon --components=secrets --daemonize >/dev/null && ${WAIT_FOR_SECRETS}; `
       + 'cd "$ROOT" && exec node bin/mkt.cjs login --no-browser --timeout 5';
-    const run = await inPrivateSession(script, { ROOT: resolve(import.meta.dirname, '..'), MKT_CLIENT_SECRET: 'x', MKT_ROOT_URL: 'http://127.0.0.1:9' });
+    const run = await inPrivateSession(script, {
+      ROOT: resolve(import.meta.dirname, '..'),
+      MKT_CLIENT_SECRET: 'x',
+      MKT_ROOT_URL: 'http://127.0.0.1:9',
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/keychain is locked or has no default keyring|keychain failed/);
     expect(run.stderr).not.toContain('not logged in');
@@ -87,7 +107,10 @@ describe('keychain store without a Secret Service', () => {
   const nowhere = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/mkt-test-bus', MKT_CREDENTIAL_STORE: '' };
 
   it.skipIf(noBinding)('auth status and API calls say the keychain is not reachable (exit 3), not "not logged in"', async () => {
-    for (const args of [['auth', 'status'], ['listings', 'search', '--limit', '1']]) {
+    for (const args of [
+      ['auth', 'status'],
+      ['listings', 'search', '--limit', '1'],
+    ]) {
       const r = await runMkt(args, { env: { ...nowhere, MKT_ROOT_URL: 'http://127.0.0.1:9' } });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('keychain is not reachable');

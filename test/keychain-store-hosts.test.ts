@@ -17,7 +17,8 @@ import { skipUnless } from './helpers/requirements.js';
 const noSecretService = skipUnless('the Secret Service keychain tests', ['keyring', 'libsecret']);
 
 /** Waits until the Secret Service owns its bus name, so D-Bus activation cannot start a second, locked daemon. */
-const WAIT_FOR_SECRETS = 'for i in $(seq 1 50); do '
+const WAIT_FOR_SECRETS =
+  'for i in $(seq 1 50); do '
   + 'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" && break; sleep 0.1; done';
 
 /** Runs mkt as `NAME` with the extra environment `VARS`, keeping its exit code and stderr in $HOME/NAME.{code,err}. */
@@ -40,16 +41,26 @@ describe.skipIf(noSecretService)('a keychain-store profile at another host', () 
     mkdirSync(runtime, { mode: 0o700 });
     mkdirSync(join(home, 'share'), { recursive: true });
     const root = `MKT_ROOT_URL=${mock.origin}`;
-    const script = 'printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && '
+    const script =
+      'printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && '
       + `${WAIT_FOR_SECRETS}; `
-      + step('login', `${root} MKT_CLIENT_ID=${mock.clientId} MKT_REDIRECT_URI=${mock.redirectUri} MKT_CLIENT_SECRET=${mock.secret}`, 'login --timeout 15 -o json')
+      + step(
+        'login',
+        `${root} MKT_CLIENT_ID=${mock.clientId} MKT_REDIRECT_URI=${mock.redirectUri} MKT_CLIENT_SECRET=${mock.secret}`,
+        'login --timeout 15 -o json',
+      )
       + step('here', root, 'account -o json')
       + step('down', 'MKT_ROOT_URL=http://127.0.0.1:9', 'account')
       + step('elsewhere', `MKT_ROOT_URL=${other.origin}`, 'account')
       + step('cron', `-u DBUS_SESSION_BUS_ADDRESS ${root}`, 'account');
     const env = {
-      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, NODE: process.execPath, BIN,
-      XDG_DATA_HOME: join(home, 'share'), XDG_RUNTIME_DIR: runtime, KEYRING_PASSWORD: 'test-keyring-password',
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: home,
+      NODE: process.execPath,
+      BIN,
+      XDG_DATA_HOME: join(home, 'share'),
+      XDG_RUNTIME_DIR: runtime,
+      KEYRING_PASSWORD: 'test-keyring-password',
     };
     const run = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
       const child = spawn('dbus-run-session', ['--', 'sh', '-c', script], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -80,7 +91,9 @@ describe.skipIf(noSecretService)('a keychain-store profile at another host', () 
     expect(down.stderr).toContain(`profile default holds credentials for ${host}`);
     const elsewhere = result('elsewhere');
     expect(elsewhere.code, elsewhere.stderr).toBe(3);
-    expect(elsewhere.stderr).toContain(`not logged in at ${new URL(other.origin).host} (profile default): profile default holds credentials for ${host}`);
+    expect(elsewhere.stderr).toContain(
+      `not logged in at ${new URL(other.origin).host} (profile default): profile default holds credentials for ${host}`,
+    );
     const cron = result('cron');
     expect(cron.code, cron.stderr).toBe(3);
     expect(cron.stderr).toMatch(/keychain is not reachable/);

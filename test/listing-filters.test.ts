@@ -52,7 +52,10 @@ describe('every filterable catalogue field filters', () => {
 
       if (field.name === 'listing_status') {
         // Each pool holds one status: the filter keeps the pool whole for it and empties it for the others.
-        for (const [pool, status, other] of [[base, '2', '5,6'], [{ biddable: 'false' }, '6', '2']] as const) {
+        for (const [pool, status, other] of [
+          [base, '2', '5,6'],
+          [{ biddable: 'false' }, '6', '2'],
+        ] as const) {
           const all = await search({ ...pool });
           const same = await search({ ...pool, listing_status: status });
           const none = await search({ ...pool, listing_status: other });

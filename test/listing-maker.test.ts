@@ -11,40 +11,62 @@ import { Rng } from '../mock-server/kit/rng.js';
 import type { Listing } from '../mock-server/world/store.js';
 
 const MARKET: (keyof Listing)[] = [
-  'listing_number', 'listing_status', 'listing_status_reason', 'listing_amount', 'amount_funded', 'amount_remaining', 'percent_funded',
-  'partial_funding_indicator', 'investment_typeid', 'investment_type_description', 'listing_term', 'borrower_rate', 'platform_rating',
-  'listing_creation_date', 'listing_start_date', 'listing_end_date', 'loan_number', 'loan_origination_date', 'borrowerUserId',
+  'listing_number',
+  'listing_status',
+  'listing_status_reason',
+  'listing_amount',
+  'amount_funded',
+  'amount_remaining',
+  'percent_funded',
+  'partial_funding_indicator',
+  'investment_typeid',
+  'investment_type_description',
+  'listing_term',
+  'borrower_rate',
+  'platform_rating',
+  'listing_creation_date',
+  'listing_start_date',
+  'listing_end_date',
+  'loan_number',
+  'loan_origination_date',
+  'borrowerUserId',
 ];
 
 test('drawing only the market fields leaves the stream where the whole listing leaves it, with the same market fields', () => {
-  fc.assert(fc.property(
-    fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-    fc.integer({ min: 0, max: 20_000_000 }),
-    // Before and after the bureau1 cut-off (2019-03-01): a listing created before it draws bureau1 values too.
-    fc.integer({ min: Date.parse('2015-01-01'), max: Date.parse('2027-01-01') }),
-    (state, index, created) => {
-      const whole = Rng.resume(state);
-      const full = makeListing(whole, index, created, created, index);
-      const market = Rng.resume(state);
-      const only = makeListing(market, index, created, created, index, {} as Listing, true);
-      expect(market.state).toBe(whole.state);
-      for (const f of MARKET) expect(only[f], f).toEqual(full[f]);
-      // The whole listing has its description; the market's has none of it.
-      expect(only.member_key).toBeUndefined();
-      expect(typeof full.member_key).toBe('string');
-    },
-  ), { numRuns: 3000, seed: 20261126 });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+      fc.integer({ min: 0, max: 20_000_000 }),
+      // Before and after the bureau1 cut-off (2019-03-01): a listing created before it draws bureau1 values too.
+      fc.integer({ min: Date.parse('2015-01-01'), max: Date.parse('2027-01-01') }),
+      (state, index, created) => {
+        const whole = Rng.resume(state);
+        const full = makeListing(whole, index, created, created, index);
+        const market = Rng.resume(state);
+        const only = makeListing(market, index, created, created, index, {} as Listing, true);
+        expect(market.state).toBe(whole.state);
+        for (const f of MARKET) expect(only[f], f).toEqual(full[f]);
+        // The whole listing has its description; the market's has none of it.
+        expect(only.member_key).toBeUndefined();
+        expect(typeof full.member_key).toBe('string');
+      },
+    ),
+    { numRuns: 3000, seed: 20261126 },
+  );
 });
 
 test('skipping draws leaves a stream where drawing them would', () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(5000), (state, n) => {
-    const drawn = Rng.resume(state);
-    for (let k = 0; k < n; k++) drawn.next();
-    const skipped = Rng.resume(state);
-    skipped.skip(n);
-    expect(skipped.state).toBe(drawn.state);
-    expect(skipped.next()).toBe(drawn.next());
-  }), { numRuns: 500, seed: 20261126 });
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(5000), (state, n) => {
+      const drawn = Rng.resume(state);
+      for (let k = 0; k < n; k++) drawn.next();
+      const skipped = Rng.resume(state);
+      skipped.skip(n);
+      expect(skipped.state).toBe(drawn.state);
+      expect(skipped.next()).toBe(drawn.next());
+    }),
+    { numRuns: 500, seed: 20261126 },
+  );
 });
 
 test('a stream resumed from its state draws what the stream would have drawn next', () => {

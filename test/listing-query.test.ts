@@ -38,8 +38,12 @@ describe('one reader for a listings search, on both sides', () => {
 
   it('names the CLI flag for the control parameters', () => {
     expect(cliProblem({ sortBy: 'borrower_rate sideways' })).toBe("--sort-by: direction must be asc or desc, got 'borrower_rate sideways'");
-    expect(mockProblem(new URLSearchParams({ sort_by: 'borrower_rate sideways' }))).toBe("sort_by: direction must be asc or desc, got 'borrower_rate sideways'");
-    expect(cliProblem({ includeCreditBureauValues: 'bureau3' })).toBe("--include-credit-bureau-values: must be bureau1, bureau2 or both, got 'bureau3'");
+    expect(mockProblem(new URLSearchParams({ sort_by: 'borrower_rate sideways' }))).toBe(
+      "sort_by: direction must be asc or desc, got 'borrower_rate sideways'",
+    );
+    expect(cliProblem({ includeCreditBureauValues: 'bureau3' })).toBe(
+      "--include-credit-bureau-values: must be bureau1, bureau2 or both, got 'bureau3'",
+    );
     expect(cliProblem({ biddable: 'Nope' })).toBe("--biddable: must be true or false, got 'Nope'");
   });
 

@@ -76,7 +76,9 @@ describe('GET /listingsvc/v2/listings', () => {
     const both = await get('/listingsvc/v2/listings?limit=1&include_credit_bureau_values=bureau1,bureau2');
     expect(both.body.result[0].credit_bureau_values_bureau2).toHaveProperty('AT01S');
     expect(both.body.result[0].credit_bureau_values_bureau1).toBeNull();
-    const old = await get('/listingsvc/v2/listings?biddable=false&limit=1&sort_by=listing_creation_date%20asc&include_credit_bureau_values=bureau1');
+    const old = await get(
+      '/listingsvc/v2/listings?biddable=false&limit=1&sort_by=listing_creation_date%20asc&include_credit_bureau_values=bureau1',
+    );
     expect(old.body.result[0].credit_bureau_values_bureau1).toHaveProperty('total_trade_items');
   });
 
@@ -156,18 +158,51 @@ describe('GET /listingsvc/v2/listings under random input', () => {
   it('answers 200 or 400, never 500, for any mix of known and unknown parameters and values', async () => {
     const { default: fc } = await import('fast-check');
     const { filterParamNames } = await import('../src/contract/listing-filters.js');
-    const names = [...filterParamNames(), 'offset', 'limit', 'sort_by', 'biddable', 'invested', 'whole_loan', 'include_credit_bureau_values', 'exclude_co_borrower_application', 'bogus'];
-    const value = fc.oneof(fc.string(), fc.constantFrom('true', 'FALSE', '0', '-1', '1e3', '760-779,780-799', '2026-01-01', '2026-01-01 10:00:00', 'borrower_rate desc', ',', ''));
-    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 5 }), fc.option(fc.string(), { nil: undefined }), async (pairs, zone) => {
-      const url = new URL('http://127.0.0.1/listingsvc/v2/listings');
-      for (const [k, v] of pairs) url.searchParams.append(k, v);
-      const headers: Record<string, string> = { authorization: `bearer ${token}` };
-      if (zone !== undefined && /^[\x20-\x7e]*$/.test(zone)) headers.timezone = zone;
-      const res = await app.handle(new Request(url, { headers }));
-      expect([200, 400]).toContain(res.status);
-      const body = await res.json();
-      if (res.status === 400) expect(body.code).toBe('VAL0001');
-    }), { numRuns: 300 });
+    const names = [
+      ...filterParamNames(),
+      'offset',
+      'limit',
+      'sort_by',
+      'biddable',
+      'invested',
+      'whole_loan',
+      'include_credit_bureau_values',
+      'exclude_co_borrower_application',
+      'bogus',
+    ];
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        'true',
+        'FALSE',
+        '0',
+        '-1',
+        '1e3',
+        '760-779,780-799',
+        '2026-01-01',
+        '2026-01-01 10:00:00',
+        'borrower_rate desc',
+        ',',
+        '',
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 5 }),
+        fc.option(fc.string(), { nil: undefined }),
+        async (pairs, zone) => {
+          const url = new URL('http://127.0.0.1/listingsvc/v2/listings');
+          for (const [k, v] of pairs) url.searchParams.append(k, v);
+          const headers: Record<string, string> = { authorization: `bearer ${token}` };
+          if (zone !== undefined && /^[\x20-\x7e]*$/.test(zone)) headers.timezone = zone;
+          const res = await app.handle(new Request(url, { headers }));
+          expect([200, 400]).toContain(res.status);
+          const body = await res.json();
+          if (res.status === 400) expect(body.code).toBe('VAL0001');
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('answers a query asked again (a kept parse) as the first time, a refused one with the same 400, and by its zone', async () => {

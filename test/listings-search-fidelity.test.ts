@@ -27,12 +27,17 @@ async function numbers(flags: string[], zone?: string): Promise<number[]> {
 }
 
 describe('a date-time bound to the second covers that whole second, as shown', () => {
-  for (const [field, zone] of [['listing_creation_date', undefined], ['listing_end_date', 'America/New_York']] as Array<[DateField, string | undefined]>) {
+  for (const [field, zone] of [
+    ['listing_creation_date', undefined],
+    ['listing_end_date', 'America/New_York'],
+  ] as Array<[DateField, string | undefined]>) {
     it(`${field}${zone ? ` in ${zone}` : ''}: _max and _min equal to a listing's displayed time include it`, async () => {
       // A stored time with milliseconds: shown to the second, so .000 as the _max would leave it out.
       const target = pool().find((l) => l[field] % 1000 >= 500)!;
       expect(target).toBeDefined();
-      const shown = (await runMkt(['listings', 'get', String(target.listing_number), '-o', 'json', ...(zone ? ['--timezone', zone] : [])], { env: mock.env }));
+      const shown = await runMkt(['listings', 'get', String(target.listing_number), '-o', 'json', ...(zone ? ['--timezone', zone] : [])], {
+        env: mock.env,
+      });
       const displayed = (JSON.parse(shown.stdout) as Record<DateField, string>)[field];
       expect(displayed).toBe(formatDateTime(target[field], zone));
       const bound = displayed.slice(0, 19); // yyyy-MM-dd HH:mm:ss, the offset left to the zone
@@ -46,7 +51,12 @@ describe('a date-time bound to the second covers that whole second, as shown', (
       expect(within).toContain(target.listing_number);
       expect(upTo.length).toBe(pool().filter((l) => l[field] < second + 1000).length);
       expect(from.length).toBe(pool().filter((l) => l[field] >= second).length);
-      expect(within.sort()).toEqual(pool().filter((l) => formatDateTime(l[field], zone) === displayed).map((l) => l.listing_number).sort());
+      expect(within.sort()).toEqual(
+        pool()
+          .filter((l) => formatDateTime(l[field], zone) === displayed)
+          .map((l) => l.listing_number)
+          .sort(),
+      );
     });
   }
 });

@@ -65,7 +65,9 @@ describe('a lock with no time to wait', () => {
 
   it('takes at once a file that names a holder that died (the kernel let its lock go), and leaves the file in place', async () => {
     const path = lockPath('999999999\n12345\n');
-    expect(await withLock(path, async () => readFileSync(path, 'utf8'), { timeoutMs: 0, ...fakeClock() })).toBe(`${process.pid}\n1000000\n`);
+    expect(await withLock(path, async () => readFileSync(path, 'utf8'), { timeoutMs: 0, ...fakeClock() })).toBe(
+      `${process.pid}\n1000000\n`,
+    );
     expect(readFileSync(path, 'utf8')).toBe('');
   });
 
@@ -97,7 +99,15 @@ describe('a lock with no time to wait', () => {
 
   it('lets go when the work throws', async () => {
     const path = lockPath();
-    await expect(withLock(path, async () => { throw new Error('boom'); }, { timeoutMs: 0 })).rejects.toThrow('boom');
+    await expect(
+      withLock(
+        path,
+        async () => {
+          throw new Error('boom');
+        },
+        { timeoutMs: 0 },
+      ),
+    ).rejects.toThrow('boom');
     expect(await withLock(path, async () => 'again', { timeoutMs: 0 })).toBe('again');
   });
 });
@@ -122,7 +132,9 @@ describe('the file lock (where the kernel lock cannot load)', () => {
   it('never breaks a lock whose holder died: the busy error names the pid and the file to remove', async () => {
     const path = lockPath();
     writeFileSync(fileLockPath(path), '999999999\n12345\nabc');
-    await expect(withLock(path, async () => 'ran', { timeoutMs: 5000, mechanism: 'file', ...fakeClock() })).rejects.toThrow(/submit\.lock\.excl names pid 999999999, which is not running/);
+    await expect(withLock(path, async () => 'ran', { timeoutMs: 5000, mechanism: 'file', ...fakeClock() })).rejects.toThrow(
+      /submit\.lock\.excl names pid 999999999, which is not running/,
+    );
     expect(readFileSync(fileLockPath(path), 'utf8')).toBe('999999999\n12345\nabc');
   });
 

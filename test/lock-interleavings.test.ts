@@ -5,7 +5,18 @@
  * protocols of 9fed8f5 (the CLI's `withLock` and the mock's `takeLock`) are modelled step for step too:
  * the same exploration finds their two holders, so it is a search that can fail.
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,13 +49,18 @@ function world(planted: string | undefined): World {
 }
 
 /** The run's files: the lock and what sits beside it (the file lock's own files). */
-const filesOf = (w: World): string[] => readdirSync(w.dir).filter((n) => n.startsWith(basename(w.path))).sort();
+const filesOf = (w: World): string[] =>
+  readdirSync(w.dir)
+    .filter((n) => n.startsWith(basename(w.path)))
+    .sort();
 
 /** The file's content (or its absence) and the other files of its run: all a contender can observe. */
 function signature(w: World): string {
   const content = existsSync(w.path) ? JSON.stringify(readFileSync(w.path, 'utf8')) : '-';
   // Named without the run's own prefix, so that equal states of two runs are one.
-  return `${content}|${filesOf(w).map((n) => n.slice(basename(w.path).length)).join(',')}|${w.ever.size > 0}|${w.refusedAfterKill}`;
+  return `${content}|${filesOf(w)
+    .map((n) => n.slice(basename(w.path).length))
+    .join(',')}|${w.ever.size > 0}|${w.refusedAfterKill}`;
 }
 
 const oneHolder = (w: World): void => {
@@ -94,14 +110,24 @@ function* contender(w: World, id: number, attempts: number, steps: Steps): Conte
 const kernel: Steps = (w) => kernelLockSteps(w.path, () => 5);
 const file: Steps = (w, id, a) => fileLockSteps(w.path, () => 5, `c${id}a${a}`);
 
-function explore(o: { planted?: string; contenders: number; attempts: number; steps: Steps; kills?: number; symmetric?: boolean; end?: (w: World, trace: readonly string[]) => void }) {
+function explore(o: {
+  planted?: string;
+  contenders: number;
+  attempts: number;
+  steps: Steps;
+  kills?: number;
+  symmetric?: boolean;
+  end?: (w: World, trace: readonly string[]) => void;
+}) {
   return exploreInterleavings<World>({
     setup: () => world(o.planted),
     contenders: (w) => Array.from({ length: o.contenders }, (_, id) => contender(w, id, o.attempts, o.steps)),
     signature,
     check: oneHolder,
     ...(o.end ? { end: o.end } : {}),
-    teardown: (w) => { for (const n of filesOf(w)) rmSync(join(w.dir, n), { force: true }); },
+    teardown: (w) => {
+      for (const n of filesOf(w)) rmSync(join(w.dir, n), { force: true });
+    },
     kills: o.kills ?? 0,
     symmetric: o.symmetric ?? false,
   });
@@ -118,7 +144,11 @@ const kernelEnd = (w: World, trace: readonly string[]): void => {
 };
 
 describe('the kernel lock, every interleaving', () => {
-  for (const [name, planted] of [['a lock naming a dead process', DEAD], ['an empty lock (created, never written)', ''], ['no lock file', undefined]] as const) {
+  for (const [name, planted] of [
+    ['a lock naming a dead process', DEAD],
+    ['an empty lock (created, never written)', ''],
+    ['no lock file', undefined],
+  ] as const) {
     it(`two contenders, two tries each, one of them killed at any point, from ${name}: one holder at every point`, () => {
       const r = explore({ planted, contenders: 2, attempts: 2, steps: kernel, kills: 1, end: kernelEnd });
       expect(r.interleavings).toBeGreaterThan(1000n);
@@ -130,7 +160,7 @@ describe('the kernel lock, every interleaving', () => {
     expect(r.interleavings).toBeGreaterThan(10_000n);
   });
 
-  it('a contender killed at any point holds nothing after: the other\'s next try takes the lock', () => {
+  it("a contender killed at any point holds nothing after: the other's next try takes the lock", () => {
     const r = exploreInterleavings<World>({
       setup: () => world(DEAD),
       contenders: (w) => [contender(w, 0, 3, kernel), contender(w, 1, 3, kernel)],
@@ -139,7 +169,9 @@ describe('the kernel lock, every interleaving', () => {
         oneHolder(w);
         if (w.refusedAfterKill) throw new Error('a try after the kill was refused: the dead contender kept the lock');
       },
-      teardown: (w) => { for (const n of filesOf(w)) rmSync(join(w.dir, n), { force: true }); },
+      teardown: (w) => {
+        for (const n of filesOf(w)) rmSync(join(w.dir, n), { force: true });
+      },
       kills: 1,
     });
     expect(r.interleavings).toBeGreaterThan(1000n);
@@ -158,10 +190,16 @@ describe('the file lock (no kernel lock on the platform), every interleaving', (
   });
 
   it('from a lock naming a dead process: nobody takes it, nobody removes it', () => {
-    explore({ planted: `${DEAD}x`, contenders: 3, attempts: 1, steps: file, end: (w) => {
-      expect(w.ever.size).toBe(0);
-      expect(readFileSync(w.path, 'utf8')).toBe(`${DEAD}x`);
-    } });
+    explore({
+      planted: `${DEAD}x`,
+      contenders: 3,
+      attempts: 1,
+      steps: file,
+      end: (w) => {
+        expect(w.ever.size).toBe(0);
+        expect(readFileSync(w.path, 'utf8')).toBe(`${DEAD}x`);
+      },
+    });
   });
 });
 
@@ -172,19 +210,28 @@ function* cliLockOf9fed8f5(w: World): Generator<string, { held: true; lock: Mode
     let fd: number | undefined;
     try {
       fd = openSync(w.path, 'wx');
-    } catch { /* EEXIST */ }
+    } catch {
+      /* EEXIST */
+    }
     if (fd !== undefined) {
       yield 'write';
       writeSync(fd, `${process.pid}\n5\n`);
       closeSync(fd);
-      const lock: ModelLock = { releaseSteps: function* () { yield 'remove'; rmSync(w.path, { force: true }); } };
+      const lock: ModelLock = {
+        releaseSteps: function* () {
+          yield 'remove';
+          rmSync(w.path, { force: true });
+        },
+      };
       return { held: true, lock };
     }
     yield 'read';
     let holder = null;
     try {
       holder = parseHolder(readFileSync(w.path, 'utf8'));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
     const stale = holder !== null && holder.pid !== process.pid && !alive(holder.pid);
     if (!stale) return { held: false };
     yield 'remove-stale';
@@ -200,27 +247,39 @@ function* mockLockOf9fed8f5(w: World): Generator<string, { held: true; lock: Mod
     let fd: number | undefined;
     try {
       fd = openSync(w.path, 'wx');
-    } catch { /* EEXIST */ }
+    } catch {
+      /* EEXIST */
+    }
     if (fd !== undefined) {
       yield 'write';
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
-      const lock: ModelLock = { releaseSteps: function* () {
-        yield 'remove';
-        try {
-          if (Number(readFileSync(w.path, 'utf8').trim()) === process.pid) unlinkSync(w.path);
-        } catch { /* gone */ }
-      } };
+      const lock: ModelLock = {
+        releaseSteps: function* () {
+          yield 'remove';
+          try {
+            if (Number(readFileSync(w.path, 'utf8').trim()) === process.pid) unlinkSync(w.path);
+          } catch {
+            /* gone */
+          }
+        },
+      };
       return { held: true, lock };
     }
     yield 'read';
     let pid = Number.NaN;
     try {
       pid = Number.parseInt(readFileSync(w.path, 'utf8').trim(), 10);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
     if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) return { held: false };
     yield 'remove-stale';
-    try { unlinkSync(w.path); } catch { /* gone */ }
+    try {
+      unlinkSync(w.path);
+    } catch {
+      /* gone */
+    }
   }
   return { held: false };
 }

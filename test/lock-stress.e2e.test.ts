@@ -28,40 +28,56 @@ describe(`two mkt order submit runs started together from a stale lock, ${ROUNDS
     await mock.close();
   });
 
-  it('never bid one listing twice: one run places the order, the other is refused, and the locks stay in place', async () => {
-    const home = tempHome();
-    const env = mock.env;
-    const now = mock.app.ctx.clock.now();
-    const listings = mock.app.ctx.store.listings
-      .filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && l.amount_remaining >= 50 && now - l.listing_creation_date > 86_400_000 && !l.mockRole && !l.authorizedUsers && !l.borrowerUserId)
-      .map((l) => l.listing_number)
-      .slice(0, ROUNDS);
-    expect(listings.length).toBe(ROUNDS);
-    // The first run makes the state folder and says which account: every lock is then where a killed run would leave it.
-    const first = await runMkt(['order', 'submit', '-', '--yes'], { env, home, input: `listing_id,bid_amount\n${listings[0]},25\n` });
-    expect(first.code, first.stderr).toBe(0);
-    const accountDir = join(home, 'state', 'accounts');
-    const digest = readdirSync(accountDir).find((n) => /^[0-9a-f]{32}$/.test(n))!;
-    const locks = [join(accountDir, digest, 'submit.lock'), accountIdLock(join(home, 'state'), 'alice-1')];
+  it(
+    'never bid one listing twice: one run places the order, the other is refused, and the locks stay in place',
+    async () => {
+      const home = tempHome();
+      const env = mock.env;
+      const now = mock.app.ctx.clock.now();
+      const listings = mock.app.ctx.store.listings
+        .filter(
+          (l) =>
+            l.listing_status === 2
+            && l.investment_typeid === 1
+            && l.amount_remaining >= 50
+            && now - l.listing_creation_date > 86_400_000
+            && !l.mockRole
+            && !l.authorizedUsers
+            && !l.borrowerUserId,
+        )
+        .map((l) => l.listing_number)
+        .slice(0, ROUNDS);
+      expect(listings.length).toBe(ROUNDS);
+      // The first run makes the state folder and says which account: every lock is then where a killed run would leave it.
+      const first = await runMkt(['order', 'submit', '-', '--yes'], { env, home, input: `listing_id,bid_amount\n${listings[0]},25\n` });
+      expect(first.code, first.stderr).toBe(0);
+      const accountDir = join(home, 'state', 'accounts');
+      const digest = readdirSync(accountDir).find((n) => /^[0-9a-f]{32}$/.test(n))!;
+      const locks = [join(accountDir, digest, 'submit.lock'), accountIdLock(join(home, 'state'), 'alice-1')];
 
-    const outcomes = new Map<string, number>();
-    let doubles = 0;
-    for (const listing of listings.slice(1)) {
-      for (const lock of locks) writeFileSync(lock, DEAD);
-      const input = `listing_id,bid_amount\n${listing},25\n`;
-      const [a, b] = await Promise.all([runMkt(['order', 'submit', '-', '--yes'], { env, home, input }), runMkt(['order', 'submit', '-', '--yes'], { env, home, input })]);
-      const key = [a.code, b.code].sort().join('+');
-      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-      const orders = [...mock.app.ctx.store.orders.values()].filter((o) => o.bids.some((bid) => bid.listing_id === listing)).length;
-      if (orders !== 1) doubles++;
-      expect(orders, `listing ${listing}: ${a.stderr}\n---\n${b.stderr}`).toBe(1);
-      expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
-    }
-    expect(doubles).toBe(0);
-    expect(outcomes.get('0+2')).toBe(ROUNDS - 1);
-    // Nobody removed a lock file: a removed lock is how a second holder came in.
-    for (const lock of locks) expect(existsSync(lock), lock).toBe(true);
-  }, 60_000 + ROUNDS * 2_000);
+      const outcomes = new Map<string, number>();
+      let doubles = 0;
+      for (const listing of listings.slice(1)) {
+        for (const lock of locks) writeFileSync(lock, DEAD);
+        const input = `listing_id,bid_amount\n${listing},25\n`;
+        const [a, b] = await Promise.all([
+          runMkt(['order', 'submit', '-', '--yes'], { env, home, input }),
+          runMkt(['order', 'submit', '-', '--yes'], { env, home, input }),
+        ]);
+        const key = [a.code, b.code].sort().join('+');
+        outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+        const orders = [...mock.app.ctx.store.orders.values()].filter((o) => o.bids.some((bid) => bid.listing_id === listing)).length;
+        if (orders !== 1) doubles++;
+        expect(orders, `listing ${listing}: ${a.stderr}\n---\n${b.stderr}`).toBe(1);
+        expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
+      }
+      expect(doubles).toBe(0);
+      expect(outcomes.get('0+2')).toBe(ROUNDS - 1);
+      // Nobody removed a lock file: a removed lock is how a second holder came in.
+      for (const lock of locks) expect(existsSync(lock), lock).toBe(true);
+    },
+    60_000 + ROUNDS * 2_000,
+  );
 });
 
 describe(`two mkt mock serve --state on one folder started together after a kill -9, ${ROUNDS} rounds`, () => {
@@ -87,23 +103,27 @@ describe(`two mkt mock serve --state on one folder started together after a kill
     return { child, outcome, exited };
   }
 
-  it('never run two: one serves, the other exits 2 naming the folder, every round', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'mkt-lock-stress-')), 'world');
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'mock.pid'), DEAD);
-    let both = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const pair = [start(dir), start(dir)];
-      const outcomes = await Promise.all(pair.map((p) => p.outcome));
-      const serving = outcomes.filter((o) => o.serving).length;
-      if (serving > 1) both++;
-      const refused = outcomes.find((o) => !o.serving);
-      expect(serving, JSON.stringify(outcomes)).toBe(1);
-      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining(`mock state ${dir} is in use by another mock`) });
-      // The one serving is killed as a crash would: its lock file keeps naming it, a stale lock for the next round.
-      for (const p of pair) p.child.kill('SIGKILL');
-      await Promise.all(pair.map((p) => p.exited));
-    }
-    expect(both).toBe(0);
-  }, 60_000 + ROUNDS * 3_000);
+  it(
+    'never run two: one serves, the other exits 2 naming the folder, every round',
+    async () => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'mkt-lock-stress-')), 'world');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'mock.pid'), DEAD);
+      let both = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const pair = [start(dir), start(dir)];
+        const outcomes = await Promise.all(pair.map((p) => p.outcome));
+        const serving = outcomes.filter((o) => o.serving).length;
+        if (serving > 1) both++;
+        const refused = outcomes.find((o) => !o.serving);
+        expect(serving, JSON.stringify(outcomes)).toBe(1);
+        expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining(`mock state ${dir} is in use by another mock`) });
+        // The one serving is killed as a crash would: its lock file keeps naming it, a stale lock for the next round.
+        for (const p of pair) p.child.kill('SIGKILL');
+        await Promise.all(pair.map((p) => p.exited));
+      }
+      expect(both).toBe(0);
+    },
+    60_000 + ROUNDS * 3_000,
+  );
 });

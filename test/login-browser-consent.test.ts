@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 function storedCredentials(home: string): { scopes: string[]; authKey: string } {
-  const file = JSON.parse(readFileSync(join(home, 'config', 'credentials.json'), 'utf8')) as { credentials: Record<string, { scopes: string[]; authKey: string }> };
+  const file = JSON.parse(readFileSync(join(home, 'config', 'credentials.json'), 'utf8')) as {
+    credentials: Record<string, { scopes: string[]; authKey: string }>;
+  };
   return Object.values(file.credentials)[0]!;
 }
 

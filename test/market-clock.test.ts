@@ -14,9 +14,11 @@ const RFC_EXAMPLE = Date.UTC(1994, 10, 6, 8, 49, 37);
 
 describe('an HTTP Date read', () => {
   it('reads every whole second back from the form servers send (IMF-fixdate)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59) / 1000 }), (s) => {
-      expect(parseHttpDate(new Date(s * 1000).toUTCString())).toBe(s * 1000);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59) / 1000 }), (s) => {
+        expect(parseHttpDate(new Date(s * 1000).toUTCString())).toBe(s * 1000);
+      }),
+    );
   });
 
   it('reads the obsolete RFC 850 and asctime forms, case aside', () => {
@@ -28,16 +30,25 @@ describe('an HTTP Date read', () => {
   });
 
   it('refuses what is not a date rather than guessing (a day past the month, an hour 24, a bare number, a zone other than GMT)', () => {
-    for (const text of ['Tue, 31 Nov 2026 00:00:00 GMT', 'Thu, 26 Nov 2026 24:00:00 GMT', 'Thu, 26 Nov 2026 01:02:03 +0100', '1', '2026-11-26T01:02:03Z', '']) {
+    for (const text of [
+      'Tue, 31 Nov 2026 00:00:00 GMT',
+      'Thu, 26 Nov 2026 24:00:00 GMT',
+      'Thu, 26 Nov 2026 01:02:03 +0100',
+      '1',
+      '2026-11-26T01:02:03Z',
+      '',
+    ]) {
       expect(parseHttpDate(text), text).toBeNull();
     }
   });
 
   it('never throws: any text is a time in whole seconds or null', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (text) => {
-      const at = parseHttpDate(text);
-      expect(at === null || (Number.isSafeInteger(at) && at % 1000 === 0)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        const at = parseHttpDate(text);
+        expect(at === null || (Number.isSafeInteger(at) && at % 1000 === 0)).toBe(true);
+      }),
+    );
   });
 });
 
@@ -80,7 +91,11 @@ describe("the mock's Date and the client that reads it", () => {
       expect(client.marketNow()).toBe(machine);
       await accounts.platform(client);
       expect(client.marketNow()).toBe(TEST_START);
-      const moved = await fetch(`${mock.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"15d"}' });
+      const moved = await fetch(`${mock.origin}/__mock/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance":"15d"}',
+      });
       // The move's own answer is dated after it.
       expect(Date.parse(moved.headers.get('date')!)).toBe(TEST_START + 15 * DAY);
       // The token has expired by the moved clock: the refusal still tells the time.

@@ -19,7 +19,19 @@ const SEGMENTS = ['v1', 'V1', 'p', 'P', 'x'] as const;
 const truePath = fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 3 });
 
 /** Names of the one server on 127.0.0.1 (WHATWG URL reads the numeric ones as 127.0.0.1; the key folds the names). */
-const HOSTS = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '127.0.0.01', 'localhost', 'LocalHost', 'localhost.', '[::1]', '[0:0::1]', '[::ffff:127.0.0.1]'];
+const HOSTS = [
+  '127.0.0.1',
+  '127.1',
+  '2130706433',
+  '0x7f000001',
+  '127.0.0.01',
+  'localhost',
+  'LocalHost',
+  'localhost.',
+  '[::1]',
+  '[0:0::1]',
+  '[::ffff:127.0.0.1]',
+];
 
 /** Choices that change how a path is written, never which path a router reads. */
 const pathSpelling = fc.record({
@@ -57,7 +69,8 @@ function spell(segments: readonly string[], o: OriginSpelling, s: PathSpelling):
 }
 
 /** What the CLI sends for `path` under `baseUrl` (ApiClient.url, the one place it builds URLs). */
-const sentUrl = (baseUrl: string, path: string) => new ApiClient(undefined as never, { baseUrl } as Settings, undefined as never).url('base', path);
+const sentUrl = (baseUrl: string, path: string) =>
+  new ApiClient(undefined as never, { baseUrl } as Settings, undefined as never).url('base', path);
 
 for (const basePath of ['', '/p/V1']) {
   describe(`the journal key and the mock's router${basePath ? ` under --base-path ${basePath}` : ''}`, () => {
@@ -85,30 +98,42 @@ for (const basePath of ['', '/p/V1']) {
     }
 
     it('two spellings the mock answers alike share a key; spellings of different routes never both succeed with different keys', async () => {
-      await fc.assert(fc.asyncProperty(truePath, truePath, originSpelling, originSpelling, pathSpelling, pathSpelling, async (p1, p2, o1, o2, s1, s2) => {
-        const [a, b] = [await read(spell(p1, o1, s1)), await read(spell(p2, o2, s2))];
-        for (const r of [a, b]) {
-          expect([200, 404]).toContain(r.raw);
-          // Sending the normalised address changes nothing the mock answers.
-          expect(r.sent).toBe(r.raw);
-        }
-        if (a.raw === 200 && b.raw === 200) expect(a.key).toBe(b.key);
-        // The key is no coarser than the router: one key, one answer.
-        if (a.key === b.key) expect(a.raw).toBe(b.raw);
-        // And no finer, among these paths: one path however spelt, one key.
-        if (p1.join('/') === p2.join('/')) expect(a.key).toBe(b.key);
-      }), { numRuns: 300 });
+      await fc.assert(
+        fc.asyncProperty(truePath, truePath, originSpelling, originSpelling, pathSpelling, pathSpelling, async (p1, p2, o1, o2, s1, s2) => {
+          const [a, b] = [await read(spell(p1, o1, s1)), await read(spell(p2, o2, s2))];
+          for (const r of [a, b]) {
+            expect([200, 404]).toContain(r.raw);
+            // Sending the normalised address changes nothing the mock answers.
+            expect(r.sent).toBe(r.raw);
+          }
+          if (a.raw === 200 && b.raw === 200) expect(a.key).toBe(b.key);
+          // The key is no coarser than the router: one key, one answer.
+          if (a.key === b.key) expect(a.raw).toBe(b.raw);
+          // And no finer, among these paths: one path however spelt, one key.
+          if (p1.join('/') === p2.join('/')) expect(a.key).toBe(b.key);
+        }),
+        { numRuns: 300 },
+      );
     });
 
-    it('reaches the account under the base path and its spellings, and nowhere a letter\'s case differs', async () => {
+    it("reaches the account under the base path and its spellings, and nowhere a letter's case differs", async () => {
       const ok = `http://127.0.0.1${basePath}/v1`;
       expect((await read(ok)).raw).toBe(200);
-      for (const same of [`HTTP://LOCALHOST:80${basePath}//v1/`, `http://127.1${basePath}/./x/../%76%31`, `http://[::1]${basePath.replace(/\//g, '//')}/v1\\`]) {
+      for (const same of [
+        `HTTP://LOCALHOST:80${basePath}//v1/`,
+        `http://127.1${basePath}/./x/../%76%31`,
+        `http://[::1]${basePath.replace(/\//g, '//')}/v1\\`,
+      ]) {
         const r = await read(same);
         expect(r.raw, same).toBe(200);
         expect(r.key, same).toBe(marketplaceKey(ok, 'ext-alice'));
       }
-      for (const other of [`http://127.0.0.1${basePath}/V1`, `http://127.0.0.1${basePath.toLowerCase()}/v1`, `http://127.0.0.1${basePath}/v1/x`, `http://127.0.0.1${basePath}`].filter((u) => u !== ok)) {
+      for (const other of [
+        `http://127.0.0.1${basePath}/V1`,
+        `http://127.0.0.1${basePath.toLowerCase()}/v1`,
+        `http://127.0.0.1${basePath}/v1/x`,
+        `http://127.0.0.1${basePath}`,
+      ].filter((u) => u !== ok)) {
         const r = await read(other);
         expect(r.raw, other).toBe(404);
         expect(r.key, other).not.toBe(marketplaceKey(ok, 'ext-alice'));

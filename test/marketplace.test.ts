@@ -17,7 +17,10 @@ interface Address {
 const address: fc.Arbitrary<Address> = fc.record({
   scheme: fc.constantFrom('http' as const, 'https' as const),
   host: fc.constantFrom('loopback' as const, 'api.lending.example' as const, 'lending.example' as const, '10.0.0.5' as const),
-  port: fc.option(fc.integer({ min: 1, max: 65535 }).filter((p) => p !== 80 && p !== 443), { nil: null }),
+  port: fc.option(
+    fc.integer({ min: 1, max: 65535 }).filter((p) => p !== 80 && p !== 443),
+    { nil: null },
+  ),
   path: fc.constantFrom('' as const, '/v1' as const, '/api/v1' as const, '/v2' as const),
 });
 
@@ -43,28 +46,37 @@ function spell(a: Address, s: Spelling): string {
   return `${flip(a.scheme)}://${s.userInfo ? 'me:pw@' : ''}${flip(host)}${port === null ? '' : `:${port}`}${path}${'/'.repeat(s.trailingSlashes)}${s.fragment ? '#x' : ''}`;
 }
 
-const canonical = (a: Address) => `${a.scheme}://${a.host === 'loopback' ? '127.0.0.1' : a.host}${a.port === null ? '' : `:${a.port}`}${a.path}`;
+const canonical = (a: Address) =>
+  `${a.scheme}://${a.host === 'loopback' ? '127.0.0.1' : a.host}${a.port === null ? '' : `:${a.port}`}${a.path}`;
 
 describe('the marketplace key', () => {
   it('is the same for every spelling of one address: case, default port, trailing slashes, loopback names, escapes', () => {
-    fc.assert(fc.property(address, spelling, spelling, (a, s1, s2) => {
-      expect(marketplaceKey(spell(a, s1), 'acct-1')).toBe(marketplaceKey(spell(a, s2), 'acct-1'));
-      expect(marketplaceKey(spell(a, s1), 'acct-1')).toBe(`acct-1@${canonical(a)}`);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(address, spelling, spelling, (a, s1, s2) => {
+        expect(marketplaceKey(spell(a, s1), 'acct-1')).toBe(marketplaceKey(spell(a, s2), 'acct-1'));
+        expect(marketplaceKey(spell(a, s1), 'acct-1')).toBe(`acct-1@${canonical(a)}`);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('differs between addresses that differ in scheme, host, port or path', () => {
-    fc.assert(fc.property(address, address, spelling, spelling, (a, b, s1, s2) => {
-      fc.pre(canonical(a) !== canonical(b));
-      expect(marketplaceKey(spell(a, s1), 'acct-1')).not.toBe(marketplaceKey(spell(b, s2), 'acct-1'));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(address, address, spelling, spelling, (a, b, s1, s2) => {
+        fc.pre(canonical(a) !== canonical(b));
+        expect(marketplaceKey(spell(a, s1), 'acct-1')).not.toBe(marketplaceKey(spell(b, s2), 'acct-1'));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('differs between accounts at one address, however their ids are written', () => {
-    fc.assert(fc.property(address, spelling, fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (a, s, x, y) => {
-      fc.pre(x !== y);
-      expect(marketplaceKey(spell(a, s), x)).not.toBe(marketplaceKey(spell(a, s), y));
-    }));
+    fc.assert(
+      fc.property(address, spelling, fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (a, s, x, y) => {
+        fc.pre(x !== y);
+        expect(marketplaceKey(spell(a, s), x)).not.toBe(marketplaceKey(spell(a, s), y));
+      }),
+    );
   });
 
   it('takes the two spellings of the issue as one marketplace', () => {
@@ -81,9 +93,16 @@ describe('the marketplace key', () => {
     expect(() => marketplaceKey('not a url', 'u')).toThrow(/base URL 'not a url' is not a valid URL/);
   });
 
-  it('reads the path as the mock\'s router does: repeated slashes, dot segments and escaped letters are one path, letter case is another', () => {
+  it("reads the path as the mock's router does: repeated slashes, dot segments and escaped letters are one path, letter case is another", () => {
     const key = marketplaceKey('http://127.0.0.1:4010/v1', 'u');
-    for (const same of ['http://127.0.0.1:4010//v1', 'http://127.0.0.1:4010/./v1/', 'http://127.0.0.1:4010/x/%2e%2E/v1', 'http://127.0.0.1:4010/%76%31//', 'http://127.0.0.1:4010\\v1\\', 'http://127.0.0.1:4010/../v1']) {
+    for (const same of [
+      'http://127.0.0.1:4010//v1',
+      'http://127.0.0.1:4010/./v1/',
+      'http://127.0.0.1:4010/x/%2e%2E/v1',
+      'http://127.0.0.1:4010/%76%31//',
+      'http://127.0.0.1:4010\\v1\\',
+      'http://127.0.0.1:4010/../v1',
+    ]) {
       expect(marketplaceKey(same, 'u'), same).toBe(key);
     }
     expect(marketplaceKey('http://127.0.0.1:4010//', 'u')).toBe(marketplaceKey('http://127.0.0.1:4010', 'u'));
@@ -92,13 +111,31 @@ describe('the marketplace key', () => {
   });
 
   it('refuses 0.0.0.0 and :: in every spelling, exit 2, naming the address and the setting to fix', () => {
-    for (const host of ['0.0.0.0', '0', '0.0.0', '0x0', '00.0.0.0', '0.0.0.0.', '[::]', '[0:0::0]', '[0::]', '[::0.0.0.0]', '[::ffff:0.0.0.0]', '[::FFFF:0:0]', '[0:0:0:0:0:0:0:0]']) {
+    for (const host of [
+      '0.0.0.0',
+      '0',
+      '0.0.0',
+      '0x0',
+      '00.0.0.0',
+      '0.0.0.0.',
+      '[::]',
+      '[0:0::0]',
+      '[0::]',
+      '[::0.0.0.0]',
+      '[::ffff:0.0.0.0]',
+      '[::FFFF:0:0]',
+      '[0:0:0:0:0:0:0:0]',
+    ]) {
       const url = `http://${host}:4010/v1`;
-      expect(() => marketplaceKey(url, 'u'), host).toThrow(expect.objectContaining({
-        exitCode: 2,
-        message: expect.stringMatching(/^base URL '.*' names (0\.0\.0\.0|\[::\]|\[::ffff:0:0\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent$/),
-        hint: expect.stringMatching(/base_url .*MKT_BASE_URL.* such as http:\/\/127\.0\.0\.1:4010\/v1/),
-      }));
+      expect(() => marketplaceKey(url, 'u'), host).toThrow(
+        expect.objectContaining({
+          exitCode: 2,
+          message: expect.stringMatching(
+            /^base URL '.*' names (0\.0\.0\.0|\[::\]|\[::ffff:0:0\]), the address a server listens on \(every interface\), not one a client sends to; nothing was sent$/,
+          ),
+          hint: expect.stringMatching(/base_url .*MKT_BASE_URL.* such as http:\/\/127\.0\.0\.1:4010\/v1/),
+        }),
+      );
     }
     // Neighbours are addresses like any other.
     expect(marketplaceKey('http://0.0.0.1:4010/v1', 'u')).toBe('u@http://0.0.0.1:4010/v1');
@@ -106,7 +143,9 @@ describe('the marketplace key', () => {
   });
 
   it('refuses a base URL whose path no router reads, naming the problem, exit 2', () => {
-    expect(() => marketplaceKey('http://127.0.0.1:4010/v1/%zz', 'u')).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/malformed percent-escape '%zz'/) }));
+    expect(() => marketplaceKey('http://127.0.0.1:4010/v1/%zz', 'u')).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/malformed percent-escape '%zz'/) }),
+    );
     expect(() => marketplaceKey('http://127.0.0.1:4010/v1/%FF', 'u')).toThrow(/not UTF-8/);
     expect(() => marketplaceKey('http://127.0.0.1:4010/v1[x]', 'u')).toThrow(/'\[' in the path/);
   });
@@ -120,14 +159,15 @@ describe('the marketplace key', () => {
 
 describe('finding which account the bids are for', () => {
   /** A client whose only call, GET /accounts/platform, answers `answer` (or throws it). */
-  const clientAnswering = (answer: unknown): ApiClient => ({
-    settings: { baseUrl: 'http://localhost:4010/v1/' },
-    call: async (c: { path: string }) => {
-      expect(c.path).toBe('/accounts/platform');
-      if (answer instanceof Error) throw answer;
-      return answer;
-    },
-  }) as unknown as ApiClient;
+  const clientAnswering = (answer: unknown): ApiClient =>
+    ({
+      settings: { baseUrl: 'http://localhost:4010/v1/' },
+      call: async (c: { path: string }) => {
+        expect(c.path).toBe('/accounts/platform');
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    }) as unknown as ApiClient;
 
   it('keys the journal by the external_user_id the marketplace names', async () => {
     const m = await identifyMarketplace(clientAnswering({ external_user_id: 'ext-9', available_cash_balance: 1 }));
@@ -135,27 +175,45 @@ describe('finding which account the bids are for', () => {
   });
 
   it('says nothing was sent and keeps the exit code when the account cannot be read', async () => {
-    await expect(identifyMarketplace(clientAnswering(new ConnectionError('connect ECONNREFUSED'))))
-      .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/ECONNREFUSED; nothing was sent/) });
-    await expect(identifyMarketplace(clientAnswering(errorFromResponse(401, { error: 'invalid_token' }, 'account'))))
-      .rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/HTTP 401.*nothing was sent/) });
+    await expect(identifyMarketplace(clientAnswering(new ConnectionError('connect ECONNREFUSED')))).rejects.toMatchObject({
+      exitCode: 5,
+      message: expect.stringMatching(/ECONNREFUSED; nothing was sent/),
+    });
+    await expect(identifyMarketplace(clientAnswering(errorFromResponse(401, { error: 'invalid_token' }, 'account')))).rejects.toMatchObject(
+      { exitCode: 3, message: expect.stringMatching(/HTTP 401.*nothing was sent/) },
+    );
   });
 
   it('refuses a bind address before asking the marketplace anything', async () => {
     let calls = 0;
-    const client = { settings: { baseUrl: 'http://0.0.0.0:4010/v1' }, call: async () => { calls++; return { external_user_id: 'x' }; } } as unknown as ApiClient;
+    const client = {
+      settings: { baseUrl: 'http://0.0.0.0:4010/v1' },
+      call: async () => {
+        calls++;
+        return { external_user_id: 'x' };
+      },
+    } as unknown as ApiClient;
     await expect(identifyMarketplace(client)).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/names 0\.0\.0\.0/) });
     expect(calls).toBe(0);
   });
 
   it('refuses an answer without a usable external_user_id, exit 5', async () => {
-    for (const bad of [{ external_user_id: '' }, { external_user_id: 'a\nb' }, { external_user_id: '\ud800' }, { external_user_id: 'x'.repeat(257) }]) {
-      await expect(identifyMarketplace(clientAnswering(bad)))
-        .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/without a usable external_user_id; nothing was sent/) });
+    for (const bad of [
+      { external_user_id: '' },
+      { external_user_id: 'a\nb' },
+      { external_user_id: '\ud800' },
+      { external_user_id: 'x'.repeat(257) },
+    ]) {
+      await expect(identifyMarketplace(clientAnswering(bad))).rejects.toMatchObject({
+        exitCode: 5,
+        message: expect.stringMatching(/without a usable external_user_id; nothing was sent/),
+      });
     }
     for (const unreadable of [{ external_user_id: 42 }, null, 'text']) {
-      await expect(identifyMarketplace(clientAnswering(unreadable)))
-        .rejects.toMatchObject({ exitCode: 5, message: expect.stringMatching(/(external_user_id|cannot be read).*nothing was sent/) });
+      await expect(identifyMarketplace(clientAnswering(unreadable))).rejects.toMatchObject({
+        exitCode: 5,
+        message: expect.stringMatching(/(external_user_id|cannot be read).*nothing was sent/),
+      });
     }
   });
 
@@ -163,7 +221,9 @@ describe('finding which account the bids are for', () => {
     for (const old of [{}, { available_cash_balance: 22139.89 }, { external_user_id: null }]) {
       await expect(identifyMarketplace(clientAnswering(old))).rejects.toMatchObject({
         exitCode: 5,
-        message: expect.stringMatching(/has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent/),
+        message: expect.stringMatching(
+          /has no external_user_id, and the journal that keeps a bid from being sent twice is kept per account: mkt does not submit without it; nothing was sent/,
+        ),
       });
     }
   });

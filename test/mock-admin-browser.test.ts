@@ -165,7 +165,11 @@ describe.skipIf(noBrowser)('a page of another origin, in the browser of the pers
           const r = await fetch(p);
           out[p] = `${r.status} ${(await r.text()).slice(0, 400)}`;
         }
-        const move = await fetch('/__mock/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"15d"}' });
+        const move = await fetch('/__mock/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"advance":"15d"}',
+        });
         out.clock = String(move.status);
         return out;
       });
@@ -181,7 +185,7 @@ describe.skipIf(noBrowser)('a page of another origin, in the browser of the pers
   });
 });
 
-describe.skipIf(noBrowser)('the dashboard, opened from the mock\'s own origin', () => {
+describe.skipIf(noBrowser)("the dashboard, opened from the mock's own origin", () => {
   it('moves the clock under either loopback name', async () => {
     const mock = await startMock({ listings: 30 });
     const port = new URL(mock.origin).port;
@@ -195,11 +199,15 @@ describe.skipIf(noBrowser)('the dashboard, opened from the mock\'s own origin', 
         await page.goto(`${origin}/__mock/`);
         await page.waitForSelector('html[data-loaded]', { timeout: 15_000 });
         await page.click('button[data-advance="1h"]');
-        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1h: done', null, { timeout: 30_000 });
+        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1h: done', null, {
+          timeout: 30_000,
+        });
         expected += 3_600_000;
         expect(mock.app.ctx.clock.now(), origin).toBe(expected);
         await page.click('#faults-clear');
-        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'clearing the faults: done', null, { timeout: 30_000 });
+        await page.waitForFunction(() => document.getElementById('status')?.textContent === 'clearing the faults: done', null, {
+          timeout: 30_000,
+        });
         expect(errors).toEqual([]);
         await context.close();
       }

@@ -23,7 +23,12 @@ afterEach(async () => {
 async function serve(options: ServerOptions = {}, mock: Partial<MockOptions> = {}) {
   const app = testMockApp({ seed: 7, listings: 30, frozen: true, start: TEST_START, ...mock });
   const server: RunningServer = await startHttpServer(app, '127.0.0.1', 0, options);
-  running.push({ close: async () => { await server.close(); await app.close?.(); } });
+  running.push({
+    close: async () => {
+      await server.close();
+      await app.close?.();
+    },
+  });
   return { app, server, port: server.port, own: `127.0.0.1:${server.port}` };
 }
 
@@ -59,8 +64,21 @@ describe('a Host the mock does not serve', () => {
   it('is 421 naming the Host and --allow-host on every route: the admin reads, the API, /openapi.json and the dashboard', async () => {
     const { app, port } = await serve();
     const token = issueTestToken(app);
-    for (const host of ['rebind.evil.example', `rebind.evil.example:${port}`, 'localhost.evil.example', '127.0.0.1.evil.example', 'EVIL.example.']) {
-      for (const target of ['/__mock/state', '/__mock/requests', '/__mock/', '/openapi.json', '/v1/accounts/alice-1', '/listingsvc/v2/listings']) {
+    for (const host of [
+      'rebind.evil.example',
+      `rebind.evil.example:${port}`,
+      'localhost.evil.example',
+      '127.0.0.1.evil.example',
+      'EVIL.example.',
+    ]) {
+      for (const target of [
+        '/__mock/state',
+        '/__mock/requests',
+        '/__mock/',
+        '/openapi.json',
+        '/v1/accounts/alice-1',
+        '/listingsvc/v2/listings',
+      ]) {
         const res = await rawRequest(port, { target, headers: { host, authorization: `bearer ${token}` } });
         expect(res.status, `${host} ${target}`).toBe(421);
         expect(json(res).code).toBe('MISDIRECTED_REQUEST');
@@ -75,7 +93,7 @@ describe('a Host the mock does not serve', () => {
     expect(logged.every((e) => e.status === 421)).toBe(true);
   });
 
-  it('meets an injected fault: still 421, never the fault\'s 500, and the fault is not spent on it', async () => {
+  it("meets an injected fault: still 421, never the fault's 500, and the fault is not spent on it", async () => {
     const { app, port } = await serve();
     app.ctx.faults.set({ error_rate: 1, count: 1 });
     const res = await rawRequest(port, { target: '/v1/loans', headers: { host: 'rebind.evil.example' } });
@@ -85,13 +103,27 @@ describe('a Host the mock does not serve', () => {
 
   it('an absolute-form target is checked by its authority, the Host line then ignored (RFC 9112)', async () => {
     const { port } = await serve();
-    expect((await rawRequest(port, { target: 'http://rebind.evil.example/__mock/state', headers: { host: '127.0.0.1' } })).status).toBe(421);
-    expect((await rawRequest(port, { target: `http://LOCALHOST.:${port}/__mock/state`, headers: { host: 'rebind.evil.example' } })).status).toBe(200);
+    expect((await rawRequest(port, { target: 'http://rebind.evil.example/__mock/state', headers: { host: '127.0.0.1' } })).status).toBe(
+      421,
+    );
+    expect(
+      (await rawRequest(port, { target: `http://LOCALHOST.:${port}/__mock/state`, headers: { host: 'rebind.evil.example' } })).status,
+    ).toBe(200);
   });
 
   it('loopback names and addresses in any spelling are served, and so are --allow-host names', async () => {
     const { port } = await serve({ allowHosts: ['mock.example.com'] });
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost.:${port}`, '127.0.0.2', '127.1', `[::1]:${port}`, 'app.localhost', 'mock.example.com', 'Mock.Example.Com.:443']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LocalHost.:${port}`,
+      '127.0.0.2',
+      '127.1',
+      `[::1]:${port}`,
+      'app.localhost',
+      'mock.example.com',
+      'Mock.Example.Com.:443',
+    ]) {
       expect((await rawRequest(port, { target: '/__mock/state', headers: { host } })).status, host).toBe(200);
     }
     // Two Host lines, or one that is no host, are 400 (RFC 9112 §3.2).
@@ -123,10 +155,19 @@ describe('an admin request from a page of another origin', () => {
       for (const headers of foreign) {
         // text/plain is what a no-cors fetch of a string sends; with JSON the 403 still comes first.
         for (const type of ['text/plain;charset=UTF-8', 'application/json']) {
-          const res = await rawRequest(port, { method: 'POST', target, headers: { ...headers, ...(body ? { 'content-type': type } : {}) }, body });
+          const res = await rawRequest(port, {
+            method: 'POST',
+            target,
+            headers: { ...headers, ...(body ? { 'content-type': type } : {}) },
+            body,
+          });
           expect(res.status, `${target} ${JSON.stringify(headers)}`).toBe(403);
           expect(json(res).code).toBe('FORBIDDEN_ORIGIN');
-          expect(json(res).message).toMatch(headers['sec-fetch-site'] ? /sec-fetch-site: '(cross|same)-site'/ : /origin: '.*' is not this mock's own \(http:\/\/127\.0\.0\.1:\d+\)/);
+          expect(json(res).message).toMatch(
+            headers['sec-fetch-site']
+              ? /sec-fetch-site: '(cross|same)-site'/
+              : /origin: '.*' is not this mock's own \(http:\/\/127\.0\.0\.1:\d+\)/,
+          );
         }
       }
     }
@@ -150,14 +191,28 @@ describe('an admin request from a page of another origin', () => {
     await expectUnchanged(app, before);
   });
 
-  it('what mkt, curl and the mock\'s own pages send goes on', async () => {
+  it("what mkt, curl and the mock's own pages send goes on", async () => {
     const { app, port } = await serve();
     const own = `http://127.0.0.1:${port}`;
     const clock = { method: 'POST', target: '/__mock/clock', body: '{"advance":"1h"}' };
     // The dashboard's own fetch: its Origin and Sec-Fetch-Site, the JSON type it sets.
-    expect((await rawRequest(port, { ...clock, headers: { origin: own, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', 'x-mock-dashboard': '1' } })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(port, {
+          ...clock,
+          headers: { origin: own, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', 'x-mock-dashboard': '1' },
+        })
+      ).status,
+    ).toBe(200);
     // The same page opened as localhost: its origin is localhost's, and so is the Host it sends.
-    expect((await rawRequest(port, { ...clock, headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(port, {
+          ...clock,
+          headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
     // curl with no type and no body, and a typed body.
     expect((await rawRequest(port, { method: 'POST', target: '/__mock/process' })).status).toBe(200);
     expect((await rawRequest(port, { ...clock, headers: { 'content-type': 'application/json' } })).status).toBe(200);
@@ -171,9 +226,14 @@ describe('an admin request from a page of another origin', () => {
     expect(app.ctx.clock.now()).toBe(TEST_START + 4 * 3_600_000);
   });
 
-  it('a proxy in front that rewrites Host: its public origin is the mock\'s own once given with --allow-host', async () => {
+  it("a proxy in front that rewrites Host: its public origin is the mock's own once given with --allow-host", async () => {
     const { app, port } = await serve({ allowHosts: ['mock.example.com'] });
-    const res = await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { origin: 'https://mock.example.com', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, body: '{"advance":"1h"}' });
+    const res = await rawRequest(port, {
+      method: 'POST',
+      target: '/__mock/clock',
+      headers: { origin: 'https://mock.example.com', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+      body: '{"advance":"1h"}',
+    });
     expect(res.status).toBe(200);
     expect(app.ctx.clock.now()).toBe(TEST_START + 3_600_000);
   });
@@ -181,25 +241,42 @@ describe('an admin request from a page of another origin', () => {
   it('property: whatever headers a request carries, it changes the mock only when no header says another origin and its body is declared JSON', async () => {
     const { app, port } = await serve();
     const own = `http://127.0.0.1:${port}`;
-    const origin = fc.constantFrom(undefined, own, `http://localhost:${port}`, 'http://127.0.0.1:9', 'null', 'http://evil.example', `HTTP://127.0.0.1:${port}`);
+    const origin = fc.constantFrom(
+      undefined,
+      own,
+      `http://localhost:${port}`,
+      'http://127.0.0.1:9',
+      'null',
+      'http://evil.example',
+      `HTTP://127.0.0.1:${port}`,
+    );
     const site = fc.constantFrom(undefined, 'same-origin', 'none', 'same-site', 'cross-site');
-    const type = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded');
+    const type = fc.constantFrom(
+      undefined,
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    );
     const write = fc.constantFrom(...WRITES.filter((w) => w.target !== '/__mock/snapshots'));
-    await fc.assert(fc.asyncProperty(write, origin, site, type, async (w, o, s, t) => {
-      const headers: Record<string, string> = {};
-      if (o !== undefined) headers.origin = o;
-      if (s !== undefined) headers['sec-fetch-site'] = s;
-      if (t !== undefined) headers['content-type'] = t;
-      const foreignOrigin = o !== undefined && o.toLowerCase() !== own;
-      const foreignSite = s === 'same-site' || s === 'cross-site';
-      const untyped = w.body !== '' && (t === undefined || !t.startsWith('application/json'));
-      const before = await fingerprint(app);
-      const res = await rawRequest(port, { method: 'POST', target: w.target, headers, body: w.body } satisfies RawRequest);
-      if (foreignOrigin || foreignSite) expect(res.status).toBe(403);
-      else if (untyped) expect(res.status).toBe(415);
-      else return void expect(res.status).toBe(200);
-      await expectUnchanged(app, before);
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(write, origin, site, type, async (w, o, s, t) => {
+        const headers: Record<string, string> = {};
+        if (o !== undefined) headers.origin = o;
+        if (s !== undefined) headers['sec-fetch-site'] = s;
+        if (t !== undefined) headers['content-type'] = t;
+        const foreignOrigin = o !== undefined && o.toLowerCase() !== own;
+        const foreignSite = s === 'same-site' || s === 'cross-site';
+        const untyped = w.body !== '' && (t === undefined || !t.startsWith('application/json'));
+        const before = await fingerprint(app);
+        const res = await rawRequest(port, { method: 'POST', target: w.target, headers, body: w.body } satisfies RawRequest);
+        if (foreignOrigin || foreignSite) expect(res.status).toBe(403);
+        else if (untyped) expect(res.status).toBe(415);
+        else return void expect(res.status).toBe(200);
+        await expectUnchanged(app, before);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -227,11 +304,31 @@ describe('the validating proxy', () => {
   it('never forwards an admin write from a page of another origin, or one not declared JSON', async () => {
     const { app, proxy } = await proxied();
     const before = await fingerprint(app);
-    expect((await rawRequest(proxy.port, { method: 'POST', target: '/__mock/reset', headers: { origin: 'http://127.0.0.1:9' } })).status).toBe(403);
-    expect((await rawRequest(proxy.port, { method: 'POST', target: '/__mock/faults', headers: { 'content-type': 'text/plain' }, body: '{"error_rate":1}' })).status).toBe(415);
+    expect(
+      (await rawRequest(proxy.port, { method: 'POST', target: '/__mock/reset', headers: { origin: 'http://127.0.0.1:9' } })).status,
+    ).toBe(403);
+    expect(
+      (
+        await rawRequest(proxy.port, {
+          method: 'POST',
+          target: '/__mock/faults',
+          headers: { 'content-type': 'text/plain' },
+          body: '{"error_rate":1}',
+        })
+      ).status,
+    ).toBe(415);
     await expectUnchanged(app, before);
     // What a client sends through it still goes through.
-    expect((await rawRequest(proxy.port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': 'application/json' }, body: '{"advance":"1h"}' })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(proxy.port, {
+          method: 'POST',
+          target: '/__mock/clock',
+          headers: { 'content-type': 'application/json' },
+          body: '{"advance":"1h"}',
+        })
+      ).status,
+    ).toBe(200);
     expect(app.ctx.clock.now()).toBe(TEST_START + 3_600_000);
   });
 });

@@ -10,7 +10,9 @@ let serve: ChildProcess;
 let banner = '';
 
 beforeAll(async () => {
-  serve = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--listings', '300', '--frozen', '--auto-approve', 'alice'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--listings', '300', '--frozen', '--auto-approve', 'alice'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   serve.stdout!.setEncoding('utf8').on('data', (d: string) => (banner += d));
   for (let i = 0; i < 200 && !/try, in another terminal/.test(banner); i++) await new Promise((r) => setTimeout(r, 50));
 });
@@ -19,13 +21,24 @@ afterAll(() => {
 });
 
 /** Runs a shell line in the clone as a user would type it, with a private home, npm cache and no network. */
-function shell(line: string, home: string, onStderr: (all: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function shell(
+  line: string,
+  home: string,
+  onStderr: (all: string) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    MKT_CONFIG_DIR: join(home, 'config'),
+    MKT_STATE_DIR: join(home, 'state'),
     // npx installs the clone itself into its cache: a private cache, offline (all traffic stays local), and
     // without `prepare`, whose rebuild of dist/ would race the other test files (npm test has just built it).
-    npm_config_cache: mkdtempSync(join(tmpdir(), 'mkt-npx-')), npm_config_offline: 'true', npm_config_ignore_scripts: 'true',
-    npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+    npm_config_cache: mkdtempSync(join(tmpdir(), 'mkt-npx-')),
+    npm_config_offline: 'true',
+    npm_config_ignore_scripts: 'true',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
   };
   return new Promise((done, fail) => {
     const child = spawn('sh', ['-c', line], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -43,7 +56,7 @@ function shell(line: string, home: string, onStderr: (all: string) => void): Pro
 }
 
 describe('the banner of mkt mock serve', () => {
-  it("its try: line works as printed in a clone, with npx, on a machine without a browser", async () => {
+  it('its try: line works as printed in a clone, with npx, on a machine without a browser', async () => {
     const line = /try, in another terminal of this clone: (.+)$/m.exec(banner)?.[1];
     expect(line, banner).toMatch(/^export MKT_ROOT_URL=http:\/\/127\.0\.0\.1:\d+; npx mkt login --insecure-storage$/);
     const home = tempHome();
@@ -61,7 +74,9 @@ describe('the banner of mkt mock serve', () => {
   }, 120_000);
 
   it('says how many active listings search shows and how many are whole loans it hides', async () => {
-    const [, fractional, whole] = /of the active: (\d+) fractional \(what `mkt listings search` shows\), (\d+) whole-loan \(shown with --whole-loan\)/.exec(banner) ?? [];
+    const [, fractional, whole] =
+      /of the active: (\d+) fractional \(what `mkt listings search` shows\), (\d+) whole-loan \(shown with --whole-loan\)/.exec(banner)
+      ?? [];
     expect(Number(whole), banner).toBeGreaterThan(0);
     const origin = /listening on (\S+)/.exec(banner)![1]!;
     const active = Number(/(\d+) active listings/.exec(banner)![1]);

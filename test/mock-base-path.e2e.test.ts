@@ -18,10 +18,26 @@ beforeAll(async () => {
   // A client of the test's own on a free port: the demo client's fixed catcher port may be in use by another file.
   const redirect = `http://127.0.0.1:${await freePort()}/callback`;
   client = { MKT_CLIENT_ID: 'base-path-test', MKT_REDIRECT_URI: redirect, MKT_CLIENT_SECRET: 'base-path-secret' };
-  serve = spawn(process.execPath, [
-    BIN, 'mock', 'serve', '--port', '0', '--listings', '120', '--frozen', '--auto-approve', 'alice',
-    '--client', `base-path-test:base-path-secret:${redirect}`, '--base-path', `${BASE}/`,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(
+    process.execPath,
+    [
+      BIN,
+      'mock',
+      'serve',
+      '--port',
+      '0',
+      '--listings',
+      '120',
+      '--frozen',
+      '--auto-approve',
+      'alice',
+      '--client',
+      `base-path-test:base-path-secret:${redirect}`,
+      '--base-path',
+      `${BASE}/`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   serve.stdout!.setEncoding('utf8').on('data', (d: string) => (banner += d));
   for (let i = 0; i < 300 && !/try, in another terminal/.test(banner); i++) await new Promise((r) => setTimeout(r, 50));
 }, 30_000);
@@ -52,7 +68,8 @@ describe('mkt mock serve --base-path', () => {
     const done = await login.done;
     expect(done.code, done.stderr).toBe(0);
 
-    const run = (args: string[], input?: string) => runMkt([...args, '-o', 'json'], { home, env, ...(input === undefined ? {} : { input }) });
+    const run = (args: string[], input?: string) =>
+      runMkt([...args, '-o', 'json'], { home, env, ...(input === undefined ? {} : { input }) });
     const search = await run(['listings', 'search', '--limit', '2']);
     expect(search.code, search.stderr).toBe(0);
     const listing = (JSON.parse(search.stdout) as { result: { listing_number: number }[] }).result[0]!.listing_number;
@@ -70,7 +87,10 @@ describe('mkt mock serve --base-path', () => {
     const journal = JSON.parse(seen.stdout) as { path: string }[] | { result: { path: string }[] };
     const paths = (Array.isArray(journal) ? journal : journal.result).map((e) => e.path);
     expect(paths).toContain(`${BASE}/v1/orders`);
-    expect(paths.every((p) => p.startsWith(`${BASE}/`)), paths.join(' ')).toBe(true);
+    expect(
+      paths.every((p) => p.startsWith(`${BASE}/`)),
+      paths.join(' '),
+    ).toBe(true);
   }, 90_000);
 
   it('answers the CLI pointed at the bare origin with the 404 naming the path, as a wrong base URL would get', async () => {
@@ -80,7 +100,13 @@ describe('mkt mock serve --base-path', () => {
   });
 
   it('refuses a --base-path that is no path prefix with exit 2, naming it', async () => {
-    for (const [value, says] of [['api', /--base-path must start with '\/', got 'api'/], ['/a/../b', /'\.\.' segment/], ['/__mock', /'__mock' segment/], ['/a?b', /without '\?' or '#'/], ['/[v6]', /'\['/]] as const) {
+    for (const [value, says] of [
+      ['api', /--base-path must start with '\/', got 'api'/],
+      ['/a/../b', /'\.\.' segment/],
+      ['/__mock', /'__mock' segment/],
+      ['/a?b', /without '\?' or '#'/],
+      ['/[v6]', /'\['/],
+    ] as const) {
       const r = await runMkt(['mock', 'serve', '--port', '0', '--listings', '5', '--base-path', value]);
       expect(r.code, `${value}: ${r.stderr}`).toBe(2);
       expect(r.stderr, value).toMatch(says);

@@ -23,16 +23,30 @@ type OrderStep = Extract<Step, { kind: 'order' }>;
 
 /** A month: a few orders (some processed at once), then the clock to the month's end. */
 const month = fc.record({
-  orders: fc.array(step.filter((s): s is OrderStep => s.kind === 'order'), { maxLength: 3 }),
+  orders: fc.array(
+    step.filter((s): s is OrderStep => s.kind === 'order'),
+    { maxLength: 3 },
+  ),
   process: fc.boolean(),
   days: fc.integer({ min: 28, max: 31 }),
 });
 
 /** What the runs went through, so the property cannot hold on worlds where nothing happened. */
 const seen = {
-  months: 0, accepted: 0, lates: 0, catchUps: 0, defaults: 0, chargeOffs: 0, bankruptcies: 0, deaths: 0, collections: 0, collectionFees: 0,
+  months: 0,
+  accepted: 0,
+  lates: 0,
+  catchUps: 0,
+  defaults: 0,
+  chargeOffs: 0,
+  bankruptcies: 0,
+  deaths: 0,
+  collections: 0,
+  collectionFees: 0,
   // The same on loans some investor holds a note in: what the books check moved cash.
-  heldCatchUps: 0, heldChargeOffs: 0, heldCollections: 0,
+  heldCatchUps: 0,
+  heldChargeOffs: 0,
+  heldCollections: 0,
 };
 
 /** Counts what servicing did to the world's loans since it began at `start`. */
@@ -63,23 +77,42 @@ function countServicing(app: MockApp, start: number): void {
 }
 
 test(`the books balance at every month's end over ${MONTHS} months of servicing with lates, catch-ups, defaults, charge-offs, bankruptcies and collections`, async () => {
-  await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 100_000 }), fc.array(month, { minLength: MONTHS, maxLength: MONTHS }), async (seed, months) => {
-    const app = makeApp({ seed, listings: 40 });
-    const start = app.ctx.clock.now();
-    const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
-    for (const [m, plan] of months.entries()) {
-      for (const o of plan.orders) if (await takeStep(app, tokens, o)) seen.accepted++;
-      if (plan.process) await call(app, 'POST', '/__mock/process');
-      await call(app, 'POST', '/__mock/clock', { body: { advance: `${plan.days}d` } });
-      const report = checkInvariants(app.ctx.store);
-      if (!report.ok) throw new Error(`seed ${seed}, month ${m + 1}: ${report.violations.join('; ')}`);
-      seen.months++;
-    }
-    countServicing(app, start);
-    await app.close?.();
-  }), { numRuns: RUNS, seed: 38 });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 100_000 }),
+      fc.array(month, { minLength: MONTHS, maxLength: MONTHS }),
+      async (seed, months) => {
+        const app = makeApp({ seed, listings: 40 });
+        const start = app.ctx.clock.now();
+        const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
+        for (const [m, plan] of months.entries()) {
+          for (const o of plan.orders) if (await takeStep(app, tokens, o)) seen.accepted++;
+          if (plan.process) await call(app, 'POST', '/__mock/process');
+          await call(app, 'POST', '/__mock/clock', { body: { advance: `${plan.days}d` } });
+          const report = checkInvariants(app.ctx.store);
+          if (!report.ok) throw new Error(`seed ${seed}, month ${m + 1}: ${report.violations.join('; ')}`);
+          seen.months++;
+        }
+        countServicing(app, start);
+        await app.close?.();
+      },
+    ),
+    { numRuns: RUNS, seed: 38 },
+  );
   console.log(`books: ${RUNS} worlds × ${MONTHS} months: ${JSON.stringify(seen)}`);
   expect(seen.months).toBe(RUNS * MONTHS);
-  const happened = ['accepted', 'lates', 'catchUps', 'defaults', 'chargeOffs', 'bankruptcies', 'collections', 'collectionFees', 'heldCatchUps', 'heldChargeOffs', 'heldCollections'] as const;
+  const happened = [
+    'accepted',
+    'lates',
+    'catchUps',
+    'defaults',
+    'chargeOffs',
+    'bankruptcies',
+    'collections',
+    'collectionFees',
+    'heldCatchUps',
+    'heldChargeOffs',
+    'heldCollections',
+  ] as const;
   for (const k of happened) expect(seen[k], k).toBeGreaterThan(0);
 }, 600_000);

@@ -36,7 +36,12 @@ async function rowsOf(app: App, accountId: string): Promise<Json[]> {
 }
 
 /** A row's money for the note's holder, as a client adds it up: principal, interest and late fee, less the service and collection fees. */
-const net = (r: Json): number => cents(r.principal_amount) + cents(r.interest_amount) + cents(r.late_fee_amount) - cents(r.service_fee_amount) - cents(r.collection_fee_amount);
+const net = (r: Json): number =>
+  cents(r.principal_amount)
+  + cents(r.interest_amount)
+  + cents(r.late_fee_amount)
+  - cents(r.service_fee_amount)
+  - cents(r.collection_fee_amount);
 
 /** A world where alice-2 and ivy-1 (no seeded notes) hold notes in 80 new loans, serviced for three years; made once, read by two tests. */
 let serviced: Promise<App> | undefined;
@@ -49,7 +54,11 @@ async function makeServicedWorld(): Promise<App> {
   for (const [k, account] of ['alice-2', 'ivy-1'].entries()) {
     const mine = listings.slice(k * 40, k * 40 + 40);
     for (let i = 0; i < mine.length; i += 20) {
-      const placed = await order(app, tokenFor(app, account), mine.slice(i, i + 20).map((l) => ({ listing_id: l.listing_number, bid_amount: 25 })));
+      const placed = await order(
+        app,
+        tokenFor(app, account),
+        mine.slice(i, i + 20).map((l) => ({ listing_id: l.listing_number, bid_amount: 25 })),
+      );
       expect(placed.status).toBe(200);
     }
   }
@@ -65,8 +74,13 @@ describe('the books', () => {
     for (const accountId of ['alice-2', 'ivy-1']) {
       const rows = await rowsOf(app, accountId);
       collectionFees += rows.filter((r) => cents(r.collection_fee_amount) > 0).length;
-      const flows = app.ctx.store.ledger.filter((e) => e.accountId === accountId
-        && [LEDGER_KINDS.DEPOSIT, LEDGER_KINDS.WITHDRAWAL, LEDGER_KINDS.ORDER_DEBIT, LEDGER_KINDS.BID_REFUND].includes(e.kind as 'DEPOSIT'));
+      const flows = app.ctx.store.ledger.filter(
+        (e) =>
+          e.accountId === accountId
+          && [LEDGER_KINDS.DEPOSIT, LEDGER_KINDS.WITHDRAWAL, LEDGER_KINDS.ORDER_DEBIT, LEDGER_KINDS.BID_REFUND].includes(
+            e.kind as 'DEPOSIT',
+          ),
+      );
       const expected = flows.reduce((s, e) => s + cents(e.amount), 0) + rows.reduce((s, r) => s + net(r), 0);
       const account = (await call(app, 'GET', '/v1/accounts/platform', { token: tokenFor(app, accountId) })).body;
       expect(cents(account.available_cash_balance), accountId).toBe(expected);
@@ -90,15 +104,18 @@ describe('the books', () => {
         if (s.kind !== 'payment') continue;
         const missed = s.moved.lateFees / 1500;
         paid += missed + 1;
-        if (s.at !== addMonths(loan.origination_date, paid)) skipped.push(`loan ${loan.loan_number}: ${paid} instalments paid on ${new Date(s.at).toISOString()}`);
+        if (s.at !== addMonths(loan.origination_date, paid))
+          skipped.push(`loan ${loan.loan_number}: ${paid} instalments paid on ${new Date(s.at).toISOString()}`);
         if (missed === 2) twoMissed++;
       }
       // And every instalment whose due date has come is paid or still owed.
       if (loan.loan_status === LOAN_STATUS.CURRENT) {
         let due = 0;
         while (addMonths(loan.origination_date, due + 1) <= now) due++;
-        if (loan.paymentsMade + (loan.missedPayments ?? 0) !== due) skipped.push(`loan ${loan.loan_number}: ${due} due, ${loan.paymentsMade} paid, ${loan.missedPayments ?? 0} owed`);
-        if (loan.next_payment_due_date !== addMonths(loan.origination_date, due + 1)) skipped.push(`loan ${loan.loan_number}: next due ${new Date(loan.next_payment_due_date).toISOString()}`);
+        if (loan.paymentsMade + (loan.missedPayments ?? 0) !== due)
+          skipped.push(`loan ${loan.loan_number}: ${due} due, ${loan.paymentsMade} paid, ${loan.missedPayments ?? 0} owed`);
+        if (loan.next_payment_due_date !== addMonths(loan.origination_date, due + 1))
+          skipped.push(`loan ${loan.loan_number}: next due ${new Date(loan.next_payment_due_date).toISOString()}`);
         checked++;
       }
     }
@@ -122,7 +139,10 @@ describe('the books', () => {
         const cap = mine.filter((r) => r.payment_transaction_code === 'CAP' && cents(r.principal_amount) === 0);
         expect(cap, `loan ${loan.loan_number}`).toHaveLength(1);
         const at = Date.parse(cap[0]!.transaction_effective_date);
-        const lastPayment = Math.max(...mine.filter((r) => r.payment_transaction_code === 'ACH').map((r) => Date.parse(r.transaction_effective_date)), loan.origination_date);
+        const lastPayment = Math.max(
+          ...mine.filter((r) => r.payment_transaction_code === 'ACH').map((r) => Date.parse(r.transaction_effective_date)),
+          loan.origination_date,
+        );
         expect(at).toBeGreaterThan(lastPayment);
         const chargeOff = Math.min(loan.next_payment_due_date + (loan.loan_default_reason === 1 ? 121 : 30) * DAY, now);
         expect(Math.abs(at - chargeOff), `loan ${loan.loan_number}`).toBeLessThanOrEqual(HOUR);

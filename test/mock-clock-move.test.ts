@@ -27,14 +27,25 @@ afterEach(async () => {
 async function withOrders(app: MockApp): Promise<MockApp> {
   const token = tokenFor(app, 'alice-1');
   const [a, b] = plainListings(app);
-  expect((await order(app, token, [{ listing_id: a!.listing_number, bid_amount: 25 }, { listing_id: b!.listing_number, bid_amount: 50 }])).status).toBe(200);
+  expect(
+    (
+      await order(app, token, [
+        { listing_id: a!.listing_number, bid_amount: 25 },
+        { listing_id: b!.listing_number, bid_amount: 50 },
+      ])
+    ).status,
+  ).toBe(200);
   return app;
 }
 
 describe('a stepped move', () => {
   test.each([
     ['advance 9d', { advance: '9d' }, START + 9 * DAY],
-    ['to a time that is not a whole number of days on', { to: new Date(START + 6 * DAY + 5 * HOUR + 17 * 60_000).toISOString() }, START + 6 * DAY + 5 * HOUR + 17 * 60_000],
+    [
+      'to a time that is not a whole number of days on',
+      { to: new Date(START + 6 * DAY + 5 * HOUR + 17 * 60_000).toISOString() },
+      START + 6 * DAY + 5 * HOUR + 17 * 60_000,
+    ],
   ])('%s ends in the state file text a move in one go gives the same seed', async (_name, body, to) => {
     const stepped = await withOrders(makeApp({ listings: 250 }));
     const oneGo = await withOrders(makeApp({ listings: 250 }));
@@ -77,9 +88,12 @@ describe('a stepped move', () => {
   test('goes a day at a time, in order, the world brought up to each day before the next', async () => {
     const app = makeApp({ listings: 120 });
     const seen: Array<{ at: number; now: number; lastTick: number }> = [];
-    const moved = await app.ctx.engine.moveClock((now) => now + 3 * DAY + 7 * HOUR, (p: ClockMoveProgress) => {
-      seen.push({ at: p.at, now: app.ctx.clock.now(), lastTick: app.ctx.store.engine.lastTick });
-    });
+    const moved = await app.ctx.engine.moveClock(
+      (now) => now + 3 * DAY + 7 * HOUR,
+      (p: ClockMoveProgress) => {
+        seen.push({ at: p.at, now: app.ctx.clock.now(), lastTick: app.ctx.store.engine.lastTick });
+      },
+    );
     expect(moved).toEqual({ from: START, to: START + 3 * DAY + 7 * HOUR });
     expect(seen.map((s) => s.at)).toEqual([START + DAY, START + 2 * DAY, START + 3 * DAY, START + 3 * DAY + 7 * HOUR]);
     for (const s of seen) {
@@ -95,11 +109,14 @@ describe('a stepped move', () => {
     const stepped = await withOrders(makeApp({ listings: 250 }));
     const oneGo = await withOrders(makeApp({ listings: 250 }));
     const texts: string[] = [];
-    await stepped.ctx.engine.moveClock((now) => now + 4 * DAY, (p: ClockMoveProgress) => {
-      if (p.at !== START + 2 * DAY) return;
-      stepped.ctx.engine.sync();
-      texts.push(serializeState(stepped.ctx.store, p.at));
-    });
+    await stepped.ctx.engine.moveClock(
+      (now) => now + 4 * DAY,
+      (p: ClockMoveProgress) => {
+        if (p.at !== START + 2 * DAY) return;
+        stepped.ctx.engine.sync();
+        texts.push(serializeState(stepped.ctx.store, p.at));
+      },
+    );
     oneGo.ctx.clock.set(START + 2 * DAY);
     expect(texts).toEqual([serializeState(oneGo.ctx.store, START + 2 * DAY)]);
     // Not the same by accident: the two days funded listings.
@@ -107,7 +124,7 @@ describe('a stepped move', () => {
   });
 });
 
-test('the running server\'s timer leaves a move to step the world: it does not bring every listing up between its days', async () => {
+test("the running server's timer leaves a move to step the world: it does not bring every listing up between its days", async () => {
   // Bringing every live listing's columns up (settleWorld) is for readers; a timer firing between two days of a move
   // had done it each time (a tenth of a 15-day move at 100,000 listings, for nothing: the next day moves them on).
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
@@ -115,12 +132,15 @@ test('the running server\'s timer leaves a move to step the world: it does not b
   try {
     app.ctx.engine.start();
     const lagging: boolean[] = [];
-    await app.ctx.engine.moveClock((now) => now + 4 * DAY, (p) => {
-      if (p.at >= p.to) return;
-      vi.advanceTimersByTime(1000); // the timer fires meanwhile, as it does while the event loop turns between days
-      const tl = app.ctx.store.index.timeline!;
-      lagging.push(tl.settled < tl.hour);
-    });
+    await app.ctx.engine.moveClock(
+      (now) => now + 4 * DAY,
+      (p) => {
+        if (p.at >= p.to) return;
+        vi.advanceTimersByTime(1000); // the timer fires meanwhile, as it does while the event loop turns between days
+        const tl = app.ctx.store.index.timeline!;
+        lagging.push(tl.settled < tl.hour);
+      },
+    );
     expect(lagging).toEqual([true, true, true]);
     // Its readers bring it up (a route settles the world before it reads), or the idle work a slice at a time; not the
     // timer in one go (the loop held for the whole world's settling).
@@ -140,7 +160,11 @@ test('after a move, a listening mock brings every listing up between requests, t
   const oneGo = await withOrders(makeApp({ listings: 800 }));
   const server = await startHttpServer(stepped, '127.0.0.1', 0);
   servers.push(server);
-  const moved = await fetch(`${server.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"6d"}' });
+  const moved = await fetch(`${server.origin}/__mock/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"advance":"6d"}',
+  });
   expect(moved.status).toBe(200);
   const tl = stepped.ctx.store.index.timeline!;
   // The answer did not wait for it; the idle work does it without a request.
@@ -171,7 +195,11 @@ describe('over HTTP, while a move runs', () => {
     const server = await startHttpServer(app, '127.0.0.1', 0);
     servers.push(server);
     const url = mockAdminUrl(server.origin, 'clock');
-    const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const post = (body: unknown) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
     expect(await (await fetch(url)).json()).toEqual({ now: '2026-03-02 12:00:00 +0000', frozen: true, move: null });
     let during: Promise<[unknown, unknown]> | null = null;
     let second: ReturnType<typeof post> | null = null;
@@ -183,7 +211,10 @@ describe('over HTTP, while a move runs', () => {
     });
     const first = await post({ advance: '60d' });
     expect(first).toEqual({ status: 200, body: { now: '2026-05-01 12:00:00 +0000', moved_ms: 60 * DAY } });
-    const [clock, state] = (await during!) as [{ now: string; move: { days: number; days_done: number; from: string; to: string } }, { now: string; invariants: { ok: boolean } }];
+    const [clock, state] = (await during!) as [
+      { now: string; move: { days: number; days_done: number; from: string; to: string } },
+      { now: string; invariants: { ok: boolean } },
+    ];
     expect(clock.move).toMatchObject({ from: '2026-03-02 12:00:00 +0000', to: '2026-05-01 12:00:00 +0000', days: 60 });
     expect(clock.move.days_done).toBeGreaterThanOrEqual(2);
     expect(clock.move.days_done).toBeLessThanOrEqual(60);
@@ -219,7 +250,8 @@ describe('mkt mock clock advance follows the move', () => {
     } as unknown as HttpClient;
     const shown: number[] = [];
     const moved = await advanceMockClock(http, 'http://127.0.0.1:9', '3d', undefined, {
-      sleep: () => Promise.resolve(), show: (p) => shown.push(p.days_done),
+      sleep: () => Promise.resolve(),
+      show: (p) => shown.push(p.days_done),
     });
     expect(moved).toEqual({ now: '2026-03-05 12:00:00 +0000', moved_ms: 3 * DAY });
     expect(shown).toEqual([1, 2, 3]);
@@ -236,8 +268,12 @@ describe('mkt mock clock advance follows the move', () => {
       },
     } as unknown as HttpClient;
     const shown: number[] = [];
-    expect(await advanceMockClock(http, 'http://127.0.0.1:9', '1d', undefined, { sleep: () => Promise.resolve(), show: (p) => shown.push(p.days_done) }))
-      .toEqual({ now: 'n', moved_ms: DAY });
+    expect(
+      await advanceMockClock(http, 'http://127.0.0.1:9', '1d', undefined, {
+        sleep: () => Promise.resolve(),
+        show: (p) => shown.push(p.days_done),
+      }),
+    ).toEqual({ now: 'n', moved_ms: DAY });
     expect(shown).toEqual([]);
   });
 });
@@ -252,13 +288,23 @@ test('on a terminal, mkt mock clock advance draws the days done in place and cle
   stderr.on('data', (d) => (err += String(d)));
   stdout.resume();
   const code = await main(['mock', 'clock', 'advance', '20d'], {
-    stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: true, stdinIsTTY: false,
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: true,
+    stdinIsTTY: false,
     env: { MKT_ROOT_URL: server.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' },
-    sleep: () => new Promise((r) => setImmediate(r)), now: () => 0, stopSignal: () => new Promise(() => undefined),
+    sleep: () => new Promise((r) => setImmediate(r)),
+    now: () => 0,
+    stopSignal: () => new Promise(() => undefined),
   });
   expect(code).toBe(0);
   // How many looks land during the move is the machine's; each shows days done of 20, never fewer than the look before.
-  const m = /^((?:\r\x1b\[Kmoving the clock: day \d+ of 20)*)(?:\r\x1b\[K)?moved the clock 20 days forward, to 2026-03-22 12:00:00 UTC\n$/.exec(err);
+  const m =
+    /^((?:\r\x1b\[Kmoving the clock: day \d+ of 20)*)(?:\r\x1b\[K)?moved the clock 20 days forward, to 2026-03-22 12:00:00 UTC\n$/.exec(
+      err,
+    );
   expect(m, JSON.stringify(err)).not.toBeNull();
   const days = [...m![1]!.matchAll(/day (\d+) of/g)].map((d) => Number(d[1]));
   expect(days).toEqual([...days].sort((a, b) => a - b));

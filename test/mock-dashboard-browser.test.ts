@@ -59,10 +59,14 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
     await mock?.close();
   });
 
-  it('loads without errors, shows a client\'s body as text, and +1 day moves the clock and the world one day', async () => {
+  it("loads without errors, shows a client's body as text, and +1 day moves the clock and the world one day", async () => {
     // A client's request whose JSON body holds markup: the request log panel must show it, never run it.
     const hostile = '<img src=x onerror="window.__pwned=1"><b id="injected">bold</b>';
-    const sent = await fetch(`${mock.origin}/v1/no-such-route`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ note: hostile }) });
+    const sent = await fetch(`${mock.origin}/v1/no-such-route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ note: hostile }),
+    });
     expect(sent.status).toBe(404);
 
     const { page, errors } = await watchedPage();
@@ -81,7 +85,9 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
     expect(await page.locator('#injected, #request-log img').count()).toBe(0);
 
     await page.click('button[data-advance="1d"]');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, {
+      timeout: 60_000,
+    });
     const after = await page.textContent('#clock-now');
     expect(shownTime(after) - shownTime(before)).toBe(DAY);
     expect(await page.textContent('#world-now')).toBe(after);
@@ -106,7 +112,9 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
     await loaded(page, errors);
     await page.fill('#snapshot-name', 'from-the-page');
     await page.click('#snapshot-save');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'saving from-the-page: done', null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'saving from-the-page: done', null, {
+      timeout: 30_000,
+    });
     expect(await page.textContent('#snapshots')).toContain('from-the-page');
     expect((await mock.app.ctx.snapshots.list()).map((s) => s.name)).toContain('from-the-page');
     expect(errors).toEqual([]);
@@ -117,22 +125,35 @@ describe.skipIf(noBrowser)('the dashboard in a real browser', () => {
 describe.skipIf(noBrowser)('the dashboard of a mock under --base-path', () => {
   it('shows the webhook deliveries and how many were dropped (never silently): a receiver that hangs behind a queue of one', async () => {
     const hanging = await startReceiver(['hang']);
-    const mock = await startMock({ listings: 300, webhooks: { urls: [hanging.url], secret: 'whsec_dash', queue: 1, connections: 1, timeoutMs: 30_000 } });
+    const mock = await startMock({
+      listings: 300,
+      webhooks: { urls: [hanging.url], secret: 'whsec_dash', queue: 1, connections: 1, timeoutMs: 30_000 },
+    });
     try {
       // Four events (bob's orders refused for want of cash): one under way, one waiting, two pushed out of the queue.
       const token = issueTestToken(mock.app, 'bob-1');
-      const [a, b] = mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.authorizedUsers);
+      const [a, b] = mock.app.ctx.store.listings.filter(
+        (l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.authorizedUsers,
+      );
       for (let i = 0; i < 4; i++) {
         const res = await fetch(`${mock.origin}/v1/orders/`, {
-          method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ bid_requests: [{ listing_id: a!.listing_number, bid_amount: 30 }, { listing_id: b!.listing_number, bid_amount: 30 }] }),
+          method: 'POST',
+          headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            bid_requests: [
+              { listing_id: a!.listing_number, bid_amount: 30 },
+              { listing_id: b!.listing_number, bid_amount: 30 },
+            ],
+          }),
         });
         expect(res.status).toBe(400);
       }
       const { page, errors } = await watchedPage();
       await page.goto(`${mock.origin}/__mock/`);
       await loaded(page, errors);
-      await page.waitForFunction(() => /2 dropped/.test(document.getElementById('webhooks-counts')?.textContent ?? ''), null, { timeout: 15_000 });
+      await page.waitForFunction(() => /2 dropped/.test(document.getElementById('webhooks-counts')?.textContent ?? ''), null, {
+        timeout: 15_000,
+      });
       expect(await page.textContent('#webhooks-counts')).toBe('2 pending, 0 delivered, 0 failed, 2 dropped');
       expect(await page.getAttribute('#webhooks-counts', 'class')).toBe('bad');
       const states = await page.locator('#webhooks tbody tr td:nth-child(4)').allTextContents();

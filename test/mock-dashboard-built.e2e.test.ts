@@ -21,7 +21,7 @@ async function clockMs(origin: string): Promise<number> {
   return Date.parse(`${m[1]}T${m[2]}${m[3]}:${m[4]}`);
 }
 
-describe.skipIf(noBrowser)('the built mock\'s dashboard in a real browser', () => {
+describe.skipIf(noBrowser)("the built mock's dashboard in a real browser", () => {
   let browser: Browser;
   let served: ServedMock;
   beforeAll(async () => {
@@ -46,7 +46,9 @@ describe.skipIf(noBrowser)('the built mock\'s dashboard in a real browser', () =
     expect(await page.locator('script').textContent()).toContain('"use strict"');
     const before = await clockMs(served.origin);
     await page.click('button[data-advance="1d"]');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'moving the clock 1d: done', null, {
+      timeout: 60_000,
+    });
     const after = await clockMs(served.origin);
     expect(after - before).toBe(DAY);
     expect(await page.textContent('#accounts')).toContain('alice-1');

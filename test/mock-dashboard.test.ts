@@ -42,7 +42,7 @@ function dashboardStatus(target: string): 200 | 404 {
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 describe('the dashboard page', () => {
-  it('is HTML at /__mock/ and /__mock, under a CSP whose only script and style are the page\'s own, by hash', async () => {
+  it("is HTML at /__mock/ and /__mock, under a CSP whose only script and style are the page's own, by hash", async () => {
     const { port } = await serve();
     const pages = await Promise.all(['/__mock/', '/__mock'].map((target) => rawRequest(port, { target })));
     expect(pages[1]!.text).toBe(pages[0]!.text);
@@ -50,7 +50,12 @@ describe('the dashboard page', () => {
     expect(status).toBe(200);
     expect(headers['content-type']).toBe('text/html; charset=utf-8');
     const csp = String(headers['content-security-policy']);
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
     expect(directives.get('default-src')).toEqual(["'none'"]);
     expect(directives.get('connect-src')).toEqual(["'self'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
@@ -120,16 +125,24 @@ describe('the dashboard page', () => {
     await rawRequest(port, { target: '/__mock/outbox?limit=20', headers: mark });
     await rawRequest(port, { target: '/__mock/state' });
     // A write from the page is kept (it changed something), as is a read that was not answered 200.
-    await rawRequest(port, { method: 'POST', target: '/__mock/faults', headers: { ...mark, 'content-type': 'application/json' }, body: '{}' });
+    await rawRequest(port, {
+      method: 'POST',
+      target: '/__mock/faults',
+      headers: { ...mark, 'content-type': 'application/json' },
+      body: '{}',
+    });
     await rawRequest(port, { target: '/__mock/snapshots/no-such', headers: mark });
     await rawRequest(port, { target: '/v1/accounts/platform', headers: mark });
     const kept = app.requestLog.list(100).result.map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ''} ${e.status}`);
     expect(kept.reverse()).toEqual([
-      'GET /__mock/state 200', 'POST /__mock/faults 200', 'GET /__mock/snapshots/no-such 404', 'GET /v1/accounts/platform 401',
+      'GET /__mock/state 200',
+      'POST /__mock/faults 200',
+      'GET /__mock/snapshots/no-such 404',
+      'GET /v1/accounts/platform 401',
     ]);
   });
 
-  it('bound off loopback, a refused read carrying the page\'s header is kept in the request log', async () => {
+  it("bound off loopback, a refused read carrying the page's header is kept in the request log", async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
     expect((await rawRequest(port, { target: '/__mock/state', headers: { 'x-mock-dashboard': '1' } })).status).toBe(404);
     expect(app.requestLog.list(10).result.map((e) => `${e.path} ${e.status}`)).toEqual(['/__mock/state 404']);

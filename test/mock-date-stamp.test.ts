@@ -34,7 +34,14 @@ describe("the mock's Date header, formatted once per virtual second", () => {
         await res.arrayBuffer();
         return res.headers.get('date');
       };
-      const advance = async (by: string) => dateOf(await fetch(`${mock!.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: by }) }));
+      const advance = async (by: string) =>
+        dateOf(
+          await fetch(`${mock!.origin}/__mock/clock`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ advance: by }),
+          }),
+        );
       const missing = async () => dateOf(await fetch(`${mock!.origin}/v1/nothing-here`));
       const http = (ms: number) => new Date(ms).toUTCString();
 

@@ -31,10 +31,19 @@ describe('listings described later', () => {
     // since issue 38 with the seeded history posted and loans serviced as a servicer does (checked then: with the ledger,
     // loans, notes, accounts and outbox left out, each text hashed as the earlier world's did).
     const worlds: Array<[{ seed: number; listings: number; start: string; days: number }, string]> = [
-      [{ seed: 7, listings: 300, start: '2026-03-02T12:00:00Z', days: 5 }, '92b74e103a3ecab8e784e92a55b67157613d43baacc3792a6ce91362790d9cad'],
+      [
+        { seed: 7, listings: 300, start: '2026-03-02T12:00:00Z', days: 5 },
+        '92b74e103a3ecab8e784e92a55b67157613d43baacc3792a6ce91362790d9cad',
+      ],
       // Before the bureau1 cut-off: arriving listings carry bureau1 values too.
-      [{ seed: 11, listings: 130, start: '2016-02-01T00:00:00Z', days: 3 }, 'b994621bbd607de3a83b9ca821f5256a974825b2baf8a62137e7dd18e34ab6a1'],
-      [{ seed: 3, listings: 2000, start: '2026-03-02T12:00:00Z', days: 16 }, '97a15b79436479cee913479ad325505bd94ca0f0f15994ad8965bc93e2f4144d'],
+      [
+        { seed: 11, listings: 130, start: '2016-02-01T00:00:00Z', days: 3 },
+        'b994621bbd607de3a83b9ca821f5256a974825b2baf8a62137e7dd18e34ab6a1',
+      ],
+      [
+        { seed: 3, listings: 2000, start: '2026-03-02T12:00:00Z', days: 16 },
+        '97a15b79436479cee913479ad325505bd94ca0f0f15994ad8965bc93e2f4144d',
+      ],
     ];
     for (const [w, digest] of worlds) {
       const start = Date.parse(w.start);
@@ -52,15 +61,23 @@ describe('listings described later', () => {
     const token = tokenFor(app, 'alice-1');
     const seeded = app.ctx.store.listings.length;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-    const arrived = app.ctx.store.listings.slice(seeded).filter((l) => l.listing_status === 2 && l.investment_typeid === 1).slice(0, 15);
+    const arrived = app.ctx.store.listings
+      .slice(seeded)
+      .filter((l) => l.listing_status === 2 && l.investment_typeid === 1)
+      .slice(0, 15);
     expect(arrived).toHaveLength(15);
-    const placed = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: arrived.map((l) => ({ listing_id: l.listing_number, bid_amount: 50 })) } });
+    const placed = await call(app, 'POST', '/v1/orders', {
+      token,
+      body: { bid_requests: arrived.map((l) => ({ listing_id: l.listing_number, bid_amount: 50 })) },
+    });
     expect(placed.status).toBe(200);
     await call(app, 'POST', '/__mock/clock', { body: { advance: '3h' } });
     await call(app, 'POST', '/__mock/process');
     await call(app, 'POST', '/__mock/clock', { body: { advance: '20d' } });
     expect((await call(app, 'GET', '/listingsvc/v2/listings/?fico_score=760-779&limit=50', { token })).status).toBe(200);
-    expect(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length).toBeGreaterThan(0);
+    expect(
+      app.ctx.store.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length,
+    ).toBeGreaterThan(0);
     // The digest of this world's state text as the mock wrote it when every arriving listing was written whole (checked then;
     // since issue 38 with its books as posted: checked as above).
     expect(createHash('sha256').update(world(app)).digest('hex')).toBe('4b6f1f5ea1f98149648f6d4041c84a045b7ea4cf7e3015f43ad4384af15962db');
@@ -68,33 +85,36 @@ describe('listings described later', () => {
 
   test('a world read at random times, described after every step, or read only at the end is the same world', async () => {
     let sawAwaiting = 0;
-    await fc.assert(fc.asyncProperty(
-      fc.array(step, { minLength: 2, maxLength: 10 }),
-      fc.array(fc.record({ row: fc.nat(), field: fc.nat(FIELDS.length - 1), whole: fc.boolean() }), { minLength: 1, maxLength: 40 }),
-      async (steps, reads) => {
-        const apps = [makeApp({ listings: 150 }), makeApp({ listings: 150 }), makeApp({ listings: 150 })];
-        const [late, eager, reader] = apps as [MockApp, MockApp, MockApp];
-        const tokens = apps.map((app) => STEP_ACCOUNTS.map((a) => tokenFor(app, a)));
-        const seeded = late.ctx.store.listings.length;
-        for (const [k, s] of steps.entries()) {
-          for (const [i, app] of apps.entries()) await takeStep(app, tokens[i]!, s);
-          // A day at least between steps: listings arrive, fund, end and originate while some await their description.
-          for (const app of apps) await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-          describeAwaiting(eager.ctx.store.listingTable);
-          expect(rowsAwaiting(eager.ctx.store.listingTable)).toBe(0);
-          sawAwaiting = Math.max(sawAwaiting, rowsAwaiting(late.ctx.store.listingTable));
-          // Reads of any field of arrived listings (the description's or the market's), some of the whole listing.
-          const all = reader.ctx.store.listings;
-          for (const r of reads.slice(0, 1 + (k % reads.length))) {
-            const l = all[seeded + (r.row % Math.max(1, all.length - seeded))] ?? all.at(-1)!;
-            if (r.whole) JSON.stringify(l);
-            else void l[FIELDS[r.field]!];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 2, maxLength: 10 }),
+        fc.array(fc.record({ row: fc.nat(), field: fc.nat(FIELDS.length - 1), whole: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        async (steps, reads) => {
+          const apps = [makeApp({ listings: 150 }), makeApp({ listings: 150 }), makeApp({ listings: 150 })];
+          const [late, eager, reader] = apps as [MockApp, MockApp, MockApp];
+          const tokens = apps.map((app) => STEP_ACCOUNTS.map((a) => tokenFor(app, a)));
+          const seeded = late.ctx.store.listings.length;
+          for (const [k, s] of steps.entries()) {
+            for (const [i, app] of apps.entries()) await takeStep(app, tokens[i]!, s);
+            // A day at least between steps: listings arrive, fund, end and originate while some await their description.
+            for (const app of apps) await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
+            describeAwaiting(eager.ctx.store.listingTable);
+            expect(rowsAwaiting(eager.ctx.store.listingTable)).toBe(0);
+            sawAwaiting = Math.max(sawAwaiting, rowsAwaiting(late.ctx.store.listingTable));
+            // Reads of any field of arrived listings (the description's or the market's), some of the whole listing.
+            const all = reader.ctx.store.listings;
+            for (const r of reads.slice(0, 1 + (k % reads.length))) {
+              const l = all[seeded + (r.row % Math.max(1, all.length - seeded))] ?? all.at(-1)!;
+              if (r.whole) JSON.stringify(l);
+              else void l[FIELDS[r.field]!];
+            }
           }
-        }
-        expect(world(reader)).toBe(world(eager));
-        expect(world(late)).toBe(world(eager));
-      },
-    ), { numRuns: 8, seed: 20261126 });
+          expect(world(reader)).toBe(world(eager));
+          expect(world(late)).toBe(world(eager));
+        },
+      ),
+      { numRuns: 8, seed: 20261126 },
+    );
     // The late world had listings awaiting their description (else the property said nothing).
     expect(sawAwaiting).toBeGreaterThan(10);
   }, 120_000);
@@ -151,7 +171,11 @@ describe('listings described later', () => {
   test('a listening mock describes what a move added between requests', async () => {
     const mock = await startMock({ listings: 3_000 });
     try {
-      const moved = await fetch(`${mock.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"4d"}' });
+      const moved = await fetch(`${mock.origin}/__mock/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance":"4d"}',
+      });
       expect(moved.status).toBe(200);
       const table = () => mock.app.ctx.store.listingTable;
       const awaiting = rowsAwaiting(table());

@@ -72,60 +72,68 @@ async function invariants(origin: string): Promise<{ ok: boolean; violations: st
 }
 
 describe('mock serve --state under kill -9', () => {
-  test(`no acknowledged order is lost and the ledger holds over ${TRIALS} kills at random moments, amid clock moves and snapshots`, async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
-    let mock = await serve(file);
-    let token = await aliceToken(mock.origin);
-    const { listingId, orderId } = await biddableListing(mock.origin, token);
-    const acked: string[] = [orderId];
-    const missingAfterTrial: number[] = [];
-    const brokenAfterTrial: string[] = [];
-    for (let trial = 0; trial < TRIALS; trial++) {
-      let sent = 0;
-      let stop = false;
-      const origin = mock.origin;
-      const bearer = token;
-      const worker = async (): Promise<void> => {
-        while (!stop && sent < MAX_ORDERS_PER_TRIAL) {
-          sent++;
-          try {
-            const res = await postOrder(origin, bearer, listingId);
-            if (res.ok) acked.push(((await res.json()) as { order_id: string }).order_id);
-          } catch {
-            return; // the server is gone: whatever was not answered was never acknowledged
+  test(
+    `no acknowledged order is lost and the ledger holds over ${TRIALS} kills at random moments, amid clock moves and snapshots`,
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
+      let mock = await serve(file);
+      let token = await aliceToken(mock.origin);
+      const { listingId, orderId } = await biddableListing(mock.origin, token);
+      const acked: string[] = [orderId];
+      const missingAfterTrial: number[] = [];
+      const brokenAfterTrial: string[] = [];
+      for (let trial = 0; trial < TRIALS; trial++) {
+        let sent = 0;
+        let stop = false;
+        const origin = mock.origin;
+        const bearer = token;
+        const worker = async (): Promise<void> => {
+          while (!stop && sent < MAX_ORDERS_PER_TRIAL) {
+            sent++;
+            try {
+              const res = await postOrder(origin, bearer, listingId);
+              if (res.ok) acked.push(((await res.json()) as { order_id: string }).order_id);
+            } catch {
+              return; // the server is gone: whatever was not answered was never acknowledged
+            }
           }
-        }
-      };
-      // The clock moves ten minutes at a time meanwhile (market ticks, orders processed), as another client would.
-      const mover = async (): Promise<void> => {
-        while (!stop) {
-          try {
-            await fetch(`${origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"10m"}' });
-          } catch {
-            return;
+        };
+        // The clock moves ten minutes at a time meanwhile (market ticks, orders processed), as another client would.
+        const mover = async (): Promise<void> => {
+          while (!stop) {
+            try {
+              await fetch(`${origin}/__mock/clock`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: '{"advance":"10m"}',
+              });
+            } catch {
+              return;
+            }
           }
-        }
-      };
-      const workers = [...Array.from({ length: WORKERS }, worker), mover()];
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 280));
-      mock.child.kill('SIGKILL');
-      stop = true;
-      await Promise.all(workers);
-      await mock.exited;
-      mock = await serve(file);
-      // The moves age tokens: a fresh one for the same account each trial.
-      token = await aliceToken(mock.origin);
-      const found = await orderIds(mock.origin, token);
-      missingAfterTrial.push(acked.filter((id) => !found.has(id)).length);
-      const held = await invariants(mock.origin);
-      if (!held.ok) brokenAfterTrial.push(`trial ${trial}: ${held.violations.join('; ')}`);
-    }
-    expect(acked.length).toBeGreaterThan(TRIALS);
-    expect(missingAfterTrial).toEqual(missingAfterTrial.map(() => 0));
-    expect(brokenAfterTrial).toEqual([]);
-    // Snapshots were made along the way: the folder holds a newer generation than the first.
-    expect(readdirSync(file).some((n) => /^world-\d{6}\.snapshot$/.test(n))).toBe(true);
-  }, TRIALS * 10_000);
+        };
+        const workers = [...Array.from({ length: WORKERS }, worker), mover()];
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 280));
+        mock.child.kill('SIGKILL');
+        stop = true;
+        await Promise.all(workers);
+        await mock.exited;
+        mock = await serve(file);
+        // The moves age tokens: a fresh one for the same account each trial.
+        token = await aliceToken(mock.origin);
+        const found = await orderIds(mock.origin, token);
+        missingAfterTrial.push(acked.filter((id) => !found.has(id)).length);
+        const held = await invariants(mock.origin);
+        if (!held.ok) brokenAfterTrial.push(`trial ${trial}: ${held.violations.join('; ')}`);
+      }
+      expect(acked.length).toBeGreaterThan(TRIALS);
+      expect(missingAfterTrial).toEqual(missingAfterTrial.map(() => 0));
+      expect(brokenAfterTrial).toEqual([]);
+      // Snapshots were made along the way: the folder holds a newer generation than the first.
+      expect(readdirSync(file).some((n) => /^world-\d{6}\.snapshot$/.test(n))).toBe(true);
+    },
+    TRIALS * 10_000,
+  );
 
   test('an auth key handed out by the consent page on a GET survives a kill -9 right after the redirect', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mkt-durable-')), 'world');
@@ -136,7 +144,12 @@ describe('mock serve --state under kill -9', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     const second = await serve(file);
-    const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: authKey });
+    const form = new URLSearchParams({
+      grant_type: 'authorization_key',
+      client_id: 'mkt-demo',
+      client_secret: 'mkt-demo-secret',
+      auth_key: authKey,
+    });
     const tok = await fetch(`${second.origin}/v1/security/oauth/token`, { method: 'POST', body: form });
     expect(tok.status).toBe(200);
   }, 30_000);
@@ -150,7 +163,9 @@ describe('mock serve --state under kill -9', () => {
     expect(await first.exited).toBe(0);
     // The lock file stays (removing it is how two mocks came to hold one folder), naming nobody.
     expect(readFileSync(join(dir, 'mock.pid'), 'utf8')).toBe('');
-    const kept = readdirSync(dir).filter((n) => n !== 'mock.pid').sort();
+    const kept = readdirSync(dir)
+      .filter((n) => n !== 'mock.pid')
+      .sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
     expect(parseState(readFileSync(join(dir, kept[1]!), 'utf8'), kept[1]).store.orders.has(orderId)).toBe(true);
 
@@ -171,7 +186,10 @@ describe('one mock per --state folder', () => {
     const token = await aliceToken(first.origin);
     const { orderId } = await biddableListing(first.origin, token);
     const refused = await serveMock(serveArgs(dir), 15_000, SNAPSHOT_ENV).then(
-      (m) => { running.push(m); return 'started'; },
+      (m) => {
+        running.push(m);
+        return 'started';
+      },
       (err: Error) => err.message,
     );
     expect(refused).toContain('exited 2 before listening');

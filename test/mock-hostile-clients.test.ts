@@ -45,15 +45,18 @@ async function open(port: number): Promise<Socket> {
 function answerOf(s: Socket): Promise<{ status: number; head: string; body: string }> {
   const chunks: Buffer[] = [];
   s.on('data', (c: Buffer) => chunks.push(c));
-  return new Promise((resolve) => s.once('close', () => {
-    const all = Buffer.concat(chunks).toString('latin1');
-    const at = all.indexOf('\r\n\r\n');
-    resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(all)?.[1] ?? 0), head: all.slice(0, at), body: all.slice(at + 4) });
-  }));
+  return new Promise((resolve) =>
+    s.once('close', () => {
+      const all = Buffer.concat(chunks).toString('latin1');
+      const at = all.indexOf('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(all)?.[1] ?? 0), head: all.slice(0, at), body: all.slice(at + 4) });
+    }),
+  );
 }
 
 /** The head of a POST /v1/orders whose body is `length` bytes long (or chunked when null). */
-const orderHead = (token: string, length: number | null): string => `POST /v1/orders HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${token}\r\ncontent-type: application/json\r\n`
+const orderHead = (token: string, length: number | null): string =>
+  `POST /v1/orders HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${token}\r\ncontent-type: application/json\r\n`
   + `${length === null ? 'transfer-encoding: chunked' : `content-length: ${length}`}\r\n\r\n`;
 
 describe('a client that gives up', () => {
@@ -82,7 +85,12 @@ describe('Expect', () => {
     expect(res.status).toBe(417);
     expect(res.headers['content-type']).toBe('application/json');
     expect(JSON.parse(res.text)).toMatchObject({ code: 'VAL0001', message: expect.stringContaining("expect: 'foo'") });
-    const ok = await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': 'application/json', expect: '100-continue' }, body: '{"advance":"1h"}' });
+    const ok = await rawRequest(port, {
+      method: 'POST',
+      target: '/__mock/clock',
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+      body: '{"advance":"1h"}',
+    });
     expect(ok.status).toBe(200);
   });
 });

@@ -75,7 +75,10 @@ describe('client input never gets a 5xx', () => {
     const res = await rawRequest(port, { method: 'POST', target: '/v1/orders', headers, body: big });
     expect(res.status).toBe(413);
     expect(json(res.text)).toMatchObject({ code: 'VAL0001', message: expect.stringMatching(/larger than 1048576 bytes/) });
-    const chunked = await rawSocket(port, `POST /v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: bearer ${token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(1_100_000).toString(16)}\r\n${'x'.repeat(1_100_000)}\r\n0\r\n\r\n`);
+    const chunked = await rawSocket(
+      port,
+      `POST /v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: bearer ${token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(1_100_000).toString(16)}\r\n${'x'.repeat(1_100_000)}\r\n0\r\n\r\n`,
+    );
     expect(chunked.status).toBe(413);
     expect(app.ctx.store.orders.size).toBe(0);
   });
@@ -83,8 +86,13 @@ describe('client input never gets a 5xx', () => {
   it('a JSON route sent text, a form or XML is 415; JSON and no declared type are read', async () => {
     const { app, port, token } = await serve();
     const auth = { authorization: `bearer ${token}` };
-    for (const [target, type] of [['/v1/orders', 'application/x-www-form-urlencoded'], ['/v1/marketplace/application/offers', 'application/xml'], ['/__mock/clock', 'multipart/form-data; boundary=x'],
-      ['/v1/orders', 'text/plain'], ['/__mock/faults', 'text/plain;charset=UTF-8']] as const) {
+    for (const [target, type] of [
+      ['/v1/orders', 'application/x-www-form-urlencoded'],
+      ['/v1/marketplace/application/offers', 'application/xml'],
+      ['/__mock/clock', 'multipart/form-data; boundary=x'],
+      ['/v1/orders', 'text/plain'],
+      ['/__mock/faults', 'text/plain;charset=UTF-8'],
+    ] as const) {
       const res = await rawRequest(port, { method: 'POST', target, headers: { ...auth, 'content-type': type }, body: '{"advance":"1h"}' });
       expect(res.status, target).toBe(415);
       expect(json(res.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining(type) });
@@ -92,7 +100,10 @@ describe('client input never gets a 5xx', () => {
     expect(app.ctx.clock.now()).toBe(TEST_START);
     expect(app.ctx.store.orders.size).toBe(0);
     for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
-      expect((await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': type }, body: '{"advance":"1h"}' })).status).toBe(200);
+      expect(
+        (await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': type }, body: '{"advance":"1h"}' }))
+          .status,
+      ).toBe(200);
     }
     // An API route reads a body with no declared type as JSON; an admin route does not (a page's no-cors Blob has none).
     const untyped = await rawRequest(port, { method: 'POST', target: '/v1/orders', headers: auth, body: '{"bid_requests":[]}' });
@@ -101,7 +112,12 @@ describe('client input never gets a 5xx', () => {
     expect(admin.status).toBe(415);
     expect(json(admin.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('content-type: none') });
     // The OAuth token endpoint takes a form: it is no JSON route.
-    const form = await rawRequest(port, { method: 'POST', target: '/v1/security/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nope' });
+    const form = await rawRequest(port, {
+      method: 'POST',
+      target: '/v1/security/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=nope',
+    });
     expect(form.status).toBe(400);
     expect(json(form.text).error).toBeDefined();
   });
@@ -115,7 +131,12 @@ describe('client input never gets a 5xx', () => {
 
   it('a fault path is matched on the normalised path, however the request spells it, and exactly as the router matches', async () => {
     const { app, port, token } = await serve();
-    const set = await rawRequest(port, { method: 'POST', target: '/__mock/faults', headers: { 'content-type': 'application/json' }, body: '{"error_rate":1,"path":"/v1/./accounts/"}' });
+    const set = await rawRequest(port, {
+      method: 'POST',
+      target: '/__mock/faults',
+      headers: { 'content-type': 'application/json' },
+      body: '{"error_rate":1,"path":"/v1/./accounts/"}',
+    });
     expect(json(set.text).path).toBe('/v1/accounts');
     for (const target of ['/v1/x/../accounts/platform/', '/v1/%61ccounts/platform', '//v1//accounts/platform']) {
       expect((await rawRequest(port, { target, headers: { authorization: `bearer ${token}` } })).status, target).toBe(500);
@@ -159,7 +180,9 @@ describe('admin routes: one normalised path, one access rule', () => {
     expect(server.adminToken).toBeNull();
     for (const target of ADMIN_SPELLINGS) expect((await rawRequest(port, adminCall(target))).status, target).toBe(statusWithAccess(target));
     // Another prefix or case is no admin route, with access or without.
-    expect((await rawRequest(port, adminCall('/__MOCK/state'))).text).toBe('{"code":"NOT_FOUND","message":"No route for GET /__MOCK/state"}');
+    expect((await rawRequest(port, adminCall('/__MOCK/state'))).text).toBe(
+      '{"code":"NOT_FOUND","message":"No route for GET /__MOCK/state"}',
+    );
   });
 
   it('bound off loopback without --admin-token, a random token guards the admin routes', async () => {
@@ -179,26 +202,31 @@ describe('admin routes: one normalised path, one access rule', () => {
     expect(flag.code, flag.stderr).toBe(0);
     expect(JSON.parse(flag.stdout).moved_ms).toBe(3_600_000);
     expect(flag.stderr).not.toContain('S3cret');
-    const fromEnv = await runMkt(['mock', 'clock', 'advance', '2h', '-o', 'json'], { env: { ...env, MKT_MOCK_ADMIN_TOKEN: 'S3cret-token' } });
+    const fromEnv = await runMkt(['mock', 'clock', 'advance', '2h', '-o', 'json'], {
+      env: { ...env, MKT_MOCK_ADMIN_TOKEN: 'S3cret-token' },
+    });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     expect(app.ctx.clock.now()).toBe(TEST_START + 3 * 3_600_000);
   });
 
   it('mkt mock serve --host 0.0.0.0 prints a random admin token, and never one given with --admin-token', async () => {
-    const firstLines = (args: string[]) => new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'mock', 'serve', '--host', '0.0.0.0', '--port', '0', '--listings', '5', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (/partner codes/.test(out)) setTimeout(() => child.kill('SIGTERM'), 200);
+    const firstLines = (args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'mock', 'serve', '--host', '0.0.0.0', '--port', '0', '--listings', '5', ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (/partner codes/.test(out)) setTimeout(() => child.kill('SIGTERM'), 200);
+        });
+        child.on('error', reject);
+        child.on('close', () => {
+          clearTimeout(timer);
+          resolve(out);
+        });
       });
-      child.on('error', reject);
-      child.on('close', () => {
-        clearTimeout(timer);
-        resolve(out);
-      });
-    });
     expect(await firstLines([])).toMatch(/admin token .*: [\w-]{32}\n/);
     expect(await firstLines(['--admin-token', 'Chosen-token'])).not.toMatch(/admin token|Chosen-token/);
   });

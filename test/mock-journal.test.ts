@@ -75,7 +75,11 @@ describe('journal: a bounded ring, newest first', () => {
 
   it('a bad limit or since is a 400 naming it', async () => {
     const app = makeApp({ listings: 20 });
-    for (const [q, name] of [['?limit=0', 'limit'], ['?since=abc', 'since'], ['?since=-1', 'since']] as const) {
+    for (const [q, name] of [
+      ['?limit=0', 'limit'],
+      ['?since=abc', 'since'],
+      ['?since=-1', 'since'],
+    ] as const) {
       const res = await call(app, 'GET', `/__mock/requests${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.message).toMatch(new RegExp(`^${name}:`));
@@ -93,9 +97,15 @@ describe('journal: what an entry holds', () => {
     await call(app, 'GET', '/v1/orders', { token: 'nobody-knows-this' });
     const [unknown, list, placed] = (await journal(app)).result;
     expect(placed).toMatchObject({
-      method: 'POST', path: '/v1/orders', query: '', status: 200, account: 'alice-1',
+      method: 'POST',
+      path: '/v1/orders',
+      query: '',
+      status: 200,
+      account: 'alice-1',
       body: { bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] },
-      at: new Date(START).toISOString(), virtual_at: '2026-03-02 12:00:00 +0000', fault: null,
+      at: new Date(START).toISOString(),
+      virtual_at: '2026-03-02 12:00:00 +0000',
+      fault: null,
     });
     expect(placed!.headers.authorization).toBe('bearer ***');
     expect(placed!.duration_ms).toBeGreaterThanOrEqual(0);
@@ -108,7 +118,8 @@ describe('journal: what an entry holds', () => {
     const secret = 'plain-words-only';
     await call(app, 'POST', '/v1/security/oauth/token', { body: { grant_type: 'refresh_token', note: secret } });
     await call(app, 'POST', '/v1/security/oauth/token', {
-      body: new URLSearchParams({ grant_type: 'refresh_token', note: secret }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', note: secret }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     const entries = (await journal(app)).result;
     expect(entries.map((e) => e.body)).toEqual([null, null]);
@@ -122,7 +133,12 @@ describe('journal: what an entry holds', () => {
     await rawRequest(port, { target: '/v1/%zz' });
     await rawRequest(port, { target: '/no/such/route' });
     await rawRequest(port, { method: 'DELETE', target: '/v1/orders' });
-    await rawRequest(port, { method: 'POST', target: '/v1/orders', body: Buffer.alloc((1 << 20) + 10, 32), headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+    await rawRequest(port, {
+      method: 'POST',
+      target: '/v1/orders',
+      body: Buffer.alloc((1 << 20) + 10, 32),
+      headers: { 'content-type': 'application/json' },
+    }).catch(() => undefined);
     await call(app, 'POST', '/__mock/faults', { body: { drop_rate: 1, path: '/v1/loans' } });
     await rawRequest(port, { target: '/v1/loans' }).catch(() => undefined);
     const entries = (await journal(app)).result.reverse();
@@ -143,7 +159,9 @@ describe('journal: what an entry holds', () => {
   it('the new admin routes meet the same access rule as the others, in every spelling (a route only where it is spelled under /__mock/)', async () => {
     const app = makeApp({ listings: 20 });
     const { port } = await serve(app, '0.0.0.0', 'S3cret-token');
-    const spellings = ADMIN_SPELLINGS.filter((t) => /state(\/|$)/i.test(t)).flatMap((t) => ['requests', 'outbox'].map((r) => t.replace(/state/i, r)));
+    const spellings = ADMIN_SPELLINGS.filter((t) => /state(\/|$)/i.test(t)).flatMap((t) =>
+      ['requests', 'outbox'].map((r) => t.replace(/state/i, r)),
+    );
     expect(spellings.length).toBeGreaterThan(10);
     for (const target of spellings) {
       for (const method of ['GET', 'DELETE']) {
@@ -152,7 +170,10 @@ describe('journal: what an entry holds', () => {
           expect(res.status, `${method} ${target}`).toBe(404);
           expect(res.text).not.toMatch(/result|cleared/);
         }
-        expect((await rawRequest(port, { method, target, headers: { 'x-mock-admin-token': 'S3cret-token' } })).status, `${method} ${target}`).toBe(statusWithAccess(target));
+        expect(
+          (await rawRequest(port, { method, target, headers: { 'x-mock-admin-token': 'S3cret-token' } })).status,
+          `${method} ${target}`,
+        ).toBe(statusWithAccess(target));
       }
     }
     // The refused probes are in the journal (without the admin token); the journal's own calls are not.
@@ -168,7 +189,20 @@ type Secret = { kind: 'access' | 'refresh' | 'client' | 'expired' | 'password' |
 /** Where a secret is put: a header, the query or the JSON body, under a secret-named or (for what the mock knows) any name. */
 type Position = { where: 'header' | 'query' | 'body'; name: string; wrap: 'bare' | 'bearer' | 'text' | 'nested' };
 
-const SECRET_NAMES = ['authorization', 'x-api-token', 'cookie', 'x-mock-admin-token', 'password', 'client_secret', 'refresh_token', 'access_token', 'auth_key', 'Passwd', 'x-session', 'code'];
+const SECRET_NAMES = [
+  'authorization',
+  'x-api-token',
+  'cookie',
+  'x-mock-admin-token',
+  'password',
+  'client_secret',
+  'refresh_token',
+  'access_token',
+  'auth_key',
+  'Passwd',
+  'x-session',
+  'code',
+];
 const headerName = fc.stringMatching(/^x-[a-z]{1,10}$/);
 const anyName = fc.stringMatching(/^[a-z_]{1,12}$/);
 
@@ -185,7 +219,9 @@ describe('journal redaction', () => {
       // A seeded user's password for the password grant: the mock knows it, so it is hidden under any name.
       fc.constantFrom('alice', 'bob').map((u): Secret => ({ kind: 'seeded-password', value: userPassword(app.ctx.store.seed, u) })),
       // A token the mock no longer holds (expired and pruned): 32 random base64url characters, as it issues them.
-      fc.uint8Array({ minLength: 24, maxLength: 24 }).map((b): Secret => ({ kind: 'expired', value: Buffer.from(b).toString('base64url') }))
+      fc
+        .uint8Array({ minLength: 24, maxLength: 24 })
+        .map((b): Secret => ({ kind: 'expired', value: Buffer.from(b).toString('base64url') }))
         .filter((s) => /[A-Z]/.test(s.value) && /[a-z]/.test(s.value)),
       fc.stringMatching(/^[A-Za-z0-9!#$%&*+,.:;<>?@^_~-]{8,24}$/).map((p): Secret => ({ kind: 'password', value: `Pw!${p}` })),
     );
@@ -199,27 +235,41 @@ describe('journal redaction', () => {
         wrap: fc.constantFrom('bare', 'bearer', 'text', 'nested'),
       });
     };
-    await fc.assert(fc.asyncProperty(secret.chain((s) => fc.tuple(fc.constant(s), position(s))), async ([s, p]) => {
-      const value = p.wrap === 'bearer' ? `Bearer ${s.value}` : p.wrap === 'text' && s.kind !== 'password' ? `my key is ${s.value}, keep it` : s.value;
-      const headers: Record<string, string> = { 'x-trace': 'plain' };
-      const query = new URLSearchParams({ limit: '5' });
-      let body: unknown = { bid_requests: [] };
-      if (p.where === 'header') headers[p.name.toLowerCase()] = value;
-      else if (p.where === 'query') query.append(p.name, value);
-      else body = p.wrap === 'nested' ? { outer: [{ [p.name]: value }], list: s.kind === 'password' ? [] : [value] } : { [p.name]: value };
-      await call(app, 'DELETE', '/__mock/requests');
-      await call(app, 'POST', `/v1/orders?${query}`, { headers, body });
-      const text = JSON.stringify((await journal(app)).result);
-      expect(text).toContain('/v1/orders');
-      expect(text).not.toContain(s.value);
-      expect(text).not.toContain(encodeURIComponent(s.value));
-      expect(text).not.toContain(JSON.stringify(s.value).slice(1, -1));
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        secret.chain((s) => fc.tuple(fc.constant(s), position(s))),
+        async ([s, p]) => {
+          const value =
+            p.wrap === 'bearer'
+              ? `Bearer ${s.value}`
+              : p.wrap === 'text' && s.kind !== 'password'
+                ? `my key is ${s.value}, keep it`
+                : s.value;
+          const headers: Record<string, string> = { 'x-trace': 'plain' };
+          const query = new URLSearchParams({ limit: '5' });
+          let body: unknown = { bid_requests: [] };
+          if (p.where === 'header') headers[p.name.toLowerCase()] = value;
+          else if (p.where === 'query') query.append(p.name, value);
+          else
+            body = p.wrap === 'nested' ? { outer: [{ [p.name]: value }], list: s.kind === 'password' ? [] : [value] } : { [p.name]: value };
+          await call(app, 'DELETE', '/__mock/requests');
+          await call(app, 'POST', `/v1/orders?${query}`, { headers, body });
+          const text = JSON.stringify((await journal(app)).result);
+          expect(text).toContain('/v1/orders');
+          expect(text).not.toContain(s.value);
+          expect(text).not.toContain(encodeURIComponent(s.value));
+          expect(text).not.toContain(JSON.stringify(s.value).slice(1, -1));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps the scheme of an authorization header and leaves ordinary values alone', async () => {
     const app = makeApp({ listings: 20 });
-    await call(app, 'GET', '/v1/orders?sort_by=order_date&status=PENDING', { headers: { authorization: 'Basic bWt0LWRlbW86c2VjcmV0', 'user-agent': 'prosper-api/1.0' } });
+    await call(app, 'GET', '/v1/orders?sort_by=order_date&status=PENDING', {
+      headers: { authorization: 'Basic bWt0LWRlbW86c2VjcmV0', 'user-agent': 'prosper-api/1.0' },
+    });
     const [entry] = (await journal(app)).result;
     expect(entry!.headers).toMatchObject({ authorization: 'Basic ***', 'user-agent': 'prosper-api/1.0', accept: 'application/json' });
     expect(entry!.query).toBe('sort_by=order_date&status=PENDING');

@@ -25,7 +25,9 @@ const ORIGIN = 'http://127.0.0.1:1';
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const headers: Record<string, string> = { authorization: `bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await app.handle(new Request(`${ORIGIN}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await app.handle(
+    new Request(`${ORIGIN}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
   return { status: res.status, json: await res.json() };
 }
 
@@ -37,7 +39,9 @@ async function checkedPage(query: string): Promise<Row[]> {
   expect(status).toBe(200);
   const rows = (json as { result: Row[] }).result;
   const fresh = participationOf(app.ctx.store, 'alice-1');
-  expect(rows.map((r) => [r.listing_number, r.amount_participation])).toEqual(rows.map((r) => [r.listing_number, fresh.get(r.listing_number) ?? 0]));
+  expect(rows.map((r) => [r.listing_number, r.amount_participation])).toEqual(
+    rows.map((r) => [r.listing_number, fresh.get(r.listing_number) ?? 0]),
+  );
   return rows;
 }
 
@@ -53,19 +57,23 @@ const step = fc.oneof(
 
 describe('kept participation', () => {
   it('serves the participation of the store as it is now, after any sequence of changes', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
-      for (const s of steps) {
-        // Every step is followed by reads, so a kept value from before the step would be served if it were stale.
-        const page = await checkedPage('limit=30');
-        const listing = (pick: number) => page[pick % Math.max(1, page.length)]?.listing_number;
-        if (s.kind === 'bid' && listing(s.pick) !== undefined) {
-          await call('POST', '/v1/orders', { bid_requests: [{ listing_id: listing(s.pick), bid_amount: s.amount }] });
-        } else if (s.kind === 'process') await call('POST', '/__mock/process');
-        else if (s.kind === 'clock') await call('POST', '/__mock/clock', { advance: s.advance });
-        else if (s.kind === 'withdraw' && listing(s.pick) !== undefined) await call('POST', `/__mock/listings/${listing(s.pick)}/withdraw`);
-        for (const q of s.kind === 'read' ? [s.query] : QUERIES) await checkedPage(q);
-      }
-    }), { numRuns: 25, seed: 20261123 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        for (const s of steps) {
+          // Every step is followed by reads, so a kept value from before the step would be served if it were stale.
+          const page = await checkedPage('limit=30');
+          const listing = (pick: number) => page[pick % Math.max(1, page.length)]?.listing_number;
+          if (s.kind === 'bid' && listing(s.pick) !== undefined) {
+            await call('POST', '/v1/orders', { bid_requests: [{ listing_id: listing(s.pick), bid_amount: s.amount }] });
+          } else if (s.kind === 'process') await call('POST', '/__mock/process');
+          else if (s.kind === 'clock') await call('POST', '/__mock/clock', { advance: s.advance });
+          else if (s.kind === 'withdraw' && listing(s.pick) !== undefined)
+            await call('POST', `/__mock/listings/${listing(s.pick)}/withdraw`);
+          for (const q of s.kind === 'read' ? [s.query] : QUERIES) await checkedPage(q);
+        }
+      }),
+      { numRuns: 25, seed: 20261123 },
+    );
   });
 
   it('shows a bid just processed in the participation of its listing', async () => {
@@ -74,7 +82,9 @@ describe('kept participation', () => {
     expect((await call('POST', '/v1/orders', { bid_requests: [{ listing_id: first!.listing_number, bid_amount: 25 }] })).status).toBe(200);
     // A bid counts once processing has placed its amount.
     await call('POST', '/__mock/process');
-    const after = (await checkedPage('limit=5&sort_by=listing_number')).concat(await checkedPage('limit=5')).find((r) => r.listing_number === first!.listing_number);
+    const after = (await checkedPage('limit=5&sort_by=listing_number'))
+      .concat(await checkedPage('limit=5'))
+      .find((r) => r.listing_number === first!.listing_number);
     expect(after?.amount_participation).toBeGreaterThan(before);
   });
 });

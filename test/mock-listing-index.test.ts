@@ -22,27 +22,48 @@ const STATUSES = Object.values(LISTING_STATUS);
 
 /** Each filter kind of the catalogue, the pool switches and sorts, as [parameter, value] generators. */
 const FILTERS: Record<string, fc.Arbitrary<string>> = {
-  fico_score: some(FICO_BINS), platform_rating: some(PLATFORM_RATINGS), listing_term: some(LISTING_TERMS),
-  listing_status: some(STATUSES), has_mortgage: bool, co_borrower_application: bool, partial_funding_indicator: bool,
-  borrower_rate_min: fc.constantFrom('0.08', '0.12', '0.2'), amount_funded_max: fc.constantFrom('0', '500', '5000'),
-  percent_funded_min: fc.constantFrom('0.1', '0.5', '0.9'), verification_stage_min: fc.constantFrom('2', '3'),
-  at02s_max: fc.constantFrom('0', '10'), loan_origination_date_min: fc.constant('2020-01-01'),
-  biddable: bool, invested: bool, whole_loan: bool, exclude_co_borrower_application: bool,
+  fico_score: some(FICO_BINS),
+  platform_rating: some(PLATFORM_RATINGS),
+  listing_term: some(LISTING_TERMS),
+  listing_status: some(STATUSES),
+  has_mortgage: bool,
+  co_borrower_application: bool,
+  partial_funding_indicator: bool,
+  borrower_rate_min: fc.constantFrom('0.08', '0.12', '0.2'),
+  amount_funded_max: fc.constantFrom('0', '500', '5000'),
+  percent_funded_min: fc.constantFrom('0.1', '0.5', '0.9'),
+  verification_stage_min: fc.constantFrom('2', '3'),
+  at02s_max: fc.constantFrom('0', '10'),
+  loan_origination_date_min: fc.constant('2020-01-01'),
+  biddable: bool,
+  invested: bool,
+  whole_loan: bool,
+  exclude_co_borrower_application: bool,
   listing_number: some([-1, 0, 1, 2, 40, 79, 85, 120].map((d) => FIRST_ACTIVE_LISTING + d)),
   // Numbers with ties and nulls (sorted by typed keys), strings and booleans (by the generic order).
   sort_by: fc.constantFrom(
-    'listing_amount desc', 'borrower_rate', 'percent_funded desc,listing_number', 'occupation', 'max_prior_platform_loan desc,listing_amount',
-    'combined_dti_wplatform_loan', 'has_mortgage,borrower_rate desc', 'loan_origination_date desc', 'amount_funded,percent_funded desc',
-    'amount_participation desc,listing_number', 'amount_participation',
+    'listing_amount desc',
+    'borrower_rate',
+    'percent_funded desc,listing_number',
+    'occupation',
+    'max_prior_platform_loan desc,listing_amount',
+    'combined_dti_wplatform_loan',
+    'has_mortgage,borrower_rate desc',
+    'loan_origination_date desc',
+    'amount_funded,percent_funded desc',
+    'amount_participation desc,listing_number',
+    'amount_participation',
   ),
 };
 
 /** A random search: up to four of those, and a page. */
-const query: fc.Arbitrary<Record<string, string>> = fc.record({
-  filters: fc.array(fc.oneof(...Object.entries(FILTERS).map(([k, v]) => v.map((value) => [k, value] as const))), { maxLength: 4 }),
-  offset: fc.nat(40),
-  limit: fc.integer({ min: 1, max: 30 }),
-}).map(({ filters, offset, limit }) => ({ ...Object.fromEntries(filters), offset: String(offset), limit: String(limit) }));
+const query: fc.Arbitrary<Record<string, string>> = fc
+  .record({
+    filters: fc.array(fc.oneof(...Object.entries(FILTERS).map(([k, v]) => v.map((value) => [k, value] as const))), { maxLength: 4 }),
+    offset: fc.nat(40),
+    limit: fc.integer({ min: 1, max: 30 }),
+  })
+  .map(({ filters, offset, limit }) => ({ ...Object.fromEntries(filters), offset: String(offset), limit: String(limit) }));
 
 const numbers = (ls: Listing[]) => ls.map((l) => l.listing_number);
 const seen = { nonEmpty: 0, queries: 0, ended: 0 };
@@ -73,12 +94,15 @@ async function run(app: MockApp, steps: Step[], queries: Record<string, string>[
 
 describe('indexed listings search', () => {
   test('answers as a full scan after random orders, processing, clock moves and withdrawals, for random queries', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(step, { minLength: 1, maxLength: 12 }),
-      // At most as many queries as the search keeps answers for, so kept answers are read after each step.
-      fc.array(query, { minLength: 1, maxLength: 4 }),
-      async (steps, queries) => run(makeApp({ listings: 80 }), steps, queries),
-    ), { numRuns: 60, seed: 20261123 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        // At most as many queries as the search keeps answers for, so kept answers are read after each step.
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        async (steps, queries) => run(makeApp({ listings: 80 }), steps, queries),
+      ),
+      { numRuns: 60, seed: 20261123 },
+    );
     // The property was not met vacuously: queries found listings, and listings ended along the way.
     expect(seen.nonEmpty).toBeGreaterThan(seen.queries / 4);
     expect(seen.ended).toBeGreaterThan(0);
@@ -89,9 +113,17 @@ describe('indexed listings search', () => {
     const store = app.ctx.store;
     const active = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1).map((l) => l.listing_number);
     const [a, b, c] = [active[5]!, active[0]!, active[9]!];
-    const participation = new Map([[a, 50], [b, 25], [c, 75]]);
-    for (const search of [runListingQuery, (st: typeof store, q: Parameters<typeof runListingQuery>[1], p: ReadonlyMap<number, number>) => scanListingQuery(st.listings, q, p)]) {
-      const page = (sort: string, mine: ReadonlyMap<number, number>) => numbers(search(store, parseListingQuery(new URLSearchParams({ sort_by: sort, limit: '5' }), undefined), mine).page);
+    const participation = new Map([
+      [a, 50],
+      [b, 25],
+      [c, 75],
+    ]);
+    for (const search of [
+      runListingQuery,
+      (st: typeof store, q: Parameters<typeof runListingQuery>[1], p: ReadonlyMap<number, number>) => scanListingQuery(st.listings, q, p),
+    ]) {
+      const page = (sort: string, mine: ReadonlyMap<number, number>) =>
+        numbers(search(store, parseListingQuery(new URLSearchParams({ sort_by: sort, limit: '5' }), undefined), mine).page);
       expect(page('amount_participation desc', participation).slice(0, 3)).toEqual([c, a, b]);
       // Ascending, the listings without participation come first, in the pool's order; and another caller's map gives another order.
       expect(page('amount_participation', participation)).not.toContain(c);
@@ -104,9 +136,15 @@ describe('indexed listings search', () => {
     const store = app.ctx.store;
     let reads = 0;
     // Count every read of a field the query tests, on every listing.
-    store.listings = store.listings.map((l) => new Proxy(l, {
-      get: (t, p, r) => { if (p === 'borrower_rate') reads++; return Reflect.get(t, p, r); },
-    }));
+    store.listings = store.listings.map(
+      (l) =>
+        new Proxy(l, {
+          get: (t, p, r) => {
+            if (p === 'borrower_rate') reads++;
+            return Reflect.get(t, p, r);
+          },
+        }),
+    );
     const page = (offset: number) => {
       const q = parseListingQuery(new URLSearchParams({ borrower_rate_min: '0.1', limit: '25', offset: String(offset) }), undefined);
       return runListingQuery(store, q, new Map());
@@ -125,19 +163,31 @@ describe('indexed listings search', () => {
     const app = makeApp({ listings: 80 });
     const store = app.ctx.store;
     const alice = tokenFor(app, 'alice-1');
-    const l = store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && !x.mockRole && !x.borrowerUserId
-      && x.amount_funded < 100 && x.listing_amount >= 2000)!;
+    const l = store.listings.find(
+      (x) =>
+        x.listing_status === 2
+        && x.investment_typeid === 1
+        && !x.mockRole
+        && !x.borrowerUserId
+        && x.amount_funded < 100
+        && x.listing_amount >= 2000,
+    )!;
     // Each search is asked at offset 1 too, so its matches are kept and the second page reads them.
-    const both = (params: Record<string, string>) => [0, 1].map((offset) => {
-      const q = parseListingQuery(new URLSearchParams({ ...params, limit: '500', offset: String(offset) }), undefined);
-      const participation = participationOf(store, 'alice-1');
-      return { got: runListingQuery(store, q, participation), want: scanListingQuery(store.listings, q, participation) };
-    });
+    const both = (params: Record<string, string>) =>
+      [0, 1].map((offset) => {
+        const q = parseListingQuery(new URLSearchParams({ ...params, limit: '500', offset: String(offset) }), undefined);
+        const participation = participationOf(store, 'alice-1');
+        return { got: runListingQuery(store, q, participation), want: scanListingQuery(store.listings, q, participation) };
+      });
     const funded = { amount_funded_min: String(l.amount_funded + 100) };
     const invested = { invested: 'true' };
-    for (const params of [funded, invested]) for (const { got, want } of both(params)) expect(numbers(got.page)).toEqual(numbers(want.page));
+    for (const params of [funded, invested])
+      for (const { got, want } of both(params)) expect(numbers(got.page)).toEqual(numbers(want.page));
     expect(numbers(both(funded)[0]!.got.page)).not.toContain(l.listing_number);
-    const res = await call(app, 'POST', '/v1/orders', { token: alice, body: { bid_requests: [{ listing_id: l.listing_number, bid_amount: 150 }] } });
+    const res = await call(app, 'POST', '/v1/orders', {
+      token: alice,
+      body: { bid_requests: [{ listing_id: l.listing_number, bid_amount: 150 }] },
+    });
     expect(res.status).toBe(200);
     await call(app, 'POST', '/__mock/process');
     for (const params of [funded, invested]) {
@@ -156,14 +206,28 @@ describe('indexed listings search', () => {
     // A world whose listings are not in number order (as a hand-edited or future state file may hold).
     [all[3], all[70]] = [all[70]!, all[3]!];
     const wanted = [all[3]!, all[70]!, all[10]!].map((l) => l.listing_number);
-    for (const params of [{ listing_number: wanted.join(',') }, { listing_number: wanted.join(','), biddable: 'false' }] as Record<string, string>[]) {
+    for (const params of [{ listing_number: wanted.join(',') }, { listing_number: wanted.join(','), biddable: 'false' }] as Record<
+      string,
+      string
+    >[]) {
       const q = parseListingQuery(new URLSearchParams(params), undefined);
       const want = scanListingQuery(all, q, new Map());
       const got = runListingQuery(app.ctx.store, q, new Map());
       expect(numbers(got.page)).toEqual(numbers(want.page));
       expect(got.total).toBe(want.total);
     }
-    expect(numbers(runListingQuery(app.ctx.store, parseListingQuery(new URLSearchParams({ listing_number: wanted.join(',') }), undefined), new Map()).page).sort())
-      .toEqual(wanted.filter((n) => app.ctx.store.listingByNumber.get(n)!.listing_status === 2 && app.ctx.store.listingByNumber.get(n)!.investment_typeid === 1).sort());
+    expect(
+      numbers(
+        runListingQuery(app.ctx.store, parseListingQuery(new URLSearchParams({ listing_number: wanted.join(',') }), undefined), new Map())
+          .page,
+      ).sort(),
+    ).toEqual(
+      wanted
+        .filter(
+          (n) =>
+            app.ctx.store.listingByNumber.get(n)!.listing_status === 2 && app.ctx.store.listingByNumber.get(n)!.investment_typeid === 1,
+        )
+        .sort(),
+    );
   });
 });

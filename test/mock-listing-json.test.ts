@@ -43,31 +43,40 @@ function reference(app: MockApp, account: string, params: Record<string, string>
   const view = { zone, participation, bureaus: q.bureaus, showLoanFields: q.showLoanFields };
   seen.rows += page.length;
   seen.investedRows += page.filter((l) => participation.has(l.listing_number)).length;
-  return JSON.stringify(listEnvelope(page.map((l) => listingView(l, view)), total));
+  return JSON.stringify(
+    listEnvelope(
+      page.map((l) => listingView(l, view)),
+      total,
+    ),
+  );
 }
 
 /** Each request once, by an account that turns with `turn`, so every account asks every kind of request over a run. */
 async function expectSameText(app: MockApp, tokens: readonly string[], turn: number, after: string): Promise<void> {
   for (const [r, { params, zone }] of REQUESTS.entries()) {
     const a = (r + turn) % ACCOUNTS.length;
-    expect(await served(app, tokens[a]!, params, zone), `${after}: ${ACCOUNTS[a]} ${new URLSearchParams(params)} ${zone ?? ''}`)
-      .toBe(reference(app, ACCOUNTS[a]!, params, zone));
+    expect(await served(app, tokens[a]!, params, zone), `${after}: ${ACCOUNTS[a]} ${new URLSearchParams(params)} ${zone ?? ''}`).toBe(
+      reference(app, ACCOUNTS[a]!, params, zone),
+    );
   }
 }
 
 describe('kept listing view texts', () => {
   test('serve the uncached view after random orders, processing, clock moves and withdrawals', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
-      const app = makeApp({ listings: 60 });
-      const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
-      await expectSameText(app, tokens, 0, 'at start');
-      for (const [i, s] of steps.entries()) {
-        await applyStep(app, tokens, s);
-        await expectSameText(app, tokens, i + 1, `after ${JSON.stringify(s)}`);
-        // Asked again of a world that did not change: the page kept whole (routes/listings.ts).
-        await expectSameText(app, tokens, i + 1, `again after ${JSON.stringify(s)}`);
-      }
-    }), { numRuns: 20, seed: 20261123 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        const app = makeApp({ listings: 60 });
+        const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
+        await expectSameText(app, tokens, 0, 'at start');
+        for (const [i, s] of steps.entries()) {
+          await applyStep(app, tokens, s);
+          await expectSameText(app, tokens, i + 1, `after ${JSON.stringify(s)}`);
+          // Asked again of a world that did not change: the page kept whole (routes/listings.ts).
+          await expectSameText(app, tokens, i + 1, `again after ${JSON.stringify(s)}`);
+        }
+      }),
+      { numRuns: 20, seed: 20261123 },
+    );
     // Not met vacuously: pages held rows, some of them of listings the caller holds a part of.
     expect(seen.rows).toBeGreaterThan(1000);
     expect(seen.investedRows).toBeGreaterThan(10);
@@ -76,13 +85,18 @@ describe('kept listing view texts', () => {
   test('a kept row is not served once its listing is funded, and the funder sees its participation', async () => {
     const app = makeApp({ listings: 60 });
     const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
-    const l = app.ctx.store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && !x.mockRole && !x.borrowerUserId && x.amount_remaining >= 100)!;
+    const l = app.ctx.store.listings.find(
+      (x) => x.listing_status === 2 && x.investment_typeid === 1 && !x.mockRole && !x.borrowerUserId && x.amount_remaining >= 100,
+    )!;
     const params = { listing_number: String(l.listing_number) };
     const before = JSON.parse(await served(app, tokens[0]!, params, undefined)).result[0];
-    const res = await app.handle(new Request('http://mock.test/v1/orders', {
-      method: 'POST', headers: { authorization: `bearer ${tokens[0]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 75 }] }),
-    }));
+    const res = await app.handle(
+      new Request('http://mock.test/v1/orders', {
+        method: 'POST',
+        headers: { authorization: `bearer ${tokens[0]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 75 }] }),
+      }),
+    );
     expect(res.status).toBe(200);
     await applyStep(app, tokens, { kind: 'process' });
     const after = JSON.parse(await served(app, tokens[0]!, params, undefined)).result[0];
@@ -101,7 +115,13 @@ describe('kept listing view texts', () => {
     // Tokens first: issuing one is a change to the world.
     const tokens = new Map(['alice-1', 'bob-1'].map((a) => [a, tokenFor(app, a)]));
     const ask = async (account: string, params = 'limit=25'): Promise<JsonPage> => {
-      const request = { method: 'GET', url: `http://mock.test/listingsvc/v2/listings/?${params}`, headers: new Headers({ authorization: `bearer ${tokens.get(account)}` }), body: null, text: async () => '' };
+      const request = {
+        method: 'GET',
+        url: `http://mock.test/listingsvc/v2/listings/?${params}`,
+        headers: new Headers({ authorization: `bearer ${tokens.get(account)}` }),
+        body: null,
+        text: async () => '',
+      };
       const answer = await search.direct(request);
       expect(answer).toBeInstanceOf(JsonPage);
       return answer as JsonPage;
@@ -132,9 +152,15 @@ describe('kept listing view texts', () => {
     const token = tokenFor(app, 'alice-1');
     let reads = 0;
     // Only building a row reads member_key (the search never filters on it).
-    store.listings = store.listings.map((l) => new Proxy(l, {
-      get: (t, p, r) => { if (p === 'member_key') reads++; return Reflect.get(t, p, r); },
-    }));
+    store.listings = store.listings.map(
+      (l) =>
+        new Proxy(l, {
+          get: (t, p, r) => {
+            if (p === 'member_key') reads++;
+            return Reflect.get(t, p, r);
+          },
+        }),
+    );
     const first = await served(app, token, { limit: '100' }, 'Europe/Paris');
     expect(reads).toBeGreaterThanOrEqual(100);
     reads = 0;

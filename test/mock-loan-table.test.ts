@@ -28,7 +28,14 @@ describe('the loan table', () => {
     expect(new Set(rows).size).toBe(store.loans.size);
     expect(rows.every((r) => Number.isInteger(r) && r >= 0 && r < store.loanTable.size)).toBe(true);
     // Amounts, rates, dates and statuses live in typed columns, not in arrays of boxed numbers.
-    for (const name of ['amount_borrowed', 'borrower_rate', 'origination_date', 'loan_status', 'principal_balance', 'next_payment_due_date']) {
+    for (const name of [
+      'amount_borrowed',
+      'borrower_rate',
+      'origination_date',
+      'loan_status',
+      'principal_balance',
+      'next_payment_due_date',
+    ]) {
       expect(store.loanTable.columns.find((c) => c.name === name)!.kind, name).not.toBe('any');
     }
     // Arrears and a charge-off time only on the loans that have them; a loan caught up has none.
@@ -53,7 +60,9 @@ describe('the loan table', () => {
   test('a world without seeded history, moved 100 days, saves, loads and saves the same text (its loans got payment logs and arrears)', async () => {
     const app = makeApp({ seed: 7, listings: 300, history: 'none' });
     // A payment log is kept on a loan some account holds a note in (postings.ts): alice bids on thirty listings first.
-    const bids = plainListings(app).slice(0, 30).map((l) => ({ listing_id: l.listing_number, bid_amount: 25 }));
+    const bids = plainListings(app)
+      .slice(0, 30)
+      .map((l) => ({ listing_id: l.listing_number, bid_amount: 25 }));
     expect((await order(app, tokenFor(app, 'alice-1'), bids)).status).toBe(200);
     app.ctx.clock.advance(100 * DAY);
     const loans = [...app.ctx.store.loans.values()];
@@ -81,15 +90,24 @@ describe('the loan table', () => {
     const app = makeApp({ listings: 300 });
     app.ctx.clock.advance(20 * DAY);
     // As the mock before this one wrote it: every originated loan with missedPayments 0 and nulls, every ended listing with originateAt null.
-    const saved = JSON.parse(serializeState(app.ctx.store, app.ctx.clock.now()).split('\n').slice(1).join('\n')) as { now: number; store: Record<string, unknown> };
+    const saved = JSON.parse(serializeState(app.ctx.store, app.ctx.clock.now()).split('\n').slice(1).join('\n')) as {
+      now: number;
+      store: Record<string, unknown>;
+    };
     const loans = (saved.store.loans as { $map: [number, Record<string, unknown>][] }).$map;
-    for (const [, loan] of loans) Object.assign(loan, { missedPayments: loan.missedPayments ?? 0, oldestMissedDue: loan.oldestMissedDue ?? null, chargeOffAt: loan.chargeOffAt ?? null });
+    for (const [, loan] of loans)
+      Object.assign(loan, {
+        missedPayments: loan.missedPayments ?? 0,
+        oldestMissedDue: loan.oldestMissedDue ?? null,
+        chargeOffAt: loan.chargeOffAt ?? null,
+      });
     const listings = saved.store.listings as Record<string, unknown>[];
     for (const l of listings) if (l.listing_status !== LISTING_STATUS.PENDING) l.originateAt = null;
     const body = JSON.stringify(saved);
     const old = `MKT-MOCK-STATE v1 bytes=${Buffer.byteLength(body)} sha256=${createHash('sha256').update(body).digest('hex')}\n${body}`;
     const store = parseState(old).store;
-    const sparse = (table: RowTable, name: string): number => (table.columns.find((c) => c.name === name)!.data as Map<number, unknown>).size;
+    const sparse = (table: RowTable, name: string): number =>
+      (table.columns.find((c) => c.name === name)!.data as Map<number, unknown>).size;
     const live = [...store.loans.values()];
     expect(sparse(store.loanTable, 'missedPayments')).toBe(live.filter((l) => (l.missedPayments ?? 0) !== 0).length);
     expect(sparse(store.loanTable, 'oldestMissedDue')).toBe(live.filter((l) => l.oldestMissedDue != null).length);
@@ -106,28 +124,61 @@ describe('the loan table', () => {
     const rows: Loan[] = [];
     for (let i = 0; i < 40; i++) {
       const plain = {
-        loan_number: 500_000 + i, listingNumber: 10_000_000 + i, amount_borrowed: 1000 + i * 13.37, borrower_rate: 0.1234,
-        term: 36, platform_rating: i % 3 === 0 ? 'AA' : 'N/A', origination_date: 1.7e12 + i * 3_600_123, loan_status: 1,
-        loan_default_reason: null, days_past_due: 0, principal_balance: 1000 + i * 13.37, principal_paid: 0, interest_paid: 0,
-        late_fees_paid: 0, platform_fees_paid: 0, service_fees_paid: -0.5, collection_fees_paid: 0, debt_sale_proceeds_received: 0,
-        next_payment_due_date: 1.7e12 + 30 * DAY, next_payment_due_amount: 31.25, paymentsMade: 0,
+        loan_number: 500_000 + i,
+        listingNumber: 10_000_000 + i,
+        amount_borrowed: 1000 + i * 13.37,
+        borrower_rate: 0.1234,
+        term: 36,
+        platform_rating: i % 3 === 0 ? 'AA' : 'N/A',
+        origination_date: 1.7e12 + i * 3_600_123,
+        loan_status: 1,
+        loan_default_reason: null,
+        days_past_due: 0,
+        principal_balance: 1000 + i * 13.37,
+        principal_paid: 0,
+        interest_paid: 0,
+        late_fees_paid: 0,
+        platform_fees_paid: 0,
+        service_fees_paid: -0.5,
+        collection_fees_paid: 0,
+        debt_sale_proceeds_received: 0,
+        next_payment_due_date: 1.7e12 + 30 * DAY,
+        next_payment_due_amount: 31.25,
+        paymentsMade: 0,
       } as Loan;
       plainLoans.push({ ...plain });
       rows.push(loanRow(table, plain));
     }
     // Servicing's changes, in the order a plain loan would get its fields: the text is the plain loan's with the later fields in LATER order.
     const change = (l: Loan, i: number): void => {
-      if (i % 4 === 1) { l.missedPayments = 2; l.oldestMissedDue = 1.7e12 + 5 * DAY; l.days_past_due = 12; }
-      if (i % 4 === 2) { l.paymentLog = [0, 1, 2]; l.paymentsMade = 1; l.principal_balance = 987.65; }
-      if (i % 4 === 3) { l.loan_status = LOAN_STATUS.DEFAULTED; l.loan_default_reason = 2; l.chargeOffAt = 1.7e12 + 40 * DAY; l.missedPayments = undefined; }
-      if (i % 8 === 1) { l.missedPayments = undefined; l.oldestMissedDue = undefined; }
+      if (i % 4 === 1) {
+        l.missedPayments = 2;
+        l.oldestMissedDue = 1.7e12 + 5 * DAY;
+        l.days_past_due = 12;
+      }
+      if (i % 4 === 2) {
+        l.paymentLog = [0, 1, 2];
+        l.paymentsMade = 1;
+        l.principal_balance = 987.65;
+      }
+      if (i % 4 === 3) {
+        l.loan_status = LOAN_STATUS.DEFAULTED;
+        l.loan_default_reason = 2;
+        l.chargeOffAt = 1.7e12 + 40 * DAY;
+        l.missedPayments = undefined;
+      }
+      if (i % 8 === 1) {
+        l.missedPayments = undefined;
+        l.oldestMissedDue = undefined;
+      }
     };
     rows.forEach(change);
     plainLoans.forEach(change);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const plain = plainLoans[i]!;
-      for (const k of Object.keys(plain)) expect((row as unknown as Record<string, unknown>)[k], `${i} ${k}`).toStrictEqual((plain as unknown as Record<string, unknown>)[k]);
+      for (const k of Object.keys(plain))
+        expect((row as unknown as Record<string, unknown>)[k], `${i} ${k}`).toStrictEqual((plain as unknown as Record<string, unknown>)[k]);
       const ordered = Object.fromEntries([
         ...Object.entries(plain).filter(([k]) => !(LATER as readonly string[]).includes(k)),
         ...LATER.filter((k) => plain[k] !== undefined).map((k) => [k, plain[k]]),

@@ -44,7 +44,9 @@ const bids = (listing: number): string => JSON.stringify({ bid_requests: [{ list
 
 /** Three active listings of the seeded world both tests run on (the same seed and start). */
 function threeListings(): number[] {
-  const listings = plainListings(app(), 0).slice(0, 3).map((l) => l.listing_number);
+  const listings = plainListings(app(), 0)
+    .slice(0, 3)
+    .map((l) => l.listing_number);
   expect(listings).toHaveLength(3);
   return listings;
 }
@@ -80,7 +82,8 @@ describe('the operation log format, both ways', () => {
     expect([store.tokens.get('ACCESS-1')?.kind, store.tokens.get('REFRESH-1')?.kind]).toEqual(['access', 'refresh']);
     const placed = ordersOf(store, 'alice-1').filter((o) => o.order_date >= START);
     expect(placed.map((o) => [o.bids[0]!.listing_id, o.processAt - o.order_date, o.processed])).toEqual([
-      [listings[0], DEFAULT_PROCESS_DELAY_MS, true], [listings[1], 600_000, true],
+      [listings[0], DEFAULT_PROCESS_DELAY_MS, true],
+      [listings[1], 600_000, true],
     ]);
     expect(store.listingByNumber.get(listings[2]!)!.listing_status).toBe(LISTING_STATUS.WITHDRAWN);
     expect([...store.offerRecords.values()].map((r) => [r.createdAt, r.offers.length > 0])).toEqual([[START + 7000, true]]);
@@ -115,17 +118,24 @@ describe('the operation log format, both ways', () => {
     live.ctx.perform({ kind: 'outbox-clear' });
     await live.ctx.durability.durable();
 
-    const written = readLog(inDir(dir, logName(1))).payloads.slice(1).map((p) => p.toString('utf8'));
+    const written = readLog(inDir(dir, logName(1)))
+      .payloads.slice(1)
+      .map((p) => p.toString('utf8'));
     // The earlier mock's records, with the secrets this run drew in place of the ones it drew, and no time mark (not an operation).
     const secrets: Record<string, string[]> = { grant: [key], token: [tokens.access_token, tokens.refresh_token] };
-    const expected = oldRecords(listings, validApplicant()).filter((r) => r.k !== 'time').map((r) => (
-      JSON.stringify(r.k === 'token' ? { ...r, f: TOKEN_FORM(key), s: secrets.token } : r.s ? { ...r, s: secrets[r.k] } : r)
-    ));
+    const expected = oldRecords(listings, validApplicant())
+      .filter((r) => r.k !== 'time')
+      .map((r) => JSON.stringify(r.k === 'token' ? { ...r, f: TOKEN_FORM(key), s: secrets.token } : r.s ? { ...r, s: secrets[r.k] } : r));
     expect(written).toEqual(expected);
   });
 
   const operation: fc.Arbitrary<Operation> = fc.oneof(
-    fc.record({ kind: fc.constant('order' as const), account: fc.string(), body: fc.string(), delayMs: fc.oneof(fc.constant(DEFAULT_PROCESS_DELAY_MS), fc.nat()) }),
+    fc.record({
+      kind: fc.constant('order' as const),
+      account: fc.string(),
+      body: fc.string(),
+      delayMs: fc.oneof(fc.constant(DEFAULT_PROCESS_DELAY_MS), fc.nat()),
+    }),
     fc.constant({ kind: 'process' as const }),
     fc.record({ kind: fc.constant('listing' as const), listing: fc.integer(), action: fc.string() }),
     fc.constant({ kind: 'outbox-clear' as const }),
@@ -136,13 +146,15 @@ describe('the operation log format, both ways', () => {
   const viaJson = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
   test('any operation read back from its record, as JSON on disk, is the operation (secrets and time beside it)', () => {
-    fc.assert(fc.property(operation, fc.nat(), fc.array(fc.string(), { maxLength: 3 }), (op, t, drawn) => {
-      const record = viaJson(toRecord(op, t, drawn));
-      expect(record.t).toBe(t);
-      expect(record.s).toEqual(drawn.length > 0 ? drawn : undefined);
-      expect(isOperationRecord(record)).toBe(true);
-      expect(fromRecord(record as OpRecord & { k: Operation['kind'] })).toEqual(viaJson(op));
-    }));
+    fc.assert(
+      fc.property(operation, fc.nat(), fc.array(fc.string(), { maxLength: 3 }), (op, t, drawn) => {
+        const record = viaJson(toRecord(op, t, drawn));
+        expect(record.t).toBe(t);
+        expect(record.s).toEqual(drawn.length > 0 ? drawn : undefined);
+        expect(isOperationRecord(record)).toBe(true);
+        expect(fromRecord(record as OpRecord & { k: Operation['kind'] })).toEqual(viaJson(op));
+      }),
+    );
   });
 });
 
@@ -153,10 +165,17 @@ describe('a record no mock wrote', () => {
   test('of a known kind with any fields fails as the operation, never as the mock', () => {
     const a = world();
     const kinds = ['order', 'process', 'listing', 'outbox-clear', 'grant', 'token', 'offers'];
-    fc.assert(fc.property(fc.constantFrom(...kinds), fc.dictionary(fc.constantFrom('a', 'b', 'd', 'n', 'action', 'c', 'sc', 'f', 'o'), field), (k, fields) => {
-      const record = { ...fields, t: a.ctx.clock.now(), k } as OpRecord;
-      expect(replayOperation(a.ctx, record, Secrets.replaying(undefined))).toBe(true);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...kinds),
+        fc.dictionary(fc.constantFrom('a', 'b', 'd', 'n', 'action', 'c', 'sc', 'f', 'o'), field),
+        (k, fields) => {
+          const record = { ...fields, t: a.ctx.clock.now(), k } as OpRecord;
+          expect(replayOperation(a.ctx, record, Secrets.replaying(undefined))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   test('of a kind this mock does not know is refused, the world untouched', () => {
@@ -171,13 +190,31 @@ describe('a record no mock wrote', () => {
 
 describe('one way in', () => {
   /** What changes the world outside an operation's apply: the services' and the engine's changers, and the log itself. */
-  const CHANGERS = ['approveGrant', 'tokenGrant', 'answerOffersRequest', 'submitOrder', 'processQueued', 'processOrder', 'endListing', 'clearOutbox', 'operationLog', 'opLog'];
+  const CHANGERS = [
+    'approveGrant',
+    'tokenGrant',
+    'answerOffersRequest',
+    'submitOrder',
+    'processQueued',
+    'processOrder',
+    'endListing',
+    'clearOutbox',
+    'operationLog',
+    'opLog',
+  ];
   const files = (dir: string): string[] => readdirTs(join(ROOT, 'mock-server', dir));
 
   test('no route, webhook or entry point calls them: a writing route goes through perform', () => {
-    const scanned = [...files('routes'), ...files('webhooks'), ...files('proxy'), ...['app.ts', 'http-adapter.ts', 'describe.ts'].map((f) => join(ROOT, 'mock-server', f))];
+    const scanned = [
+      ...files('routes'),
+      ...files('webhooks'),
+      ...files('proxy'),
+      ...['app.ts', 'http-adapter.ts', 'describe.ts'].map((f) => join(ROOT, 'mock-server', f)),
+    ];
     const found = scanned.flatMap((f) => {
-      const code = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const code = readFileSync(f, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
       return CHANGERS.filter((name) => new RegExp(`\\b${name}\\b`).test(code)).map((name) => `${relative(ROOT, f)}: ${name}`);
     });
     expect(scanned.length).toBeGreaterThan(20);
@@ -186,5 +223,7 @@ describe('one way in', () => {
 });
 
 function readdirTs(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith('.ts')).map((n) => join(dir, n));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.ts'))
+    .map((n) => join(dir, n));
 }

@@ -30,7 +30,8 @@ const folder = (): string => {
 };
 const T = Date.UTC(2026, 5, 1, 12);
 const rec = (t: number, k = 'time'): Buffer => Buffer.from(JSON.stringify({ t, k }));
-const seedBase = (t: number): Buffer => Buffer.from(JSON.stringify({ t, k: 'base', from: 'seed', recipe: { seed: 7, listings: 0, history: 'none' } }));
+const seedBase = (t: number): Buffer =>
+  Buffer.from(JSON.stringify({ t, k: 'base', from: 'seed', recipe: { seed: 7, listings: 0, history: 'none' } }));
 const contBase = (t: number): Buffer => Buffer.from(JSON.stringify({ t, k: 'base', from: 'snapshot', cont: true }));
 const logFile = (payloads: Buffer[]): Buffer => Buffer.concat([LOG_HEADER, ...payloads.map(frameRecord)]);
 const log1 = (dir: string): string => join(dir, 'world-000001.log');
@@ -52,7 +53,7 @@ function twoLogs(dir: string, laterRecords = [5, 6]): { one: Buffer; two: Buffer
 }
 
 describe('a bad last record of an older log, with records after it in the next log', () => {
-  test('is refused naming the file and the record\'s offset (the record at t+3 was dropped without a word), the folder unchanged', () => {
+  test("is refused naming the file and the record's offset (the record at t+3 was dropped without a word), the folder unchanged", () => {
     for (const flip of ['payload', 'length past the end'] as const) {
       const dir = folder();
       const { one, two } = twoLogs(dir);
@@ -110,7 +111,7 @@ describe('a bad last record of an older log, with records after it in the next l
   });
 });
 
-describe('an ordinary crash\'s torn tail in an older log, only a base record after it', () => {
+describe("an ordinary crash's torn tail in an older log, only a base record after it", () => {
   test('loads without its torn record, and log 1 is cut on disk (a later append cannot turn it into a refusal)', () => {
     const dir = folder();
     const one = logFile([seedBase(T), rec(T + 1), rec(T + 2)]);
@@ -162,56 +163,70 @@ function crash(app: MockApp): void {
   open.splice(open.indexOf(app), 1);
 }
 
-const aliceOrders = (app: MockApp): string[] => [...app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').map((o) => o.order_id).sort();
+const aliceOrders = (app: MockApp): string[] =>
+  [...app.ctx.store.orders.values()]
+    .filter((o) => o.accountId === 'alice-1')
+    .map((o) => o.order_id)
+    .sort();
 
 describe('a single flipped bit anywhere in a chain of two logs', () => {
   /** Record starts of a whole log (-1 for its header). */
   const starts = (bytes: Buffer): number[] => parseLog(bytes, 'x').payloads.map((p) => p.byteOffset - bytes.byteOffset - 8);
   const recordAt = (s: number[], at: number): number => s.findLastIndex((x) => x <= at);
 
-  test('is refused naming its log and its record\'s offset, or cut as torn only when it is the chain\'s last write: never a record lost that a later one follows', () => {
+  test("is refused naming its log and its record's offset, or cut as torn only when it is the chain's last write: never a record lost that a later one follows", () => {
     const seen = { refused: 0, torn: 0, olderLastRefused: 0 };
     const dir = folder();
-    fc.assert(fc.property(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), fc.nat(), fc.nat(7), (inOne, inTwo, flipOne, pick, bit) => {
-      rmSync(dir, { recursive: true });
-      mkdirSync(dir);
-      const one = logFile([seedBase(T), ...Array.from({ length: inOne }, (_, i) => rec(T + 1 + i, 'x'.repeat(i * 37)))]);
-      const two = logFile([contBase(T + 10), ...Array.from({ length: inTwo }, (_, i) => rec(T + 11 + i))]);
-      const target = flipOne ? one : two;
-      const at = pick % target.length;
-      const bad = Buffer.from(target);
-      bad[at] = bad[at]! ^ (1 << bit);
-      writeFileSync(log1(dir), flipOne ? bad : one);
-      writeFileSync(log2(dir), flipOne ? two : bad);
-      const s = starts(target);
-      const k = recordAt(s, at);
-      const path = flipOne ? log1(dir) : log2(dir);
-      const all = [...Array.from({ length: inOne }, (_, i) => 1 + i), ...Array.from({ length: inTwo }, (_, i) => 11 + i)];
-      // The one record that may go: the last of the newest log, or log 1's last while log 2 holds only
-      // its base, unless that is log 1's base (on disk before log 2 was begun).
-      const chainLast = k === s.length - 1 && (!flipOne || (inTwo === 0 && k > 0));
-      let loaded;
-      try {
-        loaded = loadFolder(dir, false);
-      } catch (err) {
-        expect(err).toBeInstanceOf(LogCorruptError);
-        expect((err as LogCorruptError).path).toBe(path);
-        expect((err as LogCorruptError).offset).toBe(k < 0 ? 0 : s[k]);
-        // Nothing changed on disk by a refusal.
-        expect(readFileSync(path)).toEqual(bad);
-        seen.refused++;
-        if (flipOne && k === s.length - 1) seen.olderLastRefused++;
-        return;
-      }
-      expect(chainLast).toBe(true);
-      // A base cut as torn can only be log 2's (then removed, holding nothing).
-      const lost = flipOne ? inOne : k === 0 ? null : 10 + inTwo;
-      const expected = all.filter((d) => d !== lost);
-      expect(times(loaded!.records)).toEqual(expected);
-      // An older log's torn record is cut on disk at once.
-      if (flipOne) expect(readFileSync(log1(dir)).length).toBe(s[k]);
-      seen.torn++;
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        fc.nat(),
+        fc.nat(7),
+        (inOne, inTwo, flipOne, pick, bit) => {
+          rmSync(dir, { recursive: true });
+          mkdirSync(dir);
+          const one = logFile([seedBase(T), ...Array.from({ length: inOne }, (_, i) => rec(T + 1 + i, 'x'.repeat(i * 37)))]);
+          const two = logFile([contBase(T + 10), ...Array.from({ length: inTwo }, (_, i) => rec(T + 11 + i))]);
+          const target = flipOne ? one : two;
+          const at = pick % target.length;
+          const bad = Buffer.from(target);
+          bad[at] = bad[at]! ^ (1 << bit);
+          writeFileSync(log1(dir), flipOne ? bad : one);
+          writeFileSync(log2(dir), flipOne ? two : bad);
+          const s = starts(target);
+          const k = recordAt(s, at);
+          const path = flipOne ? log1(dir) : log2(dir);
+          const all = [...Array.from({ length: inOne }, (_, i) => 1 + i), ...Array.from({ length: inTwo }, (_, i) => 11 + i)];
+          // The one record that may go: the last of the newest log, or log 1's last while log 2 holds only
+          // its base, unless that is log 1's base (on disk before log 2 was begun).
+          const chainLast = k === s.length - 1 && (!flipOne || (inTwo === 0 && k > 0));
+          let loaded;
+          try {
+            loaded = loadFolder(dir, false);
+          } catch (err) {
+            expect(err).toBeInstanceOf(LogCorruptError);
+            expect((err as LogCorruptError).path).toBe(path);
+            expect((err as LogCorruptError).offset).toBe(k < 0 ? 0 : s[k]);
+            // Nothing changed on disk by a refusal.
+            expect(readFileSync(path)).toEqual(bad);
+            seen.refused++;
+            if (flipOne && k === s.length - 1) seen.olderLastRefused++;
+            return;
+          }
+          expect(chainLast).toBe(true);
+          // A base cut as torn can only be log 2's (then removed, holding nothing).
+          const lost = flipOne ? inOne : k === 0 ? null : 10 + inTwo;
+          const expected = all.filter((d) => d !== lost);
+          expect(times(loaded!.records)).toEqual(expected);
+          // An older log's torn record is cut on disk at once.
+          if (flipOne) expect(readFileSync(log1(dir)).length).toBe(s[k]);
+          seen.torn++;
+        },
+      ),
+      { numRuns: 1500 },
+    );
     expect(seen.refused).toBeGreaterThan(0);
     expect(seen.torn).toBeGreaterThan(0);
     expect(seen.olderLastRefused).toBeGreaterThan(0);

@@ -50,7 +50,9 @@ function putFirstByte(path: string, byte: number): number {
 }
 
 const full: LogIo = {
-  write: async () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); },
+  write: async () => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  },
   datasync: async () => undefined,
 };
 
@@ -67,7 +69,13 @@ describe('a failed write whose rollback fails too', () => {
     const onDisk = digest(app);
 
     // Two faults: the disk refuses the next write, and the log cannot be read back for the rollback.
-    const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
+    const log = join(
+      dir,
+      readdirSync(dir)
+        .filter((n) => n.endsWith('.log'))
+        .sort()
+        .at(-1)!,
+    );
     app.ctx.operationLog!.useIo(full);
     const header = putFirstByte(log, 0x58);
     // Two orders at once: the first in the write that fails, the second queued behind it; both are told the same.
@@ -125,7 +133,13 @@ describe('a failed write whose rollback fails too', () => {
     expect((await call(app, 'POST', '/v1/orders', bid(one!))).status).toBe(200);
     // The acknowledged order's record rewritten in place as an operation this mock does not know (its checksum
     // right): a replay applies the records before it, then fails.
-    const log = join(dir, readdirSync(dir).filter((n) => n.endsWith('.log')).sort().at(-1)!);
+    const log = join(
+      dir,
+      readdirSync(dir)
+        .filter((n) => n.endsWith('.log'))
+        .sort()
+        .at(-1)!,
+    );
     const bytes = readFileSync(log);
     const last = parseLog(bytes, log).payloads.at(-1)!;
     const at = last.byteOffset - bytes.byteOffset - 8;
@@ -147,4 +161,3 @@ describe('a failed write whose rollback fails too', () => {
     expect((await call(app, 'POST', '/__mock/process')).status).toBe(503);
   });
 });
-

@@ -41,48 +41,77 @@ const digest = (app: MockApp): string => {
   app.ctx.engine.settle();
   return serializeState(app.ctx.store, app.ctx.clock.now());
 };
-const logsOf = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith('.log')).sort();
+const logsOf = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((n) => n.endsWith('.log'))
+    .sort();
 
 describe('the log format', () => {
-  const payloads = fc.array(fc.uint8Array({ minLength: 1, maxLength: 300 }).map((a) => Buffer.from(a)), { minLength: 1, maxLength: 12 });
+  const payloads = fc.array(
+    fc.uint8Array({ minLength: 1, maxLength: 300 }).map((a) => Buffer.from(a)),
+    { minLength: 1, maxLength: 12 },
+  );
   const fileOf = (ps: Buffer[]): Buffer => Buffer.concat([LOG_HEADER, ...ps.map(frameRecord)]);
 
   test('whole records read back as written; a last record cut anywhere is a torn tail, cut, never an error', () => {
-    fc.assert(fc.property(payloads, fc.nat(), (ps, cutAt) => {
-      const file = fileOf(ps);
-      expect(parseLog(file, 'w.log').payloads).toEqual(ps);
-      const lastStart = file.length - frameRecord(ps[ps.length - 1]!).length;
-      const cut = lastStart + (cutAt % (file.length - lastStart));
-      const read = parseLog(file.subarray(0, cut), 'w.log');
-      expect(read.payloads).toEqual(ps.slice(0, -1));
-      expect(read.end).toBe(lastStart);
-      // A crash after the file grew may leave zeros where the record was to go.
-      expect(parseLog(Buffer.concat([file, Buffer.alloc(cutAt % 64 + 1)]), 'w.log').payloads).toEqual(ps);
-    }));
+    fc.assert(
+      fc.property(payloads, fc.nat(), (ps, cutAt) => {
+        const file = fileOf(ps);
+        expect(parseLog(file, 'w.log').payloads).toEqual(ps);
+        const lastStart = file.length - frameRecord(ps[ps.length - 1]!).length;
+        const cut = lastStart + (cutAt % (file.length - lastStart));
+        const read = parseLog(file.subarray(0, cut), 'w.log');
+        expect(read.payloads).toEqual(ps.slice(0, -1));
+        expect(read.end).toBe(lastStart);
+        // A crash after the file grew may leave zeros where the record was to go.
+        expect(parseLog(Buffer.concat([file, Buffer.alloc((cutAt % 64) + 1)]), 'w.log').payloads).toEqual(ps);
+      }),
+    );
   });
 
-  test('a damaged byte in a record with records after it refuses, naming the file and the record\'s offset', () => {
-    fc.assert(fc.property(payloads.filter((ps) => ps.length >= 2), fc.nat(), fc.integer({ min: 1, max: 255 }), (ps, which, flip) => {
-      const file = fileOf(ps);
-      const i = which % (ps.length - 1);
-      const offset = LOG_HEADER.length + ps.slice(0, i).reduce((n, p) => n + 8 + p.length, 0);
-      const at = offset + 8 + (which % ps[i]!.length);
-      const bad = Buffer.from(file);
-      bad[at] = bad[at]! ^ flip;
-      let thrown: unknown;
-      try { parseLog(bad, '/d/world-000001.log'); } catch (err) { thrown = err; }
-      expect(thrown).toBeInstanceOf(LogCorruptError);
-      expect((thrown as Error).message).toContain(`mock operation log /d/world-000001.log has a bad record at byte offset ${offset} (checksum mismatch)`);
-      expect((thrown as Error).message).toContain('--state-repair');
-    }));
+  test("a damaged byte in a record with records after it refuses, naming the file and the record's offset", () => {
+    fc.assert(
+      fc.property(
+        payloads.filter((ps) => ps.length >= 2),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (ps, which, flip) => {
+          const file = fileOf(ps);
+          const i = which % (ps.length - 1);
+          const offset = LOG_HEADER.length + ps.slice(0, i).reduce((n, p) => n + 8 + p.length, 0);
+          const at = offset + 8 + (which % ps[i]!.length);
+          const bad = Buffer.from(file);
+          bad[at] = bad[at]! ^ flip;
+          let thrown: unknown;
+          try {
+            parseLog(bad, '/d/world-000001.log');
+          } catch (err) {
+            thrown = err;
+          }
+          expect(thrown).toBeInstanceOf(LogCorruptError);
+          expect((thrown as Error).message).toContain(
+            `mock operation log /d/world-000001.log has a bad record at byte offset ${offset} (checksum mismatch)`,
+          );
+          expect((thrown as Error).message).toContain('--state-repair');
+        },
+      ),
+    );
   });
 });
 
 describe('a world rebuilt from base and log', () => {
-  type Op = { kind: 'order'; pick: number; cents: number } | { kind: 'clock'; minutes: number } | { kind: 'process' }
-    | { kind: 'withdraw'; pick: number } | { kind: 'outbox' } | { kind: 'offers'; amount: number };
+  type Op =
+    | { kind: 'order'; pick: number; cents: number }
+    | { kind: 'clock'; minutes: number }
+    | { kind: 'process' }
+    | { kind: 'withdraw'; pick: number }
+    | { kind: 'outbox' }
+    | { kind: 'offers'; amount: number };
   const op: fc.Arbitrary<Op> = fc.oneof(
-    { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), pick: fc.nat(), cents: fc.integer({ min: 2000, max: 9000 }) }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({ kind: fc.constant('order' as const), pick: fc.nat(), cents: fc.integer({ min: 2000, max: 9000 }) }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('clock' as const), minutes: fc.integer({ min: 1, max: 4 * 24 * 60 }) }) },
     fc.record({ kind: fc.constant('process' as const) }),
     fc.record({ kind: fc.constant('withdraw' as const), pick: fc.nat() }),
@@ -95,7 +124,10 @@ describe('a world rebuilt from base and log', () => {
     const pick = (n: number) => listings[n % Math.max(1, listings.length)];
     if (o.kind === 'order' && pick(o.pick)) {
       // Amounts below 25.00 are refused with ORD0005, which also emails the investor: a failed write that changes the world.
-      await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: pick(o.pick)!.listing_number, bid_amount: o.cents / 100 }] } });
+      await call(app, 'POST', '/v1/orders', {
+        token,
+        body: { bid_requests: [{ listing_id: pick(o.pick)!.listing_number, bid_amount: o.cents / 100 }] },
+      });
     } else if (o.kind === 'clock') {
       await call(app, 'POST', '/__mock/clock', { body: { advance: `${o.minutes}m` } });
     } else if (o.kind === 'process') {
@@ -105,30 +137,43 @@ describe('a world rebuilt from base and log', () => {
     } else if (o.kind === 'outbox') {
       await call(app, 'DELETE', '/__mock/outbox');
     } else if (o.kind === 'offers') {
-      await call(app, 'POST', '/v1/marketplace/application/offers', { token, body: {
-        partner_code: 'PARTNER-DEMO', first_name: 'Ann', last_name: 'Lee', loan_amount: o.amount, credit_score: 720, annual_income: 90000,
-        address: { street: '1 Main St', city: 'Austin', state: 'TX', zip: '73301' }, date_of_birth: '1980-01-01', email: 'ann@example.com',
-      } });
+      await call(app, 'POST', '/v1/marketplace/application/offers', {
+        token,
+        body: {
+          partner_code: 'PARTNER-DEMO',
+          first_name: 'Ann',
+          last_name: 'Lee',
+          loan_amount: o.amount,
+          credit_score: 720,
+          annual_income: 90000,
+          address: { street: '1 Main St', city: 'Austin', state: 'TX', zip: '73301' },
+          date_of_birth: '1980-01-01',
+          email: 'ann@example.com',
+        },
+      });
     }
   }
 
   test('is the live world, byte for byte, after random orders, clock moves and admin actions (base snapshots among them)', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, smallLog) => {
-      const dir = folder();
-      // A small log bound makes base snapshots happen between the operations.
-      const live = stateApp(dir, smallLog ? { snapshotLogBytes: 1500 } : {});
-      const token = await aliceToken(live);
-      for (const o of ops) await run(live, token, o);
-      await live.ctx.durability.durable();
-      const expected = digest(live);
-      const now = live.ctx.clock.now();
-      crash(live);
-      const rebuilt = stateApp(dir);
-      expect(rebuilt.ctx.clock.now()).toBe(now);
-      expect(digest(rebuilt)).toBe(expected);
-      expect(checkInvariants(rebuilt.ctx.store).ok).toBe(true);
-      await rebuilt.close?.();
-    }), { numRuns: 10 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, smallLog) => {
+        const dir = folder();
+        // A small log bound makes base snapshots happen between the operations.
+        const live = stateApp(dir, smallLog ? { snapshotLogBytes: 1500 } : {});
+        const token = await aliceToken(live);
+        for (const o of ops) await run(live, token, o);
+        await live.ctx.durability.durable();
+        const expected = digest(live);
+        const now = live.ctx.clock.now();
+        crash(live);
+        const rebuilt = stateApp(dir);
+        expect(rebuilt.ctx.clock.now()).toBe(now);
+        expect(digest(rebuilt)).toBe(expected);
+        expect(checkInvariants(rebuilt.ctx.store).ok).toBe(true);
+        await rebuilt.close?.();
+      }),
+      { numRuns: 10 },
+    );
   }, 120_000);
 });
 
@@ -177,7 +222,9 @@ describe('faults', () => {
     const live = stateApp(dir);
     const token = await aliceToken(live);
     const listing = plainListings(live, 0)[0]!.listing_number;
-    expect((await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } })).status).toBe(200);
+    expect(
+      (await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } })).status,
+    ).toBe(200);
     const expected = digest(live);
     crash(live);
     const log = join(dir, logsOf(dir).at(-1)!);
@@ -186,18 +233,21 @@ describe('faults', () => {
     const again = stateApp(dir);
     expect(digest(again)).toBe(expected);
     expect(readFileSync(log).length).toBe(whole);
-    expect((await call(again, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } })).status).toBe(200);
+    expect(
+      (await call(again, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } })).status,
+    ).toBe(200);
     const after = digest(again);
     crash(again);
     expect(digest(stateApp(dir))).toBe(after);
   });
 
-  test('a bad record in the middle refuses to start (exit 2\'s message names file and offset); --state-repair cuts there and keeps a copy', async () => {
+  test("a bad record in the middle refuses to start (exit 2's message names file and offset); --state-repair cuts there and keeps a copy", async () => {
     const dir = folder();
     const live = stateApp(dir);
     const token = await aliceToken(live);
     const listing = plainListings(live, 0)[0]!.listing_number;
-    for (let i = 0; i < 3; i++) await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    for (let i = 0; i < 3; i++)
+      await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     crash(live);
     const log = join(dir, logsOf(dir).at(-1)!);
     const bytes = readFileSync(log);
@@ -223,14 +273,18 @@ describe('faults', () => {
     const before = digest(app);
     const cash = (await call(app, 'GET', '/v1/accounts/platform', { token })).body;
     const full: LogIo = {
-      write: async () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); },
+      write: async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
       datasync: async () => undefined,
     };
     app.ctx.operationLog!.useIo(full);
     const refused = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     expect(refused.status).toBe(503);
     expect(refused.body.code).toBe('STATE_WRITE_FAILED');
-    expect(refused.body.message).toMatch(/cannot write its operation log .*world-\d{6}\.log \(ENOSPC: .*\); the change was not made, reads still work/);
+    expect(refused.body.message).toMatch(
+      /cannot write its operation log .*world-\d{6}\.log \(ENOSPC: .*\); the change was not made, reads still work/,
+    );
     expect(digest(app)).toBe(before);
     expect((await call(app, 'GET', '/v1/accounts/platform', { token })).body).toEqual(cash);
     expect((await call(app, 'GET', '/openapi.json')).status).toBe(200);
@@ -251,7 +305,8 @@ describe('faults', () => {
     const live = stateApp(dir);
     const token = await aliceToken(live);
     const listing = plainListings(live, 0)[0]!.listing_number;
-    for (let i = 0; i < 6; i++) await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    for (let i = 0; i < 6; i++)
+      await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     await call(live, 'POST', '/__mock/clock', { body: { advance: '3h' } });
     const expected = digest(live);
     crash(live);
@@ -275,11 +330,14 @@ describe('faults', () => {
     const live = stateApp(dir, { snapshotLogBytes: 1200 });
     const token = await aliceToken(live);
     const listing = plainListings(live, 0)[0]!.listing_number;
-    for (let i = 0; i < 12; i++) await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+    for (let i = 0; i < 12; i++)
+      await call(live, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     await new Promise((r) => setTimeout(r, 200)); // the snapshot is written off the event loop
     const expected = digest(live);
     crash(live);
-    const generations = readdirSync(dir).filter((n) => /^world-\d{6}\.(log|snapshot)$/.test(n)).sort();
+    const generations = readdirSync(dir)
+      .filter((n) => /^world-\d{6}\.(log|snapshot)$/.test(n))
+      .sort();
     expect(generations.length).toBeGreaterThanOrEqual(2);
     expect(generations).not.toContain('world-000001.log');
     expect(digest(stateApp(dir))).toBe(expected);
@@ -292,7 +350,8 @@ describe('starts and replacements that must not drift or leak (review findings)'
     const res = await app.handle(new Request(`http://127.0.0.1${path}`, { method: 'POST' }));
     return { status: res.status, body: (await res.json()) as { code?: string } };
   };
-  const dates = (app: MockApp): string => JSON.stringify(app.ctx.store.listings.map((l) => [l.listing_number, l.listing_creation_date, l.listing_start_date]));
+  const dates = (app: MockApp): string =>
+    JSON.stringify(app.ctx.store.listings.map((l) => [l.listing_number, l.listing_creation_date, l.listing_start_date]));
 
   test('a fresh folder is seeded at the time its base names: killed right after start on a running clock, it rebuilds the same listings', () => {
     const dir = folder();
@@ -334,7 +393,9 @@ describe('starts and replacements that must not drift or leak (review findings)'
 
   test('a start that fails after taking the folder (a snapshot not found) lets it go', () => {
     const dir = folder();
-    expect(() => testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20, fromSnapshot: 'nope' }, () => 0)).toThrow(/no snapshot 'nope'/);
+    expect(() => testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20, fromSnapshot: 'nope' }, () => 0)).toThrow(
+      /no snapshot 'nope'/,
+    );
     const next = testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20 }, () => 0);
     open.push(next);
     expect(next.ctx.store.listings.length).toBeGreaterThan(0);

@@ -125,4 +125,3 @@ describe('order ids with a frozen clock', () => {
     expect([...a.ctx.store.orders.keys()]).toEqual(ids);
   });
 });
-

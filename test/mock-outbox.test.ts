@@ -47,7 +47,12 @@ describe('outbox: one message per event', () => {
     await call(app, 'POST', '/__mock/process');
     expect(await kindsOf(app, id)).toEqual(['order_processed', 'order_completed']);
     const [completed, processed] = await outbox(app);
-    expect(processed).toMatchObject({ to: 'alice@investors.example', order_id: id, subject: `Your order ${id} has been processed`, sent_at: '2026-03-02 12:00:00 +0000' });
+    expect(processed).toMatchObject({
+      to: 'alice@investors.example',
+      order_id: id,
+      subject: `Your order ${id} has been processed`,
+      sent_at: '2026-03-02 12:00:00 +0000',
+    });
     expect(processed!.text).toContain(`Your order ${id}`);
     expect(processed!.text).toContain('results: 1 bid succeeded');
     expect(processed!.text).toContain('Bid status: 1 pending');
@@ -75,12 +80,20 @@ describe('outbox: one message per event', () => {
     const app = makeApp();
     const bob = tokenFor(app, 'bob-1');
     const [a, b] = plainListings(app);
-    await order(app, bob, [{ listing_id: a!.listing_number, bid_amount: 30 }, { listing_id: b!.listing_number, bid_amount: 30 }]);
+    await order(app, bob, [
+      { listing_id: a!.listing_number, bid_amount: 30 },
+      { listing_id: b!.listing_number, bid_amount: 30 },
+    ]);
     await call(app, 'POST', '/v1/orders', { token: bob, body: 'not json' });
     await call(app, 'POST', '/v1/orders', { token: 'unknown', body: { bid_requests: [] } });
     await call(app, 'POST', '/v1/orders', { token: tokenFor(app, 'bob-1', true), body: { bid_requests: [] } });
     const [notJson, funds] = await outbox(app);
-    expect(funds).toMatchObject({ to: 'bob@investors.example', kind: 'order_validation_error', order_id: null, subject: 'Your order could not be placed (ORD0021)' });
+    expect(funds).toMatchObject({
+      to: 'bob@investors.example',
+      kind: 'order_validation_error',
+      order_id: null,
+      subject: 'Your order could not be placed (ORD0021)',
+    });
     expect(funds!.text).toContain('Bid requests: 2, totalling $60.00.');
     expect(funds!.text).toContain('No order was created and no money was moved.');
     expect(notJson).toMatchObject({ kind: 'order_validation_error', subject: 'Your order could not be placed (ORD0032)' });
@@ -117,11 +130,14 @@ describe('outbox: part of the saved world', () => {
     const first = await wholeListingOrder(app);
     await order(app, tokenFor(app, 'bob-1'), [{ listing_id: plainListings(app)[1]!.listing_number, bid_amount: 500 }]);
     await call(app, 'POST', '/__mock/process');
-    expect((await outbox(app)).map((m) => [m.id, m.kind])).toEqual([[2, 'order_processed'], [1, 'order_validation_error']]);
+    expect((await outbox(app)).map((m) => [m.id, m.kind])).toEqual([
+      [2, 'order_processed'],
+      [1, 'order_validation_error'],
+    ]);
     expect((await outbox(app, '?limit=1')).map((m) => m.id)).toEqual([2]);
     expect((await outbox(app, '?to=BOB@investors.example')).map((m) => m.id)).toEqual([1]);
     expect((await outbox(app, `?order_id=${first.id.toUpperCase()}`)).map((m) => m.id)).toEqual([2]);
-    expect((await outbox(app, '?to=nobody@investors.example'))).toEqual([]);
+    expect(await outbox(app, '?to=nobody@investors.example')).toEqual([]);
     expect((await call(app, 'GET', '/__mock/outbox?limit=0')).status).toBe(400);
     expect((await call(app, 'DELETE', '/__mock/outbox')).body).toEqual({ cleared: 2 });
     await call(app, 'POST', '/__mock/process');
@@ -132,7 +148,9 @@ describe('outbox: part of the saved world', () => {
 
   test('GET /__mock/state shows every seeded investor registered with an address', async () => {
     const app = makeApp({ listings: 20 });
-    const { users } = (await call(app, 'GET', '/__mock/state')).body as { users: { user: string; email: string; notifications: boolean }[] };
+    const { users } = (await call(app, 'GET', '/__mock/state')).body as {
+      users: { user: string; email: string; notifications: boolean }[];
+    };
     expect(users.length).toBe(app.ctx.store.users.size);
     for (const u of users) expect(u).toMatchObject({ email: `${u.user}@investors.example`, notifications: true });
     expect(users.map((u) => u.user)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave', 'erin']));

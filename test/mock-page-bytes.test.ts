@@ -52,7 +52,17 @@ function fresh(app: MockApp, account: string, params: Record<string, string>, zo
   const participation = participationOf(store, account);
   const { page, total } = scanListingQuery(store.listings, q, participation);
   const view = { zone, participation, bureaus: q.bureaus, showLoanFields: q.showLoanFields };
-  return { text: JSON.stringify(listEnvelope(page.map((l) => listingView(l, view)), total)), page, view, total };
+  return {
+    text: JSON.stringify(
+      listEnvelope(
+        page.map((l) => listingView(l, view)),
+        total,
+      ),
+    ),
+    page,
+    view,
+    total,
+  };
 }
 
 let app: MockApp;
@@ -89,26 +99,29 @@ describe('a page from kept bytes', () => {
   test('is byte for byte the JSON of the same page built fresh, on the wire and in process', async () => {
     let rows = 0;
     let invested = 0;
-    await fc.assert(fc.asyncProperty(query, async (q) => {
-      const params = paramsOf(q);
-      const account = ACCOUNTS[q.account]!;
-      const want = fresh(app, account, params, q.zone);
-      // Twice: the second page is written from the bytes the first one kept.
-      for (let i = 0; i < 2; i++) {
-        const got = await wire(q.account, params, q.zone);
-        expect(got.text).toBe(want.text);
-        expect(got.length).toBe(Buffer.byteLength(want.text));
-      }
-      expect(Buffer.concat(listingPage(app.ctx.store, want.page, want.view, want.total)).equals(Buffer.from(want.text))).toBe(true);
-      rows += want.page.length;
-      invested += want.page.filter((l) => want.view.participation.has(l.listing_number)).length;
-    }), { numRuns: 150, seed: 20261126 });
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const params = paramsOf(q);
+        const account = ACCOUNTS[q.account]!;
+        const want = fresh(app, account, params, q.zone);
+        // Twice: the second page is written from the bytes the first one kept.
+        for (let i = 0; i < 2; i++) {
+          const got = await wire(q.account, params, q.zone);
+          expect(got.text).toBe(want.text);
+          expect(got.length).toBe(Buffer.byteLength(want.text));
+        }
+        expect(Buffer.concat(listingPage(app.ctx.store, want.page, want.view, want.total)).equals(Buffer.from(want.text))).toBe(true);
+        rows += want.page.length;
+        invested += want.page.filter((l) => want.view.participation.has(l.listing_number)).length;
+      }),
+      { numRuns: 150, seed: 20261126 },
+    );
     // Not met vacuously: pages held rows, many of them with the caller's participation spliced in.
     expect(rows).toBeGreaterThan(1000);
     expect(invested).toBeGreaterThan(50);
   });
 
-  test('reuses a listing\'s kept bytes, and drops them when the listing changes', async () => {
+  test("reuses a listing's kept bytes, and drops them when the listing changes", async () => {
     const store = app.ctx.store;
     const l = plainListings(app).find((x) => x.amount_remaining >= 100)!;
     const params = { listing_number: String(l.listing_number) };
@@ -123,7 +136,10 @@ describe('a page from kept bytes', () => {
     expect(listingPage(store, before.page, before.view, before.total)[1]!.buffer).toBe(first[1]!.buffer);
     expect((await wire(account, params, undefined)).text).toBe(before.text);
 
-    const res = await call(app, 'POST', '/v1/orders', { token: tokens[account], body: { bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] } });
+    const res = await call(app, 'POST', '/v1/orders', {
+      token: tokens[account],
+      body: { bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await applyStep(app, tokens, { kind: 'process' });
     // Funding the bid changed the listing: its kept bytes are gone, and the next page shows the change.

@@ -20,7 +20,11 @@ const PATH = '/v1/accounts/platform';
 const MAX_CHECKED_BODY = 8 * 1024 * 1024;
 
 /** What the upstream answers next: a body with its headers, or a first chunk and then nothing (`hang`). */
-interface Planned { headers: Record<string, string>; body: Buffer; hang?: boolean }
+interface Planned {
+  headers: Record<string, string>;
+  body: Buffer;
+  hang?: boolean;
+}
 
 /** An upstream that answers each request with the planned answer, and notes when an answer's connection closed. */
 async function startUpstream(): Promise<{ origin: string; plan: (p: Planned) => void; closed: () => number; server: Server }> {
@@ -35,24 +39,35 @@ async function startUpstream(): Promise<{ origin: string; plan: (p: Planned) => 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, plan: (p) => (planned = p), closed: () => closedCount, server };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    plan: (p) => (planned = p),
+    closed: () => closedCount,
+    server,
+  };
 }
 
 /** A GET through the proxy with node's own client: the status, headers and the raw bytes (never decoded). */
-function get(origin: string, opts: { leaveAfterFirstChunk?: boolean } = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function get(
+  origin: string,
+  opts: { leaveAfterFirstChunk?: boolean } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: PATH, headers: { authorization: 'Bearer bounds-token', 'accept-encoding': 'gzip, br' }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        if (opts.leaveAfterFirstChunk) {
-          req.destroy();
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, path: PATH, headers: { authorization: 'Bearer bounds-token', 'accept-encoding': 'gzip, br' }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          if (opts.leaveAfterFirstChunk) {
+            req.destroy();
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', (err) => (opts.leaveAfterFirstChunk ? undefined : reject(err)));
     req.end();
   });
@@ -118,7 +133,9 @@ describe('the proxy in front of answers it cannot read whole', () => {
     upstream.plan({ headers: { 'content-encoding': 'gzip' }, body: bomb });
     const { res, entry } = await exchange(proxy);
     expect(res.body.equals(bomb)).toBe(true);
-    expect(problems(entry)).toEqual([`answer /body: decoded of gzip past ${MAX_CHECKED_BODY} bytes, more than the proxy checks; the body was not checked`]);
+    expect(problems(entry)).toEqual([
+      `answer /body: decoded of gzip past ${MAX_CHECKED_BODY} bytes, more than the proxy checks; the body was not checked`,
+    ]);
   });
 
   it('a brotli bomb (64 MiB in ~100 bytes) is stopped at the bound, the default or one given (64 KiB), and reported', async () => {
@@ -129,7 +146,9 @@ describe('the proxy in front of answers it cannot read whole', () => {
       const { res, entry } = await exchange(via);
       expect(res.body.equals(bomb)).toBe(true);
       const limit = via === small ? 64 * 1024 : MAX_CHECKED_BODY;
-      expect(problems(entry)).toEqual([`answer /body: decoded of br past ${limit} bytes, more than the proxy checks; the body was not checked`]);
+      expect(problems(entry)).toEqual([
+        `answer /body: decoded of br past ${limit} bytes, more than the proxy checks; the body was not checked`,
+      ]);
     }
   });
 
@@ -138,7 +157,11 @@ describe('the proxy in front of answers it cannot read whole', () => {
     upstream.plan({ headers: { 'content-encoding': 'gzip' }, body: plain });
     const { res, entry } = await exchange(proxy);
     expect(res.body.equals(plain)).toBe(true);
-    expect(problems(entry)).toEqual([expect.stringMatching(/^answer \/body: content-encoding gzip, but the body does not decode as gzip \(.+\); the body was not checked$/)]);
+    expect(problems(entry)).toEqual([
+      expect.stringMatching(
+        /^answer \/body: content-encoding gzip, but the body does not decode as gzip \(.+\); the body was not checked$/,
+      ),
+    ]);
   });
 
   it('an answer larger than the bound is passed on whole and reported as not checked; a coding the proxy does not know too', async () => {
@@ -148,7 +171,9 @@ describe('the proxy in front of answers it cannot read whole', () => {
     expect(res.body.equals(big)).toBe(true);
     expect(problems(entry)).toEqual([`answer /body: ${big.length} bytes, more than the proxy checks (65536); the body was not checked`]);
     upstream.plan({ headers: { 'content-encoding': 'zstd' }, body: Buffer.from(account) });
-    expect(problems((await exchange(proxy)).entry)).toEqual(['answer /body: content-encoding zstd is not one the proxy decodes (gzip, deflate, br); the body was not checked']);
+    expect(problems((await exchange(proxy)).entry)).toEqual([
+      'answer /body: content-encoding zstd is not one the proxy decodes (gzip, deflate, br); the body was not checked',
+    ]);
   });
 
   it('a client gone before the end of the answer: the upstream is let go, and the exchange says it was not checked', async () => {

@@ -38,7 +38,10 @@ describe('the proxy in front of the real answers of the corpus', () => {
 
   beforeAll(async () => {
     [newest, oldest] = await Promise.all([startFixtureServer(NEWEST), startFixtureServer(OLDEST)]);
-    [viaNewest, viaOldest] = await Promise.all([startProxy({ upstream: newest.env.MKT_ROOT_URL! }), startProxy({ upstream: oldest.env.MKT_ROOT_URL! })]);
+    [viaNewest, viaOldest] = await Promise.all([
+      startProxy({ upstream: newest.env.MKT_ROOT_URL! }),
+      startProxy({ upstream: oldest.env.MKT_ROOT_URL! }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([viaNewest?.close(), viaOldest?.close()]);
@@ -59,7 +62,9 @@ describe('the proxy in front of the real answers of the corpus', () => {
   async function runAll(proxy: RunningProxy): Promise<void> {
     for (const [method, target, body] of ROUTES) {
       const res = await fetch(`${proxy.origin}${target}`, {
-        method, body, headers: { authorization: 'Bearer fixture-token', ...(body ? { 'content-type': 'application/json' } : {}) },
+        method,
+        body,
+        headers: { authorization: 'Bearer fixture-token', ...(body ? { 'content-type': 'application/json' } : {}) },
       });
       expect(res.status, `${method} ${target}`).toBe(200);
       await res.arrayBuffer();
@@ -85,35 +90,94 @@ describe('the proxy in front of the real answers of the corpus', () => {
     ...SHARED,
     'answer POST /v1/orders/ /body/order_id', // the same placeholder id in the order just created
     // Two bureau2 elements sent as -4.0: the spec's range is 0-999 with -1 (no trades of this type) as its only special value.
-    ...under(LISTINGS, '/body/result/*/credit_bureau_values_bureau2_indexed/', ['g099s_public_records_last_24_months', 's207s_months_since_most_recent_public_record_bankruptcy']),
+    ...under(LISTINGS, '/body/result/*/credit_bureau_values_bureau2_indexed/', [
+      'g099s_public_records_last_24_months',
+      's207s_months_since_most_recent_public_record_bankruptcy',
+    ]),
   ];
   const EXPECTED_OLDEST = [
     ...SHARED,
     // The 2015 search route's listing (go-search.json): fields of that retired route the v2 listing does not have…
     ...under(LISTINGS, '/body/result/*/', [
-      'amount_delinquent', 'bankcard_utilization', 'borrower_city', 'borrower_metropolitan_area', 'credit_lines_last7_years', 'credit_pull_date',
-      'current_credit_lines', 'current_delinquencies', 'delinquencies_last7_years', 'delinquencies_over30_days', 'delinquencies_over60_days',
-      'delinquencies_over90_days', 'dt_iwplatform_loan', 'first_recorded_credit_line', 'group_indicator', 'inquiries_last6_months',
-      'installment_balance', 'is_homeowner', 'monthly_debt', 'now_delinquent_derog', 'oldest_trade_open_date', 'open_credit_lines',
-      'public_records_last10_years', 'public_records_last12_months', 'real_estate_balance', 'real_estate_payment', 'revolving_available_percent',
-      'revolving_balance', 'satisfactory_accounts', 'scorex', 'total_inquiries', 'total_open_revolving_accounts', 'total_trade_items', 'was_delinquent_derog',
+      'amount_delinquent',
+      'bankcard_utilization',
+      'borrower_city',
+      'borrower_metropolitan_area',
+      'credit_lines_last7_years',
+      'credit_pull_date',
+      'current_credit_lines',
+      'current_delinquencies',
+      'delinquencies_last7_years',
+      'delinquencies_over30_days',
+      'delinquencies_over60_days',
+      'delinquencies_over90_days',
+      'dt_iwplatform_loan',
+      'first_recorded_credit_line',
+      'group_indicator',
+      'inquiries_last6_months',
+      'installment_balance',
+      'is_homeowner',
+      'monthly_debt',
+      'now_delinquent_derog',
+      'oldest_trade_open_date',
+      'open_credit_lines',
+      'public_records_last10_years',
+      'public_records_last12_months',
+      'real_estate_balance',
+      'real_estate_payment',
+      'revolving_available_percent',
+      'revolving_balance',
+      'satisfactory_accounts',
+      'scorex',
+      'total_inquiries',
+      'total_open_revolving_accounts',
+      'total_trade_items',
+      'was_delinquent_derog',
     ]),
     // …and the v2 fields it lacks (added since, or spelled otherwise then: dt_iwplatform_loan for dti_wplatform_loan).
     ...under(LISTINGS, '/body/result/*/', [
-      'biddable', 'co_borrower_application', 'credit_bureau_values_bureau2_indexed', 'decision_bureau', 'dti_wplatform_loan',
-      'has_mortgage', 'historical_return', 'historical_return_10th_pctl', 'historical_return_90th_pctl', 'invested', 'investment_product_id',
-      'last_updated_date', 'listing_end_date', 'prior_platform_loans_late_cycles', 'prior_platform_loans_late_payments_one_month_plus',
+      'biddable',
+      'co_borrower_application',
+      'credit_bureau_values_bureau2_indexed',
+      'decision_bureau',
+      'dti_wplatform_loan',
+      'has_mortgage',
+      'historical_return',
+      'historical_return_10th_pctl',
+      'historical_return_90th_pctl',
+      'invested',
+      'investment_product_id',
+      'last_updated_date',
+      'listing_end_date',
+      'prior_platform_loans_late_cycles',
+      'prior_platform_loans_late_payments_one_month_plus',
     ]),
     // The 2015 notes lack the fields added to a note since.
     ...under('GET /v1/notes/', '/body/result/*/', [
-      'accrued_interest', 'co_borrower_application', 'collection_fees_paid_pro_rata_share', 'is_in_bankruptcy', 'is_sold_folio', 'lender_yield',
-      'loan_extension_status', 'loan_extension_term', 'loan_settlement_status', 'ownership_start_date', 'payment_received',
+      'accrued_interest',
+      'co_borrower_application',
+      'collection_fees_paid_pro_rata_share',
+      'is_in_bankruptcy',
+      'is_sold_folio',
+      'lender_yield',
+      'loan_extension_status',
+      'loan_extension_term',
+      'loan_settlement_status',
+      'ownership_start_date',
+      'payment_received',
       'platform_proceeds_net_received',
     ]),
     // The 2015 account: fields added since, inflight_gross (gone since), and date-only dates where the
     // document has the date-time form (`2015-10-23`, not `2015-10-23 00:00:00 +0000`).
     ...under('GET /v1/accounts/platform', '/body/', [
-      'external_user_id', 'invested_notes', 'pending_bids', 'pending_deposit', 'platform_account_digest', 'inflight_gross', 'last_deposit_date', 'last_withdraw_date',
+      'external_user_id',
+      'invested_notes',
+      'pending_bids',
+      'pending_deposit',
+      'platform_account_digest',
+      'inflight_gross',
+      'last_deposit_date',
+      'last_withdraw_date',
     ]),
   ];
 
@@ -132,9 +196,15 @@ describe('the proxy in front of the real answers of the corpus', () => {
     expect(JSON.stringify(all)).not.toMatch(/platform_rating/);
     // Each difference names the field exactly (the row), the operation as the document spells it, and what is wrong.
     const loans = newestEntries.find((e) => e.path === '/v1/loans')!.violations!;
-    expect(loans[0]).toEqual({ direction: 'answer', operation: 'GET /v1/loans/', field: '/body/result/0/loan_default_reason', problem: 'must be null; must be equal to one of the allowed values' });
+    expect(loans[0]).toEqual({
+      direction: 'answer',
+      operation: 'GET /v1/loans/',
+      field: '/body/result/0/loan_default_reason',
+      problem: 'must be null; must be equal to one of the allowed values',
+    });
     // Where the spec is silent the real answers pass: a negative last withdrawal, a held note without ownership_end_date.
-    for (const path of ['/v1/accounts/platform', '/v1/notes']) expect(newestEntries.find((e) => e.path === path)!.violations ?? []).toEqual([]);
+    for (const path of ['/v1/accounts/platform', '/v1/notes'])
+      expect(newestEntries.find((e) => e.path === path)!.violations ?? []).toEqual([]);
     // Only the entries with violations, when asked.
     const only = await journal(viaNewest, '?violations=true');
     expect(only.total_count).toBe(newestEntries.filter((e) => (e.violations ?? []).length > 0).length);
@@ -159,7 +229,12 @@ async function startEcho(): Promise<{ origin: string; seen: Raw[]; server: Serve
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-upstream': 'yes', 'set-cookie': ['a=1', 'b=2'], date: 'Mon, 01 Jun 2026 12:00:00 GMT' });
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'x-upstream': 'yes',
+        'set-cookie': ['a=1', 'b=2'],
+        date: 'Mon, 01 Jun 2026 12:00:00 GMT',
+      });
       res.end(Buffer.from([0xff, 0x00, 0xfe, 0x41]));
     });
   });
@@ -168,7 +243,13 @@ async function startEcho(): Promise<{ origin: string; seen: Raw[]; server: Serve
 }
 
 /** One request with node's own client (the target as given, byte for byte), and the answer as raw as node gives it. */
-function send(origin: string, method: string, target: string, headers: Record<string, string | string[]>, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function send(
+  origin: string,
+  method: string,
+  target: string,
+  headers: Record<string, string | string[]>,
+  body?: Buffer,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path: target, headers, agent: false }, (res) => {
@@ -197,8 +278,21 @@ describe('the proxy forwards', () => {
     const body = Buffer.from('{"bid_requests":"none","extra":1}');
     const target = '/v1/notes/?limit=abc&zzz=%41%2c&limit=2';
     const before = echo.seen.length;
-    await send(proxy.origin, 'GET', target, { authorization: 'Bearer sekrit-token-123', 'X-Client': 'Mixed Case', 'x-dup': ['one', 'two'], accept: '*/*', connection: 'keep-alive, x-hop', 'x-hop': 'mine' });
-    const answer = await send(proxy.origin, 'POST', '/v1/orders/', { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }, body);
+    await send(proxy.origin, 'GET', target, {
+      authorization: 'Bearer sekrit-token-123',
+      'X-Client': 'Mixed Case',
+      'x-dup': ['one', 'two'],
+      accept: '*/*',
+      connection: 'keep-alive, x-hop',
+      'x-hop': 'mine',
+    });
+    const answer = await send(
+      proxy.origin,
+      'POST',
+      '/v1/orders/',
+      { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) },
+      body,
+    );
     const [get, post] = echo.seen.slice(before);
     // The target as sent, under the upstream's base path; the headers as sent, Host naming the upstream.
     expect(get!.url).toBe(`/base${target}`);
@@ -220,7 +314,8 @@ describe('the proxy forwards', () => {
     expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
     expect(answer.headers.date).toBe('Mon, 01 Jun 2026 12:00:00 GMT');
     const entries = (await journal(proxy, '?limit=2')).result;
-    const problems = (e: RequestLogEntry | undefined) => (e?.violations ?? []).map((v: ExchangeViolation) => [v.direction, v.operation, v.field, v.problem]);
+    const problems = (e: RequestLogEntry | undefined) =>
+      (e?.violations ?? []).map((v: ExchangeViolation) => [v.direction, v.operation, v.field, v.problem]);
     expect(problems(entries.find((e) => e.method === 'GET'))).toEqual([
       ['request', 'GET /v1/notes/', '/query/limit', 'given 2 times; the document has one value'],
       ['request', 'GET /v1/notes/', '/query/limit', 'must be integer'],
@@ -241,22 +336,38 @@ describe('the proxy forwards', () => {
     const dead = await startProxy({ upstream: 'http://127.0.0.1:9/' });
     try {
       // Targets of any bytes node will send (0x21-0xff), with `?`, `%` escapes and dot segments likely.
-      const targetChar = fc.oneof(fc.constantFrom('/', '?', '%', '.', '..', '%2e', '%2F', '#', '&', '='), fc.integer({ min: 0x21, max: 0xff }).map((c) => String.fromCharCode(c)));
+      const targetChar = fc.oneof(
+        fc.constantFrom('/', '?', '%', '.', '..', '%2e', '%2F', '#', '&', '='),
+        fc.integer({ min: 0x21, max: 0xff }).map((c) => String.fromCharCode(c)),
+      );
       const target = fc.array(targetChar, { maxLength: 40 }).map((cs) => `/${cs.join('')}`);
-      await fc.assert(fc.asyncProperty(
-        target, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'), fc.uint8Array({ maxLength: 300 }), fc.boolean(),
-        async (t, method, bytes, toDead) => {
-          const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(bytes);
-          const res = await send((toDead ? dead : proxy).origin, method, t, { 'content-type': 'application/json', ...(body ? { 'content-length': String(body.length) } : {}) }, body);
-          if (res.status === 400) {
-            // The proxy's own refusal (a target node's parser or undici will not take), said in JSON.
-            if (method !== 'HEAD') expect(JSON.parse(res.body.toString()).message).toMatch(/^request/);
-          } else if (toDead) {
-            expect(res.status).toBe(502);
-            if (method !== 'HEAD') expect(JSON.parse(res.body.toString()).message).toContain('upstream http://127.0.0.1:9 cannot be reached');
-          } else expect(res.status).toBe(200);
-        },
-      ), { numRuns: 80 });
+      await fc.assert(
+        fc.asyncProperty(
+          target,
+          fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+          fc.uint8Array({ maxLength: 300 }),
+          fc.boolean(),
+          async (t, method, bytes, toDead) => {
+            const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(bytes);
+            const res = await send(
+              (toDead ? dead : proxy).origin,
+              method,
+              t,
+              { 'content-type': 'application/json', ...(body ? { 'content-length': String(body.length) } : {}) },
+              body,
+            );
+            if (res.status === 400) {
+              // The proxy's own refusal (a target node's parser or undici will not take), said in JSON.
+              if (method !== 'HEAD') expect(JSON.parse(res.body.toString()).message).toMatch(/^request/);
+            } else if (toDead) {
+              expect(res.status).toBe(502);
+              if (method !== 'HEAD')
+                expect(JSON.parse(res.body.toString()).message).toContain('upstream http://127.0.0.1:9 cannot be reached');
+            } else expect(res.status).toBe(200);
+          },
+        ),
+        { numRuns: 80 },
+      );
       // Still answering.
       expect((await send(proxy.origin, 'GET', '/v1/notes/', {})).status).toBe(200);
     } finally {
@@ -271,9 +382,18 @@ describe('an upstream the proxy cannot reach', () => {
     try {
       const res = await fetch(`${proxy.origin}/v1/accounts/platform`, { headers: { authorization: 'Bearer abc-secret-token' } });
       expect(res.status).toBe(502);
-      expect(await res.json()).toEqual({ code: 'PROXY_UPSTREAM', message: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:9\/mock cannot be reached: ECONNREFUSED/) });
+      expect(await res.json()).toEqual({
+        code: 'PROXY_UPSTREAM',
+        message: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:9\/mock cannot be reached: ECONNREFUSED/),
+      });
       const [entry] = (await journal(proxy)).result;
-      expect(entry).toMatchObject({ method: 'GET', path: '/v1/accounts/platform', status: 502, fault: 'upstream unreachable: ECONNREFUSED', violations: [] });
+      expect(entry).toMatchObject({
+        method: 'GET',
+        path: '/v1/accounts/platform',
+        status: 502,
+        fault: 'upstream unreachable: ECONNREFUSED',
+        violations: [],
+      });
       expect(entry!.headers.authorization).toBe('Bearer ***');
     } finally {
       await proxy.close();
@@ -284,20 +404,33 @@ describe('an upstream the proxy cannot reach', () => {
 describe('the summary on stop', () => {
   it('groups the differences by endpoint and field, array positions as *, with counts', () => {
     const tally = new ViolationTally();
-    const v = (operation: string, field: string, problem: string, direction: 'request' | 'answer' = 'answer'): ExchangeViolation => ({ direction, operation, field, problem });
-    tally.add([v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'), v('GET /v1/notes/', '/body/result/1/lender_yield', 'missing (required)')]);
-    tally.add([v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'), v('GET /v1/notes/', '/query/limit', 'must be integer', 'request')]);
+    const v = (operation: string, field: string, problem: string, direction: 'request' | 'answer' = 'answer'): ExchangeViolation => ({
+      direction,
+      operation,
+      field,
+      problem,
+    });
+    tally.add([
+      v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'),
+      v('GET /v1/notes/', '/body/result/1/lender_yield', 'missing (required)'),
+    ]);
+    tally.add([
+      v('GET /v1/notes/', '/body/result/0/lender_yield', 'missing (required)'),
+      v('GET /v1/notes/', '/query/limit', 'must be integer', 'request'),
+    ]);
     tally.add([]);
     tally.add([v('POST /v1/orders/', '/body/order_id', 'must match format "uuid"')]);
-    expect(tally.text()).toBe([
-      'proxy: 4 exchange(s), 3 with differences from the OpenAPI document; by endpoint and field (array positions as *):',
-      '  GET /v1/notes/',
-      '        1 × request /query/limit: must be integer',
-      '        3 × answer /body/result/*/lender_yield: missing (required)',
-      '  POST /v1/orders/',
-      '        1 × answer /body/order_id: must match format "uuid"',
-      '',
-    ].join('\n'));
+    expect(tally.text()).toBe(
+      [
+        'proxy: 4 exchange(s), 3 with differences from the OpenAPI document; by endpoint and field (array positions as *):',
+        '  GET /v1/notes/',
+        '        1 × request /query/limit: must be integer',
+        '        3 × answer /body/result/*/lender_yield: missing (required)',
+        '  POST /v1/orders/',
+        '        1 × answer /body/order_id: must match format "uuid"',
+        '',
+      ].join('\n'),
+    );
     const none = new ViolationTally();
     none.add([]);
     expect(none.text()).toBe('proxy: 1 exchange(s), 0 with differences from the OpenAPI document\n');
@@ -309,15 +442,24 @@ describe("the proxy's journal", () => {
     const secrets = new SeenSecrets(() => 0);
     const journal = new RequestLog(secrets, 10, () => 0);
     // A token request (its form is never kept) and the token endpoint's answer: the proxy learns their secrets.
-    secrets.learnRequest('/v1/security/oauth/token', undefined, 'application/x-www-form-urlencoded',
-      'grant_type=authorization_key&client_id=c&client_secret=plain-client-secret&auth_key=plain-auth-key');
+    secrets.learnRequest(
+      '/v1/security/oauth/token',
+      undefined,
+      'application/x-www-form-urlencoded',
+      'grant_type=authorization_key&client_id=c&client_secret=plain-client-secret&auth_key=plain-auth-key',
+    );
     secrets.learnAnswer('/v1/security/oauth/token', '{"access_token":"plain-access-token","refresh_token":"plain-refresh-token"}');
     secrets.learnRequest('/v1/notes', 'Bearer plain-bearer-token', undefined, '');
     const told = 'plain-client-secret plain-auth-key plain-access-token plain-refresh-token plain-bearer-token';
     const arrival = journal.arrive(undefined);
     journal.record(arrival, {
-      method: 'POST', path: '/v1/orders', search: `?note=${encodeURIComponent(told)}`, headers: { 'x-note': told, 'content-type': 'application/json' },
-      bodyText: JSON.stringify({ note: told }), status: 200, violations: [],
+      method: 'POST',
+      path: '/v1/orders',
+      search: `?note=${encodeURIComponent(told)}`,
+      headers: { 'x-note': told, 'content-type': 'application/json' },
+      bodyText: JSON.stringify({ note: told }),
+      status: 200,
+      violations: [],
     });
     const [entry] = journal.list(10).result;
     const text = JSON.stringify(entry);
@@ -328,9 +470,23 @@ describe("the proxy's journal", () => {
 
   it('lists only the entries with violations, pages and `since` as the whole journal does', () => {
     const journal = new RequestLog(new SeenSecrets(() => 0), 4, () => 0);
-    const v: ExchangeViolation = { direction: 'request', operation: 'GET /v1/notes/', field: '/query/x', problem: 'not a parameter of GET /v1/notes/' };
+    const v: ExchangeViolation = {
+      direction: 'request',
+      operation: 'GET /v1/notes/',
+      field: '/query/x',
+      problem: 'not a parameter of GET /v1/notes/',
+    };
     // Ids 1..6 in a journal of 4: 1 and 2 are gone; of 3..6, 3, 5 and 6 differ.
-    for (let id = 1; id <= 6; id++) journal.record(journal.arrive(undefined), { method: 'GET', path: `/p${id}`, search: '', headers: {}, bodyText: null, status: 200, violations: id === 4 ? [] : [v] });
+    for (let id = 1; id <= 6; id++)
+      journal.record(journal.arrive(undefined), {
+        method: 'GET',
+        path: `/p${id}`,
+        search: '',
+        headers: {},
+        bodyText: null,
+        status: 200,
+        violations: id === 4 ? [] : [v],
+      });
     const ids = (r: { result: RequestLogEntry[]; total: number }) => [r.result.map((e) => e.id), r.total];
     expect(ids(journal.listViolations(10))).toEqual([[6, 5, 3], 3]);
     expect(ids(journal.listViolations(1, undefined, 1))).toEqual([[5], 3]);
@@ -340,7 +496,7 @@ describe("the proxy's journal", () => {
 });
 
 describe('what a difference quotes of the request', () => {
-  it('never shows a token the client sent: in a path, a query parameter\'s name or a body property\'s name, in the journal and in the summary', async () => {
+  it("never shows a token the client sent: in a path, a query parameter's name or a body property's name, in the journal and in the summary", async () => {
     const mock = await startMock({ listings: 20 });
     const proxy = await startProxy({ upstream: mock.origin });
     try {
@@ -348,7 +504,13 @@ describe('what a difference quotes of the request', () => {
       const auth = { authorization: `Bearer ${token}` };
       await (await fetch(`${proxy.origin}/v1/accounts/${token}/x`, { headers: auth })).text();
       await (await fetch(`${proxy.origin}/v1/loans/?${token}=1`, { headers: auth })).text();
-      await (await fetch(`${proxy.origin}/v1/orders/`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ [token]: 1 }) })).text();
+      await (
+        await fetch(`${proxy.origin}/v1/orders/`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ [token]: 1 }),
+        })
+      ).text();
       const page = await journal(proxy, '?violations=true');
       // Each of the three differs from the document, and says where, with the token redacted.
       expect(page.result).toHaveLength(3);
@@ -371,7 +533,11 @@ describe("a mock's own journal asked for violations", () => {
       const all = (await (await fetch(`${mock.origin}/__mock/requests`)).json()) as Page;
       expect(all.total_count).toBeGreaterThan(0);
       expect(all.result.every((e) => !('violations' in e))).toBe(true);
-      expect(await (await fetch(`${mock.origin}/__mock/requests?violations=true`)).json()).toEqual({ result: [], result_count: 0, total_count: 0 });
+      expect(await (await fetch(`${mock.origin}/__mock/requests?violations=true`)).json()).toEqual({
+        result: [],
+        result_count: 0,
+        total_count: 0,
+      });
       const bad = await fetch(`${mock.origin}/__mock/requests?violations=yes`);
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({ code: 'VAL0001', message: "violations: must be true or false, got 'yes'" });

@@ -13,7 +13,6 @@ function pathOf(raw: string): string {
   return t.url.pathname;
 }
 
-
 describe('normaliseTarget', () => {
   it('resolves dot segments (also escaped), collapses slashes, reads \\ as / and drops a trailing slash', () => {
     expect(pathOf('/v1/../__mock/state')).toBe('/__mock/state');
@@ -29,9 +28,17 @@ describe('normaliseTarget', () => {
 
   it('reads the spellings its header lists as it says (the journal key of issue #22 reproduces them)', () => {
     const cases: [string, string][] = [
-      ['/%76%31/loans/', '/v1/loans'], ['///', '/'], ['/../v1', '/v1'], ['/v1/x/%2E%2E/loans', '/v1/loans'],
-      ['/v1/%2f/%3a/%5c', '/v1/%2F/%3A/%5C'], ['/%252e/v1', '/%252e/v1'], ['/V1/loans;x', '/V1/loans;x'],
-      ['HTTPS://user@h:1/v1//loans#frag', '/v1/loans'], ['http:h/v1', '/v1'], ['http://h', '/'], ['/v1\\loans', '/v1/loans'],
+      ['/%76%31/loans/', '/v1/loans'],
+      ['///', '/'],
+      ['/../v1', '/v1'],
+      ['/v1/x/%2E%2E/loans', '/v1/loans'],
+      ['/v1/%2f/%3a/%5c', '/v1/%2F/%3A/%5C'],
+      ['/%252e/v1', '/%252e/v1'],
+      ['/V1/loans;x', '/V1/loans;x'],
+      ['HTTPS://user@h:1/v1//loans#frag', '/v1/loans'],
+      ['http:h/v1', '/v1'],
+      ['http://h', '/'],
+      ['/v1\\loans', '/v1/loans'],
     ];
     for (const [raw, path] of cases) expect(pathOf(raw), raw).toBe(path);
   });
@@ -55,7 +62,9 @@ describe('normaliseTarget', () => {
     expect(problem('*')).toMatch(/must start with '\/'/);
     expect(problem('/v1/lo ans')).toMatch(/only printable ASCII/);
     expect(problem('/v1/lo\u00e9ns')).toMatch(/U\+00E9/);
-    expect(problem('//[zz]/v1/loans')).toMatch(/'\[' in the path '\/\/\[zz\]\/v1\/loans' is allowed only around an IP address in the authority/);
+    expect(problem('//[zz]/v1/loans')).toMatch(
+      /'\[' in the path '\/\/\[zz\]\/v1\/loans' is allowed only around an IP address in the authority/,
+    );
     expect(problem('http://h/v1/loans/[1]')).toMatch(/'\[' in the path/);
     expect(problem('/v1/loans/{loan_number}')).toMatch(/'\{' in the path .* is allowed nowhere in a URL; percent-encode it \(%7B\)/);
     for (const ch of '"<>^`|}]') expect(problem(`/v1/a${ch}b`), ch).toMatch(/in the path/);
@@ -66,14 +75,31 @@ describe('normaliseTarget', () => {
   });
 
   it('never throws, and a normalised path reads the same when normalised again', () => {
-    const chars = fc.constantFrom(...'/.%\\?#azAZ09_-~:@[]{}|"<>^`'.split(''), '%2e', '%2E', '%2F', '%5C', '%zz', '%FF', '%C3%A9', '..', '__mock');
-    fc.assert(fc.property(fc.array(chars, { maxLength: 30 }).map((a) => `/${a.join('')}`), (raw) => {
-      const t = normaliseTarget(raw, ORIGIN);
-      if (!t.ok) return;
-      const again = normaliseTarget(t.url.pathname + t.url.search, ORIGIN);
-      expect(again.ok && again.url.pathname).toBe(t.url.pathname);
-      expect(t.url.origin).toBe(ORIGIN);
-    }), { numRuns: 2000 });
+    const chars = fc.constantFrom(
+      ...'/.%\\?#azAZ09_-~:@[]{}|"<>^`'.split(''),
+      '%2e',
+      '%2E',
+      '%2F',
+      '%5C',
+      '%zz',
+      '%FF',
+      '%C3%A9',
+      '..',
+      '__mock',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 30 }).map((a) => `/${a.join('')}`),
+        (raw) => {
+          const t = normaliseTarget(raw, ORIGIN);
+          if (!t.ok) return;
+          const again = normaliseTarget(t.url.pathname + t.url.search, ORIGIN);
+          expect(again.ok && again.url.pathname).toBe(t.url.pathname);
+          expect(t.url.origin).toBe(ORIGIN);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('normalisePath is what the fault settings use, so /v1/orders/ and /v1/./orders mean /v1/orders', () => {
@@ -127,10 +153,13 @@ describe('PathMemo', () => {
       fc.string({ maxLength: 8 }).map((s) => `/${s}`),
       fc.string({ minLength: 190, maxLength: 260 }).map((s) => `/${s}`),
     );
-    fc.assert(fc.property(fc.array(path, { maxLength: 400 }), (paths) => {
-      const memo = new PathMemo();
-      for (const p of paths) expect(memo.normalise(p)).toEqual(normalisePath(p));
-      for (const p of paths) expect(normaliseTarget(`${p}?q=1`, ORIGIN, memo)).toEqual(normaliseTarget(`${p}?q=1`, ORIGIN));
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 400 }), (paths) => {
+        const memo = new PathMemo();
+        for (const p of paths) expect(memo.normalise(p)).toEqual(normalisePath(p));
+        for (const p of paths) expect(normaliseTarget(`${p}?q=1`, ORIGIN, memo)).toEqual(normaliseTarget(`${p}?q=1`, ORIGIN));
+      }),
+      { numRuns: 30 },
+    );
   });
 });

@@ -63,7 +63,9 @@ async function someActiveListing(m: ServedMock, token: string): Promise<number> 
 
 /** Whether the listing is open for bids (the search shows only those). */
 async function biddable(m: ServedMock, token: string, listing: number): Promise<boolean> {
-  const res = await fetch(`${m.origin}/listingsvc/v2/listings/?listing_number=${listing}`, { headers: { authorization: `bearer ${token}` } });
+  const res = await fetch(`${m.origin}/listingsvc/v2/listings/?listing_number=${listing}`, {
+    headers: { authorization: `bearer ${token}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { total_count: number }).total_count === 1;
 }
@@ -85,7 +87,9 @@ describe('mock serve --state: snapshots on disk', () => {
     m = await serve(['--state', file, '--listings', '60', '--start', START]);
     expect(await biddable(m, token, listing)).toBe(false); // the state file kept the withdrawal
     const listed = await mkt(m, ['mock', 'snapshot', 'list', '-o', 'json']);
-    expect(JSON.parse(listed.stdout).result).toEqual([expect.objectContaining({ name: 'base', now: '2026-06-01 12:00:00 +0000', bytes: statSync(path).size, problem: null })]);
+    expect(JSON.parse(listed.stdout).result).toEqual([
+      expect.objectContaining({ name: 'base', now: '2026-06-01 12:00:00 +0000', bytes: statSync(path).size, problem: null }),
+    ]);
     expect((await mkt(m, ['mock', 'snapshot', 'load', 'base'])).code).toBe(0);
     expect(await biddable(m, token, listing)).toBe(true);
     await withdraw(m, listing);
@@ -135,15 +139,27 @@ describe('mock serve --state: snapshots on disk', () => {
     /** The time of the world snapshot 'a' holds: before each trial, the one the last trial left. */
     let before = (await state(m)).now;
     for (let trial = 0; trial < KILL_TRIALS; trial++) {
-      await fetch(`${m.origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"1h"}' });
-      const saving = fetch(`${m.origin}/__mock/snapshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","replace":true}' })
-        .then((r) => r.status, () => null);
+      await fetch(`${m.origin}/__mock/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advance":"1h"}',
+      });
+      const saving = fetch(`${m.origin}/__mock/snapshots`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"a","replace":true}',
+      }).then(
+        (r) => r.status,
+        () => null,
+      );
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
       m.child.kill('SIGKILL');
       await m.exited;
       const acked = await saving;
       m = await serve(['--state', file, '--listings', '3000', '--start', START]);
-      const listed = JSON.parse((await mkt(m, ['mock', 'snapshot', 'list', '-o', 'json'])).stdout) as { result: { name: string; problem: string | null; now: string }[] };
+      const listed = JSON.parse((await mkt(m, ['mock', 'snapshot', 'list', '-o', 'json'])).stdout) as {
+        result: { name: string; problem: string | null; now: string }[];
+      };
       expect(listed.result.map((s) => [s.name, s.problem])).toEqual([['a', null]]);
       // Whatever the kill hit, the snapshot is whole and is one of two: the one before this save, or this
       // save's world (an hour later: the clock's time, which the log kept); an answered save is the latter.
@@ -198,7 +214,8 @@ describe('an empty world: --listings 0, --history none', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
     const bid = await fetch(`${m.origin}/v1/orders/`, {
-      method: 'POST', headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ bid_requests: [{ listing_id: 10_000_000, bid_amount: 25 }] }),
     });
     expect(bid.status).toBeGreaterThanOrEqual(400);

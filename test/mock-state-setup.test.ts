@@ -17,8 +17,15 @@ async function serve(file: string): Promise<{ code: number; err: string }> {
   let err = '';
   stderr.on('data', (d) => (err += String(d)));
   const io: Io = {
-    stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
-    env: { MKT_CONFIG_DIR: '/nonexistent-mkt-config' }, sleep: async () => undefined, now: () => 0,
+    stdout: new PassThrough(),
+    stderr,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    env: { MKT_CONFIG_DIR: '/nonexistent-mkt-config' },
+    sleep: async () => undefined,
+    now: () => 0,
     // Were the mock to start, it would stop at once: the test is about not starting.
     stopSignal: async () => 'SIGTERM',
   };
@@ -63,7 +70,7 @@ describe('mkt mock serve --state at start', () => {
   });
 });
 
-describe('stateWriteError: a file system refusal as the setup\'s to fix', () => {
+describe("stateWriteError: a file system refusal as the setup's to fix", () => {
   const fsError = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
 
   test.each([
@@ -78,7 +85,9 @@ describe('stateWriteError: a file system refusal as the setup\'s to fix', () => 
   ])('%s names the path and says why', (code, problem) => {
     const err = stateWriteError('/data/mock/world.json', fsError(code));
     expect(err).toBeInstanceOf(StateWriteError);
-    expect((err as Error).message).toBe(`mock state /data/mock/world.json ${problem}; give --state a path in a folder that exists and can be written`);
+    expect((err as Error).message).toBe(
+      `mock state /data/mock/world.json ${problem}; give --state a path in a folder that exists and can be written`,
+    );
   });
 
   test('an error that is no file system refusal stays what it was (a bug)', () => {

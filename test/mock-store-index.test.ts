@@ -27,7 +27,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('order' as const),
       account: fc.nat(ACCOUNTS.length - 1),
-      picks: fc.array(fc.record({ listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 300 }), whole: fc.nat(4).map((n) => n === 0) }), { minLength: 1, maxLength: 3 }),
+      picks: fc.array(
+        fc.record({ listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 300 }), whole: fc.nat(4).map((n) => n === 0) }),
+        { minLength: 1, maxLength: 3 },
+      ),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 5 * 24 * 60 }) }) },
@@ -39,7 +42,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 /** An index as ids, in order, so two indexes compare by value. */
 function ids(index: StoreIndex) {
-  const plain = <K, V>(m: Map<K, V[]>, id: (v: V) => string) => [...m].map(([k, vs]) => [k, vs.map(id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  const plain = <K, V>(m: Map<K, V[]>, id: (v: V) => string) =>
+    [...m].map(([k, vs]) => [k, vs.map(id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   return {
     ordersByAccount: plain(index.ordersByAccount, (o) => o.order_id),
     notesByAccount: plain(index.notesByAccount, (n) => n.note_number),
@@ -103,9 +107,12 @@ async function run(app: MockApp, steps: Step[]): Promise<void> {
 
 describe('store indexes', () => {
   test('stay equal to a full scan after random orders, processing, clock moves, withdrawals, resets and reloads', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {
-      await run(makeApp({ listings: 60 }), steps);
-    }), { numRuns: 30, seed: 20260611 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {
+        await run(makeApp({ listings: 60 }), steps);
+      }),
+      { numRuns: 30, seed: 20260611 },
+    );
     // The runs did place orders, make notes and reload, so the property was not met vacuously.
     expect(seen.accepted).toBeGreaterThan(30);
     expect(seen.notes).toBeGreaterThan(0);
@@ -116,8 +123,18 @@ describe('store indexes', () => {
     const app = makeApp({ listings: 60 });
     const alice = tokenFor(app, 'alice-1');
     const bob = tokenFor(app, 'bob-1');
-    const listing = app.ctx.store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.borrowerUserId)!;
-    for (let i = 0; i < 3; i++) expect((await call(app, 'POST', '/v1/orders', { token: alice, body: { bid_requests: [{ listing_id: listing.listing_number, bid_amount: 25 }] } })).status).toBe(200);
+    const listing = app.ctx.store.listings.find(
+      (l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.borrowerUserId,
+    )!;
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await call(app, 'POST', '/v1/orders', {
+            token: alice,
+            body: { bid_requests: [{ listing_id: listing.listing_number, bid_amount: 25 }] },
+          })
+        ).status,
+      ).toBe(200);
     const read = async () => ({
       alice: (await call(app, 'GET', '/v1/orders', { token: alice })).body,
       bob: (await call(app, 'GET', '/v1/orders', { token: bob })).body,
@@ -127,7 +144,9 @@ describe('store indexes', () => {
     const before = await read();
     expect(before.alice.total_count).toBe(3);
     expect(before.bob.total_count).toBe(0);
-    expect(before.loans.total_count).toBe(new Set(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber)).size);
+    expect(before.loans.total_count).toBe(
+      new Set(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber)).size,
+    );
     app.ctx.store = parseState(serializeState(app.ctx.store, app.ctx.clock.now())).store;
     expect(await read()).toEqual(before);
   });

@@ -25,7 +25,14 @@ async function receiver(answers: Answer[]): Promise<Receiver> {
 }
 
 function hookedApp(urls: string[], settings: Partial<MockOptions['webhooks']>): MockApp {
-  const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, webhooks: { urls, secret: 'whsec_bounds', retryMs: [5, 10], ...settings } });
+  const app = testMockApp({
+    seed: 7,
+    listings: 300,
+    start: START,
+    frozen: true,
+    admin: true,
+    webhooks: { urls, secret: 'whsec_bounds', retryMs: [5, 10], ...settings },
+  });
   open.push({ close: async () => app.close?.() });
   return app;
 }
@@ -52,7 +59,10 @@ async function until(app: MockApp, done: (p: Page) => boolean): Promise<Page> {
 async function events(app: MockApp, n: number, after: (i: number) => Promise<unknown> = async () => undefined): Promise<number[]> {
   const [a, b] = plainListings(app);
   for (let i = 0; i < n; i++) {
-    const res = await order(app, tokenFor(app, 'bob-1'), [{ listing_id: a!.listing_number, bid_amount: 30 }, { listing_id: b!.listing_number, bid_amount: 30 }]);
+    const res = await order(app, tokenFor(app, 'bob-1'), [
+      { listing_id: a!.listing_number, bid_amount: 30 },
+      { listing_id: b!.listing_number, bid_amount: 30 },
+    ]);
     expect(res.status).toBe(400);
     await after(i);
   }

@@ -28,7 +28,10 @@ const FAST = [5, 10, 20, 40];
 function verify(header: string, body: string, secret: string): boolean {
   const { t = '', v1 = '' } = Object.fromEntries(header.split(',').map((kv) => kv.split('=', 2)));
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  const valid = Buffer.byteLength(v1) === 64 && timingSafeEqual(Buffer.from(v1), Buffer.from(expected)) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+  const valid =
+    Buffer.byteLength(v1) === 64
+    && timingSafeEqual(Buffer.from(v1), Buffer.from(expected))
+    && Math.abs(Date.now() / 1000 - Number(t)) < 300;
   return valid;
 }
 
@@ -45,7 +48,15 @@ async function receiver(statuses?: Answer[]): Promise<Receiver> {
 
 /** A frozen mock (real time for signatures and attempts) sending its webhooks to `urls`. */
 function hookedApp(urls: string[], extra: Partial<MockOptions['webhooks']> = {}, opts: Partial<MockOptions> = {}): MockApp {
-  const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, webhooks: { urls, secret: SECRET, retryMs: FAST, ...extra }, ...opts });
+  const app = testMockApp({
+    seed: 7,
+    listings: 300,
+    start: START,
+    frozen: true,
+    admin: true,
+    webhooks: { urls, secret: SECRET, retryMs: FAST, ...extra },
+    ...opts,
+  });
   open.push({ close: async () => app.close?.() });
   return app;
 }
@@ -69,7 +80,10 @@ async function until(app: MockApp, done: (d: WebhookDelivery[]) => boolean): Pro
 /** bob's order refused for want of cash (ORD0021): an order_validation_error. */
 async function refusedOrder(app: MockApp) {
   const [a, b] = plainListings(app);
-  const res = await order(app, tokenFor(app, 'bob-1'), [{ listing_id: a!.listing_number, bid_amount: 30 }, { listing_id: b!.listing_number, bid_amount: 30 }]);
+  const res = await order(app, tokenFor(app, 'bob-1'), [
+    { listing_id: a!.listing_number, bid_amount: 30 },
+    { listing_id: b!.listing_number, bid_amount: 30 },
+  ]);
   expect(res.status).toBe(400);
 }
 
@@ -130,7 +144,9 @@ describe('webhooks: the three events of real order flows, signed', () => {
     const [[fromA], [fromB]] = [await a.waitFor(1), await b.waitFor(1)];
     expect(fromA!.headers['mkt-event-id']).toBe(fromB!.headers['mkt-event-id']);
     expect(fromA!.body).toBe(fromB!.body);
-    expect((await until(app, (d) => d.length === 2 && d.every((x) => x.state === 'delivered'))).map((d) => d.url).sort()).toEqual([a.url, b.url].sort());
+    expect((await until(app, (d) => d.length === 2 && d.every((x) => x.state === 'delivered'))).map((d) => d.url).sort()).toEqual(
+      [a.url, b.url].sort(),
+    );
   });
 });
 
@@ -145,7 +161,11 @@ describe('webhooks: retries and what they record', () => {
     expect(got.map((g) => g.headers['mkt-delivery-attempt'])).toEqual(['1', '2', '3']);
     for (const g of got) expect(verify(String(g.headers['mkt-signature']), g.body, SECRET)).toBe(true);
     const [d] = await until(app, (list) => list[0]?.state === 'delivered');
-    expect(d!.attempts.map((a) => [a.status, a.error])).toEqual([[500, null], [500, null], [200, null]]);
+    expect(d!.attempts.map((a) => [a.status, a.error])).toEqual([
+      [500, null],
+      [500, null],
+      [200, null],
+    ]);
     expect(d!.event_id).toBe(got[0]!.headers['mkt-event-id']);
     expect(d!.next_attempt_at).toBeNull();
     expect(await r.waitFor(3)).toHaveLength(3);
@@ -172,7 +192,10 @@ describe('webhooks: retries and what they record', () => {
     // The order was answered while its event's first attempt had not ended.
     expect((await deliveries(app))[0]).toMatchObject({ state: 'pending', attempts: [] });
     const [d] = await until(app, (list) => list[0]?.state === 'delivered');
-    expect(d!.attempts.map((a) => [a.status, a.error])).toEqual([[null, 'no answer within 100 ms'], [204, null]]);
+    expect(d!.attempts.map((a) => [a.status, a.error])).toEqual([
+      [null, 'no answer within 100 ms'],
+      [204, null],
+    ]);
   });
 
   test('close cancels a retry that is due later: what was pending is dropped, counted, and nothing more is sent', async () => {
@@ -192,7 +215,10 @@ describe('webhooks: retries and what they record', () => {
     const app = hookedApp([r.url], { keep: 2 });
     for (let i = 0; i < 3; i++) await refusedOrder(app);
     await r.waitFor(3);
-    const list = await until(app, (l) => l.length === 2 && l.every((d) => d.state === 'delivered') && app.webhooks!.counts().delivered === 3);
+    const list = await until(
+      app,
+      (l) => l.length === 2 && l.every((d) => d.state === 'delivered') && app.webhooks!.counts().delivered === 3,
+    );
     const ids = app.ctx.store.outbox.messages.map((m) => m.id);
     expect(list.map((d) => Number(d.event_id.split('_').at(-1)))).toEqual([ids[2], ids[1]]);
     expect((await call(app, 'GET', '/__mock/webhooks')).body.counts).toEqual({ pending: 0, delivered: 3, failed: 0, dropped: 0 });
@@ -216,10 +242,13 @@ describe('webhooks: retries and what they record', () => {
 });
 
 describe('webhooks: what a clearing of the outbox holds is sent first', () => {
-  test('DELETE /__mock/outbox whose own sync processed an order still sends that order\'s event', async () => {
+  test("DELETE /__mock/outbox whose own sync processed an order still sends that order's event", async () => {
     const r = await receiver();
     let now = START;
-    const app = testMockApp({ seed: 7, listings: 300, start: START, frozen: false, admin: true, webhooks: { urls: [r.url], secret: SECRET, retryMs: FAST } }, () => now);
+    const app = testMockApp(
+      { seed: 7, listings: 300, start: START, frozen: false, admin: true, webhooks: { urls: [r.url], secret: SECRET, retryMs: FAST } },
+      () => now,
+    );
     open.push({ close: async () => app.close?.() });
     await wholeListingOrder(app);
     // The order falls due; nothing looks before the clearing request, whose sync processes it and writes the message it then clears.
@@ -251,7 +280,7 @@ describe('webhooks: only events made while serving are sent', () => {
     expect((await deliveries(second)).map((d) => d.type)).toEqual(['order_validation_error']);
   });
 
-  test('after a reset the new world\'s events are sent with ids of their own; a snapshot loaded sends nothing it held', async () => {
+  test("after a reset the new world's events are sent with ids of their own; a snapshot loaded sends nothing it held", async () => {
     const r = await receiver();
     const app = hookedApp([r.url]);
     await refusedOrder(app);
@@ -265,7 +294,11 @@ describe('webhooks: only events made while serving are sent', () => {
     expect((await call(app, 'POST', '/__mock/snapshots/one/load')).status).toBe(200);
     await refusedOrder(app);
     await r.waitFor(3);
-    expect((await deliveries(app)).map((d) => d.event_id)).toEqual([(JSON.parse(r.got[2]!.body) as WebhookEvent).id, after!.id, before!.id]);
+    expect((await deliveries(app)).map((d) => d.event_id)).toEqual([
+      (JSON.parse(r.got[2]!.body) as WebhookEvent).id,
+      after!.id,
+      before!.id,
+    ]);
     expect((JSON.parse(r.got[2]!.body) as WebhookEvent).data.id).toBe(2);
   });
 });
@@ -273,7 +306,11 @@ describe('webhooks: only events made while serving are sent', () => {
 describe('webhooks: settings and secrets', () => {
   test('the three lines docs/mock.md gives a receiver are, to the character, the ones these tests verify with', () => {
     const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-    const lines = /function verify\(header: string, body: string, secret: string\): boolean \{\n((?:  .*\n){3})/.exec(source)![1]!.split('\n').slice(0, 3).map((l) => l.trim());
+    const lines = /function verify\(header: string, body: string, secret: string\): boolean \{\n((?:  .*\n){3})/
+      .exec(source)![1]!
+      .split('\n')
+      .slice(0, 3)
+      .map((l) => l.trim());
     expect(lines[0]).toMatch(/^const \{ t = '', v1 = '' \}/);
     const docs = readFileSync(fileURLToPath(new URL('../docs/mock.md', import.meta.url)), 'utf8');
     expect(docs).toContain(`\`\`\`js\n${lines.join('\n')}\n\`\`\``);
@@ -286,8 +323,12 @@ describe('webhooks: settings and secrets', () => {
     for (const bad of ['ftp://127.0.0.1/x', 'not a url', 'mailto:a@b.example']) {
       expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: [bad] } })).toThrow(MockSetupError);
     }
-    expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: ['file:///etc/passwd'] } })).toThrow(/'file:\/\/\/etc\/passwd' is not an http or https URL/);
-    expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: ['http://127.0.0.1:1/'], secret: ' ' } })).toThrow(/webhook secret must not be empty/);
+    expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: ['file:///etc/passwd'] } })).toThrow(
+      /'file:\/\/\/etc\/passwd' is not an http or https URL/,
+    );
+    expect(() => testMockApp({ listings: 5, frozen: true, webhooks: { urls: ['http://127.0.0.1:1/'], secret: ' ' } })).toThrow(
+      /webhook secret must not be empty/,
+    );
   });
 
   test('without a secret one is made; it signs, and neither the journal nor the deliveries show it (nor a password in the URL)', async () => {
@@ -317,7 +358,12 @@ describe('webhooks: settings and secrets', () => {
     expect((await rawRequest(server.port, { target: '/__mock/webhooks' })).status).toBe(404);
     const seen = await rawRequest(server.port, { target: '/__mock/webhooks', headers: { 'x-mock-admin-token': 'T0ken-for-admin' } });
     expect(seen.status).toBe(200);
-    expect(JSON.parse(seen.text)).toEqual({ result: [], result_count: 0, total_count: 0, counts: { pending: 0, delivered: 0, failed: 0, dropped: 0 } });
+    expect(JSON.parse(seen.text)).toEqual({
+      result: [],
+      result_count: 0,
+      total_count: 0,
+      counts: { pending: 0, delivered: 0, failed: 0, dropped: 0 },
+    });
   });
 
   test('without --webhook the list is empty and nothing is kept', async () => {

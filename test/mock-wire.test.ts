@@ -29,7 +29,9 @@ describe('answers on the wire', () => {
 
   it('gives in-process callers a real Response whose body reads as the same JSON', async () => {
     const token = issueTestToken(mock.app);
-    const r = await mock.app.handle(new Request(`${mock.origin}/listingsvc/v2/listings/?limit=2`, { headers: { authorization: `bearer ${token}` } }));
+    const r = await mock.app.handle(
+      new Request(`${mock.origin}/listingsvc/v2/listings/?limit=2`, { headers: { authorization: `bearer ${token}` } }),
+    );
     expect(r).toBeInstanceOf(JsonAnswer);
     const body = (await r.json()) as { result_count: number };
     expect(body.result_count).toBe(2);
@@ -41,7 +43,10 @@ describe('answers on the wire', () => {
     expect(bad.headers.get('content-type')).toBe('application/json');
     expect(typeof (await bad.json())).toBe('object');
     const token = issueTestToken(mock.app);
-    const head = await fetch(`${mock.origin}/listingsvc/v2/listings/?limit=2`, { method: 'HEAD', headers: { authorization: `bearer ${token}` } });
+    const head = await fetch(`${mock.origin}/listingsvc/v2/listings/?limit=2`, {
+      method: 'HEAD',
+      headers: { authorization: `bearer ${token}` },
+    });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
   });

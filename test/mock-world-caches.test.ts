@@ -43,14 +43,23 @@ function reachable(root: unknown): Set<object> {
 describe('module-level state', () => {
   it('sees a WeakMap made at the top of a module, and not one made inside a function or class', () => {
     const text = [
-      'const kept = new WeakMap<Store, X>();', 'export const cache = new WeakMap();', 'let later: WeakMap<A, B> = new WeakMap();',
-      'function f() {\n  const local = new WeakMap();\n}', 'class C {\n  private readonly m = new WeakMap();\n}',
+      'const kept = new WeakMap<Store, X>();',
+      'export const cache = new WeakMap();',
+      'let later: WeakMap<A, B> = new WeakMap();',
+      'function f() {\n  const local = new WeakMap();\n}',
+      'class C {\n  private readonly m = new WeakMap();\n}',
     ].join('\n');
-    expect(moduleWeakMaps(text)).toEqual(['const kept = new WeakMap<Store, X>();', 'export const cache = new WeakMap();', 'let later: WeakMap<A, B> = new WeakMap();']);
+    expect(moduleWeakMaps(text)).toEqual([
+      'const kept = new WeakMap<Store, X>();',
+      'export const cache = new WeakMap();',
+      'let later: WeakMap<A, B> = new WeakMap();',
+    ]);
   });
 
   it('no module of mock-server/ makes a WeakMap at its top level', () => {
-    const found = tsFiles(join(ROOT, 'mock-server')).flatMap((f) => moduleWeakMaps(readFileSync(f, 'utf8')).map((l) => `${relative(ROOT, f)}: ${l}`));
+    const found = tsFiles(join(ROOT, 'mock-server')).flatMap((f) =>
+      moduleWeakMaps(readFileSync(f, 'utf8')).map((l) => `${relative(ROOT, f)}: ${l}`),
+    );
     expect(found).toEqual([]);
   });
 });
@@ -66,7 +75,13 @@ describe("a world's caches", () => {
     const token = issueTestToken(app, 'alice-1');
     const get = (path: string) => app.handle(new Request(`http://127.0.0.1:1${path}`, { headers: { authorization: `bearer ${token}` } }));
     const post = (path: string, body: unknown) =>
-      app.handle(new Request(`http://127.0.0.1:1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+      app.handle(
+        new Request(`http://127.0.0.1:1${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
 
     expect((await get('/listingsvc/v2/listings?limit=25')).status).toBe(200);
     expect((await post('/__mock/clock', { advance: '3h' })).status).toBe(200);
@@ -87,7 +102,16 @@ describe("a world's caches", () => {
     expect(world.index.listings).toBeNull();
     expect(world.index.timeline).toBeNull();
     const fromNew = reachable(world);
-    for (const cache of [caches, caches.listingTexts, caches.keptPages, caches.participation, caches.listings!, caches.timeline!, old.listingTable, old.loanTable]) {
+    for (const cache of [
+      caches,
+      caches.listingTexts,
+      caches.keptPages,
+      caches.participation,
+      caches.listings!,
+      caches.timeline!,
+      old.listingTable,
+      old.loanTable,
+    ]) {
       expect(fromNew.has(cache)).toBe(false);
     }
     // The walk does reach what it should: the new world's own caches.
@@ -100,13 +124,26 @@ describe("a world's caches", () => {
     const mock = testMockApp({ seed: 3, listings: 60, frozen: true, start: TEST_START, admin: true });
     try {
       const token = issueTestToken(mock, 'alice-1');
-      const get = (path: string) => mock.handle(new Request(`http://127.0.0.1:1${path}`, { headers: { authorization: `bearer ${token}` } }));
+      const get = (path: string) =>
+        mock.handle(new Request(`http://127.0.0.1:1${path}`, { headers: { authorization: `bearer ${token}` } }));
       expect((await get('/listingsvc/v2/listings?limit=25')).status).toBe(200);
       const old = new WeakRef(mock.ctx.store);
       expect(old.deref()!.index.keptPages.size).toBe(1);
-      expect((await mock.handle(new Request('http://127.0.0.1:1/__mock/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).status).toBe(200);
+      expect(
+        (
+          await mock.handle(
+            new Request('http://127.0.0.1:1/__mock/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+          )
+        ).status,
+      ).toBe(200);
       const fresh = issueTestToken(mock, 'alice-1');
-      expect((await mock.handle(new Request('http://127.0.0.1:1/listingsvc/v2/listings?limit=26', { headers: { authorization: `bearer ${fresh}` } }))).status).toBe(200);
+      expect(
+        (
+          await mock.handle(
+            new Request('http://127.0.0.1:1/listingsvc/v2/listings?limit=26', { headers: { authorization: `bearer ${fresh}` } }),
+          )
+        ).status,
+      ).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 0));
       gc();
       expect(old.deref()).toBeUndefined();

@@ -22,13 +22,29 @@ function tsFiles(dir: string): string[] {
 }
 
 /** Methods that change the array, Map, Set or typed array they are called on. */
-const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'add', 'delete', 'clear']);
+const MUTATORS = new Set([
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+  'set',
+  'add',
+  'delete',
+  'clear',
+]);
 
 /** `e` is written: the left side of an assignment, the operand of ++, -- or delete. */
 function written(e: ts.Expression): boolean {
   const p = e.parent;
-  if (ts.isBinaryExpression(p) && p.left === e) return p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
-  if (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) return p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken;
+  if (ts.isBinaryExpression(p) && p.left === e)
+    return p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  if (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p))
+    return p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken;
   return ts.isDeleteExpression(p);
 }
 
@@ -39,7 +55,8 @@ function mutates(use: ts.Identifier): boolean {
     const p = e.parent;
     if (ts.isCallExpression(p) && p.arguments[0] === e && p.expression.getText() === 'Object.assign') return true;
     if (!((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === e)) return false;
-    if (ts.isPropertyAccessExpression(p) && MUTATORS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p) return true;
+    if (ts.isPropertyAccessExpression(p) && MUTATORS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p)
+      return true;
     if (written(p)) return true;
     e = p;
   }
@@ -60,9 +77,10 @@ function moduleState(text: string, fileName = 'm.ts'): string[] {
   for (const statement of source.statements) {
     if (ts.isClassDeclaration(statement)) {
       for (const m of statement.members) {
-        const mods = ts.canHaveModifiers(m) ? ts.getModifiers(m) ?? [] : [];
+        const mods = ts.canHaveModifiers(m) ? (ts.getModifiers(m) ?? []) : [];
         const is = (k: ts.SyntaxKind): boolean => mods.some((x) => x.kind === k);
-        if (ts.isPropertyDeclaration(m) && is(ts.SyntaxKind.StaticKeyword) && !is(ts.SyntaxKind.ReadonlyKeyword)) found.push(`${statement.name?.text ?? 'class'}.${m.name.getText(source)} (a static field)`);
+        if (ts.isPropertyDeclaration(m) && is(ts.SyntaxKind.StaticKeyword) && !is(ts.SyntaxKind.ReadonlyKeyword))
+          found.push(`${statement.name?.text ?? 'class'}.${m.name.getText(source)} (a static field)`);
       }
     }
     if (!ts.isVariableStatement(statement)) continue;
@@ -75,7 +93,13 @@ function moduleState(text: string, fileName = 'm.ts'): string[] {
   }
   const changed = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && containers.has(node.text) && !(ts.isVariableDeclaration(node.parent) && node.parent.name === node) && mutates(node)) changed.add(node.text);
+    if (
+      ts.isIdentifier(node)
+      && containers.has(node.text)
+      && !(ts.isVariableDeclaration(node.parent) && node.parent.name === node)
+      && mutates(node)
+    )
+      changed.add(node.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -90,15 +114,22 @@ function moduleState(text: string, fileName = 'm.ts'): string[] {
  */
 const ALLOWED: Readonly<Record<string, string>> = {
   'mock-server/engine/chance-processes.ts:scratchHours': 'scratch: set before fireAfter reads it, in one synchronous call',
-  'mock-server/engine/seed-bureau.ts:b2Values': 'scratch: every element written by drawBureau2 before its caller copies them out, in one synchronous call',
-  'mock-server/engine/timeline.ts:aheadHours': "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
-  'mock-server/engine/timeline.ts:aheadStates': "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
-  'mock-server/http/document-check.ts:shared': 'a memo: the OpenAPI document and its compiled validators, built from constant input once per process',
+  'mock-server/engine/seed-bureau.ts:b2Values':
+    'scratch: every element written by drawBureau2 before its caller copies them out, in one synchronous call',
+  'mock-server/engine/timeline.ts:aheadHours':
+    "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
+  'mock-server/engine/timeline.ts:aheadStates':
+    "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
+  'mock-server/http/document-check.ts:shared':
+    'a memo: the OpenAPI document and its compiled validators, built from constant input once per process',
   'mock-server/kit/radix-order.ts:F64': 'scratch: one float written and read back as bits within one call',
   'mock-server/kit/radix-order.ts:count': 'scratch: cleared (fill(0)) before each pass of a sort reads it',
-  'mock-server/kit/radix-order.ts:scratch': 'scratch: buffers reused from one sort to the next, every entry written before it is read (a sort runs synchronously)',
-  'mock-server/search/listing-index.ts:getters': 'a memo: the compiled getter of a field name from the catalogue, a pure function of the name',
-  'mock-server/world/column-kinds.ts:keyCodes': 'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
+  'mock-server/kit/radix-order.ts:scratch':
+    'scratch: buffers reused from one sort to the next, every entry written before it is read (a sort runs synchronously)',
+  'mock-server/search/listing-index.ts:getters':
+    'a memo: the compiled getter of a field name from the catalogue, a pure function of the name',
+  'mock-server/world/column-kinds.ts:keyCodes':
+    'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
   'src/contract/dates.ts:formatters': 'a memo: one Intl.DateTimeFormat per zone name, a pure function of the name',
   'src/contract/dates.ts:offsets': "a memo: a zone's UTC offset for an hour, a pure function of zone and hour (bounded, cleared when full)",
   'src/os/exclusive-lock.ts:native': 'a module loaded once (the native lock binding, or why it could not be)',
@@ -109,19 +140,30 @@ const ALLOWED: Readonly<Record<string, string>> = {
 describe('module-level state', () => {
   it('sees a top-level let or var, a container a module changes, a static field; not a constant table, a local or an instance field', () => {
     const text = [
-      'let recording: string[] | null = null;', 'export var legacy = 1;',
-      'const kept = new Map<string, number>();', 'export function keep(k: string) { kept.set(k, 1); }',
-      'const bag: string[] = [];', 'function add() { bag.push("x"); }',
-      'const seen = { count: 0, last: { at: 0 } };', 'function see() { seen.last.at++; }',
-      'const options = {} as Record<string, unknown>;', 'Object.assign(options, { a: 1 });',
+      'let recording: string[] | null = null;',
+      'export var legacy = 1;',
+      'const kept = new Map<string, number>();',
+      'export function keep(k: string) { kept.set(k, 1); }',
+      'const bag: string[] = [];',
+      'function add() { bag.push("x"); }',
+      'const seen = { count: 0, last: { at: 0 } };',
+      'function see() { seen.last.at++; }',
+      'const options = {} as Record<string, unknown>;',
+      'Object.assign(options, { a: 1 });',
       'class Pool { static size = 0; static readonly MAX = 4; private readonly m = new Map(); }',
-      'const TABLE = new Set(["a", "b"]);', 'export const has = (x: string) => TABLE.has(x);',
-      'const LIST = [1, 2, 3] as const;', 'function sum() { let t = 0; for (const x of LIST) t += x; return t; }',
+      'const TABLE = new Set(["a", "b"]);',
+      'export const has = (x: string) => TABLE.has(x);',
+      'const LIST = [1, 2, 3] as const;',
+      'function sum() { let t = 0; for (const x of LIST) t += x; return t; }',
       'function local() { const m = new Map(); m.set(1, 2); let n = 0; n++; return [m, n]; }',
     ].join('\n');
     expect(moduleState(text).sort()).toEqual([
-      'Pool.size (a static field)', 'bag (a top-level container the module changes)', 'kept (a top-level container the module changes)',
-      'legacy (a top-level let or var)', 'options (a top-level container the module changes)', 'recording (a top-level let or var)',
+      'Pool.size (a static field)',
+      'bag (a top-level container the module changes)',
+      'kept (a top-level container the module changes)',
+      'legacy (a top-level let or var)',
+      'options (a top-level container the module changes)',
+      'recording (a top-level let or var)',
       'seen (a top-level container the module changes)',
     ]);
   });

@@ -38,8 +38,9 @@ describe('payment_received', () => {
       const notes = await allNotes(app, alice);
       expect(notes.length).toBeGreaterThan(25);
       for (const n of notes) {
-        expect(cents(n.payment_received), n.loan_note_id)
-          .toBe(cents(n.principal_paid_pro_rata_share) + cents(n.interest_paid_pro_rata_share) + cents(n.service_fees_paid_pro_rata_share));
+        expect(cents(n.payment_received), n.loan_note_id).toBe(
+          cents(n.principal_paid_pro_rata_share) + cents(n.interest_paid_pro_rata_share) + cents(n.service_fees_paid_pro_rata_share),
+        );
       }
       expect(notes.some((n) => n.payment_received > 0)).toBe(true);
     }
@@ -52,15 +53,24 @@ describe('settlement, extension and platform proceeds', () => {
     const alice = tokenFor(app, 'alice-1');
     // A loan of alice's that defaulted and was then settled, as the seed settles some (settleSomeDefaults).
     const held = (await allNotes(app, alice)).find((n) => n.note_status === LOAN_STATUS.CURRENT)!;
-    Object.assign(app.ctx.store.loans.get(held.loan_number)!, { loan_status: LOAN_STATUS.COMPLETED, loan_default_reason: 6, principal_balance: 0 });
+    Object.assign(app.ctx.store.loans.get(held.loan_number)!, {
+      loan_status: LOAN_STATUS.COMPLETED,
+      loan_default_reason: 6,
+      principal_balance: 0,
+    });
     const notes = await allNotes(app, alice);
     for (const n of notes) {
       expect(n, n.loan_note_id).toMatchObject({
-        platform_proceeds_net_received: 0, loan_extension_status: 'Unspecified', loan_extension_term: 0,
+        platform_proceeds_net_received: 0,
+        loan_extension_status: 'Unspecified',
+        loan_extension_term: 0,
         loan_settlement_status: n.note_default_reason === 6 ? 'Settled' : 'Unspecified',
       });
     }
-    expect(notes.some((n) => n.loan_settlement_status === 'Settled'), 'alice holds a loan settled in full').toBe(true);
+    expect(
+      notes.some((n) => n.loan_settlement_status === 'Settled'),
+      'alice holds a loan settled in full',
+    ).toBe(true);
   });
 });
 
@@ -72,19 +82,28 @@ describe('accrued_interest', () => {
     expect(monthsOnSchedule(jan31, jan31 - DAY)).toBe(0);
     const feb28 = addMonths(jan31, 1);
     expect(monthsOnSchedule(jan31, feb28 + (addMonths(jan31, 2) - feb28) / 2)).toBeCloseTo(1.5, 12);
-    fc.assert(fc.property(fc.integer({ min: 0, max: 4e11 }), fc.integer({ min: 0, max: 3e10 }), fc.integer({ min: 1, max: 1e9 }), (from, span, step) => {
-      const a = monthsOnSchedule(from + 1e12, from + 1e12 + span);
-      const b = monthsOnSchedule(from + 1e12, from + 1e12 + span + step);
-      // Grows with time, at most a month per 28 days.
-      return a >= 0 && b >= a && b - a <= step / (28 * DAY) + 1e-9;
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4e11 }),
+        fc.integer({ min: 0, max: 3e10 }),
+        fc.integer({ min: 1, max: 1e9 }),
+        (from, span, step) => {
+          const a = monthsOnSchedule(from + 1e12, from + 1e12 + span);
+          const b = monthsOnSchedule(from + 1e12, from + 1e12 + span + step);
+          // Grows with time, at most a month per 28 days.
+          return a >= 0 && b >= a && b - a <= step / (28 * DAY) + 1e-9;
+        },
+      ),
+    );
   });
 
   test('is nothing on a loan not owed interest: charged off, completed, cancelled or not yet originated', async () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
     // One of alice's current loans defaults (bankruptcy) and is not yet charged off.
-    const current = (await allNotes(app, alice)).find((n) => n.note_status === LOAN_STATUS.CURRENT && n.principal_balance_pro_rata_share > 0)!;
+    const current = (await allNotes(app, alice)).find(
+      (n) => n.note_status === LOAN_STATUS.CURRENT && n.principal_balance_pro_rata_share > 0,
+    )!;
     Object.assign(app.ctx.store.loans.get(current.loan_number)!, { loan_status: LOAN_STATUS.DEFAULTED, loan_default_reason: 2 });
     const notes = await allNotes(app, alice);
     const ended = notes.filter((n) => n.note_status !== LOAN_STATUS.CURRENT && n.note_status !== LOAN_STATUS.DEFAULTED);
@@ -103,8 +122,13 @@ describe('accrued_interest', () => {
     // Current notes on loans paid up to date whose next due date is past a day from now: nothing is owed from before.
     const before = (await allNotes(app, alice)).filter((n) => {
       const loan = store.loans.get(n.loan_number)!;
-      return n.note_status === LOAN_STATUS.CURRENT && n.days_past_due === 0 && n.principal_balance_pro_rata_share > 0
-        && !loan.missedPayments && loan.next_payment_due_date > START + DAY;
+      return (
+        n.note_status === LOAN_STATUS.CURRENT
+        && n.days_past_due === 0
+        && n.principal_balance_pro_rata_share > 0
+        && !loan.missedPayments
+        && loan.next_payment_due_date > START + DAY
+      );
     });
     expect(before.length).toBeGreaterThan(3);
     const due = new Map(before.map((n) => [n.loan_note_id, store.loans.get(n.loan_number)!.next_payment_due_date]));
@@ -138,8 +162,11 @@ describe('accrued_interest', () => {
   test('the rule itself: share × rate / 12 per month since the last due date paid, to the cent', () => {
     const origination = Date.parse('2025-01-15T00:00:00Z');
     const loan = {
-      loan_status: LOAN_STATUS.CURRENT, borrower_rate: 0.12, origination_date: origination,
-      next_payment_due_date: addMonths(origination, 4), oldestMissedDue: null,
+      loan_status: LOAN_STATUS.CURRENT,
+      borrower_rate: 0.12,
+      origination_date: origination,
+      next_payment_due_date: addMonths(origination, 4),
+      oldestMissedDue: null,
     } as unknown as Parameters<typeof accruedInterest>[0];
     // Halfway through the fourth month: 1000 × 0.01 × 0.5.
     const half = addMonths(origination, 3) + (addMonths(origination, 4) - addMonths(origination, 3)) / 2;

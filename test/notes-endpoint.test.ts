@@ -26,13 +26,25 @@ describe('GET /notes/', () => {
       ids.push(...page.result.map((n: { loan_note_id: string }) => n.loan_note_id));
     }
     expect(ids.sort()).toEqual(held.map((n) => n.note_number).sort());
-    expect((await call(app, 'GET', `/v1/notes?offset=${held.length}`, { token: alice })).body).toEqual({ result: [], result_count: 0, total_count: held.length });
+    expect((await call(app, 'GET', `/v1/notes?offset=${held.length}`, { token: alice })).body).toEqual({
+      result: [],
+      result_count: 0,
+      total_count: held.length,
+    });
   });
 
   test('bad paging or sort_by is a 400 naming the parameter', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    for (const [query, param] of [['offset=-1', 'offset'], ['offset=1.5', 'offset'], ['limit=0', 'limit'], ['limit=abc', 'limit'], ['limit=-5', 'limit'], ['sort_by=color', 'sort_by'], ['sort_by=term%20up', 'sort_by']]) {
+    for (const [query, param] of [
+      ['offset=-1', 'offset'],
+      ['offset=1.5', 'offset'],
+      ['limit=0', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=-5', 'limit'],
+      ['sort_by=color', 'sort_by'],
+      ['sort_by=term%20up', 'sort_by'],
+    ]) {
       const res = await call(app, 'GET', `/v1/notes?${query}`, { token: alice });
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('VAL0001');
@@ -44,9 +56,12 @@ describe('GET /notes/', () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
     for (const [field, dir] of [
-      ['principal_balance_pro_rata_share', 'asc'], ['note_ownership_amount', 'desc'], ['platform_rating', 'asc'],
+      ['principal_balance_pro_rata_share', 'asc'],
+      ['note_ownership_amount', 'desc'],
+      ['platform_rating', 'asc'],
       // Figures made of shares, worked out when the note is answered.
-      ['accrued_interest', 'desc'], ['payment_received', 'asc'],
+      ['accrued_interest', 'desc'],
+      ['payment_received', 'asc'],
     ] as const) {
       const result = (await call(app, 'GET', `/v1/notes?sort_by=${encodeURIComponent(`${field} ${dir}`)}`, { token: alice })).body.result;
       const values = result.map((n: Record<string, number | string>) => n[field]);
@@ -73,15 +88,23 @@ describe('GET /notes/', () => {
     const app = makeApp();
     const bobNote = mine(app, 'bob-1')[0]!;
     const alice = tokenFor(app, 'alice-1');
-    const aliceIds = (await call(app, 'GET', '/v1/notes?limit=25', { token: alice })).body.result.map((n: { loan_note_id: string }) => n.loan_note_id);
+    const aliceIds = (await call(app, 'GET', '/v1/notes?limit=25', { token: alice })).body.result.map(
+      (n: { loan_note_id: string }) => n.loan_note_id,
+    );
     expect(aliceIds).not.toContain(bobNote.note_number);
     const res = await call(app, 'GET', `/v1/notes/${bobNote.note_number}`, { token: alice });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
     expect((await call(app, 'GET', `/v1/notes/${bobNote.note_number}`, { token: tokenFor(app, 'bob-1') })).status).toBe(200);
-    expect((await call(app, 'GET', '/v1/notes', { token: tokenFor(app, 'carol-1') })).body).toEqual({ result: [], result_count: 0, total_count: 0 });
+    expect((await call(app, 'GET', '/v1/notes', { token: tokenFor(app, 'carol-1') })).body).toEqual({
+      result: [],
+      result_count: 0,
+      total_count: 0,
+    });
     // alice's second account holds none of her first account's notes.
-    expect((await call(app, 'GET', `/v1/notes/${mine(app, 'alice-1')[0]!.note_number}`, { token: tokenFor(app, 'alice-2') })).status).toBe(404);
+    expect((await call(app, 'GET', `/v1/notes/${mine(app, 'alice-1')[0]!.note_number}`, { token: tokenFor(app, 'alice-2') })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -114,14 +137,26 @@ describe('GET /notes/{loan_note_id}', () => {
       const stored = app.ctx.store.notes.find((n) => n.note_number === note.loan_note_id)!;
       statuses.add(loan.loan_status);
       expect(note).toMatchObject({
-        loan_number: loan.loan_number, listing_number: stored.listingNumber, note_ownership_amount: stored.amount,
-        note_status: loan.loan_status, note_status_description: loan.loan_status_description,
-        note_default_reason: loan.loan_default_reason, note_default_reason_description: loan.loan_default_reason_description,
-        platform_rating: loan.platform_rating, term: loan.term, borrower_rate: loan.borrower_rate, amount_borrowed: loan.amount_borrowed,
-        age_in_months: loan.age_in_months, days_past_due: loan.days_past_due, origination_date: loan.origination_date,
-        next_payment_due_date: loan.next_payment_due_date, ownership_start_date: loan.origination_date,
+        loan_number: loan.loan_number,
+        listing_number: stored.listingNumber,
+        note_ownership_amount: stored.amount,
+        note_status: loan.loan_status,
+        note_status_description: loan.loan_status_description,
+        note_default_reason: loan.loan_default_reason,
+        note_default_reason_description: loan.loan_default_reason_description,
+        platform_rating: loan.platform_rating,
+        term: loan.term,
+        borrower_rate: loan.borrower_rate,
+        amount_borrowed: loan.amount_borrowed,
+        age_in_months: loan.age_in_months,
+        days_past_due: loan.days_past_due,
+        origination_date: loan.origination_date,
+        next_payment_due_date: loan.next_payment_due_date,
+        ownership_start_date: loan.origination_date,
         lender_yield: app.ctx.store.listingByNumber.get(stored.listingNumber)!.lender_yield,
-        is_sold: false, ownership_end_date: null, is_in_bankruptcy: loan.loan_default_reason === 2,
+        is_sold: false,
+        ownership_end_date: null,
+        is_in_bankruptcy: loan.loan_default_reason === 2,
       });
       for (const [share, figure] of Object.entries(NOTE_SHARES)) {
         expect(Math.abs(note[share] - (stored.amount / loan.amount_borrowed) * loan[figure]), share).toBeLessThan(0.01 + 1e-9);

@@ -32,7 +32,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       pick: fc.nat(),
       fresh: fc.boolean(),
       // Amounts from 25.00 up, often with awkward cents, so fractions of loans do not divide evenly.
-      bids: fc.array(fc.record({ buyer: fc.nat(BUYERS.length - 1), cents: fc.oneof(fc.integer({ min: 2500, max: 9999 }), fc.integer({ min: 2500, max: 400_000 })) }), { minLength: 1, maxLength: 4 }),
+      bids: fc.array(
+        fc.record({
+          buyer: fc.nat(BUYERS.length - 1),
+          cents: fc.oneof(fc.integer({ min: 2500, max: 9999 }), fc.integer({ min: 2500, max: 400_000 })),
+        }),
+        { minLength: 1, maxLength: 4 },
+      ),
       fillRest: fc.boolean(),
     }),
   },
@@ -87,7 +93,11 @@ async function checkShares(app: App): Promise<void> {
   }
   for (const [loanNumber, held] of byLoan) {
     // Every note of the loan is listed, to its holder, exactly once.
-    expect(held.map((h) => h.note.loan_note_id).sort()).toEqual(notesOfLoan(app.ctx.store, loanNumber).map((n) => n.note_number).sort());
+    expect(held.map((h) => h.note.loan_note_id).sort()).toEqual(
+      notesOfLoan(app.ctx.store, loanNumber)
+        .map((n) => n.note_number)
+        .sort(),
+    );
     const loan = (await call(app, 'GET', `/v1/loans/${loanNumber}`, { token: tokenFor(app, held[0]!.holder) })).body;
     const borrowed = cents(loan.amount_borrowed);
     const unheld = borrowed - held.reduce((s, h) => s + cents(h.note.note_ownership_amount), 0);
@@ -115,58 +125,88 @@ async function checkShares(app: App): Promise<void> {
 
 describe('note shares', () => {
   test('apportion: every part is its exact share rounded down or up, and the parts add up to the total', () => {
-    fc.assert(fc.property(
-      fc.bigInt({ min: -10_000_000n, max: 10_000_000n }),
-      fc.array(fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 5_000_000n })), { minLength: 1, maxLength: 12 }),
-      (total, weights) => {
-        const parts = apportion(total, weights);
-        const whole = weights.reduce((s, w) => s + w, 0n);
-        if (whole === 0n) {
-          // Nothing holds the loan: nothing to share.
-          expect(parts.every((p) => p === 0n)).toBe(true);
-          return;
-        }
-        expect(parts.reduce((s, p) => s + p, 0n)).toBe(total);
-        parts.forEach((p, i) => {
-          // |p × whole − total × w| < whole: p is floor or ceil of the exact share.
-          const gap = p * whole - total * weights[i]!;
-          expect(gap < whole && -gap < whole).toBe(true);
-        });
-      },
-    ), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -10_000_000n, max: 10_000_000n }),
+        fc.array(fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 5_000_000n })), { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          const parts = apportion(total, weights);
+          const whole = weights.reduce((s, w) => s + w, 0n);
+          if (whole === 0n) {
+            // Nothing holds the loan: nothing to share.
+            expect(parts.every((p) => p === 0n)).toBe(true);
+            return;
+          }
+          expect(parts.reduce((s, p) => s + p, 0n)).toBe(total);
+          parts.forEach((p, i) => {
+            // |p × whole − total × w| < whole: p is floor or ceil of the exact share.
+            const gap = p * whole - total * weights[i]!;
+            expect(gap < whole && -gap < whole).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
-  test('apportionCents (the postings\' split, in numbers) gives apportion\'s parts, ties and signs included, in numbers and past them', () => {
+  test("apportionCents (the postings' split, in numbers) gives apportion's parts, ties and signs included, in numbers and past them", () => {
     const cents = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 2 ** 40 }));
-    fc.assert(fc.property(
-      fc.oneof(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: -(2 ** 45), max: 2 ** 45 })),
-      fc.array(fc.oneof(cents, fc.constant(2_500)), { minLength: 1, maxLength: 12 }),
-      (total, weights) => {
-        expect(apportionCents(total, weights)).toEqual(apportion(BigInt(total), weights.map((w) => BigInt(w))).map(Number));
-      },
-    ), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: -(2 ** 45), max: 2 ** 45 })),
+        fc.array(fc.oneof(cents, fc.constant(2_500)), { minLength: 1, maxLength: 12 }),
+        (total, weights) => {
+          expect(apportionCents(total, weights)).toEqual(
+            apportion(
+              BigInt(total),
+              weights.map((w) => BigInt(w)),
+            ).map(Number),
+          );
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
-  test('after random orders, processing and months of servicing, every loan\'s notes add up to its figures, each share its fraction to the cent', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.array(step, { minLength: 3, maxLength: 10 }), async (seed, steps) => {
-      const app = makeApp({ seed, listings: 30 });
-      for (const s of steps) {
-        if (s.kind === 'buy') await buy(app, s);
-        else if (s.kind === 'process') await call(app, 'POST', '/__mock/process');
-        else await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.days}d` } });
-      }
-      // Long enough for the loans bought to originate and pay at least once.
-      await call(app, 'POST', '/__mock/clock', { body: { advance: '40d' } });
-      await checkShares(app);
-    }), {
-      numRuns: 12,
-      // A world where one listing is bid by two orders and filled by a third, then months pass (loans pay, go
-      // late, charge off), so the guards below never depend on the draw.
-      examples: [[1, [
-        { kind: 'buy', pick: 0, fresh: true, bids: [{ buyer: 0, cents: 5000 }, { buyer: 1, cents: 7777 }], fillRest: true },
-        { kind: 'advance', days: 75 }, { kind: 'advance', days: 75 }, { kind: 'advance', days: 75 },
-      ]]],
-    });
+  test("after random orders, processing and months of servicing, every loan's notes add up to its figures, each share its fraction to the cent", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.array(step, { minLength: 3, maxLength: 10 }), async (seed, steps) => {
+        const app = makeApp({ seed, listings: 30 });
+        for (const s of steps) {
+          if (s.kind === 'buy') await buy(app, s);
+          else if (s.kind === 'process') await call(app, 'POST', '/__mock/process');
+          else await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.days}d` } });
+        }
+        // Long enough for the loans bought to originate and pay at least once.
+        await call(app, 'POST', '/__mock/clock', { body: { advance: '40d' } });
+        await checkShares(app);
+      }),
+      {
+        numRuns: 12,
+        // A world where one listing is bid by two orders and filled by a third, then months pass (loans pay, go
+        // late, charge off), so the guards below never depend on the draw.
+        examples: [
+          [
+            1,
+            [
+              {
+                kind: 'buy',
+                pick: 0,
+                fresh: true,
+                bids: [
+                  { buyer: 0, cents: 5000 },
+                  { buyer: 1, cents: 7777 },
+                ],
+                fillRest: true,
+              },
+              { kind: 'advance', days: 75 },
+              { kind: 'advance', days: 75 },
+              { kind: 'advance', days: 75 },
+            ],
+          ],
+        ],
+      },
+    );
     expect(seen.wholeByNotes).toBeGreaterThan(0);
     expect(seen.wholeByNotesPaying).toBeGreaterThan(0);
     expect(seen.late).toBeGreaterThan(0);

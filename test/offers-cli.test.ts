@@ -20,15 +20,21 @@ const fx = (name: string): string => join(FIXTURES, name);
 
 /** Builds dist/ and its bundles when missing or older than a source file, so the spawned bin runs this code. */
 function ensureBuilt(): void {
-  const newest = (dir: string): number => readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .reduce((m, f) => Math.max(m, statSync(join(dir, f)).mtimeMs), 0);
+  const newest = (dir: string): number =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .reduce((m, f) => Math.max(m, statSync(join(dir, f)).mtimeMs), 0);
   let built = 0;
   try {
     built = statSync(join(ROOT, 'dist/bundle/main.cjs')).mtimeMs;
-  } catch { /* not built yet */ }
+  } catch {
+    /* not built yet */
+  }
   if (built < newest(join(ROOT, 'src'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, timeout: 120_000 });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
     // The bin runs the bundles (scripts/bundle.mjs), not dist/src.
     execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, timeout: 120_000 });
   }
@@ -43,8 +49,13 @@ beforeAll(async () => {
   mock = await startMock({ listings: 50 });
   // A real access token in the mock's store, so the tests do not lean on any fallback of the auth code.
   mock.app.ctx.store.tokens.set(TOKEN, {
-    value: TOKEN, kind: 'access', clientId: 'mkt-demo', accountId: 'alice-1', scopes: [...READ_WRITE_SCOPES],
-    expiresAt: TEST_START + 3_600_000, authKey: 'offers-test-key',
+    value: TOKEN,
+    kind: 'access',
+    clientId: 'mkt-demo',
+    accountId: 'alice-1',
+    scopes: [...READ_WRITE_SCOPES],
+    expiresAt: TEST_START + 3_600_000,
+    authKey: 'offers-test-key',
   });
   const handle = mock.app.handle.bind(mock.app);
   mock.app.handle = (request) => {
@@ -65,8 +76,12 @@ async function runInProcess(args: string[], extraEnv: Record<string, string> = {
   const stdout = new PassThrough().setEncoding('utf8').on('data', (d: string) => (out += d));
   const stderr = new PassThrough().setEncoding('utf8').on('data', (d: string) => (err += d));
   const io: Io = {
-    stdout, stderr, stdin: Readable.from([input]),
-    stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+    stdout,
+    stderr,
+    stdin: Readable.from([input]),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
     env: { ...env, ...extraEnv },
     sleep: async () => undefined,
     now: () => Date.now(),
@@ -150,13 +165,18 @@ describe('mkt offers request (the built binary against the mock)', () => {
 
   it('reads stdin with "-" and fills the partner code from MKT_PARTNER_CODE', async () => {
     const body = applicantWith({ 'identification.partner_source_code': undefined });
-    const r = await runMkt(['offers', 'request', '-', '-o', 'json'], { env: { ...env, MKT_PARTNER_CODE: 'PARTNER-DEMO' }, input: JSON.stringify(body) });
+    const r = await runMkt(['offers', 'request', '-', '-o', 'json'], {
+      env: { ...env, MKT_PARTNER_CODE: 'PARTNER-DEMO' },
+      input: JSON.stringify(body),
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).identification.partner_source_code).toBe('PARTNER-DEMO');
   });
 
   it('lets --partner-code override the file and MKT_PARTNER_CODE; a refused code exits 3 and names the flag', async () => {
-    const r = await runMkt(['offers', 'request', fx('valid.json'), '--partner-code', 'PARTNER-EXPIRED'], { env: { ...env, MKT_PARTNER_CODE: 'PARTNER-DEMO' } });
+    const r = await runMkt(['offers', 'request', fx('valid.json'), '--partner-code', 'PARTNER-EXPIRED'], {
+      env: { ...env, MKT_PARTNER_CODE: 'PARTNER-DEMO' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('MKTPL-1004');
     expect(r.stderr).toContain('--partner-code');

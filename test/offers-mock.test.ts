@@ -17,10 +17,14 @@ beforeEach(() => {
 });
 
 async function post(body: unknown, headers: Record<string, string> = { authorization: `bearer ${token}` }) {
-  const res = await app.handle(new Request(URL_OFFERS, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body),
-  }));
-  return { status: res.status, body: await res.json() as Record<string, any> };
+  const res = await app.handle(
+    new Request(URL_OFFERS, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 const codes = (b: Record<string, any>): string[] => (b.errors ?? []).map((e: { code: string }) => e.code);
@@ -54,16 +58,35 @@ describe('POST /marketplace/application/offers: several problems at once', () =>
     expect(status).toBe(200);
     expect(codes(body)).toEqual(['MKTPL-1012', 'MKTPL-1006']);
     expect(assertionCodes(body)).toEqual([
-      'MKTPL-1012-102', 'MKTPL-1012-111', 'MKTPL-1012-122', 'MKTPL-1012-142', 'MKTPL-1012-151', 'MKTPL-1012-161',
-      'MKTPL-1012-173', 'MKTPL-1012-181', 'MKTPL-1012-202', 'MKTPL-1012-211', 'MKTPL-1012-222', 'MKTPL-1012-232',
-      'MKTPL-1012-243', 'MKTPL-1012-261', 'MKTPL-1012-271', 'MKTPL-1012-282', 'MKTPL-1012-292',
+      'MKTPL-1012-102',
+      'MKTPL-1012-111',
+      'MKTPL-1012-122',
+      'MKTPL-1012-142',
+      'MKTPL-1012-151',
+      'MKTPL-1012-161',
+      'MKTPL-1012-173',
+      'MKTPL-1012-181',
+      'MKTPL-1012-202',
+      'MKTPL-1012-211',
+      'MKTPL-1012-222',
+      'MKTPL-1012-232',
+      'MKTPL-1012-243',
+      'MKTPL-1012-261',
+      'MKTPL-1012-271',
+      'MKTPL-1012-282',
+      'MKTPL-1012-292',
     ]);
   });
 
   it('judges eligibility on what parsed, so a bad zip code does not hide the state, the age or a known borrower', async () => {
-    const { body } = await post(applicantWith({
-      'address_info.state': 'WV', 'address_info.zip_code': 'x', 'personal_info.date_of_birth': '06/30/2010', 'personal_info.ssn': '555001234',
-    }));
+    const { body } = await post(
+      applicantWith({
+        'address_info.state': 'WV',
+        'address_info.zip_code': 'x',
+        'personal_info.date_of_birth': '06/30/2010',
+        'personal_info.ssn': '555001234',
+      }),
+    );
     expect(codes(body)).toEqual(['MKTPL-1012', 'MKTPL-1006', 'MKTPL-1007', 'MKTPL-100']);
     expect(assertionCodes(body)).toEqual(['MKTPL-1012-173', 'MKTPL-1012-232']);
   });
@@ -74,7 +97,14 @@ describe('POST /marketplace/application/offers: several problems at once', () =>
     delete body.personal_info;
     body.employment_info = 'full time';
     const res = await post(body);
-    expect(assertionCodes(res.body)).toEqual(['MKTPL-1012-101', 'MKTPL-1012-111', 'MKTPL-1012-131', 'MKTPL-1012-171', 'MKTPL-1012-281', 'MKTPL-1012-291']);
+    expect(assertionCodes(res.body)).toEqual([
+      'MKTPL-1012-101',
+      'MKTPL-1012-111',
+      'MKTPL-1012-131',
+      'MKTPL-1012-171',
+      'MKTPL-1012-281',
+      'MKTPL-1012-291',
+    ]);
   });
 });
 
@@ -202,23 +232,30 @@ describe('POST /marketplace/application/offers: never a 500', () => {
   const OBJECTS = ['loan_info', 'personal_info', 'address_info', 'contact_info', 'employment_info', 'identification'];
 
   it('answers any JSON body with 200, 400 or 401', async () => {
-    await fc.assert(fc.asyncProperty(fc.jsonValue(), async (value) => {
-      const { status } = await post(JSON.stringify(value));
-      expect([200, 400, 401]).toContain(status);
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => {
+        const { status } = await post(JSON.stringify(value));
+        expect([200, 400, 401]).toContain(status);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('answers any value in any applicant field with 200 and a well-formed errors array, or offers', async () => {
-    const field = fc.constantFrom(...OBJECTS.filter((o) => o !== 'identification')).chain((obj) =>
-      fc.tuple(fc.constant(obj), fc.constantFrom(...Object.keys(validApplicant()[obj])), fc.jsonValue()));
-    await fc.assert(fc.asyncProperty(fc.array(field, { minLength: 1, maxLength: 6 }), async (changes) => {
-      const { status, body } = await post(applicantWith(Object.fromEntries(changes.map(([o, k, v]) => [`${o}.${k}`, v]))));
-      expect(status).toBe(200);
-      if (body.errors.length === 0) expect(body.offers.length).toBeGreaterThan(0);
-      for (const e of body.errors) {
-        expect(OFFER_ERRORS[e.code]).toBeDefined();
-        for (const a of e.assertions ?? []) expect(OFFER_ASSERTIONS[a.code]).toBeDefined();
-      }
-    }), { numRuns: 300 });
+    const field = fc
+      .constantFrom(...OBJECTS.filter((o) => o !== 'identification'))
+      .chain((obj) => fc.tuple(fc.constant(obj), fc.constantFrom(...Object.keys(validApplicant()[obj])), fc.jsonValue()));
+    await fc.assert(
+      fc.asyncProperty(fc.array(field, { minLength: 1, maxLength: 6 }), async (changes) => {
+        const { status, body } = await post(applicantWith(Object.fromEntries(changes.map(([o, k, v]) => [`${o}.${k}`, v]))));
+        expect(status).toBe(200);
+        if (body.errors.length === 0) expect(body.offers.length).toBeGreaterThan(0);
+        for (const e of body.errors) {
+          expect(OFFER_ERRORS[e.code]).toBeDefined();
+          for (const a of e.assertions ?? []) expect(OFFER_ASSERTIONS[a.code]).toBeDefined();
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

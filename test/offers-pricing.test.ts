@@ -24,10 +24,18 @@ beforeAll(() => {
 });
 
 async function offersFor(score: number | undefined, amount: number, income: number): Promise<Offer[]> {
-  const body = applicantWith({ 'loan_info.self_reported_credit_score': score, 'loan_info.loan_amount': amount, 'employment_info.annual_income': income });
-  const res = await app.handle(new Request('http://mock.test/v1/marketplace/application/offers', {
-    method: 'POST', headers: { authorization: `bearer ${issueTestToken(app)}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-  }));
+  const body = applicantWith({
+    'loan_info.self_reported_credit_score': score,
+    'loan_info.loan_amount': amount,
+    'employment_info.annual_income': income,
+  });
+  const res = await app.handle(
+    new Request('http://mock.test/v1/marketplace/application/offers', {
+      method: 'POST',
+      headers: { authorization: `bearer ${issueTestToken(app)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
   const json = (await res.json()) as { offers: Offer[]; errors: unknown[] };
   expect(json.errors).toEqual([]);
   return json.offers;

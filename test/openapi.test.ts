@@ -38,8 +38,15 @@ describe('the OpenAPI document', () => {
 
   it('describes every route the mock serves, and no route it does not', () => {
     const app = testMockApp({ listings: 5, frozen: true, start: TEST_START });
-    const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/^\*/, '').replace(/\/$/, '').replace(/(:\w+|\{\w+\})/g, '{}').toLowerCase()}`;
-    const served = app.handlers.filter((h): h is HttpHandler => h instanceof HttpHandler).map((h) => key(String(h.info.method), String(h.info.path)));
+    const key = (method: string, path: string) =>
+      `${method.toUpperCase()} ${path
+        .replace(/^\*/, '')
+        .replace(/\/$/, '')
+        .replace(/(:\w+|\{\w+\})/g, '{}')
+        .toLowerCase()}`;
+    const served = app.handlers
+      .filter((h): h is HttpHandler => h instanceof HttpHandler)
+      .map((h) => key(String(h.info.method), String(h.info.path)));
     const documented = Object.entries(doc.paths as Json).flatMap(([path, ops]) => Object.keys(ops).map((m) => key(m, path)));
     expect(new Set(documented)).toEqual(new Set(served));
     expect(documented).toHaveLength(served.length);
@@ -54,10 +61,13 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('asks for the spec\'s scopes: read_listing to search, write_invest_order to order, either order scope to read orders', () => {
+  it("asks for the spec's scopes: read_listing to search, write_invest_order to order, either order scope to read orders", () => {
     expect(op('/listingsvc/v2/listings/', 'get').security).toEqual([{ platformAuth: ['read_listing'] }]);
     expect(op('/v1/orders/', 'post').security).toEqual([{ platformAuth: ['write_invest_order'] }]);
-    expect(op('/v1/orders/{order_id}', 'get').security).toEqual([{ platformAuth: ['read_invest_order'] }, { platformAuth: ['write_invest_order'] }]);
+    expect(op('/v1/orders/{order_id}', 'get').security).toEqual([
+      { platformAuth: ['read_invest_order'] },
+      { platformAuth: ['write_invest_order'] },
+    ]);
     expect(op('/v1/security/oauth/token', 'post').security).toEqual([]);
     expect(Object.keys(doc.components.securitySchemes.platformAuth.flows.authorizationCode.scopes)).toHaveLength(8);
   });
@@ -81,14 +91,26 @@ describe('the OpenAPI document', () => {
     const params = op('/listingsvc/v2/listings/', 'get').parameters as Json[];
     const byName = new Map(params.filter((p) => p.name).map((p) => [p.name, p]));
     for (const name of filterParamNames()) expect(byName.has(name), name).toBe(true);
-    expect(byName.get('platform_rating')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { enum: expect.arrayContaining(['AA', 'HR']) } } });
+    expect(byName.get('platform_rating')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { enum: expect.arrayContaining(['AA', 'HR']) } },
+    });
     expect(byName.get('has_mortgage')!.schema).toEqual({ type: 'boolean' });
     expect(byName.get('borrower_rate_min')!.schema).toEqual({ type: 'number', minimum: 0 });
     expect(byName.get('listing_end_date_max')!.schema.pattern).toBeDefined();
     const at02s = BUREAU2_ELEMENTS.find((e) => e.short === 'at02s')!;
     expect(byName.get('at02s_min')!.schema).toEqual({ type: 'integer', minimum: at02s.special!.value, maximum: at02s.max });
     expect(byName.get('limit')!.schema).toMatchObject({ maximum: 500, default: 25 });
-    for (const control of ['offset', 'sort_by', 'biddable', 'invested', 'whole_loan', 'exclude_co_borrower_application', 'include_credit_bureau_values']) {
+    for (const control of [
+      'offset',
+      'sort_by',
+      'biddable',
+      'invested',
+      'whole_loan',
+      'exclude_co_borrower_application',
+      'include_credit_bureau_values',
+    ]) {
       expect(byName.has(control), control).toBe(true);
     }
   });
@@ -113,7 +135,7 @@ describe('GET /openapi.json and mkt mock openapi', () => {
     await server.close();
   });
 
-  it('is served without a token, with the mock\'s own origin as its server', async () => {
+  it("is served without a token, with the mock's own origin as its server", async () => {
     const res = await fetch(`${server.origin}/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -147,7 +169,13 @@ describe('the answer check', () => {
   function checked(): { app: MockApp; violations: () => Violation[] } {
     const file = join(mkdtempSync(join(tmpdir(), 'mkt-check-')), 'violations.ndjson');
     const app = createMockApp({ listings: 20, frozen: true, start: TEST_START, checkAnswers: file });
-    const violations = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Violation) : []);
+    const violations = () =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Violation)
+        : [];
     return { app, violations };
   }
 
@@ -160,9 +188,14 @@ describe('the answer check', () => {
         const app = createMockApp({ listings: 5, frozen: true, start: ${TEST_START}, checkAnswers: ${JSON.stringify(join(dir, 'v.ndjson'))} });
         ${answer ? "await app.handle(new Request('http://mock.test/v1/nothing-here'));" : ''}
         await new Promise((r) => setTimeout(r, 300));`;
-      const run = spawnSync(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], { env: { ...process.env, MKT_RECORD_MODULES: out }, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, ['--import', RECORDER, '--input-type=module', '-e', script], {
+        env: { ...process.env, MKT_RECORD_MODULES: out },
+        encoding: 'utf8',
+      });
       expect(run.status, run.stderr).toBe(0);
-      return readFileSync(out, 'utf8').split('\n').filter((l) => /answer-check|\/ajv\//.test(l));
+      return readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => /answer-check|\/ajv\//.test(l));
     };
     expect(await loads(false)).toEqual([]);
     expect((await loads(true)).some((l) => /http\/answer-check/.test(l))).toBe(true);
@@ -172,24 +205,38 @@ describe('the answer check', () => {
     const { app, violations } = checked();
     const token = issueTestToken(app);
     const auth = { authorization: `bearer ${token}` };
-    for (const path of ['/v1/accounts/platform', '/listingsvc/v2/listings/?limit=3', '/v1/loans/', '/v1/orders/', '/v1/orders/nope', '/v1/nothing-here']) {
+    for (const path of [
+      '/v1/accounts/platform',
+      '/listingsvc/v2/listings/?limit=3',
+      '/v1/loans/',
+      '/v1/orders/',
+      '/v1/orders/nope',
+      '/v1/nothing-here',
+    ]) {
       await app.handle(new Request(`http://mock.test${path}`, { headers: auth }));
     }
     await app.handle(new Request('http://mock.test/v1/accounts/platform'));
     expect(violations()).toEqual([]);
   });
 
-  it('records an answer of the wrong shape: where, what, and ajv\'s errors', async () => {
+  it("records an answer of the wrong shape: where, what, and ajv's errors", async () => {
     const { app, violations } = checked();
     const token = issueTestToken(app);
-    const account = () => app.handle(new Request('http://mock.test/v1/accounts/platform', { headers: { authorization: `bearer ${token}` } }));
+    const account = () =>
+      app.handle(new Request('http://mock.test/v1/accounts/platform', { headers: { authorization: `bearer ${token}` } }));
     // A test-only route in front of the real one: the real account with a field of the wrong type and an unknown one.
     const wrong = { ...((await (await account()).json()) as Json), available_cash_balance: 'lots', surprise: 1 };
     app.handlers.unshift(http.get('*/v1/accounts/platform', () => Response.json(wrong)));
     expect(await (await account()).json()).toEqual(wrong);
     const [v, ...rest] = violations();
     expect(rest).toEqual([]);
-    expect(v).toMatchObject({ method: 'GET', path: '/v1/accounts/platform', operation: '/v1/accounts/platform', status: 200, problem: 'the body does not match the schema' });
+    expect(v).toMatchObject({
+      method: 'GET',
+      path: '/v1/accounts/platform',
+      operation: '/v1/accounts/platform',
+      status: 200,
+      problem: 'the body does not match the schema',
+    });
     const messages = v!.errors!.map((e) => `${e.instancePath} ${e.message}`);
     expect(messages).toEqual(expect.arrayContaining(['/available_cash_balance must be number', ' must NOT have additional properties']));
   });
@@ -216,7 +263,11 @@ describe('the answer check', () => {
       const token = issueTestToken(app);
       expect((await fetch(`${server.origin}/v1/loans/`, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
       // A fault answered by the adapter (500 SYS0001) is documented: nothing more is recorded.
-      await fetch(`${server.origin}/__mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error_rate: 1, count: 1 }) });
+      await fetch(`${server.origin}/__mock/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error_rate: 1, count: 1 }),
+      });
       expect((await fetch(`${server.origin}/v1/loans/`)).status).toBe(500);
       expect(violations().map((v) => [v.path, v.errors?.map((e) => e.instancePath)])).toEqual([['/v1/loans', ['', '/total_count']]]);
     } finally {
@@ -235,7 +286,9 @@ describe('the answer check', () => {
   it('holds an answer to a path no route serves to the documented 404, 405 and 400', async () => {
     const checker = new AnswerChecker(join(mkdtempSync(join(tmpdir(), 'mkt-check-')), 'v.ndjson'));
     const url = new URL('http://mock.test/nowhere');
-    expect(await checker.check('GET', url, Response.json({ code: 'NOT_FOUND', message: 'No route for GET /nowhere' }, { status: 404 }))).toBeNull();
+    expect(
+      await checker.check('GET', url, Response.json({ code: 'NOT_FOUND', message: 'No route for GET /nowhere' }, { status: 404 })),
+    ).toBeNull();
     expect((await checker.check('GET', url, Response.json({ ok: true })))?.problem).toBe('the body does not match the schema');
   });
 });
@@ -245,14 +298,24 @@ describe('the fields the document leaves optional because real answers lack them
     const app = testMockApp({ listings: 30 });
     const auth = { authorization: `bearer ${issueTestToken(app)}` };
     const get = async (path: string): Promise<Record<string, unknown>[]> =>
-      ((await (await app.handle(new Request(`http://mock.test${path}`, { headers: auth }))).json()) as { result: Record<string, unknown>[] }).result;
+      (
+        (await (await app.handle(new Request(`http://mock.test${path}`, { headers: auth }))).json()) as {
+          result: Record<string, unknown>[];
+        }
+      ).result;
     const optional = (schema: string): string[] => {
       const s = doc.components.schemas[schema] as { properties: Record<string, unknown>; required?: string[] };
       return Object.keys(s.properties).filter((k) => !(s.required ?? []).includes(k));
     };
     const listings = await get('/listingsvc/v2/listings/?limit=10');
     expect(listings.length).toBe(10);
-    for (const field of ['fico_score', 'verification_stage', 'listing_purpose', 'estimated_monthly_housing_expense', 'prior_platform_loans_principal_outstanding']) {
+    for (const field of [
+      'fico_score',
+      'verification_stage',
+      'listing_purpose',
+      'estimated_monthly_housing_expense',
+      'prior_platform_loans_principal_outstanding',
+    ]) {
       expect(optional('Listing'), field).toContain(field);
       for (const l of listings) expect(l, field).toHaveProperty(field);
     }

@@ -23,13 +23,21 @@ describe('a batch whose answer was lost, on a rerun', () => {
     expect(lost.exitCode).toBe(EXIT.UNREACHABLE);
     const again = await failure(desk.place(bidsOn([1, 2])));
     expect(again.exitCode).toBe(EXIT.USAGE);
-    expect(again.message).toMatch(/^refusing 2 bids that could place money twice; nothing was sent:\n {2}listing 1: already PENDING in order o1\n/);
+    expect(again.message).toMatch(
+      /^refusing 2 bids that could place money twice; nothing was sent:\n {2}listing 1: already PENDING in order o1\n/,
+    );
     expect(api.orders).toHaveLength(1);
     expect(journal.list.find((e) => e.t === 'reconciled')).toMatchObject({ order_id: 'o1' });
     // It looked again until the order showed (placed 20 s after it was sent), no longer.
     expect(api.listedAt.at(-1)! - T0).toBeGreaterThanOrEqual(20_000);
     expect(clock.now() - T0).toBeLessThan(30_000);
-    expect(lines.some((l) => /^ {2}batch \S+ \(2 bids, sent 2026-06-01T12:00:00Z without an answer\) is not shown by the marketplace yet: it may still arrive, so it is not sent again before 2026-06-01T12:02:00Z$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) =>
+        /^ {2}batch \S+ \(2 bids, sent 2026-06-01T12:00:00Z without an answer\) is not shown by the marketplace yet: it may still arrive, so it is not sent again before 2026-06-01T12:02:00Z$/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
     expect(lines).toContain('  waiting up to 120 s for the marketplace to show it (Ctrl-C stops, sending nothing)…');
     expect(lines).toContain('  order o1 was placed (the answer had been lost); it will not be sent again');
   });
@@ -60,7 +68,9 @@ describe('a batch whose answer was lost, on a rerun', () => {
     expect(api.listedAt).toEqual([T0 + settleMs]);
     expect(clock.sleeps).toEqual([]);
     expect(entries(journal)).toEqual(['intent', 'lost', 'reconciled', 'intent', 'accepted', 'outcome']);
-    expect(lines.some((l) => /batch \S+ never reached the marketplace: no order for it 60 s after it was sent \(the settle window\)/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /batch \S+ never reached the marketplace: no order for it 60 s after it was sent \(the settle window\)/.test(l)),
+    ).toBe(true);
   });
 
   it('a list asked for before the window ended says nothing of it, even when its answer comes after', async () => {
@@ -92,8 +102,12 @@ describe('a batch whose answer was lost, on a rerun', () => {
     const batch = journal.list[0]!.t === 'intent' ? (journal.list[0] as { batch: string }).batch : '';
     const held = await failure(desk.place(bidsOn([2, 3]), { source: 'bids.csv' }));
     expect(held.exitCode).toBe(EXIT.USAGE);
-    expect(held.message).toBe(`refusing 1 bid that could place money twice; nothing was sent:\n  bids.csv line 2: listing 2: in doubt: sent in batch ${batch} at 2026-06-01T12:00:00Z without an answer, and the marketplace does not show that order yet; not sent again before 2026-06-01T12:10:00Z`);
-    expect(held.hint).toMatch(/^that order may still reach the marketplace: run again after 2026-06-01T12:10:00Z; .*--allow-duplicate sends these now too/);
+    expect(held.message).toBe(
+      `refusing 1 bid that could place money twice; nothing was sent:\n  bids.csv line 2: listing 2: in doubt: sent in batch ${batch} at 2026-06-01T12:00:00Z without an answer, and the marketplace does not show that order yet; not sent again before 2026-06-01T12:10:00Z`,
+    );
+    expect(held.hint).toMatch(
+      /^that order may still reach the marketplace: run again after 2026-06-01T12:10:00Z; .*--allow-duplicate sends these now too/,
+    );
     expect(clock.now() - T0).toBe(120_000);
     expect(api.orders).toHaveLength(0);
     expect(entries(journal)).toEqual(['intent', 'lost']);
@@ -102,7 +116,7 @@ describe('a batch whose answer was lost, on a rerun', () => {
     expect(api.orders.map((o) => o.bid_requests.map((b) => b.listing_id))).toEqual([[2, 3]]);
   });
 
-  it('waits at most 120 s in all in one run: a planner\'s session and its placement share the bound', async () => {
+  it("waits at most 120 s in all in one run: a planner's session and its placement share the bound", async () => {
     const { api, desk, clock } = setup({ deps: { settleMs: 600_000 } });
     api.next.push(NEVER);
     await failure(desk.place(bidsOn([1])));
@@ -117,7 +131,13 @@ describe('a batch whose answer was lost, on a rerun', () => {
     await failure(desk.place(bidsOn([1])));
     await desk.place(bidsOn([1]), { allowDuplicate: true });
     expect(clock.sleeps).toEqual([]);
-    expect(lines.some((l) => /^ {2}batch \S+ is still in doubt \(until 2026-06-01T12:02:00Z\): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) =>
+        /^ {2}batch \S+ is still in doubt \(until 2026-06-01T12:02:00Z\): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice$/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
     // And it does arrive: asked for on purpose, the listing is bid twice.
     clock.set(T0 + 20_000);
     for await (const _ of api.list()) void _;
@@ -130,13 +150,15 @@ describe('a batch whose answer was lost, on a rerun', () => {
     await failure(desk.place(bidsOn([1])));
     const err = await failure(desk.place(bidsOn([1])));
     expect(err.exitCode).toBe(EXIT.INTERRUPTED);
-    expect(err.message).toMatch(/^interrupted \(SIGINT\) while waiting for the marketplace to show batch \S+ \(not sent again before 2026-06-01T12:02:00Z\): nothing was sent$/);
+    expect(err.message).toMatch(
+      /^interrupted \(SIGINT\) while waiting for the marketplace to show batch \S+ \(not sent again before 2026-06-01T12:02:00Z\): nothing was sent$/,
+    );
     expect(api.orders).toHaveLength(0);
     expect(entries(journal)).toEqual(['intent', 'lost']);
   });
 });
 
-describe('the window a rerun holds a batch in doubt for is the sending run\'s, counted from when it gave up too', () => {
+describe("the window a rerun holds a batch in doubt for is the sending run's, counted from when it gave up too", () => {
   /** Orders the fake marketplace holds once every landing due by `at` has landed. */
   const ordersBy = async (api: ReturnType<typeof setup>['api'], clock: ReturnType<typeof setup>['clock'], at: number): Promise<number> => {
     clock.set(Math.max(clock.now(), at));
@@ -165,7 +187,10 @@ describe('the window a rerun holds a batch in doubt for is the sending run\'s, c
     const first = setup({ deps: { settleMs: 300_000 } });
     first.api.next.push({ late: 200_000 });
     await failure(first.desk.place(bidsOn([1])));
-    first.journal.list.splice(first.journal.list.findIndex((e) => e.t === 'lost'), 1);
+    first.journal.list.splice(
+      first.journal.list.findIndex((e) => e.t === 'lost'),
+      1,
+    );
     first.clock.set(T0 + 130_000);
     const rerun = setup({ on: first, deps: { journal: first.journal } });
     await failure(rerun.desk.place(bidsOn([1])));
@@ -173,7 +198,7 @@ describe('the window a rerun holds a batch in doubt for is the sending run\'s, c
     expect(await ordersBy(first.api, first.clock, T0 + 200_000)).toBe(1);
   });
 
-  it('lost 100 s after its intent (a 401, a fresh token, the POST again): its window\'s 90 s margin counts from then', async () => {
+  it("lost 100 s after its intent (a 401, a fresh token, the POST again): its window's 90 s margin counts from then", async () => {
     const { api, journal, desk, clock } = setup();
     api.next.push({ late: 150_000, after: 100_000 });
     const lost = await failure(desk.place(bidsOn([1])));
@@ -189,7 +214,13 @@ describe('the window a rerun holds a batch in doubt for is the sending run\'s, c
     await failure(never.desk.place(bidsOn([1])));
     never.clock.set(T0 + 190_000);
     await never.desk.place(bidsOn([1]));
-    expect(never.lines.some((l) => /never reached the marketplace: no order for it 190 s after it was sent, 90 s after the client gave up \(the settle window\)/.test(l))).toBe(true);
+    expect(
+      never.lines.some((l) =>
+        /never reached the marketplace: no order for it 190 s after it was sent, 90 s after the client gave up \(the settle window\)/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('the token is got before the intent is written: a run killed after a POST that waited 40 s for its token is held from when the POST left', async () => {
@@ -199,14 +230,17 @@ describe('the window a rerun holds a batch in doubt for is the sending run\'s, c
     await failure(desk.place(bidsOn([1])));
     expect(journal.list[0]).toMatchObject({ t: 'intent', at: new Date(api.postedAt[0]!).toISOString() });
     // Killed after the POST left: no lost entry.
-    journal.list.splice(journal.list.findIndex((e) => e.t === 'lost'), 1);
+    journal.list.splice(
+      journal.list.findIndex((e) => e.t === 'lost'),
+      1,
+    );
     clock.set(T0 + 125_000);
     api.tokenMs = 0;
     await failure(desk.place(bidsOn([1])));
     expect(await ordersBy(api, clock, T0 + 140_000)).toBe(1);
   });
 
-  it('a batch an older version journalled, without its window, is read under this run\'s', () => {
+  it("a batch an older version journalled, without its window, is read under this run's", () => {
     const at = new Date(T0).toISOString();
     const now = { settleMs: 120_000, timeoutMs: 30_000 };
     expect(doubtEnds({ at }, now)).toBe(T0 + 120_000);
@@ -256,19 +290,23 @@ describe('the hint after a lost answer says what a rerun will do', () => {
     api.next.push(NEVER);
     const lost = await failure(desk.place(bidsOn([1])));
     expect(lost.message).toMatch(/it may or may not have been placed: batch \S+ is in doubt until 2026-06-01T12:02:00Z\.$/);
-    expect(lost.hint).toBe('run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run waits for it to show until 2026-06-01T12:02:00Z (120 s after it was sent); an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once');
+    expect(lost.hint).toBe(
+      'run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run waits for it to show until 2026-06-01T12:02:00Z (120 s after it was sent); an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once',
+    );
   });
 
   it('past the wait: it waits 120 s, then refuses until the window ends', async () => {
     const { api, desk } = setup({ deps: { settleMs: 600_000 } });
     api.next.push(NEVER);
     const lost = await failure(desk.place(bidsOn([1])));
-    expect(lost.hint).toMatch(/while it does not, the run waits up to 120 s for it to show, and refuses these bids \(exit 2\) until 2026-06-01T12:10:00Z \(600 s after it was sent\);/);
+    expect(lost.hint).toMatch(
+      /while it does not, the run waits up to 120 s for it to show, and refuses these bids \(exit 2\) until 2026-06-01T12:10:00Z \(600 s after it was sent\);/,
+    );
   });
 });
 
 describe('review: what a run would refuse now, for --dry-run', () => {
-  it('names each held listing as the run\'s refusal does, writes nothing and waits for nothing', async () => {
+  it("names each held listing as the run's refusal does, writes nothing and waits for nothing", async () => {
     const { api, journal, desk, clock } = setup();
     await desk.place(bidsOn([1]));
     api.next.push(NEVER);
@@ -278,7 +316,9 @@ describe('review: what a run would refuse now, for --dry-run', () => {
     const review = await desk.review(bidsOn([1, 2, 3, 4]));
     expect([...review.keys()]).toEqual([1, 2, 3]);
     expect(review.get(1)).toBe('already PENDING in order o1');
-    expect(review.get(2)).toMatch(/^in doubt: sent in batch \S+ at 2026-06-01T12:00:00Z without an answer, and the marketplace does not show that order yet; not sent again before 2026-06-01T12:02:00Z$/);
+    expect(review.get(2)).toMatch(
+      /^in doubt: sent in batch \S+ at 2026-06-01T12:00:00Z without an answer, and the marketplace does not show that order yet; not sent again before 2026-06-01T12:02:00Z$/,
+    );
     expect(review.get(3)).toBe('the marketplace shows 50.00 of yours already in it');
     expect(journal.list).toHaveLength(written);
     expect(clock.sleeps).toEqual([]);

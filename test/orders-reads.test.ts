@@ -56,12 +56,13 @@ describe('GET /orders/{id}', () => {
 });
 
 describe('GET /orders/', () => {
-  test('lists only the caller\'s orders with offset and limit (default 25, maximum 100)', async () => {
+  test("lists only the caller's orders with offset and limit (default 25, maximum 100)", async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const ls = plainListings(app);
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push((await order(app, alice, [{ listing_id: ls[i % ls.length]!.listing_number, bid_amount: 25 }])).body.order_id);
+    for (let i = 0; i < 30; i++)
+      ids.push((await order(app, alice, [{ listing_id: ls[i % ls.length]!.listing_number, bid_amount: 25 }])).body.order_id);
     await order(app, tokenFor(app, 'dave-1'), [{ listing_id: ls[0]!.listing_number, bid_amount: 25 }]);
     const first = (await call(app, 'GET', '/v1/orders', { token: alice })).body;
     expect(first.total_count).toBe(30);
@@ -82,11 +83,13 @@ describe('GET /orders/{id}/listings', () => {
     const alice = tokenFor(app, 'alice-1');
     const [a, b, c] = plainListings(app);
     b!.verification_stage = 3;
-    const id = (await order(app, alice, [
-      { listing_id: a!.listing_number, bid_amount: 25 },
-      { listing_id: b!.listing_number, bid_amount: b!.amount_remaining },
-      { listing_id: c!.listing_number, bid_amount: 40 },
-    ])).body.order_id;
+    const id = (
+      await order(app, alice, [
+        { listing_id: a!.listing_number, bid_amount: 25 },
+        { listing_id: b!.listing_number, bid_amount: b!.amount_remaining },
+        { listing_id: c!.listing_number, bid_amount: 40 },
+      ])
+    ).body.order_id;
     await call(app, 'POST', '/__mock/process');
     await call(app, 'POST', `/__mock/listings/${c!.listing_number}/withdraw`);
     await call(app, 'POST', '/__mock/clock', { body: { advance: '4d' } });
@@ -100,7 +103,9 @@ describe('GET /orders/{id}/listings', () => {
       else expect(r.note_number).toBeNull();
     }
     // b was funded whole and originates; a may too, as simulated investors fill it meanwhile.
-    const investedRows = all.result.filter((r: { status: string }) => r.status === 'INVESTED').map((r: { listing_number: string }) => r.listing_number);
+    const investedRows = all.result
+      .filter((r: { status: string }) => r.status === 'INVESTED')
+      .map((r: { listing_number: string }) => r.listing_number);
     expect(investedRows).toContain(String(b!.listing_number));
     const invested = (await call(app, 'GET', `${path}?status=INVESTED`, { token: alice })).body;
     expect(invested.result.map((r: { listing_number: string }) => r.listing_number)).toEqual(investedRows);

@@ -34,8 +34,16 @@ describe('the order body and its entries', () => {
     ['a negative amount', `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": -25}]}`, 'ORD0005'],
     ['an amount below 25.00', `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": 24.99}]}`, 'ORD0005'],
     ['an amount given as text', `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": "25"}]}`, 'ORD0005'],
-    ['an amount above the most a bid may carry', `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": 50000.01}]}`, 'ORD0014'],
-    ['a listing twice', `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": 25}, {"listing_id": ${l1!.listing_number}, "bid_amount": 30}]}`, 'ORD0030'],
+    [
+      'an amount above the most a bid may carry',
+      `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": 50000.01}]}`,
+      'ORD0014',
+    ],
+    [
+      'a listing twice',
+      `{"bid_requests": [{"listing_id": ${l1!.listing_number}, "bid_amount": 25}, {"listing_id": ${l1!.listing_number}, "bid_amount": 30}]}`,
+      'ORD0030',
+    ],
     ['a listing that does not exist', '{"bid_requests": [{"listing_id": 424242, "bid_amount": 25}]}', 'ORD0003'],
   ])('%s is %s', async (_name, body, code) => {
     expectCode(await call(app, 'POST', '/v1/orders', { token: alice, body }), code);
@@ -47,7 +55,13 @@ describe('the order body and its entries', () => {
   });
 
   test('the shape of every entry is checked before any listing: a bad amount in the second entry beats an unknown listing in the first', async () => {
-    expectCode(await order(app, alice, [{ listing_id: 424242, bid_amount: 25 }, { listing_id: l2!.listing_number, bid_amount: 10 }]), 'ORD0005');
+    expectCode(
+      await order(app, alice, [
+        { listing_id: 424242, bid_amount: 25 },
+        { listing_id: l2!.listing_number, bid_amount: 10 },
+      ]),
+      'ORD0005',
+    );
   });
 
   test('a bid above the listing amount is ORD0015', async () => {
@@ -67,16 +81,26 @@ describe('the investor', () => {
     ['lena has a frozen ledger', 'lena-1', 'ORD0035'],
     ['bob has too little cash', 'bob-1', 'ORD0021'],
   ])('%s: %s gets %s', async (_name, account, code) => {
-    const bids = account === 'bob-1'
-      ? [{ listing_id: listing.listing_number, bid_amount: 25 }, { listing_id: plainListings(app)[1]!.listing_number, bid_amount: 25 }]
-      : [{ listing_id: listing.listing_number, bid_amount: 25 }];
+    const bids =
+      account === 'bob-1'
+        ? [
+            { listing_id: listing.listing_number, bid_amount: 25 },
+            { listing_id: plainListings(app)[1]!.listing_number, bid_amount: 25 },
+          ]
+        : [{ listing_id: listing.listing_number, bid_amount: 25 }];
     expectCode(await order(app, tokenFor(app, account), bids), code);
   });
 
   test('ivy, whose state limits her orders to 2,500.00, gets ORD0022 above it and is accepted below it', async () => {
     const [a, b] = plainListings(app);
     const ivy = tokenFor(app, 'ivy-1');
-    expectCode(await order(app, ivy, [{ listing_id: a!.listing_number, bid_amount: 1500 }, { listing_id: b!.listing_number, bid_amount: 1500 }]), 'ORD0022');
+    expectCode(
+      await order(app, ivy, [
+        { listing_id: a!.listing_number, bid_amount: 1500 },
+        { listing_id: b!.listing_number, bid_amount: 1500 },
+      ]),
+      'ORD0022',
+    );
     expect((await order(app, ivy, [{ listing_id: a!.listing_number, bid_amount: 1500 }])).status).toBe(200);
   });
 
@@ -108,10 +132,14 @@ describe('the listing', () => {
   ])('a bid on %s is refused (%s)', async (_name, account, kind, code) => {
     const app = makeApp();
     const s = app.ctx.store;
-    const l = kind === 'own' ? s.listings.find((x) => x.borrowerUserId === 'dave')
-      : kind === 'whole' ? s.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2)
-        : kind === 'completed' ? s.listings.find((x) => x.listing_status === 6)
-          : specialListing(s, kind as 'restricted');
+    const l =
+      kind === 'own'
+        ? s.listings.find((x) => x.borrowerUserId === 'dave')
+        : kind === 'whole'
+          ? s.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2)
+          : kind === 'completed'
+            ? s.listings.find((x) => x.listing_status === 6)
+            : specialListing(s, kind as 'restricted');
     expect(l).toBeDefined();
     const amount = kind === 'whole' ? l!.listing_amount : 25;
     expectCode(await order(app, tokenFor(app, account), [{ listing_id: l!.listing_number, bid_amount: amount }]), code);
@@ -130,10 +158,16 @@ describe('the listing', () => {
     const a1 = tokenFor(app, 'alice-1');
     expectCode(await order(app, a1, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount - 25 }]), 'ORD0018');
     expect((await order(app, a1, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }])).status).toBe(200);
-    expectCode(await order(app, tokenFor(app, 'alice-2'), [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }]), 'ORD0017');
+    expectCode(
+      await order(app, tokenFor(app, 'alice-2'), [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }]),
+      'ORD0017',
+    );
     await call(app, 'POST', '/__mock/process');
     expect(whole.amount_funded).toBe(whole.listing_amount);
-    expectCode(await order(app, tokenFor(app, 'kate-1'), [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }]), 'ORD0017');
+    expectCode(
+      await order(app, tokenFor(app, 'kate-1'), [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }]),
+      'ORD0017',
+    );
   });
 
   test('an expired listing is ORD0013 (Listing has ended)', async () => {
@@ -148,8 +182,15 @@ describe('the listing', () => {
     const app = makeApp({ listings: 2000 });
     const alice = tokenFor(app, 'alice-1');
     // Half past an hour, a day or more in: an active listing whose end date passed in the last half hour.
-    const live = (now: number) => app.ctx.store.listings.find((x) => x.listing_status === 2 && x.investment_typeid === 1 && x.listing_end_date <= now
-      && Math.ceil(x.listing_end_date / HOUR) * HOUR > now && x.listing_amount - x.amount_funded >= 25);
+    const live = (now: number) =>
+      app.ctx.store.listings.find(
+        (x) =>
+          x.listing_status === 2
+          && x.investment_typeid === 1
+          && x.listing_end_date <= now
+          && Math.ceil(x.listing_end_date / HOUR) * HOUR > now
+          && x.listing_amount - x.amount_funded >= 25,
+      );
     let now = START + 14 * DAY + HOUR / 2;
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(now).toISOString() } });
     while (!live(now) && now < START + 20 * DAY) {
@@ -163,7 +204,9 @@ describe('the listing', () => {
     expect((await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 25 }])).status).toBe(200);
     // The tick on the hour ends it: search no longer shows it as biddable, and a bid is ORD0013.
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(Math.ceil(l.listing_end_date / HOUR) * HOUR).toISOString() } });
-    expect((await call(app, 'GET', `/listingsvc/v2/listings/?listing_number=${l.listing_number}`, { token: alice })).body.result).toHaveLength(0);
+    expect(
+      (await call(app, 'GET', `/listingsvc/v2/listings/?listing_number=${l.listing_number}`, { token: alice })).body.result,
+    ).toHaveLength(0);
     expectCode(await order(app, alice, [{ listing_id: l.listing_number, bid_amount: 25 }]), 'ORD0013');
   });
 
@@ -187,7 +230,10 @@ describe('acceptance', () => {
     const alice = tokenFor(app, 'alice-1');
     const [a, b] = plainListings(app);
     const before = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
-    const res = await order(app, alice, [{ listing_id: a!.listing_number, bid_amount: 100 }, { listing_id: b!.listing_number, bid_amount: 25.5 }]);
+    const res = await order(app, alice, [
+      { listing_id: a!.listing_number, bid_amount: 100 },
+      { listing_id: b!.listing_number, bid_amount: 25.5 },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body.order_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.order_status).toBe('IN_PROGRESS');
@@ -214,8 +260,20 @@ describe('acceptance', () => {
     const snapshot = serializeState(app.ctx.store, app.ctx.clock.now());
     const l = plainListings(app)[0]!;
     for (const [account, bids] of [
-      ['bob-1', [{ listing_id: l.listing_number, bid_amount: 30 }, { listing_id: plainListings(app)[1]!.listing_number, bid_amount: 30 }]],
-      ['alice-1', [{ listing_id: l.listing_number, bid_amount: 25 }, { listing_id: 424242, bid_amount: 25 }]],
+      [
+        'bob-1',
+        [
+          { listing_id: l.listing_number, bid_amount: 30 },
+          { listing_id: plainListings(app)[1]!.listing_number, bid_amount: 30 },
+        ],
+      ],
+      [
+        'alice-1',
+        [
+          { listing_id: l.listing_number, bid_amount: 25 },
+          { listing_id: 424242, bid_amount: 25 },
+        ],
+      ],
       ['lena-1', [{ listing_id: l.listing_number, bid_amount: 25 }]],
       ['erin-1', [{ listing_id: l.listing_number, bid_amount: 25 }]],
     ] as const) {
@@ -223,9 +281,9 @@ describe('acceptance', () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
     // One email per rejection, to the investor who sent it (engine/notifications.ts).
-    expect(app.ctx.store.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(['bob', 'alice', 'lena', 'erin'].map((u) => (
-      [`${u}@investors.example`, 'order_validation_error', null]
-    )));
+    expect(app.ctx.store.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(
+      ['bob', 'alice', 'lena', 'erin'].map((u) => [`${u}@investors.example`, 'order_validation_error', null]),
+    );
     // Tokens were added by the test itself, the emails were just checked; everything else must be byte for byte the same.
     app.ctx.store.tokens.clear();
     app.ctx.store.outbox = { next: 1, messages: [] };
@@ -237,14 +295,23 @@ describe('acceptance', () => {
     const alice = tokenFor(app, 'alice-1');
     const numbers = app.ctx.store.listings.slice(-60).map((l) => l.listing_number);
     const entry = fc.oneof(
-      fc.record({ listing_id: fc.oneof(fc.constantFrom(...numbers), fc.integer(), fc.string(), fc.double()), bid_amount: fc.oneof(fc.double(), fc.integer({ min: -10, max: 60000 }), fc.string(), fc.constant(null)) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          listing_id: fc.oneof(fc.constantFrom(...numbers), fc.integer(), fc.string(), fc.double()),
+          bid_amount: fc.oneof(fc.double(), fc.integer({ min: -10, max: 60000 }), fc.string(), fc.constant(null)),
+        },
+        { requiredKeys: [] },
+      ),
       fc.jsonValue(),
     );
     const body = fc.oneof(fc.record({ bid_requests: fc.array(entry, { maxLength: 5 }) }), fc.jsonValue(), fc.string());
-    await fc.assert(fc.asyncProperty(body, async (b) => {
-      const res = await call(app, 'POST', '/v1/orders', { token: alice, body: typeof b === 'string' ? b : JSON.stringify(b) });
-      expect(res.status).not.toBe(500);
-      if (res.status !== 200) expect(ORDER_ERRORS[res.body.code]).toBeDefined();
-    }), { numRuns: 300, seed: 42 });
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const res = await call(app, 'POST', '/v1/orders', { token: alice, body: typeof b === 'string' ? b : JSON.stringify(b) });
+        expect(res.status).not.toBe(500);
+        if (res.status !== 200) expect(ORDER_ERRORS[res.body.code]).toBeDefined();
+      }),
+      { numRuns: 300, seed: 42 },
+    );
   });
 });

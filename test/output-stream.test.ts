@@ -8,7 +8,12 @@ import { render } from '../src/output/render.js';
 /** A stdout that records each write. */
 function recorder(): { out: Writable; writes: string[] } {
   const writes: string[] = [];
-  const out = new Writable({ write(chunk, _enc, done) { writes.push(String(chunk)); done(); } });
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      writes.push(String(chunk));
+      done();
+    },
+  });
   return { out, writes };
 }
 
@@ -21,21 +26,38 @@ async function* pages(sizes: readonly number[]): AsyncGenerator<Record<string, u
   }
 }
 
-const stream = (items: AsyncIterable<Record<string, unknown>>, live = false) => ({ kind: 'stream' as const, items, columns: ['n', 'name'], live });
+const stream = (items: AsyncIterable<Record<string, unknown>>, live = false) => ({
+  kind: 'stream' as const,
+  items,
+  columns: ['n', 'name'],
+  live,
+});
 
 describe('streamed line formats', () => {
   it('print the same text as one write a row, in a write per page rather than per row', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 5 }), fc.constantFrom('ndjson', 'csv', 'json'), async (sizes, format) => {
-      const { out, writes } = recorder();
-      await render(out, stream(pages(sizes)), format as 'ndjson');
-      const rows = Array.from({ length: sizes.reduce((a, b) => a + b, 0) }, (_, n) => ({ n, name: `row "${n + 1}"` }));
-      const expected = format === 'ndjson' ? rows.map((r) => `${JSON.stringify(r)}\n`).join('')
-        : format === 'csv' ? `n,name\n${rows.map((r) => `${r.n},"${r.name.replace(/"/g, '""')}"\n`).join('')}`
-          : rows.length === 0 ? '[]\n' : `[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
-      expect(writes.join('')).toBe(expected);
-      // Pages of up to 300 short rows fit one write each (plus csv's header and json's closing bracket).
-      expect(writes.length).toBeLessThanOrEqual(sizes.filter((s) => s > 0).length + 2);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 5 }),
+        fc.constantFrom('ndjson', 'csv', 'json'),
+        async (sizes, format) => {
+          const { out, writes } = recorder();
+          await render(out, stream(pages(sizes)), format as 'ndjson');
+          const rows = Array.from({ length: sizes.reduce((a, b) => a + b, 0) }, (_, n) => ({ n, name: `row "${n + 1}"` }));
+          const expected =
+            format === 'ndjson'
+              ? rows.map((r) => `${JSON.stringify(r)}\n`).join('')
+              : format === 'csv'
+                ? `n,name\n${rows.map((r) => `${r.n},"${r.name.replace(/"/g, '""')}"\n`).join('')}`
+                : rows.length === 0
+                  ? '[]\n'
+                  : `[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
+          expect(writes.join('')).toBe(expected);
+          // Pages of up to 300 short rows fit one write each (plus csv's header and json's closing bracket).
+          expect(writes.length).toBeLessThanOrEqual(sizes.filter((s) => s > 0).length + 2);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('print a row at once when the next one is not ready (a --follow that waits)', async () => {

@@ -7,9 +7,16 @@ import { planTable, tableLines, wrapText } from '../src/output/table.js';
 
 /** Listings shaped like the API's, with a long title and large amounts so that a narrow table must give something up. */
 const rows = Array.from({ length: 30 }, (_, i) => ({
-  listing_number: 10_000_000 + i, platform_rating: ['AA', 'A', 'B', 'HR'][i % 4], fico_score: '760-779', listing_term: 36,
-  borrower_rate: 0.1299, listing_amount: 1234.56 * (i + 1) * 10, amount_remaining: 500, percent_funded: 0.4567,
-  listing_title: i % 2 ? 'Debt consolidation for a very long stated reason' : 'Auto', borrower_state: 'CA',
+  listing_number: 10_000_000 + i,
+  platform_rating: ['AA', 'A', 'B', 'HR'][i % 4],
+  fico_score: '760-779',
+  listing_term: 36,
+  borrower_rate: 0.1299,
+  listing_amount: 1234.56 * (i + 1) * 10,
+  amount_remaining: 500,
+  percent_funded: 0.4567,
+  listing_title: i % 2 ? 'Debt consolidation for a very long stated reason' : 'Auto',
+  borrower_state: 'CA',
 }));
 
 function layout(width: number): string[] {
@@ -73,7 +80,11 @@ describe('a table laid out for a terminal', () => {
 describe('one listing as sections', () => {
   it('groups fields under headings, and a nested object as its name over its own fields', () => {
     const item = {
-      listing_number: 7, borrower_rate: 0.1, borrower_state: 'CA', platform_rating: 'A', surprise: 1,
+      listing_number: 7,
+      borrower_rate: 0.1,
+      borrower_state: 'CA',
+      platform_rating: 'A',
+      surprise: 1,
       credit_bureau_values_bureau2_indexed: { g980s: 2, at01s: 11 },
     };
     const lines = sectionLines(item, LISTING_SECTIONS, 80);
@@ -82,7 +93,10 @@ describe('one listing as sections', () => {
     expect(lines).toContain('other');
     const nested = lines.indexOf('  credit_bureau_values_bureau2_indexed');
     expect(nested).toBeGreaterThan(lines.indexOf('bureau'));
-    expect(lines.slice(nested + 1, nested + 3).map((l) => l.trim().split(/ +/))).toEqual([['g980s:', '2'], ['at01s:', '11']]);
+    expect(lines.slice(nested + 1, nested + 3).map((l) => l.trim().split(/ +/))).toEqual([
+      ['g980s:', '2'],
+      ['at01s:', '11'],
+    ]);
     expect(lines.some((l) => /borrower_rate: +10\.00%/.test(l))).toBe(true);
     expect(lines.indexOf('rates')).toBeLessThan(lines.indexOf('borrower'));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
@@ -114,14 +128,19 @@ describe('one listing as sections', () => {
     const value = fc.oneof(fc.integer(), fc.stringMatching(/^[A-Za-z0-9 ,.-]{0,300}$/), fc.boolean());
     const leaves = fc.dictionary(name, value, { maxKeys: 8 });
     const item = fc.dictionary(name, fc.oneof(value, leaves), { minKeys: 1, maxKeys: 12 });
-    fc.assert(fc.property(item, fc.integer({ min: 20, max: 200 }), (it, width) => {
-      const lines = sectionLines(it, LISTING_SECTIONS, width);
-      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
-      const text = lines.join('').replace(/\s+/g, '');
-      const leafTexts = Object.entries(it).flatMap(([k, v]) => (v !== null && typeof v === 'object'
-        ? [k, ...Object.entries(v).flatMap(([kk, vv]) => [`${kk}:${display(kk, vv).text}`])]
-        : [`${k}:${display(k, v).text}`]));
-      for (const t of leafTexts) expect(text).toContain(t.replace(/\s+/g, ''));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(item, fc.integer({ min: 20, max: 200 }), (it, width) => {
+        const lines = sectionLines(it, LISTING_SECTIONS, width);
+        for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
+        const text = lines.join('').replace(/\s+/g, '');
+        const leafTexts = Object.entries(it).flatMap(([k, v]) =>
+          v !== null && typeof v === 'object'
+            ? [k, ...Object.entries(v).flatMap(([kk, vv]) => [`${kk}:${display(kk, vv).text}`])]
+            : [`${k}:${display(k, v).text}`],
+        );
+        for (const t of leafTexts) expect(text).toContain(t.replace(/\s+/g, ''));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

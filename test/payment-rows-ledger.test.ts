@@ -8,18 +8,24 @@ import { LEDGER_KINDS } from '../mock-server/engine/ledger.js';
 import { paymentRows } from '../mock-server/views/payment-view.js';
 import { call, DAY, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
-test('every note\'s payment rows add up to what the ledger posted to its account for it, figure by figure', async () => {
+test("every note's payment rows add up to what the ledger posted to its account for it, figure by figure", async () => {
   const app = makeApp({ listings: 400 });
   const store = app.ctx.store;
   // Two accounts holding equal notes in the same loans: their shares of every split tie.
   const listings = plainListings(app).slice(0, 24);
   expect(listings.length).toBe(24);
   for (const account of ['alice-1', 'alice-2']) {
-    const placed = await order(app, tokenFor(app, account), listings.map((l) => ({ listing_id: l.listing_number, bid_amount: 25 })));
+    const placed = await order(
+      app,
+      tokenFor(app, account),
+      listings.map((l) => ({ listing_id: l.listing_number, bid_amount: 25 })),
+    );
     expect(placed.status).toBe(200);
   }
   await call(app, 'POST', '/__mock/clock', { body: { advance: '400d' } });
-  const mine = store.notes.filter((n) => (n.accountId === 'alice-1' || n.accountId === 'alice-2') && listings.some((l) => l.listing_number === n.listingNumber));
+  const mine = store.notes.filter(
+    (n) => (n.accountId === 'alice-1' || n.accountId === 'alice-2') && listings.some((l) => l.listing_number === n.listingNumber),
+  );
   expect(mine.length).toBeGreaterThanOrEqual(30);
   const posted = new Map<string, Record<string, number>>();
   for (const e of store.ledger) {
@@ -30,13 +36,24 @@ test('every note\'s payment rows add up to what the ledger posted to its account
   }
   let rowsSeen = 0;
   for (const note of mine) {
-    const rows = paymentRows(store, store.loans.get(note.loanNumber)!, note.accountId).filter((r) => r.note.note_number === note.note_number);
+    const rows = paymentRows(store, store.loans.get(note.loanNumber)!, note.accountId).filter(
+      (r) => r.note.note_number === note.note_number,
+    );
     rowsSeen += rows.length;
     const sum = (f: 'principal' | 'interest' | 'lateFees' | 'serviceFees'): number => rows.reduce((s, r) => s + r.share[f], 0);
     const ledger = posted.get(`${note.accountId} ${note.loanNumber}:${note.note_number}`) ?? {};
-    expect({ note: note.note_number, principal: sum('principal'), interest: sum('interest'), lateFees: sum('lateFees'), serviceFees: -sum('serviceFees') }).toEqual({
-      note: note.note_number, principal: ledger[LEDGER_KINDS.PRINCIPAL] ?? 0, interest: ledger[LEDGER_KINDS.INTEREST] ?? 0,
-      lateFees: ledger[LEDGER_KINDS.LATE_FEE] ?? 0, serviceFees: ledger[LEDGER_KINDS.SERVICE_FEE] ?? 0,
+    expect({
+      note: note.note_number,
+      principal: sum('principal'),
+      interest: sum('interest'),
+      lateFees: sum('lateFees'),
+      serviceFees: -sum('serviceFees'),
+    }).toEqual({
+      note: note.note_number,
+      principal: ledger[LEDGER_KINDS.PRINCIPAL] ?? 0,
+      interest: ledger[LEDGER_KINDS.INTEREST] ?? 0,
+      lateFees: ledger[LEDGER_KINDS.LATE_FEE] ?? 0,
+      serviceFees: ledger[LEDGER_KINDS.SERVICE_FEE] ?? 0,
     });
   }
   expect(rowsSeen).toBeGreaterThan(300);

@@ -8,19 +8,29 @@ type App = ReturnType<typeof makeApp>;
 type Json = Record<string, any>;
 
 /** The loans `accountId` holds notes in, lowest number first. */
-const heldLoans = (app: App, accountId: string): number[] => [...new Set(notesOf(app.ctx.store, accountId).map((n) => n.loanNumber))].sort((a, b) => a - b);
+const heldLoans = (app: App, accountId: string): number[] =>
+  [...new Set(notesOf(app.ctx.store, accountId).map((n) => n.loanNumber))].sort((a, b) => a - b);
 
 /** A token holding only `scopes`. */
 function scopedToken(app: App, accountId: string, scopes: string[]): string {
   const value = `test-${accountId}-${scopes.join('+')}`;
-  app.ctx.store.tokens.set(value, { value, kind: 'access', clientId: 'mkt-demo', accountId, scopes, expiresAt: START + 365 * DAY, authKey: 'test' });
+  app.ctx.store.tokens.set(value, {
+    value,
+    kind: 'access',
+    clientId: 'mkt-demo',
+    accountId,
+    scopes,
+    expiresAt: START + 365 * DAY,
+    authKey: 'test',
+  });
   return value;
 }
 
-const payments = (app: App, token: string, query: string, headers: Record<string, string> = {}) => call(app, 'GET', `/v1/loans/payments?${query}`, { token, headers });
+const payments = (app: App, token: string, query: string, headers: Record<string, string> = {}) =>
+  call(app, 'GET', `/v1/loans/payments?${query}`, { token, headers });
 
 describe('GET /v1/loans/payments', () => {
-  test('answers the seeded history of a held loan: one row per payment, newest first, in the real answer\'s forms', async () => {
+  test("answers the seeded history of a held loan: one row per payment, newest first, in the real answer's forms", async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const loan = heldLoans(app, 'alice-1').find((n) => app.ctx.store.loans.get(n)!.paymentsMade > 3)!;
@@ -33,7 +43,13 @@ describe('GET /v1/loans/payments', () => {
       expect(r.loan_number).toBe(loan);
       expect(r.transaction_effective_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
       expect(r.match_back_id).toMatch(/^[0-9A-F]{40}$/);
-      expect(r).toMatchObject({ payment_transaction_code: 'ACH', payment_status: 'Success', loan_payment_cashflow_type: 'Payment', prior_match_back_id: null, post_days_past_due: null });
+      expect(r).toMatchObject({
+        payment_transaction_code: 'ACH',
+        payment_status: 'Success',
+        loan_payment_cashflow_type: 'Payment',
+        prior_match_back_id: null,
+        post_days_past_due: null,
+      });
     }
     const dates = rows.map((r) => Date.parse(r.transaction_effective_date));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
@@ -64,13 +80,32 @@ describe('GET /v1/loans/payments', () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const [loan] = heldLoans(app, 'alice-1');
-    for (const query of ['', 'limit=5', 'loan_number=', 'loan_number=abc', `loan_number=${loan},`, `loan_number=${loan},,1`, 'loan_number=-5', 'loan_number=1.5', 'loan_number=1234567890123456']) {
+    for (const query of [
+      '',
+      'limit=5',
+      'loan_number=',
+      'loan_number=abc',
+      `loan_number=${loan},`,
+      `loan_number=${loan},,1`,
+      'loan_number=-5',
+      'loan_number=1.5',
+      'loan_number=1234567890123456',
+    ]) {
       const res = await payments(app, alice, query);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('VAL0001');
       expect(res.body.message).toMatch(/^loan_number: /);
     }
-    for (const date of ['2026-13-01', '2026-02-30', '2026/01/01', '20260101', '2026-01-01 00:00:00', '2026-01-01T00:00:00', 'yesterday', '']) {
+    for (const date of [
+      '2026-13-01',
+      '2026-02-30',
+      '2026/01/01',
+      '20260101',
+      '2026-01-01 00:00:00',
+      '2026-01-01T00:00:00',
+      'yesterday',
+      '',
+    ]) {
       const res = await payments(app, alice, `loan_number=${loan}&transaction_effective_date=${encodeURIComponent(date)}`);
       expect(res.status, date).toBe(400);
       expect(res.body).toMatchObject({ code: 'VAL0001' });
@@ -87,14 +122,16 @@ describe('GET /v1/loans/payments', () => {
     expect(first.result_count).toBe(25);
     expect((await payments(app, alice, `loan_number=${loans}&limit=500`)).body.result_count).toBe(100);
     const rows: Json[] = [];
-    for (let offset = 0; offset < first.total_count; offset += 40) rows.push(...(await payments(app, alice, `loan_number=${loans}&offset=${offset}&limit=40`)).body.result);
+    for (let offset = 0; offset < first.total_count; offset += 40)
+      rows.push(...(await payments(app, alice, `loan_number=${loans}&offset=${offset}&limit=40`)).body.result);
     expect(rows).toHaveLength(first.total_count);
     expect(rows.slice(0, 25)).toEqual(first.result);
     expect(new Set(rows.map((r) => r.transaction_id)).size).toBe(rows.length);
-    for (const bad of ['offset=-1', 'limit=-1', 'limit=abc', 'offset=1.5']) expect((await payments(app, alice, `loan_number=${loans}&${bad}`)).status, bad).toBe(400);
+    for (const bad of ['offset=-1', 'limit=-1', 'limit=abc', 'offset=1.5'])
+      expect((await payments(app, alice, `loan_number=${loans}&${bad}`)).status, bad).toBe(400);
   });
 
-  test('dates are in the timezone header\'s zone, and transaction_effective_date is a day in that zone', async () => {
+  test("dates are in the timezone header's zone, and transaction_effective_date is a day in that zone", async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const loans = heldLoans(app, 'alice-1').join(',');
@@ -111,14 +148,22 @@ describe('GET /v1/loans/payments', () => {
     const noon = utc.find((r) => r.transaction_effective_date.slice(11, 13) === '12')!;
     const at = Date.parse(noon.transaction_effective_date);
     const nextDay = new Date(at + DAY).toISOString().slice(0, 10);
-    const ids = async (date: string, headers: Record<string, string> = {}) => ((await payments(app, alice, `loan_number=${noon.loan_number}&limit=100&transaction_effective_date=${date}`, headers)).body.result as Json[]).map((r) => r.transaction_id);
+    const ids = async (date: string, headers: Record<string, string> = {}) =>
+      (
+        (await payments(app, alice, `loan_number=${noon.loan_number}&limit=100&transaction_effective_date=${date}`, headers)).body
+          .result as Json[]
+      ).map((r) => r.transaction_id);
     expect(await ids(nextDay)).not.toContain(noon.transaction_id);
     expect(await ids(nextDay, { timezone: 'Pacific/Kiritimati' })).toContain(noon.transaction_id);
     expect(await ids(new Date(at).toISOString().slice(0, 10))).toContain(noon.transaction_id);
     // On or after the day: every row left is effective on or after its first instant.
     const since = await ids(new Date(at).toISOString().slice(0, 10));
     const all = utc.filter((r) => r.loan_number === noon.loan_number);
-    expect(since).toEqual(all.filter((r) => Date.parse(r.transaction_effective_date) >= Date.parse(`${new Date(at).toISOString().slice(0, 10)}T00:00:00Z`)).map((r) => r.transaction_id));
+    expect(since).toEqual(
+      all
+        .filter((r) => Date.parse(r.transaction_effective_date) >= Date.parse(`${new Date(at).toISOString().slice(0, 10)}T00:00:00Z`))
+        .map((r) => r.transaction_id),
+    );
     expect(since.length).toBeLessThan(all.length);
     expect((await payments(app, alice, `loan_number=${noon.loan_number}`, { timezone: 'Mars/Base' })).status).toBe(400);
   });
@@ -138,7 +183,7 @@ describe('GET /v1/loans/payments', () => {
     expect((await call(app, 'POST', `/v1/loans/payments?loan_number=${loan}`, { token: alice })).status).toBe(405);
   });
 
-  test('answers over HTTP as in-process, through the server\'s own routing', async () => {
+  test("answers over HTTP as in-process, through the server's own routing", async () => {
     const mock = await startMock();
     try {
       const [loan] = heldLoans(mock.app, 'alice-1');
@@ -148,7 +193,14 @@ describe('GET /v1/loans/payments', () => {
       const body = (await res.json()) as Json;
       expect(body.result_count).toBe(3);
       expect(body.result[0].transaction_effective_date).toMatch(/-0[45]00$/);
-      expect(body).toEqual((await call(mock.app, 'GET', `/v1/loans/payments?loan_number=${loan}&limit=3`, { token: mock.env.MKT_ACCESS_TOKEN, headers: { timezone: 'America/New_York' } })).body);
+      expect(body).toEqual(
+        (
+          await call(mock.app, 'GET', `/v1/loans/payments?loan_number=${loan}&limit=3`, {
+            token: mock.env.MKT_ACCESS_TOKEN,
+            headers: { timezone: 'America/New_York' },
+          })
+        ).body,
+      );
     } finally {
       await mock.close();
     }
@@ -183,6 +235,8 @@ describe('GET /v1/loans/payments', () => {
     }
     // Only rows on or after a day after the start: the new ones.
     const since = new Date(START + DAY).toISOString().slice(0, 10);
-    expect((await payments(app, alice, `loan_number=${loan}&limit=100&transaction_effective_date=${since}`)).body.result).toEqual(after.slice(0, added));
+    expect((await payments(app, alice, `loan_number=${loan}&limit=100&transaction_effective_date=${since}`)).body.result).toEqual(
+      after.slice(0, added),
+    );
   });
 });

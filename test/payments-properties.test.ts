@@ -20,7 +20,10 @@ type OrderStep = Extract<Step, { kind: 'order' }>;
  */
 const step: fc.Arbitrary<Step | { kind: 'twice'; order: OrderStep } | { kind: 'months'; days: number }> = fc.oneof(
   { weight: 4, arbitrary: engineStep },
-  { weight: 1, arbitrary: engineStep.filter((s): s is OrderStep => s.kind === 'order').map((order) => ({ kind: 'twice' as const, order })) },
+  {
+    weight: 1,
+    arbitrary: engineStep.filter((s): s is OrderStep => s.kind === 'order').map((order) => ({ kind: 'twice' as const, order })),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('months' as const), days: fc.integer({ min: 20, max: 100 }) }) },
 );
 
@@ -76,8 +79,12 @@ async function checkRows(app: App, start: number): Promise<Map<number, Json>> {
       if (SUMS.some(([f]) => cents(r[f]) < 0)) seen.negativeCents++;
     }
     // Newest first: effective dates never rise down the list.
-    for (let i = 1; i < rows.length; i++) expect(Date.parse(rows[i]!.transaction_effective_date)).toBeLessThanOrEqual(Date.parse(rows[i - 1]!.transaction_effective_date));
-    expect([...byNote.keys()].every((id) => notes.some((n) => n.loan_note_id === id)), 'every row is of a note of the caller').toBe(true);
+    for (let i = 1; i < rows.length; i++)
+      expect(Date.parse(rows[i]!.transaction_effective_date)).toBeLessThanOrEqual(Date.parse(rows[i - 1]!.transaction_effective_date));
+    expect(
+      [...byNote.keys()].every((id) => notes.some((n) => n.loan_note_id === id)),
+      'every row is of a note of the caller',
+    ).toBe(true);
     for (const note of notes) {
       seen.notes++;
       if (notes.some((n) => n !== note && n.loan_number === note.loan_number)) seen.twoNotesOfALoan++;
@@ -86,40 +93,59 @@ async function checkRows(app: App, start: number): Promise<Map<number, Json>> {
         const sum = mine.reduce((s, r) => s + cents(r[row]), 0);
         expect(sum, `${accountId} ${note.loan_note_id}: ${row} against ${share}`).toBe(sign * cents(note[share]) + 0); // + 0: no -0
       }
-      if (mine.length > 0) expect(cents(mine[0]!.resulting_principal_balance), `${note.loan_note_id} balance`).toBe(cents(note.principal_balance_pro_rata_share));
+      if (mine.length > 0)
+        expect(cents(mine[0]!.resulting_principal_balance), `${note.loan_note_id} balance`).toBe(
+          cents(note.principal_balance_pro_rata_share),
+        );
     }
   }
   return byId;
 }
 
 describe('payment rows', () => {
-  test('after random orders, processing and months of servicing, every note\'s rows add up to its figures to the cent, and rows never change', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.array(step, { minLength: 3, maxLength: 12 }), async (seed, steps) => {
-      const app = makeApp({ seed, listings: 30 });
-      const start = app.ctx.clock.now();
-      const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
-      for (const s of steps) {
-        if (s.kind === 'months') await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.days}d` } });
-        else if (s.kind === 'twice') for (let i = 0; i < 2; i++) await takeStep(app, tokens, s.order);
-        else await takeStep(app, tokens, s);
-      }
-      await call(app, 'POST', '/__mock/process');
-      const before = await checkRows(app, start);
-      await call(app, 'POST', '/__mock/clock', { body: { advance: '45d' } });
-      const after = await checkRows(app, start);
-      for (const [id, row] of before) expect(after.get(id), `row ${id} after 45 more days`).toEqual(row);
-      await app.close?.();
-    }), {
-      numRuns: 20,
-      // A world of long moves that always goes late and charges loans off, so those guards below never depend
-      // on the draw (20 random worlds once saw no charge-off, in CI).
-      // A world where one investor orders a listing twice and it originates, so the guard on two notes of a
-      // loan never depends on the draw either (20 random worlds once held none, in CI).
-      examples: [
-        [1, [{ kind: 'months', days: 100 }, { kind: 'months', days: 100 }, { kind: 'months', days: 100 }]],
-        [1, [{ kind: 'twice', order: { kind: 'order', account: 0, picks: [{ listing: 1, amount: 100 }] } }, { kind: 'months', days: 40 }]],
-      ],
-    });
+  test("after random orders, processing and months of servicing, every note's rows add up to its figures to the cent, and rows never change", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.array(step, { minLength: 3, maxLength: 12 }), async (seed, steps) => {
+        const app = makeApp({ seed, listings: 30 });
+        const start = app.ctx.clock.now();
+        const tokens = STEP_ACCOUNTS.map((a) => tokenFor(app, a));
+        for (const s of steps) {
+          if (s.kind === 'months') await call(app, 'POST', '/__mock/clock', { body: { advance: `${s.days}d` } });
+          else if (s.kind === 'twice') for (let i = 0; i < 2; i++) await takeStep(app, tokens, s.order);
+          else await takeStep(app, tokens, s);
+        }
+        await call(app, 'POST', '/__mock/process');
+        const before = await checkRows(app, start);
+        await call(app, 'POST', '/__mock/clock', { body: { advance: '45d' } });
+        const after = await checkRows(app, start);
+        for (const [id, row] of before) expect(after.get(id), `row ${id} after 45 more days`).toEqual(row);
+        await app.close?.();
+      }),
+      {
+        numRuns: 20,
+        // A world of long moves that always goes late and charges loans off, so those guards below never depend
+        // on the draw (20 random worlds once saw no charge-off, in CI).
+        // A world where one investor orders a listing twice and it originates, so the guard on two notes of a
+        // loan never depends on the draw either (20 random worlds once held none, in CI).
+        examples: [
+          [
+            1,
+            [
+              { kind: 'months', days: 100 },
+              { kind: 'months', days: 100 },
+              { kind: 'months', days: 100 },
+            ],
+          ],
+          [
+            1,
+            [
+              { kind: 'twice', order: { kind: 'order', account: 0, picks: [{ listing: 1, amount: 100 }] } },
+              { kind: 'months', days: 40 },
+            ],
+          ],
+        ],
+      },
+    );
     expect(seen.notes).toBeGreaterThan(0);
     expect(seen.engineRows).toBeGreaterThan(0);
     expect(seen.lateFees).toBeGreaterThan(0);

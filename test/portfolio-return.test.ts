@@ -22,34 +22,50 @@ describe('the IRR solver', () => {
   });
 
   test('finds negative rates: half the money lost after a year', () => {
-    expect(irr([{ at: 0, amount: -100 }, { at: 12, amount: 50 }]).rate).toBeCloseTo(0.5 ** (1 / 12) - 1, 12);
+    expect(
+      irr([
+        { at: 0, amount: -100 },
+        { at: 12, amount: 50 },
+      ]).rate,
+    ).toBeCloseTo(0.5 ** (1 / 12) - 1, 12);
   });
 
   test('says why there is no rate: nothing came back, or nothing went out', () => {
-    expect(irr([{ at: 0, amount: -100 }, { at: 1, amount: -5 }])).toEqual({ rate: null, reason: expect.stringContaining('every cash flow is an outflow') });
+    expect(
+      irr([
+        { at: 0, amount: -100 },
+        { at: 1, amount: -5 },
+      ]),
+    ).toEqual({ rate: null, reason: expect.stringContaining('every cash flow is an outflow') });
     expect(irr([{ at: 0, amount: 100 }])).toEqual({ rate: null, reason: expect.stringContaining('no money went out') });
   });
 
   test('refuses to pick one of several rates', () => {
     // -1, +2.3, -1.32: present value zero at 10% and at 20% a period.
-    const r = irr([{ at: 0, amount: -1 }, { at: 1, amount: 2.3 }, { at: 2, amount: -1.32 }]);
+    const r = irr([
+      { at: 0, amount: -1 },
+      { at: 1, amount: 2.3 },
+      { at: 2, amount: -1.32 },
+    ]);
     expect(r.rate).toBeNull();
     expect(r.reason).toMatch(/several rates fit \(about 10\.00%, 20\.00%/);
   });
 
   test('any rate it finds zeroes the present value (generated flows)', () => {
     const flow = fc.record({ at: fc.integer({ min: 1, max: 120 }), amount: fc.integer({ min: -50_000, max: 50_000 }).map((c) => c / 100) });
-    fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(flow, { maxLength: 40 }), (outflow, rest) => {
-      const flows = [{ at: 0, amount: -outflow / 100 }, ...rest];
-      const r = irr(flows);
-      if (r.rate === null) {
-        expect(r.reason).toMatch(/\w/);
-        return;
-      }
-      const scale = flows.reduce((s, f) => s + Math.abs(f.amount * (1 + r.rate!) ** -f.at), 0);
-      const pv = flows.reduce((s, f) => s + f.amount * (1 + r.rate!) ** -f.at, 0);
-      expect(Math.abs(pv) / scale).toBeLessThan(1e-9);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.array(flow, { maxLength: 40 }), (outflow, rest) => {
+        const flows = [{ at: 0, amount: -outflow / 100 }, ...rest];
+        const r = irr(flows);
+        if (r.rate === null) {
+          expect(r.reason).toMatch(/\w/);
+          return;
+        }
+        const scale = flows.reduce((s, f) => s + Math.abs(f.amount * (1 + r.rate!) ** -f.at), 0);
+        const pv = flows.reduce((s, f) => s + f.amount * (1 + r.rate!) ** -f.at, 0);
+        expect(Math.abs(pv) / scale).toBeLessThan(1e-9);
+      }),
+    );
   });
 });
 
@@ -102,7 +118,11 @@ describe('the net annualised return', () => {
 
   test('money added over time: the IRR is exact where gain over money put in is not', () => {
     // 1000 in at month 0 and 9000 more at month 11; everything grows 1% a month; valued at month 12.
-    const flows = [{ at: 0, amount: -1000 }, { at: 11, amount: -9000 }, { at: 12, amount: 1000 * 1.01 ** 12 + 9000 * 1.01 }];
+    const flows = [
+      { at: 0, amount: -1000 },
+      { at: 11, amount: -9000 },
+      { at: 12, amount: 1000 * 1.01 ** 12 + 9000 * 1.01 },
+    ];
     expect(irr(flows).rate).toBeCloseTo(0.01, 10);
     // The hobby formula: total gain / total put in, per year.
     const gain = flows.reduce((s, f) => s + f.amount, 0);
@@ -128,7 +148,10 @@ describe('the net annualised return', () => {
   });
 
   test('no notes: null, with the reason', () => {
-    expect(portfolioReport(ACCOUNT, [], day('2024-06-01'))).toMatchObject({ annualized_return: null, annualized_return_reason: 'no notes' });
+    expect(portfolioReport(ACCOUNT, [], day('2024-06-01'))).toMatchObject({
+      annualized_return: null,
+      annualized_return_reason: 'no notes',
+    });
   });
 
   test('--as-of before today cuts the flows: a note paid on schedule still returns its yield at the cut', () => {
@@ -141,7 +164,12 @@ describe('the net annualised return', () => {
   test('a note paid off early: the payoff lands on its last installment', () => {
     const full = scheduledNote({ payments: 10 });
     // Paid off at the 10th installment: all the principal left, with that month's interest.
-    const payoff = { ...full, note_status: LOAN_STATUS.COMPLETED, principal_paid_pro_rata_share: 10_000, principal_balance_pro_rata_share: 0 };
+    const payoff = {
+      ...full,
+      note_status: LOAN_STATUS.COMPLETED,
+      principal_paid_pro_rata_share: 10_000,
+      principal_balance_pro_rata_share: 0,
+    };
     const { flows } = noteFlows(payoff, monthsAfter('2024-01-31', 15));
     expect(flows.slice(1, -1)).toHaveLength(10);
     expect(flows.at(-2)!.amount).toBeGreaterThan(10_000 - full.principal_paid_pro_rata_share);
@@ -152,7 +180,16 @@ describe('the net annualised return', () => {
 describe('the buckets', () => {
   test('status buckets follow the status and, for a current note, the days late', () => {
     const b = (status: number, days = 0) => statusBucket(status, days);
-    expect([b(1), b(1, 1), b(1, 15), b(1, 16), b(1, 30), b(1, 31), b(1, 120), b(1, 121)]).toEqual(['current', 'late_1_15', 'late_1_15', 'late_16_30', 'late_16_30', 'late_31_120', 'late_31_120', 'late_over_120']);
+    expect([b(1), b(1, 1), b(1, 15), b(1, 16), b(1, 30), b(1, 31), b(1, 120), b(1, 121)]).toEqual([
+      'current',
+      'late_1_15',
+      'late_1_15',
+      'late_16_30',
+      'late_16_30',
+      'late_31_120',
+      'late_31_120',
+      'late_over_120',
+    ]);
     expect([b(2), b(3, 95), b(4), b(6), b(0, 400)]).toEqual(['charged_off', 'defaulted', 'paid_in_full', 'cancelled', 'pending']);
   });
 
@@ -166,7 +203,11 @@ describe('the buckets', () => {
     expect(r.by_rating.C).toMatchObject({ notes: 2, invested: 900, share: 0.9 });
     expect(r.by_rating.AA).toMatchObject({ notes: 1, invested: 100, share: 0.1 });
     expect(r.by_rating.HR).toMatchObject({ notes: 0, share: 0 });
-    expect(r.by_status!).toMatchObject({ current: { notes: 1 }, late_31_120: { notes: 1, share: 0.3 }, paid_in_full: { notes: 1, outstanding_principal: 0 } });
+    expect(r.by_status!).toMatchObject({
+      current: { notes: 1 },
+      late_31_120: { notes: 1, share: 0.3 },
+      paid_in_full: { notes: 1, outstanding_principal: 0 },
+    });
     const total = (m: Record<string, { invested: number; share: number }>) => Object.values(m).reduce((s, x) => s + x.invested, 0);
     expect(total(r.by_status!)).toBe(1000);
     expect(total(r.by_rating)).toBe(1000);
@@ -201,10 +242,16 @@ describe("the marketplace's today", () => {
 });
 
 test('a cancelled loan gave the money back: no flows, no effect on the return', () => {
-  const cancelled = { ...scheduledNote({ id: '9-9', amount: 75 }), note_status: LOAN_STATUS.CANCELLED, principal_balance_pro_rata_share: 0 };
+  const cancelled = {
+    ...scheduledNote({ id: '9-9', amount: 75 }),
+    note_status: LOAN_STATUS.CANCELLED,
+    principal_balance_pro_rata_share: 0,
+  };
   const good = scheduledNote({ payments: 12 });
   const asOf = monthsAfter('2024-01-31', 12);
   expect(noteFlows(cancelled, asOf).flows).toEqual([]);
-  expect(portfolioReport(ACCOUNT, [good, cancelled], asOf).annualized_return).toBe(portfolioReport(ACCOUNT, [good], asOf).annualized_return);
+  expect(portfolioReport(ACCOUNT, [good, cancelled], asOf).annualized_return).toBe(
+    portfolioReport(ACCOUNT, [good], asOf).annualized_return,
+  );
   expect(statusBucket(cancelled.note_status, 0)).toBe('cancelled');
 });

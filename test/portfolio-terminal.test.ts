@@ -16,8 +16,16 @@ function terminal(env: Record<string, string>): { io: Io; out: () => string } {
   const home = mkdtempSync(join(tmpdir(), 'mkt-terminal-'));
   return {
     io: {
-      stdout, stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: false, stdinIsTTY: false, stdoutColumns: 100,
-      env: { NO_COLOR: '1', MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, ...env }, sleep: async () => undefined, now: () => TEST_START,
+      stdout,
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      stdoutIsTTY: true,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      stdoutColumns: 100,
+      env: { NO_COLOR: '1', MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, ...env },
+      sleep: async () => undefined,
+      now: () => TEST_START,
       stopSignal: () => new Promise(() => undefined),
     },
     out: () => out,

@@ -43,7 +43,9 @@ afterAll(async () => {
 /** The token endpoint as the client's AuthTokenManager calls it: a form body and `accept` in lower case. */
 function tokenRequest(form: Record<string, string>, accept = 'accept'): Promise<RawAnswer> {
   return rawRequest(port, {
-    method: 'POST', target: '/v1/security/oauth/token', body: new URLSearchParams(form).toString(),
+    method: 'POST',
+    target: '/v1/security/oauth/token',
+    body: new URLSearchParams(form).toString(),
     headers: { [accept]: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
   });
 }
@@ -60,19 +62,31 @@ async function signIn(): Promise<string> {
 }
 
 /** A resource call as the client's `_do_request` makes it: bearer in lower case, `Accept`, and `json={}` even on GET. */
-async function resource(method: string, target: string, body: unknown = {}, headers?: Record<string, string>): Promise<{ status: number; body: any }> {
+async function resource(
+  method: string,
+  target: string,
+  body: unknown = {},
+  headers?: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   const token = await signIn();
   const text = JSON.stringify(body);
   // requests sends a Content-Length with its JSON body, GET included (node:http would send neither it nor chunking on a GET).
   const sent = headers ?? { Authorization: `bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' };
-  const res = await rawRequest(port, { method, target, body: text, headers: { ...sent, 'Content-Length': String(Buffer.byteLength(text)) } });
+  const res = await rawRequest(port, {
+    method,
+    target,
+    body: text,
+    headers: { ...sent, 'Content-Length': String(Buffer.byteLength(text)) },
+  });
   return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
 }
 
 describe('signing in as the public clients do', () => {
   it('prints each seeded user a password in the banner, the same as /__mock/state shows beside the name', async () => {
     expect(passwords.size, mock.banner).toBeGreaterThanOrEqual(5);
-    const state = JSON.parse((await rawRequest(port, { target: '/__mock/state' })).text) as { users: { user: string; name: string; password: string }[] };
+    const state = JSON.parse((await rawRequest(port, { target: '/__mock/state' })).text) as {
+      users: { user: string; name: string; password: string }[];
+    };
     for (const u of state.users) expect(passwords.get(u.user), u.user).toBe(u.password);
   });
 
@@ -80,13 +94,21 @@ describe('signing in as the public clients do', () => {
     const first = await tokenRequest({ grant_type: 'password', ...client, username: 'bob', password: passwords.get('bob')! });
     expect(first.status, first.text).toBe(200);
     const t = JSON.parse(first.text) as Record<string, unknown>;
-    expect([typeof t.access_token, t.token_type, typeof t.refresh_token, Number.isInteger(t.expires_in)]).toEqual(['string', 'bearer', 'string', true]);
+    expect([typeof t.access_token, t.token_type, typeof t.refresh_token, Number.isInteger(t.expires_in)]).toEqual([
+      'string',
+      'bearer',
+      'string',
+      true,
+    ]);
     const refreshed = await tokenRequest({ grant_type: 'refresh_token', ...client, refresh_token: String(t.refresh_token) }, 'Accept');
     expect(refreshed.status, refreshed.text).toBe(200);
   });
 
   it('a wrong password or an unknown user is invalid_grant in the OAuth error shape', async () => {
-    for (const [username, password] of [['alice', 'wrong'], ['nobody', passwords.get('alice')!]]) {
+    for (const [username, password] of [
+      ['alice', 'wrong'],
+      ['nobody', passwords.get('alice')!],
+    ]) {
       const res = await tokenRequest({ grant_type: 'password', ...client, username: username!, password: password! });
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_grant', error_description: expect.any(String) });
@@ -129,15 +151,17 @@ describe('answers the public clients can read', () => {
     expect(await total('borrower_state=CA%2CTX%2CNY%2CFL', '/listingsvc/v2/listings')).toBe(states);
     const employed = await total('employment_status_description=Employed,Self-employed');
     expect(await total('employment_status_description=Employed&employment_status_description=Self-employed')).toBe(employed);
-    expect(await total('employment_status_description=Not+employed,Retired,Other') + employed).toBe(await total(''));
+    expect((await total('employment_status_description=Not+employed,Retired,Other')) + employed).toBe(await total(''));
     expect(await total('has_mortgage=True')).toBe(await total('has_mortgage=true'));
-    expect(await total('has_mortgage=False') + await total('has_mortgage=True')).toBe(await total(''));
+    expect((await total('has_mortgage=False')) + (await total('has_mortgage=True'))).toBe(await total(''));
     expect(await total('listing_status=2&listing_status=6')).toBe(await total('listing_status=2'));
   });
 
   it('sort_by as the clients write it: "field dir" with a plus or %20, or the field alone (ascending)', async () => {
-    const numbers = async (sort: string) => (await resource('GET', `/listingsvc/v2/listings/?limit=50&sort_by=${sort}`)).body.result
-      .map((l: { listing_number: number }) => l.listing_number) as number[];
+    const numbers = async (sort: string) =>
+      (await resource('GET', `/listingsvc/v2/listings/?limit=50&sort_by=${sort}`)).body.result.map(
+        (l: { listing_number: number }) => l.listing_number,
+      ) as number[];
     const desc = await numbers('listing_number+desc');
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
     expect(await numbers('listing_number%20desc')).toEqual(desc);
@@ -155,11 +179,12 @@ describe('answers the public clients can read', () => {
     expect(alias.body).toEqual(res.body);
   });
 
-  it('the notes list as the client asks for it (sorted by rating) has every Note field, the real answer\'s new ones included', async () => {
+  it("the notes list as the client asks for it (sorted by rating) has every Note field, the real answer's new ones included", async () => {
     const res = await resource('GET', '/v1/notes/?sort_by=platform_rating+desc');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const all = [...res.body.result];
-    for (let offset = 25; offset < res.body.total_count; offset += 25) all.push(...(await resource('GET', `/v1/notes/?offset=${offset}&limit=25`)).body.result);
+    for (let offset = 25; offset < res.body.total_count; offset += 25)
+      all.push(...(await resource('GET', `/v1/notes/?offset=${offset}&limit=25`)).body.result);
     expect(all.length).toBe(res.body.total_count);
     expect(all.length).toBeGreaterThan(10);
     expect(all.flatMap((n: Record<string, unknown>, i: number) => problems(n, NOTE, `notes[${i}]`))).toEqual([]);
@@ -175,7 +200,8 @@ describe('answers the public clients can read', () => {
     expect(res.body.total_count).toBeGreaterThan(10);
     expect(res.body.result.flatMap((l: Record<string, unknown>, i: number) => problems(l, LOAN, `result[${i}]`))).toEqual([]);
     const all = [];
-    for (let offset = 0; offset < res.body.total_count; offset += 25) all.push(...(await resource('GET', `/v1/loans/?offset=${offset}&limit=25`)).body.result);
+    for (let offset = 0; offset < res.body.total_count; offset += 25)
+      all.push(...(await resource('GET', `/v1/loans/?offset=${offset}&limit=25`)).body.result);
     for (const l of all) {
       if (l.loan_status === 1) expect(l.loan_default_reason, `loan ${l.loan_number}`).toBeNull();
       if (l.loan_default_reason === null) expect(l.loan_default_reason_description).toBeNull();
@@ -213,13 +239,24 @@ describe("the checkers against the clients' own real answers (renamed)", () => {
   it("the Go checker passes the Go client's 2015 account and fails it on the newer date-times and an NA rating", () => {
     // mtlynch/gofn-prosper 155229e prosper/thin/accounts_test.go.
     const account2015 = {
-      available_cash_balance: 22139.89, pending_investments_primary_market: 5700, pending_investments_secondary_market: 0,
-      pending_quick_invest_orders: 0, total_principal_received_on_active_notes: 95460.28, total_amount_invested_on_active_notes: 394096.56,
-      outstanding_principal_on_active_notes: 298636.28, total_account_value: 326476.16, inflight_gross: 12345.67, last_deposit_amount: 20000,
-      last_deposit_date: '2015-10-23', last_withdraw_amount: 5400, last_withdraw_date: '2015-10-02',
+      available_cash_balance: 22139.89,
+      pending_investments_primary_market: 5700,
+      pending_investments_secondary_market: 0,
+      pending_quick_invest_orders: 0,
+      total_principal_received_on_active_notes: 95460.28,
+      total_amount_invested_on_active_notes: 394096.56,
+      outstanding_principal_on_active_notes: 298636.28,
+      total_account_value: 326476.16,
+      inflight_gross: 12345.67,
+      last_deposit_amount: 20000,
+      last_deposit_date: '2015-10-23',
+      last_withdraw_amount: 5400,
+      last_withdraw_date: '2015-10-02',
     };
     expect(goProblems(account2015, GO_ACCOUNT, 'account')).toEqual([]);
-    expect(goProblems({ ...account2015, last_deposit_date: '2023-10-23 07:00:00 +0000' }, GO_ACCOUNT, 'a').map(problemField)).toEqual(['last_deposit_date']);
+    expect(goProblems({ ...account2015, last_deposit_date: '2023-10-23 07:00:00 +0000' }, GO_ACCOUNT, 'a').map(problemField)).toEqual([
+      'last_deposit_date',
+    ]);
     expect(goProblems({ ...account2015, total_account_value: '1.00' }, GO_ACCOUNT, 'a').map(problemField)).toEqual(['total_account_value']);
     expect(goProblems({ platform_rating: 'NA', note_status: 3 }, GO_NOTE, 'n').map(problemField)).toEqual(['platform_rating']);
   });
@@ -227,22 +264,53 @@ describe("the checkers against the clients' own real answers (renamed)", () => {
   it("the Python checker passes the Python client's real note (2023) and names a missing new field", () => {
     // grahamtt/prosper-api 86b314e tests/test_client.py test_list_notes, prosper read as platform.
     const note = {
-      principal_balance_pro_rata_share: 69.7381, service_fees_paid_pro_rata_share: -0.589991, principal_paid_pro_rata_share: 15.8919,
-      interest_paid_pro_rata_share: 14.749939, platform_fees_paid_pro_rata_share: 0.0, late_fees_paid_pro_rata_share: 0.0,
-      collection_fees_paid_pro_rata_share: 0.0, debt_sale_proceeds_received_pro_rata_share: 0.0, platform_proceeds_net_received: 0.0,
-      next_payment_due_amount_pro_rata_share: 3.404649, note_ownership_amount: 85.63, note_sale_gross_amount_received: 0.0, note_sale_fees_paid: 0.0,
-      loan_note_id: '35659-26', listing_number: 111111, note_status: 3, note_status_description: 'DEFAULTED', note_default_reason: 3,
-      note_default_reason_description: 'Bankruptcy', is_sold: false, is_sold_folio: false, loan_number: 11111, amount_borrowed: 5000.0,
-      borrower_rate: 0.25, lender_yield: 0.24, platform_rating: 'N/A', term: 36, age_in_months: 182, accrued_interest: 97.871494,
-      payment_received: 30.051848, loan_settlement_status: 'Unspecified', loan_extension_status: 'Unspecified', loan_extension_term: 0,
-      is_in_bankruptcy: false, co_borrower_application: false, origination_date: '2008-08-19', days_past_due: 123,
-      next_payment_due_date: '2011-08-19', ownership_start_date: '2008-08-19',
+      principal_balance_pro_rata_share: 69.7381,
+      service_fees_paid_pro_rata_share: -0.589991,
+      principal_paid_pro_rata_share: 15.8919,
+      interest_paid_pro_rata_share: 14.749939,
+      platform_fees_paid_pro_rata_share: 0.0,
+      late_fees_paid_pro_rata_share: 0.0,
+      collection_fees_paid_pro_rata_share: 0.0,
+      debt_sale_proceeds_received_pro_rata_share: 0.0,
+      platform_proceeds_net_received: 0.0,
+      next_payment_due_amount_pro_rata_share: 3.404649,
+      note_ownership_amount: 85.63,
+      note_sale_gross_amount_received: 0.0,
+      note_sale_fees_paid: 0.0,
+      loan_note_id: '35659-26',
+      listing_number: 111111,
+      note_status: 3,
+      note_status_description: 'DEFAULTED',
+      note_default_reason: 3,
+      note_default_reason_description: 'Bankruptcy',
+      is_sold: false,
+      is_sold_folio: false,
+      loan_number: 11111,
+      amount_borrowed: 5000.0,
+      borrower_rate: 0.25,
+      lender_yield: 0.24,
+      platform_rating: 'N/A',
+      term: 36,
+      age_in_months: 182,
+      accrued_interest: 97.871494,
+      payment_received: 30.051848,
+      loan_settlement_status: 'Unspecified',
+      loan_extension_status: 'Unspecified',
+      loan_extension_term: 0,
+      is_in_bankruptcy: false,
+      co_borrower_application: false,
+      origination_date: '2008-08-19',
+      days_past_due: 123,
+      next_payment_due_date: '2011-08-19',
+      ownership_start_date: '2008-08-19',
     };
     expect(problems(note, NOTE, 'note')).toEqual([]);
     expect(goProblems(note, GO_NOTE, 'note')).toEqual([]);
     const { accrued_interest: _, ...without } = note;
     expect(problems(without, NOTE, 'note')).toEqual(['note.accrued_interest is missing']);
-    expect(problems({ ...note, platform_rating: 'NA' }, NOTE, 'note')).toEqual(['note.platform_rating: "NA" is not one of AA, A, B, C, D, E, HR, N/A']);
+    expect(problems({ ...note, platform_rating: 'NA' }, NOTE, 'note')).toEqual([
+      'note.platform_rating: "NA" is not one of AA, A, B, C, D, E, HR, N/A',
+    ]);
     expect(RATINGS).toEqual(GO_RATINGS);
   });
 });
@@ -255,7 +323,10 @@ async function goRequest(method: 'GET' | 'POST', target: string, body?: unknown)
   const token = await signIn();
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = {
-    'User-Agent': 'Go-http-client/1.1', Authorization: `bearer ${token}`, Accept: 'application/json', 'Accept-Encoding': 'gzip',
+    'User-Agent': 'Go-http-client/1.1',
+    Authorization: `bearer ${token}`,
+    Accept: 'application/json',
+    'Accept-Encoding': 'gzip',
   };
   if (text !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
   const res = await rawRequest(port, { method, target, body: text, headers });
@@ -320,7 +391,8 @@ describe('the Go client: its requests, and what its structs and parsers require 
   it('its v1 search query on the v2 path: refused where v1 named it otherwise; the v2 names find listings its parser reads but for the v1 field oldest_trade_open_date', async () => {
     const since = Date.parse('2026-05-25T00:00:00Z');
     // search_params.go writes these, in this order (prosper read as platform); ranges with %.4f.
-    const v1 = `limit=50&exclude_listings_invested=true&income_range=3,4,5,6&platform_rating=${GO_RATINGS.slice(0, 7).join(',')}&listing_status=2`
+    const v1 =
+      `limit=50&exclude_listings_invested=true&income_range=3,4,5,6&platform_rating=${GO_RATINGS.slice(0, 7).join(',')}&listing_status=2`
       + '&estimated_return_min=0.0300&inquiries_last6_months_max=6&prior_platform_loans_late_payments_one_month_plus_max=3'
       + `&prior_platform_loans_balance_outstanding_max=50000.0000&dti_wplatform_loan_max=0.6000&listing_start_date_min=${goTime(since)}`;
     const refused = await goRequest('GET', `/listingsvc/v2/listings/?${v1}`);
@@ -328,7 +400,9 @@ describe('the Go client: its requests, and what its structs and parsers require 
     expect(refused.body.message).toMatch(/exclude_listings_invested/);
     // The v2 search (spec): invested=false for exclude_listings_invested; estimated_return is no longer filterable (spec:
     // deprecated, N/A); inquiries in the last 6 months are the indexed bureau2 element g980s.
-    const v2 = v1.replace('exclude_listings_invested=true', 'invested=false').replace('&estimated_return_min=0.0300', '')
+    const v2 = v1
+      .replace('exclude_listings_invested=true', 'invested=false')
+      .replace('&estimated_return_min=0.0300', '')
       .replace('inquiries_last6_months_max', 'g980s_max');
     const res = await goRequest('GET', `/listingsvc/v2/listings/?${v2}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -17,18 +17,27 @@ const key = fc.oneof(
 
 describe('radix order', () => {
   test('orders positions as the stable comparison sort does', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 1, max: 3 }).chain((clauses) => fc.record({
-        desc: fc.array(fc.boolean(), { minLength: clauses, maxLength: clauses }),
-        rows: fc.array(fc.array(key, { minLength: clauses, maxLength: clauses }), { maxLength: 60 }),
-      })),
-      ({ desc, rows }) => {
-        const clauses = desc.map((d, c) => ({ field: String(c), desc: d }));
-        const want = orderBy(rows.map((_, i) => i), clauses, (i, f) => rows[i]![Number(f)]);
-        const keys = desc.map((_, c) => Float64Array.from(rows, (r) => r[c] ?? NaN));
-        expect([...radixOrder(keys, desc, rows.length)]).toEqual(want);
-      },
-    ), { numRuns: 500, seed: 20261123 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }).chain((clauses) =>
+          fc.record({
+            desc: fc.array(fc.boolean(), { minLength: clauses, maxLength: clauses }),
+            rows: fc.array(fc.array(key, { minLength: clauses, maxLength: clauses }), { maxLength: 60 }),
+          }),
+        ),
+        ({ desc, rows }) => {
+          const clauses = desc.map((d, c) => ({ field: String(c), desc: d }));
+          const want = orderBy(
+            rows.map((_, i) => i),
+            clauses,
+            (i, f) => rows[i]![Number(f)],
+          );
+          const keys = desc.map((_, c) => Float64Array.from(rows, (r) => r[c] ?? NaN));
+          expect([...radixOrder(keys, desc, rows.length)]).toEqual(want);
+        },
+      ),
+      { numRuns: 500, seed: 20261123 },
+    );
   });
 
   test('orders a large run of keys sharing most digits', () => {

@@ -22,7 +22,9 @@ function blocks(langs: readonly string[]): string[] {
 
 /** The crontab line's command: the first line of the `crontab` block that is not a comment, without its five time fields. */
 function crontabCommand(): string {
-  const line = blocks(['crontab']).flatMap((b) => b.split('\n')).find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  const line = blocks(['crontab'])
+    .flatMap((b) => b.split('\n'))
+    .find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   if (!line) throw new Error('README.md has no ```crontab block with a line in it');
   const m = /^\s*(?:\S+\s+){5}(.+)$/.exec(line);
   if (!m) throw new Error(`README.md's crontab line has no five time fields: ${line}`);
@@ -31,9 +33,15 @@ function crontabCommand(): string {
 
 /** The README's install command for scripts: the shell line that starts with `npm install -g`, its comment dropped. */
 function installArgs(): string[] {
-  const line = blocks(['sh', 'bash', 'shell']).flatMap((b) => b.split('\n')).find((l) => /^\s*npm install -g\b/.test(l));
+  const line = blocks(['sh', 'bash', 'shell'])
+    .flatMap((b) => b.split('\n'))
+    .find((l) => /^\s*npm install -g\b/.test(l));
   if (!line) throw new Error('README.md has no shell line starting with `npm install -g` (the way to put mkt on PATH for cron)');
-  return line.replace(/\s#.*$/, '').trim().split(/\s+/).slice(1);
+  return line
+    .replace(/\s#.*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(1);
 }
 
 /** A run of a program: exit code and output. */
@@ -43,11 +51,19 @@ interface Ran {
   stderr: string;
 }
 
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<Ran> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<Ran> {
   return new Promise((resolvePromise, reject) => {
     // No input: stdin is /dev/null, as under cron. With input, a child that exits before reading it must not
     // fail the run with EPIPE (it did, once, in CI).
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -69,8 +85,13 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
  */
 function npmEnv(): NodeJS.ProcessEnv {
   return {
-    ...process.env, npm_config_cache: mkdtempSync(join(tmpdir(), 'mkt-npm-')), npm_config_offline: 'true', npm_config_ignore_scripts: 'true',
-    npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+    ...process.env,
+    npm_config_cache: mkdtempSync(join(tmpdir(), 'mkt-npm-')),
+    npm_config_offline: 'true',
+    npm_config_ignore_scripts: 'true',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
   };
 }
 
@@ -109,23 +130,43 @@ describe("the README's crontab line, with mkt installed as the README says", () 
     expect((await cron('command -v mkt')).stdout.trim()).toBe(join(prefix, 'bin', 'mkt'));
 
     // Set up once, as the user would in that HOME: where the marketplace is, the client, and a login.
-    for (const [key, value] of [['root_url', mock.origin], ['client_id', mock.clientId], ['redirect_uri', mock.redirectUri]]) {
+    for (const [key, value] of [
+      ['root_url', mock.origin],
+      ['client_id', mock.clientId],
+      ['redirect_uri', mock.redirectUri],
+    ]) {
       const set = await cron(`mkt config set ${key} '${value}'`);
       expect(set.code, set.stderr).toBe(0);
     }
-    const login = spawn('env', ['-i', `HOME=${home}`, `PATH=${cronPath}`, 'sh', '-c', `mkt login --no-browser --insecure-storage --client-secret '${mock.secret}' --timeout 20`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const login = spawn(
+      'env',
+      [
+        '-i',
+        `HOME=${home}`,
+        `PATH=${cronPath}`,
+        'sh',
+        '-c',
+        `mkt login --no-browser --insecure-storage --client-secret '${mock.secret}' --timeout 20`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let said = '';
-    const url = new Promise<string>((found) => login.stderr.setEncoding('utf8').on('data', (d: string) => {
-      said += d;
-      const m = /(http:\/\/\S+\/oauth\?\S+)/.exec(said);
-      if (m) found(m[1]!);
-    }));
+    const url = new Promise<string>((found) =>
+      login.stderr.setEncoding('utf8').on('data', (d: string) => {
+        said += d;
+        const m = /(http:\/\/\S+\/oauth\?\S+)/.exec(said);
+        if (m) found(m[1]!);
+      }),
+    );
     const loggedIn = new Promise<number | null>((done) => login.on('close', done));
     // The mock approves alice at once: following its redirect plays the browser.
     await (await fetch(await url)).arrayBuffer();
     expect(await loggedIn, said).toBe(0);
 
-    writeFileSync(join(home, 'strategy.yaml'), 'max_per_run: 100\nrules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n');
+    writeFileSync(
+      join(home, 'strategy.yaml'),
+      'max_per_run: 100\nrules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n',
+    );
     const pings: string[] = [];
     const hc = createServer((req, res) => {
       pings.push(`${req.method} ${req.url}`);
@@ -144,7 +185,10 @@ describe("the README's crontab line, with mkt installed as the README says", () 
     expect(ran.code, ran.stderr).toBe(0);
 
     const logFile = /--log\s+(\S+)/.exec(line)![1]!.replace('$HOME', home);
-    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const logged = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ dry_run: false, exit_code: 0, total_bid: 100 });
     expect(logged[0]!.orders).toHaveLength(1);
@@ -153,12 +197,19 @@ describe("the README's crontab line, with mkt installed as the README says", () 
     // What cron has, doctor passes: the installed mkt is this build, the credentials renew.
     const doctor = await cron('mkt doctor -o json');
     const checks = JSON.parse(doctor.stdout) as Array<{ check: string; status: string; detail: string }>;
-    expect(checks.filter((c) => c.status !== 'ok' && c.status !== 'warn'), doctor.stdout).toEqual([]);
+    expect(
+      checks.filter((c) => c.status !== 'ok' && c.status !== 'warn'),
+      doctor.stdout,
+    ).toEqual([]);
     expect(doctor.code).toBe(0);
     expect(checks.find((c) => c.check === 'path')!.detail).toContain(`${join(prefix, 'bin', 'mkt')} is this mkt`);
     // It renewed the stored credentials, and printed none of them.
-    const stored = JSON.parse(readFileSync(join(home, '.config', 'mkt', 'credentials.json'), 'utf8')) as { credentials: Record<string, Record<string, unknown>> };
-    const secrets = Object.values(stored.credentials).flatMap((c) => [c.clientSecret, c.authKey, c.refreshToken, c.accessToken]).filter((v) => typeof v === 'string');
+    const stored = JSON.parse(readFileSync(join(home, '.config', 'mkt', 'credentials.json'), 'utf8')) as {
+      credentials: Record<string, Record<string, unknown>>;
+    };
+    const secrets = Object.values(stored.credentials)
+      .flatMap((c) => [c.clientSecret, c.authKey, c.refreshToken, c.accessToken])
+      .filter((v) => typeof v === 'string');
     expect(secrets).toHaveLength(4);
     for (const secret of secrets) expect(doctor.stdout + doctor.stderr).not.toContain(secret);
   }, 120_000);

@@ -23,7 +23,10 @@ function proxyLines(): string[] {
   const section = README.split(/^\*\*Check your client's traffic against the API description/m)[1];
   const block = section && /^```sh\n([\s\S]*?)^```/m.exec(section)?.[1];
   if (!block) throw new Error('README.md has no ```sh block after "Check your client\'s traffic against the API description"');
-  return block.split('\n').map((l) => l.replace(/\s*#.*$/, '').trim()).filter(Boolean);
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s*#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 /** The summary block the README prints after that one (its first line). */
@@ -70,7 +73,9 @@ function sh(line: string): Promise<{ code: number | null; stdout: string; stderr
 
 /** Starts the README's proxy line in the background (as `&` does), resolving with where it listens and its stderr. */
 function startProxy(line: string): Promise<{ origin: string; stderr: () => string; exited: Promise<number | null> }> {
-  const [cmd, ...args] = withBin(line.replace(/&$/, '').trim()).split(/\s+/).map((w) => w.replace(/^'|'$/g, ''));
+  const [cmd, ...args] = withBin(line.replace(/&$/, '').trim())
+    .split(/\s+/)
+    .map((w) => w.replace(/^'|'$/g, ''));
   const child = spawn(cmd!, args, { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   proxy = child;
   let err = '';
@@ -91,7 +96,7 @@ function startProxy(line: string): Promise<{ origin: string; stderr: () => strin
 }
 
 describe("the README's proxy block, as printed", () => {
-  it('starts the mock and the proxy, shows the client\'s differences in the journal (text and JSON), and Ctrl-C prints them by endpoint and field', async () => {
+  it("starts the mock and the proxy, shows the client's differences in the journal (text and JSON), and Ctrl-C prints them by endpoint and field", async () => {
     const lines = proxyLines();
     const [serveLine, proxyLine, ...rest] = lines;
     expect(serveLine).toMatch(/^npx mkt mock serve .*--port 4010 .*&$/);
@@ -111,16 +116,20 @@ describe("the README's proxy block, as printed", () => {
     const port = new URL(started.origin).port;
 
     // "Your client": a conforming request and the README's two examples of a difference.
-    const token = await (await fetch(`${started.origin}/v1/security/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' }),
-    })).json() as { access_token?: string };
+    const token = (await (
+      await fetch(`${started.origin}/v1/security/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret' }),
+      })
+    ).json()) as { access_token?: string };
     const auth = { authorization: `bearer ${token.access_token ?? 'none'}`, accept: 'application/json' };
     expect((await fetch(`${started.origin}/listingsvc/v2/listings/?limit=5`, { headers: auth })).status).toBeLessThan(500);
     expect((await fetch(`${started.origin}/v1/notes/?limit=abc`, { headers: auth })).status).toBeLessThan(500);
     const order = await fetch(`${started.origin}/v1/orders/`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ bid_requests: [{ listing_id: 1, bid_amount: '25' }] }),
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ bid_requests: [{ listing_id: 1, bid_amount: '25' }] }),
     });
     expect(order.status).toBeLessThan(500);
 
@@ -128,9 +137,10 @@ describe("the README's proxy block, as printed", () => {
     for (const line of rest) {
       const ours = line.replaceAll('127.0.0.1:4011', `127.0.0.1:${port}`);
       if (/^curl /.test(ours) && !HAS_CURL) expect(process.env.CI, 'curl is missing under CI (.ci/run installs it)').toBeFalsy();
-      const ran = /^curl /.test(ours) && !HAS_CURL
-        ? { code: 0, stdout: await (await fetch(/'([^']+)'/.exec(ours)![1]!)).text(), stderr: '' }
-        : await sh(ours);
+      const ran =
+        /^curl /.test(ours) && !HAS_CURL
+          ? { code: 0, stdout: await (await fetch(/'([^']+)'/.exec(ours)![1]!)).text(), stderr: '' }
+          : await sh(ours);
       expect(ran.code, `${line}\n${ran.stderr}`).toBe(0);
       expect(ran.stdout, line).toMatch(/\/query\/limit/);
       expect(ran.stdout, line).toMatch(/must be integer/);
@@ -138,7 +148,9 @@ describe("the README's proxy block, as printed", () => {
       if (/^curl /.test(line)) {
         const entries = (JSON.parse(ran.stdout) as { result: { violations: { field: string; problem: string }[] }[] }).result;
         expect(entries.every((e) => e.violations.length > 0)).toBe(true);
-        expect(entries.flatMap((e) => e.violations)).toContainEqual(expect.objectContaining({ field: '/query/limit', problem: 'must be integer' }));
+        expect(entries.flatMap((e) => e.violations)).toContainEqual(
+          expect.objectContaining({ field: '/query/limit', problem: 'must be integer' }),
+        );
       }
     }
 

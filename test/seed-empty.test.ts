@@ -40,9 +40,13 @@ describe('seedStore without listings or history', () => {
 describe('MockContext.replaceWorld', () => {
   test('POST /__mock/snapshots/NAME/load during a clock move waits for the move; the clock stays where it ended', async () => {
     const app = testMockApp({ seed: 3, listings: 30, frozen: true, start: TEST_START });
-    const post = (path: string, body?: string) => app.handle(new Request(`http://127.0.0.1${path}`, {
-      method: 'POST', ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
-    }));
+    const post = (path: string, body?: string) =>
+      app.handle(
+        new Request(`http://127.0.0.1${path}`, {
+          method: 'POST',
+          ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
+        }),
+      );
     try {
       expect((await post('/__mock/snapshots', '{"name":"day0"}')).status).toBe(200);
       const move = post('/__mock/clock', '{"advance":"5d"}');

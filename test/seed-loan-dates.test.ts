@@ -23,7 +23,10 @@ describe.each([
 
   it('has loans of every status to check', () => {
     for (const status of [LOAN_STATUS.CURRENT, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF, LOAN_STATUS.COMPLETED]) {
-      expect(loans.some((l) => l.loan_status === status), String(status)).toBe(true);
+      expect(
+        loans.some((l) => l.loan_status === status),
+        String(status),
+      ).toBe(true);
     }
     expect(loans.some((l) => l.loan_status === LOAN_STATUS.CURRENT && l.days_past_due > 0)).toBe(true);
   });

@@ -40,8 +40,14 @@ describe('the seeded world', () => {
     const worlds: Array<[SeedOptions, string]> = [
       [{ seed: 3, listings: 2000, now: NOW }, 'e671cd593319ccf5b1b88232ba12d727a940040782f007ee6d5b08d5cb65bf54'],
       // Before the bureau1 cut-off: listings carry bureau1 values too.
-      [{ seed: 11, listings: 130, now: Date.parse('2016-02-01T00:00:00Z') }, '029a8fba76758e7d75dc689a80ff9f46f49692d7901f1b6fb692c9e6dab86304'],
-      [{ seed: 5, listings: 700, now: NOW, investor: { id: 'zed', cash: 1000 } }, 'b380d1d63eca70aee5f3d81a8b15ebe4f0c382c1a4e20d4cfe6b100bfa1e6dc1'],
+      [
+        { seed: 11, listings: 130, now: Date.parse('2016-02-01T00:00:00Z') },
+        '029a8fba76758e7d75dc689a80ff9f46f49692d7901f1b6fb692c9e6dab86304',
+      ],
+      [
+        { seed: 5, listings: 700, now: NOW, investor: { id: 'zed', cash: 1000 } },
+        'b380d1d63eca70aee5f3d81a8b15ebe4f0c382c1a4e20d4cfe6b100bfa1e6dc1',
+      ],
     ];
     for (const [opts, digest] of worlds) {
       const text = serializeState(seedStore(opts), opts.now);
@@ -166,8 +172,15 @@ describe('the catalogue and the seed', () => {
   it('gives every field of the listing catalogue a value on some seeded listing, so a new field cannot be left out of the seed', () => {
     const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-06-01T12:00:00Z') });
     // Built per request by mock-server/search/listing-view.ts: the caller's participation and the bureau values asked for.
-    const perRequest = new Set(['amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2', 'credit_bureau_values_bureau2_indexed']);
-    const missing = LISTING_FIELDS.filter((f) => !perRequest.has(f.name) && !store.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined));
+    const perRequest = new Set([
+      'amount_participation',
+      'credit_bureau_values_bureau1',
+      'credit_bureau_values_bureau2',
+      'credit_bureau_values_bureau2_indexed',
+    ]);
+    const missing = LISTING_FIELDS.filter(
+      (f) => !perRequest.has(f.name) && !store.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined),
+    );
     expect(missing.map((f) => f.name)).toEqual([]);
   });
 });

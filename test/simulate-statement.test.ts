@@ -11,7 +11,8 @@ import { statement, type Statement } from '../src/flows/statement.js';
 import { simulate } from '../src/invest/simulate.js';
 import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
 
-const STRATEGY = 'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D, E, HR]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
+const STRATEGY =
+  'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D, E, HR]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
 
 function strategy(): Strategy {
   const parsed = parseStrategy(STRATEGY, 'strategy.yaml', undefined);
@@ -19,15 +20,19 @@ function strategy(): Strategy {
   return parsed.strategy;
 }
 
-test('after 12 months the year\'s statement adds up to the account\'s ledger movements for that year, and the last month\'s reconciles', async () => {
+test("after 12 months the year's statement adds up to the account's ledger movements for that year, and the last month's reconciles", async () => {
   let year: Statement | undefined;
   const ledger: Record<string, number> = {};
   const sim = await simulate(strategy(), {
-    months: 12, seed: 5, cash: 5000, listings: 200,
+    months: 12,
+    seed: 5,
+    cash: 5000,
+    listings: 200,
     atEnd: async ({ app, client, accountId }) => {
       year = statement(await readLedgers(client), Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 31));
       for (const e of app.ctx.store.ledger) {
-        if (e.accountId === accountId && e.at >= Date.UTC(2026, 0, 1) && e.at < Date.UTC(2027, 0, 1)) ledger[e.kind] = (ledger[e.kind] ?? 0) + Math.round(e.amount * 100);
+        if (e.accountId === accountId && e.at >= Date.UTC(2026, 0, 1) && e.at < Date.UTC(2027, 0, 1))
+          ledger[e.kind] = (ledger[e.kind] ?? 0) + Math.round(e.amount * 100);
       }
     },
   });
@@ -41,7 +46,13 @@ test('after 12 months the year\'s statement adds up to the account\'s ledger mov
   // Charged-off notes: their loss is in the year; a collection fee comes out of what an agency collects, and moves cash.
   expect(t.principal_lost).toBeGreaterThan(0);
   expect(-cents(t.collection_fees_paid)).toBe(ledger[LEDGER_KINDS.COLLECTION_FEE] ?? 0);
-  expect(cents(t.net_cash)).toBe(ledger[LEDGER_KINDS.INTEREST]! + ledger[LEDGER_KINDS.PRINCIPAL]! + (ledger[LEDGER_KINDS.LATE_FEE] ?? 0) + ledger[LEDGER_KINDS.SERVICE_FEE]! + (ledger[LEDGER_KINDS.COLLECTION_FEE] ?? 0));
+  expect(cents(t.net_cash)).toBe(
+    ledger[LEDGER_KINDS.INTEREST]!
+      + ledger[LEDGER_KINDS.PRINCIPAL]!
+      + (ledger[LEDGER_KINDS.LATE_FEE] ?? 0)
+      + ledger[LEDGER_KINDS.SERVICE_FEE]!
+      + (ledger[LEDGER_KINDS.COLLECTION_FEE] ?? 0),
+  );
   // Every month reconciles: its rows (the month table's received) against the ledger over the same days.
   expect(sim.reconciliation).toMatchObject({ months: 12, months_reconciled: 12, difference: 0, differing: [], from: '2026-01-05' });
   expect(sim.reconciliation.statement_cash).toBeGreaterThan(0);
@@ -59,7 +70,10 @@ test('after 12 months the year\'s statement adds up to the account\'s ledger mov
 test("every month's received, as the month table shows it, is what the account's ledger credited for payments in that month's days", async () => {
   const credited: number[] = [];
   const sim = await simulate(strategy(), {
-    months: 12, seed: 5, cash: 5000, listings: 200,
+    months: 12,
+    seed: 5,
+    cash: 5000,
+    listings: 200,
     atEnd: async ({ app, accountId }) => {
       // A month runs from its first day (the simulation's start day, moved by whole months) to the day before the next's.
       for (let m = 0; m < 12; m++) {
@@ -67,7 +81,13 @@ test("every month's received, as the month table shows it, is what the account's
         const to = Date.UTC(2026, m + 1, 5);
         let total = 0;
         for (const e of app.ctx.store.ledger) {
-          if (e.accountId === accountId && e.at >= from && e.at < to && !['ORDER_DEBIT', 'BID_REFUND', 'DEPOSIT', 'WITHDRAWAL'].includes(e.kind)) total += Math.round(e.amount * 100);
+          if (
+            e.accountId === accountId
+            && e.at >= from
+            && e.at < to
+            && !['ORDER_DEBIT', 'BID_REFUND', 'DEPOSIT', 'WITHDRAWAL'].includes(e.kind)
+          )
+            total += Math.round(e.amount * 100);
         }
         credited.push(total);
       }

@@ -3,7 +3,8 @@ import { seedStore } from '../mock-server/seed/seed.js';
 import { simulate, SIMULATION_START } from '../src/invest/simulate.js';
 import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
 
-const STRATEGY = 'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
+const STRATEGY =
+  'rules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 10\n';
 
 function strategy(): Strategy {
   const parsed = parseStrategy(STRATEGY, 'strategy.yaml', undefined);
@@ -23,7 +24,9 @@ describe('a fresh investor in the seeded world', () => {
   });
 
   test('cannot take the name of a seeded user', () => {
-    expect(() => seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'alice', cash: 1 } })).toThrow(/'alice' already exists/);
+    expect(() => seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'alice', cash: 1 } })).toThrow(
+      /'alice' already exists/,
+    );
   });
 });
 

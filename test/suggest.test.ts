@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alternatives, suggest, suggestions } from '../src/suggest.js';
 
-const FLAGS = ['--fico_score', '--borrower_state', '--borrower_rate_min', '--borrower_rate_max', '--listing_status', '--sort-by', '--limit', '--all'];
+const FLAGS = [
+  '--fico_score',
+  '--borrower_state',
+  '--borrower_rate_min',
+  '--borrower_rate_max',
+  '--listing_status',
+  '--sort-by',
+  '--limit',
+  '--all',
+];
 
 describe('one "did you mean" for every typed name', () => {
   it('a close spelling wins, - and _ alike, case aside', () => {
@@ -30,14 +39,22 @@ describe('one "did you mean" for every typed name', () => {
 
   it('any candidate with one character changed is found again, and every suggestion is a candidate', () => {
     const name = fc.stringMatching(/^[a-z]{3,8}(_[a-z]{2,8}){0,3}$/);
-    fc.assert(fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 12 }), fc.nat(), fc.nat(), fc.constantFrom('x', 'q', 'z'), (names, pick, at, letter) => {
-      const target = names[pick % names.length]!;
-      const i = at % target.length;
-      const typo = target.slice(0, i) + letter + target.slice(i + 1);
-      const got = suggestions(typo, names);
-      for (const g of got) expect(names).toContain(g);
-      if (typo !== target && !names.includes(typo)) expect(got.length).toBeGreaterThan(0);
-    }));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('x', 'q', 'z'),
+        (names, pick, at, letter) => {
+          const target = names[pick % names.length]!;
+          const i = at % target.length;
+          const typo = target.slice(0, i) + letter + target.slice(i + 1);
+          const got = suggestions(typo, names);
+          for (const g of got) expect(names).toContain(g);
+          if (typo !== target && !names.includes(typo)) expect(got.length).toBeGreaterThan(0);
+        },
+      ),
+    );
   });
 
   it('reads a list of suggestions as words', () => {

@@ -17,7 +17,11 @@ import { LOAN_STATUS } from '../../src/contract/enums.js';
 
 /** The ledger kinds of money an account moved itself, or had moved for its bids: the rest are its notes' postings. */
 const ACCOUNT_KINDS: ReadonlySet<string> = new Set([
-  LEDGER_KINDS.DEPOSIT, LEDGER_KINDS.WITHDRAWAL, LEDGER_KINDS.ORDER_DEBIT, LEDGER_KINDS.NOTE_PURCHASE, LEDGER_KINDS.BID_REFUND,
+  LEDGER_KINDS.DEPOSIT,
+  LEDGER_KINDS.WITHDRAWAL,
+  LEDGER_KINDS.ORDER_DEBIT,
+  LEDGER_KINDS.NOTE_PURCHASE,
+  LEDGER_KINDS.BID_REFUND,
 ]);
 
 /** Each row figure and the note field its rows add up to; the service fee counts up on a row and down on the note. */
@@ -67,7 +71,9 @@ export function checkBooks(store: Store, note: (violation: string) => void): voi
       rowsNet.set(row.note.accountId, (rowsNet.get(row.note.accountId) ?? 0) + rowNet(row.share));
       last.set(row.note, row.balance);
     }
-    notes.forEach((n, i) => checkNote(store, n, answers[i]!, sums[i]!, last.get(n), postedFor.get(`${loan.loan_number}:${n.note_number}`) ?? 0, note));
+    notes.forEach((n, i) =>
+      checkNote(store, n, answers[i]!, sums[i]!, last.get(n), postedFor.get(`${loan.loan_number}:${n.note_number}`) ?? 0, note),
+    );
   }
   for (const a of store.accounts.values()) {
     const expected = (flows.get(a.id) ?? 0) + (rowsNet.get(a.id) ?? 0);
@@ -87,18 +93,30 @@ function checkLoanLog(loan: Loan, note: (v: string) => void): void {
   const logged = Object.fromEntries(PAID_FIGURES.map((f) => [f, 0])) as PaidCents;
   for (const step of loggedSteps(loan)) for (const f of PAID_FIGURES) logged[f] += step.moved[f];
   const figures = paidSoFar(loan);
-  for (const f of PAID_FIGURES) if (figures[f] !== logged[f]) note(`loan ${loan.loan_number}: its ${f} is ${text(figures[f])}, its postings add up to ${text(logged[f])}`);
+  for (const f of PAID_FIGURES)
+    if (figures[f] !== logged[f])
+      note(`loan ${loan.loan_number}: its ${f} is ${text(figures[f])}, its postings add up to ${text(logged[f])}`);
 }
 
 /** One note's rows (`sums`, by PAID_FIGURES; `balance`: the newest row's) against its answer, its ledger and what it holds. */
-function checkNote(store: Store, n: Note, answer: NoteAnswerFields, sums: number[], balance: number | undefined, posted: number, note: (v: string) => void): void {
+function checkNote(
+  store: Store,
+  n: Note,
+  answer: NoteAnswerFields,
+  sums: number[],
+  balance: number | undefined,
+  posted: number,
+  note: (v: string) => void,
+): void {
   const of = (f: PaidFigure): number => sums[PAID_FIGURES.indexOf(f)]!;
   for (const [f, field, sign] of NOTE_FIGURES) {
     const shown = sign * wholeCents(Number(answer[field]));
     if (of(f) !== shown) note(`note ${n.note_number}: its rows' ${f} add up to ${text(of(f))}, its ${field} is ${text(sign * shown)}`);
   }
   if (balance !== undefined && balance !== wholeCents(answer.principal_balance_pro_rata_share)) {
-    note(`note ${n.note_number}: its newest row leaves ${text(balance)}, its principal_balance_pro_rata_share is ${answer.principal_balance_pro_rata_share}`);
+    note(
+      `note ${n.note_number}: its newest row leaves ${text(balance)}, its principal_balance_pro_rata_share is ${answer.principal_balance_pro_rata_share}`,
+    );
   }
   const net = rowNet(Object.fromEntries(PAID_FIGURES.map((f) => [f, of(f)])) as PaidCents);
   if (net !== posted) note(`note ${n.note_number}: its rows net ${text(net)}, its account was posted ${text(posted)} for it`);
@@ -107,5 +125,8 @@ function checkNote(store: Store, n: Note, answer: NoteAnswerFields, sums: number
   const cancelled = store.loans.get(n.loanNumber)?.loan_status === LOAN_STATUS.CANCELLED;
   if ((n.initialPrincipal ?? 0) > 0 || cancelled) return;
   const held = wholeCents((n.principal ?? n.amount) + (n.chargedOff ?? 0));
-  if (held !== wholeCents(n.amount) - of('principal')) note(`note ${n.note_number}: holds ${text(held)}, its amount less its rows' principal is ${text(wholeCents(n.amount) - of('principal'))}`);
+  if (held !== wholeCents(n.amount) - of('principal'))
+    note(
+      `note ${n.note_number}: holds ${text(held)}, its amount less its rows' principal is ${text(wholeCents(n.amount) - of('principal'))}`,
+    );
 }

@@ -36,7 +36,8 @@ export function checkInvariants(store: Store): InvariantReport {
   const balances = allBalances(store);
   for (const a of store.accounts.values()) {
     if (a.cash < 0) note(`account ${a.id}: cash ${a.cash} is negative`);
-    if (Math.abs(cents(ledgerSum.get(a.id) ?? 0) - a.cash) > EPS) note(`account ${a.id}: cash ${a.cash} differs from its ledger ${cents(ledgerSum.get(a.id) ?? 0)}`);
+    if (Math.abs(cents(ledgerSum.get(a.id) ?? 0) - a.cash) > EPS)
+      note(`account ${a.id}: cash ${a.cash} differs from its ledger ${cents(ledgerSum.get(a.id) ?? 0)}`);
     const b = balances.get(a.id)!;
     const expected = cents(external.get(a.id) ?? 0);
     if (Math.abs(b.total - expected) > EPS) {
@@ -50,21 +51,26 @@ export function checkInvariants(store: Store): InvariantReport {
     for (const b of o.bids) {
       if (seen.has(b.listing_id)) note(`order ${o.order_id}: listing ${b.listing_id} appears twice`);
       seen.add(b.listing_id);
-      if (b.bid_amount_placed > b.bid_amount + EPS) note(`order ${o.order_id}: placed ${b.bid_amount_placed} above bid ${b.bid_amount} on ${b.listing_id}`);
+      if (b.bid_amount_placed > b.bid_amount + EPS)
+        note(`order ${o.order_id}: placed ${b.bid_amount_placed} above bid ${b.bid_amount} on ${b.listing_id}`);
       if (b.bid_status === 'PENDING' || b.bid_status === 'INVESTED') {
         placedOn.set(b.listing_id, (placedOn.get(b.listing_id) ?? 0) + b.bid_amount_placed);
       }
-      if ((b.bid_status === 'INVESTED') !== (b.note_number !== null)) note(`order ${o.order_id}: bid on ${b.listing_id} is ${b.bid_status} with note ${b.note_number}`);
+      if ((b.bid_status === 'INVESTED') !== (b.note_number !== null))
+        note(`order ${o.order_id}: bid on ${b.listing_id} is ${b.bid_status} with note ${b.note_number}`);
       if (b.bid_status === 'PENDING') done = false;
       if (bidPending(b) < 0) note(`order ${o.order_id}: negative pending on ${b.listing_id}`);
     }
-    if ((o.order_status === 'COMPLETED') !== done) note(`order ${o.order_id}: status ${o.order_status} but bids ${done ? 'all' : 'not all'} final`);
+    if ((o.order_status === 'COMPLETED') !== done)
+      note(`order ${o.order_id}: status ${o.order_status} but bids ${done ? 'all' : 'not all'} final`);
   }
   for (const l of store.listings) {
-    if (l.amount_funded > l.listing_amount + EPS) note(`listing ${l.listing_number}: funded ${l.amount_funded} above its amount ${l.listing_amount}`);
+    if (l.amount_funded > l.listing_amount + EPS)
+      note(`listing ${l.listing_number}: funded ${l.amount_funded} above its amount ${l.listing_amount}`);
     const ours = placedOn.get(l.listing_number) ?? 0;
     if (ours > l.amount_funded + EPS) note(`listing ${l.listing_number}: bids placed ${cents(ours)} above its funded ${l.amount_funded}`);
-    if (Math.abs(l.amount_funded + l.amount_remaining - l.listing_amount) > EPS) note(`listing ${l.listing_number}: funded + remaining differs from its amount`);
+    if (Math.abs(l.amount_funded + l.amount_remaining - l.listing_amount) > EPS)
+      note(`listing ${l.listing_number}: funded + remaining differs from its amount`);
   }
   checkBooks(store, note);
   return { ok: v.length === 0, violations: v };

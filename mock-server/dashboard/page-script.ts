@@ -12,7 +12,13 @@ import type { Static } from '@sinclair/typebox';
 import type { RequestLogEntry, OutboxMessage } from '../../src/contract/mock-inspect.js';
 import type { WebhookPageSchema } from '../../src/contract/mock-webhooks.js';
 import type { SaveRequestSchema, SnapshotSchema } from '../../src/contract/openapi/admin-snapshots.js';
-import type { ClockRequestSchema, ClockStateSchema, FaultsRequestSchema, FaultsSchema, MockStateSchema } from '../../src/contract/openapi/admin.js';
+import type {
+  ClockRequestSchema,
+  ClockStateSchema,
+  FaultsRequestSchema,
+  FaultsSchema,
+  MockStateSchema,
+} from '../../src/contract/openapi/admin.js';
 import type { ListEnvelope } from '../../src/contract/resources.js';
 
 /** What each admin route the page reads answers (GET `admin` + `/` + the key). */
@@ -87,16 +93,18 @@ export function dashboardScript(args: DashboardScriptArgs): void {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    return fetch(admin + route, init).then((res) => res.text().then((text) => {
-      let data: unknown = null;
-      try {
-        data = text ? JSON.parse(text) : null;
-      } catch {
-        data = null;
-      }
-      if (!res.ok) throw new Error(method + ' ' + admin + route + ': ' + res.status + messageOf(data));
-      return data;
-    }));
+    return fetch(admin + route, init).then((res) =>
+      res.text().then((text) => {
+        let data: unknown = null;
+        try {
+          data = text ? JSON.parse(text) : null;
+        } catch {
+          data = null;
+        }
+        if (!res.ok) throw new Error(method + ' ' + admin + route + ': ' + res.status + messageOf(data));
+        return data;
+      }),
+    );
   }
   function read<K extends keyof DashboardReads>(route: K, query: string): Promise<DashboardReads[K]> {
     return call('GET', '/' + route + query) as Promise<DashboardReads[K]>;
@@ -140,115 +148,198 @@ export function dashboardScript(args: DashboardScriptArgs): void {
   }
   function showState(s: DashboardReads['state']): void {
     $('world-now').textContent = s.now;
-    const facts: [string, number][] = [['seed', s.seed], ['listings', s.listings], ['orders', s.orders], ['orders queued', s.orders_queued],
-      ['loans', s.loans], ['notes', s.notes], ['outbox messages', s.outbox_messages]];
-    table($('world-facts'), [['', (f) => f[0]], ['', (f) => f[1], 'num']], facts, '');
+    const facts: [string, number][] = [
+      ['seed', s.seed],
+      ['listings', s.listings],
+      ['orders', s.orders],
+      ['orders queued', s.orders_queued],
+      ['loans', s.loans],
+      ['notes', s.notes],
+      ['outbox messages', s.outbox_messages],
+    ];
+    table(
+      $('world-facts'),
+      [
+        ['', (f) => f[0]],
+        ['', (f) => f[1], 'num'],
+      ],
+      facts,
+      '',
+    );
     const inv = $('world-invariants');
     inv.textContent = s.invariants.ok ? 'invariants hold' : 'invariants broken: ' + s.invariants.violations.join('; ');
     inv.className = s.invariants.ok ? '' : 'bad';
     const statuses = Object.keys(s.listings_by_status).sort((a, b) => Number(a) - Number(b));
-    table($('listings-by-status'), [
-      ['status', (k) => k],
-      ['name', (k) => args.statusNames[k] || ''],
-      ['listings', (k) => s.listings_by_status[k], 'num'],
-    ], statuses, 'no listings');
-    table($('accounts'), [
-      ['account', (a) => a.account_id],
-      ['user', (a) => a.user],
-      ['cash', (a) => money(a.cash), 'num'],
-      ['pending', (a) => money(a.pending), 'num'],
-      ['invested', (a) => money(a.invested), 'num'],
-      ['total', (a) => money(a.total), 'num'],
-    ], s.accounts, 'no accounts');
+    table(
+      $('listings-by-status'),
+      [
+        ['status', (k) => k],
+        ['name', (k) => args.statusNames[k] || ''],
+        ['listings', (k) => s.listings_by_status[k], 'num'],
+      ],
+      statuses,
+      'no listings',
+    );
+    table(
+      $('accounts'),
+      [
+        ['account', (a) => a.account_id],
+        ['user', (a) => a.user],
+        ['cash', (a) => money(a.cash), 'num'],
+        ['pending', (a) => money(a.pending), 'num'],
+        ['invested', (a) => money(a.invested), 'num'],
+        ['total', (a) => money(a.total), 'num'],
+      ],
+      s.accounts,
+      'no accounts',
+    );
   }
   function showFaults(f: DashboardReads['faults']): void {
     const keys = Object.keys(f) as (keyof typeof f)[];
-    table($('faults'), [['setting', (k) => k], ['value', (k) => (f[k] === null ? '(any)' : f[k])]], keys, 'none');
-    const on = f.latency_ms > 0 || f.handler_delay_ms > 0 || f.error_rate > 0 || f.rate_limit_rate > 0 || f.drop_rate > 0 || f.drop_response_rate > 0;
+    table(
+      $('faults'),
+      [
+        ['setting', (k) => k],
+        ['value', (k) => (f[k] === null ? '(any)' : f[k])],
+      ],
+      keys,
+      'none',
+    );
+    const on =
+      f.latency_ms > 0
+      || f.handler_delay_ms > 0
+      || f.error_rate > 0
+      || f.rate_limit_rate > 0
+      || f.drop_rate > 0
+      || f.drop_response_rate > 0;
     $('faults-on').textContent = on ? 'faults are injected' : 'no faults';
     $('faults-on').className = on ? 'bad' : '';
   }
   function showRequestLog(page: DashboardReads['requests']): void {
     $('request-log-count').textContent = page.total_count + ' kept';
-    table($('request-log'), [
-      ['id', (e) => e.id, 'num'],
-      ['virtual time', (e) => e.virtual_at],
-      ['method', (e) => e.method],
-      ['path', (e) => e.path + (e.query ? '?' + e.query : '')],
-      ['status', (e) => (e.status === null ? 'dropped' : e.status), 'num'],
-      ['ms', (e) => e.duration_ms, 'num'],
-      ['account', (e) => e.account || ''],
-      ['fault', (e) => e.fault || ''],
-      ['body', (e) => (e.body === null ? '' : JSON.stringify(e.body).slice(0, 200)), 'body'],
-    ], page.result, 'no requests yet');
+    table(
+      $('request-log'),
+      [
+        ['id', (e) => e.id, 'num'],
+        ['virtual time', (e) => e.virtual_at],
+        ['method', (e) => e.method],
+        ['path', (e) => e.path + (e.query ? '?' + e.query : '')],
+        ['status', (e) => (e.status === null ? 'dropped' : e.status), 'num'],
+        ['ms', (e) => e.duration_ms, 'num'],
+        ['account', (e) => e.account || ''],
+        ['fault', (e) => e.fault || ''],
+        ['body', (e) => (e.body === null ? '' : JSON.stringify(e.body).slice(0, 200)), 'body'],
+      ],
+      page.result,
+      'no requests yet',
+    );
   }
   function showOutbox(page: DashboardReads['outbox']): void {
     $('outbox-count').textContent = page.total_count + ' in all';
-    table($('outbox'), [
-      ['id', (m) => m.id, 'num'],
-      ['sent', (m) => m.sent_at],
-      ['to', (m) => m.to],
-      ['kind', (m) => m.kind],
-      ['order', (m) => m.order_id || ''],
-      ['subject', (m) => m.subject],
-    ], page.result, 'no messages');
+    table(
+      $('outbox'),
+      [
+        ['id', (m) => m.id, 'num'],
+        ['sent', (m) => m.sent_at],
+        ['to', (m) => m.to],
+        ['kind', (m) => m.kind],
+        ['order', (m) => m.order_id || ''],
+        ['subject', (m) => m.subject],
+      ],
+      page.result,
+      'no messages',
+    );
   }
   function showWebhooks(page: DashboardReads['webhooks']): void {
     const c = page.counts;
-    $('webhooks-counts').textContent = c.pending + ' pending, ' + c.delivered + ' delivered, ' + c.failed + ' failed, ' + c.dropped + ' dropped';
+    $('webhooks-counts').textContent =
+      c.pending + ' pending, ' + c.delivered + ' delivered, ' + c.failed + ' failed, ' + c.dropped + ' dropped';
     // A dropped delivery is never tried again: said in red, never silent.
     $('webhooks-counts').className = c.dropped > 0 || c.failed > 0 ? 'bad' : '';
-    table($('webhooks'), [
-      ['event', (d) => d.event_id],
-      ['type', (d) => d.type],
-      ['to', (d) => d.url],
-      ['state', (d) => d.state],
-      ['attempts', (d) => d.attempts.length, 'num'],
-      ['last answer', (d) => {
-        const a = d.attempts[d.attempts.length - 1];
-        return a ? a.error || a.status : '';
-      }],
-    ], page.result, 'no deliveries (mock serve --webhook URL sends each event there)');
+    table(
+      $('webhooks'),
+      [
+        ['event', (d) => d.event_id],
+        ['type', (d) => d.type],
+        ['to', (d) => d.url],
+        ['state', (d) => d.state],
+        ['attempts', (d) => d.attempts.length, 'num'],
+        [
+          'last answer',
+          (d) => {
+            const a = d.attempts[d.attempts.length - 1];
+            return a ? a.error || a.status : '';
+          },
+        ],
+      ],
+      page.result,
+      'no deliveries (mock serve --webhook URL sends each event there)',
+    );
   }
   function showSnapshots(page: DashboardReads['snapshots']): void {
-    table($('snapshots'), [
-      ['name', (s) => s.name],
-      ['world at', (s) => s.now || ''],
-      ['listings', (s) => (s.listings === null ? '' : s.listings), 'num'],
-      ['saved', (s) => s.saved_at],
-      ['problem', (s) => s.problem || ''],
-      ['', (s) => {
-        const b = el('button', 'load');
-        b.disabled = !!s.problem;
-        b.addEventListener('click', () => act('loading ' + s.name, call('POST', '/snapshots/' + encodeURIComponent(s.name) + '/load')));
-        return b;
-      }],
-    ], page.result, 'no snapshots');
+    table(
+      $('snapshots'),
+      [
+        ['name', (s) => s.name],
+        ['world at', (s) => s.now || ''],
+        ['listings', (s) => (s.listings === null ? '' : s.listings), 'num'],
+        ['saved', (s) => s.saved_at],
+        ['problem', (s) => s.problem || ''],
+        [
+          '',
+          (s) => {
+            const b = el('button', 'load');
+            b.disabled = !!s.problem;
+            b.addEventListener('click', () => act('loading ' + s.name, call('POST', '/snapshots/' + encodeURIComponent(s.name) + '/load')));
+            return b;
+          },
+        ],
+      ],
+      page.result,
+      'no snapshots',
+    );
   }
   // One read of each panel at a time: a poll finds the last still running and waits for it; after an
   // action (fresh) a read begun before it is followed by another, so the page shows the world after it.
   const pending = new Map<keyof DashboardReads, Promise<void>>();
-  function refresh<K extends keyof DashboardReads>(route: K, query: string, show: (data: DashboardReads[K]) => void, fresh: boolean): Promise<void> {
+  function refresh<K extends keyof DashboardReads>(
+    route: K,
+    query: string,
+    show: (data: DashboardReads[K]) => void,
+    fresh: boolean,
+  ): Promise<void> {
     const running = pending.get(route);
     if (running) return fresh ? running.catch(() => undefined).then(() => refresh(route, query, show, fresh)) : running;
-    const p: Promise<void> = read(route, query).then(show).finally(() => {
-      if (pending.get(route) === p) pending.delete(route);
-    });
+    const p: Promise<void> = read(route, query)
+      .then(show)
+      .finally(() => {
+        if (pending.get(route) === p) pending.delete(route);
+      });
     pending.set(route, p);
     return p;
   }
   function refreshFast(fresh: boolean): Promise<unknown> {
-    return Promise.all([refresh('clock', '', showClock, fresh), refresh('requests', '?limit=' + args.requestLogRows, showRequestLog, fresh)]);
+    return Promise.all([
+      refresh('clock', '', showClock, fresh),
+      refresh('requests', '?limit=' + args.requestLogRows, showRequestLog, fresh),
+    ]);
   }
   function refreshAll(fresh: boolean): Promise<unknown> {
-    return Promise.all([refreshFast(fresh), refresh('state', '', showState, fresh), refresh('faults', '', showFaults, fresh),
-      refresh('outbox', '?limit=20', showOutbox, fresh), refresh('webhooks', '?limit=20', showWebhooks, fresh),
-      refresh('snapshots', '', showSnapshots, fresh)]);
+    return Promise.all([
+      refreshFast(fresh),
+      refresh('state', '', showState, fresh),
+      refresh('faults', '', showFaults, fresh),
+      refresh('outbox', '?limit=20', showOutbox, fresh),
+      refresh('webhooks', '?limit=20', showWebhooks, fresh),
+      refresh('snapshots', '', showSnapshots, fresh),
+    ]);
   }
   /** Does `what` (a request under way), then reads every panel afresh; its failure is said in the status line, where it stays. */
   function act(what: string, done: Promise<unknown>): void {
     say(what + '...', false);
-    done.then(() => refreshAll(true)).then(() => say(what + ': done', false))
+    done
+      .then(() => refreshAll(true))
+      .then(() => say(what + ': done', false))
       .catch((err: Error) => say(err.message, true));
   }
   document.querySelectorAll<HTMLButtonElement>('button.advance').forEach((b) => {
@@ -258,7 +349,10 @@ export function dashboardScript(args: DashboardScriptArgs): void {
       const move = write('clock', { advance: by });
       // The clock panel shows the move's progress at once; its failure is the next poll's to show.
       refreshFast(false).catch(() => undefined);
-      act('moving the clock ' + by, move.finally(() => (moving = false)));
+      act(
+        'moving the clock ' + by,
+        move.finally(() => (moving = false)),
+      );
     });
   });
   $('faults-clear').addEventListener('click', () => act('clearing the faults', write('faults', {})));
@@ -270,10 +364,16 @@ export function dashboardScript(args: DashboardScriptArgs): void {
   function tick(): void {
     ticks++;
     // A poll that failed (the mock restarting, say) is shown until one succeeds again; an action's failure stays.
-    (ticks % 5 === 0 ? refreshAll(false) : refreshFast(false)).then(() => {
-      if ($('status').className === 'error' && /^GET /.test($('status').textContent ?? '')) say('', false);
-    }, (err: Error) => say(err.message, true));
+    (ticks % 5 === 0 ? refreshAll(false) : refreshFast(false)).then(
+      () => {
+        if ($('status').className === 'error' && /^GET /.test($('status').textContent ?? '')) say('', false);
+      },
+      (err: Error) => say(err.message, true),
+    );
   }
-  refreshAll(false).then(() => document.documentElement.setAttribute('data-loaded', '1'), (err: Error) => say(err.message, true));
+  refreshAll(false).then(
+    () => document.documentElement.setAttribute('data-loaded', '1'),
+    (err: Error) => say(err.message, true),
+  );
   setInterval(tick, 2000);
 }

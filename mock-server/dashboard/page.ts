@@ -13,7 +13,6 @@ import { dashboardScript, type DashboardScriptArgs } from './page-script.js';
 /** Entries of the request log the page shows (the newest). */
 export const DASHBOARD_REQUEST_LOG_ROWS = 25;
 
-
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d232a;background:#f4f6f8}
 header{display:flex;flex-wrap:wrap;gap:12px;align-items:center;padding:10px 16px;background:#1d232a;color:#fff}
@@ -40,7 +39,9 @@ td.body{white-space:normal;word-break:break-all;font:12px ui-monospace,monospace
  * that nothing in them can end the script element). The CSP hashes this very text, as served.
  */
 const SCRIPT = `\n(${dashboardScript.toString()})(${JSON.stringify({
-  statusNames: LISTING_STATUSES, requestLogRows: DASHBOARD_REQUEST_LOG_ROWS, dashboardHeader: DASHBOARD_HEADER,
+  statusNames: LISTING_STATUSES,
+  requestLogRows: DASHBOARD_REQUEST_LOG_ROWS,
+  dashboardHeader: DASHBOARD_HEADER,
 } satisfies DashboardScriptArgs).replace(/</g, '\\u003c')});\n`;
 
 const BODY = `
@@ -71,10 +72,15 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 
 /** The policy the page is served with: nothing runs but its own script and style, nothing is fetched from elsewhere. */
 export const DASHBOARD_CSP = [
-  "default-src 'none'", `script-src ${hash(SCRIPT)}`, `style-src ${hash(STYLE)}`, "connect-src 'self'",
+  "default-src 'none'",
+  `script-src ${hash(SCRIPT)}`,
+  `style-src ${hash(STYLE)}`,
+  "connect-src 'self'",
   // The empty icon of the page as data: (else the browser asks for /favicon.ico, a 404 in the request log and the console).
   "img-src 'self' data:",
-  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const attribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

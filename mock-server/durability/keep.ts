@@ -16,7 +16,12 @@ export interface KeptWorld {
   store: Store;
   readonly clock: VirtualClock;
   readonly engine: Engine;
-  readonly options: { readonly stateFile?: string; readonly stateRepair?: boolean; readonly snapshotLogBytes?: number; readonly start?: number } & SeedRecipe;
+  readonly options: {
+    readonly stateFile?: string;
+    readonly stateRepair?: boolean;
+    readonly snapshotLogBytes?: number;
+    readonly start?: number;
+  } & SeedRecipe;
 }
 
 /**
@@ -27,8 +32,12 @@ export interface KeptWorld {
 export function keepWorld(world: KeptWorld, apply: (record: OpRecord, secrets: Secrets) => boolean): Durability {
   const { engine, options } = world;
   const host: DurabilityHost = {
-    get store() { return world.store; },
-    set store(s: Store) { world.store = s; },
+    get store() {
+      return world.store;
+    },
+    set store(s: Store) {
+      world.store = s;
+    },
     clock: world.clock,
     sync: () => engine.sync(),
     moving: () => engine.moving !== null,

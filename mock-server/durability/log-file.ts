@@ -39,10 +39,19 @@ const SCAN_BUDGET = 4 * MAX_RECORD;
  * start on it (exit 2). `later`: the logs after it, which --state-repair sets aside with the cut.
  */
 export class LogCorruptError extends MockSetupError {
-  constructor(readonly path: string, readonly offset: number, readonly problem: string, readonly why = 'with records after it', readonly later: readonly string[] = []) {
-    super(`mock operation log ${path} has a bad record at byte offset ${offset} (${problem}), ${why}; `
-      + (later.length === 0 ? 'start with --state-repair to cut the log there (a copy of the whole log is kept beside it), or move the folder away'
-        : `start with --state-repair to cut the log there and set the logs after it aside (${later.join(', ')}; a copy of each is kept beside it), or move the folder away`));
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+    readonly problem: string,
+    readonly why = 'with records after it',
+    readonly later: readonly string[] = [],
+  ) {
+    super(
+      `mock operation log ${path} has a bad record at byte offset ${offset} (${problem}), ${why}; `
+        + (later.length === 0
+          ? 'start with --state-repair to cut the log there (a copy of the whole log is kept beside it), or move the folder away'
+          : `start with --state-repair to cut the log there and set the logs after it aside (${later.join(', ')}; a copy of each is kept beside it), or move the folder away`),
+    );
   }
 }
 
@@ -80,10 +89,12 @@ export function parseLog(bytes: Buffer, path: string): LogRead {
   const size = bytes.length;
   if (size < LOG_HEADER.length) {
     // Killed while the header was written: an empty log.
-    if (LOG_HEADER.subarray(0, size).equals(bytes)) return { payloads: [], end: 0, size, problem: size > 0 ? 'a header cut short' : undefined };
+    if (LOG_HEADER.subarray(0, size).equals(bytes))
+      return { payloads: [], end: 0, size, problem: size > 0 ? 'a header cut short' : undefined };
     throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
   }
-  if (!bytes.subarray(0, LOG_HEADER.length).equals(LOG_HEADER)) throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
+  if (!bytes.subarray(0, LOG_HEADER.length).equals(LOG_HEADER))
+    throw new LogCorruptError(path, 0, 'not a mkt mock operation log', 'in its header');
   const payloads: Buffer[] = [];
   let off = LOG_HEADER.length;
   while (off < size) {
@@ -96,8 +107,14 @@ export function parseLog(bytes: Buffer, path: string): LogRead {
       if (len === 0 || len > MAX_RECORD) throw new LogCorruptError(path, off, problem, 'a length no write of this mock makes');
       const next = wholeRecordAfter(bytes, off);
       if (next === -1) return { payloads, end: off, size, problem };
-      throw new LogCorruptError(path, off, problem, next >= 0 ? `with a whole record after it at byte offset ${next}`
-        : `with more bytes after it than can be checked for whole records (${size - off - 8})`);
+      throw new LogCorruptError(
+        path,
+        off,
+        problem,
+        next >= 0
+          ? `with a whole record after it at byte offset ${next}`
+          : `with more bytes after it than can be checked for whole records (${size - off - 8})`,
+      );
     }
     const len = bytes.readUInt32LE(off);
     payloads.push(bytes.subarray(off + 8, off + 8 + len));
@@ -146,13 +163,14 @@ export interface LogIo {
 
 /** The real disk, off the event loop. */
 export const diskIo: LogIo = {
-  write: (fd, data, position) => new Promise((resolve, reject) => {
-    const next = (done: number): void => {
-      if (done >= data.length) return resolve();
-      writeCb(fd, data, done, data.length - done, position + done, (err, n) => (err ? reject(err) : next(done + n)));
-    };
-    next(0);
-  }),
+  write: (fd, data, position) =>
+    new Promise((resolve, reject) => {
+      const next = (done: number): void => {
+        if (done >= data.length) return resolve();
+        writeCb(fd, data, done, data.length - done, position + done, (err, n) => (err ? reject(err) : next(done + n)));
+      };
+      next(0);
+    }),
   datasync: (fd) => new Promise((resolve, reject) => fdatasyncCb(fd, (err) => (err ? reject(err) : resolve()))),
 };
 
@@ -191,7 +209,11 @@ export class LogAppender {
    * Opens `path` for appending after `end` (a torn tail beyond it is cut first), writing the header
    * to a new file; `onFailure` hears a failed write before the records it dropped are told.
    */
-  constructor(readonly path: string, end: number, private readonly onFailure: (err: unknown) => unknown) {
+  constructor(
+    readonly path: string,
+    end: number,
+    private readonly onFailure: (err: unknown) => unknown,
+  ) {
     // Read-write without O_APPEND, so each write lands at the position given (on Linux 'a' ignores it).
     this.fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
     ftruncateSync(this.fd, end);
@@ -246,7 +268,11 @@ export class LogAppender {
         const later = this.open;
         this.open = newGroup();
         this.inflight = null;
-        try { ftruncateSync(this.fd, this.size); } catch { /* the next probe cuts it */ }
+        try {
+          ftruncateSync(this.fd, this.size);
+        } catch {
+          /* the next probe cuts it */
+        }
         const told = this.onFailure(err);
         g.settle(told);
         later.settle(told);
@@ -272,6 +298,10 @@ export class LogAppender {
 
   /** Closes the file (after `synced()`, or records queued are lost). */
   close(): void {
-    try { closeSync(this.fd); } catch { /* closed already */ }
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* closed already */
+    }
   }
 }

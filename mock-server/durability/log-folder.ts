@@ -24,7 +24,9 @@ export interface OpRecord {
  * when `cont`: then the log before it is the base), and `orders`, the order numbers drawn before that
  * world (engine/orders.ts OrderNumbering; absent for 0, as in a folder of an earlier mock).
  */
-export type BaseRecord = OpRecord & { orders?: number } & ({ k: 'base'; from: 'seed'; recipe: SeedRecipe } | { k: 'base'; from: 'snapshot'; cont: boolean });
+export type BaseRecord = OpRecord & { orders?: number } & (
+    { k: 'base'; from: 'seed'; recipe: SeedRecipe } | { k: 'base'; from: 'snapshot'; cont: boolean }
+  );
 
 /** The world as a folder holds it: base, records to replay, the newest log and where its whole records end, and its base's order numbers drawn before. */
 export interface Loaded {
@@ -50,7 +52,9 @@ interface Link {
  * chain has read well, so a refusal leaves the folder as it was and later appends never follow it.
  */
 export function loadFolder(dir: string, repair: boolean): Loaded | null {
-  const logs = listGenerations(dir).filter((g) => g.log).map((g) => g.n);
+  const logs = listGenerations(dir)
+    .filter((g) => g.log)
+    .map((g) => g.n);
   const chain: Link[] = [];
   const tornTails: Link[] = [];
   for (let i = logs.length - 1; i >= 0; i--) {
@@ -76,7 +80,13 @@ export function loadFolder(dir: string, repair: boolean): Loaded | null {
     if (world) {
       for (const t of tornTails) cutLog(inDir(dir, logName(t.n)), t.read.end);
       const newest = chain[chain.length - 1]!;
-      return { ...world, records: chain.flatMap((c) => c.records.slice(1)), gen: newest.n, end: newest.read.end, ordersBefore: base.orders ?? 0 };
+      return {
+        ...world,
+        records: chain.flatMap((c) => c.records.slice(1)),
+        gen: newest.n,
+        end: newest.read.end,
+        ordersBefore: base.orders ?? 0,
+      };
     }
   }
   if (chain.length === 0) return null;
@@ -110,12 +120,24 @@ function readLink(dir: string, n: number, later: number[], chain: readonly Link[
     const read = readLog(path);
     const acked = chain.find((c) => c.records.length > 1);
     if (read.end < read.size && acked) {
-      throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `the last of its log, with records after it in ${logName(acked.n)} `
-        + '(a write a crash cut short is only ever the last of the newest log)', laterNames);
+      throw new LogCorruptError(
+        path,
+        read.end,
+        read.problem ?? 'cut short',
+        `the last of its log, with records after it in ${logName(acked.n)} `
+          + '(a write a crash cut short is only ever the last of the newest log)',
+        laterNames,
+      );
     }
     if (read.end < read.size && chain.length > 0 && read.payloads.length === 0) {
       // Its base record is on disk before a later log is begun (OperationLog.startLog): never torn by a crash.
-      throw new LogCorruptError(path, read.end, read.problem ?? 'cut short', `its base record, which ${logName(chain[0]!.n)} after it goes on from`, laterNames);
+      throw new LogCorruptError(
+        path,
+        read.end,
+        read.problem ?? 'cut short',
+        `its base record, which ${logName(chain[0]!.n)} after it goes on from`,
+        laterNames,
+      );
     }
     return { read, cut: false };
   } catch (err) {

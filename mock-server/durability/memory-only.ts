@@ -9,7 +9,10 @@ export class MemoryOnly implements Durability {
   readonly owes = false;
 
   /** `start`: the time the world is seeded at (the clock's start, which a running clock has left already). */
-  constructor(private readonly host: DurabilityHost, private readonly start?: number) {}
+  constructor(
+    private readonly host: DurabilityHost,
+    private readonly start?: number,
+  ) {}
 
   /** Seeds the world: nothing is kept. */
   open(fresh: (t: number) => Store): void {

@@ -16,7 +16,17 @@ import { Secrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { LogAppender, type LogIo } from './log-file.js';
 import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
-import { ensureStateDir, fsyncDir, inDir, listGenerations, LOCK_NAME, logName, removeSnapshotTemps, snapshotName, takeLock } from '../world/state-dir.js';
+import {
+  ensureStateDir,
+  fsyncDir,
+  inDir,
+  listGenerations,
+  LOCK_NAME,
+  logName,
+  removeSnapshotTemps,
+  snapshotName,
+  takeLock,
+} from '../world/state-dir.js';
 import type { Store } from '../world/store.js';
 import { loadFolder, type BaseRecord, type OpRecord } from './log-folder.js';
 import type { SeedRecipe } from '../world/recipe.js';
@@ -40,11 +50,16 @@ function ioError(err: unknown): string {
 
 /** The 503 a change gets when its record cannot be written. */
 function writeFailed(path: string, err: unknown): ApiError {
-  return new ApiError(503, {
-    code: 'STATE_WRITE_FAILED',
-    message: `the mock cannot write its operation log ${path} (${ioError(err)}); the change was not made, `
-      + 'reads still work; free space or fix the folder and send it again',
-  }, { 'retry-after': '5' });
+  return new ApiError(
+    503,
+    {
+      code: 'STATE_WRITE_FAILED',
+      message:
+        `the mock cannot write its operation log ${path} (${ioError(err)}); the change was not made, `
+        + 'reads still work; free space or fix the folder and send it again',
+    },
+    { 'retry-after': '5' },
+  );
 }
 
 /**
@@ -53,12 +68,17 @@ function writeFailed(path: string, err: unknown): ApiError {
  * acknowledged on a world no restart rebuilds.
  */
 function rollbackFailed(path: string, err: unknown, rollback: unknown): ApiError {
-  return new ApiError(503, {
-    code: 'STATE_ROLLBACK_FAILED',
-    message: `the mock cannot write its operation log ${path} (${ioError(err)}) nor roll its world back to it `
-      + `(${(rollback as Error)?.message ?? rollback}); it takes no change until it is restarted (a restart reads the world the folder holds); `
-      + 'reads still work, and may show the changes of the failed write, which are not on disk',
-  }, { 'retry-after': '60' });
+  return new ApiError(
+    503,
+    {
+      code: 'STATE_ROLLBACK_FAILED',
+      message:
+        `the mock cannot write its operation log ${path} (${ioError(err)}) nor roll its world back to it `
+        + `(${(rollback as Error)?.message ?? rollback}); it takes no change until it is restarted (a restart reads the world the folder holds); `
+        + 'reads still work, and may show the changes of the failed write, which are not on disk',
+    },
+    { 'retry-after': '60' },
+  );
 }
 
 /** The operation log of one state folder. */
@@ -159,11 +179,13 @@ export class OperationLog implements Durability {
     this.appender = appender;
     this.gen = n;
     this.logStarted = Date.now();
-    const done = (old ? old.synced() : Promise.resolve()).catch(() => undefined).then(() => {
-      old?.close();
-      // A new base is in force: older generations are no longer read.
-      if (base.from === 'seed' || !base.cont) this.dropBefore(n);
-    });
+    const done = (old ? old.synced() : Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        old?.close();
+        // A new base is in force: older generations are no longer read.
+        if (base.from === 'seed' || !base.cont) this.dropBefore(n);
+      });
     this.retiring.push(done);
   }
 
@@ -171,7 +193,11 @@ export class OperationLog implements Durability {
     for (const g of listGenerations(this.dir)) {
       if (g.n >= n) continue;
       for (const name of [logName(g.n), snapshotName(g.n)]) {
-        try { unlinkSync(inDir(this.dir, name)); } catch { /* not there */ }
+        try {
+          unlinkSync(inDir(this.dir, name));
+        } catch {
+          /* not there */
+        }
       }
     }
   }

@@ -6,7 +6,14 @@
  */
 import type { HeldLock } from '../../src/os/exclusive-lock.js';
 import type { ApiError } from '../kit/api-error.js';
-import { loadStateFile, removeLeftoverTemps, saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
+import {
+  loadStateFile,
+  removeLeftoverTemps,
+  saveStateFile,
+  serializeState,
+  stateWriteError,
+  writeStateFile,
+} from '../world/persistence.js';
 import { settleWorld } from '../engine/settle.js';
 import { takeLock } from '../world/state-dir.js';
 import type { Durability, DurabilityHost } from './durability.js';
@@ -29,7 +36,10 @@ export class SingleFileState implements Durability {
   /** The folder's (or file's) lock while this mock holds it. */
   private lock: HeldLock | null = null;
 
-  constructor(private readonly host: DurabilityHost, readonly path: string) {}
+  constructor(
+    private readonly host: DurabilityHost,
+    readonly path: string,
+  ) {}
 
   /** Takes the lock, loads the file (a clear error when it is corrupt) and writes it back at once (a setup error when it cannot be). */
   open(): void {

@@ -45,7 +45,16 @@ export function nextFiring(seed: number, n: number, i: number, from: number, unt
 }
 
 /** `nextFiring` of a listing whose streams stand at `H[o + i]`, `S[o + i]`, which it moves on. */
-export function fireAfter(seed: number, n: number, i: number, from: number, until: number, H: Float64Array, S: Uint32Array, o: number): number {
+export function fireAfter(
+  seed: number,
+  n: number,
+  i: number,
+  from: number,
+  until: number,
+  H: Float64Array,
+  S: Uint32Array,
+  o: number,
+): number {
   const logMiss = LOG_MISS[i]!;
   const size = BLOCK_HOURS[i]!;
   let h = H[o + i]!;

@@ -68,8 +68,13 @@ export interface Keeper {
 
 /** The keeper before `open`: nothing to keep. */
 const NOT_OPEN: Keeper = {
-  open: () => undefined, background: () => undefined, promised: () => undefined, moveEnded: () => undefined,
-  worldReplaced: () => undefined, close: () => Promise.resolve(), abandon: () => undefined,
+  open: () => undefined,
+  background: () => undefined,
+  promised: () => undefined,
+  moveEnded: () => undefined,
+  worldReplaced: () => undefined,
+  close: () => Promise.resolve(),
+  abandon: () => undefined,
 };
 
 /** The engine of a mock. */
@@ -98,7 +103,10 @@ export class Engine {
   /** The hourly market step: the timeline's (market.ts); the tests put the plain hourly walk in its place to compare the two. */
   tick: (store: Store, t: number) => void = runTick;
 
-  constructor(private readonly ctx: EngineHost, readonly processDelayMs: number) {}
+  constructor(
+    private readonly ctx: EngineHost,
+    readonly processDelayMs: number,
+  ) {}
 
   /**
    * Takes up the world through `keeper` (`fresh` seeds it when nothing is kept; a --state folder's log is replayed
@@ -147,7 +155,9 @@ export class Engine {
       this.preparing = null;
       if (!this.timer || this.move) return;
       const store = this.ctx.store;
-      const done = prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS) && settleSome(store, SETTLE_ROWS)
+      const done =
+        prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)
+        && settleSome(store, SETTLE_ROWS)
         && describeAwaiting(store.listingTable, DESCRIBE_ROWS);
       if (!done) this.preparing = setImmediate(slice);
     };

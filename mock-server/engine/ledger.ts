@@ -12,12 +12,27 @@ import { notesOf, ordersOf } from '../world/store-index.js';
  * order for it). PRINCIPAL to COLLECTION_FEE are a note's share of a loan's posting (postings.ts).
  */
 export const LEDGER_KINDS = {
-  DEPOSIT: 'DEPOSIT', WITHDRAWAL: 'WITHDRAWAL', ORDER_DEBIT: 'ORDER_DEBIT', BID_REFUND: 'BID_REFUND', NOTE_PURCHASE: 'NOTE_PURCHASE',
-  PRINCIPAL: 'PRINCIPAL', INTEREST: 'INTEREST', LATE_FEE: 'LATE_FEE', SERVICE_FEE: 'SERVICE_FEE', COLLECTION_FEE: 'COLLECTION_FEE',
+  DEPOSIT: 'DEPOSIT',
+  WITHDRAWAL: 'WITHDRAWAL',
+  ORDER_DEBIT: 'ORDER_DEBIT',
+  BID_REFUND: 'BID_REFUND',
+  NOTE_PURCHASE: 'NOTE_PURCHASE',
+  PRINCIPAL: 'PRINCIPAL',
+  INTEREST: 'INTEREST',
+  LATE_FEE: 'LATE_FEE',
+  SERVICE_FEE: 'SERVICE_FEE',
+  COLLECTION_FEE: 'COLLECTION_FEE',
 } as const;
 
 /** Kinds that bring money in from outside (or send it out): they change cash + pending + invested principal. */
-export const EXTERNAL_KINDS: ReadonlySet<string> = new Set(['DEPOSIT', 'WITHDRAWAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE']);
+export const EXTERNAL_KINDS: ReadonlySet<string> = new Set([
+  'DEPOSIT',
+  'WITHDRAWAL',
+  'INTEREST',
+  'LATE_FEE',
+  'SERVICE_FEE',
+  'COLLECTION_FEE',
+]);
 
 /** Kinds that are a note's share of a loan's posting: what the account's payment rows must explain. */
 export const NOTE_KINDS: ReadonlySet<string> = new Set(['PRINCIPAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE']);

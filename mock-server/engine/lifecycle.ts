@@ -128,8 +128,15 @@ export function originate(store: Store, l: Listing, at: number): Loan {
     }
     const note_number = `${loan.loan_number}-${store.counters.note++}`;
     addNote(store, {
-      note_number, accountId: order.accountId, listingNumber: l.listing_number, loanNumber: loan.loan_number,
-      amount: bid.bid_amount_placed, orderId: order.order_id, principal: bid.bid_amount_placed, initialPrincipal: 0, chargedOff: 0,
+      note_number,
+      accountId: order.accountId,
+      listingNumber: l.listing_number,
+      loanNumber: loan.loan_number,
+      amount: bid.bid_amount_placed,
+      orderId: order.order_id,
+      principal: bid.bid_amount_placed,
+      initialPrincipal: 0,
+      chargedOff: 0,
     });
     bid.bid_status = 'INVESTED';
     bid.note_number = note_number;

@@ -4,8 +4,16 @@
  */
 import { BUREAU1_UNTIL } from '../../src/contract/listing-fields.js';
 import {
-  EMPLOYMENT_STATUSES, FICO_BINS, INCOME_RANGES, INVESTMENT_TYPES, LISTING_CATEGORIES, LISTING_STATUS,
-  LISTING_RATINGS, LISTING_STATUSES, LISTING_TERMS, US_STATES,
+  EMPLOYMENT_STATUSES,
+  FICO_BINS,
+  INCOME_RANGES,
+  INVESTMENT_TYPES,
+  LISTING_CATEGORIES,
+  LISTING_STATUS,
+  LISTING_RATINGS,
+  LISTING_STATUSES,
+  LISTING_TERMS,
+  US_STATES,
 } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Rng } from '../kit/rng.js';
@@ -20,15 +28,32 @@ const OLD_YIELDS_UNTIL = Date.parse('2018-08-08T23:59:59Z');
 
 const RATING_RATE: Readonly<Record<string, number>> = { AA: 0.06, A: 0.09, B: 0.12, C: 0.16, D: 0.2, E: 0.25, HR: 0.3 };
 const RATING_SCORE: Readonly<Record<string, number>> = { AA: 11, A: 9, B: 8, C: 6, D: 4, E: 3, HR: 1 };
-const OCCUPATIONS = ['Accountant/CPA', 'Analyst', 'Clerical', 'Engineer - Mechanical', 'Nurse (RN)', 'Professional', 'Sales - Retail', 'Teacher', 'Truck Driver', 'Computer Programmer'];
+const OCCUPATIONS = [
+  'Accountant/CPA',
+  'Analyst',
+  'Clerical',
+  'Engineer - Mechanical',
+  'Nurse (RN)',
+  'Professional',
+  'Sales - Retail',
+  'Teacher',
+  'Truck Driver',
+  'Computer Programmer',
+];
 /** Employment texts of someone employed, and acquisition channels: shared, not rebuilt per listing. */
 const EMPLOYED = EMPLOYMENT_STATUSES.filter((e) => e !== 'Not employed');
 const CHANNELS = ['40000', '80000', '90000'] as const;
 const HEX_UPPER = '0123456789ABCDEF';
 const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
-  0: [1500, 9000], 1: [0, 0], 2: [300, 2080], 3: [2084, 4166], 4: [4167, 6249], 5: [6250, 8333], 6: [8334, 25000], 7: [0, 1500],
+  0: [1500, 9000],
+  1: [0, 0],
+  2: [300, 2080],
+  3: [2084, 4166],
+  4: [4167, 6249],
+  5: [6250, 8333],
+  6: [8334, 25000],
+  7: [0, 1500],
 };
-
 
 /**
  * Builds one listing. The first listings cycle through every rating, term, category, state, FICO bin
@@ -40,7 +65,15 @@ const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
  * stream is left where the whole listing leaves it (skipDescriptionDraws), so the next listing drawn
  * from it is the one it would have been.
  */
-export function makeListing(rng: Rng, number: number, created: number, now: number, index: number, into?: Listing, marketOnly = false): Listing {
+export function makeListing(
+  rng: Rng,
+  number: number,
+  created: number,
+  now: number,
+  index: number,
+  into?: Listing,
+  marketOnly = false,
+): Listing {
   const o = into ?? ({} as Listing);
   const cycle = index < 128;
   const rating = cycle ? LISTING_RATINGS[index % LISTING_RATINGS.length]! : rng.pick(LISTING_RATINGS);
@@ -55,7 +88,7 @@ export function makeListing(rng: Rng, number: number, created: number, now: numb
   const amount = rng.int(80, 1400) * 25;
   const rate = Math.round((RATING_RATE[rating]! + rng.range(-0.015, 0.015)) * 10000) / 10000;
   const payment = monthlyPayment(amount, rate, term);
-  const fundedShare = whole ? 0 : index % 17 === 3 ? 1 - rng.int(1, 4) * 25 / amount : rng.range(0, 0.97);
+  const fundedShare = whole ? 0 : index % 17 === 3 ? 1 - (rng.int(1, 4) * 25) / amount : rng.range(0, 0.97);
   const funded = Math.min(amount - 25, Math.floor((amount * fundedShare) / 25) * 25);
   const [incLo, incHi] = MONTHLY_INCOME[incomeRange]!;
   const income = cents(rng.range(incLo, incHi));
@@ -162,7 +195,19 @@ function activeWithFunding(o: Listing, number: number, amount: number, funded: n
  * The market's fields of a listing (listing-table.ts MARKET_FIELDS, but for the verification stage and the
  * last update, which the market's caller sets): what an arriving listing gets until it is described.
  */
-function marketFields(o: Listing, number: number, amount: number, funded: number, partial: boolean, whole: boolean, term: number, rate: number, rating: string, created: number, start: number): Listing {
+function marketFields(
+  o: Listing,
+  number: number,
+  amount: number,
+  funded: number,
+  partial: boolean,
+  whole: boolean,
+  term: number,
+  rate: number,
+  rating: string,
+  created: number,
+  start: number,
+): Listing {
   activeWithFunding(o, number, amount, funded);
   o.partial_funding_indicator = partial;
   o.investment_typeid = whole ? 2 : 1;

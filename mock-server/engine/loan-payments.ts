@@ -44,8 +44,14 @@ export function loanPayments(store: Store, loan: Loan): LoanPayment[] {
   return steps.map((s, seq) => {
     for (const f of PAID_FIGURES) cumulative[f] += s.moved[f];
     return {
-      seq, at: s.at, kind: s.kind, preDaysPastDue: s.daysPastDue, postDaysPastDue: s.kind === 'payment' ? null : s.daysPastDue,
-      moved: s.moved, cumulative: { ...cumulative }, balance: borrowed - cumulative.principal,
+      seq,
+      at: s.at,
+      kind: s.kind,
+      preDaysPastDue: s.daysPastDue,
+      postDaysPastDue: s.kind === 'payment' ? null : s.daysPastDue,
+      moved: s.moved,
+      cumulative: { ...cumulative },
+      balance: borrowed - cumulative.principal,
     };
   });
 }

@@ -130,7 +130,12 @@ function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
       if (fired & BUY && l.amount_funded === 0 && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
     } else {
       const total = l.listing_amount;
-      const placed = fundingAt(fundingPace(store.seed, l.listing_number, total), hourAtOrAfter(l.listing_start_date), t / TICK_MS, remaining);
+      const placed = fundingAt(
+        fundingPace(store.seed, l.listing_number, total),
+        hourAtOrAfter(l.listing_start_date),
+        t / TICK_MS,
+        remaining,
+      );
       if (placed > 0) fund(store, l, placed, t);
     }
   }

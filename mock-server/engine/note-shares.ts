@@ -40,7 +40,11 @@ export function apportionCents(total: number, weights: readonly number[]): numbe
   for (const w of weights) whole += w;
   if (whole === 0) return weights.map(() => 0);
   const size = Math.abs(total);
-  if (size * whole > Number.MAX_SAFE_INTEGER) return apportion(BigInt(total), weights.map((w) => BigInt(w))).map(Number);
+  if (size * whole > Number.MAX_SAFE_INTEGER)
+    return apportion(
+      BigInt(total),
+      weights.map((w) => BigInt(w)),
+    ).map(Number);
   const n = weights.length;
   const parts = new Array<number>(n);
   const remainders = new Array<number>(n);

@@ -27,7 +27,9 @@ function dollars(amount: number): string {
 
 /** `{ A: 2, B: 0, C: 1 }` as `2 a, 1 c` (zero counts left out; `none` when all are). */
 function counts(byName: Record<string, number>): string {
-  const parts = Object.entries(byName).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name.toLowerCase().replaceAll('_', ' ')}`);
+  const parts = Object.entries(byName)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `${n} ${name.toLowerCase().replaceAll('_', ' ')}`);
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
@@ -38,10 +40,24 @@ function tally<T extends string>(values: readonly T[]): Record<string, number> {
 }
 
 /** Appends one message for the owner of `accountId`, when registered. */
-function send(store: Store, accountId: string, kind: NotificationKind, orderId: string | null, subject: string, lines: string[], at: number): void {
+function send(
+  store: Store,
+  accountId: string,
+  kind: NotificationKind,
+  orderId: string | null,
+  subject: string,
+  lines: string[],
+  at: number,
+): void {
   const user = store.users.get(store.accounts.get(accountId)?.userId ?? '');
   if (!user?.email) return;
-  const text = [`Hello ${user.name},`, '', ...lines, '', `Account ${accountId}. This is an automated message from the marketplace (mkt mock).`].join('\n');
+  const text = [
+    `Hello ${user.name},`,
+    '',
+    ...lines,
+    '',
+    `Account ${accountId}. This is an automated message from the marketplace (mkt mock).`,
+  ].join('\n');
   store.outbox.messages.push({ id: store.outbox.next++, to: user.email, kind, order_id: orderId, subject, text, sent_at: at });
 }
 
@@ -54,40 +70,66 @@ function orderTotals(order: Order) {
 /** The order has been processed: every bid has its bid_result. */
 export function notifyProcessed(store: Store, order: Order, at: number): void {
   const { ordered, placed, returned } = orderTotals(order);
-  send(store, order.accountId, 'order_processed', order.order_id, `Your order ${order.order_id} has been processed`, [
-    `Your order ${order.order_id} of ${formatDateTime(order.order_date)} was processed on ${formatDateTime(at)}.`,
-    `Bids: ${order.bids.length} (results: ${counts(tally(order.bids.map((b) => b.bid_result)))}).`,
-    `Bid status: ${counts(tally(order.bids.map((b) => b.bid_status)))}.`,
-    `Amount ordered: ${dollars(ordered)}; placed: ${dollars(placed)}; returned to your cash balance: ${dollars(returned)}.`,
-    order.bids.every((b) => b.bid_status !== 'PENDING')
-      ? 'No bid is left pending: the order is complete.'
-      : 'Pending bids are invested when their listings originate; you will get another email when the order completes.',
-  ], at);
+  send(
+    store,
+    order.accountId,
+    'order_processed',
+    order.order_id,
+    `Your order ${order.order_id} has been processed`,
+    [
+      `Your order ${order.order_id} of ${formatDateTime(order.order_date)} was processed on ${formatDateTime(at)}.`,
+      `Bids: ${order.bids.length} (results: ${counts(tally(order.bids.map((b) => b.bid_result)))}).`,
+      `Bid status: ${counts(tally(order.bids.map((b) => b.bid_status)))}.`,
+      `Amount ordered: ${dollars(ordered)}; placed: ${dollars(placed)}; returned to your cash balance: ${dollars(returned)}.`,
+      order.bids.every((b) => b.bid_status !== 'PENDING')
+        ? 'No bid is left pending: the order is complete.'
+        : 'Pending bids are invested when their listings originate; you will get another email when the order completes.',
+    ],
+    at,
+  );
 }
 
 /** The order is COMPLETED: every bid INVESTED or EXPIRED. */
 export function notifyCompleted(store: Store, order: Order, at: number): void {
   const { ordered, placed, returned } = orderTotals(order);
   const notes = order.bids.filter((b) => b.bid_status === 'INVESTED').length;
-  send(store, order.accountId, 'order_completed', order.order_id, `Your order ${order.order_id} is complete`, [
-    `Your order ${order.order_id} of ${formatDateTime(order.order_date)} completed on ${formatDateTime(at)}.`,
-    `Bids: ${order.bids.length} (status: ${counts(tally(order.bids.map((b) => b.bid_status)))}).`,
-    `Amount ordered: ${dollars(ordered)}; invested: ${dollars(placed)} in ${notes} note${notes === 1 ? '' : 's'}; returned to your cash balance: ${dollars(returned)}.`,
-  ], at);
+  send(
+    store,
+    order.accountId,
+    'order_completed',
+    order.order_id,
+    `Your order ${order.order_id} is complete`,
+    [
+      `Your order ${order.order_id} of ${formatDateTime(order.order_date)} completed on ${formatDateTime(at)}.`,
+      `Bids: ${order.bids.length} (status: ${counts(tally(order.bids.map((b) => b.bid_status)))}).`,
+      `Amount ordered: ${dollars(ordered)}; invested: ${dollars(placed)} in ${notes} note${notes === 1 ? '' : 's'}; returned to your cash balance: ${dollars(returned)}.`,
+    ],
+    at,
+  );
 }
 
 /** POST /orders failed validation with `error` (an ORD code): no order was created and no money moved. */
 export function notifyRejected(store: Store, accountId: string, body: unknown, error: ApiError, at: number): void {
   const entries = body !== null && typeof body === 'object' ? (body as { bid_requests?: unknown }).bid_requests : undefined;
   const bids = Array.isArray(entries) ? entries : [];
-  const total = cents(bids.reduce<number>((s, b) => {
-    const amount = b !== null && typeof b === 'object' ? (b as { bid_amount?: unknown }).bid_amount : undefined;
-    return s + (typeof amount === 'number' && amount > 0 && amount < 1e12 ? amount : 0);
-  }, 0));
+  const total = cents(
+    bids.reduce<number>((s, b) => {
+      const amount = b !== null && typeof b === 'object' ? (b as { bid_amount?: unknown }).bid_amount : undefined;
+      return s + (typeof amount === 'number' && amount > 0 && amount < 1e12 ? amount : 0);
+    }, 0),
+  );
   const code = String(error.body.code);
-  send(store, accountId, 'order_validation_error', null, `Your order could not be placed (${code})`, [
-    `Your order of ${formatDateTime(at)} could not be placed: ${code}: ${String(error.body.message ?? '')}`,
-    `Bid requests: ${bids.length}, totalling ${dollars(total)}.`,
-    'No order was created and no money was moved. Correct the order and submit it again.',
-  ], at);
+  send(
+    store,
+    accountId,
+    'order_validation_error',
+    null,
+    `Your order could not be placed (${code})`,
+    [
+      `Your order of ${formatDateTime(at)} could not be placed: ${code}: ${String(error.body.message ?? '')}`,
+      `Bid requests: ${bids.length}, totalling ${dollars(total)}.`,
+      'No order was created and no money was moved. Correct the order and submit it again.',
+    ],
+    at,
+  );
 }

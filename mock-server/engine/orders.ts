@@ -39,7 +39,14 @@ export function carryNumbering(numbering: OrderNumbering, previous: Store, next:
  * Validates and accepts the order in body `text` for `account` at `now`, to be processed at `processAt`. The first ORD error is
  * thrown, after the investor is emailed about it (the other failures, such as a login that has lapsed, are no order validation).
  */
-export function submitOrder(store: Store, account: Account, text: string, now: number, processAt: number, numbering: OrderNumbering): Order {
+export function submitOrder(
+  store: Store,
+  account: Account,
+  text: string,
+  now: number,
+  processAt: number,
+  numbering: OrderNumbering,
+): Order {
   let body: unknown;
   let bids;
   try {
@@ -54,7 +61,14 @@ export function submitOrder(store: Store, account: Account, text: string, now: n
 }
 
 /** Accepts an order: debits its total at once and queues it for processing at `processAt`. */
-export function acceptOrder(store: Store, account: Account, bids: BidRequest[], now: number, processAt: number, numbering: OrderNumbering = { before: 0 }): Order {
+export function acceptOrder(
+  store: Store,
+  account: Account,
+  bids: BidRequest[],
+  now: number,
+  processAt: number,
+  numbering: OrderNumbering = { before: 0 },
+): Order {
   let seq = store.orders.size + 1 + numbering.before;
   let order_id = rngFor(store.seed, seq, now, 0x0dde).uuid();
   // A number stepped over stays drawn: the next order, and a world that replaces this one, start after it.
@@ -69,8 +83,12 @@ export function acceptOrder(store: Store, account: Account, bids: BidRequest[], 
     order_status: 'IN_PROGRESS',
     source: ORDER_SOURCE,
     bids: bids.map((b) => ({
-      listing_id: b.listing.listing_number, bid_amount: b.amount, bid_amount_placed: 0,
-      bid_status: 'PENDING', bid_result: 'NONE', note_number: null,
+      listing_id: b.listing.listing_number,
+      bid_amount: b.amount,
+      bid_amount_placed: 0,
+      bid_status: 'PENDING',
+      bid_result: 'NONE',
+      note_number: null,
     })),
     processAt,
     processed: false,

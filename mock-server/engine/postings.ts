@@ -30,7 +30,13 @@ export interface LoanStep {
  * different notes). `held` (each note's principal before the step, whole cents) is brought to after it; `balances`
  * are every holder's share of the new balance.
  */
-export function splitStep(weights: readonly number[], before: PaidCents, after: PaidCents, balanceAfter: number, held: number[]): { parts: PaidCents[]; balances: number[] } {
+export function splitStep(
+  weights: readonly number[],
+  before: PaidCents,
+  after: PaidCents,
+  balanceAfter: number,
+  held: number[],
+): { parts: PaidCents[]; balances: number[] } {
   const parts = held.map(noCents);
   for (const f of PAID_FIGURES) {
     // A figure the step did not move keeps its split (most steps move three of the six).
@@ -68,7 +74,7 @@ export function moveFigures(loan: Loan, m: PaidCents): void {
  * was written off and not yet collected (a collection pays that down).
  */
 function heldBy(n: Note, kind: LoggedKind): number {
-  return toCents(kind === 'collection' ? n.chargedOff ?? 0 : n.principal ?? 0);
+  return toCents(kind === 'collection' ? (n.chargedOff ?? 0) : (n.principal ?? 0));
 }
 
 /**
@@ -100,8 +106,11 @@ export function postLoanStep(store: Store, loan: Loan, step: LoanStep, paymentsB
     else n.principal = left;
     const ref = `${loan.loan_number}:${n.note_number}`;
     const entries: [number, string][] = [
-      [part.principal, LEDGER_KINDS.PRINCIPAL], [part.interest, LEDGER_KINDS.INTEREST], [part.lateFees, LEDGER_KINDS.LATE_FEE],
-      [-part.serviceFees, LEDGER_KINDS.SERVICE_FEE], [-part.collectionFees, LEDGER_KINDS.COLLECTION_FEE],
+      [part.principal, LEDGER_KINDS.PRINCIPAL],
+      [part.interest, LEDGER_KINDS.INTEREST],
+      [part.lateFees, LEDGER_KINDS.LATE_FEE],
+      [-part.serviceFees, LEDGER_KINDS.SERVICE_FEE],
+      [-part.collectionFees, LEDGER_KINDS.COLLECTION_FEE],
     ];
     for (const [amount, kind] of entries) if (amount > 0) post(store, n.accountId, amount / 100, kind, ref, step.at);
     for (const [amount, kind] of entries) if (amount < 0) post(store, n.accountId, amount / 100, kind, ref, step.at);
@@ -111,7 +120,8 @@ export function postLoanStep(store: Store, loan: Loan, step: LoanStep, paymentsB
 
 /** A charge-off's effect on its notes: what each held is written off (nothing more is owed on it to the note). */
 function writeOff(loan: Loan, notes: readonly Note[]): void {
-  if (loan.loan_status !== LOAN_STATUS.CHARGEOFF) throw new Error(`postings: loan ${loan.loan_number} is charged off only once its status says so`);
+  if (loan.loan_status !== LOAN_STATUS.CHARGEOFF)
+    throw new Error(`postings: loan ${loan.loan_number} is charged off only once its status says so`);
   for (const n of notes) {
     n.chargedOff = Math.round(((n.chargedOff ?? 0) + (n.principal ?? 0)) * 100) / 100;
     n.principal = 0;

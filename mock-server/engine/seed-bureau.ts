@@ -15,9 +15,9 @@ function bureauCap(e: BureauElement): number {
  * to hold them in the object itself (slack tracking): a million of them was a million dictionaries before.
  */
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled from the element catalogue, for V8's in-object shapes (above)
-export const Bureau2 = new Function(`return function Bureau2() { ${
-  BUREAU2_ELEMENTS.map((e) => `this.${e.short} = 0;`).join(' ')
-} };`)() as new () => Record<string, number>;
+export const Bureau2 = new Function(
+  `return function Bureau2() { ${BUREAU2_ELEMENTS.map((e) => `this.${e.short} = 0;`).join(' ')} };`,
+)() as new () => Record<string, number>;
 
 /** Per bureau2 element: whether it has a special value, that value, and how many values it draws from (0 to its cap). */
 const B2_HAS_SPECIAL = Uint8Array.from(BUREAU2_ELEMENTS, (e) => (e.special ? 1 : 0));
@@ -32,7 +32,8 @@ const b2Values = new Int32Array(BUREAU2_ELEMENTS.length);
  */
 function drawBureau2(rng: Rng): Int32Array {
   for (let k = 0; k < b2Values.length; k++) {
-    b2Values[k] = B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08 ? B2_SPECIAL[k]! : rng.next() < 0.1 ? 0 : Math.floor(rng.next() * B2_SPAN[k]!);
+    b2Values[k] =
+      B2_HAS_SPECIAL[k] === 1 && rng.next() < 0.08 ? B2_SPECIAL[k]! : rng.next() < 0.1 ? 0 : Math.floor(rng.next() * B2_SPAN[k]!);
   }
   return b2Values;
 }
@@ -46,6 +47,9 @@ export function skipBureau2(rng: Rng): void {
 
 /** Draws `b`'s values in place: one named store per element (a store by a computed name in a loop was a tenth of seeding a million). */
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled from the element catalogue, for V8's in-object shapes (above)
-export const fillBureau2 = new Function('draw', `return function fillBureau2(b, rng) { const v = draw(rng); ${
-  BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = v[${k}];`).join(' ')
-} return b; };`)(drawBureau2) as (b: Record<string, number>, rng: Rng) => Record<string, number>;
+export const fillBureau2 = new Function(
+  'draw',
+  `return function fillBureau2(b, rng) { const v = draw(rng); ${BUREAU2_ELEMENTS.map((e, k) => `b.${e.short} = v[${k}];`).join(
+    ' ',
+  )} return b; };`,
+)(drawBureau2) as (b: Record<string, number>, rng: Rng) => Record<string, number>;

@@ -59,7 +59,13 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
 }
 
 /** One instalment (`level`: the loan's level instalment) of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
-function instalmentParts(loan: Loan, level: number, balance: number, made: number, payoff: boolean): { interest: number; serviceFee: number; principal: number } {
+function instalmentParts(
+  loan: Loan,
+  level: number,
+  balance: number,
+  made: number,
+  payoff: boolean,
+): { interest: number; serviceFee: number; principal: number } {
   const interest = cents((balance * loan.borrower_rate) / 12);
   const serviceFee = cents((balance * SERVICE_FEE_RATE) / 12);
   const last = made + 1 >= loan.term;
@@ -72,8 +78,20 @@ function instalmentParts(loan: Loan, level: number, balance: number, made: numbe
  * instalments caught up; the balance and payments made after them (`level`: the loan's level instalment, computed
  * once by a caller paying many). Shared by the due date and the seed's history.
  */
-export function payInstalments(loan: Loan, balance: number, made: number, count: number, missed: number, payoff: boolean, level = installment(loan)): { moved: PaidCents; balance: number; made: number } {
-  const moved = { ...noCents(), lateFees: Math.round(LATE_FEE * missed * 100), platformFees: Math.round(FAILED_PAYMENT_FEE * missed * 100) };
+export function payInstalments(
+  loan: Loan,
+  balance: number,
+  made: number,
+  count: number,
+  missed: number,
+  payoff: boolean,
+  level = installment(loan),
+): { moved: PaidCents; balance: number; made: number } {
+  const moved = {
+    ...noCents(),
+    lateFees: Math.round(LATE_FEE * missed * 100),
+    platformFees: Math.round(FAILED_PAYMENT_FEE * missed * 100),
+  };
   for (let i = 0; i < count && balance > 0; i++) {
     const step = instalmentParts(loan, level, balance, made, payoff);
     moved.interest += Math.round(step.interest * 100);

@@ -57,13 +57,21 @@ function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   else map.set(hour, [item]);
 }
 
-
 /** Empty event arrays with room for `capacity` rows (typed arrays: memory is taken only as rows are written). */
 function eventArrays(capacity: number): ListingEvents {
   return {
-    capacity, live: new Uint8Array(capacity), at: new Float64Array(capacity), start: new Float64Array(capacity), end: new Float64Array(capacity),
-    settled: new Float64Array(capacity), fired: new Uint8Array(capacity), whole: new Uint8Array(capacity),
-    hours: new Float64Array(PROCESS_COUNT * capacity), states: new Uint32Array(PROCESS_COUNT * capacity), lotAt: new Float64Array(capacity), pendingAt: new Float64Array(capacity),
+    capacity,
+    live: new Uint8Array(capacity),
+    at: new Float64Array(capacity),
+    start: new Float64Array(capacity),
+    end: new Float64Array(capacity),
+    settled: new Float64Array(capacity),
+    fired: new Uint8Array(capacity),
+    whole: new Uint8Array(capacity),
+    hours: new Float64Array(PROCESS_COUNT * capacity),
+    states: new Uint32Array(PROCESS_COUNT * capacity),
+    lotAt: new Float64Array(capacity),
+    pendingAt: new Float64Array(capacity),
   };
 }
 
@@ -72,7 +80,8 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
   const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
-  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const) (next[k] as Float64Array).set(ev[k] as Float64Array);
+  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
+    (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);
 }
 
@@ -118,7 +127,8 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
     aheadHours[1] = ev.hours[o + 1]!;
     aheadStates[1] = ev.states[o + 1]!;
     verified = aheadHours[1]!;
-    for (let s = stage + 1; s < 3 && verified < limit; s++) verified = fireAfter(seed, l.listing_number, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
+    for (let s = stage + 1; s < 3 && verified < limit; s++)
+      verified = fireAfter(seed, l.listing_number, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
   }
   const at = Math.max(filled, verified);
   return at < limit ? at : Infinity;
@@ -219,7 +229,21 @@ function newTimeline(store: Store, h: number): Timeline {
   const ring = Array.from({ length: RING }, () => []);
   // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
   const listings = eventArrays(Math.ceil(2.5 * store.listings.length) + 1024);
-  const tl: Timeline = { hour: h - 1, settled: h - 1, settling: NaN, settleNext: 0, listings, liveCount: 0, firstLive: listings.capacity, ring, later: new Map(), due: [], loansAt: new Map(), listingsSeen: 0, loansSeen: 0 };
+  const tl: Timeline = {
+    hour: h - 1,
+    settled: h - 1,
+    settling: NaN,
+    settleNext: 0,
+    listings,
+    liveCount: 0,
+    firstLive: listings.capacity,
+    ring,
+    later: new Map(),
+    due: [],
+    loansAt: new Map(),
+    listingsSeen: 0,
+    loansSeen: 0,
+  };
   return (store.index.timeline = tl);
 }
 
@@ -300,7 +324,8 @@ export function requeueListing(store: Store, r: number, h: number): void {
   const ev = tl.listings;
   const fired = ev.fired[r]!;
   const n = store.listings[r]!.listing_number;
-  for (let i = 0; i < PROCESS_COUNT; i++) if (fired & (1 << i)) fireAfter(store.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
+  for (let i = 0; i < PROCESS_COUNT; i++)
+    if (fired & (1 << i)) fireAfter(store.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
   ev.settled[r] = h;
   if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(store.seed, store.listings[r]!, ev, r, h);
   queueListing(store, tl, r, h + 1);

@@ -85,7 +85,8 @@ export function validateOrder(store: Store, account: Account, parsed: OrderBody,
       throw orderError('ORD0009', `${at}.listing_id must be a positive integer, got ${JSON.stringify(id)}.`);
     }
     const amount = readAmount(entry.bid_amount, amountToken(parsed.numbers, i), at);
-    if (amount > MAX_BID_AMOUNT) throw orderError('ORD0014', `${at}.bid_amount ${amount} is above the ${MAX_BID_AMOUNT.toFixed(2)} a bid may carry.`);
+    if (amount > MAX_BID_AMOUNT)
+      throw orderError('ORD0014', `${at}.bid_amount ${amount} is above the ${MAX_BID_AMOUNT.toFixed(2)} a bid may carry.`);
     if (seen.has(id)) throw orderError('ORD0030', `Listing ${id} appears more than once.`);
     seen.add(id);
     shaped.push({ id, amount });
@@ -95,11 +96,13 @@ export function validateOrder(store: Store, account: Account, parsed: OrderBody,
   const bids = shaped.map(({ id, amount }, i) => ({ listing: checkListing(store, user, id, amount, i, now), amount }));
 
   const total = cents(bids.reduce((s, b) => s + b.amount, 0));
-  if (total > MAX_ORDER_TOTAL) throw orderError('ORD0034', `The order totals ${total.toFixed(2)}; at most ${MAX_ORDER_TOTAL.toFixed(2)} is allowed.`);
+  if (total > MAX_ORDER_TOTAL)
+    throw orderError('ORD0034', `The order totals ${total.toFixed(2)}; at most ${MAX_ORDER_TOTAL.toFixed(2)} is allowed.`);
   if (user.suitabilityLimit !== undefined && total > user.suitabilityLimit) {
     throw orderError('ORD0022', `Orders from ${user.state} are limited to ${user.suitabilityLimit.toFixed(2)} for this investor.`);
   }
-  if (total > account.cash) throw orderError('ORD0021', `The order totals ${total.toFixed(2)}; available cash is ${account.cash.toFixed(2)}.`);
+  if (total > account.cash)
+    throw orderError('ORD0021', `The order totals ${total.toFixed(2)}; available cash is ${account.cash.toFixed(2)}.`);
   if (account.ledgerFrozen) throw orderError('ORD0035', 'The account ledger is frozen for review.');
   return bids;
 }

@@ -100,7 +100,7 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 /** A JSON content type: application/json or a `+json` kin, with parameters. */
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** What follows every 403: who is answered. */
-const WHO = 'admin routes and the dashboard answer only pages of the mock\'s own origin, and clients that send no Origin (curl, mkt)';
+const WHO = "admin routes and the dashboard answer only pages of the mock's own origin, and clients that send no Origin (curl, mkt)";
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
 
@@ -116,7 +116,15 @@ function isOwnOrigin(origin: string, host: NamedHost | null, served: ServedHosts
   } catch {
     return false;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return false;
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:')
+    || url.username !== ''
+    || url.password !== ''
+    || url.pathname !== '/'
+    || url.search !== ''
+    || url.hash !== ''
+  )
+    return false;
   const name = canonicalName(url.hostname);
   if (name === null) return false;
   if (served.allowed.has(name)) return true;
@@ -144,7 +152,9 @@ export function adminRequestRefusal(input: AdminRequestInput): AdminRefusal | nu
   }
   const origin = one(input.headers.origin)?.trim();
   if (origin !== undefined && !isOwnOrigin(origin, input.host, input.served)) {
-    return forbidden(`origin: '${origin.slice(0, 100)}' is not this mock's own (${shownOrigin(input.host)}); ${WHO}. A proxy in front with a name of its own needs mkt mock serve --allow-host NAME`);
+    return forbidden(
+      `origin: '${origin.slice(0, 100)}' is not this mock's own (${shownOrigin(input.host)}); ${WHO}. A proxy in front with a name of its own needs mkt mock serve --allow-host NAME`,
+    );
   }
   if (input.method !== 'GET' && input.method !== 'HEAD') {
     const framed = input.headers['transfer-encoding'] !== undefined || Number(input.headers['content-length'] ?? 0) > 0;
@@ -152,7 +162,10 @@ export function adminRequestRefusal(input: AdminRequestInput): AdminRefusal | nu
     if (framed && !JSON_TYPE.test(type)) {
       return {
         status: 415,
-        body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: `content-type: ${type === '' ? 'none' : `'${type.slice(0, 100)}'`} is not accepted on admin routes; send the body as application/json (or send none)` },
+        body: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `content-type: ${type === '' ? 'none' : `'${type.slice(0, 100)}'`} is not accepted on admin routes; send the body as application/json (or send none)`,
+        },
       };
     }
   }

@@ -25,14 +25,27 @@ export interface Violation {
 }
 
 /** What is wrong with one answer as a Violation, or null. `apiPath` is `path` below the base path (null: outside it, so unrouted). */
-function checkOne(doc: DocumentChecker, method: string, path: string, apiPath: string | null, status: number, contentType: string | null, body: string | undefined): Violation | null {
+function checkOne(
+  doc: DocumentChecker,
+  method: string,
+  path: string,
+  apiPath: string | null,
+  status: number,
+  contentType: string | null,
+  body: string | undefined,
+): Violation | null {
   const op = apiPath === null ? null : doc.operation(method, apiPath);
   const mismatch = doc.checkAnswer(op, status, contentType, body);
   if (!mismatch) return null;
   const { problem, errors, body: start } = mismatch;
   return {
-    method, path, operation: op?.template ?? null, status, problem,
-    ...(start !== undefined ? { body: start } : {}), ...(errors ? { errors: errors.slice(0, 10) } : {}),
+    method,
+    path,
+    operation: op?.template ?? null,
+    status,
+    problem,
+    ...(start !== undefined ? { body: start } : {}),
+    ...(errors ? { errors: errors.slice(0, 10) } : {}),
   };
 }
 
@@ -41,13 +54,16 @@ export class AnswerChecker {
   private readonly doc = sharedDocumentChecker();
 
   /** `basePath`: the mock's `--base-path` (http/router.ts); a path outside it is checked as unrouted. */
-  constructor(readonly file: string, readonly basePath = '') {}
+  constructor(
+    readonly file: string,
+    readonly basePath = '',
+  ) {}
 
   /** Checks one answer to `method` `url`; a mismatch is appended to the file (synchronously: it is there before the answer leaves). */
   async check(method: string, url: URL, response: Response): Promise<Violation | null> {
     const type = response.headers.get('content-type');
     const json = type !== null && /json/i.test(type);
-    const body = method === 'HEAD' || !json ? undefined : serialisedText(response) ?? await response.clone().text();
+    const body = method === 'HEAD' || !json ? undefined : (serialisedText(response) ?? (await response.clone().text()));
     const violation = checkOne(this.doc, method, url.pathname, underBase(url.pathname, this.basePath), response.status, type, body);
     if (violation) appendFileSync(this.file, `${JSON.stringify(violation)}\n`);
     return violation;

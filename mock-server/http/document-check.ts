@@ -76,7 +76,10 @@ export class DocumentChecker {
     const paths = this.doc.paths as Record<string, Json>;
     this.routes = Object.keys(paths).map((template) => {
       const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      const body = template.replace(/\/$/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
+      const body = template
+        .replace(/\/$/, '')
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{[^}]+\}/g, '([^/]+)');
       // As the router (http/router.ts) routes them: the normalised path (no trailing slash) exactly, letter case included.
       return { re: new RegExp(`^${body}$`), template, names };
     });
@@ -91,7 +94,8 @@ export class DocumentChecker {
     for (const r of this.routes) {
       const m = r.re.exec(apiPath);
       const spec = m ? paths[r.template]![verb] : undefined;
-      if (m && spec) return { template: r.template, method: verb, spec, pathValues: Object.fromEntries(r.names.map((n, i) => [n, m[i + 1]!])) };
+      if (m && spec)
+        return { template: r.template, method: verb, spec, pathValues: Object.fromEntries(r.names.map((n, i) => [n, m[i + 1]!])) };
     }
     return null;
   }
@@ -115,13 +119,20 @@ export class DocumentChecker {
    */
   checkAnswer(op: Operation | null, status: number, contentType: string | null, body: string | undefined): AnswerMismatch | null {
     const [response, ref] = op
-      ? [(op.spec.responses as Record<string, Json>)[String(status)], refPointer('paths', op.template, op.method, 'responses', String(status))]
-      : [(this.doc.components as Json & { responses: Record<string, Json> }).responses.Unrouted, refPointer('components', 'responses', 'Unrouted')];
+      ? [
+          (op.spec.responses as Record<string, Json>)[String(status)],
+          refPointer('paths', op.template, op.method, 'responses', String(status)),
+        ]
+      : [
+          (this.doc.components as Json & { responses: Record<string, Json> }).responses.Unrouted,
+          refPointer('components', 'responses', 'Unrouted'),
+        ];
     if (!response) return { part: 'status', problem: `status ${status} is not documented for ${op!.method.toUpperCase()} ${op!.template}` };
     const content = response.content as Record<string, unknown> | undefined;
     const type = mediaType(contentType);
     if (!content) return body ? { part: 'body', problem: 'a body where the document has none', body: body.slice(0, 300) } : null;
-    if (type === null || !(type in content)) return { part: 'content-type', problem: `content-type ${type ?? 'missing'}; the document has ${Object.keys(content).join(', ')}` };
+    if (type === null || !(type in content))
+      return { part: 'content-type', problem: `content-type ${type ?? 'missing'}; the document has ${Object.keys(content).join(', ')}` };
     if (type !== 'application/json' || body === undefined) return null;
     let value: unknown;
     try {
@@ -132,7 +143,9 @@ export class DocumentChecker {
     const validate = this.validator(`${ref}/${refPointer('content', type, 'schema')}`);
     if (validate(value)) return null;
     return {
-      part: 'body', problem: 'the body does not match the schema', body: body.slice(0, 300),
+      part: 'body',
+      problem: 'the body does not match the schema',
+      body: body.slice(0, 300),
       errors: (validate.errors ?? []).map(({ instancePath, message, params }) => ({ instancePath, message, params })),
     };
   }
@@ -144,9 +157,10 @@ export class DocumentChecker {
     const known = new Set<string>();
     const params = (op.spec.parameters as Json[] | undefined) ?? [];
     params.forEach((raw, i) => {
-      const [param, ref] = typeof raw.$ref === 'string'
-        ? [this.resolve(raw.$ref), raw.$ref.replace(/^#\//, '')]
-        : [raw, `${base}/${refPointer('parameters', String(i))}`];
+      const [param, ref] =
+        typeof raw.$ref === 'string'
+          ? [this.resolve(raw.$ref), raw.$ref.replace(/^#\//, '')]
+          : [raw, `${base}/${refPointer('parameters', String(i))}`];
       const name = String(param.name);
       const where = String(param.in);
       const schema = (param.schema ?? {}) as Json;
@@ -162,12 +176,15 @@ export class DocumentChecker {
         if (param.required === true) out.push({ field, problem: 'missing (required)' });
         return;
       }
-      if (texts.length > 1 && schema.type !== 'array') out.push({ field, problem: `given ${texts.length} times; the document has one value` });
+      if (texts.length > 1 && schema.type !== 'array')
+        out.push({ field, problem: `given ${texts.length} times; the document has one value` });
       const value = coerce(schema, texts.join(','));
       const validate = this.validator(`${ref}/schema`);
       if (!validate(value)) for (const p of fieldProblems(validate.errors ?? [])) out.push({ field: field + p.field, problem: p.problem });
     });
-    for (const name of new Set(req.query.keys())) if (!known.has(name)) out.push({ field: `/query/${escapeToken(name)}`, problem: `not a parameter of ${op.method.toUpperCase()} ${op.template}` });
+    for (const name of new Set(req.query.keys()))
+      if (!known.has(name))
+        out.push({ field: `/query/${escapeToken(name)}`, problem: `not a parameter of ${op.method.toUpperCase()} ${op.template}` });
     out.push(...this.checkBody(op, req, base));
     return out;
   }
@@ -176,10 +193,19 @@ export class DocumentChecker {
   private checkBody(op: Operation, req: RequestParts, base: string): FieldProblem[] {
     const spec = op.spec.requestBody as Json | undefined;
     const type = mediaType(req.headers.get('content-type'));
-    if (!spec) return req.body === '' ? [] : [{ field: '/body', problem: `a body where the document has none for ${op.method.toUpperCase()} ${op.template}` }];
+    if (!spec)
+      return req.body === ''
+        ? []
+        : [{ field: '/body', problem: `a body where the document has none for ${op.method.toUpperCase()} ${op.template}` }];
     if (req.body === '') return spec.required === true ? [{ field: '/body', problem: 'missing (required)' }] : [];
     const content = spec.content as Record<string, unknown>;
-    if (type === null || !(type in content)) return [{ field: '/headers/content-type', problem: `content-type ${type ?? 'missing'}; the document has ${Object.keys(content).join(', ')}` }];
+    if (type === null || !(type in content))
+      return [
+        {
+          field: '/headers/content-type',
+          problem: `content-type ${type ?? 'missing'}; the document has ${Object.keys(content).join(', ')}`,
+        },
+      ];
     let value: unknown;
     if (type === 'application/x-www-form-urlencoded') value = Object.fromEntries(new URLSearchParams(req.body));
     else if (type === 'application/json') {
@@ -228,8 +254,10 @@ export function fieldProblems(errors: readonly SchemaError[]): FieldProblem[] {
     const params = e.params as Record<string, unknown>;
     let field = e.instancePath;
     let message = e.message ?? 'does not match';
-    if (typeof params.missingProperty === 'string') [field, message] = [`${field}/${escapeToken(params.missingProperty)}`, 'missing (required)'];
-    else if (typeof params.additionalProperty === 'string') [field, message] = [`${field}/${escapeToken(params.additionalProperty)}`, 'not in the document (no additional properties)'];
+    if (typeof params.missingProperty === 'string')
+      [field, message] = [`${field}/${escapeToken(params.missingProperty)}`, 'missing (required)'];
+    else if (typeof params.additionalProperty === 'string')
+      [field, message] = [`${field}/${escapeToken(params.additionalProperty)}`, 'not in the document (no additional properties)'];
     let seen = byField.get(field);
     if (!seen) byField.set(field, (seen = { types: [], others: [], union: null }));
     if (e.message !== undefined && /^must match (a|exactly one) schema/.test(e.message)) seen.union = message;
@@ -238,7 +266,7 @@ export function fieldProblems(errors: readonly SchemaError[]): FieldProblem[] {
   }
   return [...byField].map(([field, s]) => {
     const parts = [...(s.types.length > 0 ? [`must be ${[...new Set(s.types)].join(' or ')}`] : []), ...s.others];
-    return { field, problem: parts.length > 0 ? parts.join('; ') : s.union ?? 'does not match' };
+    return { field, problem: parts.length > 0 ? parts.join('; ') : (s.union ?? 'does not match') };
   });
 }
 

@@ -36,11 +36,18 @@ export interface FaultConfig {
 export type FaultAction = 'none' | 'error' | 'rate_limit' | 'drop' | 'drop_response';
 
 const NONE: FaultConfig = {
-  latency_ms: 0, handler_delay_ms: 0, error_rate: 0, rate_limit_rate: 0, retry_after: 1, drop_rate: 0, drop_response_rate: 0,
-  path: null, method: null, count: null,
+  latency_ms: 0,
+  handler_delay_ms: 0,
+  error_rate: 0,
+  rate_limit_rate: 0,
+  retry_after: 1,
+  drop_rate: 0,
+  drop_response_rate: 0,
+  path: null,
+  method: null,
+  count: null,
 };
 const MAX_LATENCY_MS = 30_000;
-
 
 function num(body: Record<string, unknown>, key: string, min: number, max: number, integer = false): number | undefined {
   const v = body[key];
@@ -63,7 +70,8 @@ function faultPath(path: string | null): string | null {
 function parseFaults(body: unknown): FaultConfig {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw validationError('body', 'must be a JSON object');
   const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!(k in NONE)) throw validationError(k, `unknown fault setting; known: ${Object.keys(NONE).join(', ')}`);
+  for (const k of Object.keys(b))
+    if (!(k in NONE)) throw validationError(k, `unknown fault setting; known: ${Object.keys(NONE).join(', ')}`);
   const str = (k: string): string | null => {
     const v = b[k];
     if (v === undefined || v === null) return null;

@@ -66,7 +66,13 @@ export function canonicalName(name: string): string | null {
 
 /** Whether a canonical host name is a loopback one: localhost and its subdomains, 127.0.0.0/8, ::1, ::ffff:127.0.0.0/104. */
 export function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name);
+  return (
+    name === 'localhost'
+    || name.endsWith('.localhost')
+    || /^127\.\d+\.\d+\.\d+$/.test(name)
+    || name === '[::1]'
+    || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name)
+  );
 }
 
 /**
@@ -80,7 +86,9 @@ export function readAllowedHost(text: string): { name: string } | { problem: str
   const read = readHost(t);
   // A port, even an empty one, is the part after the last ':' outside the brackets.
   if ('problem' in read || /:\d*$/.test(t.replace(/^\[[^\]]*\]$/, ''))) {
-    return { problem: `must be a host name or address alone (such as mock.example.com or 192.0.2.7), without scheme, port or path, got '${text}'` };
+    return {
+      problem: `must be a host name or address alone (such as mock.example.com or 192.0.2.7), without scheme, port or path, got '${text}'`,
+    };
   }
   return { name: read.name };
 }
@@ -157,7 +165,11 @@ export class ServedHosts {
     if ('problem' in read) return refusal(400, 'VAL0001', read.problem);
     if (this.serves(read.name)) return read;
     const name = read.name.replace(/^\[|\]$/g, '');
-    return refusal(421, 'MISDIRECTED_REQUEST', `host: '${text.slice(0, 100)}' is not a name this mock serves (it serves loopback names and addresses, the address it is bound to, and names given with --allow-host); a page that points a name of its own at this machine is refused so, and a proxy in front of the mock with a name of its own needs mkt mock serve --allow-host ${name}`);
+    return refusal(
+      421,
+      'MISDIRECTED_REQUEST',
+      `host: '${text.slice(0, 100)}' is not a name this mock serves (it serves loopback names and addresses, the address it is bound to, and names given with --allow-host); a page that points a name of its own at this machine is refused so, and a proxy in front of the mock with a name of its own needs mkt mock serve --allow-host ${name}`,
+    );
   }
 }
 

@@ -53,7 +53,8 @@ export function redactHeader(name: string, value: string, secrets: KnownSecrets)
 
 /** Request headers as kept: names in lower case, repeated ones joined with `, `. */
 export function redactHeaders(
-  headers: Iterable<[string, string | readonly string[] | undefined]>, secrets: KnownSecrets,
+  headers: Iterable<[string, string | readonly string[] | undefined]>,
+  secrets: KnownSecrets,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [rawName, raw] of headers) {
@@ -82,7 +83,10 @@ export function redactJson(value: unknown, secrets: KnownSecrets, depth = 0): un
   if (depth >= MAX_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactJson(v, secrets, depth + 1));
   // fromEntries makes own properties even of a key named __proto__.
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => (
-    [scrub(k, secrets), isSecretName(k) ? REDACTED : redactJson(v, secrets, depth + 1)]
-  )));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      scrub(k, secrets),
+      isSecretName(k) ? REDACTED : redactJson(v, secrets, depth + 1),
+    ]),
+  );
 }

@@ -73,7 +73,9 @@ export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): T
     const c = raw.charCodeAt(i);
     if (c <= 0x20 || c >= 0x7f) {
       const ch = String.fromCodePoint(raw.codePointAt(i)!);
-      return fail(`contains ${JSON.stringify(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); only printable ASCII is allowed`);
+      return fail(
+        `contains ${JSON.stringify(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); only printable ASCII is allowed`,
+      );
     }
   }
   const hash = raw.indexOf('#');

@@ -28,13 +28,18 @@ function compile(handler: RequestHandler, compiled: RoutePatterns): Pattern {
   if (typeof path !== 'string' || !/^\*?\//.test(path)) {
     throw new Error(`mock route ${String(path)}: write a route as '*/path' or '/path' (the router matches it exactly under the base path)`);
   }
-  pattern = path.replace(/^\*/, '').split('/').filter((s) => s !== '').map((seg) => {
-    if (/^:\w+$/.test(seg)) return { name: seg.slice(1) };
-    // A literal as the request's path would read after normalisation, or it could never match.
-    const norm = normalisePath(`/${seg}`);
-    if (/[*?+()]|^:/.test(seg) || !('path' in norm) || norm.path !== `/${seg}`) throw new Error(`mock route ${path}: segment '${seg}' is neither a literal nor ':name'`);
-    return seg;
-  });
+  pattern = path
+    .replace(/^\*/, '')
+    .split('/')
+    .filter((s) => s !== '')
+    .map((seg) => {
+      if (/^:\w+$/.test(seg)) return { name: seg.slice(1) };
+      // A literal as the request's path would read after normalisation, or it could never match.
+      const norm = normalisePath(`/${seg}`);
+      if (/[*?+()]|^:/.test(seg) || !('path' in norm) || norm.path !== `/${seg}`)
+        throw new Error(`mock route ${path}: segment '${seg}' is neither a literal nor ':name'`);
+      return seg;
+    });
   compiled.set(handler, pattern);
   return pattern;
 }
@@ -61,7 +66,12 @@ function moreLiteral(a: Pattern, b: Pattern): number {
 }
 
 /** The handlers whose path equals the normalised `path` under `basePath`, the more literal first, else in their order (see above). */
-export function routedHandlers(handlers: readonly RequestHandler[], path: string, basePath: string, patterns: RoutePatterns = new Map()): RequestHandler[] {
+export function routedHandlers(
+  handlers: readonly RequestHandler[],
+  path: string,
+  basePath: string,
+  patterns: RoutePatterns = new Map(),
+): RequestHandler[] {
   const inner = underBase(path, basePath);
   if (inner === null) return [];
   const segments = inner.split('/').filter((s) => s !== '');
@@ -74,7 +84,12 @@ export function routedHandlers(handlers: readonly RequestHandler[], path: string
 }
 
 /** The methods the handlers answer on the normalised `path` (HEAD wherever GET is), sorted. */
-export function routeMethods(handlers: readonly RequestHandler[], path: string, basePath: string, patterns: RoutePatterns = new Map()): string[] {
+export function routeMethods(
+  handlers: readonly RequestHandler[],
+  path: string,
+  basePath: string,
+  patterns: RoutePatterns = new Map(),
+): string[] {
   const methods = new Set<string>();
   for (const h of routedHandlers(handlers, path, basePath, patterns)) {
     const method = (h as HttpHandler).info.method;
@@ -95,7 +110,13 @@ export interface RouteMatch {
  * The first handler for `method` (HEAD as GET) among those whose path equals the normalised `path`
  * (routedHandlers' order), with its parameters read from the path; null when none answers that method.
  */
-export function matchRoute(handlers: readonly RequestHandler[], method: string, path: string, basePath: string, patterns: RoutePatterns = new Map()): RouteMatch | null {
+export function matchRoute(
+  handlers: readonly RequestHandler[],
+  method: string,
+  path: string,
+  basePath: string,
+  patterns: RoutePatterns = new Map(),
+): RouteMatch | null {
   const wanted = method === 'HEAD' ? 'GET' : method;
   const handler = routedHandlers(handlers, path, basePath, patterns).find((h) => {
     const m = (h as HttpHandler).info.method;

@@ -18,5 +18,9 @@ export function validationError(param: string, problem: string): ApiError {
 
 /** 401 invalid_token. */
 export function invalidToken(description: string): ApiError {
-  return new ApiError(401, { error: 'invalid_token', error_description: description }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+  return new ApiError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'www-authenticate': 'Bearer error="invalid_token"' },
+  );
 }

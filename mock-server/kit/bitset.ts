@@ -28,12 +28,12 @@ export class Bits {
 
   /** Removes position `i`. */
   clear(i: number): void {
-    if ((i >>> 5) < this.words.length) this.words[i >>> 5]! &= ~(1 << (i & 31));
+    if (i >>> 5 < this.words.length) this.words[i >>> 5]! &= ~(1 << (i & 31));
   }
 
   /** True when position `i` is in the set. */
   has(i: number): boolean {
-    return (i >>> 5) < this.words.length && (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
+    return i >>> 5 < this.words.length && (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
   }
 }
 

@@ -48,7 +48,7 @@ export function numberTexts(text: string): unknown {
       if (!Array.isArray(top.container)) top.expectKey = true;
       i++;
     } else if (ch === '{' || ch === '[') {
-      stack.push({ container: ch === '[' ? [] : Object.create(null) as Record<string, unknown>, key: null, expectKey: ch === '{' });
+      stack.push({ container: ch === '[' ? [] : (Object.create(null) as Record<string, unknown>), key: null, expectKey: ch === '{' });
       i++;
     } else if (ch === '}' || ch === ']') {
       attach(stack.pop()!.container);

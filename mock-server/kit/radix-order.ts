@@ -17,13 +17,27 @@ const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
  * Buffers reused from one sort to the next (grown to the largest seen): fresh typed arrays of a
  * million entries per search counted as external memory and brought on full collections of the heap.
  */
-let scratch = { n: -1, order: new Uint32Array(0), spare: new Uint32Array(0), hi: new Uint32Array(0), lo: new Uint32Array(0), keys: [] as Float64Array[] };
+let scratch = {
+  n: -1,
+  order: new Uint32Array(0),
+  spare: new Uint32Array(0),
+  hi: new Uint32Array(0),
+  lo: new Uint32Array(0),
+  keys: [] as Float64Array[],
+};
 const count = new Uint32Array(DIGITS + 1);
 
 function room(n: number): typeof scratch {
   if (n > scratch.n) {
     const size = Math.max(n, 1024);
-    scratch = { n: size, order: new Uint32Array(size), spare: new Uint32Array(size), hi: new Uint32Array(size), lo: new Uint32Array(size), keys: [] };
+    scratch = {
+      n: size,
+      order: new Uint32Array(size),
+      spare: new Uint32Array(size),
+      hi: new Uint32Array(size),
+      lo: new Uint32Array(size),
+      keys: [],
+    };
   }
   return scratch;
 }

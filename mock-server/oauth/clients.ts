@@ -33,7 +33,8 @@ export function parseClientSpec(spec: string): OAuthClient {
   } catch {
     throw new Error(`bad client '${clientId}': redirect URL '${redirectUri}' is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`bad client '${clientId}': redirect URL must be http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`bad client '${clientId}': redirect URL must be http or https`);
   if (url.hash) throw new Error(`bad client '${clientId}': redirect URL must not have an anchor (#)`);
   return { clientId, secret, redirectUri };
 }

@@ -34,13 +34,17 @@ export interface ConsentView {
 
 /** The consent page: pick the investor account and the grant, then Allow or Cancel. */
 export function consentPage(v: ConsentView): string {
-  const options = v.users.flatMap((u) => u.accountIds.map((id) => {
-    const a = v.accounts.get(id);
-    const label = `${u.name} (${u.id}) — account ${id}${a ? ` — ${a.externalUserId}` : ''}${u.active ? '' : ' — inactive'}`;
-    return `<option value="${escapeHtml(id)}">${escapeHtml(label)}</option>`;
-  }));
+  const options = v.users.flatMap((u) =>
+    u.accountIds.map((id) => {
+      const a = v.accounts.get(id);
+      const label = `${u.name} (${u.id}) — account ${id}${a ? ` — ${a.externalUserId}` : ''}${u.active ? '' : ' — inactive'}`;
+      return `<option value="${escapeHtml(id)}">${escapeHtml(label)}</option>`;
+    }),
+  );
   const state = v.state === null ? '' : `<input type="hidden" name="state" value="${escapeHtml(v.state)}">`;
-  return layout('Authorize an application', `<h1>Authorize ${escapeHtml(v.client.clientId)}</h1>
+  return layout(
+    'Authorize an application',
+    `<h1>Authorize ${escapeHtml(v.client.clientId)}</h1>
 <p>The application <strong>${escapeHtml(v.client.clientId)}</strong> asks to act for you on the marketplace.
 After you allow it, your browser goes back to <code>${escapeHtml(v.client.redirectUri)}</code>.</p>
 <form method="post" action="${escapeHtml(v.action)}">
@@ -58,12 +62,16 @@ ${state}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="cancel">Cancel</button>
 </form>
-<p class="muted">Mock marketplace: the grant is remembered in a session cookie, so a repeat request skips this page.</p>`);
+<p class="muted">Mock marketplace: the grant is remembered in a session cookie, so a repeat request skips this page.</p>`,
+  );
 }
 
 /** An error page for a request the endpoint refuses (it never redirects to an unregistered URL). */
 export function errorPage(status: number, error: string, description: string): string {
-  return layout(`${status} ${error}`, `<h1>Authorization failed</h1>
+  return layout(
+    `${status} ${error}`,
+    `<h1>Authorization failed</h1>
 <p><strong>${status} ${escapeHtml(error)}</strong></p>
-<p>${escapeHtml(description)}</p>`);
+<p>${escapeHtml(description)}</p>`,
+  );
 }

@@ -58,7 +58,13 @@ function pruneExpired(ctx: OAuthHost, now: number): void {
   for (const [value, t] of ctx.store.tokens) if (t.expiresAt <= now) ctx.store.tokens.delete(value);
 }
 
-function issue(ctx: OAuthHost, kind: Token['kind'], from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>, seconds: number, secrets: Secrets): Token {
+function issue(
+  ctx: OAuthHost,
+  kind: Token['kind'],
+  from: Pick<Token, 'clientId' | 'accountId' | 'scopes' | 'authKey'>,
+  seconds: number,
+  secrets: Secrets,
+): Token {
   const token: Token = { ...from, scopes: [...from.scopes], kind, value: secrets.draw(24), expiresAt: ctx.clock.now() + seconds * 1000 };
   ctx.store.tokens.set(token.value, token);
   return token;

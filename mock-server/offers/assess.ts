@@ -61,9 +61,11 @@ function isExistingCustomer(store: Store, facts: ApplicantFacts): boolean {
     ? `${facts.dateOfBirth.y}-${String(facts.dateOfBirth.m).padStart(2, '0')}-${String(facts.dateOfBirth.d).padStart(2, '0')}`
     : undefined;
   const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
-  return store.existingBorrowers.some((b) =>
-    (facts.ssn !== undefined && facts.ssn === b.ssn)
-    || (same(facts.firstName, b.firstName) && same(facts.lastName, b.lastName) && dob === b.dateOfBirth));
+  return store.existingBorrowers.some(
+    (b) =>
+      (facts.ssn !== undefined && facts.ssn === b.ssn)
+      || (same(facts.firstName, b.firstName) && same(facts.lastName, b.lastName) && dob === b.dateOfBirth),
+  );
 }
 
 /** Every error the applicant data in `body` earns, in the documented order (empty when offers can be priced). */

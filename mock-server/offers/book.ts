@@ -31,7 +31,12 @@ export interface IssuedOffers {
 
 /** Numbers, links and stores `priced` for an applicant named `firstName`. */
 export function issueOffers(
-  store: Store, origin: string, now: number, firstName: string, requestedAmount: number, priced: PricedOffer[],
+  store: Store,
+  origin: string,
+  now: number,
+  firstName: string,
+  requestedAmount: number,
+  priced: PricedOffer[],
 ): IssuedOffers {
   const code = referralCode(store.seed, store.offerCounters.response++);
   const offersUrl = offersPageUrl(origin, code);

@@ -13,8 +13,10 @@ function page(title: string, body: string, status = 200): Response {
 }
 
 function offerRow(o: Offer): string {
-  return `<tr id="offer-${o.id}"><td><a href="${escapeHtml(o.offer_url)}">Offer ${o.id}</a></td><td>${o.loan_term_in_months} months</td>`
-    + `<td>${money(o.loan_amount)}</td><td>${pct(o.loan_rate)}</td><td>${pct(o.apr)}</td><td>${money(o.monthly_payment)}</td></tr>`;
+  return (
+    `<tr id="offer-${o.id}"><td><a href="${escapeHtml(o.offer_url)}">Offer ${o.id}</a></td><td>${o.loan_term_in_months} months</td>`
+    + `<td>${money(o.loan_amount)}</td><td>${pct(o.loan_rate)}</td><td>${pct(o.apr)}</td><td>${money(o.monthly_payment)}</td></tr>`
+  );
 }
 
 const HEAD = '<tr><th>offer</th><th>term</th><th>loan amount</th><th>rate</th><th>APR</th><th>monthly payment</th></tr>';

@@ -7,7 +7,13 @@
 import { OFFER_ASSERTIONS } from '../../src/contract/errors.js';
 import { US_STATES } from '../../src/contract/enums.js';
 import {
-  ANNUAL_INCOME_MAX, CREDIT_SCORES, EMPLOYMENT_STATUS_IDS, LOAN_AMOUNT_MAX, LOAN_AMOUNT_MIN, LOAN_PURPOSE_IDS, MINIMUM_AGE,
+  ANNUAL_INCOME_MAX,
+  CREDIT_SCORES,
+  EMPLOYMENT_STATUS_IDS,
+  LOAN_AMOUNT_MAX,
+  LOAN_AMOUNT_MIN,
+  LOAN_PURPOSE_IDS,
+  MINIMUM_AGE,
 } from './rules.js';
 
 /** One MKTPL-1012 assertion. */
@@ -114,7 +120,8 @@ export function validateApplicant(body: Obj, today: Ymd): Validation {
   if (absent(loan.loan_purpose_id)) fail('MKTPL-1012-111', 'loan_info.loan_purpose_id', 'required');
   else {
     const purpose = integer(loan.loan_purpose_id);
-    if (purpose === undefined || !LOAN_PURPOSE_IDS.has(purpose)) fail('MKTPL-1012-112', 'loan_info.loan_purpose_id', 'an integer from 1 to 21');
+    if (purpose === undefined || !LOAN_PURPOSE_IDS.has(purpose))
+      fail('MKTPL-1012-112', 'loan_info.loan_purpose_id', 'an integer from 1 to 21');
     else facts.purposeId = purpose;
   }
   if ('self_reported_credit_score' in loan) {
@@ -132,10 +139,12 @@ export function validateApplicant(body: Obj, today: Ymd): Validation {
   if (absent(first) && absent(last)) fail('MKTPL-1012-131', 'personal_info', 'first_name and last_name are both missing');
   else {
     if (absent(first)) fail('MKTPL-1012-141', 'personal_info.first_name', 'required');
-    else if (typeof first !== 'string' || !NAME.test(first.trim())) fail('MKTPL-1012-142', 'personal_info.first_name', 'letters, spaces, hyphens and apostrophes only, at most 50');
+    else if (typeof first !== 'string' || !NAME.test(first.trim()))
+      fail('MKTPL-1012-142', 'personal_info.first_name', 'letters, spaces, hyphens and apostrophes only, at most 50');
     else facts.firstName = first.trim();
     if (absent(last)) fail('MKTPL-1012-151', 'personal_info.last_name', 'required');
-    else if (typeof last !== 'string' || !NAME.test(last.trim())) fail('MKTPL-1012-152', 'personal_info.last_name', 'letters, spaces, hyphens and apostrophes only, at most 50');
+    else if (typeof last !== 'string' || !NAME.test(last.trim()))
+      fail('MKTPL-1012-152', 'personal_info.last_name', 'letters, spaces, hyphens and apostrophes only, at most 50');
     else facts.lastName = last.trim();
   }
   const middle = person.middle_initial;
@@ -158,7 +167,8 @@ export function validateApplicant(body: Obj, today: Ymd): Validation {
   }
   const ssn = person.ssn;
   if (!absent(ssn)) {
-    if (typeof ssn !== 'string' || !/^\d{9}$/.test(ssn.trim())) fail('MKTPL-1012-181', 'personal_info.ssn', 'a string of 9 digits, no separators');
+    if (typeof ssn !== 'string' || !/^\d{9}$/.test(ssn.trim()))
+      fail('MKTPL-1012-181', 'personal_info.ssn', 'a string of 9 digits, no separators');
     else facts.ssn = ssn.trim();
   }
 
@@ -169,16 +179,20 @@ export function validateApplicant(body: Obj, today: Ymd): Validation {
     if (absent(street) || typeof street !== 'string') fail('MKTPL-1012-201', 'address_info.street', 'required');
     else if (PO_BOX.test(street)) fail('MKTPL-1012-202', 'address_info.street', 'a PO Box is not a residence');
     if (absent(city) || typeof city !== 'string') fail('MKTPL-1012-211', 'address_info.city', 'required');
-    if (absent(state) || typeof state !== 'string' || state.trim().length !== 2) fail('MKTPL-1012-221', 'address_info.state', 'a two-letter postal code');
-    else if (!STATES.has(state.trim().toUpperCase())) fail('MKTPL-1012-222', 'address_info.state', `'${state.trim()}' is not a US postal code`);
+    if (absent(state) || typeof state !== 'string' || state.trim().length !== 2)
+      fail('MKTPL-1012-221', 'address_info.state', 'a two-letter postal code');
+    else if (!STATES.has(state.trim().toUpperCase()))
+      fail('MKTPL-1012-222', 'address_info.state', `'${state.trim()}' is not a US postal code`);
     else facts.state = state.trim().toUpperCase();
     if (absent(zip)) fail('MKTPL-1012-231', 'address_info.zip_code', 'required');
-    else if (typeof zip !== 'string' || !/^\d{5}(-?\d{4})?$/.test(zip.trim())) fail('MKTPL-1012-232', 'address_info.zip_code', '5 digits or 5+4 (a string)');
+    else if (typeof zip !== 'string' || !/^\d{5}(-?\d{4})?$/.test(zip.trim()))
+      fail('MKTPL-1012-232', 'address_info.zip_code', '5 digits or 5+4 (a string)');
   }
 
   const contact = section(body, 'contact_info');
   if (absent(contact.email)) fail('MKTPL-1012-242', 'contact_info.email', 'required');
-  else if (typeof contact.email !== 'string' || !EMAIL.test(contact.email.trim())) fail('MKTPL-1012-243', 'contact_info.email', 'not an email address');
+  else if (typeof contact.email !== 'string' || !EMAIL.test(contact.email.trim()))
+    fail('MKTPL-1012-243', 'contact_info.email', 'not an email address');
   else facts.email = contact.email.trim().toLowerCase();
 
   const job = section(body, 'employment_info');
@@ -188,17 +202,20 @@ export function validateApplicant(body: Obj, today: Ymd): Validation {
   }
   if (!absent(job.employment_year)) {
     const year = integer(job.employment_year);
-    if (year === undefined || year < 1900 || year > today.y) fail('MKTPL-1012-271', 'employment_info.employment_year', `a four-digit year from 1900 to ${today.y}`);
+    if (year === undefined || year < 1900 || year > today.y)
+      fail('MKTPL-1012-271', 'employment_info.employment_year', `a four-digit year from 1900 to ${today.y}`);
   }
   if (absent(job.employment_status_id)) fail('MKTPL-1012-281', 'employment_info.employment_status_id', 'required');
   else {
     const status = integer(job.employment_status_id);
-    if (status === undefined || !EMPLOYMENT_STATUS_IDS.has(status)) fail('MKTPL-1012-282', 'employment_info.employment_status_id', 'one of 3, 5, 6, 7');
+    if (status === undefined || !EMPLOYMENT_STATUS_IDS.has(status))
+      fail('MKTPL-1012-282', 'employment_info.employment_status_id', 'one of 3, 5, 6, 7');
   }
   if (absent(job.annual_income)) fail('MKTPL-1012-291', 'employment_info.annual_income', 'required');
   else {
     const income = decimal(job.annual_income);
-    if (income === undefined) fail('MKTPL-1012-292', 'employment_info.annual_income', 'a number with at most 2 decimals, no symbols or commas');
+    if (income === undefined)
+      fail('MKTPL-1012-292', 'employment_info.annual_income', 'a number with at most 2 decimals, no symbols or commas');
     else if (income > ANNUAL_INCOME_MAX) fail('MKTPL-1012-293', 'employment_info.annual_income', `above ${ANNUAL_INCOME_MAX}`);
     else facts.income = income;
   }

@@ -11,7 +11,15 @@ import { endListing } from '../engine/lifecycle.js';
 import { processQueued, submitOrder } from '../engine/orders.js';
 import { approveGrant, tokenGrant } from '../oauth/grants.js';
 import { answerOffersRequest } from '../offers/assess.js';
-import type { ListingChange, Operation, OperationHost, OperationKind, OperationOf, OperationResult, OperationResults } from './operation.js';
+import type {
+  ListingChange,
+  Operation,
+  OperationHost,
+  OperationKind,
+  OperationOf,
+  OperationResult,
+  OperationResults,
+} from './operation.js';
 
 /** How operations of kind `K` are applied. */
 type Apply<K extends OperationKind> = (host: OperationHost, op: OperationOf<K>, secrets: Secrets) => OperationResults[K];
@@ -48,7 +56,10 @@ function changeListing(host: OperationHost, number: number, action: string): Lis
   if (!l) throw new ApiError(404, { code: 'NOT_FOUND', message: `No listing ${String(number)}` });
   const allowed = action === 'withdraw' ? [LISTING_STATUS.ACTIVE] : [LISTING_STATUS.ACTIVE, LISTING_STATUS.PENDING];
   if (!(allowed as number[]).includes(l.listing_status)) {
-    throw new ApiError(409, { code: 'CONFLICT', message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it` });
+    throw new ApiError(409, {
+      code: 'CONFLICT',
+      message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it`,
+    });
   }
   endListing(host.store, l, status, host.clock.now());
   return { listing_number: l.listing_number, listing_status: l.listing_status, listing_status_reason: l.listing_status_reason };

@@ -33,7 +33,12 @@ const text = (r: OpRecord, field: string): string => String(r[field]);
 const FORMS: { readonly [K in OperationKind]: RecordForm<K> } = {
   order: {
     write: (op) => ({ a: op.account, b: op.body, ...(op.delayMs !== DEFAULT_PROCESS_DELAY_MS ? { d: op.delayMs } : {}) }),
-    read: (r) => ({ kind: 'order', account: text(r, 'a'), body: text(r, 'b'), delayMs: typeof r.d === 'number' ? r.d : DEFAULT_PROCESS_DELAY_MS }),
+    read: (r) => ({
+      kind: 'order',
+      account: text(r, 'a'),
+      body: text(r, 'b'),
+      delayMs: typeof r.d === 'number' ? r.d : DEFAULT_PROCESS_DELAY_MS,
+    }),
   },
   process: { write: () => ({}), read: () => ({ kind: 'process' }) },
   listing: {

@@ -41,12 +41,22 @@ export function checkExchange(doc: DocumentChecker, exchange: Exchange): Exchang
   if (answer) {
     const mismatch = doc.checkAnswer(op, answer.status, answer.contentType, method === 'HEAD' ? undefined : answer.body);
     if (mismatch?.errors) for (const p of fieldProblems(mismatch.errors)) add('answer', `/body${p.field}`, p.problem);
-    else if (mismatch) add('answer', mismatch.part === 'status' ? '/status' : mismatch.part === 'content-type' ? '/headers/content-type' : '/body', mismatch.problem);
+    else if (mismatch)
+      add(
+        'answer',
+        mismatch.part === 'status' ? '/status' : mismatch.part === 'content-type' ? '/headers/content-type' : '/body',
+        mismatch.problem,
+      );
   }
   // An answer the proxy did not read is never passed as conforming.
   if (exchange.unread !== undefined) add('answer', '/body', exchange.unread);
   if (items.length <= MAX_ITEMS) return items;
   const kept = items.slice(0, MAX_ITEMS - 1);
-  kept.push({ direction: items[MAX_ITEMS - 1]!.direction, operation, field: '', problem: `and ${items.length - kept.length} more differences` });
+  kept.push({
+    direction: items[MAX_ITEMS - 1]!.direction,
+    operation,
+    field: '',
+    problem: `and ${items.length - kept.length} more differences`,
+  });
   return kept;
 }

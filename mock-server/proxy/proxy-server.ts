@@ -37,7 +37,17 @@ const MAX_REQUEST_BODY = 16 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 120_000;
 /** Headers of one connection, never forwarded (RFC 9110 §7.6.1), with Host (undici names the upstream) and Expect (node answers it). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 const REQUEST_ONLY = new Set(['host', 'expect', 'content-length']);
 /** The proxy's own route. */
 const JOURNAL_PATH = '/__mock/requests';
@@ -83,7 +93,14 @@ export function parseUpstream(raw: string): URL | { problem: string } {
 
 /** The header names a Connection header lists: hop-by-hop too. */
 function connectionNames(connection: string | string[] | undefined): Set<string> {
-  return new Set([connection ?? ''].flat().join(',').toLowerCase().split(',').map((s) => s.trim()));
+  return new Set(
+    [connection ?? '']
+      .flat()
+      .join(',')
+      .toLowerCase()
+      .split(',')
+      .map((s) => s.trim()),
+  );
 }
 
 /** An answer's headers to pass on: all but the hop-by-hop ones (and those its Connection names). */
@@ -157,7 +174,11 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
   const requestLog = new RequestLog(secrets, options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, realNow);
   const tally = new ViolationTally();
   const doc = sharedDocumentChecker();
-  const dispatcher = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: HEADERS_TIMEOUT_MS });
+  const dispatcher = new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    bodyTimeout: HEADERS_TIMEOUT_MS,
+  });
   const paths = new PathMemo();
   // Bound to 127.0.0.1 only: a page of another site that points its own name there (DNS rebinding)
   // would otherwise read the request log and drive the upstream through the proxy, whose Host it names.
@@ -194,7 +215,15 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     const refused = isHostRefusal(named) ? named : adminRequestRefusal({ path, method, headers: req.headers, host: named, served: hosts });
     if (!refused && target.ok && method === 'GET' && path === JOURNAL_PATH) return answerJournal(res, target.url.searchParams);
     const arrival = requestLog.arrive(req.headers.authorization);
-    const seen: Seen = { method, path, search: target.ok ? target.url.search : '', headers: req.headers, bodyText: null, status: null, violations: [] };
+    const seen: Seen = {
+      method,
+      path,
+      search: target.ok ? target.url.search : '',
+      headers: req.headers,
+      bodyText: null,
+      status: null,
+      violations: [],
+    };
     /** Set while a forwarded exchange's answer is not yet read to its end and checked: says so if the client leaves first. */
     let unfinished: (() => void) | null = null;
     res.once('close', () => {
@@ -208,17 +237,31 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     if (refused) return json(res, refused.status, refused.body);
     const body = await readBody(req);
     if (body === 'aborted') return;
-    if (body === 'too-large') return json(res, 413, { code: 'VAL0001', message: `request body: larger than the proxy holds (${MAX_REQUEST_BODY} bytes)` });
+    if (body === 'too-large')
+      return json(res, 413, { code: 'VAL0001', message: `request body: larger than the proxy holds (${MAX_REQUEST_BODY} bytes)` });
     const bodyText = body.toString('utf8');
     secrets.learnRequest(path, req.headers.authorization, req.headers['content-type'], bodyText);
     if (keepsBody(method, path, req.headers['content-type'])) seen.bodyText = bodyText;
     const requestParts = target.ok
-      ? { method, apiPath: path, query: target.url.searchParams, headers: { get: (n: string) => headerValue(req.headers, n) }, body: bodyText }
+      ? {
+          method,
+          apiPath: path,
+          query: target.url.searchParams,
+          headers: { get: (n: string) => headerValue(req.headers, n) },
+          body: bodyText,
+        }
       : null;
     // The target as sent when it is origin-form; an absolute-form one is sent as the path and query it names.
     const sentTarget = raw.startsWith('/') ? raw : target.ok ? `${target.url.pathname}${target.url.search}` : null;
     if (sentTarget === null) {
-      seen.violations = [{ direction: 'request', operation: `${method} ${path}`, field: '/path', problem: target.ok ? 'cannot be forwarded' : target.problem }];
+      seen.violations = [
+        {
+          direction: 'request',
+          operation: `${method} ${path}`,
+          field: '/path',
+          problem: target.ok ? 'cannot be forwarded' : target.problem,
+        },
+      ];
       return json(res, 400, { code: 'VAL0001', message: `request target: ${target.ok ? 'cannot be forwarded' : target.problem}` });
     }
     const check = (answer: Exchange['answer'], unread?: string): void => {
@@ -247,7 +290,10 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
         return json(res, 400, { code: 'VAL0001', message: `request: cannot be forwarded as sent (${(err as Error).message})` });
       }
       seen.fault = `upstream unreachable: ${reason}`;
-      return json(res, 502, { code: 'PROXY_UPSTREAM', message: `upstream ${upstream.origin}${prefix} cannot be reached: ${reason} (${(err as Error).message})` });
+      return json(res, 502, {
+        code: 'PROXY_UPSTREAM',
+        message: `upstream ${upstream.origin}${prefix} cannot be reached: ${reason} (${(err as Error).message})`,
+      });
     }
     const status = sent.statusCode;
     const contentType = headerValue(sent.headers, 'content-type');
@@ -300,7 +346,9 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     const text = JSON.stringify({ code: 'VAL0001', message: `request: cannot be parsed as HTTP/1.1 (${err.code ?? 'parse error'})` });
     // The answer to a HEAD carries no body, or the client reads it as a stray next answer.
     const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${head ? '' : text}`,
+    );
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
@@ -315,10 +363,17 @@ export async function startProxy(options: ProxyOptions, port = 0): Promise<Runni
     upstream,
     requestLog,
     tally,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => void dispatcher.close().then(() => resolve(), () => resolve()));
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(
+          () =>
+            void dispatcher.close().then(
+              () => resolve(),
+              () => resolve(),
+            ),
+        );
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -41,14 +41,21 @@ export class ViolationTally {
       const key = JSON.stringify([v.operation, v.direction, field, v.problem]);
       const line = this.lines.get(key);
       if (line) line.count++;
-      else if (this.lines.size < MAX_LINES) this.lines.set(key, { operation: v.operation, direction: v.direction, field, problem: v.problem, count: 1 });
+      else if (this.lines.size < MAX_LINES)
+        this.lines.set(key, { operation: v.operation, direction: v.direction, field, problem: v.problem, count: 1 });
       else this.untold++;
     }
   }
 
   /** The lines, by endpoint, then direction (request first), then field. */
   list(): TallyLine[] {
-    return [...this.lines.values()].sort((a, b) => cmp(a.operation, b.operation) || cmp(a.direction === 'request' ? 0 : 1, b.direction === 'request' ? 0 : 1) || cmp(a.field, b.field) || cmp(a.problem, b.problem));
+    return [...this.lines.values()].sort(
+      (a, b) =>
+        cmp(a.operation, b.operation)
+        || cmp(a.direction === 'request' ? 0 : 1, b.direction === 'request' ? 0 : 1)
+        || cmp(a.field, b.field)
+        || cmp(a.problem, b.problem),
+    );
   }
 
   /** The summary as printed on stop. */

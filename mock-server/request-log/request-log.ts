@@ -288,7 +288,13 @@ export class RequestLog {
     const ids: number[] = [];
     for (let id = this.nextId - 1; id >= oldest; id--) if ((this.ring[(id - 1) % this.size]!.violations?.length ?? 0) > 0) ids.push(id);
     // Without `since` the newest are chosen first; with it, those nearest to it (the oldest), still shown newest first.
-    const chosen = since === undefined ? ids.slice(offset, offset + limit) : ids.reverse().slice(offset, offset + limit).reverse();
+    const chosen =
+      since === undefined
+        ? ids.slice(offset, offset + limit)
+        : ids
+            .reverse()
+            .slice(offset, offset + limit)
+            .reverse();
     const result = chosen.map((id) => {
       const slot = (id - 1) % this.size;
       let entry = this.ring[slot]!;

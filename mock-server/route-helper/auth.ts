@@ -33,7 +33,7 @@ export function authenticate(ctx: MockContext, request: { headers: HeaderSource 
   if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
   const account = ctx.store.accounts.get(token.accountId);
   if (!account) throw invalidToken('Access token invalid');
-  const anyOf = typeof scope === 'string' ? [scope] : scope ?? [];
+  const anyOf = typeof scope === 'string' ? [scope] : (scope ?? []);
   if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
     throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
   }

@@ -81,7 +81,11 @@ export interface RouteSpec {
  * it is (a listings page, JsonPage, is written as its kept listing bytes instead).
  */
 export class JsonText {
-  constructor(private readonly text: string, readonly status = 200, readonly headers: Readonly<Record<string, string>> = {}) {}
+  constructor(
+    private readonly text: string,
+    readonly status = 200,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
 
   /** The whole text. */
   get serialised(): string {
@@ -110,7 +114,11 @@ export type Route = ((info: { request: Request; params: RouteParams }) => Promis
  * and the app finds its `route` and runs `direct` without msw (app.ts).
  */
 export class RouteHandler extends HttpHandler {
-  constructor(method: 'GET' | 'POST' | 'DELETE', path: string, readonly route: Route) {
+  constructor(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    readonly route: Route,
+  ) {
     super(method, path, route);
   }
 }
@@ -150,7 +158,10 @@ export function checkJsonContentType(request: RequestHead): void {
 }
 
 /** The list envelope of every list endpoint: one page of results and the count of all. */
-export function listEnvelope(result: readonly unknown[], total: number): { result: readonly unknown[]; result_count: number; total_count: number } {
+export function listEnvelope(
+  result: readonly unknown[],
+  total: number,
+): { result: readonly unknown[]; result_count: number; total_count: number } {
   return { result, result_count: result.length, total_count: total };
 }
 
@@ -169,7 +180,10 @@ export function paged<T>(items: readonly T[], page: Page, view: (item: T) => unk
  * the HTTP adapter writes straight to the socket instead of reading the body back (no Blob round trip).
  */
 export class JsonAnswer extends Response {
-  constructor(readonly serialised: string, init: { status?: number; headers?: Readonly<Record<string, string>> } = {}) {
+  constructor(
+    readonly serialised: string,
+    init: { status?: number; headers?: Readonly<Record<string, string>> } = {},
+  ) {
     super(serialised, { status: init.status ?? 200, headers: { ...init.headers, 'content-type': 'application/json' } });
   }
 }
@@ -206,7 +220,15 @@ export function authedRoute(ctx: MockContext, scope: string | readonly string[],
     const caller = authenticate(ctx, input.request, scope);
     if (spec.sync ?? true) ctx.engine.sync();
     // Named field by field: a spread of `input` made V8 build a new hidden class on every request.
-    return body({ request: input.request, url: input.url, root: input.root, params: input.params, zone: input.zone, page: input.page, caller });
+    return body({
+      request: input.request,
+      url: input.url,
+      root: input.root,
+      params: input.params,
+      zone: input.zone,
+      page: input.page,
+      caller,
+    });
   });
 }
 
@@ -250,7 +272,13 @@ function resolver(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput>): Rou
 }
 
 /** Runs the shared checks and the body; the result as JSON text or the body's own Response. */
-async function answer(spec: RouteSpec, run: Body<RouteInput>, request: RequestHead, params: RouteParams, basePath: string): Promise<Answer> {
+async function answer(
+  spec: RouteSpec,
+  run: Body<RouteInput>,
+  request: RequestHead,
+  params: RouteParams,
+  basePath: string,
+): Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = request.parsedUrl ?? new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);

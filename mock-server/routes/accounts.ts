@@ -6,8 +6,11 @@ import { authedRoute, http } from '../route-helper/route.js';
 /** The accounts handlers. */
 export function accountsHandlers(ctx: MockContext) {
   return [
-    http.get('*/v1/accounts/platform', authedRoute(ctx, 'read_platform_account', ({ caller, zone }) => (
-      accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, ctx.clock.now(), zone)
-    ))),
+    http.get(
+      '*/v1/accounts/platform',
+      authedRoute(ctx, 'read_platform_account', ({ caller, zone }) =>
+        accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, ctx.clock.now(), zone),
+      ),
+    ),
   ];
 }

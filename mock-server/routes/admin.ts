@@ -32,14 +32,23 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     const b = balances.get(a.id)!;
     const invested = accountOutstanding(s, a.id, now);
     return {
-      account_id: a.id, user: a.userId, external_user_id: a.externalUserId, cash: a.cash,
-      pending: b.pending, invested, total: cents(a.cash + b.pending + invested),
+      account_id: a.id,
+      user: a.userId,
+      external_user_id: a.externalUserId,
+      cash: a.cash,
+      pending: b.pending,
+      invested,
+      total: cents(a.cash + b.pending + invested),
     };
   });
   // Each user's password beside their name: what the password grant (--allow-password-grant) takes.
   const users = [...s.users.values()].map((u) => ({
-    user: u.id, name: u.name, password: userPassword(s.seed, u.id), accounts: u.accountIds,
-    email: u.email ?? null, notifications: u.email !== undefined,
+    user: u.id,
+    name: u.name,
+    password: userPassword(s.seed, u.id),
+    accounts: u.accountIds,
+    email: u.email ?? null,
+    notifications: u.email !== undefined,
   }));
   const special: Record<string, number | null> = {
     own_listing_of_dave: s.listings.find((l) => l.borrowerUserId === 'dave')?.listing_number ?? null,
@@ -74,8 +83,10 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
 export function clockState(ctx: MockContext): Record<string, unknown> {
   const m = ctx.engine.moving;
   const move = m && {
-    from: formatDateTime(m.from), to: formatDateTime(m.to),
-    days: Math.ceil((m.to - m.from) / MOVE_STEP_MS), days_done: Math.ceil((m.at - m.from) / MOVE_STEP_MS),
+    from: formatDateTime(m.from),
+    to: formatDateTime(m.to),
+    days: Math.ceil((m.to - m.from) / MOVE_STEP_MS),
+    days_done: Math.ceil((m.at - m.from) / MOVE_STEP_MS),
   };
   return { now: formatDateTime(ctx.clock.now()), frozen: ctx.clock.frozen, move };
 }
@@ -106,7 +117,8 @@ export function clockTarget(body: Record<string, unknown>, now: number): number 
     target = now + ms;
   } else {
     const t = typeof body.to === 'string' && ISO_RE.test(body.to.trim()) ? Date.parse(body.to.trim()) : NaN;
-    if (!Number.isFinite(t)) throw validationError('to', `must be an ISO 8601 time like 2026-01-31T12:00:00Z, got ${JSON.stringify(body.to)}`);
+    if (!Number.isFinite(t))
+      throw validationError('to', `must be an ISO 8601 time like 2026-01-31T12:00:00Z, got ${JSON.stringify(body.to)}`);
     if (t < now) throw validationError('to', `is before the mock's current time ${formatDateTime(now)}; the clock only moves forward`);
     target = t;
   }
@@ -117,25 +129,51 @@ export function clockTarget(body: Record<string, unknown>, now: number): number 
 /** The admin handlers. */
 export function adminHandlers(ctx: MockContext) {
   return [
-    http.post('*/__mock/reset', route(ctx, async () => {
-      // A new world replaces the one a clock move is stepping through only once that move has ended.
-      await ctx.engine.afterMove(() => ctx.reset());
-      return stateSummary(ctx);
-    })),
-    http.get('*/__mock/state', route(ctx, () => stateSummary(ctx), { sync: true })),
-    http.post('*/__mock/clock', route(ctx, async ({ request }) => {
-      const body = await jsonBody(request);
-      // A day at a time (Engine.moveClock): other requests are answered between the days; the world is at `to` when this answers.
-      const { from, to } = await ctx.engine.moveClock((now) => clockTarget(body, now));
-      return { now: formatDateTime(to), moved_ms: to - from };
-    }, { json: true, sync: true })),
-    http.get('*/__mock/clock', route(ctx, () => clockState(ctx), { sync: true })),
-    http.post('*/__mock/process', route(ctx, () => ({ processed: ctx.perform({ kind: 'process' }) }))),
-    http.get('*/__mock/faults', route(ctx, () => ctx.faults.get())),
-    http.post('*/__mock/faults', route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true })),
+    http.post(
+      '*/__mock/reset',
+      route(ctx, async () => {
+        // A new world replaces the one a clock move is stepping through only once that move has ended.
+        await ctx.engine.afterMove(() => ctx.reset());
+        return stateSummary(ctx);
+      }),
+    ),
+    http.get(
+      '*/__mock/state',
+      route(ctx, () => stateSummary(ctx), { sync: true }),
+    ),
+    http.post(
+      '*/__mock/clock',
+      route(
+        ctx,
+        async ({ request }) => {
+          const body = await jsonBody(request);
+          // A day at a time (Engine.moveClock): other requests are answered between the days; the world is at `to` when this answers.
+          const { from, to } = await ctx.engine.moveClock((now) => clockTarget(body, now));
+          return { now: formatDateTime(to), moved_ms: to - from };
+        },
+        { json: true, sync: true },
+      ),
+    ),
+    http.get(
+      '*/__mock/clock',
+      route(ctx, () => clockState(ctx), { sync: true }),
+    ),
+    http.post(
+      '*/__mock/process',
+      route(ctx, () => ({ processed: ctx.perform({ kind: 'process' }) })),
+    ),
+    http.get(
+      '*/__mock/faults',
+      route(ctx, () => ctx.faults.get()),
+    ),
+    http.post(
+      '*/__mock/faults',
+      route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true }),
+    ),
     // The operation syncs the world itself (operations/perform.ts).
-    http.post('*/__mock/listings/:number/:action', route(ctx, ({ params }) => (
-      ctx.perform({ kind: 'listing', listing: Number(params.number), action: String(params.action) })
-    ))),
+    http.post(
+      '*/__mock/listings/:number/:action',
+      route(ctx, ({ params }) => ctx.perform({ kind: 'listing', listing: Number(params.number), action: String(params.action) })),
+    ),
   ];
 }

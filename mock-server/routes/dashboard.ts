@@ -26,6 +26,9 @@ function errorPage(): Response {
 export function dashboardHandlers(ctx: MockContext) {
   const page = dashboardHtml(`${ctx.options.basePath ?? ''}${MOCK_ADMIN_PREFIX}`);
   return [
-    http.get(`*${MOCK_ADMIN_PREFIX}`, route(ctx, () => new Response(page, { headers: HEADERS }), { browser: errorPage })),
+    http.get(
+      `*${MOCK_ADMIN_PREFIX}`,
+      route(ctx, () => new Response(page, { headers: HEADERS }), { browser: errorPage }),
+    ),
   ];
 }

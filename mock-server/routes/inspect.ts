@@ -39,25 +39,47 @@ function messageView(m: Message): OutboxMessage {
 export function inspectHandlers(ctx: MockContext, requestLog: RequestLog) {
   return [
     // The request log is no part of the world: reading or clearing it changes nothing the state file keeps.
-    http.get('*/__mock/requests', route(ctx, ({ url, page }) => {
-      const since = readSince(url.searchParams);
-      const onlyViolations = readViolationsFilter(url.searchParams);
-      const { offset, limit } = page();
-      const { result, total } = onlyViolations ? requestLog.listViolations(limit, since, offset) : requestLog.list(limit, since, offset);
-      return listEnvelope(result, total);
-    }, { list: INSPECT_PAGE })),
-    http.delete('*/__mock/requests', route(ctx, () => ({ cleared: requestLog.clear() }), { writes: false })),
-    http.get('*/__mock/outbox', route(ctx, ({ url, page }) => {
-      const to = url.searchParams.get('to')?.trim().toLowerCase();
-      const orderId = url.searchParams.get('order_id')?.trim().toLowerCase();
-      const newestFirst: Message[] = [];
-      const messages = ctx.store.outbox.messages;
-      for (let i = messages.length - 1; i >= 0; i--) {
-        const m = messages[i]!;
-        if ((to === undefined || m.to.toLowerCase() === to) && (orderId === undefined || m.order_id === orderId)) newestFirst.push(m);
-      }
-      return paged(newestFirst, page(), messageView);
-    }, { list: INSPECT_PAGE, sync: true })),
-    http.delete('*/__mock/outbox', route(ctx, () => ({ cleared: ctx.perform({ kind: 'outbox-clear' }) }))),
+    http.get(
+      '*/__mock/requests',
+      route(
+        ctx,
+        ({ url, page }) => {
+          const since = readSince(url.searchParams);
+          const onlyViolations = readViolationsFilter(url.searchParams);
+          const { offset, limit } = page();
+          const { result, total } = onlyViolations
+            ? requestLog.listViolations(limit, since, offset)
+            : requestLog.list(limit, since, offset);
+          return listEnvelope(result, total);
+        },
+        { list: INSPECT_PAGE },
+      ),
+    ),
+    http.delete(
+      '*/__mock/requests',
+      route(ctx, () => ({ cleared: requestLog.clear() }), { writes: false }),
+    ),
+    http.get(
+      '*/__mock/outbox',
+      route(
+        ctx,
+        ({ url, page }) => {
+          const to = url.searchParams.get('to')?.trim().toLowerCase();
+          const orderId = url.searchParams.get('order_id')?.trim().toLowerCase();
+          const newestFirst: Message[] = [];
+          const messages = ctx.store.outbox.messages;
+          for (let i = messages.length - 1; i >= 0; i--) {
+            const m = messages[i]!;
+            if ((to === undefined || m.to.toLowerCase() === to) && (orderId === undefined || m.order_id === orderId)) newestFirst.push(m);
+          }
+          return paged(newestFirst, page(), messageView);
+        },
+        { list: INSPECT_PAGE, sync: true },
+      ),
+    ),
+    http.delete(
+      '*/__mock/outbox',
+      route(ctx, () => ({ cleared: ctx.perform({ kind: 'outbox-clear' }) })),
+    ),
   ];
 }

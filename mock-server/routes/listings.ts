@@ -72,7 +72,12 @@ export function listingsSearch(ctx: MockContext): Route {
     // (it goes with it): a page of its rows' kept bytes was ~28 chunks, whose writev was half the mock's CPU on the 25-row page under load.
     const pages = store.index.keptPages;
     const kept = pages.get(query);
-    if (kept && kept.version === ctx.engine.version && kept.listings === store.index.listingsVersion && kept.participation === participation) {
+    if (
+      kept
+      && kept.version === ctx.engine.version
+      && kept.listings === store.index.listingsVersion
+      && kept.participation === participation
+    ) {
       return new JsonPage([kept.bytes]);
     }
     const { page, total } = runListingQuery(store, query, participation);
@@ -84,7 +89,12 @@ export function listingsSearch(ctx: MockContext): Route {
       // Kept under the versions as they stand after the search: a search may bring the listing indexes up, which moves the
       // listings' version, and with it the caller's participation map (the same holdings: the search changes none).
       const version = ctx.engine.version;
-      pages.set(query, { version, listings: store.index.listingsVersion, participation: keptParticipation(store, version, caller.accountId), bytes: answer.body() });
+      pages.set(query, {
+        version,
+        listings: store.index.listingsVersion,
+        participation: keptParticipation(store, version, caller.accountId),
+        bytes: answer.body(),
+      });
     }
     return answer;
   });

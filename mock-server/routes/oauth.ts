@@ -25,16 +25,21 @@ function html(status: number, body: string, headers: Record<string, string> = {}
 function htmlError(err: ApiError | undefined): Response {
   if (!err) return html(500, errorPage(500, 'server_error', 'Application Error'));
   const { error, error_description: description } = err.body;
-  return html(err.status, errorPage(err.status, typeof error === 'string' ? error : 'error', typeof description === 'string' ? description : err.message));
+  return html(
+    err.status,
+    errorPage(err.status, typeof error === 'string' ? error : 'error', typeof description === 'string' ? description : err.message),
+  );
 }
 
 /** Checks client_id and response_type of an authorization request. */
 function checkRequest(ctx: MockContext, params: URLSearchParams): OAuthClient {
   const client = findClient(ctx, params.get('client_id'));
-  if (!client) throw oauthError(401, 'unauthorized', params.get('client_id') ? `Unknown client_id '${params.get('client_id')}'` : 'Missing client_id');
+  if (!client)
+    throw oauthError(401, 'unauthorized', params.get('client_id') ? `Unknown client_id '${params.get('client_id')}'` : 'Missing client_id');
   const responseType = params.get('response_type');
   if (!responseType) throw oauthError(400, 'invalid_request', 'Missing response_type (expected auth_key)');
-  if (responseType !== 'auth_key') throw oauthError(400, 'invalid_request', `Unsupported response_type '${responseType}' (expected auth_key)`);
+  if (responseType !== 'auth_key')
+    throw oauthError(400, 'invalid_request', `Unsupported response_type '${responseType}' (expected auth_key)`);
   return client;
 }
 
@@ -77,37 +82,59 @@ export function oauthHandlers(ctx: MockContext) {
   autoApproveAccount(ctx);
   return [
     // The consent page approves at once for a remembered or --auto-approve user: a GET that writes.
-    http.get('*/oauth', route(ctx, ({ request, url }) => {
-      const client = checkRequest(ctx, url.searchParams);
-      const state = url.searchParams.get('state');
-      const auto = autoApproveAccount(ctx);
-      if (auto) return approveAndRedirect(ctx, client, auto, scopesFor('read_write'), state);
-      const remembered = sessionAccount(request);
-      const grant = remembered ? findGrant(ctx, client.clientId, remembered) : undefined;
-      if (grant && ctx.store.accounts.has(grant.accountId)) return approveAndRedirect(ctx, client, grant.accountId, grant.scopes, state);
-      const users = [...ctx.store.users.values()];
-      return html(200, consentPage({ client, state, users, accounts: ctx.store.accounts, action: url.pathname }));
-    }, { browser: htmlError, writes: true })),
-    http.post('*/oauth', route(ctx, async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      const client = checkRequest(ctx, form);
-      const state = form.get('state');
-      const decision = form.get('decision');
-      if (decision === 'cancel') return redirectBack(client, { error_code: 'userCancellation', state });
-      if (decision !== 'allow') throw oauthError(400, 'invalid_request', 'decision must be allow or cancel');
-      const accountId = form.get('account') ?? '';
-      if (!ctx.store.accounts.has(accountId)) throw oauthError(400, 'invalid_request', `Unknown investor account '${accountId}'`);
-      const access = form.get('access') ?? 'read_write';
-      if (access !== 'read_write' && access !== 'read_only') throw oauthError(400, 'invalid_request', 'access must be read_write or read_only');
-      return approveAndRedirect(ctx, client, accountId, scopesFor(access as Access), state);
-    }, { browser: htmlError })),
-    http.post('*/v1/security/oauth/token', route(ctx, async ({ request }) => {
-      const type = request.headers.get('content-type') ?? '';
-      if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
-      }
-      const body = ctx.perform({ kind: 'token', form: await request.text() });
-      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
-    })),
+    http.get(
+      '*/oauth',
+      route(
+        ctx,
+        ({ request, url }) => {
+          const client = checkRequest(ctx, url.searchParams);
+          const state = url.searchParams.get('state');
+          const auto = autoApproveAccount(ctx);
+          if (auto) return approveAndRedirect(ctx, client, auto, scopesFor('read_write'), state);
+          const remembered = sessionAccount(request);
+          const grant = remembered ? findGrant(ctx, client.clientId, remembered) : undefined;
+          if (grant && ctx.store.accounts.has(grant.accountId))
+            return approveAndRedirect(ctx, client, grant.accountId, grant.scopes, state);
+          const users = [...ctx.store.users.values()];
+          return html(200, consentPage({ client, state, users, accounts: ctx.store.accounts, action: url.pathname }));
+        },
+        { browser: htmlError, writes: true },
+      ),
+    ),
+    http.post(
+      '*/oauth',
+      route(
+        ctx,
+        async ({ request }) => {
+          const form = new URLSearchParams(await request.text());
+          const client = checkRequest(ctx, form);
+          const state = form.get('state');
+          const decision = form.get('decision');
+          if (decision === 'cancel') return redirectBack(client, { error_code: 'userCancellation', state });
+          if (decision !== 'allow') throw oauthError(400, 'invalid_request', 'decision must be allow or cancel');
+          const accountId = form.get('account') ?? '';
+          if (!ctx.store.accounts.has(accountId)) throw oauthError(400, 'invalid_request', `Unknown investor account '${accountId}'`);
+          const access = form.get('access') ?? 'read_write';
+          if (access !== 'read_write' && access !== 'read_only')
+            throw oauthError(400, 'invalid_request', 'access must be read_write or read_only');
+          return approveAndRedirect(ctx, client, accountId, scopesFor(access as Access), state);
+        },
+        { browser: htmlError },
+      ),
+    ),
+    http.post(
+      '*/v1/security/oauth/token',
+      route(ctx, async ({ request }) => {
+        const type = request.headers.get('content-type') ?? '';
+        if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+          throw oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+        }
+        const body = ctx.perform({ kind: 'token', form: await request.text() });
+        return new Response(JSON.stringify(body), {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' },
+        });
+      }),
+    ),
   ];
 }

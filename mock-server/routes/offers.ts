@@ -23,17 +23,27 @@ async function readJson(request: RequestHead): Promise<unknown> {
 export function offersHandlers(ctx: MockContext) {
   return [
     // Any live token will do (the partner code in the body is what is checked); offers never read the market, so no sync.
-    http.post('*/v1/marketplace/application/offers', authedRoute(ctx, [], async ({ request, root }) => (
-      ctx.perform({ kind: 'offers', body: await readJson(request), origin: root })
-    ), { json: true, sync: false })),
-    http.get(`*${OFFER_PAGES_PATH}/:code`, route(ctx, ({ params }) => {
-      const record = ctx.store.offerRecords.get(String(params.code));
-      return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);
-    })),
-    http.get(`*${OFFER_PAGES_PATH}/:code/:offerId`, route(ctx, ({ params }) => {
-      const record = ctx.store.offerRecords.get(String(params.code));
-      const offer = record?.offers.find((o) => String(o.id) === params.offerId);
-      return record && offer ? offerPage(record, offer) : notFoundPage(`Offer ${String(params.offerId)} of ${String(params.code)}`);
-    })),
+    http.post(
+      '*/v1/marketplace/application/offers',
+      authedRoute(ctx, [], async ({ request, root }) => ctx.perform({ kind: 'offers', body: await readJson(request), origin: root }), {
+        json: true,
+        sync: false,
+      }),
+    ),
+    http.get(
+      `*${OFFER_PAGES_PATH}/:code`,
+      route(ctx, ({ params }) => {
+        const record = ctx.store.offerRecords.get(String(params.code));
+        return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);
+      }),
+    ),
+    http.get(
+      `*${OFFER_PAGES_PATH}/:code/:offerId`,
+      route(ctx, ({ params }) => {
+        const record = ctx.store.offerRecords.get(String(params.code));
+        const offer = record?.offers.find((o) => String(o.id) === params.offerId);
+        return record && offer ? offerPage(record, offer) : notFoundPage(`Offer ${String(params.offerId)} of ${String(params.code)}`);
+      }),
+    ),
   ];
 }

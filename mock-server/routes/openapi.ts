@@ -5,9 +5,12 @@ import { http, route } from '../route-helper/route.js';
 /** The document handler; its servers entry is root_url as the caller reached it (origin and base path). */
 export function openApiHandlers(ctx: MockContext) {
   return [
-    http.get('*/openapi.json', route(ctx, async ({ root }) => {
-      const { buildOpenApiDocument } = await import('../../src/contract/openapi/document.js');
-      return buildOpenApiDocument(root);
-    })),
+    http.get(
+      '*/openapi.json',
+      route(ctx, async ({ root }) => {
+        const { buildOpenApiDocument } = await import('../../src/contract/openapi/document.js');
+        return buildOpenApiDocument(root);
+      }),
+    ),
   ];
 }

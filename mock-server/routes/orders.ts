@@ -31,10 +31,20 @@ export const ORDERS_PATH = '/v1/orders';
  * itself (operations/perform.ts), so the route does not before it.
  */
 export function orderSubmit(ctx: MockContext): Route {
-  return authedRoute(ctx, 'write_invest_order', async ({ caller, request, zone }) => {
-    const order = ctx.perform({ kind: 'order', account: caller.accountId, body: await request.text(), delayMs: ctx.engine.processDelayMs });
-    return createdOrderView(ctx.store, order, zone);
-  }, { json: true, sync: false });
+  return authedRoute(
+    ctx,
+    'write_invest_order',
+    async ({ caller, request, zone }) => {
+      const order = ctx.perform({
+        kind: 'order',
+        account: caller.accountId,
+        body: await request.text(),
+        delayMs: ctx.engine.processDelayMs,
+      });
+      return createdOrderView(ctx.store, order, zone);
+    },
+    { json: true, sync: false },
+  );
 }
 
 /** The orders handlers. */
@@ -42,23 +52,40 @@ export function ordersHandlers(ctx: MockContext) {
   return [
     http.post(`*${ORDERS_PATH}`, orderSubmit(ctx)),
     // Only the page asked for is viewed.
-    http.get('*/v1/orders', authedRoute(ctx, READ_SCOPES, ({ caller, zone, page }) => (
-      paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone))
-    ), { list: PAGINATION.orders })),
-    http.get('*/v1/orders/:orderId', authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) => (
-      orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone)
-    ))),
-    http.get('*/v1/orders/:orderId/listings', authedRoute(ctx, READ_SCOPES, ({ caller, url, params, zone, page }) => {
-      const order = findOrder(ctx, caller.accountId, String(params.orderId));
-      page(); // paging is checked after the order, before sorting and the status
-      const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_SORT_FIELDS, [{ field: 'listing_number', desc: true }]);
-      const status = url.searchParams.get('status');
-      if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
-        throw validationError('status', `must be one of ${BID_STATUSES.join(', ')}, got '${status}'`);
-      }
-      let items = order.bids.map((b) => orderListingView(ctx.store, order, b, zone));
-      if (status !== null) items = items.filter((i) => i.status === status.trim().toUpperCase());
-      return sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
-    }, { list: PAGINATION.orderListings })),
+    http.get(
+      '*/v1/orders',
+      authedRoute(
+        ctx,
+        READ_SCOPES,
+        ({ caller, zone, page }) => paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone)),
+        { list: PAGINATION.orders },
+      ),
+    ),
+    http.get(
+      '*/v1/orders/:orderId',
+      authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) =>
+        orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone),
+      ),
+    ),
+    http.get(
+      '*/v1/orders/:orderId/listings',
+      authedRoute(
+        ctx,
+        READ_SCOPES,
+        ({ caller, url, params, zone, page }) => {
+          const order = findOrder(ctx, caller.accountId, String(params.orderId));
+          page(); // paging is checked after the order, before sorting and the status
+          const sort = parseSortBy(url.searchParams.get('sort_by'), ORDER_LISTING_SORT_FIELDS, [{ field: 'listing_number', desc: true }]);
+          const status = url.searchParams.get('status');
+          if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
+            throw validationError('status', `must be one of ${BID_STATUSES.join(', ')}, got '${status}'`);
+          }
+          let items = order.bids.map((b) => orderListingView(ctx.store, order, b, zone));
+          if (status !== null) items = items.filter((i) => i.status === status.trim().toUpperCase());
+          return sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
+        },
+        { list: PAGINATION.orderListings },
+      ),
+    ),
   ];
 }

@@ -17,7 +17,8 @@ function loanNumbers(params: URLSearchParams): number[] {
   const out = new Set<number>();
   for (const text of values.join(',').split(',')) {
     const item = text.trim();
-    if (!/^\d{1,15}$/.test(item)) throw validationError('loan_number', `must be loan numbers separated by commas, got '${item.slice(0, 40)}'`);
+    if (!/^\d{1,15}$/.test(item))
+      throw validationError('loan_number', `must be loan numbers separated by commas, got '${item.slice(0, 40)}'`);
     out.add(Number(item));
   }
   return [...out];
@@ -41,19 +42,27 @@ function newestFirst(a: PaymentRow, b: PaymentRow): number {
 /** The payments handlers. */
 export function paymentsHandlers(ctx: MockContext) {
   return [
-    http.get('*/v1/loans/payments', authedRoute(ctx, 'read_loan', ({ caller, url, zone, page }) => {
-      const asked = page();
-      const numbers = loanNumbers(url.searchParams);
-      const from = since(url.searchParams, zone);
-      const rows: PaymentRow[] = [];
-      for (const n of numbers) {
-        const loan = ctx.store.loans.get(n);
-        // A loan the caller holds no note in (or no loan at all) has no rows for it: not an error.
-        if (!loan) continue;
-        for (const row of paymentRows(ctx.store, loan, caller.accountId)) if (from === null || row.payment.at >= from) rows.push(row);
-      }
-      rows.sort(newestFirst);
-      return paged(rows, asked, (row) => paymentAnswer(ctx.store, row, zone));
-    }, { list: PAGINATION.payments })),
+    http.get(
+      '*/v1/loans/payments',
+      authedRoute(
+        ctx,
+        'read_loan',
+        ({ caller, url, zone, page }) => {
+          const asked = page();
+          const numbers = loanNumbers(url.searchParams);
+          const from = since(url.searchParams, zone);
+          const rows: PaymentRow[] = [];
+          for (const n of numbers) {
+            const loan = ctx.store.loans.get(n);
+            // A loan the caller holds no note in (or no loan at all) has no rows for it: not an error.
+            if (!loan) continue;
+            for (const row of paymentRows(ctx.store, loan, caller.accountId)) if (from === null || row.payment.at >= from) rows.push(row);
+          }
+          rows.sort(newestFirst);
+          return paged(rows, asked, (row) => paymentAnswer(ctx.store, row, zone));
+        },
+        { list: PAGINATION.payments },
+      ),
+    ),
   ];
 }

@@ -41,50 +41,85 @@ function noSnapshot(name: string): ApiError {
 /** The snapshot handlers. */
 export function snapshotHandlers(ctx: MockContext) {
   return [
-    http.get('*/__mock/snapshots', route(ctx, async () => (await ctx.snapshots.list()).map(snapshotView), { list: SNAPSHOT_PAGE })),
+    http.get(
+      '*/__mock/snapshots',
+      route(ctx, async () => (await ctx.snapshots.list()).map(snapshotView), { list: SNAPSHOT_PAGE }),
+    ),
     // A save changes no world: nothing for the state file; the text is taken once no move runs (the world where it ended), settled
     // as a reader sees it (a move leaves that to its readers: an unsettled text, loaded, would lose the steps it lacks for good).
-    http.post('*/__mock/snapshots', route(ctx, async ({ request }) => {
-      // A world that holds changes its log could not keep (a failed rollback) is not saved for later loads.
-      const refusal = ctx.durability.refusal;
-      if (refusal) throw refusal;
-      const body = await jsonBody(request);
-      const name = checkedName(body.name);
-      if (body.replace !== undefined && typeof body.replace !== 'boolean') throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);
-      const { text, now, listings } = await ctx.engine.afterMove(() => {
-        ctx.engine.settle();
-        return { text: serializeState(ctx.store, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.store.listings.length };
-      });
-      const saved = await ctx.snapshots.save(name, text, now, listings, body.replace === true);
-      if (saved === EXISTS) throw new ApiError(409, { code: 'CONFLICT', message: `Snapshot '${name}' exists; send "replace": true to overwrite it` });
-      return snapshotView(saved);
-    }, { json: true, sync: true, writes: false })),
-    http.get('*/__mock/snapshots/:name', route(ctx, async ({ params }) => {
-      const name = nameParam(params);
-      const found = (await ctx.snapshots.list()).find((s) => s.name === name);
-      if (!found) throw noSnapshot(name);
-      return snapshotView(found);
-    })),
-    http.delete('*/__mock/snapshots/:name', route(ctx, async ({ params }) => {
-      const name = nameParam(params);
-      if (!(await ctx.snapshots.remove(name))) throw noSnapshot(name);
-      return { deleted: name };
-    }, { writes: false })),
+    http.post(
+      '*/__mock/snapshots',
+      route(
+        ctx,
+        async ({ request }) => {
+          // A world that holds changes its log could not keep (a failed rollback) is not saved for later loads.
+          const refusal = ctx.durability.refusal;
+          if (refusal) throw refusal;
+          const body = await jsonBody(request);
+          const name = checkedName(body.name);
+          if (body.replace !== undefined && typeof body.replace !== 'boolean')
+            throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);
+          const { text, now, listings } = await ctx.engine.afterMove(() => {
+            ctx.engine.settle();
+            return { text: serializeState(ctx.store, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.store.listings.length };
+          });
+          const saved = await ctx.snapshots.save(name, text, now, listings, body.replace === true);
+          if (saved === EXISTS)
+            throw new ApiError(409, { code: 'CONFLICT', message: `Snapshot '${name}' exists; send "replace": true to overwrite it` });
+          return snapshotView(saved);
+        },
+        { json: true, sync: true, writes: false },
+      ),
+    ),
+    http.get(
+      '*/__mock/snapshots/:name',
+      route(ctx, async ({ params }) => {
+        const name = nameParam(params);
+        const found = (await ctx.snapshots.list()).find((s) => s.name === name);
+        if (!found) throw noSnapshot(name);
+        return snapshotView(found);
+      }),
+    ),
+    http.delete(
+      '*/__mock/snapshots/:name',
+      route(
+        ctx,
+        async ({ params }) => {
+          const name = nameParam(params);
+          if (!(await ctx.snapshots.remove(name))) throw noSnapshot(name);
+          return { deleted: name };
+        },
+        { writes: false },
+      ),
+    ),
     // Loading changes the world: its answer waits until the state file holds the new one (route-helper/route.ts).
-    http.post('*/__mock/snapshots/:name/load', route(ctx, async ({ params }) => {
-      const name = nameParam(params);
-      let saved;
-      try {
-        saved = await ctx.snapshots.read(name);
-      } catch (err) {
-        if (err instanceof StateFileError) throw new ApiError(409, { code: 'CONFLICT', message: `Snapshot '${name}' cannot be loaded: ${err.message}` });
-        throw err;
-      }
-      if (!saved) throw noSnapshot(name);
-      const savedAt = saved.now;
-      // As reset: a world a clock move is stepping through is replaced only once that move has ended.
-      await ctx.engine.afterMove(() => ctx.replaceWorld(saved));
-      return { loaded: name, saved_now: formatDateTime(savedAt), now: formatDateTime(ctx.clock.now()), listings: ctx.store.listings.length };
-    }, { sync: true })),
+    http.post(
+      '*/__mock/snapshots/:name/load',
+      route(
+        ctx,
+        async ({ params }) => {
+          const name = nameParam(params);
+          let saved;
+          try {
+            saved = await ctx.snapshots.read(name);
+          } catch (err) {
+            if (err instanceof StateFileError)
+              throw new ApiError(409, { code: 'CONFLICT', message: `Snapshot '${name}' cannot be loaded: ${err.message}` });
+            throw err;
+          }
+          if (!saved) throw noSnapshot(name);
+          const savedAt = saved.now;
+          // As reset: a world a clock move is stepping through is replaced only once that move has ended.
+          await ctx.engine.afterMove(() => ctx.replaceWorld(saved));
+          return {
+            loaded: name,
+            saved_now: formatDateTime(savedAt),
+            now: formatDateTime(ctx.clock.now()),
+            listings: ctx.store.listings.length,
+          };
+        },
+        { sync: true },
+      ),
+    ),
   ];
 }

@@ -22,10 +22,17 @@ function readState(params: URLSearchParams): WebhookState | undefined {
 export function webhookHandlers(ctx: MockContext, webhooks: Webhooks | null) {
   return [
     // Deliveries are no part of the world: reading them changes nothing the state keeps.
-    http.get('*/__mock/webhooks', route(ctx, ({ url, page }) => {
-      const state = readState(url.searchParams);
-      const counts = webhooks?.counts() ?? { pending: 0, delivered: 0, failed: 0, dropped: 0 };
-      return { ...paged(webhooks?.list(state) ?? [], page()), counts };
-    }, { list: WEBHOOK_PAGE })),
+    http.get(
+      '*/__mock/webhooks',
+      route(
+        ctx,
+        ({ url, page }) => {
+          const state = readState(url.searchParams);
+          const counts = webhooks?.counts() ?? { pending: 0, delivered: 0, failed: 0, dropped: 0 };
+          return { ...paged(webhooks?.list(state) ?? [], page()), counts };
+        },
+        { list: WEBHOOK_PAGE },
+      ),
+    ),
   ];
 }

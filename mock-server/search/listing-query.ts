@@ -38,13 +38,27 @@ export interface ListingQuery {
 export function parseListingQuery(params: URLSearchParams, zone: string | undefined): ListingQuery {
   const s = asValidation(() => readListingSearch(params, zone));
   const predicates: Predicate[] = [
-    ...s.booleans.map(({ field, value }): Predicate => (l) => fieldOf(l, field) === value),
+    ...s.booleans.map(
+      ({ field, value }): Predicate =>
+        (l) =>
+          fieldOf(l, field) === value,
+    ),
     ...s.multivalues.map(({ field, type, values }) => multivaluePredicate(field, type, values)),
     ...s.ranges.map(rangePredicate),
   ];
   const page = parsePage(params, PAGINATION.listings);
   const biddable = s.biddable ?? true;
-  const key = JSON.stringify([s.booleans, s.multivalues, s.ranges, s.biddable, s.invested, s.wholeLoan, s.excludeCoBorrower, s.byNumber, s.sort]);
+  const key = JSON.stringify([
+    s.booleans,
+    s.multivalues,
+    s.ranges,
+    s.biddable,
+    s.invested,
+    s.wholeLoan,
+    s.excludeCoBorrower,
+    s.byNumber,
+    s.sort,
+  ]);
   return {
     search: s,
     key,
@@ -88,20 +102,18 @@ export function scanListingQuery(
   participation: ReadonlyMap<number, number>,
 ): { page: Listing[]; total: number } {
   const typeId = q.wholeLoan ? 2 : 1;
-  const pool: Predicate = q.biddable
-    ? (l) => l.listing_status === LISTING_STATUS.ACTIVE
-    : (l) => l.loan_number !== null;
+  const pool: Predicate = q.biddable ? (l) => l.listing_status === LISTING_STATUS.ACTIVE : (l) => l.loan_number !== null;
   const preds = q.predicates;
   const matches = (l: Listing): boolean => {
     if (!pool(l) || l.investment_typeid !== typeId) return false;
     if (q.excludeCoBorrower && l.co_borrower_application) return false;
-    if (q.invested !== null && (participation.has(l.listing_number) !== q.invested)) return false;
+    if (q.invested !== null && participation.has(l.listing_number) !== q.invested) return false;
     for (const p of preds) if (!p(l)) return false;
     return true;
   };
   if (q.sort.length > 0) {
     const hits = all.filter(matches);
-    sortBy(hits, q.sort, (l, f) => (f === 'amount_participation' ? participation.get(l.listing_number) ?? 0 : fieldOf(l, f)));
+    sortBy(hits, q.sort, (l, f) => (f === 'amount_participation' ? (participation.get(l.listing_number) ?? 0) : fieldOf(l, f)));
     return { page: hits.slice(q.offset, q.offset + q.limit), total: hits.length };
   }
   const page: Listing[] = [];

@@ -44,7 +44,14 @@ function candidates(store: Store, index: ListingIndex, q: ListingQuery, particip
   for (const { field, value } of s.booleans) andInto(cand, union(positionsWith(store, field, [value]), n));
   for (const { field, type, values } of s.multivalues) {
     const wanted = type === 'integer' ? values.map(Number) : values;
-    if (field === 'listing_status') andInto(cand, union(wanted.map((v) => index.byStatus.get(v as number)), n));
+    if (field === 'listing_status')
+      andInto(
+        cand,
+        union(
+          wanted.map((v) => index.byStatus.get(v as number)),
+          n,
+        ),
+      );
     else if (field === 'listing_number') andInto(cand, positionsOf(index, store.listings, wanted as number[], n));
     else andInto(cand, union(positionsWith(store, field, wanted), n));
   }
@@ -76,7 +83,13 @@ function pageOf(entry: QueryCacheEntry, q: ListingQuery, all: readonly Listing[]
  * cleared, the count is a popcount and a page is read off the bits (a list of 77,000 matches at a
  * million listings was most of a search). Sorted, they are listed and put in order.
  */
-function search(store: Store, index: ListingIndex, q: ListingQuery, participation: ReadonlyMap<number, number>, key: string): QueryCacheEntry {
+function search(
+  store: Store,
+  index: ListingIndex,
+  q: ListingQuery,
+  participation: ReadonlyMap<number, number>,
+  key: string,
+): QueryCacheEntry {
   const all = store.listings;
   const tests = q.search.ranges.map(rangeTest);
   const cand = candidates(store, index, q, participation);
@@ -114,25 +127,35 @@ function search(store: Store, index: ListingIndex, q: ListingQuery, participatio
 function ordered(matches: Listing[], clauses: SortClause[], participation: ReadonlyMap<number, number>): Listing[] {
   const keys = keyArrays(clauses.length, matches.length);
   // The caller's participation is no field of a listing: it is read from the caller's map (0 where none, as the row shows it).
-  const sortGetter = (field: string) => (field === 'amount_participation' ? (l: Listing) => participation.get(l.listing_number) ?? 0 : getter(field));
+  const sortGetter = (field: string) =>
+    field === 'amount_participation' ? (l: Listing) => participation.get(l.listing_number) ?? 0 : getter(field);
   for (let c = 0; c < clauses.length; c++) {
     const get = sortGetter(clauses[c]!.field);
     const k = keys[c]!;
     for (let i = 0; i < matches.length; i++) {
       const v = get(matches[i]!);
       if (typeof v === 'number' && v === v) k[i] = v;
-      else if (v === null) k[i] = NaN; // nulls sort last, as in sortBy
+      else if (v === null)
+        k[i] = NaN; // nulls sort last, as in sortBy
       else return orderBy(matches, clauses, (l, f) => sortGetter(f)(l));
     }
   }
-  const order = radixOrder(keys, clauses.map((c) => c.desc), matches.length);
+  const order = radixOrder(
+    keys,
+    clauses.map((c) => c.desc),
+    matches.length,
+  );
   const out = new Array<Listing>(order.length);
   for (let i = 0; i < order.length; i++) out[i] = matches[order[i]!]!;
   return out;
 }
 
 /** The page of matches and the total count, in the query's order, from the indexes. */
-export function runListingQuery(store: Store, q: ListingQuery, participation: ReadonlyMap<number, number>): { page: Listing[]; total: number } {
+export function runListingQuery(
+  store: Store,
+  q: ListingQuery,
+  participation: ReadonlyMap<number, number>,
+): { page: Listing[]; total: number } {
   const index = listingIndex(store);
   // The caller's participation is part of the answer when the query filters or sorts by it.
   const byParticipation = q.sort.some((c) => c.field === 'amount_participation');

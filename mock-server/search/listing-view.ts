@@ -22,7 +22,9 @@ const CO_BORROWER_FIELDS = new Set(['combined_dti_wplatform_loan', 'combined_sta
 const DEPRECATED_FIELDS: ReadonlySet<string> = new Set(DEPRECATED_YIELD_FIELDS);
 const LOAN_FIELDS = new Set(['loan_number', 'loan_origination_date']);
 const COMPUTED = new Set([
-  'amount_participation', 'credit_bureau_values_bureau1', 'credit_bureau_values_bureau2',
+  'amount_participation',
+  'credit_bureau_values_bureau1',
+  'credit_bureau_values_bureau2',
   'credit_bureau_values_bureau2_indexed',
 ]);
 

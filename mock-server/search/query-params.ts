@@ -69,13 +69,15 @@ export function orderBy<T>(items: readonly T[], clauses: SortClause[], value: (i
   if (clauses.length === 0) return [...items];
   // The sort is stable, so items the clauses leave tied keep their order in `items`.
   const keys = clauses.map((c) => items.map((item) => value(item, c.field)));
-  const order = items.map((_, i) => i).sort((a, b) => {
-    for (let k = 0; k < clauses.length; k++) {
-      const cmp = compareValues(keys[k]![a], keys[k]![b], clauses[k]!.desc);
-      if (cmp !== 0) return cmp;
-    }
-    return 0;
-  });
+  const order = items
+    .map((_, i) => i)
+    .sort((a, b) => {
+      for (let k = 0; k < clauses.length; k++) {
+        const cmp = compareValues(keys[k]![a], keys[k]![b], clauses[k]!.desc);
+        if (cmp !== 0) return cmp;
+      }
+      return 0;
+    });
   return order.map((i) => items[i]!);
 }
 

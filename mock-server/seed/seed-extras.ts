@@ -18,12 +18,72 @@ const FUNDING_SALT = 0xf0d5;
 
 /** Extra investors and what each is for (DESIGN.md names alice…erin; these follow the alphabet). */
 const EXTRA_USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number; ledgerFrozen?: boolean; registeredDaysAgo?: number }> = [
-  { id: 'frank', name: 'Frank Fischer', state: 'IL', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, agreementsSigned: false, cash: 5_000 },
-  { id: 'gina', name: 'Gina Garcia', state: 'GA', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, delinquent: true, cash: 5_000 },
-  { id: 'hank', name: 'Hank Hughes', state: 'MA', active: true, emailVerified: false, wholeLoanEligible: false, stateAllowsInvesting: true, registeredDaysAgo: 1, cash: 5_000 },
-  { id: 'ivy', name: 'Ivy Ito', state: 'KY', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, suitabilityLimit: 2_500, cash: 20_000 },
-  { id: 'kate', name: 'Kate Kim', state: 'NJ', active: true, emailVerified: true, wholeLoanEligible: true, stateAllowsInvesting: true, fractionalEligible: false, cash: 500_000 },
-  { id: 'lena', name: 'Lena Lopez', state: 'CO', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, ledgerFrozen: true, cash: 5_000 },
+  {
+    id: 'frank',
+    name: 'Frank Fischer',
+    state: 'IL',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    agreementsSigned: false,
+    cash: 5_000,
+  },
+  {
+    id: 'gina',
+    name: 'Gina Garcia',
+    state: 'GA',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    delinquent: true,
+    cash: 5_000,
+  },
+  {
+    id: 'hank',
+    name: 'Hank Hughes',
+    state: 'MA',
+    active: true,
+    emailVerified: false,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    registeredDaysAgo: 1,
+    cash: 5_000,
+  },
+  {
+    id: 'ivy',
+    name: 'Ivy Ito',
+    state: 'KY',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    suitabilityLimit: 2_500,
+    cash: 20_000,
+  },
+  {
+    id: 'kate',
+    name: 'Kate Kim',
+    state: 'NJ',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: true,
+    stateAllowsInvesting: true,
+    fractionalEligible: false,
+    cash: 500_000,
+  },
+  {
+    id: 'lena',
+    name: 'Lena Lopez',
+    state: 'CO',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    ledgerFrozen: true,
+    cash: 5_000,
+  },
 ];
 
 /** Special listings by role: the numbers a test or a script looks up in GET /__mock/state. */
@@ -39,7 +99,12 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
     store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash: 0, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
     seedFundingHistory(store, id, cash, now);
     const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
-    store.users.set(u.id, { ...user, accountIds: [id], email: investorEmail(u.id), ...(registeredAt !== undefined ? { registeredAt } : {}) });
+    store.users.set(u.id, {
+      ...user,
+      accountIds: [id],
+      email: investorEmail(u.id),
+      ...(registeredAt !== undefined ? { registeredAt } : {}),
+    });
   }
   markSpecialListings(store, now);
   // A current history loan late now owes the instalment due before its next (seed-history.ts left it unpaid).
@@ -74,15 +139,21 @@ export function seedFundingHistory(store: Store, accountId: string, cash: number
 /** The listing that plays `role` in this world, if the world is big enough to have one. */
 export function specialListing(store: Store, role: SpecialRole): Listing | undefined {
   switch (role) {
-    case 'restricted': return store.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
-    case 'type_unset': return store.listings.find((l) => l.investmentTypeUnset);
-    case 'not_started': case 'young_partial': return store.listings.find((l) => l.mockRole === role);
+    case 'restricted':
+      return store.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
+    case 'type_unset':
+      return store.listings.find((l) => l.investmentTypeUnset);
+    case 'not_started':
+    case 'young_partial':
+      return store.listings.find((l) => l.mockRole === role);
   }
 }
 
 function markSpecialListings(store: Store, now: number): void {
-  const candidates = store.listings.filter((l) => l.listing_status === LISTING_STATUS.ACTIVE
-    && l.investment_typeid === 1 && l.borrowerUserId === null && l.listing_number % 17 !== 3);
+  const candidates = store.listings.filter(
+    (l) =>
+      l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1 && l.borrowerUserId === null && l.listing_number % 17 !== 3,
+  );
   ROLES.forEach((role, i) => {
     const l = candidates[candidates.length - 1 - i];
     if (!l) return;
@@ -93,9 +164,15 @@ function markSpecialListings(store: Store, now: number): void {
       const created = role === 'not_started' ? now - 10 * 60_000 : now - 2 * HOUR;
       const start = role === 'not_started' ? now + 50 * 60_000 : now - 90 * 60_000;
       Object.assign(l, {
-        listing_creation_date: created, listing_start_date: start, listing_end_date: start + 14 * DAY,
-        last_updated_date: Math.min(now, start), amount_funded: 0, amount_remaining: l.listing_amount,
-        percent_funded: 0, verification_stage: 1, partial_funding_indicator: true,
+        listing_creation_date: created,
+        listing_start_date: start,
+        listing_end_date: start + 14 * DAY,
+        last_updated_date: Math.min(now, start),
+        amount_funded: 0,
+        amount_remaining: l.listing_amount,
+        percent_funded: 0,
+        verification_stage: 1,
+        partial_funding_indicator: true,
       });
     }
   });

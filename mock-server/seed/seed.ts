@@ -17,21 +17,64 @@ import type { SeedOptions } from '../world/recipe.js';
 import { addListing, addLoan, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
-
 const DAY = 86_400_000;
 const HISTORY_START = Date.parse('2015-06-01T00:00:00Z');
 
 /** First listing number handed out to active listings; history numbers sit below it. */
 export const FIRST_ACTIVE_LISTING = 10_000_000;
 
-
 /** The fixed investor users of DESIGN.md; each is registered for notifications (investorEmail). */
 const USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number[] }> = [
-  { id: 'alice', name: 'Alice Archer', state: 'CA', active: true, emailVerified: true, wholeLoanEligible: true, stateAllowsInvesting: true, cash: [250_000, 10_000] },
-  { id: 'bob', name: 'Bob Baker', state: 'NY', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [40] },
-  { id: 'carol', name: 'Carol Chen', state: 'OH', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: false, cash: [5_000] },
-  { id: 'dave', name: 'Dave Diaz', state: 'TX', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [5_000] },
-  { id: 'erin', name: 'Erin Evans', state: 'WA', active: false, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true, cash: [1_000] },
+  {
+    id: 'alice',
+    name: 'Alice Archer',
+    state: 'CA',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: true,
+    stateAllowsInvesting: true,
+    cash: [250_000, 10_000],
+  },
+  {
+    id: 'bob',
+    name: 'Bob Baker',
+    state: 'NY',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    cash: [40],
+  },
+  {
+    id: 'carol',
+    name: 'Carol Chen',
+    state: 'OH',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: false,
+    cash: [5_000],
+  },
+  {
+    id: 'dave',
+    name: 'Dave Diaz',
+    state: 'TX',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    cash: [5_000],
+  },
+  {
+    id: 'erin',
+    name: 'Erin Evans',
+    state: 'WA',
+    active: false,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
+    cash: [1_000],
+  },
 ];
 
 export { DEMO_CLIENT };
@@ -82,11 +125,22 @@ export function seedStore(opts: SeedOptions): Store {
 /** Adds a fresh investor with account `{id}-1` holding `cash`, drawn from its own stream so the world stays as seeded. */
 function seedInvestor(store: Store, investor: { id: string; cash: number }, seed: number, now: number): void {
   if (store.users.has(investor.id)) throw new Error(`seed: the investor '${investor.id}' already exists`);
-  const account: Account = { id: `${investor.id}-1`, userId: investor.id, externalUserId: new Rng(seed ^ 0x5eed1e).uuid(), cash: investor.cash };
+  const account: Account = {
+    id: `${investor.id}-1`,
+    userId: investor.id,
+    externalUserId: new Rng(seed ^ 0x5eed1e).uuid(),
+    cash: investor.cash,
+  };
   store.accounts.set(account.id, account);
   store.ledger.push({ at: now, accountId: account.id, amount: investor.cash, kind: 'DEPOSIT', ref: null });
   store.users.set(investor.id, {
-    id: investor.id, name: investor.id, state: 'CA', active: true, emailVerified: true, wholeLoanEligible: false, stateAllowsInvesting: true,
+    id: investor.id,
+    name: investor.id,
+    state: 'CA',
+    active: true,
+    emailVerified: true,
+    wholeLoanEligible: false,
+    stateAllowsInvesting: true,
     accountIds: [account.id],
   });
 }
@@ -121,8 +175,12 @@ function fundUsers(store: Store, now: number): void {
 }
 
 const HISTORY_STATUSES = [
-  LOAN_STATUS.CURRENT, LOAN_STATUS.COMPLETED, LOAN_STATUS.CHARGEOFF, LOAN_STATUS.DEFAULTED,
-  LOAN_STATUS.ORIGINATIONDELAYED, LOAN_STATUS.CANCELLED,
+  LOAN_STATUS.CURRENT,
+  LOAN_STATUS.COMPLETED,
+  LOAN_STATUS.CHARGEOFF,
+  LOAN_STATUS.DEFAULTED,
+  LOAN_STATUS.ORIGINATIONDELAYED,
+  LOAN_STATUS.CANCELLED,
 ] as const;
 
 /**
@@ -158,8 +216,11 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     if (holder) {
       addNote(store, {
         note_number: `${loan.loan_number}-${store.counters.note++}`,
-        accountId: holder, listingNumber: listing.listing_number, loanNumber: loan.loan_number,
-        amount: rng.int(1, 4) * 25, orderId: null,
+        accountId: holder,
+        listingNumber: listing.listing_number,
+        loanNumber: loan.loan_number,
+        amount: rng.int(1, 4) * 25,
+        orderId: null,
       });
     }
   }
@@ -179,7 +240,12 @@ function settleSomeDefaults(store: Store): void {
     if (loan.loan_status !== LOAN_STATUS.DEFAULTED && loan.loan_status !== LOAN_STATUS.CHARGEOFF) continue;
     k += 1;
     if (k % 4 !== 1 && k % 4 !== 3) continue;
-    Object.assign(loan, { loan_status: LOAN_STATUS.COMPLETED, loan_default_reason: k % 4 === 1 ? 5 : 6, days_past_due: 0, next_payment_due_amount: 0 });
+    Object.assign(loan, {
+      loan_status: LOAN_STATUS.COMPLETED,
+      loan_default_reason: k % 4 === 1 ? 5 : 6,
+      days_past_due: 0,
+      next_payment_due_amount: 0,
+    });
   }
 }
 
@@ -199,8 +265,16 @@ function daysPastDue(drawn: number, defaulted: boolean, made: number, nextDue: n
  * A loan as the seed draws it: its status, the payments it had made, its default reason, days past due and
  * whether one payment was late, owing its whole amount (its history is posted later: seed-history.ts).
  */
-function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated: number, now: number, i: number): Omit<HistoryPlan, 'loan'> & { loan: Loan } {
-  let status: number = i < HISTORY_STATUSES.length ? HISTORY_STATUSES[i]! : rng.chance(0.7) ? LOAN_STATUS.CURRENT : rng.pick(HISTORY_STATUSES);
+function makeHistoricLoan(
+  rng: Rng,
+  listing: Listing,
+  number: number,
+  originated: number,
+  now: number,
+  i: number,
+): Omit<HistoryPlan, 'loan'> & { loan: Loan } {
+  let status: number =
+    i < HISTORY_STATUSES.length ? HISTORY_STATUSES[i]! : rng.chance(0.7) ? LOAN_STATUS.CURRENT : rng.pick(HISTORY_STATUSES);
   const monthsAged = Math.max(0, Math.floor((now - originated) / SEED_MONTH));
   const principal = listing.listing_amount;
   let made = Math.min(listing.listing_term, monthsAged);
@@ -213,7 +287,13 @@ function makeHistoricLoan(rng: Rng, listing: Listing, number: number, originated
   const nextDue = Math.round(originated + Math.max(1, completed ? made : made + 1) * SEED_MONTH);
   // The draws in the order the seed has always made them, so the stream (and the rest of the world) stays as it was.
   const reason = defaulted ? rng.pick([1, 2, 3]) : null;
-  const dpd = daysPastDue(defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0, defaulted, made, nextDue, now);
+  const dpd = daysPastDue(
+    defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0,
+    defaulted,
+    made,
+    nextDue,
+    now,
+  );
   const lateOnce = made > 0 && rng.chance(0.15);
   // The old seed's collection fee, drawn and set aside: collections now come from what an agency collects (collections.ts).
   if (defaulted) rng.next();

@@ -88,7 +88,10 @@ export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string
   let balances: bigint[] = [];
   for (const [field, figure] of Object.entries(NOTE_SHARES) as [ShareField, keyof typeof view & string][]) {
     // NOTE_SHARES lists the balance before the principal paid.
-    const parts = field === 'principal_paid_pro_rata_share' && paidIsRest ? weights.map((w, i) => w - balances[i]!) : apportion(toWholeCents(Number(view[figure])), weights);
+    const parts =
+      field === 'principal_paid_pro_rata_share' && paidIsRest
+        ? weights.map((w, i) => w - balances[i]!)
+        : apportion(toWholeCents(Number(view[figure])), weights);
     if (field === 'principal_balance_pro_rata_share') balances = parts;
     notes.forEach((n, i) => (out.get(n.note_number)![field] = Number(parts[i]!) / 100));
   }
@@ -120,7 +123,9 @@ function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares, 
     age_in_months: view.age_in_months,
     accrued_interest: accruedInterest(loan, shares.principal_balance_pro_rata_share, now),
     // As the real answer adds it up: principal + interest + service fees (negative) paid, each the note's share.
-    payment_received: cents(shares.principal_paid_pro_rata_share + shares.interest_paid_pro_rata_share + shares.service_fees_paid_pro_rata_share),
+    payment_received: cents(
+      shares.principal_paid_pro_rata_share + shares.interest_paid_pro_rata_share + shares.service_fees_paid_pro_rata_share,
+    ),
     loan_settlement_status: view.loan_default_reason === LOAN_DEFAULT_SETTLED_IN_FULL ? 'Settled' : 'Unspecified',
     loan_extension_status: 'Unspecified',
     loan_extension_term: 0,
@@ -143,7 +148,11 @@ class LoanSplits {
   private readonly views = new Map<number, LoanAnswer>();
   private readonly splits = new Map<number, Map<string, Shares>>();
 
-  constructor(private readonly store: Store, private readonly now: number, private readonly zone: string | undefined) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: number,
+    private readonly zone: string | undefined,
+  ) {}
 
   view(loanNumber: number): LoanAnswer {
     let view = this.views.get(loanNumber);
@@ -183,12 +192,17 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
   const loans = new LoanSplits(store, now, zone);
   return (note, field) => {
     switch (field) {
-      case 'loan_note_id': return note.note_number;
-      case 'listing_number': return note.listingNumber;
-      case 'loan_number': return note.loanNumber;
-      case 'note_ownership_amount': return note.amount;
+      case 'loan_note_id':
+        return note.note_number;
+      case 'listing_number':
+        return note.listingNumber;
+      case 'loan_number':
+        return note.loanNumber;
+      case 'note_ownership_amount':
+        return note.amount;
       case 'origination_date':
-      case 'ownership_start_date': return originationDate(store.loans.get(note.loanNumber)!, zone);
+      case 'ownership_start_date':
+        return originationDate(store.loans.get(note.loanNumber)!, zone);
     }
     if (field in NOTE_SHARES) return loans.shares(note)[field as ShareField];
     const shares = FROM_SHARES.has(field) ? loans.shares(note) : NO_SHARES;
@@ -203,5 +217,6 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
  */
 export function noteOutstanding(store: Store, now: number): (note: Note) => number {
   const read = noteFieldReader(store, now, undefined);
-  return (note) => (store.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share')));
+  return (note) =>
+    store.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share'));
 }

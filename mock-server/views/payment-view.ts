@@ -59,7 +59,8 @@ export function loanRows(store: Store, loan: Loan, pick: (n: Note) => boolean = 
 export function amountText(cents: number): string {
   const size = Math.abs(cents);
   const fraction = size % 100;
-  const text = fraction === 0 ? String((size - fraction) / 100) : `${(size - fraction) / 100}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
+  const text =
+    fraction === 0 ? String((size - fraction) / 100) : `${(size - fraction) / 100}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
   return cents < 0 ? `-${text}` : text;
 }
 

@@ -58,8 +58,11 @@ export function orderView(store: Store, o: Order, zone: string | undefined): Ord
     order_amount_placed: sum((b) => b.bid_amount_placed),
     order_amount_invested: sum((b) => (b.bid_status === 'INVESTED' ? b.bid_amount_placed : 0)),
     bid_requests: o.bids.map((b) => ({
-      listing_id: b.listing_id, bid_amount: b.bid_amount, bid_amount_placed: b.bid_amount_placed,
-      bid_status: b.bid_status, bid_result: b.bid_result,
+      listing_id: b.listing_id,
+      bid_amount: b.bid_amount,
+      bid_amount_placed: b.bid_amount_placed,
+      bid_status: b.bid_status,
+      bid_result: b.bid_result,
     })),
     // No saved searches in the mock: left out rather than null (the real marketplace's clients do not expect it).
     order_status: o.order_status,
@@ -79,9 +82,12 @@ export function orderListingView(store: Store, o: Order, b: Bid, zone: string | 
   const l = store.listingByNumber.get(b.listing_id)!;
   let invested = 0;
   for (const n of notesOf(store, o.accountId)) if (n.listingNumber === l.listing_number) invested += n.amount;
-  const reason = b.bid_status === 'PENDING' && b.bid_result === 'NONE' ? 'Waiting to be processed'
-    : b.bid_status === 'EXPIRED' && b.bid_result !== 'BID_SUCCEEDED' && b.bid_result !== 'PARTIAL_BID_SUCCEEDED'
-      ? `Expired: ${b.bid_result}` : STATUS_REASON[b.bid_status]!;
+  const reason =
+    b.bid_status === 'PENDING' && b.bid_result === 'NONE'
+      ? 'Waiting to be processed'
+      : b.bid_status === 'EXPIRED' && b.bid_result !== 'BID_SUCCEEDED' && b.bid_result !== 'PARTIAL_BID_SUCCEEDED'
+        ? `Expired: ${b.bid_result}`
+        : STATUS_REASON[b.bid_status]!;
   const out: OrderListing = {
     listing_title: l.listing_title,
     invested_amount: cents(invested),
@@ -142,7 +148,7 @@ export function loanView(store: Store, loan: Loan, now: number, zone: string | u
     interest_paid: loan.interest_paid,
     late_fees_paid: loan.late_fees_paid,
     loan_default_reason: loan.loan_default_reason,
-    loan_default_reason_description: loan.loan_default_reason === null ? null : LOAN_DEFAULT_REASONS[loan.loan_default_reason] ?? null,
+    loan_default_reason_description: loan.loan_default_reason === null ? null : (LOAN_DEFAULT_REASONS[loan.loan_default_reason] ?? null),
     loan_status: loan.loan_status,
     loan_status_description: LOAN_STATUSES[loan.loan_status] ?? null,
     next_payment_due_date: formatDate(loan.next_payment_due_date, zone),

@@ -12,9 +12,19 @@ import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { formatDateTime } from '../../src/contract/dates.js';
 import {
-  DEFAULT_WEBHOOK_CONNECTIONS, DEFAULT_WEBHOOK_KEEP, DEFAULT_WEBHOOK_QUEUE, DEFAULT_WEBHOOK_RETRY_MS, DEFAULT_WEBHOOK_TIMEOUT_MS,
-  WEBHOOK_ATTEMPT_HEADER, WEBHOOK_EVENT_ID_HEADER, WEBHOOK_EVENT_TYPE_HEADER, type WebhookCounts, type WebhookDelivery, type WebhookEvent,
-  type WebhookSettings, type WebhookState,
+  DEFAULT_WEBHOOK_CONNECTIONS,
+  DEFAULT_WEBHOOK_KEEP,
+  DEFAULT_WEBHOOK_QUEUE,
+  DEFAULT_WEBHOOK_RETRY_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_ATTEMPT_HEADER,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_EVENT_TYPE_HEADER,
+  type WebhookCounts,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookSettings,
+  type WebhookState,
 } from '../../src/contract/mock-webhooks.js';
 import { signatureHeader, SIGNATURE_HEADER } from '../kit/webhook-signature.js';
 import { MockSetupError } from '../kit/setup-error.js';
@@ -30,7 +40,12 @@ const USER_AGENT = 'mkt-mock-webhooks/1';
 /** A receiver's answer body is read this far at most (only its status counts; past it the connection is closed). */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
-interface Attempt { at: string; status: number | null; error: string | null; duration_ms: number }
+interface Attempt {
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
 
 /** One receiver: where it is, and its lane of turns. */
 interface Target {
@@ -84,7 +99,11 @@ export class Webhooks {
   private poll: NodeJS.Timeout | null = null;
 
   /** Reads `settings` (MockSetupError on a bad URL or secret); `realNow` is the real clock of attempts and signatures. */
-  constructor(settings: WebhookSettings, private readonly ctx: MockContext, private readonly realNow: () => number) {
+  constructor(
+    settings: WebhookSettings,
+    private readonly ctx: MockContext,
+    private readonly realNow: () => number,
+  ) {
     this.retryMs = settings.retryMs ?? DEFAULT_WEBHOOK_RETRY_MS;
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.connections = Math.max(1, settings.connections ?? DEFAULT_WEBHOOK_CONNECTIONS);
@@ -93,8 +112,19 @@ export class Webhooks {
     this.targets = settings.urls.map((text) => {
       const read = readWebhookUrl(text);
       if ('problem' in read) throw new MockSetupError(`webhook URL ${read.problem}`);
-      const lane = new Lane<Delivery>({ slots: this.connections, bound, attempt: (d) => this.attempt(d), dropped: (d) => this.drop(d, bound) });
-      return { url: withoutCredentials(read.url), shown: shownUrl(read.url), authorization: basicAuthorization(read.url), lane, dropSaid: false };
+      const lane = new Lane<Delivery>({
+        slots: this.connections,
+        bound,
+        attempt: (d) => this.attempt(d),
+        dropped: (d) => this.drop(d, bound),
+      });
+      return {
+        url: withoutCredentials(read.url),
+        shown: shownUrl(read.url),
+        authorization: basicAuthorization(read.url),
+        lane,
+        dropSaid: false,
+      };
     });
     const problem = settings.secret === undefined ? null : webhookSecretProblem(settings.secret);
     if (problem) throw new MockSetupError(`webhook secret ${problem}`);
@@ -142,7 +172,11 @@ export class Webhooks {
     for (const d of all) {
       if (state !== undefined && d.state !== state) continue;
       out.push({
-        event_id: d.eventId, type: d.type, url: d.target.shown, state: d.state, attempts: d.attempts.map((a) => ({ ...a })),
+        event_id: d.eventId,
+        type: d.type,
+        url: d.target.shown,
+        state: d.state,
+        attempts: d.attempts.map((a) => ({ ...a })),
         next_attempt_at: d.nextAt === null ? null : new Date(d.nextAt).toISOString(),
       });
     }
@@ -170,12 +204,23 @@ export class Webhooks {
 
   private enqueue(m: Message): void {
     const event: WebhookEvent = {
-      id: `evt_${this.run}_${this.generation}_${m.id}`, type: m.kind, created_at: formatDateTime(m.sent_at),
+      id: `evt_${this.run}_${this.generation}_${m.id}`,
+      type: m.kind,
+      created_at: formatDateTime(m.sent_at),
       data: { ...m, sent_at: formatDateTime(m.sent_at) },
     };
     const body = JSON.stringify(event);
     for (const target of this.targets) {
-      const d: Delivery = { seq: this.seq++, eventId: event.id, type: event.type, target, body, attempts: [], state: 'pending', nextAt: null };
+      const d: Delivery = {
+        seq: this.seq++,
+        eventId: event.id,
+        type: event.type,
+        target,
+        body,
+        attempts: [],
+        state: 'pending',
+        nextAt: null,
+      };
       this.pending.add(d);
       target.lane.wait(d, 0);
     }
@@ -186,7 +231,9 @@ export class Webhooks {
     this.end(d, 'dropped');
     if (d.target.dropSaid) return;
     d.target.dropSaid = true;
-    console.error(`mock: the webhook queue of ${d.target.shown} is full (${bound} waiting): the delivery waiting longest is dropped; counts.dropped at GET /__mock/webhooks says how many`);
+    console.error(
+      `mock: the webhook queue of ${d.target.shown} is full (${bound} waiting): the delivery waiting longest is dropped; counts.dropped at GET /__mock/webhooks says how many`,
+    );
   }
 
   /** A delivery ends: counted, and listed among the last `keep` ended. */
@@ -230,8 +277,12 @@ export class Webhooks {
       await res.body.dump({ limit: ANSWER_READ_LIMIT }).catch(() => undefined);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      error = err instanceof AnswerTimeoutError ? err.message
-        : code === 'UND_ERR_CONNECT_TIMEOUT' ? `no connection within ${this.timeoutMs} ms` : failureText(err);
+      error =
+        err instanceof AnswerTimeoutError
+          ? err.message
+          : code === 'UND_ERR_CONNECT_TIMEOUT'
+            ? `no connection within ${this.timeoutMs} ms`
+            : failureText(err);
     }
     // Closing: the attempt was cut short by the mock, not by the receiver (close drops what is left).
     if (this.closing.signal.aborted || d.state !== 'pending') return null;
@@ -253,7 +304,8 @@ export class Webhooks {
     // The limit runs from when a request is written (written-timeout.ts); a connect has a limit of its own, as long:
     // it fails before anything is sent, so its retry is never a repeat.
     this.agent ??= import('undici').then(({ Agent }) =>
-      new Agent({ connections: this.connections, connect: { timeout: this.timeoutMs } }).compose(answerWithin(this.timeoutMs)));
+      new Agent({ connections: this.connections, connect: { timeout: this.timeoutMs } }).compose(answerWithin(this.timeoutMs)),
+    );
     return this.agent;
   }
 }
@@ -261,7 +313,8 @@ export class Webhooks {
 /** What went wrong with an attempt that got no answer, in a few words with the system's code. */
 function failureText(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  const code = typeof e.code === 'string' && !e.code.startsWith('UND_ERR_') ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+  const code =
+    typeof e.code === 'string' && !e.code.startsWith('UND_ERR_') ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
   const message = String(e.message ?? err);
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }

@@ -62,7 +62,10 @@ export class Lane<T> {
       this.waiting.set(item, null);
       this.due.add(item);
     } else {
-      this.waiting.set(item, this.schedule(() => this.ripen(item), ms));
+      this.waiting.set(
+        item,
+        this.schedule(() => this.ripen(item), ms),
+      );
     }
     // A free slot takes a due item first: the bound counts only what has to wait.
     this.pump();
@@ -111,7 +114,8 @@ export class Lane<T> {
 
   private begin(item: T): void {
     this.active.add(item);
-    const run = this.options.attempt(item)
+    const run = this.options
+      .attempt(item)
       .catch((err: unknown) => {
         // A bug of the attempt, not the receiver's doing: said once, and the item ends (no retry loop on a bug).
         console.error('mock: webhook delivery failed unexpectedly', err);

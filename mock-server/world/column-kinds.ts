@@ -44,8 +44,12 @@ type NumberRung = { kind: 'int'; nil: number } | { kind: 'dec'; scale: number } 
 
 /** The ladder of number columns, narrowest first. */
 const LADDER: readonly NumberRung[] = [
-  { kind: 'int', nil: -128 }, { kind: 'int', nil: -32768 }, { kind: 'int', nil: NIL32 },
-  { kind: 'dec', scale: 100 }, { kind: 'dec', scale: 10000 }, { kind: 'float' },
+  { kind: 'int', nil: -128 },
+  { kind: 'int', nil: -32768 },
+  { kind: 'int', nil: NIL32 },
+  { kind: 'dec', scale: 100 },
+  { kind: 'dec', scale: 10000 },
+  { kind: 'float' },
 ];
 
 /** Whether `v` is an integer an int column of null `nil` holds (not its null, not -0). */
@@ -65,8 +69,11 @@ function fitsRung(r: NumberRung, v: unknown): boolean {
 }
 
 function rungOf(c: Column): number {
-  return c.kind === 'int' ? LADDER.findIndex((r) => r.kind === 'int' && r.nil === c.nil)
-    : c.kind === 'dec' ? LADDER.findIndex((r) => r.kind === 'dec' && r.scale === c.scale) : LADDER.length - 1;
+  return c.kind === 'int'
+    ? LADDER.findIndex((r) => r.kind === 'int' && r.nil === c.nil)
+    : c.kind === 'dec'
+      ? LADDER.findIndex((r) => r.kind === 'dec' && r.scale === c.scale)
+      : LADDER.length - 1;
 }
 
 /** A new array of `n` integers of the width whose null is `nil`. */
@@ -78,14 +85,20 @@ export function intData(nil: number, n: number): IntData {
 export const nilFor = (v: number): number => (fitsInt(v, -128) ? -128 : fitsInt(v, -32768) ? -32768 : NIL32);
 
 function numberColumn(name: string, r: NumberRung, n: number): Column {
-  return r.kind === 'int' ? { name, kind: 'int', nil: r.nil, data: intData(r.nil, n) }
-    : r.kind === 'dec' ? { name, kind: 'dec', scale: r.scale, data: new Int32Array(n) }
-    : { name, kind: 'float', data: new Float64Array(n) };
+  return r.kind === 'int'
+    ? { name, kind: 'int', nil: r.nil, data: intData(r.nil, n) }
+    : r.kind === 'dec'
+      ? { name, kind: 'dec', scale: r.scale, data: new Int32Array(n) }
+      : { name, kind: 'float', data: new Float64Array(n) };
 }
 
 /** A number column for a first value `v` (null or a number): the narrowest holding it. */
 export function firstNumberColumn(name: string, v: unknown, n: number): Column {
-  return numberColumn(name, LADDER.find((r) => fitsRung(r, v))!, n);
+  return numberColumn(
+    name,
+    LADDER.find((r) => fitsRung(r, v))!,
+    n,
+  );
 }
 
 /**
@@ -170,52 +183,99 @@ export function readKey(d: Uint8Array, i: number, width: number): string {
 /** Row `i` of column `c`. */
 export function read(c: Column, i: number): unknown {
   switch (c.kind) {
-    case 'int': { const x = c.data[i]!; return x === c.nil ? null : x; }
-    case 'dec': { const x = c.data[i]!; return x === NIL32 ? null : x / c.scale; }
-    case 'float': { const x = c.data[i]!; return x !== x ? null : x; }
-    case 'bool': { const x = c.data[i]!; return x === NULL_BOOL ? null : x === 1; }
+    case 'int': {
+      const x = c.data[i]!;
+      return x === c.nil ? null : x;
+    }
+    case 'dec': {
+      const x = c.data[i]!;
+      return x === NIL32 ? null : x / c.scale;
+    }
+    case 'float': {
+      const x = c.data[i]!;
+      return x !== x ? null : x;
+    }
+    case 'bool': {
+      const x = c.data[i]!;
+      return x === NULL_BOOL ? null : x === 1;
+    }
     case 'ints': {
       const out: Record<string, number> = {};
       for (let k = 0; k < c.keys.length; k++) out[c.keys[k]!] = c.data[k]![i]!;
       return out;
     }
-    case 'sparse': return c.data.get(i);
-    case 'enum': return c.values[c.data[i]!];
-    case 'key': return readKey(c.data, i, c.width);
-    case 'any': return c.data[i];
+    case 'sparse':
+      return c.data.get(i);
+    case 'enum':
+      return c.values[c.data[i]!];
+    case 'key':
+      return readKey(c.data, i, c.width);
+    case 'any':
+      return c.data[i];
   }
 }
 
 /** Whether column `c` holds `v` as it is (without widening; a column of codes: a value it has a code for). */
 export function holds(c: Column, v: unknown): boolean {
   switch (c.kind) {
-    case 'int': return v === null || fitsInt(v, c.nil);
-    case 'dec': return v === null || fitsDec(v, c.scale);
-    case 'float': return v === null || (typeof v === 'number' && v === v);
-    case 'bool': return v === null || typeof v === 'boolean';
+    case 'int':
+      return v === null || fitsInt(v, c.nil);
+    case 'dec':
+      return v === null || fitsDec(v, c.scale);
+    case 'float':
+      return v === null || (typeof v === 'number' && v === v);
+    case 'bool':
+      return v === null || typeof v === 'boolean';
     case 'ints': {
       const o = v as Record<string, unknown> | null;
-      return o !== null && typeof o === 'object' && !Array.isArray(o) && ownKeys(o) === c.keys.length
-        && c.keys.every((k, n) => fitsInt(o[k], c.nils[n]!));
+      return (
+        o !== null
+        && typeof o === 'object'
+        && !Array.isArray(o)
+        && ownKeys(o) === c.keys.length
+        && c.keys.every((k, n) => fitsInt(o[k], c.nils[n]!))
+      );
     }
-    case 'enum': return c.codes.has(v);
-    case 'key': return isKey(v, c.width);
-    case 'any': case 'sparse': return true;
+    case 'enum':
+      return c.codes.has(v);
+    case 'key':
+      return isKey(v, c.width);
+    case 'any':
+    case 'sparse':
+      return true;
   }
 }
 
 /** Stores `v` in row `i` of `c`, which holds it (`holds`). */
 export function put(c: Column, i: number, v: unknown): void {
   switch (c.kind) {
-    case 'int': c.data[i] = v === null ? c.nil : v as number; return;
-    case 'dec': c.data[i] = v === null ? NIL32 : Math.round((v as number) * c.scale); return;
-    case 'float': c.data[i] = v === null ? NaN : v as number; return;
-    case 'bool': c.data[i] = v === null ? NULL_BOOL : v ? 1 : 0; return;
-    case 'ints': for (let k = 0; k < c.keys.length; k++) c.data[k]![i] = (v as Record<string, number>)[c.keys[k]!]!; return;
-    case 'enum': c.data[i] = c.codes.get(v)!; return;
-    case 'key': putKey(c.data, i, c.width, v as string); return;
-    case 'sparse': if (v === undefined) c.data.delete(i); else c.data.set(i, v); return;
-    case 'any': c.data[i] = v;
+    case 'int':
+      c.data[i] = v === null ? c.nil : (v as number);
+      return;
+    case 'dec':
+      c.data[i] = v === null ? NIL32 : Math.round((v as number) * c.scale);
+      return;
+    case 'float':
+      c.data[i] = v === null ? NaN : (v as number);
+      return;
+    case 'bool':
+      c.data[i] = v === null ? NULL_BOOL : v ? 1 : 0;
+      return;
+    case 'ints':
+      for (let k = 0; k < c.keys.length; k++) c.data[k]![i] = (v as Record<string, number>)[c.keys[k]!]!;
+      return;
+    case 'enum':
+      c.data[i] = c.codes.get(v)!;
+      return;
+    case 'key':
+      putKey(c.data, i, c.width, v as string);
+      return;
+    case 'sparse':
+      if (v === undefined) c.data.delete(i);
+      else c.data.set(i, v);
+      return;
+    case 'any':
+      c.data[i] = v;
   }
 }
 
@@ -233,7 +293,11 @@ export function codeOf(c: Extract<Column, { kind: 'enum' }>, v: unknown): number
 export const COMPILED_HELPERS = { isKey, putKey, readKey } as const;
 
 /** Names of a column's parts in compiled code: its data array, and a column of codes' map and values. */
-export interface Names { d: string; codes: string; values: string }
+export interface Names {
+  d: string;
+  codes: string;
+  values: string;
+}
 
 const fitsIntCode = (x: string, nil: number) =>
   `(typeof ${x} === 'number' && (${x} | 0) === ${x} && ${x} > ${nil} && ${x} <= ${-nil - 1} && (${x} !== 0 || 1 / ${x} > 0))`;
@@ -242,20 +306,30 @@ const fitsIntCode = (x: string, nil: number) =>
 export function storeCode(c: Column, n: Names, slow: string): string {
   const { d } = n;
   switch (c.kind) {
-    case 'int': return `if (${fitsIntCode('v', c.nil)}) ${d}[i] = v; else if (v === null) ${d}[i] = ${c.nil}; else ${slow}`;
-    case 'dec': return `if (typeof v === 'number' && (k = Math.round(v * ${c.scale}), k > ${NIL32} && k <= 2147483647 && k / ${c.scale} === v && (k !== 0 || 1 / v > 0))) ${
-      d}[i] = k; else if (v === null) ${d}[i] = ${NIL32}; else ${slow}`;
-    case 'float': return `if (typeof v === 'number' && v === v) ${d}[i] = v; else if (v === null) ${d}[i] = NaN; else ${slow}`;
-    case 'bool': return `if (v === true) ${d}[i] = 1; else if (v === false) ${d}[i] = 0; else if (v === null) ${d}[i] = ${NULL_BOOL}; else ${slow}`;
+    case 'int':
+      return `if (${fitsIntCode('v', c.nil)}) ${d}[i] = v; else if (v === null) ${d}[i] = ${c.nil}; else ${slow}`;
+    case 'dec':
+      return `if (typeof v === 'number' && (k = Math.round(v * ${c.scale}), k > ${NIL32} && k <= 2147483647 && k / ${c.scale} === v && (k !== 0 || 1 / v > 0))) ${
+        d
+      }[i] = k; else if (v === null) ${d}[i] = ${NIL32}; else ${slow}`;
+    case 'float':
+      return `if (typeof v === 'number' && v === v) ${d}[i] = v; else if (v === null) ${d}[i] = NaN; else ${slow}`;
+    case 'bool':
+      return `if (v === true) ${d}[i] = 1; else if (v === false) ${d}[i] = 0; else if (v === null) ${d}[i] = ${NULL_BOOL}; else ${slow}`;
     case 'ints': {
       const names = c.keys.map((k) => `v[${JSON.stringify(k)}]`);
       return `if (v !== null && typeof v === 'object' && ${names.map((x, k) => fitsIntCode(x, c.nils[k]!)).join(' && ')} && ownKeys(v) === ${
-        c.keys.length}) { ${names.map((x, k) => `${d}[${k}][i] = ${x};`).join(' ')} } else ${slow}`;
+        c.keys.length
+      }) { ${names.map((x, k) => `${d}[${k}][i] = ${x};`).join(' ')} } else ${slow}`;
     }
-    case 'sparse': return `if (v !== undefined) ${d}.set(i, v);`;
-    case 'enum': return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
-    case 'key': return `if (isKey(v, ${c.width})) putKey(${d}, i, ${c.width}, v); else ${slow}`;
-    case 'any': return `${d}[i] = v;`;
+    case 'sparse':
+      return `if (v !== undefined) ${d}.set(i, v);`;
+    case 'enum':
+      return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
+    case 'key':
+      return `if (isKey(v, ${c.width})) putKey(${d}, i, ${c.width}, v); else ${slow}`;
+    case 'any':
+      return `${d}[i] = v;`;
   }
 }
 
@@ -263,14 +337,23 @@ export function storeCode(c: Column, n: Names, slow: string): string {
 export function readCode(c: Column, n: Names): string {
   const { d } = n;
   switch (c.kind) {
-    case 'int': return `(x = ${d}[i], x === ${c.nil} ? null : x)`;
-    case 'dec': return `(x = ${d}[i], x === ${NIL32} ? null : x / ${c.scale})`;
-    case 'float': return `(x = ${d}[i], x !== x ? null : x)`;
-    case 'bool': return `(x = ${d}[i], x === ${NULL_BOOL} ? null : x === 1)`;
-    case 'ints': return `{ ${c.keys.map((k, m) => `${JSON.stringify(k)}: ${d}[${m}][i]`).join(', ')} }`;
-    case 'sparse': return `${d}.get(i)`;
-    case 'enum': return `${n.values}[${d}[i]]`;
-    case 'key': return `readKey(${d}, i, ${c.width})`;
-    case 'any': return `${d}[i]`;
+    case 'int':
+      return `(x = ${d}[i], x === ${c.nil} ? null : x)`;
+    case 'dec':
+      return `(x = ${d}[i], x === ${NIL32} ? null : x / ${c.scale})`;
+    case 'float':
+      return `(x = ${d}[i], x !== x ? null : x)`;
+    case 'bool':
+      return `(x = ${d}[i], x === ${NULL_BOOL} ? null : x === 1)`;
+    case 'ints':
+      return `{ ${c.keys.map((k, m) => `${JSON.stringify(k)}: ${d}[${m}][i]`).join(', ')} }`;
+    case 'sparse':
+      return `${d}.get(i)`;
+    case 'enum':
+      return `${n.values}[${d}[i]]`;
+    case 'key':
+      return `readKey(${d}, i, ${c.width})`;
+    case 'any':
+      return `${d}[i]`;
   }
 }

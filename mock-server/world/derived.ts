@@ -45,9 +45,20 @@ export interface StoreIndex {
 /** Empty indexes and caches, for a new world: made with it and dropped with it. */
 export function emptyIndex(): StoreIndex {
   return {
-    ordersByAccount: new Map(), notesByAccount: new Map(), notesByLoan: new Map(), bidsByListing: new Map(),
-    listings: null, listingsVersion: 0, queryCache: [], keptOrders: [],
-    listingTexts: new Map(), textRows: new Uint8Array(0), keptPages: new Map(), participation: new Map(), timeline: null, passwords: null,
+    ordersByAccount: new Map(),
+    notesByAccount: new Map(),
+    notesByLoan: new Map(),
+    bidsByListing: new Map(),
+    listings: null,
+    listingsVersion: 0,
+    queryCache: [],
+    keptOrders: [],
+    listingTexts: new Map(),
+    textRows: new Uint8Array(0),
+    keptPages: new Map(),
+    participation: new Map(),
+    timeline: null,
+    passwords: null,
   };
 }
 

@@ -20,7 +20,21 @@
  * copy each time (nothing changes the bureau values in place).
  */
 import type { Listing } from './records.js';
-import { BYTE_CODES, codeOf, firstNumberColumn, holds, intData, intObjectKeys, keyWidth, nilFor, ownKeys, put, read, widerNumberColumn, type Column } from './column-kinds.js';
+import {
+  BYTE_CODES,
+  codeOf,
+  firstNumberColumn,
+  holds,
+  intData,
+  intObjectKeys,
+  keyWidth,
+  nilFor,
+  ownKeys,
+  put,
+  read,
+  widerNumberColumn,
+  type Column,
+} from './column-kinds.js';
 import { accessorOf, compileCopyOf, compilePlain, ROW, type RowObject, type Table } from './row-code.js';
 
 /**
@@ -37,10 +51,28 @@ const LATER_FIELDS: readonly (keyof Listing)[] = ['mockRole', 'authorizedUsers',
  * written the first time anything reads or writes one of them, or between requests after the move.
  */
 const MARKET_FIELDS: readonly (keyof Listing)[] = [
-  'listing_number', 'listing_status', 'listing_status_reason', 'listing_amount', 'amount_funded', 'amount_remaining', 'percent_funded',
-  'partial_funding_indicator', 'investment_typeid', 'investment_type_description', 'listing_term', 'borrower_rate', 'platform_rating',
-  'verification_stage', 'listing_creation_date', 'listing_start_date', 'listing_end_date', 'last_updated_date', 'loan_number',
-  'loan_origination_date', 'borrowerUserId', ...LATER_FIELDS,
+  'listing_number',
+  'listing_status',
+  'listing_status_reason',
+  'listing_amount',
+  'amount_funded',
+  'amount_remaining',
+  'percent_funded',
+  'partial_funding_indicator',
+  'investment_typeid',
+  'investment_type_description',
+  'listing_term',
+  'borrower_rate',
+  'platform_rating',
+  'verification_stage',
+  'listing_creation_date',
+  'listing_start_date',
+  'listing_end_date',
+  'last_updated_date',
+  'loan_number',
+  'loan_origination_date',
+  'borrowerUserId',
+  ...LATER_FIELDS,
 ];
 
 /**
@@ -73,7 +105,13 @@ function wider(t: Table, c: Column, v: unknown): Column {
       const nils = c.keys.map((k, n) => Math.min(c.nils[n]!, nilFor(o![k] as number)));
       return { ...c, nils, data: nils.map((nil, n) => (nil === c.nils[n] ? c.data[n]! : intData(nil, t.capacity))) };
     }
-    case 'int': case 'dec': case 'float': case 'bool': case 'key': case 'any': case 'sparse': {
+    case 'int':
+    case 'dec':
+    case 'float':
+    case 'bool':
+    case 'key':
+    case 'any':
+    case 'sparse': {
       const next = widerNumberColumn(c, v, t.size, t.capacity);
       if (next) return next;
       // Null in every row so far, then strings (the owner's user id): codes in a byte, not an array the collector walks.
@@ -132,14 +170,20 @@ function addColumn(t: Table, name: string, first: unknown): void {
   const n = t.capacity;
   // A column appearing after the first rows holds undefined for them: an array from the start.
   const keys = intObjectKeys(first);
-  const c: Column = t.later.includes(name) ? { name, kind: 'sparse', data: new Map() }
-    : t.size > 0 ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
-    : first === null || (typeof first === 'number' && first === first) ? firstNumberColumn(name, first, n)
-    : typeof first === 'boolean' ? { name, kind: 'bool', data: new Uint8Array(n) }
-    : typeof first === 'string' ? { name, kind: 'enum', data: new Uint8Array(n), values: [], codes: new Map() }
-    : keys ? { name, kind: 'ints', keys, nils: keys.map(() => -128), data: keys.map(() => intData(-128, n)) }
-    // Sized to the rows reserved (holes read undefined): grown by appends, a million rows left ~270 bytes of garbage each.
-    : { name, kind: 'any', data: new Array<unknown>(n) };
+  const c: Column = t.later.includes(name)
+    ? { name, kind: 'sparse', data: new Map() }
+    : t.size > 0
+      ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
+      : first === null || (typeof first === 'number' && first === first)
+        ? firstNumberColumn(name, first, n)
+        : typeof first === 'boolean'
+          ? { name, kind: 'bool', data: new Uint8Array(n) }
+          : typeof first === 'string'
+            ? { name, kind: 'enum', data: new Uint8Array(n), values: [], codes: new Map() }
+            : keys
+              ? { name, kind: 'ints', keys, nils: keys.map(() => -128), data: keys.map(() => intData(-128, n)) }
+              : // Sized to the rows reserved (holes read undefined): grown by appends, a million rows left ~270 bytes of garbage each.
+                { name, kind: 'any', data: new Array<unknown>(n) };
   const j = t.columns.length;
   t.columns.push(c);
   t.byName.set(name, j);
@@ -163,8 +207,25 @@ function makeTable(later: readonly string[], market: readonly string[] | null): 
     this[ROW] = i;
   } as unknown as Table['Row'];
   const t: Table = {
-    later, columns: [], byName: new Map(), size: 0, capacity: 1024, Row, copy: () => 0, plain: () => ({}), compiled: false,
-    market: market && new Set(market), copyMarket: () => 0, copyDescription: () => 0, splitFor: null, awaiting: new Uint8Array(1024), awaitingCount: 0, awaitingFrom: 0, awaitingKey: new Uint32Array(1024), describer: null, describable: false,
+    later,
+    columns: [],
+    byName: new Map(),
+    size: 0,
+    capacity: 1024,
+    Row,
+    copy: () => 0,
+    plain: () => ({}),
+    compiled: false,
+    market: market && new Set(market),
+    copyMarket: () => 0,
+    copyDescription: () => 0,
+    splitFor: null,
+    awaiting: new Uint8Array(1024),
+    awaitingCount: 0,
+    awaitingFrom: 0,
+    awaitingKey: new Uint32Array(1024),
+    describer: null,
+    describable: false,
   };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
@@ -267,7 +328,12 @@ function addColumnsFor(t: Table, plain: Record<string, unknown>, i: number, pres
  * the same description whenever it is called (`key`, a 32-bit number kept with the row, says which): the
  * row reads as if it had been written whole when it was made.
  */
-export function describedLaterRow<T extends object>(t: RowTable, market: T, describer: (i: number, key: number) => void, key: number): T | null {
+export function describedLaterRow<T extends object>(
+  t: RowTable,
+  market: T,
+  describer: (i: number, key: number) => void,
+  key: number,
+): T | null {
   if (!t.market || !t.describable) return null;
   const i = nextRow(t);
   compileSplitCopy(t);

@@ -26,14 +26,20 @@ export interface SavedState {
 
 /** A state file that cannot be used. */
 export class StateFileError extends MockSetupError {
-  constructor(readonly path: string, problem: string) {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
     super(`mock state file ${path} ${problem}; move it away or delete it to start a fresh world`);
   }
 }
 
 /** A state file that cannot be written where --state puts it (a missing or read-only folder, a full disk). */
 export class StateWriteError extends MockSetupError {
-  constructor(readonly path: string, problem: string) {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
     super(`mock state ${path} ${problem}; give --state a path in a folder that exists and can be written`);
   }
 }
@@ -46,13 +52,20 @@ export function stateWriteError(path: string, err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return err;
   const folder = dirname(path);
-  const problem = code === 'ENOENT' ? `cannot be created: the folder ${folder} does not exist`
-    : code === 'ENOTDIR' ? `cannot be created: ${folder} is not a folder`
-    : code === 'EISDIR' ? 'is a folder, not a file'
-    : code === 'EACCES' || code === 'EPERM' ? `cannot be written: no permission to write in ${folder}`
-    : code === 'EROFS' ? `cannot be written: ${folder} is on a read-only file system`
-    : code === 'ENOSPC' || code === 'EDQUOT' ? `cannot be written: no space left on the disk that holds ${folder}`
-    : `cannot be written (${code}: ${(err as Error).message})`;
+  const problem =
+    code === 'ENOENT'
+      ? `cannot be created: the folder ${folder} does not exist`
+      : code === 'ENOTDIR'
+        ? `cannot be created: ${folder} is not a folder`
+        : code === 'EISDIR'
+          ? 'is a folder, not a file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? `cannot be written: no permission to write in ${folder}`
+            : code === 'EROFS'
+              ? `cannot be written: ${folder} is on a read-only file system`
+              : code === 'ENOSPC' || code === 'EDQUOT'
+                ? `cannot be written: no space left on the disk that holds ${folder}`
+                : `cannot be written (${code}: ${(err as Error).message})`;
   return new StateWriteError(path, problem);
 }
 
@@ -110,8 +123,14 @@ export function parseState(text: string, path = '(state)'): SavedState {
     throw new StateFileError(path, `is not valid JSON (${(err as Error).message})`);
   }
   const store = parsed.store;
-  if (!store || !Array.isArray(store.listings) || !(store.accounts instanceof Map) || !(store.orders instanceof Map)
-    || !Array.isArray(store.notes) || typeof parsed.now !== 'number') {
+  if (
+    !store
+    || !Array.isArray(store.listings)
+    || !(store.accounts instanceof Map)
+    || !(store.orders instanceof Map)
+    || !Array.isArray(store.notes)
+    || typeof parsed.now !== 'number'
+  ) {
     throw new StateFileError(path, 'does not hold a mock world');
   }
   // A world saved when an ended loan's next_payment_due_date was null: the last due date its payments reached.
@@ -172,7 +191,11 @@ function tempPath(path: string, pid = process.pid): string {
 function fsyncFolder(path: string): void {
   try {
     const dir = openSync(dirname(path), 'r');
-    try { fsyncSync(dir); } finally { closeSync(dir); }
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
   } catch {
     // Some platforms cannot fsync a folder; the rename itself is still atomic.
   }
@@ -192,7 +215,11 @@ export function removeLeftoverTemps(path: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(prefix) || !/^\d+\.tmp$/.test(name.slice(prefix.length))) continue;
-    try { unlinkSync(join(dirname(path), name)); } catch { /* gone already */ }
+    try {
+      unlinkSync(join(dirname(path), name));
+    } catch {
+      /* gone already */
+    }
   }
 }
 
@@ -206,7 +233,11 @@ export function saveStateFile(path: string, store: Store, now: number): void {
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw err;
   }
   closeSync(fd);
@@ -233,7 +264,11 @@ export async function writeStateFile(path: string, text: string, tmp = tempPath(
   await rename(tmp, path);
   try {
     const dir = await open(dirname(path), 'r');
-    try { await dir.sync(); } finally { await dir.close(); }
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
   } catch {
     // As in fsyncFolder: not every platform can fsync a folder.
   }

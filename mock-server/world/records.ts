@@ -166,7 +166,6 @@ export interface ExistingBorrower {
   ssn: string;
 }
 
-
 /** One offer as the mock makes it: the contract's offer, always with its origination fee. */
 export interface Offer extends OfferAnswer {
   origination_fee: number;

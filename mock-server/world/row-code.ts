@@ -67,18 +67,43 @@ const HELPERS = Object.values(COMPILED_HELPERS);
 const names = (j: number): Names => ({ d: `d${j}`, codes: `C${j}`, values: `V${j}` });
 
 /** Declares column `j`'s parts as locals of compiled code, from `D` (the columns' data) and `T` (the table). */
-const locals = (t: Table) => t.columns.map((c, j) => `const d${j} = D[${j}];${
-  c.kind === 'enum' ? ` const C${j} = T.columns[${j}].codes; const V${j} = T.columns[${j}].values;` : ''}`).join(' ');
+const locals = (t: Table) =>
+  t.columns
+    .map(
+      (c, j) =>
+        `const d${j} = D[${j}];${c.kind === 'enum' ? ` const C${j} = T.columns[${j}].codes; const V${j} = T.columns[${j}].values;` : ''}`,
+    )
+    .join(' ');
 
 /** A compiled copy of the columns whose names pass `which`; returns how many fields of the record they held (with `countAll`, every column). */
 export function compileCopyOf(t: Table, which: (name: string) => boolean, write: Write, countAll = false): Table['copy'] {
   // Names come from listing objects the mock made; any that is not an identifier is read by key.
   const load = (name: string) => (IDENTIFIER.test(name) ? `p.${name}` : `p[${JSON.stringify(name)}]`);
-  const body = t.columns.map((c, j) => (which(c.name) ? `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, names(j), `write(T, ${j}, i, v);`)}`
-    : countAll ? `if (${load(c.name)} !== undefined) n++;` : '')).join('\n');
+  const body = t.columns
+    .map((c, j) =>
+      which(c.name)
+        ? `v = ${load(c.name)}; if (v !== undefined) n++; ${storeCode(c, names(j), `write(T, ${j}, i, v);`)}`
+        : countAll
+          ? `if (${load(c.name)} !== undefined) n++;`
+          : '',
+    )
+    .join('\n');
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
-  const factory = new Function('T', 'write', 'ownKeys', 'D', ...HELPER_NAMES, `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`);
-  return factory(t, write, ownKeys, t.columns.map((c) => c.data), ...HELPERS) as Table['copy'];
+  const factory = new Function(
+    'T',
+    'write',
+    'ownKeys',
+    'D',
+    ...HELPER_NAMES,
+    `${locals(t)} return (p, i) => { let n = 0; let v; let k;\n${body}\nreturn n; };`,
+  );
+  return factory(
+    t,
+    write,
+    ownKeys,
+    t.columns.map((c) => c.data),
+    ...HELPERS,
+  ) as Table['copy'];
 }
 
 /**
@@ -90,7 +115,11 @@ export function compilePlain(t: Table): Table['plain'] {
   const fields = t.columns.map((c, j) => `${JSON.stringify(c.name)}: ${readCode(c, names(j))}`).join(',\n');
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
   const factory = new Function('D', 'T', ...HELPER_NAMES, `${locals(t)} return (i) => { let x; return {\n${fields}\n}; };`);
-  return factory(t.columns.map((c) => c.data), t, ...HELPERS) as Table['plain'];
+  return factory(
+    t.columns.map((c) => c.data),
+    t,
+    ...HELPERS,
+  ) as Table['plain'];
 }
 
 /**
@@ -100,12 +129,17 @@ export function compilePlain(t: Table): Table['plain'] {
  * when the column widens. `write` stores a value the column cannot hold (widening it), `describeRow`
  * describes a row awaiting its description.
  */
-export function accessorOf(t: Table, j: number, write: Write, describeRow: (t: Table, i: number) => void): { get: () => unknown; set: (v: unknown) => void } {
+export function accessorOf(
+  t: Table,
+  j: number,
+  write: Write,
+  describeRow: (t: Table, i: number) => void,
+): { get: () => unknown; set: (v: unknown) => void } {
   const c = t.columns[j]!;
   const parts: Names = { d: 'c.data', codes: 'c.codes', values: 'c.values' };
   // Set on some rows, then cleared (the engine's origination time, a loan's arrears): straight to the map, not through `write`.
-  const store = c.kind === 'sparse' ? 'if (v === undefined) c.data.delete(i); else c.data.set(i, v);'
-    : storeCode(c, parts, `write(T, ${j}, i, v);`);
+  const store =
+    c.kind === 'sparse' ? 'if (v === undefined) c.data.delete(i); else c.data.set(i, v);' : storeCode(c, parts, `write(T, ${j}, i, v);`);
   // A field of the description: a row awaiting it is described first (a write too, or the description would overwrite
   // it), then read or written through the property again (describing may have widened this column: `c` is then the old one).
   const key = JSON.stringify(c.name);
@@ -113,9 +147,17 @@ export function accessorOf(t: Table, j: number, write: Write, describeRow: (t: T
   const describeGet = describes ? `if (T.awaiting[i] === 1) { describeRow(T, i); return this[${key}]; } ` : '';
   const describeSet = describes ? `if (T.awaiting[i] === 1) { describeRow(T, i); this[${key}] = v; return; } ` : '';
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the table's compiled row code, from its own column names
-  const make = new Function('c', 'T', 'write', 'ownKeys', 'describeRow', ...HELPER_NAMES, `return {
+  const make = new Function(
+    'c',
+    'T',
+    'write',
+    'ownKeys',
+    'describeRow',
+    ...HELPER_NAMES,
+    `return {
     get() { const i = this[${JSON.stringify(ROW)}]; let x; ${describeGet}return ${readCode(c, parts)}; },
     set(v) { const i = this[${JSON.stringify(ROW)}]; let k; ${describeSet}${store} },
-  };`);
+  };`,
+  );
   return make(c, t, write, ownKeys, describeRow, ...HELPERS) as { get: () => unknown; set: (v: unknown) => void };
 }

@@ -46,7 +46,10 @@ export class SnapshotShelf {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** `folder`: where the files go (created on the first save), or null to keep them in memory. */
-  constructor(readonly folder: string | null, private readonly realNow: () => number = Date.now) {
+  constructor(
+    readonly folder: string | null,
+    private readonly realNow: () => number = Date.now,
+  ) {
     if (folder) removeLeftoverTemps(folder);
   }
 
@@ -117,7 +120,8 @@ export class SnapshotShelf {
     return this.serial(async () => {
       if (!this.folder) return [...this.memory.values()].map((k) => k.info).sort(byName);
       const names = (await readdir(this.folder).catch(() => [] as string[]))
-        .filter((f) => f.endsWith(SUFFIX) && !f.startsWith('.')).map((f) => f.slice(0, -SUFFIX.length));
+        .filter((f) => f.endsWith(SUFFIX) && !f.startsWith('.'))
+        .map((f) => f.slice(0, -SUFFIX.length));
       const out: SnapshotInfo[] = [];
       for (const name of names) {
         const st = await stat(this.path(name)).catch(() => null);
@@ -166,15 +170,24 @@ export class SnapshotShelf {
 const byName = (a: SnapshotInfo, b: SnapshotInfo): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Makes a rename or unlink durable; some platforms cannot fsync a folder (the rename is atomic still). */
 async function syncFolder(folder: string): Promise<void> {
   try {
     const dir = await open(folder, 'r');
-    try { await dir.sync(); } finally { await dir.close(); }
-  } catch { /* see above */ }
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    /* see above */
+  }
 }
 
 /** Deletes the temporary files of saves a kill -9 interrupted: never read, the snapshot they would have replaced is whole. */
@@ -186,6 +199,11 @@ function removeLeftoverTemps(folder: string): void {
     return; // no folder yet
   }
   for (const name of names) {
-    if (TEMP_RE.test(name)) try { unlinkSync(join(folder, name)); } catch { /* gone already */ }
+    if (TEMP_RE.test(name))
+      try {
+        unlinkSync(join(folder, name));
+      } catch {
+        /* gone already */
+      }
   }
 }

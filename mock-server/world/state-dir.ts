@@ -33,8 +33,13 @@ export function listGenerations(dir: string): { n: number; log: boolean; snapsho
 
 /** A state folder another running mock holds. */
 export class StateLockedError extends MockSetupError {
-  constructor(readonly path: string, readonly pid: number | undefined) {
-    super(`mock state ${path} is in use by another mock${pid === undefined ? '' : ` (pid ${pid})`}; stop that one first, or give this one another --state`);
+  constructor(
+    readonly path: string,
+    readonly pid: number | undefined,
+  ) {
+    super(
+      `mock state ${path} is in use by another mock${pid === undefined ? '' : ` (pid ${pid})`}; stop that one first, or give this one another --state`,
+    );
   }
 }
 
@@ -54,7 +59,9 @@ export function takeLock(path: string, what: string): HeldLock {
   }
   if (got.held) return got.lock;
   if (got.holder && got.mechanism === 'file' && !alive(got.holder.pid)) {
-    throw new MockSetupError(`mock state ${what}: the lock ${got.path} names pid ${got.holder.pid}, which is not running, and the kernel's lock does not serve here; remove ${got.path} if no mock runs on this folder`);
+    throw new MockSetupError(
+      `mock state ${what}: the lock ${got.path} names pid ${got.holder.pid}, which is not running, and the kernel's lock does not serve here; remove ${got.path} if no mock runs on this folder`,
+    );
   }
   throw new StateLockedError(what, got.holder?.pid);
 }
@@ -81,15 +88,25 @@ export const inDir = (dir: string, name: string): string => join(dir, name);
 export function fsyncDir(dir: string): void {
   try {
     const fd = openSync(dir, 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
-  } catch { /* as persistence.ts: the rename itself is still atomic */ }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* as persistence.ts: the rename itself is still atomic */
+  }
 }
 
 /** Deletes the temporary files of base snapshots that a killed save left (never read: a snapshot is renamed into place whole). */
 export function removeSnapshotTemps(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (/^\.world-\d{6,}\.snapshot\.\d+\.tmp$/.test(name)) {
-      try { unlinkSync(join(dir, name)); } catch { /* gone already */ }
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        /* gone already */
+      }
     }
   }
 }

@@ -6,7 +6,22 @@
 import { emptyIndex, type StoreIndex } from './derived.js';
 import { describedLaterRow, emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
 import { emptyLoanTable, loanRow, type LoanTable } from './loan-table.js';
-import type { Account, ExistingBorrower, Grant, LedgerEntry, Listing, Loan, Note, OAuthClient, OfferRecord, Order, Outbox, PartnerCode, Token, User } from './records.js';
+import type {
+  Account,
+  ExistingBorrower,
+  Grant,
+  LedgerEntry,
+  Listing,
+  Loan,
+  Note,
+  OAuthClient,
+  OfferRecord,
+  Order,
+  Outbox,
+  PartnerCode,
+  Token,
+  User,
+} from './records.js';
 
 export type * from './records.js';
 
@@ -177,7 +192,12 @@ export function addListing(store: Store, listing: Listing): Listing {
  * (listing-table.ts `describedLaterRow`), and indexes it by number; returns the kept object, or null when
  * the table cannot make such a row (the caller then adds the listing whole).
  */
-export function addListingDescribedLater(store: Store, listing: Listing, describer: (row: number, key: number) => void, key: number): Listing | null {
+export function addListingDescribedLater(
+  store: Store,
+  listing: Listing,
+  describer: (row: number, key: number) => void,
+  key: number,
+): Listing | null {
   const row = describedLaterRow(store.listingTable, listing, describer, key);
   if (!row) return null;
   store.listings.push(row);

@@ -33,7 +33,11 @@ export class ConnectionError extends CliError {
    * `sent` is false only when the connection was never made (refused, host not found): the request
    * cannot have reached the marketplace. Anything else may have been received before the failure.
    */
-  constructor(message: string, override readonly cause?: unknown, readonly sent = true) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+    readonly sent = true,
+  ) {
     super(message, EXIT.UNREACHABLE, 'is the marketplace (or `mkt mock serve`) running, and is base_url right?');
   }
 }
@@ -79,10 +83,19 @@ export function errorFromResponse(status: number, body: unknown, what: string): 
   const text = textOf(b.message) ?? textOf(b.error_description) ?? textOf(first.message);
   // The marketplace's text ends in a full stop; callers put the message inside sentences of their own.
   const said = text ?? meaningOf(code);
-  const detail = [code, said === undefined ? undefined : clause(said)].filter(Boolean).join(': ') || (typeof body === 'string' ? clause(body.slice(0, 200)) : '');
+  const detail =
+    [code, said === undefined ? undefined : clause(said)].filter(Boolean).join(': ')
+    || (typeof body === 'string' ? clause(body.slice(0, 200)) : '');
   const message = `${what} failed (HTTP ${status})${detail ? `: ${detail}` : ''}`;
   if (status === 403 && code === 'insufficient_scope') {
-    return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'this grant is read-only: run `mkt login` again and choose read/write');
+    return new AuthenticationError(
+      message,
+      EXIT.AUTH,
+      status,
+      code,
+      body,
+      'this grant is read-only: run `mkt login` again and choose read/write',
+    );
   }
   if (status === 401 || status === 403) {
     return new AuthenticationError(message, EXIT.AUTH, status, code, body, 'run `mkt login` (or check MKT_ACCESS_TOKEN)');

@@ -44,7 +44,15 @@ export interface HttpOptions {
 const MAX_BACKOFF_MS = 8000;
 const MAX_RETRY_AFTER_MS = 30_000;
 /** Failures that come before a connection exists: the request cannot have left this machine. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** Replaces secret values in a form or JSON text with `***`. */
 export function redact(text: string): string {

@@ -25,7 +25,11 @@ export function searchAll(client: ApiClient, query: URLSearchParams): AsyncGener
 
 /** One listing by number: active (fractional, then whole-loan), then originated. Null when none has it. */
 export async function get(client: ApiClient, listingNumber: number): Promise<Listing | null> {
-  for (const [biddable, whole] of [['true', 'false'], ['true', 'true'], ['false', 'false']] as const) {
+  for (const [biddable, whole] of [
+    ['true', 'false'],
+    ['true', 'true'],
+    ['false', 'false'],
+  ] as const) {
     const q = new URLSearchParams({ listing_number: String(listingNumber), biddable, whole_loan: whole, limit: '1' });
     const page = await search(client, q);
     if (page.result[0]) return page.result[0];

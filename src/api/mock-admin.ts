@@ -25,7 +25,11 @@ export interface ListPage<T> {
 
 /** One admin call; a status other than 200 is the API error it maps to, naming `doing`. */
 export async function mockAdminCall(
-  to: MockAdminTarget, method: HttpRequest['method'], route: string, doing: string, extra: Pick<HttpRequest, 'json' | 'query' | 'timeoutMs'> = {},
+  to: MockAdminTarget,
+  method: HttpRequest['method'],
+  route: string,
+  doing: string,
+  extra: Pick<HttpRequest, 'json' | 'query' | 'timeoutMs'> = {},
 ): Promise<unknown> {
   const headers = to.adminToken ? { authorization: `Bearer ${to.adminToken}` } : undefined;
   const res = await to.http.send({ method, url: mockAdminUrl(to.rootUrl, route), ...extra, ...(headers ? { headers } : {}) });
@@ -76,12 +80,17 @@ export async function readClock(to: MockAdminTarget): Promise<ClockState> {
 
 /** GET /__mock/snapshots: every named snapshot, by name (one page of the largest size). */
 export async function listSnapshots(to: MockAdminTarget): Promise<ListPage<SnapshotEntry>> {
-  return (await mockAdminCall(to, 'GET', 'snapshots', "listing the mock's snapshots", { query: new URLSearchParams({ limit: String(SNAPSHOT_PAGE.max) }) })) as ListPage<SnapshotEntry>;
+  return (await mockAdminCall(to, 'GET', 'snapshots', "listing the mock's snapshots", {
+    query: new URLSearchParams({ limit: String(SNAPSHOT_PAGE.max) }),
+  })) as ListPage<SnapshotEntry>;
 }
 
 /** POST /__mock/snapshots: saves the world as `name` (a 409 when taken, unless `replace`). No answer timeout: a large world takes a while. */
 export async function saveSnapshot(to: MockAdminTarget, name: string, replace: boolean): Promise<SnapshotEntry> {
-  return (await mockAdminCall(to, 'POST', 'snapshots', `saving snapshot '${name}'`, { json: { name, ...(replace ? { replace } : {}) }, timeoutMs: 0 })) as SnapshotEntry;
+  return (await mockAdminCall(to, 'POST', 'snapshots', `saving snapshot '${name}'`, {
+    json: { name, ...(replace ? { replace } : {}) },
+    timeoutMs: 0,
+  })) as SnapshotEntry;
 }
 
 /** What the mock answers to a load. */
@@ -94,7 +103,9 @@ export interface SnapshotLoaded {
 
 /** POST /__mock/snapshots/NAME/load: the snapshot replaces the world. */
 export async function loadSnapshot(to: MockAdminTarget, name: string): Promise<SnapshotLoaded> {
-  return (await mockAdminCall(to, 'POST', `snapshots/${encodeURIComponent(name)}/load`, `loading snapshot '${name}'`, { timeoutMs: 0 })) as SnapshotLoaded;
+  return (await mockAdminCall(to, 'POST', `snapshots/${encodeURIComponent(name)}/load`, `loading snapshot '${name}'`, {
+    timeoutMs: 0,
+  })) as SnapshotLoaded;
 }
 
 /** DELETE /__mock/snapshots/NAME. */

@@ -11,7 +11,14 @@ import type { ApiClient } from './client.js';
 import { AuthenticationError } from './errors.js';
 
 /** The applicant objects of an offers request (their elements are checked by the marketplace). */
-export const REQUIRED_OBJECTS = ['loan_info', 'identification', 'personal_info', 'address_info', 'contact_info', 'employment_info'] as const;
+export const REQUIRED_OBJECTS = [
+  'loan_info',
+  'identification',
+  'personal_info',
+  'address_info',
+  'contact_info',
+  'employment_info',
+] as const;
 
 /** An applicant's data: open JSON whose elements the marketplace checks. */
 type JsonObject = Record<string, unknown>;
@@ -34,7 +41,10 @@ export function checkOfferRequest(value: unknown, source: string): OfferRequest 
   const missing = REQUIRED_OBJECTS.filter((k) => !isObject(value[k]));
   const identification = value.identification;
   if (missing.length > 0 || !isObject(identification)) {
-    throw new UsageError(`${source}: missing or not an object: ${missing.join(', ')}`, `an offers request needs ${REQUIRED_OBJECTS.join(', ')}`);
+    throw new UsageError(
+      `${source}: missing or not an object: ${missing.join(', ')}`,
+      `an offers request needs ${REQUIRED_OBJECTS.join(', ')}`,
+    );
   }
   const ref = identification.client_reference_id;
   if (ref !== undefined && ref !== null && (typeof ref !== 'string' || ref.length > CLIENT_REFERENCE_MAX)) {
@@ -50,13 +60,25 @@ export const hasErrors = (r: OfferResponse): boolean => (r.errors?.length ?? 0) 
 export async function request(client: ApiClient, applicant: OfferRequest): Promise<OfferResponse> {
   try {
     return await client.call({
-      method: 'POST', base: 'base', path: '/marketplace/application/offers/', json: applicant, what: 'offers request', decode: decodeOfferResponse,
+      method: 'POST',
+      base: 'base',
+      path: '/marketplace/application/offers/',
+      json: applicant,
+      what: 'offers request',
+      decode: decodeOfferResponse,
     });
   } catch (err) {
     // A refused partner code is not a login problem: point at the partner code, keep exit 3.
     if (err instanceof AuthenticationError && err.code?.startsWith('MKTPL-')) {
       const e = err;
-      throw new AuthenticationError(e.message, e.exitCode, e.status, e.code, e.body, 'check --partner-code or MKT_PARTNER_CODE (or identification.partner_source_code in the file)');
+      throw new AuthenticationError(
+        e.message,
+        e.exitCode,
+        e.status,
+        e.code,
+        e.body,
+        'check --partner-code or MKT_PARTNER_CODE (or identification.partner_source_code in the file)',
+      );
     }
     throw err;
   }

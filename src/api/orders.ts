@@ -1,5 +1,14 @@
 /** Orders: submit (never retried), get, list (one page or all), and the listings of one order. */
-import { decodeEnvelope, decodeOrder, decodeOrderListing, decodePlacedOrder, type Order, type OrderListing, type Page, type PlacedOrder } from '../contract/decode.js';
+import {
+  decodeEnvelope,
+  decodeOrder,
+  decodeOrderListing,
+  decodePlacedOrder,
+  type Order,
+  type OrderListing,
+  type Page,
+  type PlacedOrder,
+} from '../contract/decode.js';
 import { PAGINATION } from '../contract/enums.js';
 import type { BidRequest } from '../contract/resources.js';
 import { seg, type ApiClient } from './client.js';
@@ -13,7 +22,14 @@ const decodeListingPage = decodeEnvelope(decodeOrderListing);
 
 /** Submits one order of at most 100 bids. A POST moves money: it is sent exactly once. */
 export function submit(client: ApiClient, bids: BidRequest[]): Promise<PlacedOrder> {
-  return client.call({ method: 'POST', base: 'base', path: '/orders/', json: { bid_requests: bids }, what: 'order submit', decode: decodePlacedOrder });
+  return client.call({
+    method: 'POST',
+    base: 'base',
+    path: '/orders/',
+    json: { bid_requests: bids },
+    what: 'order submit',
+    decode: decodePlacedOrder,
+  });
 }
 
 /** One order by id. */
@@ -34,5 +50,12 @@ export function listAll(client: ApiClient): AsyncGenerator<Order> {
 
 /** One page of the listings in an order. */
 export function listings(client: ApiClient, orderId: string, query: URLSearchParams): Promise<Page<OrderListing>> {
-  return client.call({ method: 'GET', base: 'base', path: `/orders/${seg(orderId)}/listings`, query, what: `listings of order ${orderId}`, decode: decodeListingPage });
+  return client.call({
+    method: 'GET',
+    base: 'base',
+    path: `/orders/${seg(orderId)}/listings`,
+    query,
+    what: `listings of order ${orderId}`,
+    decode: decodeListingPage,
+  });
 }

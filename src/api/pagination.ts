@@ -29,10 +29,14 @@ export function paginateQuery<T>(
   pageSize: number,
   offset = 0,
 ): AsyncGenerator<T> {
-  return paginate((at, limit) => {
-    const q = new URLSearchParams(query);
-    q.set('offset', String(at));
-    q.set('limit', String(limit));
-    return list(q);
-  }, pageSize, offset);
+  return paginate(
+    (at, limit) => {
+      const q = new URLSearchParams(query);
+      q.set('offset', String(at));
+      q.set('limit', String(limit));
+      return list(q);
+    },
+    pageSize,
+    offset,
+  );
 }

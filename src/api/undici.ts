@@ -25,6 +25,10 @@ export const Agent: typeof AgentType = AgentClass;
 setFlagsFromString('--liftoff-only');
 
 /** Sends one request through `dispatcher` (undici's `request`, without the full package index). */
-export function request(dispatcher: Dispatcher, url: URL, opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Dispatcher.ResponseData> {
+export function request(
+  dispatcher: Dispatcher,
+  url: URL,
+  opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
+): Promise<Dispatcher.ResponseData> {
   return apiRequest.call(dispatcher, { ...opts, origin: url.origin, path: `${url.pathname}${url.search}` });
 }

@@ -27,7 +27,10 @@ function target(url: URL): string {
  * otherwise null: a page for a person, another place, or a state that is not this login's.
  */
 export async function followAutoApproval(
-  http: Pick<HttpClient, 'send'>, authorizationUrl: string, redirectUri: string, state: string,
+  http: Pick<HttpClient, 'send'>,
+  authorizationUrl: string,
+  redirectUri: string,
+  state: string,
 ): Promise<Exclude<CallbackOutcome, { kind: 'mismatch' }> | null> {
   const url = new URL(authorizationUrl);
   if (!isLoopbackHost(url.hostname)) return null;

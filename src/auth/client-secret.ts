@@ -41,5 +41,8 @@ export async function resolveClientSecret(s: SecretSources): Promise<{ secret: s
     const secret = (await s.prompt(`Client secret for ${s.clientId}`)).trim();
     if (secret) return { secret, source: 'prompt' };
   }
-  throw new UsageError(`no client secret for client ${s.clientId}`, 'set MKT_CLIENT_SECRET or pass --client-secret (or run on a terminal to be asked)');
+  throw new UsageError(
+    `no client secret for client ${s.clientId}`,
+    'set MKT_CLIENT_SECRET or pass --client-secret (or run on a terminal to be asked)',
+  );
 }

@@ -15,11 +15,16 @@ const PROBE_ACCOUNT = '__mkt_probe__';
 /** Default time a keychain call may take. */
 export const KEYCHAIN_TIMEOUT_MS = 5000;
 
-const FALLBACK_HINT = 'unlock or start your keyring (a Secret Service such as gnome-keyring), or choose the file store with `mkt login --insecure-storage` or MKT_CREDENTIAL_STORE=file';
+const FALLBACK_HINT =
+  'unlock or start your keyring (a Secret Service such as gnome-keyring), or choose the file store with `mkt login --insecure-storage` or MKT_CREDENTIAL_STORE=file';
 
 /** The keychain cannot be used: unreachable, locked, missing, or too slow. Exit 3, never "not logged in". */
 export class KeychainError extends CliError {
-  constructor(message: string, override readonly cause?: unknown, hint = FALLBACK_HINT) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+    hint = FALLBACK_HINT,
+  ) {
     super(message, EXIT.AUTH, hint);
   }
 }
@@ -66,8 +71,11 @@ export async function loadKeytar(
     const first = (err as Error)?.message?.split('\n')[0] ?? String(err);
     // dlopen's words: "libsecret-1.so.0: cannot open shared object file: No such file or directory".
     if ([first, ...diagnose()].some((why) => /libsecret-1\.so/.test(why))) {
-      throw new KeychainError('the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage', err,
-        'on a system without apt, install the package that provides libsecret-1.so.0; or set MKT_CREDENTIAL_STORE=file');
+      throw new KeychainError(
+        'the keychain needs libsecret-1-0 (apt install libsecret-1-0); or use --insecure-storage',
+        err,
+        'on a system without apt, install the package that provides libsecret-1.so.0; or set MKT_CREDENTIAL_STORE=file',
+      );
     }
     throw new KeychainError(`the OS keychain is not available: cannot load the keychain binding (${first})`, err);
   }
@@ -101,9 +109,15 @@ export class KeychainStore implements CredentialStore {
     const api = await this.api;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new KeychainError(
-        `the OS keychain did not answer within ${Math.round(this.timeoutMs / 100) / 10} s while trying to ${what} (is it locked and waiting for a password?)`,
-      )), this.timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new KeychainError(
+              `the OS keychain did not answer within ${Math.round(this.timeoutMs / 100) / 10} s while trying to ${what} (is it locked and waiting for a password?)`,
+            ),
+          ),
+        this.timeoutMs,
+      );
       timer.unref();
     });
     try {

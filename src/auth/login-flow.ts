@@ -67,7 +67,9 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const offerPaste = () => {
     if (pasted || !input.stdin) return;
     if (input.promptPaste) {
-      stderr(`If the browser is on another machine: once you allow mkt there, it is sent to ${settings.redirectUri}?… and that page fails to load;`);
+      stderr(
+        `If the browser is on another machine: once you allow mkt there, it is sent to ${settings.redirectUri}?… and that page fails to load;`,
+      );
       stderr('copy that whole address from its address bar and paste it here, then press Enter.');
     }
     pasted = readPastedRedirect(input.stdin, settings.redirectUri, state, stderr);
@@ -85,7 +87,10 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
       if (over) return;
       if (!outcome) {
         // At a terminal offerPaste says how to paste here; elsewhere the way is a login at a terminal.
-        if (!input.promptPaste) stderr('mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal');
+        if (!input.promptPaste)
+          stderr(
+            'mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal',
+          );
         return offerPaste();
       }
       stderr('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');

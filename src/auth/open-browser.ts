@@ -31,7 +31,9 @@ export function browserOpener(env: Env, platform: NodeJS.Platform = process.plat
     const [cmd, args] = openerCommand(url, platform);
     try {
       const child = spawn(cmd, args, { detached: true, stdio: 'ignore' });
-      child.on('error', (err: NodeJS.ErrnoException) => failed(err.code === 'ENOENT' ? `${cmd} is not installed` : `${cmd} failed: ${err.message}`));
+      child.on('error', (err: NodeJS.ErrnoException) =>
+        failed(err.code === 'ENOENT' ? `${cmd} is not installed` : `${cmd} failed: ${err.message}`),
+      );
       // xdg-open exits 3 when it finds no browser; a browser it started keeps running on its own.
       child.on('exit', (code) => (code ? failed(`${cmd} exited with status ${code}`) : undefined));
       child.unref();

@@ -27,7 +27,9 @@ export function readPastedRedirect(input: Readable, redirectUri: string, state: 
       try {
         url = new URL(text);
       } catch {
-        return notice('mkt: that is not a URL; paste the whole address from the browser\'s address bar (it starts with http://); still waiting');
+        return notice(
+          "mkt: that is not a URL; paste the whole address from the browser's address bar (it starts with http://); still waiting",
+        );
       }
       if (url.pathname !== path) return notice(`mkt: that URL is not the login redirect (its path is not ${path}); still waiting`);
       const outcome = readCallback(url.searchParams, state);

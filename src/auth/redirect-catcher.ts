@@ -37,18 +37,27 @@ export function loopbackTarget(redirectUri: string): { hosts: string[]; port: nu
   try {
     url = new URL(redirectUri);
   } catch {
-    throw new UsageError(`redirect_uri '${redirectUri}' is not an absolute URL`, 'fix it with `mkt config set redirect_uri http://127.0.0.1:PORT/callback`');
+    throw new UsageError(
+      `redirect_uri '${redirectUri}' is not an absolute URL`,
+      'fix it with `mkt config set redirect_uri http://127.0.0.1:PORT/callback`',
+    );
   }
-  if (url.protocol !== 'http:') throw new UsageError(`redirect_uri '${redirectUri}' must use http:// on a loopback address for the login catcher`);
+  if (url.protocol !== 'http:')
+    throw new UsageError(`redirect_uri '${redirectUri}' must use http:// on a loopback address for the login catcher`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const hosts = host === 'localhost' ? ['127.0.0.1', '::1'] : /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1' ? [host] : null;
-  if (!hosts) throw new UsageError(`redirect_uri host '${url.hostname}' is not a loopback address; mkt login only listens on localhost, 127.0.0.1 or ::1`);
+  if (!hosts)
+    throw new UsageError(
+      `redirect_uri host '${url.hostname}' is not a loopback address; mkt login only listens on localhost, 127.0.0.1 or ::1`,
+    );
   return { hosts, port: url.port ? Number(url.port) : 80, path: url.pathname || '/' };
 }
 
 function page(title: string, text: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>`
-    + `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto"><h1>${title}</h1><p>${text}</p></body></html>\n`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>`
+    + `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto"><h1>${title}</h1><p>${text}</p></body></html>\n`
+  );
 }
 
 function answer(res: ServerResponse, status: number, title: string, text: string): void {
@@ -76,18 +85,24 @@ export function readCallback(q: URLSearchParams, state: string): CallbackOutcome
   if (errorCode) {
     const message = errorCode === 'userCancellation' ? 'login cancelled in the browser' : `login refused by the marketplace: ${errorCode}`;
     return {
-      kind: 'failed', error: new AuthError(message, 'run `mkt login` again and choose Allow'),
+      kind: 'failed',
+      error: new AuthError(message, 'run `mkt login` again and choose Allow'),
       page: { status: 200, title: 'Sign-in cancelled', text: 'Nothing was stored. You can close this tab and return to the terminal.' },
     };
   }
   const authKey = q.get('auth_key');
   if (!authKey) {
     return {
-      kind: 'failed', error: new AuthError('the browser callback carried no auth_key', 'run `mkt login` again'),
+      kind: 'failed',
+      error: new AuthError('the browser callback carried no auth_key', 'run `mkt login` again'),
       page: { status: 400, title: 'Sign-in failed', text: 'The answer carried no auth key. Return to the terminal.' },
     };
   }
-  return { kind: 'ok', result: { authKey, scope: q.get('scope') ?? '' }, page: { status: 200, title: 'Signed in to mkt', text: 'You can close this tab and return to the terminal.' } };
+  return {
+    kind: 'ok',
+    result: { authKey, scope: q.get('scope') ?? '' },
+    page: { status: 200, title: 'Signed in to mkt', text: 'You can close this tab and return to the terminal.' },
+  };
 }
 
 async function listen(server: Server, host: string, port: number): Promise<void> {
@@ -137,8 +152,11 @@ export async function startCatcher(opts: CatcherOptions): Promise<Catcher> {
         // localhost's IPv6 twin is optional (no ::1 on this machine); the first address is not.
         if (i > 0 && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')) continue;
         if (code === 'EADDRINUSE') {
-          throw new CliError(`cannot catch the login redirect: port ${port} on ${host} is already in use`, EXIT.USAGE,
-            'another `mkt login` may be running; stop it, or free the port of the registered redirect_uri');
+          throw new CliError(
+            `cannot catch the login redirect: port ${port} on ${host} is already in use`,
+            EXIT.USAGE,
+            'another `mkt login` may be running; stop it, or free the port of the registered redirect_uri',
+          );
         }
         if (code === 'EACCES') throw new CliError(`cannot listen on ${host}:${port} for the login redirect: permission denied`, EXIT.USAGE);
         throw err;
@@ -149,16 +167,29 @@ export async function startCatcher(opts: CatcherOptions): Promise<Catcher> {
     throw err;
   }
 
-  const timer = setTimeout(() => finish(() => settle.reject(new AuthError(
-    `login timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser`,
-    'run `mkt login` again (use --timeout S for more time)',
-  ))), opts.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      finish(() =>
+        settle.reject(
+          new AuthError(
+            `login timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser`,
+            'run `mkt login` again (use --timeout S for more time)',
+          ),
+        ),
+      ),
+    opts.timeoutMs,
+  );
   const close = async () => {
     clearTimeout(timer);
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
-      s.close(() => resolve());
-      s.closeAllConnections();
-    })));
+    await Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    );
   };
   return { result, close };
 }

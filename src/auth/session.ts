@@ -57,16 +57,19 @@ export class AuthSession {
 
   /** The provider of access tokens from the stored credentials. */
   tokenProvider(): StoredTokenProvider {
-    return new StoredTokenProvider({
-      profile: this.deps.settings.profile,
-      account: this.account,
-      locate: (account) => this.stores.locate(account),
-      endpoint: this.endpoint,
-      lock: (fn) => this.lock(fn),
-      now: this.now,
-      // Any answer at all means the marketplace is there; only a failure to connect throws (exit 5).
-      probe: async () => void (await this.deps.http.send({ method: 'GET', url: this.deps.settings.baseUrl })),
-      knownHosts: () => hostsOf(this.stores, this.deps.settings.profile, this.deps.settings.configDir),
-    }, REFRESH_TOKEN_SECONDS);
+    return new StoredTokenProvider(
+      {
+        profile: this.deps.settings.profile,
+        account: this.account,
+        locate: (account) => this.stores.locate(account),
+        endpoint: this.endpoint,
+        lock: (fn) => this.lock(fn),
+        now: this.now,
+        // Any answer at all means the marketplace is there; only a failure to connect throws (exit 5).
+        probe: async () => void (await this.deps.http.send({ method: 'GET', url: this.deps.settings.baseUrl })),
+        knownHosts: () => hostsOf(this.stores, this.deps.settings.profile, this.deps.settings.configDir),
+      },
+      REFRESH_TOKEN_SECONDS,
+    );
   }
 }

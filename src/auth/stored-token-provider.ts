@@ -70,7 +70,10 @@ export class StoredTokenProvider implements TokenProvider {
       throw err;
     }
     if (elsewhere) {
-      throw new AuthError(`not logged in at ${host} (profile ${profile}): ${elsewhere}, not for ${host}`, 'check base_url (MKT_ROOT_URL, MKT_BASE_URL, --profile) for a wrong port or host, or run `mkt login` to sign in at this one');
+      throw new AuthError(
+        `not logged in at ${host} (profile ${profile}): ${elsewhere}, not for ${host}`,
+        'check base_url (MKT_ROOT_URL, MKT_BASE_URL, --profile) for a wrong port or host, or run `mkt login` to sign in at this one',
+      );
     }
     throw new AuthError(`not logged in (profile ${profile}, ${account})`, 'run `mkt login`, or set MKT_ACCESS_TOKEN');
   }
@@ -125,7 +128,10 @@ export class StoredTokenProvider implements TokenProvider {
         );
       }
       if (err instanceof TokenError && err.code === 'invalid_client') {
-        throw new AuthError(`the client credentials stored for profile ${this.deps.profile} were refused (${err.message})`, 'run `mkt login` with the right client secret');
+        throw new AuthError(
+          `the client credentials stored for profile ${this.deps.profile} were refused (${err.message})`,
+          'run `mkt login` with the right client secret',
+        );
       }
       throw err;
     }

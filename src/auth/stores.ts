@@ -18,7 +18,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Reads MKT_CREDENTIAL_STORE and --insecure-storage (exit 2 on an unknown store name). */
 export function storePreference(env: Env, insecureStorage = false): StorePreference {
   const v = env.MKT_CREDENTIAL_STORE?.trim().toLowerCase();
-  if (v && v !== 'keychain' && v !== 'file') throw new UsageError(`MKT_CREDENTIAL_STORE must be keychain or file, got '${env.MKT_CREDENTIAL_STORE}'`);
+  if (v && v !== 'keychain' && v !== 'file')
+    throw new UsageError(`MKT_CREDENTIAL_STORE must be keychain or file, got '${env.MKT_CREDENTIAL_STORE}'`);
   if (insecureStorage) {
     if (v === 'keychain') throw new UsageError('--insecure-storage contradicts MKT_CREDENTIAL_STORE=keychain');
     return 'file';

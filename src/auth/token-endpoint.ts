@@ -28,7 +28,8 @@ export class TokenError extends CliError {
 const REQUEST_CODES = new Set(['invalid_request', 'unsupported_grant_type']);
 
 function hintFor(code: string | undefined): string | undefined {
-  if (code === 'invalid_client') return 'check client_id and the client secret (MKT_CLIENT_SECRET or --client-secret), then run `mkt login`';
+  if (code === 'invalid_client')
+    return 'check client_id and the client secret (MKT_CLIENT_SECRET or --client-secret), then run `mkt login`';
   if (code === 'invalid_authkey' || code === 'unauthorized') return 'the auth key was replaced or revoked: run `mkt login`';
   if (code === 'invalid_grant') return 'run `mkt login`';
   return undefined;
@@ -54,12 +55,22 @@ export class TokenEndpoint {
 
   /** Exchanges an auth key for tokens. */
   exchangeKey(client: ClientCredentials, authKey: string): Promise<TokenResponse> {
-    return this.grant({ grant_type: 'authorization_key', client_id: client.clientId, client_secret: client.clientSecret, auth_key: authKey });
+    return this.grant({
+      grant_type: 'authorization_key',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      auth_key: authKey,
+    });
   }
 
   /** Gets a new access token with a refresh token. */
   refresh(client: ClientCredentials, refreshToken: string): Promise<TokenResponse> {
-    return this.grant({ grant_type: 'refresh_token', client_id: client.clientId, client_secret: client.clientSecret, refresh_token: refreshToken });
+    return this.grant({
+      grant_type: 'refresh_token',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      refresh_token: refreshToken,
+    });
   }
 
   /** Posts one grant form as it is (the two helpers above build the valid ones). */
@@ -76,9 +87,11 @@ export class TokenEndpoint {
     }
     const code = typeof body.error === 'string' ? body.error : undefined;
     const description = typeof body.error_description === 'string' ? body.error_description : code ? AUTH_ERRORS[code] : undefined;
-    const detail = [code, description].filter(Boolean).join(': ') || (typeof res.data === 'string' ? res.data.slice(0, 200) : 'unexpected answer');
+    const detail =
+      [code, description].filter(Boolean).join(': ') || (typeof res.data === 'string' ? res.data.slice(0, 200) : 'unexpected answer');
     const message = `token request (${form.grant_type}) failed (HTTP ${res.status}): ${detail}`;
-    const exit = res.status >= 500 ? EXIT.UNREACHABLE : code && REQUEST_CODES.has(code) ? EXIT.USAGE : res.status === 200 ? EXIT.BUG : EXIT.AUTH;
+    const exit =
+      res.status >= 500 ? EXIT.UNREACHABLE : code && REQUEST_CODES.has(code) ? EXIT.USAGE : res.status === 200 ? EXIT.BUG : EXIT.AUTH;
     throw new TokenError(message, exit, res.status, code, hintFor(code));
   }
 }

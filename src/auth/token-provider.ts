@@ -14,16 +14,28 @@ export function checkToken(token: string, origin: string, hint: string): string 
   const at = token.search(/[^\x21-\x7e]/);
   if (at < 0) return token;
   const code = token.charCodeAt(at);
-  const what = code === 0x0a || code === 0x0d ? 'a line break' : code === 0x20 ? 'a space' : code < 0x20 || code === 0x7f ? `a control byte (0x${code.toString(16).padStart(2, '0')})` : `a character outside printable ASCII (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  const what =
+    code === 0x0a || code === 0x0d
+      ? 'a line break'
+      : code === 0x20
+        ? 'a space'
+        : code < 0x20 || code === 0x7f
+          ? `a control byte (0x${code.toString(16).padStart(2, '0')})`
+          : `a character outside printable ASCII (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
   throw new AuthError(`${origin} is malformed: it holds ${what} at character ${at + 1}; a token is printable ASCII without spaces`, hint);
 }
 
 /** Uses MKT_ACCESS_TOKEN as it is and stores nothing. */
 export function envTokenProvider(given: string): TokenProvider {
-  const token = checkToken(given, 'MKT_ACCESS_TOKEN', 'set MKT_ACCESS_TOKEN to the token alone (no line end or quotes), or unset it and run `mkt login`');
+  const token = checkToken(
+    given,
+    'MKT_ACCESS_TOKEN',
+    'set MKT_ACCESS_TOKEN to the token alone (no line end or quotes), or unset it and run `mkt login`',
+  );
   return {
     async accessToken(opts) {
-      if (opts?.refresh) throw new AuthError('the marketplace refused MKT_ACCESS_TOKEN', 'set a fresh MKT_ACCESS_TOKEN or unset it and run `mkt login`');
+      if (opts?.refresh)
+        throw new AuthError('the marketplace refused MKT_ACCESS_TOKEN', 'set a fresh MKT_ACCESS_TOKEN or unset it and run `mkt login`');
       return token;
     },
   };

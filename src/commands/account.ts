@@ -5,9 +5,10 @@ import { groupCommand } from './groups.js';
 
 /** The `account` command. */
 export function makeAccountCommand(ctx: CommandContext) {
-  return groupCommand('account')
-    .action(ctx.action(async (): Promise<Output> => {
+  return groupCommand('account').action(
+    ctx.action(async (): Promise<Output> => {
       const [api, client] = await Promise.all([import('../api/accounts.js'), ctx.api()]);
       return { kind: 'item', item: await api.platform(client) };
-    }));
+    }),
+  );
 }

@@ -32,15 +32,23 @@ export function makeApiCommand(ctx: CommandContext) {
   return groupCommand('api')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument('<path>', 'endpoint path as the API writes it, from the marketplace origin, e.g. /v1/accounts/platform')
-    .addOption(new Option('-F, --field <key=value>', 'a typed parameter: true, false, null and numbers are sent as JSON values (repeatable)').argParser(collect))
+    .addOption(
+      new Option(
+        '-F, --field <key=value>',
+        'a typed parameter: true, false, null and numbers are sent as JSON values (repeatable)',
+      ).argParser(collect),
+    )
     .addOption(new Option('-f, --raw-field <key=value>', 'a string parameter, sent as written (repeatable)').argParser(collect))
     .option('--input <file>', "request body as JSON from a file ('-' for stdin), instead of fields")
     .option('--paginate', 'GET only: follow offset/limit through every page and print one JSON array of the items')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Parameters: with GET and DELETE, fields are query parameters; with POST and PUT, they are the
 fields of a JSON body. -F types its value as gh does (true, false, null, numbers); -f never does.
 Output is JSON (or -o ndjson); the output setting of the profile does not apply. A 4xx answer
-prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`)
+prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`,
+    )
     .action(async (methodText, path, opts) => {
       const method = parseMethod(methodText);
       const format = outputFormat(ctx.globals().output);
@@ -48,7 +56,8 @@ prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`
       if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate follows pages of a GET, not a ${method}`);
       const sendsBody = method === 'POST' || method === 'PUT';
       if (opts.input !== undefined && !sendsBody) throw new UsageError(`--input is a request body, which a ${method} does not send`);
-      if (opts.input !== undefined && fields.length > 0) throw new UsageError('--input and --field/--raw-field cannot be combined: put the fields in the input');
+      if (opts.input !== undefined && fields.length > 0)
+        throw new UsageError('--input and --field/--raw-field cannot be combined: put the fields in the input');
       const settings = ctx.settings();
       const target = checkPath(settings.rootUrl, path);
       const client = await ctx.api();
@@ -59,7 +68,9 @@ prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`
       else for (const [k, v] of fields) query.append(k, String(v));
       if (method === 'POST' && placesOrder(settings.rootUrl, settings.baseUrl, target)) {
         // Warned, not routed through the desk: `mkt api` sends what it is given, as `gh api` does (a script may mean exactly this call).
-        ctx.info(`mkt: warning: POST ${target} places an order past the order desk: nothing checks what the account already holds, no order journal records it, and if this call gets no answer nothing keeps a rerun from placing it twice; \`mkt order submit\` places bids with those safeguards (and sees this order in the account's orders once the marketplace shows it)`);
+        ctx.info(
+          `mkt: warning: POST ${target} places an order past the order desk: nothing checks what the account already holds, no order journal records it, and if this call gets no answer nothing keeps a rerun from placing it twice; \`mkt order submit\` places bids with those safeguards (and sees this order in the account's orders once the marketplace shows it)`,
+        );
       }
       const what = `${method} ${target}`;
       try {
@@ -97,7 +108,10 @@ function outputFormat(flag: string | undefined): Format {
  */
 function checkPath(rootUrl: string, path: string): string {
   if (!path.startsWith('/') || /[\s\u0000-\u001f\u007f#\\]/.test(path)) {
-    throw new UsageError(`path must start with / and hold no spaces, control characters, '#' or '\\', got '${path}'`, 'e.g. mkt api GET /v1/accounts/platform');
+    throw new UsageError(
+      `path must start with / and hold no spaces, control characters, '#' or '\\', got '${path}'`,
+      'e.g. mkt api GET /v1/accounts/platform',
+    );
   }
   // Joined as ApiClient.url joins it, then parsed as undici will parse it.
   const root = new URL(rootUrl);
@@ -173,7 +187,8 @@ const decodePage = decodeEnvelope<JsonObject>((v, p) => {
 async function* everyPage(client: ApiClient, path: string, query: URLSearchParams, what: string): AsyncGenerator<JsonObject> {
   const asked = query.get('limit');
   let offset = Number(query.get('offset') ?? 0);
-  if (!Number.isInteger(offset) || offset < 0) throw new UsageError(`offset must be a whole number (0 or more), got '${query.get('offset')}'`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new UsageError(`offset must be a whole number (0 or more), got '${query.get('offset')}'`);
   let pageSize: number | undefined;
   for (;;) {
     const q = new URLSearchParams(query);

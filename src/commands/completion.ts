@@ -108,9 +108,14 @@ export function complete(root: CommandUnknownOpts, words: readonly string[], env
     const opt = findOption(cmd, help, flag);
     out = opt ? valuesOf(opt, cur.slice(flag.length + 1), `${flag}=`, env) : [];
   } else if (cur.startsWith('-')) {
-    out = [...help.visibleOptions(cmd), ...help.visibleGlobalOptions(cmd)].map((o) => o.long ?? o.short ?? '').filter((f) => f.startsWith(cur));
+    out = [...help.visibleOptions(cmd), ...help.visibleGlobalOptions(cmd)]
+      .map((o) => o.long ?? o.short ?? '')
+      .filter((f) => f.startsWith(cur));
   } else if (positionals === 0 && cmd.commands.length > 0) {
-    out = help.visibleCommands(cmd).map((c) => c.name()).filter((n) => n.startsWith(cur) && n !== 'help');
+    out = help
+      .visibleCommands(cmd)
+      .map((c) => c.name())
+      .filter((n) => n.startsWith(cur) && n !== 'help');
   } else {
     const choices = cmd.registeredArguments[positionals]?.argChoices ?? [];
     out = choices.filter((c) => c.startsWith(cur));

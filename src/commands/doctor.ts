@@ -19,8 +19,12 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Runs every check in order; a check that needs an earlier one's result is skipped when that failed. */
 async function runChecks(ctx: CommandContext): Promise<Check[]> {
   const [{ skip }, { checkSettings, fileSettings }, market, files, { HttpClient }, { otherJournals }] = await Promise.all([
-    import('../doctor/check.js'), import('../doctor/settings-check.js'), import('../doctor/market-checks.js'),
-    import('../doctor/file-checks.js'), import('../api/http.js'), import('../doctor/state-dirs.js'),
+    import('../doctor/check.js'),
+    import('../doctor/settings-check.js'),
+    import('../doctor/market-checks.js'),
+    import('../doctor/file-checks.js'),
+    import('../api/http.js'),
+    import('../doctor/state-dirs.js'),
   ]);
   const env = ctx.io.env;
   const now = () => ctx.io.now();
@@ -53,7 +57,10 @@ async function runChecks(ctx: CommandContext): Promise<Check[]> {
   if (where) {
     // Other state directories are found only for an account the marketplace named: their journals are read by its key.
     const others = account ? otherJournals(env, where.stateDir, where.profile, account) : [];
-    checks.push(files.checkJournal(where.stateDir, where.profile, account?.key, others), files.checkLocks(where.stateDir, where.profile, account?.key));
+    checks.push(
+      files.checkJournal(where.stateDir, where.profile, account?.key, others),
+      files.checkLocks(where.stateDir, where.profile, account?.key),
+    );
   } else {
     checks.push(skip('journal', 'settings'), skip('lock', 'settings'));
   }
@@ -67,16 +74,25 @@ function textLines(checks: readonly Check[], color: boolean): string {
     ? { ok: (s) => `\x1b[32m${s}\x1b[39m`, warn: (s) => `\x1b[33m${s}\x1b[39m`, fail: (s) => `\x1b[31m${s}\x1b[39m`, skip: (s) => s }
     : { ok: (s) => s, warn: (s) => s, fail: (s) => s, skip: (s) => s };
   const width = Math.max(...checks.map((c) => c.check.length));
-  const lines = checks.map((c) => `${paint[c.status](c.status.padEnd(4))}  ${c.check.padEnd(width)}  ${c.detail}${c.fix ? ` — to fix: ${c.fix}` : ''}\n`);
+  const lines = checks.map(
+    (c) => `${paint[c.status](c.status.padEnd(4))}  ${c.check.padEnd(width)}  ${c.detail}${c.fix ? ` — to fix: ${c.fix}` : ''}\n`,
+  );
   const failed = checks.filter((c) => c.status === 'fail' || c.status === 'skip').map((c) => c.check);
-  lines.push(failed.length === 0 ? `all ${checks.length} checks passed\n` : `${failed.length} of ${checks.length} checks did not pass: ${failed.join(', ')}\n`);
+  lines.push(
+    failed.length === 0
+      ? `all ${checks.length} checks passed\n`
+      : `${failed.length} of ${checks.length} checks did not pass: ${failed.join(', ')}\n`,
+  );
   return lines.join('');
 }
 
 /** The `doctor` command. */
 export function makeDoctorCommand(ctx: CommandContext) {
   return groupCommand('doctor')
-    .addHelpText('after', '\nIt renews the stored credentials, as a run would, and changes nothing else.\nExit status: 0 when every check passes (a warning passes), 1 otherwise.')
+    .addHelpText(
+      'after',
+      '\nIt renews the stored credentials, as a run would, and changes nothing else.\nExit status: 0 when every check passes (a warning passes), 1 otherwise.',
+    )
     .action(async () => {
       const checks = await runChecks(ctx);
       const { allPassed } = await import('../doctor/check.js');

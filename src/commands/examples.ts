@@ -4,7 +4,7 @@
  * after the options is not wrapped.
  */
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  'mkt': [
+  mkt: [
     '$ mkt demo                                   # the whole story, no network',
     '$ mkt listings search --fico_score 760-779 --limit 5',
     '$ mkt account -o json',
@@ -22,7 +22,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt config unset': ['$ mkt config unset timezone'],
   'mkt doctor': [
     '$ mkt doctor',
-    "$ mkt doctor -o json --query \"[?status=='fail']\"",
+    '$ mkt doctor -o json --query "[?status==\'fail\']"',
     '$ env -i HOME="$HOME" PATH=/usr/bin:/bin "$(command -v mkt)" doctor   # as cron',
   ],
   'mkt listings': ['$ mkt listings search --platform_rating A,B --sort-by "borrower_rate desc"', '$ mkt listings get 10042'],
@@ -47,12 +47,13 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt order list': ['$ mkt order list', '$ mkt order list --all -o csv'],
   'mkt order listings': ['$ mkt order listings ORDER_ID', '$ mkt order listings ORDER_ID --status INVESTED'],
   'mkt order journal': ['$ mkt order journal', '$ mkt order journal -o json'],
-  'mkt invest': ['$ mkt invest check strategy.yaml', '$ mkt invest run strategy.yaml --dry-run', '$ mkt invest simulate strategy.yaml --months 12'],
-  'mkt invest check': ['$ mkt invest check strategy.yaml'],
-  'mkt invest run': [
+  'mkt invest': [
+    '$ mkt invest check strategy.yaml',
     '$ mkt invest run strategy.yaml --dry-run',
-    '$ mkt invest run strategy.yaml --yes --wait --log invest.jsonl',
+    '$ mkt invest simulate strategy.yaml --months 12',
   ],
+  'mkt invest check': ['$ mkt invest check strategy.yaml'],
+  'mkt invest run': ['$ mkt invest run strategy.yaml --dry-run', '$ mkt invest run strategy.yaml --yes --wait --log invest.jsonl'],
   'mkt invest simulate': [
     '$ mkt invest simulate strategy.yaml --months 12',
     '$ mkt invest simulate strategy.yaml --months 6 --seed 7 --cash 5000',
@@ -93,10 +94,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt mock serve --auto-approve alice --listings 1000',
     '$ mkt mock serve --listings 0 --history none        # an empty marketplace',
   ],
-  'mkt mock openapi': [
-    '$ mkt mock openapi > openapi.json',
-    '$ curl http://127.0.0.1:4010/openapi.json          # the running mock',
-  ],
+  'mkt mock openapi': ['$ mkt mock openapi > openapi.json', '$ curl http://127.0.0.1:4010/openapi.json          # the running mock'],
   'mkt mock clock': ['$ mkt mock clock advance 24h'],
   'mkt mock clock advance': ['$ mkt mock clock advance 90m', '$ mkt mock clock advance 15d', '$ mkt mock clock advance PT1H'],
   'mkt mock proxy': [
@@ -104,11 +102,18 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ MKT_ROOT_URL=http://127.0.0.1:4011 mkt listings search --limit 5   # through it',
     '$ MKT_ROOT_URL=http://127.0.0.1:4011 mkt mock requests --violations',
   ],
-  'mkt mock requests': ['$ mkt mock requests --limit 20', '$ mkt mock requests --follow -o ndjson | jq .status', '$ mkt mock requests --violations   # at a mkt mock proxy'],
+  'mkt mock requests': [
+    '$ mkt mock requests --limit 20',
+    '$ mkt mock requests --follow -o ndjson | jq .status',
+    '$ mkt mock requests --violations   # at a mkt mock proxy',
+  ],
   'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
   'mkt mock snapshot': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot load before-run', '$ mkt mock snapshot list'],
   'mkt mock snapshot save': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot save before-run --replace'],
-  'mkt mock snapshot load': ['$ mkt mock snapshot load before-run', '$ mkt mock serve --state mock-state.json --from-snapshot before-run   # start from it'],
+  'mkt mock snapshot load': [
+    '$ mkt mock snapshot load before-run',
+    '$ mkt mock serve --state mock-state.json --from-snapshot before-run   # start from it',
+  ],
   'mkt mock snapshot list': ['$ mkt mock snapshot list', '$ mkt mock snapshot list -o json'],
   'mkt mock snapshot rm': ['$ mkt mock snapshot rm before-run'],
   'mkt api': [

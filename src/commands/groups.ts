@@ -20,13 +20,22 @@ export const GROUPS = [
     summary: 'sign in through the browser and store the credentials',
     description: 'sign in through the browser (authorization-key flow) and store the credentials',
   },
-  { name: 'logout', summary: "remove the profile's stored credentials", description: "remove the profile's stored credentials (keychain and file)" },
+  {
+    name: 'logout',
+    summary: "remove the profile's stored credentials",
+    description: "remove the profile's stored credentials (keychain and file)",
+  },
   { name: 'auth', summary: 'credentials of the current profile: status, token', description: 'credentials of the current profile' },
-  { name: 'config', summary: 'settings per profile: get, set, list, unset', description: `settings per profile (${CONFIG_KEYS.join(', ')})` },
+  {
+    name: 'config',
+    summary: 'settings per profile: get, set, list, unset',
+    description: `settings per profile (${CONFIG_KEYS.join(', ')})`,
+  },
   {
     name: 'doctor',
     summary: 'check what a cron job needs: settings, marketplace, credentials, clock, journal, lock, PATH',
-    description: 'check, one line each, what a cron job needs: settings and where they come from, the marketplace reachable, credentials present and renewable, the clock against the marketplace\'s, the order journal and lock, and mkt on PATH',
+    description:
+      "check, one line each, what a cron job needs: settings and where they come from, the marketplace reachable, credentials present and renewable, the clock against the marketplace's, the order journal and lock, and mkt on PATH",
   },
   { name: 'listings', summary: 'search and read loan listings' },
   { name: 'order', summary: 'place bids and follow orders' },
@@ -36,12 +45,14 @@ export const GROUPS = [
   {
     name: 'portfolio',
     summary: 'your notes summed up: value, cash, received, by status and rating, realised and expected returns',
-    description: 'your notes summed up: account value, cash, pending bids, outstanding principal, what was received, notes by status and by rating, and the realised and expected net annualised returns (IRR) from the payments',
+    description:
+      'your notes summed up: account value, cash, pending bids, outstanding principal, what was received, notes by status and by rating, and the realised and expected net annualised returns (IRR) from the payments',
   },
   {
     name: 'statement',
     summary: "a period's flows per note from the payments: interest, fees, principal, losses (CSV for tax time)",
-    description: 'per note and in total, what the payments of a period brought: interest, late fees, service and collection fees, principal received, principal lost to charge-offs (with the date) and sale proceeds; table, JSON or CSV. A record of flows, not tax advice',
+    description:
+      'per note and in total, what the payments of a period brought: interest, late fees, service and collection fees, principal received, principal lost to charge-offs (with the date) and sale proceeds; table, JSON or CSV. A record of flows, not tax advice',
   },
   { name: 'account', summary: 'cash balance, pending investments, total value and external_user_id' },
   { name: 'offers', summary: 'partner: request personalised loan offers for an applicant' },

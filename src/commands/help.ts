@@ -4,7 +4,7 @@
  * no catalogue: what a group's help needs beyond this, the group's own module brings (`listings.ts`
  * groups its filter flags).
  */
-import type { Help} from '@commander-js/extra-typings';
+import type { Help } from '@commander-js/extra-typings';
 import { type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Io } from '../io.js';
 import { examplesOf } from './examples.js';
@@ -31,11 +31,18 @@ function formatItem(term: string, termWidth: number, description: string, helper
   const width = helper.helpWidth ?? 80;
   const column = Math.min(termWidth, Math.max(16, Math.floor(width * 0.4)));
   // A word that cannot be broken (a bureau2 element's long name) also sends the description under the term.
-  const longest = Math.max(...description.split(/\s+/).filter((w) => !w.includes(',')).map((w) => helper.displayWidth(w)));
+  const longest = Math.max(
+    ...description
+      .split(/\s+/)
+      .filter((w) => !w.includes(','))
+      .map((w) => helper.displayWidth(w)),
+  );
   const fits = helper.displayWidth(term) <= column && longest <= width - column - 4;
   const indent = fits ? column + 4 : UNDER_INDENT;
   const pad = ' '.repeat(indent);
-  const body = wrap(helper, description, width - indent).map((l, i) => (i === 0 && fits ? l : pad + l)).join('\n');
+  const body = wrap(helper, description, width - indent)
+    .map((l, i) => (i === 0 && fits ? l : pad + l))
+    .join('\n');
   return fits ? `  ${term}${' '.repeat(column - helper.displayWidth(term))}  ${body}` : `  ${term}\n${body}`;
 }
 

@@ -65,12 +65,14 @@ export function investCommand(ctx: CommandContext): Command {
     .command('check')
     .description('check a strategy file (JSON or YAML): exit 0, or exit 2 with every problem as FILE:LINE: key: message')
     .argument('<strategy>', 'strategy file, or - for standard input')
-    .action(ctx.action(async (file): Promise<Output> => {
-      const { text, source } = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
-      const strategy = checkStrategy(ctx, text, source, (l) => ctx.info(l));
-      ctx.info(`${file}: ok (${strategy.rules.length} rule${strategy.rules.length > 1 ? 's' : ''})`);
-      return { kind: 'none' };
-    }));
+    .action(
+      ctx.action(async (file): Promise<Output> => {
+        const { text, source } = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
+        const strategy = checkStrategy(ctx, text, source, (l) => ctx.info(l));
+        ctx.info(`${file}: ok (${strategy.rules.length} rule${strategy.rules.length > 1 ? 's' : ''})`);
+        return { kind: 'none' };
+      }),
+    );
 
   invest
     .command('run')
@@ -81,96 +83,131 @@ export function investCommand(ctx: CommandContext): Command {
     .option('--wait', 'follow the orders until every bid has a result (see --until)')
     .option('--until <what>', 'with --wait: processed or completed', WAIT_DEFAULTS.until)
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds', String(WAIT_DEFAULTS.timeoutSeconds))
-    .option('--wait-lock <seconds>', 'wait up to this many seconds for another run or submit on the account to finish (default: exit 2 at once, bidding nothing)')
+    .option(
+      '--wait-lock <seconds>',
+      'wait up to this many seconds for another run or submit on the account to finish (default: exit 2 at once, bidding nothing)',
+    )
     .option('--notify <url>', 'POST the JSON report to this webhook after the run (also after a dry run or a failure)')
-    .option('--healthcheck <url>', 'ping a dead-man\'s switch: URL/start before, URL on success, URL/fail with the messages on failure')
+    .option('--healthcheck <url>', "ping a dead-man's switch: URL/start before, URL on success, URL/fail with the messages on failure")
     .option('--log <file>', 'append one JSON line per run: time, strategy sha256, decisions by reason, orders, exit code')
-    .action(ctx.action(async (file, opts): Promise<Output> => {
-      // Every flag is checked before anything is read or sent.
-      const notify = opts.notify === undefined ? undefined : hookUrl('--notify', opts.notify);
-      const health = opts.healthcheck === undefined ? undefined : hookUrl('--healthcheck', opts.healthcheck);
-      const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
-      const waitLockMs = waitLock(opts.waitLock);
-      const format = ctx.format();
-      const messages: string[] = [];
-      const info = (l: string): void => {
-        messages.push(l);
-        ctx.info(l);
-      };
-      const hook = async (what: string, url: URL, body: string, type: string): Promise<void> => {
-        try {
-          await post(url, body, type);
-        } catch (err) {
-          // A hook that fails is reported, never a reason to change what the run did.
-          ctx.info(`mkt: ${what} to ${hookName(url)} failed: ${systemErrorWords(err)}`);
-        }
-      };
-      if (health) await hook('healthcheck start ping', below(health, 'start'), '', 'text/plain');
+    .action(
+      ctx.action(
+        async (file, opts): Promise<Output> => {
+          // Every flag is checked before anything is read or sent.
+          const notify = opts.notify === undefined ? undefined : hookUrl('--notify', opts.notify);
+          const health = opts.healthcheck === undefined ? undefined : hookUrl('--healthcheck', opts.healthcheck);
+          const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
+          const waitLockMs = waitLock(opts.waitLock);
+          const format = ctx.format();
+          const messages: string[] = [];
+          const info = (l: string): void => {
+            messages.push(l);
+            ctx.info(l);
+          };
+          const hook = async (what: string, url: URL, body: string, type: string): Promise<void> => {
+            try {
+              await post(url, body, type);
+            } catch (err) {
+              // A hook that fails is reported, never a reason to change what the run did.
+              ctx.info(`mkt: ${what} to ${hookName(url)} failed: ${systemErrorWords(err)}`);
+            }
+          };
+          if (health) await hook('healthcheck start ping', below(health, 'start'), '', 'text/plain');
 
-      let text = '';
-      let outcome: RunOutcome | undefined;
-      let failure: unknown;
-      try {
-        if (!opts.dryRun && !opts.yes && !(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)) {
-          throw new UsageError('not on a terminal: nothing was sent', 'add --yes to place bids without a prompt (or --dry-run to see the plan)');
-        }
-        const input = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
-        text = input.text;
-        const strategy = checkStrategy(ctx, text, input.source, info);
-        const [{ investRun, marketReads }, { openDesk }, client, { deskWindows }] = await Promise.all([
-          import('../invest/run.js'), import('../orders/open-desk.js'), ctx.api(), import('../config/timeouts.js'),
-        ]);
-        const settings = ctx.settings();
-        const desk = await openDesk(client, {
-          stateDir: settings.stateDir, profile: settings.profile, clock: ctx.io, info, holder: 'invest run or order submit', waitLockMs,
-          ...deskWindows(ctx.io.env),
-        });
-        outcome = await investRun(strategy, { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info }, {
-          dryRun: opts.dryRun === true,
-          ...(opts.yes ? {} : { confirm: (bids, total) => confirmPlan(ctx, bids, total) }),
-          ...(wait ? { wait: { ...wait, progress: progressOn(ctx) } } : {}),
-        });
-      } catch (err) {
-        failure = err;
-        messages.push(`mkt: ${err instanceof Error ? err.message : String(err)}`);
-      }
+          let text = '';
+          let outcome: RunOutcome | undefined;
+          let failure: unknown;
+          try {
+            if (!opts.dryRun && !opts.yes && !(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY)) {
+              throw new UsageError(
+                'not on a terminal: nothing was sent',
+                'add --yes to place bids without a prompt (or --dry-run to see the plan)',
+              );
+            }
+            const input = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
+            text = input.text;
+            const strategy = checkStrategy(ctx, text, input.source, info);
+            const [{ investRun, marketReads }, { openDesk }, client, { deskWindows }] = await Promise.all([
+              import('../invest/run.js'),
+              import('../orders/open-desk.js'),
+              ctx.api(),
+              import('../config/timeouts.js'),
+            ]);
+            const settings = ctx.settings();
+            const desk = await openDesk(client, {
+              stateDir: settings.stateDir,
+              profile: settings.profile,
+              clock: ctx.io,
+              info,
+              holder: 'invest run or order submit',
+              waitLockMs,
+              ...deskWindows(ctx.io.env),
+            });
+            outcome = await investRun(
+              strategy,
+              { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info },
+              {
+                dryRun: opts.dryRun === true,
+                ...(opts.yes ? {} : { confirm: (bids, total) => confirmPlan(ctx, bids, total) }),
+                ...(wait ? { wait: { ...wait, progress: progressOn(ctx) } } : {}),
+              },
+            );
+          } catch (err) {
+            failure = err;
+            messages.push(`mkt: ${err instanceof Error ? err.message : String(err)}`);
+          }
 
-      const report: RunReport = {
-        decisions: outcome?.decisions ?? [], orders: outcome?.orders ?? [], total_bid: outcome?.total_bid ?? 0, dry_run: opts.dryRun === true,
-        reason: outcome?.reason ?? null,
-      };
-      const exitCode = outcome?.exitCode ?? (failure instanceof CliError ? failure.exitCode : EXIT.BUG);
-      const error = failure === undefined ? undefined : failure instanceof Error ? failure.message : String(failure);
-      const line = logLine(ctx.io.now(), digest(text), report, exitCode, error);
-      if (opts.log) {
-        try {
-          await appendLog(opts.log, line);
-        } catch (err) {
-          ctx.info(`mkt: could not append to --log ${opts.log}: ${systemErrorWords(err)}`);
-        }
-      }
-      if (notify) await hook('notification', notify, JSON.stringify({ ...report, exit_code: exitCode, ...(error ? { error } : {}) }), 'application/json');
-      if (health) {
-        if (exitCode === EXIT.OK) await hook('healthcheck ping', health, JSON.stringify(line), 'application/json');
-        else await hook('healthcheck fail ping', below(health, 'fail'), tail(messages), 'text/plain');
-      }
-      if (failure !== undefined) throw failure;
+          const report: RunReport = {
+            decisions: outcome?.decisions ?? [],
+            orders: outcome?.orders ?? [],
+            total_bid: outcome?.total_bid ?? 0,
+            dry_run: opts.dryRun === true,
+            reason: outcome?.reason ?? null,
+          };
+          const exitCode = outcome?.exitCode ?? (failure instanceof CliError ? failure.exitCode : EXIT.BUG);
+          const error = failure === undefined ? undefined : failure instanceof Error ? failure.message : String(failure);
+          const line = logLine(ctx.io.now(), digest(text), report, exitCode, error);
+          if (opts.log) {
+            try {
+              await appendLog(opts.log, line);
+            } catch (err) {
+              ctx.info(`mkt: could not append to --log ${opts.log}: ${systemErrorWords(err)}`);
+            }
+          }
+          if (notify)
+            await hook(
+              'notification',
+              notify,
+              JSON.stringify({ ...report, exit_code: exitCode, ...(error ? { error } : {}) }),
+              'application/json',
+            );
+          if (health) {
+            if (exitCode === EXIT.OK) await hook('healthcheck ping', health, JSON.stringify(line), 'application/json');
+            else await hook('healthcheck fail ping', below(health, 'fail'), tail(messages), 'text/plain');
+          }
+          if (failure !== undefined) throw failure;
 
-      ctx.exitCode = exitCode;
-      // A run that bid nothing says why, whatever the format (cron mails stderr): caps used up, nothing matched, all skipped.
-      if (report.reason !== null) ctx.info(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
-      if (format === 'json') return { kind: 'item', item: { ...report } };
-      const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
-      if (format !== 'table') return rows;
-      await render(ctx.io.stdout, rows, 'table', ctx.color());
-      const sums = totals(outcome!);
-      if (sums.length > 0) await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);
-      const bids = report.decisions.filter((d) => d.action === 'bid').length;
-      if (bids > 0) ctx.info(`${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`);
-      return { kind: 'none' };
-    }, [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run']));
+          ctx.exitCode = exitCode;
+          // A run that bid nothing says why, whatever the format (cron mails stderr): caps used up, nothing matched, all skipped.
+          if (report.reason !== null) ctx.info(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
+          if (format === 'json') return { kind: 'item', item: { ...report } };
+          const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
+          if (format !== 'table') return rows;
+          await render(ctx.io.stdout, rows, 'table', ctx.color());
+          const sums = totals(outcome!);
+          if (sums.length > 0)
+            await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);
+          const bids = report.decisions.filter((d) => d.action === 'bid').length;
+          if (bids > 0)
+            ctx.info(
+              `${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
+            );
+          return { kind: 'none' };
+        },
+        [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run'],
+      ),
+    );
 
   addSimulateCommand(ctx, invest, (text, source) => checkStrategy(ctx, text, source, (l) => ctx.info(l)));
   return invest;
 }
-

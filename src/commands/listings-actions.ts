@@ -18,16 +18,32 @@ import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './o
 
 /** Columns a table shows when --columns is not given. */
 export const DEFAULT_LISTING_COLUMNS = [
-  'listing_number', 'platform_rating', 'fico_score', 'listing_term', 'borrower_rate', 'listing_amount',
-  'amount_remaining', 'percent_funded', 'listing_title', 'borrower_state',
+  'listing_number',
+  'platform_rating',
+  'fico_score',
+  'listing_term',
+  'borrower_rate',
+  'listing_amount',
+  'amount_remaining',
+  'percent_funded',
+  'listing_title',
+  'borrower_state',
 ];
 
 const LISTING_COLUMNS = [...LISTING_FIELDS.map((f) => f.name), 'invested', 'biddable'];
 
 /** Fields of a listing that describe the borrower rather than the listing or their credit. */
 const BORROWER_FIELDS = new Set([
-  'borrower_state', 'employment_status_description', 'months_employed', 'occupation', 'income_range', 'stated_monthly_income',
-  'combined_stated_monthly_income', 'estimated_monthly_housing_expense', 'has_mortgage', 'co_borrower_application',
+  'borrower_state',
+  'employment_status_description',
+  'months_employed',
+  'occupation',
+  'income_range',
+  'stated_monthly_income',
+  'combined_stated_monthly_income',
+  'estimated_monthly_housing_expense',
+  'has_mortgage',
+  'co_borrower_application',
 ]);
 
 /** Fields that describe the borrower's credit (the bureau2 indexed elements have a heading of their own). */
@@ -62,7 +78,10 @@ function filterDescription(name: string): string {
 
 /** The flag that sets each control parameter of the search. */
 const FLAG_OF_PARAM: Readonly<Record<string, string>> = {
-  sort_by: '--sort-by', include_credit_bureau_values: '--include-credit-bureau-values', biddable: '--biddable', invested: '--invested',
+  sort_by: '--sort-by',
+  include_credit_bureau_values: '--include-credit-bureau-values',
+  biddable: '--biddable',
+  invested: '--invested',
 };
 
 /** Reads the query with the contract's reader; a problem is exit 2 naming the flag. */
@@ -94,7 +113,13 @@ export function buildSearchQuery(opts: SearchOptions, zone: string | undefined):
   if (opts.wholeLoan) q.set('whole_loan', 'true');
   if (opts.excludeCoBorrower) q.set('exclude_co_borrower_application', 'true');
   if (opts.includeCreditBureauValues !== undefined) {
-    q.set('include_credit_bureau_values', opts.includeCreditBureauValues.split(',').map((s) => s.trim().toLowerCase()).join(','));
+    q.set(
+      'include_credit_bureau_values',
+      opts.includeCreditBureauValues
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .join(','),
+    );
   }
   if (opts.sortBy !== undefined) q.set('sort_by', opts.sortBy);
   const search = readOrRefuse(q, zone);
@@ -114,37 +139,52 @@ export function defineListings(ctx: CommandContext, { search, fields, get }: Lis
     search.addOption(new Option(`--${name} <value>`, filterDescription(name)).helpGroup(filterHelpGroup(name)));
   }
   acceptBothSpellings(search);
-  search.action(ctx.action(async (opts): Promise<Output> => {
-    const settings = ctx.settings();
-    const query = buildSearchQuery(opts, settings.timezone);
-    const columns = DEFAULT_LISTING_COLUMNS;
-    const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
-    if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns, fields: LISTING_COLUMNS };
-    return { kind: 'page', envelope: await api.search(client, query), columns, fields: LISTING_COLUMNS };
-  }, LISTING_COLUMNS));
+  search.action(
+    ctx.action(async (opts): Promise<Output> => {
+      const settings = ctx.settings();
+      const query = buildSearchQuery(opts, settings.timezone);
+      const columns = DEFAULT_LISTING_COLUMNS;
+      const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
+      if (opts.all) return { kind: 'stream', items: api.searchAll(client, query), columns, fields: LISTING_COLUMNS };
+      return { kind: 'page', envelope: await api.search(client, query), columns, fields: LISTING_COLUMNS };
+    }, LISTING_COLUMNS),
+  );
 
-  fields.action(ctx.action(async (): Promise<Output> => {
-    const rows = LISTING_FIELDS.map((f) => ({
-      field: f.name, type: f.type, filter: f.filter,
-      flags: f.filter === 'range' ? `--${f.name}_min --${f.name}_max` : f.filter === 'none' ? '' : `--${f.name}`,
-      description: f.description,
-    }));
-    for (const e of BUREAU2_ELEMENTS) {
-      rows.push({
-        field: `credit_bureau_values_bureau2_indexed.${e.long}`, type: 'integer', filter: 'range',
-        flags: `--${e.short}_min --${e.short}_max`,
-        description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
-      });
-    }
-    // On a narrow terminal the name and its description matter most; the flags follow from the name.
-    return { kind: 'rows', rows, columns: ['field', 'type', 'filter', 'flags', 'description'], priority: ['field', 'description', 'type', 'filter', 'flags'] };
-  }));
+  fields.action(
+    ctx.action(async (): Promise<Output> => {
+      const rows = LISTING_FIELDS.map((f) => ({
+        field: f.name,
+        type: f.type,
+        filter: f.filter,
+        flags: f.filter === 'range' ? `--${f.name}_min --${f.name}_max` : f.filter === 'none' ? '' : `--${f.name}`,
+        description: f.description,
+      }));
+      for (const e of BUREAU2_ELEMENTS) {
+        rows.push({
+          field: `credit_bureau_values_bureau2_indexed.${e.long}`,
+          type: 'integer',
+          filter: 'range',
+          flags: `--${e.short}_min --${e.short}_max`,
+          description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
+        });
+      }
+      // On a narrow terminal the name and its description matter most; the flags follow from the name.
+      return {
+        kind: 'rows',
+        rows,
+        columns: ['field', 'type', 'filter', 'flags', 'description'],
+        priority: ['field', 'description', 'type', 'filter', 'flags'],
+      };
+    }),
+  );
 
-  get.action(ctx.action(async (numberText): Promise<Output> => {
-    const number = parseCount('listing number', numberText, 1);
-    const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
-    const listing = await api.get(client, number);
-    if (!listing) throw new CliError(`listing ${number} not found (neither active nor originated)`, EXIT.REJECTED);
-    return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing), sections: LISTING_SECTIONS };
-  }));
+  get.action(
+    ctx.action(async (numberText): Promise<Output> => {
+      const number = parseCount('listing number', numberText, 1);
+      const [api, client] = await Promise.all([import('../api/listings.js'), ctx.api()]);
+      const listing = await api.get(client, number);
+      if (!listing) throw new CliError(`listing ${number} not found (neither active nor originated)`, EXIT.REJECTED);
+      return { kind: 'item', item: listing, columns: LISTING_COLUMNS.filter((c) => c in listing), sections: LISTING_SECTIONS };
+    }),
+  );
 }

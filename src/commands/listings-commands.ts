@@ -19,10 +19,13 @@ export function searchCommand() {
     .option('--whole-loan', 'whole-loan listings only (default: fractional only)')
     .option('--exclude-co-borrower', 'leave out co-borrower applications')
     .option('--include-credit-bureau-values <bureaus>', 'add bureau1, bureau2 or both (slower on large sets)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Every flag also takes the other spelling: --fico_score or --fico-score.
 Listed values are case-insensitive (--platform_rating a,b is A,B).
-Dates: ${FILTER_DATE_FORMS}.`);
+Dates: ${FILTER_DATE_FORMS}.`,
+    );
 }
 
 /** `mkt listings fields`. */

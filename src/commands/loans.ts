@@ -7,14 +7,28 @@ import { groupCommand } from './groups.js';
 import { acceptBothSpellings, pageQuery, parseCount } from './options.js';
 
 const LOAN_COLUMNS = [
-  'loan_number', 'origination_date', 'platform_rating', 'term', 'borrower_rate', 'amount_borrowed', 'principal_balance',
-  'loan_status_description', 'days_past_due', 'next_payment_due_date',
+  'loan_number',
+  'origination_date',
+  'platform_rating',
+  'term',
+  'borrower_rate',
+  'amount_borrowed',
+  'principal_balance',
+  'loan_status_description',
+  'days_past_due',
+  'next_payment_due_date',
 ];
 
 /** An investor's view of a payment: when, which loan, what it brought, how it splits, what is left. */
 const PAYMENT_COLUMNS = [
-  'transaction_effective_date', 'loan_number', 'payment_amount', 'principal_amount', 'interest_amount', 'service_fee_amount',
-  'late_fee_amount', 'resulting_principal_balance',
+  'transaction_effective_date',
+  'loan_number',
+  'payment_amount',
+  'principal_amount',
+  'interest_amount',
+  'service_fee_amount',
+  'late_fee_amount',
+  'resulting_principal_balance',
 ];
 
 /** Reads `--since`: a day as yyyy-MM-dd (checked before anything is sent). */
@@ -37,22 +51,26 @@ export function makeLoansCommand(ctx: CommandContext) {
     .option('--sort-by <clause>', "e.g. 'origination_date desc' or 'principal_balance asc'")
     .option('--limit <n>', `loans per page (default and maximum ${PAGINATION.loans.max})`)
     .option('--offset <n>', 'index of the first loan')
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const q = pageQuery(opts, PAGINATION.loans);
-      const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
-      if (opts.all) return { kind: 'stream', items: api.listAll(client, q), columns: LOAN_COLUMNS };
-      return { kind: 'page', envelope: await api.list(client, q), columns: LOAN_COLUMNS };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        const q = pageQuery(opts, PAGINATION.loans);
+        const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
+        if (opts.all) return { kind: 'stream', items: api.listAll(client, q), columns: LOAN_COLUMNS };
+        return { kind: 'page', envelope: await api.list(client, q), columns: LOAN_COLUMNS };
+      }),
+    );
   acceptBothSpellings(list);
   loans
     .command('get')
     .description('one loan by number')
     .argument('<number>', 'loan number')
-    .action(ctx.action(async (text): Promise<Output> => {
-      const number = parseCount('loan number', text, 1);
-      const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
-      return { kind: 'item', item: await api.get(client, number) };
-    }));
+    .action(
+      ctx.action(async (text): Promise<Output> => {
+        const number = parseCount('loan number', text, 1);
+        const [api, client] = await Promise.all([import('../api/loans.js'), ctx.api()]);
+        return { kind: 'item', item: await api.get(client, number) };
+      }),
+    );
   const payments = loans
     .command('payments')
     .description('your share of each payment on these loans, newest first as the marketplace sends them')
@@ -61,21 +79,29 @@ export function makeLoansCommand(ctx: CommandContext) {
     .option('--all', 'every page, streamed')
     .option('--limit <n>', `payments per page (default ${PAGINATION.payments.default}, maximum ${PAGINATION.payments.max})`)
     .option('--offset <n>', 'index of the first payment')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 One row per payment per note you hold, your pro-rata share of it (amounts as the marketplace
 sends them: decimal strings in -o json, numbers in the table). --since is sent as the
 marketplace's transaction_effective_date filter, which takes a date: payments effective on or
 after that day.
-`)
-    .action(ctx.action(async (numbers: string[], opts): Promise<Output> => {
-      const loanNumbers = numbers.flatMap((t) => t.split(',')).filter((t) => t.trim() !== '').map((t) => parseCount('loan number', t.trim(), 1));
-      const since = opts.since === undefined ? undefined : parseSince(opts.since);
-      const { paymentsQuery, list, listAll } = await import('../api/payments.js');
-      const q = pageQuery(opts, PAGINATION.payments, paymentsQuery(loanNumbers, since));
-      const client = await ctx.api();
-      if (opts.all) return { kind: 'stream', items: listAll(client, q), columns: PAYMENT_COLUMNS };
-      return { kind: 'page', envelope: await list(client, q), columns: PAYMENT_COLUMNS };
-    }));
+`,
+    )
+    .action(
+      ctx.action(async (numbers: string[], opts): Promise<Output> => {
+        const loanNumbers = numbers
+          .flatMap((t) => t.split(','))
+          .filter((t) => t.trim() !== '')
+          .map((t) => parseCount('loan number', t.trim(), 1));
+        const since = opts.since === undefined ? undefined : parseSince(opts.since);
+        const { paymentsQuery, list, listAll } = await import('../api/payments.js');
+        const q = pageQuery(opts, PAGINATION.payments, paymentsQuery(loanNumbers, since));
+        const client = await ctx.api();
+        if (opts.all) return { kind: 'stream', items: listAll(client, q), columns: PAYMENT_COLUMNS };
+        return { kind: 'page', envelope: await list(client, q), columns: PAYMENT_COLUMNS };
+      }),
+    );
   acceptBothSpellings(payments);
   return loans;
 }

@@ -30,7 +30,11 @@ const ADMIN_TOKEN_HELP = 'admin token of a mock bound off loopback (env MKT_MOCK
 
 /** Where the admin calls go: root_url, with the admin token of the flag or the environment. */
 async function adminTarget(ctx: CommandContext, flag: string | undefined): Promise<MockAdminTarget> {
-  return { http: await ctx.httpClient(), rootUrl: ctx.settings().rootUrl, adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined) };
+  return {
+    http: await ctx.httpClient(),
+    rootUrl: ctx.settings().rootUrl,
+    adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined),
+  };
 }
 
 /**
@@ -38,7 +42,13 @@ async function adminTarget(ctx: CommandContext, flag: string | undefined): Promi
  * takes every entry waiting (page after page), then waits FOLLOW_POLL_MS. A gap in the ids means the
  * request log dropped entries before they were read; it is said on stderr.
  */
-async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number, onlyViolations = false, row = (e: RequestLogEntry): Record<string, unknown> => ({ ...e })): AsyncGenerator<Record<string, unknown>> {
+async function* follow(
+  ctx: CommandContext,
+  to: MockAdminTarget,
+  since: number,
+  onlyViolations = false,
+  row = (e: RequestLogEntry): Record<string, unknown> => ({ ...e }),
+): AsyncGenerator<Record<string, unknown>> {
   const { listRequests } = await import('../api/mock-admin.js');
   const stop = new AbortController();
   void ctx.io.stopSignal(stop.signal).then(() => stop.abort());
@@ -51,7 +61,8 @@ async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number, 
       const fresh = [...page.result].reverse();
       const missed = fresh.length > 0 ? fresh[0]!.id - last - 1 : 0;
       // With --violations the ids between two entries are the conforming exchanges, not a gap.
-      if (missed > 0 && last > 0 && !onlyViolations) ctx.info(`mkt: ${missed} request(s) left the request log before they were read (raise mock serve --request-log-size)`);
+      if (missed > 0 && last > 0 && !onlyViolations)
+        ctx.info(`mkt: ${missed} request(s) left the request log before they were read (raise mock serve --request-log-size)`);
       for (const entry of fresh) {
         last = entry.id;
         yield row(entry);
@@ -67,7 +78,12 @@ async function* follow(ctx: CommandContext, to: MockAdminTarget, since: number, 
 
 /** The newest page first printed by --follow (oldest first, as a log reads), then what follows it. */
 async function* backlogThenFollow(
-  ctx: CommandContext, to: MockAdminTarget, backlog: readonly RequestLogEntry[], since: number, onlyViolations: boolean, row: (e: RequestLogEntry) => Record<string, unknown>,
+  ctx: CommandContext,
+  to: MockAdminTarget,
+  backlog: readonly RequestLogEntry[],
+  since: number,
+  onlyViolations: boolean,
+  row: (e: RequestLogEntry) => Record<string, unknown>,
 ) {
   for (const entry of [...backlog].reverse()) yield row(entry);
   yield* follow(ctx, to, backlog[0]?.id ?? since, onlyViolations, row);
@@ -89,20 +105,25 @@ export function addInspectCommands(mock: Command, ctx: CommandContext): void {
     .option('--limit <n>', `how many (default ${INSPECT_PAGE.default}, at most ${INSPECT_PAGE.max})`)
     .option('--offset <n>', 'how many of the newest to skip')
     .option('--follow', 'then print new requests as they come, oldest first, until Ctrl-C')
-    .option('--violations', 'only exchanges that differ from the OpenAPI document (the request log of `mkt mock proxy`; a mock\'s own entries have none)')
+    .option(
+      '--violations',
+      "only exchanges that differ from the OpenAPI document (the request log of `mkt mock proxy`; a mock's own entries have none)",
+    )
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (opts): Promise<Output> => {
-      // --follow goes on from the newest request: a page further back would leave a gap before it.
-      if (opts.follow && opts.offset !== undefined) throw new UsageError('--follow starts from the newest request: leave out --offset');
-      const q = pageOf(opts);
-      if (opts.violations) q.set('violations', 'true');
-      const columns = opts.violations ? VIOLATION_COLUMNS : REQUEST_COLUMNS;
-      const [{ listRequests }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-      const page = await listRequests(to, q);
-      const row = (e: RequestLogEntry) => (opts.violations ? withProblems(e) : { ...e });
-      if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map(row) }, columns };
-      return { kind: 'stream', items: backlogThenFollow(ctx, to, page.result, 0, opts.violations === true, row), columns, live: true };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        // --follow goes on from the newest request: a page further back would leave a gap before it.
+        if (opts.follow && opts.offset !== undefined) throw new UsageError('--follow starts from the newest request: leave out --offset');
+        const q = pageOf(opts);
+        if (opts.violations) q.set('violations', 'true');
+        const columns = opts.violations ? VIOLATION_COLUMNS : REQUEST_COLUMNS;
+        const [{ listRequests }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+        const page = await listRequests(to, q);
+        const row = (e: RequestLogEntry) => (opts.violations ? withProblems(e) : { ...e });
+        if (!opts.follow) return { kind: 'page', envelope: { ...page, result: page.result.map(row) }, columns };
+        return { kind: 'stream', items: backlogThenFollow(ctx, to, page.result, 0, opts.violations === true, row), columns, live: true };
+      }),
+    );
   mock
     .command('outbox')
     .description(`the emails the running mock sent investors, newest first (${MOCK_ADMIN_PREFIX}/outbox)`)
@@ -111,12 +132,14 @@ export function addInspectCommands(mock: Command, ctx: CommandContext): void {
     .option('--to <email>', "only those to this investor's address")
     .option('--order-id <id>', 'only those about this order')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const q = pageOf(opts);
-      if (opts.to !== undefined) q.set('to', opts.to);
-      if (opts.orderId !== undefined) q.set('order_id', opts.orderId);
-      const [{ listOutbox }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-      const page = await listOutbox(to, q);
-      return { kind: 'page', envelope: { ...page, result: page.result.map((m) => ({ ...m })) }, columns: OUTBOX_COLUMNS };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        const q = pageOf(opts);
+        if (opts.to !== undefined) q.set('to', opts.to);
+        if (opts.orderId !== undefined) q.set('order_id', opts.orderId);
+        const [{ listOutbox }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+        const page = await listOutbox(to, q);
+        return { kind: 'page', envelope: { ...page, result: page.result.map((m) => ({ ...m })) }, columns: OUTBOX_COLUMNS };
+      }),
+    );
 }

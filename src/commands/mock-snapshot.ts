@@ -18,13 +18,18 @@ const NAME_HELP = "the snapshot's name: letters, digits, '.', '_' and '-' (at mo
 
 /** Where the admin calls go: root_url, with the admin token of the flag or the environment. */
 async function adminTarget(ctx: CommandContext, flag: string | undefined): Promise<MockAdminTarget> {
-  return { http: await ctx.httpClient(), rootUrl: ctx.settings().rootUrl, adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined) };
+  return {
+    http: await ctx.httpClient(),
+    rootUrl: ctx.settings().rootUrl,
+    adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined),
+  };
 }
 
 /** NAME as given, or exit 2 naming what is wrong with it (nothing is sent). */
 export function snapshotName(name: string): string {
   const problem = snapshotNameProblem(name);
-  if (problem) throw new UsageError(`snapshot name '${name.slice(0, 80)}' ${problem}`, "use letters, digits, '.', '_' and '-', such as before-run-2");
+  if (problem)
+    throw new UsageError(`snapshot name '${name.slice(0, 80)}' ${problem}`, "use letters, digits, '.', '_' and '-', such as before-run-2");
   return name;
 }
 
@@ -38,60 +43,77 @@ function when(iso: string | null): string {
 export function addSnapshotCommands(mock: Command, ctx: CommandContext): void {
   const snapshot = mock
     .command('snapshot')
-    .description(`named snapshots of the running mock's world (${MOCK_ADMIN_PREFIX}/snapshots; kept beside mock serve --state, else in the mock's memory until it stops)`);
+    .description(
+      `named snapshots of the running mock's world (${MOCK_ADMIN_PREFIX}/snapshots; kept beside mock serve --state, else in the mock's memory until it stops)`,
+    );
   snapshot
     .command('save')
     .description('save the world of the running mock (at root_url) under NAME')
     .argument('<name>', NAME_HELP)
     .option('--replace', 'overwrite a snapshot of that name')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (name, opts): Promise<Output> => {
-      snapshotName(name);
-      const [{ saveSnapshot }, { RejectedError }, to] = await Promise.all([import('../api/mock-admin.js'), import('../api/errors.js'), adminTarget(ctx, opts.adminToken)]);
-      let saved;
-      try {
-        saved = await saveSnapshot(to, name, !!opts.replace);
-      } catch (err) {
-        // The mock's message speaks of the body's "replace"; the CLI's word for it is the flag.
-        if (err instanceof RejectedError && err.status === 409) throw new RejectedError(err.message, err.exitCode, err.status, err.code, err.body, 'add --replace to overwrite it');
-        throw err;
-      }
-      ctx.info(`saved snapshot ${saved.name}: the world at ${when(saved.now)}, ${saved.listings} listings, ${saved.bytes} bytes`);
-      return { kind: 'item', item: { ...saved } };
-    }));
+    .action(
+      ctx.action(async (name, opts): Promise<Output> => {
+        snapshotName(name);
+        const [{ saveSnapshot }, { RejectedError }, to] = await Promise.all([
+          import('../api/mock-admin.js'),
+          import('../api/errors.js'),
+          adminTarget(ctx, opts.adminToken),
+        ]);
+        let saved;
+        try {
+          saved = await saveSnapshot(to, name, !!opts.replace);
+        } catch (err) {
+          // The mock's message speaks of the body's "replace"; the CLI's word for it is the flag.
+          if (err instanceof RejectedError && err.status === 409)
+            throw new RejectedError(err.message, err.exitCode, err.status, err.code, err.body, 'add --replace to overwrite it');
+          throw err;
+        }
+        ctx.info(`saved snapshot ${saved.name}: the world at ${when(saved.now)}, ${saved.listings} listings, ${saved.bytes} bytes`);
+        return { kind: 'item', item: { ...saved } };
+      }),
+    );
   snapshot
     .command('load')
-    .description('replace the world of the running mock with snapshot NAME (the clock never goes back: an older world is brought forward to it)')
+    .description(
+      'replace the world of the running mock with snapshot NAME (the clock never goes back: an older world is brought forward to it)',
+    )
     .argument('<name>', NAME_HELP)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (name, opts): Promise<Output> => {
-      snapshotName(name);
-      const [{ loadSnapshot }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-      const loaded = await loadSnapshot(to, name);
-      const caughtUp = loaded.saved_now === loaded.now ? '' : `, brought forward to the clock at ${when(loaded.now)}`;
-      ctx.info(`loaded snapshot ${loaded.loaded}: the world as saved at ${when(loaded.saved_now)}${caughtUp}`);
-      return { kind: 'item', item: { ...loaded } };
-    }));
+    .action(
+      ctx.action(async (name, opts): Promise<Output> => {
+        snapshotName(name);
+        const [{ loadSnapshot }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+        const loaded = await loadSnapshot(to, name);
+        const caughtUp = loaded.saved_now === loaded.now ? '' : `, brought forward to the clock at ${when(loaded.now)}`;
+        ctx.info(`loaded snapshot ${loaded.loaded}: the world as saved at ${when(loaded.saved_now)}${caughtUp}`);
+        return { kind: 'item', item: { ...loaded } };
+      }),
+    );
   snapshot
     .command('list')
     .description('the named snapshots of the running mock: name, virtual time, listings, size, when saved')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const [{ listSnapshots }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-      const page = await listSnapshots(to);
-      for (const s of page.result) if (s.problem) ctx.info(`mkt: snapshot ${s.name} cannot be loaded: ${s.problem}`);
-      return { kind: 'page', envelope: { ...page, result: page.result.map((s) => ({ ...s })) }, columns: SNAPSHOT_COLUMNS };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        const [{ listSnapshots }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+        const page = await listSnapshots(to);
+        for (const s of page.result) if (s.problem) ctx.info(`mkt: snapshot ${s.name} cannot be loaded: ${s.problem}`);
+        return { kind: 'page', envelope: { ...page, result: page.result.map((s) => ({ ...s })) }, columns: SNAPSHOT_COLUMNS };
+      }),
+    );
   snapshot
     .command('rm')
     .description('delete snapshot NAME of the running mock')
     .argument('<name>', NAME_HELP)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .action(ctx.action(async (name, opts): Promise<Output> => {
-      snapshotName(name);
-      const [{ deleteSnapshot }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-      const gone = await deleteSnapshot(to, name);
-      ctx.info(`deleted snapshot ${gone.deleted}`);
-      return { kind: 'item', item: { ...gone } };
-    }));
+    .action(
+      ctx.action(async (name, opts): Promise<Output> => {
+        snapshotName(name);
+        const [{ deleteSnapshot }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
+        const gone = await deleteSnapshot(to, name);
+        ctx.info(`deleted snapshot ${gone.deleted}`);
+        return { kind: 'item', item: { ...gone } };
+      }),
+    );
 }

@@ -5,7 +5,14 @@
  * (mock-snapshot.ts): named snapshots of its world.
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { MockSetupError, parseBasePath, parseClientSpec, readAllowedHost, readWebhookUrl, webhookSecretProblem } from '../../mock-server/flags.js';
+import {
+  MockSetupError,
+  parseBasePath,
+  parseClientSpec,
+  readAllowedHost,
+  readWebhookUrl,
+  webhookSecretProblem,
+} from '../../mock-server/flags.js';
 import type { HttpClient } from '../api/http.js';
 import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
@@ -38,7 +45,13 @@ export interface ClockFollow {
  * waiting as long as the move takes. With `follow`, the move's progress (GET /__mock/clock) is handed
  * to it until the move is answered. A bad duration is a UsageError before anything is sent.
  */
-export async function advanceMockClock(http: HttpClient, rootUrl: string, duration: string, adminToken?: string, follow?: ClockFollow): Promise<ClockMove> {
+export async function advanceMockClock(
+  http: HttpClient,
+  rootUrl: string,
+  duration: string,
+  adminToken?: string,
+  follow?: ClockFollow,
+): Promise<ClockMove> {
   if (parseDuration(duration) === null) throw new UsageError(`DURATION must look like 90m, 24h, 15d or PT1H, got '${duration}'`);
   const { moveClock, readClock } = await import('../api/mock-admin.js');
   const target = { http, rootUrl, adminToken };
@@ -47,10 +60,15 @@ export async function advanceMockClock(http: HttpClient, rootUrl: string, durati
   let done = false;
   // The answer ends the wait between looks at once (no timer left to keep the process alive).
   const answered = new AbortController();
-  void move.then(() => undefined, () => undefined).finally(() => {
-    done = true;
-    answered.abort();
-  });
+  void move
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => {
+      done = true;
+      answered.abort();
+    });
   const watch = async (): Promise<void> => {
     while (!done) {
       await follow.sleep(PROGRESS_EVERY_MS, answered.signal);
@@ -71,7 +89,12 @@ export async function advanceMockClock(http: HttpClient, rootUrl: string, durati
 
 /** A span in words, largest units first: "15 days", "1 day 2 hours", "90 seconds" is "1 minute 30 seconds". */
 export function durationWords(ms: number): string {
-  const units: Array<[string, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
+  const units: Array<[string, number]> = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1000],
+  ];
   const parts: string[] = [];
   let left = Math.round(ms);
   for (const [name, size] of units) {
@@ -91,11 +114,21 @@ function serveCommand() {
     .description('run the mock marketplace until interrupted (Ctrl-C)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
-    .option('--base-path <path>', 'serve every route under this path prefix, for a mock behind a proxy (/prefix/v1/..., /prefix/__mock/...)')
+    .option(
+      '--base-path <path>',
+      'serve every route under this path prefix, for a mock behind a proxy (/prefix/v1/..., /prefix/__mock/...)',
+    )
     .option('--seed <n>', 'seed of the generated world', '1')
     .option('--listings <n>', 'active listings to generate (0: an empty marketplace; none arrive then either)', '2000')
-    .option('--history <kind>', 'seeded: a history of loans and notes; none: no loans, notes or orders, only the investors and their funded accounts', 'seeded')
-    .option('--state <dir>', 'keep the world in DIR across restarts (a snapshot and an operation log; an earlier single state file still loads), and named snapshots in DIR/snapshots/ (without --state, snapshots live in memory until the mock stops)')
+    .option(
+      '--history <kind>',
+      'seeded: a history of loans and notes; none: no loans, notes or orders, only the investors and their funded accounts',
+      'seeded',
+    )
+    .option(
+      '--state <dir>',
+      'keep the world in DIR across restarts (a snapshot and an operation log; an earlier single state file still loads), and named snapshots in DIR/snapshots/ (without --state, snapshots live in memory until the mock stops)',
+    )
     .option('--state-repair', 'cut the --state log at a bad record in its middle (a copy is kept) instead of refusing to start')
     .option('--from-snapshot <name>', 'start from the named snapshot saved in the --state folder (mkt mock snapshot save)')
     .option('--auto-approve <user>', "approve this user's read/write grant at once (repeatable)", collect)
@@ -103,14 +136,32 @@ function serveCommand() {
     .option('--frozen', 'the clock stands still unless moved')
     .option('--start <iso>', 'virtual start time (default: now)')
     .option('--no-admin', `disable the ${MOCK_ADMIN_PREFIX} admin routes`)
-    .option('--admin-token <token>', 'token admin callers must send when bound off loopback (default: random, printed; ps shows a flag to others: prefer --admin-token-file or MKT_MOCK_ADMIN_TOKEN)')
+    .option(
+      '--admin-token <token>',
+      'token admin callers must send when bound off loopback (default: random, printed; ps shows a flag to others: prefer --admin-token-file or MKT_MOCK_ADMIN_TOKEN)',
+    )
     .option('--admin-token-file <path>', 'read the admin token from this file (mode 0600: refused when others may read it)')
-    .option('--allow-host <name>', 'serve requests whose Host is this name too (repeatable; loopback names and the bound address always are): the name of a proxy in front', collect)
+    .option(
+      '--allow-host <name>',
+      'serve requests whose Host is this name too (repeatable; loopback names and the bound address always are): the name of a proxy in front',
+      collect,
+    )
     .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
-    .option('--request-log-size <n>', `requests the request log keeps for \`mkt mock requests\` (0: none)`, String(DEFAULT_REQUEST_LOG_SIZE))
+    .option(
+      '--request-log-size <n>',
+      `requests the request log keeps for \`mkt mock requests\` (0: none)`,
+      String(DEFAULT_REQUEST_LOG_SIZE),
+    )
     .addOption(new Option('--journal-size <n>').hideHelp())
-    .option('--webhook <url>', 'POST each notification (order validation error, processed, completed) to this http(s) URL as signed JSON, retried on failure (repeatable; the mock\'s extension: the marketplace sends emails)', collect)
-    .option('--webhook-secret <secret>', 'the secret the webhooks are signed with (default: random, printed once on stderr; or --webhook-secret-file, MKT_MOCK_WEBHOOK_SECRET)')
+    .option(
+      '--webhook <url>',
+      "POST each notification (order validation error, processed, completed) to this http(s) URL as signed JSON, retried on failure (repeatable; the mock's extension: the marketplace sends emails)",
+      collect,
+    )
+    .option(
+      '--webhook-secret <secret>',
+      'the secret the webhooks are signed with (default: random, printed once on stderr; or --webhook-secret-file, MKT_MOCK_WEBHOOK_SECRET)',
+    )
     .option('--webhook-secret-file <path>', 'read the webhook secret from this file (mode 0600: refused when others may read it)');
 }
 
@@ -127,10 +178,14 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
   if (opts.history !== 'seeded' && opts.history !== 'none') throw new UsageError(`--history must be seeded or none, got '${opts.history}'`);
   if (opts.fromSnapshot !== undefined) {
     snapshotName(opts.fromSnapshot);
-    if (!opts.state) throw new UsageError('--from-snapshot needs --state: snapshots saved without --state live only in the memory of the mock that saved them');
+    if (!opts.state)
+      throw new UsageError(
+        '--from-snapshot needs --state: snapshots saved without --state live only in the memory of the mock that saved them',
+      );
   }
   const base = opts.basePath === undefined ? { basePath: '' } : parseBasePath(opts.basePath);
-  if ('problem' in base) throw new UsageError(`--base-path ${base.problem}`, 'give the prefix the mock is reached under, such as --base-path /mock');
+  if ('problem' in base)
+    throw new UsageError(`--base-path ${base.problem}`, 'give the prefix the mock is reached under, such as --base-path /mock');
   for (const spec of opts.client ?? []) {
     try {
       parseClientSpec(spec);
@@ -139,9 +194,23 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
       throw new UsageError(`--client '${spec}': ${(err as Error).message.replace(/^bad client '[^']*': /, '')}`);
     }
   }
-  const webhookSecret = readSecret({ flag: '--webhook-secret', value: opts.webhookSecret, fileFlag: '--webhook-secret-file', file: opts.webhookSecretFile, envName: 'MKT_MOCK_WEBHOOK_SECRET', env });
+  const webhookSecret = readSecret({
+    flag: '--webhook-secret',
+    value: opts.webhookSecret,
+    fileFlag: '--webhook-secret-file',
+    file: opts.webhookSecretFile,
+    envName: 'MKT_MOCK_WEBHOOK_SECRET',
+    env,
+  });
   const webhooks = webhookOptions(opts.webhook ?? [], webhookSecret);
-  const adminToken = readSecret({ flag: '--admin-token', value: opts.adminToken || undefined, fileFlag: '--admin-token-file', file: opts.adminTokenFile, envName: 'MKT_MOCK_ADMIN_TOKEN', env });
+  const adminToken = readSecret({
+    flag: '--admin-token',
+    value: opts.adminToken || undefined,
+    fileFlag: '--admin-token-file',
+    file: opts.adminTokenFile,
+    envName: 'MKT_MOCK_ADMIN_TOKEN',
+    env,
+  });
   const allowHosts = (opts.allowHost ?? []).map((text) => {
     const read = readAllowedHost(text);
     if ('problem' in read) throw new UsageError(`--allow-host ${read.problem}`);
@@ -193,62 +262,72 @@ function listenError(err: unknown, host: string, port: number): unknown {
   const code = (err as { code?: string }).code;
   if (code === 'EADDRINUSE') return new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
   if (code === 'EACCES') return new UsageError(`--port ${port} needs privileges to bind on ${host}`, 'pick one above 1023 with --port');
-  if (code === 'EADDRNOTAVAIL') return new UsageError(`--host '${host}' is not an address of this machine`, 'bind a local address, such as 127.0.0.1');
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UsageError(`--host '${host}' does not resolve to an address`, 'bind a local address, such as 127.0.0.1');
+  if (code === 'EADDRNOTAVAIL')
+    return new UsageError(`--host '${host}' is not an address of this machine`, 'bind a local address, such as 127.0.0.1');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new UsageError(`--host '${host}' does not resolve to an address`, 'bind a local address, such as 127.0.0.1');
   return err;
 }
 
 /** The `mock` command group. */
 export function makeMockCommand(ctx: CommandContext) {
   const mock = groupCommand('mock');
-  mock.addCommand(serveCommand()
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
-      const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
-        import('../../mock-server/app.js'),
-        import('../../mock-server/http-adapter.js'),
-        import('../../mock-server/describe.js'),
-      ]);
-      let app;
-      try {
-        app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });
-      } catch (err) {
-        // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
-        // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
-        if (err instanceof MockSetupError) throw new UsageError(err.message);
-        throw err;
-      }
-      let server;
-      try {
-        server = await startHttpServer(app, host, port, serverOptions);
-      } catch (err) {
-        await app.close?.(); // its timers would keep the process alive after the error
-        throw listenError(err, host, port);
-      }
-      ctx.io.stdout.write(describeMock(app, server.origin));
-      // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
-      if (app.webhooks?.secretGenerated) ctx.info(`mock: webhook secret (verify Mkt-Signature with it; set your own with --webhook-secret): ${app.webhooks.secret}`);
-      // Only a token the user did not choose is printed: one given (flag, file or environment) stays unechoed.
-      if (server.adminToken && serverOptions.adminToken === undefined) {
-        ctx.io.stdout.write(`  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`);
-      }
-      const signal = await ctx.io.stopSignal();
-      ctx.info(`mock: ${signal}, stopping`);
-      await server.close();
-      await app.close?.();
-      return { kind: 'none' };
-    })));
+  mock.addCommand(
+    serveCommand().action(
+      ctx.action(async (opts): Promise<Output> => {
+        const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
+        const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
+          import('../../mock-server/app.js'),
+          import('../../mock-server/http-adapter.js'),
+          import('../../mock-server/describe.js'),
+        ]);
+        let app;
+        try {
+          app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });
+        } catch (err) {
+          // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
+          // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.
+          if (err instanceof MockSetupError) throw new UsageError(err.message);
+          throw err;
+        }
+        let server;
+        try {
+          server = await startHttpServer(app, host, port, serverOptions);
+        } catch (err) {
+          await app.close?.(); // its timers would keep the process alive after the error
+          throw listenError(err, host, port);
+        }
+        ctx.io.stdout.write(describeMock(app, server.origin));
+        // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
+        if (app.webhooks?.secretGenerated)
+          ctx.info(`mock: webhook secret (verify Mkt-Signature with it; set your own with --webhook-secret): ${app.webhooks.secret}`);
+        // Only a token the user did not choose is printed: one given (flag, file or environment) stays unechoed.
+        if (server.adminToken && serverOptions.adminToken === undefined) {
+          ctx.io.stdout.write(
+            `  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`,
+          );
+        }
+        const signal = await ctx.io.stopSignal();
+        ctx.info(`mock: ${signal}, stopping`);
+        await server.close();
+        await app.close?.();
+        return { kind: 'none' };
+      }),
+    ),
+  );
   mock.addCommand(proxyCommand(ctx));
   mock
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API and the mock (JSON; the mock serves it at /openapi.json)')
-    .action(ctx.action(async (): Promise<Output> => {
-      const { buildOpenApiDocument } = await import('../contract/openapi/document.js');
-      // The document is JSON for tools whatever -o says: a table of it would help no one.
-      ctx.io.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}
+    .action(
+      ctx.action(async (): Promise<Output> => {
+        const { buildOpenApiDocument } = await import('../contract/openapi/document.js');
+        // The document is JSON for tools whatever -o says: a table of it would help no one.
+        ctx.io.stdout.write(`${JSON.stringify(buildOpenApiDocument(), null, 2)}
 `);
-      return { kind: 'none' };
-    }));
+        return { kind: 'none' };
+      }),
+    );
   mock
     .command('clock')
     .description("the mock's virtual clock")
@@ -256,24 +335,29 @@ export function makeMockCommand(ctx: CommandContext) {
     .description('move the clock of the running mock (at root_url) forward')
     .argument('<duration>', 'how far: 90m, 24h, 15d or ISO 8601 (PT1H)')
     .option('--admin-token <token>', 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)')
-    .action(ctx.action(async (duration, opts): Promise<Output> => {
-      const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
-      // On a terminal, the days done redrawn in place while the mock moves (a long move takes a while); the line is cleared at the end.
-      let drawn = false;
-      const follow: ClockFollow | undefined = ctx.io.stderrIsTTY
-        ? { sleep: ctx.io.sleep, show: (p) => void ((drawn = true), ctx.io.stderr.write(`\r\x1b[Kmoving the clock: day ${p.days_done} of ${p.days}`)) }
-        : undefined;
-      let moved;
-      try {
-        moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token, follow);
-      } finally {
-        if (drawn) ctx.io.stderr.write('\r\x1b[K');
-      }
-      const to = Date.parse(moved.now);
-      const when = Number.isFinite(to) ? `${new Date(to).toISOString().slice(0, 19).replace('T', ' ')} UTC` : moved.now;
-      ctx.info(`moved the clock ${durationWords(moved.moved_ms)} forward, to ${when}`);
-      return { kind: 'item', item: { ...moved } };
-    }));
+    .action(
+      ctx.action(async (duration, opts): Promise<Output> => {
+        const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
+        // On a terminal, the days done redrawn in place while the mock moves (a long move takes a while); the line is cleared at the end.
+        let drawn = false;
+        const follow: ClockFollow | undefined = ctx.io.stderrIsTTY
+          ? {
+              sleep: ctx.io.sleep,
+              show: (p) => void ((drawn = true), ctx.io.stderr.write(`\r\x1b[Kmoving the clock: day ${p.days_done} of ${p.days}`)),
+            }
+          : undefined;
+        let moved;
+        try {
+          moved = await advanceMockClock(await ctx.httpClient(), ctx.settings().rootUrl, duration, token, follow);
+        } finally {
+          if (drawn) ctx.io.stderr.write('\r\x1b[K');
+        }
+        const to = Date.parse(moved.now);
+        const when = Number.isFinite(to) ? `${new Date(to).toISOString().slice(0, 19).replace('T', ' ')} UTC` : moved.now;
+        ctx.info(`moved the clock ${durationWords(moved.moved_ms)} forward, to ${when}`);
+        return { kind: 'item', item: { ...moved } };
+      }),
+    );
   addInspectCommands(mock, ctx);
   addSnapshotCommands(mock, ctx);
   return mock;

@@ -22,7 +22,10 @@ function requestCommand() {
   return new Command('request')
     .description('send applicant JSON and print the offers, or every error and assertion with its meaning (exit 4)')
     .argument('<file>', "applicant JSON file, or '-' for standard input")
-    .option('--partner-code <code>', 'partner source code; overrides MKT_PARTNER_CODE, which overrides identification.partner_source_code in the file');
+    .option(
+      '--partner-code <code>',
+      'partner source code; overrides MKT_PARTNER_CODE, which overrides identification.partner_source_code in the file',
+    );
 }
 
 /** The parsed flags of `mkt offers request`. */
@@ -57,7 +60,11 @@ export function offerRows(r: OfferResponse): Record<string, unknown>[] {
 /** What the server said beyond the meaning the catalogue already gives. */
 function detailOf(message: string | undefined, meaning: string | undefined): string {
   const m = (message ?? '').trim();
-  if (meaning && m.startsWith(meaning)) return m.slice(meaning.length).trim().replace(/^\((.*)\)$/, '$1');
+  if (meaning && m.startsWith(meaning))
+    return m
+      .slice(meaning.length)
+      .trim()
+      .replace(/^\((.*)\)$/, '$1');
   return m;
 }
 
@@ -82,7 +89,8 @@ export async function loadApplicant(ctx: CommandContext, file: string, opts: Req
   const code = opts.partnerCode ?? (ctx.io.env.MKT_PARTNER_CODE || undefined);
   if (code !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const v = value as Record<string, unknown>;
-    const ident = typeof v.identification === 'object' && v.identification !== null && !Array.isArray(v.identification) ? v.identification : {};
+    const ident =
+      typeof v.identification === 'object' && v.identification !== null && !Array.isArray(v.identification) ? v.identification : {};
     v.identification = { ...ident, partner_source_code: code };
   }
   const { checkOfferRequest } = await import('../api/offers.js');
@@ -93,25 +101,28 @@ export async function loadApplicant(ctx: CommandContext, file: string, opts: Req
 export function makeOffersCommand(ctx: CommandContext) {
   const offers = groupCommand('offers');
 
-  offers.addCommand(requestCommand()
-    .action(ctx.action(async (file, opts): Promise<Output> => {
-      const format = ctx.format();
-      const applicant = await loadApplicant(ctx, file, opts);
-      const [api, client] = await Promise.all([import('../api/offers.js'), ctx.api()]);
-      const response = await api.request(client, applicant);
-      const failed = api.hasErrors(response);
-      if (failed) {
-        ctx.exitCode = EXIT.REJECTED;
-        const assertions = (response.errors ?? []).reduce((n, e) => n + (e.assertions?.length ?? 0), 0);
-        ctx.info(`mkt: the marketplace made no offers: ${response.errors!.length} error(s), ${assertions} assertion(s)`);
-      } else if (response.referral_code) {
-        ctx.info(`referral code ${response.referral_code}; all offers: ${response.offers_url ?? '(no link)'}`);
-      }
-      if (format === 'json' || format === 'ndjson') return { kind: 'item', item: response as Record<string, unknown> };
-      return failed
-        ? { kind: 'rows', rows: errorRows(response), columns: ERROR_COLUMNS }
-        : { kind: 'rows', rows: offerRows(response), columns: OFFER_COLUMNS };
-    })));
+  offers.addCommand(
+    requestCommand().action(
+      ctx.action(async (file, opts): Promise<Output> => {
+        const format = ctx.format();
+        const applicant = await loadApplicant(ctx, file, opts);
+        const [api, client] = await Promise.all([import('../api/offers.js'), ctx.api()]);
+        const response = await api.request(client, applicant);
+        const failed = api.hasErrors(response);
+        if (failed) {
+          ctx.exitCode = EXIT.REJECTED;
+          const assertions = (response.errors ?? []).reduce((n, e) => n + (e.assertions?.length ?? 0), 0);
+          ctx.info(`mkt: the marketplace made no offers: ${response.errors!.length} error(s), ${assertions} assertion(s)`);
+        } else if (response.referral_code) {
+          ctx.info(`referral code ${response.referral_code}; all offers: ${response.offers_url ?? '(no link)'}`);
+        }
+        if (format === 'json' || format === 'ndjson') return { kind: 'item', item: response as Record<string, unknown> };
+        return failed
+          ? { kind: 'rows', rows: errorRows(response), columns: ERROR_COLUMNS }
+          : { kind: 'rows', rows: offerRows(response), columns: OFFER_COLUMNS };
+      }),
+    ),
+  );
 
   return offers;
 }

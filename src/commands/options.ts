@@ -19,12 +19,17 @@ export function parseCount(flag: string, text: string, min: number): number {
  */
 export function parseLimit(text: string, page: { readonly max: number }): number {
   const n = parseCount('--limit', text, 1);
-  if (n > page.max) throw new UsageError(`--limit must be at most ${page.max}, the marketplace's largest page for this list; got '${text}'`);
+  if (n > page.max)
+    throw new UsageError(`--limit must be at most ${page.max}, the marketplace's largest page for this list; got '${text}'`);
   return n;
 }
 
 /** The query of one page of a list from `--sort-by`, `--limit` (at most the endpoint's maximum) and `--offset`, added to `q`. */
-export function pageQuery(opts: { sortBy?: string; limit?: string; offset?: string }, page: { readonly max: number }, q = new URLSearchParams()): URLSearchParams {
+export function pageQuery(
+  opts: { sortBy?: string; limit?: string; offset?: string },
+  page: { readonly max: number },
+  q = new URLSearchParams(),
+): URLSearchParams {
   if (opts.sortBy) q.set('sort_by', opts.sortBy);
   if (opts.limit !== undefined) q.set('limit', String(parseLimit(opts.limit, page)));
   if (opts.offset !== undefined) q.set('offset', String(parseCount('--offset', opts.offset, 0)));

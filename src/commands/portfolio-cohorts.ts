@@ -7,9 +7,22 @@ import type { CohortNote, CohortReport, Grouping, Period } from '../portfolio/co
 
 /** The columns of `-o csv` (and what `--columns` picks from), in order. */
 export const COHORT_COLUMNS = [
-  'cohort', 'notes', 'cancelled_notes', 'invested', 'received', 'outstanding', 'expected_loss', 'defaulted_notes', 'charged_off_notes',
-  'defaulted_principal', 'charged_off_principal', 'default_rate_by_count', 'default_rate_by_principal',
-  'charge_off_rate_by_count', 'charge_off_rate_by_principal', 'realised_return',
+  'cohort',
+  'notes',
+  'cancelled_notes',
+  'invested',
+  'received',
+  'outstanding',
+  'expected_loss',
+  'defaulted_notes',
+  'charged_off_notes',
+  'defaulted_principal',
+  'charged_off_principal',
+  'default_rate_by_count',
+  'default_rate_by_principal',
+  'charge_off_rate_by_count',
+  'charge_off_rate_by_principal',
+  'realised_return',
 ];
 
 /** What --by and --period do, for --help. */

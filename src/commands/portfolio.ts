@@ -55,7 +55,10 @@ async function ledgersAt(ctx: CommandContext, asOf: number | undefined, asOfText
   if (asOf !== undefined && asOf > today) {
     throw new UsageError(`--as-of ${asOfText} is after the marketplace's today (${formatDay(today)}): the report cannot look ahead`);
   }
-  const rows = await gather.readPayments(client, notes.map((n) => n.loan_number));
+  const rows = await gather.readPayments(
+    client,
+    notes.map((n) => n.loan_number),
+  );
   const { noteLedgers } = await import('../flows/note-ledger.js');
   return { client, model, gather, notes, today, ledgers: noteLedgers(notes, rows) };
 }
@@ -75,29 +78,41 @@ async function cohortsAt(ctx: CommandContext, grouping: Grouping, asOf: number |
   const { today, ledgers } = await ledgersAt(ctx, asOf, asOfText);
   const cut = asOf ?? today;
   const { ledgerFlows } = await import('../portfolio/cohorts.js');
-  return cohortOutput(ctx, grouping, ledgers.map((l) => ({ note: l.note, flows: ledgerFlows(l, today, cut) })), cut);
+  return cohortOutput(
+    ctx,
+    grouping,
+    ledgers.map((l) => ({ note: l.note, flows: ledgerFlows(l, today, cut) })),
+    cut,
+  );
 }
 
 /** The `portfolio` command. */
 export function makePortfolioCommand(ctx: CommandContext) {
   return groupCommand('portfolio')
-    .option('--as-of <date>', "the portfolio on this past date (yyyy-MM-dd), from the notes and their payments up to it; the account's cash and value are today's only")
+    .option(
+      '--as-of <date>',
+      "the portfolio on this past date (yyyy-MM-dd), from the notes and their payments up to it; the account's cash and value are today's only",
+    )
     .option('--by <cohort>', 'split the notes into cohorts: vintage (origination month) or rating; see below')
     .option('--period <period>', 'with --by vintage: month (yyyy-MM, the default), quarter (yyyy-Qn) or year (yyyy)')
     .addHelpText('after', RETURN_METHOD + COHORT_HELP)
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
-      const grouping = parseGrouping(opts.by, opts.period);
-      if (grouping !== undefined) return cohortsAt(ctx, grouping, asOf, opts.asOf);
-      const report = await reportAt(ctx, asOf, opts.asOf);
-      if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
-      const { portfolioLines } = await import('../portfolio/text.js');
-      const color = ctx.color();
-      const lines = portfolioLines(report, {
-        bars: ctx.io.stdoutIsTTY, width: ctx.tableWidth() ?? 100, ...(color ? { paint: (s: string) => `\x1b[36m${s}\x1b[39m` } : {}),
-      });
-      const { writeOut } = await import('../io.js');
-      await writeOut(ctx.io.stdout, lines.map((l) => `${l}\n`).join(''));
-      return { kind: 'none' };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+        const grouping = parseGrouping(opts.by, opts.period);
+        if (grouping !== undefined) return cohortsAt(ctx, grouping, asOf, opts.asOf);
+        const report = await reportAt(ctx, asOf, opts.asOf);
+        if (ctx.format() !== 'table') return { kind: 'item', item: { ...report } };
+        const { portfolioLines } = await import('../portfolio/text.js');
+        const color = ctx.color();
+        const lines = portfolioLines(report, {
+          bars: ctx.io.stdoutIsTTY,
+          width: ctx.tableWidth() ?? 100,
+          ...(color ? { paint: (s: string) => `\x1b[36m${s}\x1b[39m` } : {}),
+        });
+        const { writeOut } = await import('../io.js');
+        await writeOut(ctx.io.stdout, lines.map((l) => `${l}\n`).join(''));
+        return { kind: 'none' };
+      }),
+    );
 }

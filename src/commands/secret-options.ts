@@ -50,7 +50,12 @@ export function readSecretFile(flag: string, path: string): string {
     fd = openSync(path, 'r');
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be opened (${code ?? (err as Error).message})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : `cannot be opened (${code ?? (err as Error).message})`;
     throw new UsageError(`${flag} ${path} ${why}`);
   }
   try {
@@ -65,11 +70,15 @@ export function readSecretFile(flag: string, path: string): string {
         `run chmod 600 ${path}`,
       );
     }
-    if (st.size > MAX_SECRET_FILE) throw new UsageError(`${flag} ${path} is ${st.size} bytes; a secret file holds one line (at most ${MAX_SECRET_FILE} bytes)`);
+    if (st.size > MAX_SECRET_FILE)
+      throw new UsageError(`${flag} ${path} is ${st.size} bytes; a secret file holds one line (at most ${MAX_SECRET_FILE} bytes)`);
     const buf = Buffer.alloc(MAX_SECRET_FILE + 1);
     const n = readSync(fd, buf, 0, buf.length, 0);
     if (n > MAX_SECRET_FILE) throw new UsageError(`${flag} ${path} is larger than ${MAX_SECRET_FILE} bytes; a secret file holds one line`);
-    const text = buf.subarray(0, n).toString('utf8').replace(/\r?\n$/, '');
+    const text = buf
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
     if (text === '') throw new UsageError(`${flag} ${path} is empty`);
     if (/[\r\n]/.test(text)) throw new UsageError(`${flag} ${path} holds more than one line; a secret file holds the secret alone`);
     return text;

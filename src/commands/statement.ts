@@ -60,21 +60,33 @@ export function makeStatementCommand(ctx: CommandContext) {
     .option('--from <date>', 'the first day of the period (yyyy-MM-dd)')
     .option('--to <date>', "the last day of the period (yyyy-MM-dd; default: the marketplace's today)")
     .addHelpText('after', STATEMENT_HELP)
-    .action(ctx.action(async (opts): Promise<Output> => {
-      const asked = period(opts);
-      const [{ readLedgers }, { statement, STATEMENT_COLUMNS }, { formatDay }, client] = await Promise.all([
-        import('../flows/gather.js'), import('../flows/statement.js'), import('../contract/calendar.js'), ctx.api(),
-      ]);
-      const ledgers = await readLedgers(client);
-      const now = new Date(client.marketNow());
-      const to = asked.to ?? Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-      const s = statement(ledgers, asked.from, to);
-      if (ctx.format() === 'table' || ctx.format() === 'csv') {
-        const { writeOut } = await import('../io.js');
-        const missing = s.notes_without_payments.length;
-        const gap = missing === 0 ? '' : `; ${missing} note(s) with money received but no payment rows are not in it (${s.notes_without_payments.slice(0, 5).join(', ')}${missing > 5 ? ', …' : ''})`;
-        await writeOut(ctx.io.stderr, `statement ${s.from} to ${formatDay(to)}: ${s.notes.length} note(s)${gap}.\n${s.notice}\n`);
-      }
-      return { kind: 'item', item: { ...s }, table: { rows: [...s.notes, s.total].map((l) => ({ ...l })), columns: [...STATEMENT_COLUMNS] } };
-    }));
+    .action(
+      ctx.action(async (opts): Promise<Output> => {
+        const asked = period(opts);
+        const [{ readLedgers }, { statement, STATEMENT_COLUMNS }, { formatDay }, client] = await Promise.all([
+          import('../flows/gather.js'),
+          import('../flows/statement.js'),
+          import('../contract/calendar.js'),
+          ctx.api(),
+        ]);
+        const ledgers = await readLedgers(client);
+        const now = new Date(client.marketNow());
+        const to = asked.to ?? Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+        const s = statement(ledgers, asked.from, to);
+        if (ctx.format() === 'table' || ctx.format() === 'csv') {
+          const { writeOut } = await import('../io.js');
+          const missing = s.notes_without_payments.length;
+          const gap =
+            missing === 0
+              ? ''
+              : `; ${missing} note(s) with money received but no payment rows are not in it (${s.notes_without_payments.slice(0, 5).join(', ')}${missing > 5 ? ', …' : ''})`;
+          await writeOut(ctx.io.stderr, `statement ${s.from} to ${formatDay(to)}: ${s.notes.length} note(s)${gap}.\n${s.notice}\n`);
+        }
+        return {
+          kind: 'item',
+          item: { ...s },
+          table: { rows: [...s.notes, s.total].map((l) => ({ ...l })), columns: [...STATEMENT_COLUMNS] },
+        };
+      }),
+    );
 }

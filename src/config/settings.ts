@@ -62,11 +62,16 @@ function typeOf(v: unknown): string {
  */
 function checkShape(parsed: unknown, path: string): ConfigFile {
   const wrong = (key: string, want: string, got: unknown) =>
-    new UsageError(`config file ${path}: ${key} must be ${want}, found ${typeOf(got)}`, 'fix or remove the file (mkt config set writes it in the right shape)');
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw wrong('the top level', 'an object ({"profiles": {...}})', parsed);
+    new UsageError(
+      `config file ${path}: ${key} must be ${want}, found ${typeOf(got)}`,
+      'fix or remove the file (mkt config set writes it in the right shape)',
+    );
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw wrong('the top level', 'an object ({"profiles": {...}})', parsed);
   const profiles = (parsed as { profiles?: unknown }).profiles;
   if (profiles === undefined) return { profiles: {} };
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw wrong('profiles', 'an object of profiles by name', profiles);
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))
+    throw wrong('profiles', 'an object of profiles by name', profiles);
   for (const [name, profile] of Object.entries(profiles)) {
     const at = `profiles.${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)}`;
     if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) throw wrong(at, 'an object of settings', profile);
@@ -130,8 +135,13 @@ const trimSlash = (u: string): string => u.replace(/\/+$/, '');
 
 /** The environment variable that overrides each key. */
 export const ENV_OF: Readonly<Record<ConfigKey, string>> = {
-  base_url: 'MKT_BASE_URL', root_url: 'MKT_ROOT_URL', auth_url: 'MKT_AUTH_URL', client_id: 'MKT_CLIENT_ID',
-  redirect_uri: 'MKT_REDIRECT_URI', timezone: 'MKT_TIMEZONE', output: 'MKT_OUTPUT',
+  base_url: 'MKT_BASE_URL',
+  root_url: 'MKT_ROOT_URL',
+  auth_url: 'MKT_AUTH_URL',
+  client_id: 'MKT_CLIENT_ID',
+  redirect_uri: 'MKT_REDIRECT_URI',
+  timezone: 'MKT_TIMEZONE',
+  output: 'MKT_OUTPUT',
 };
 
 /**
@@ -149,10 +159,12 @@ export function checkSetting(key: ConfigKey, value: string, origin: string = key
     } catch {
       // WHATWG URL refuses a port above 65535 too, without saying so: say it.
       const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(v)?.[1];
-      if (port !== undefined && Number(port) > 65_535) throw new UsageError(`${origin} has port ${port}, above 65535, got '${value}'`, hint);
+      if (port !== undefined && Number(port) > 65_535)
+        throw new UsageError(`${origin} has port ${port}, above 65535, got '${value}'`, hint);
       throw new UsageError(`${origin} must be an absolute http or https URL, got '${value}'`, hint);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${origin} must be an http or https URL, got '${value}'`, hint);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UsageError(`${origin} must be an http or https URL, got '${value}'`, hint);
     if (url.hash) throw new UsageError(`${origin} must not have an anchor (#), got '${value}'`, hint);
     return key === 'redirect_uri' ? v : trimSlash(v);
   }
@@ -181,10 +193,17 @@ export type CheckSettings = boolean | readonly ConfigKey[];
  * Resolves a profile's settings from the environment and the config file. Checked by default: a bad
  * value is a UsageError naming the flag, variable or profile key it came from, before anything is sent.
  */
-export function resolveSettings(env: Env, profileFlag: string | undefined, flags: SettingFlags = {}, check: CheckSettings = true): Settings {
+export function resolveSettings(
+  env: Env,
+  profileFlag: string | undefined,
+  flags: SettingFlags = {},
+  check: CheckSettings = true,
+): Settings {
   const profile = profileFlag || env.MKT_PROFILE || 'default';
   if (!/^[A-Za-z0-9_.-]+$/.test(profile)) {
-    throw new UsageError(`${profileFlag ? '--profile' : 'MKT_PROFILE'}: profile name '${profile}' may use only letters, digits, '.', '_' and '-'`);
+    throw new UsageError(
+      `${profileFlag ? '--profile' : 'MKT_PROFILE'}: profile name '${profile}' may use only letters, digits, '.', '_' and '-'`,
+    );
   }
   const file = readConfig(env).profiles[profile] ?? {};
   const pick = (key: ConfigKey, flag?: { name: string; value: string | undefined }): string | undefined => {

@@ -13,7 +13,8 @@ const DAY_MS = 86_400_000;
  * a time or count outside the usual range goes through Date (`addMonthsByDate`, which the tests hold it to).
  */
 export function addMonths(ms: number, months: number): number {
-  if (!(Number.isInteger(ms) && Math.abs(ms) <= 8e15 && Number.isInteger(months) && Math.abs(months) <= 10_000)) return addMonthsByDate(ms, months);
+  if (!(Number.isInteger(ms) && Math.abs(ms) <= 8e15 && Number.isInteger(months) && Math.abs(months) <= 10_000))
+    return addMonthsByDate(ms, months);
   const days = Math.floor(ms / DAY_MS);
   const { year, month, day } = civilFromDays(days);
   const total = year * 12 + (month - 1) + months;

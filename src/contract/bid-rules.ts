@@ -25,7 +25,11 @@ export const toCents = (x: number): number => Math.round(x * 100) / 100;
  * partial-funding listing is under a day old; null when the rule does not apply. A larger bid ends
  * LENDER_NOT_ELIGIBLE_TO_BID.
  */
-export function youngPartialCap(listing: { listing_amount: number; partial_funding_indicator: boolean }, createdAt: number, now: number): number | null {
+export function youngPartialCap(
+  listing: { listing_amount: number; partial_funding_indicator: boolean },
+  createdAt: number,
+  now: number,
+): number | null {
   if (!listing.partial_funding_indicator || now - createdAt >= YOUNG_LISTING_MS) return null;
   return toCents(listing.listing_amount * YOUNG_PARTIAL_SHARE);
 }

@@ -6,7 +6,13 @@
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
 interface Parts {
-  y: number; mo: number; d: number; h: number; mi: number; s: number; offsetMin: number;
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+  offsetMin: number;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -15,8 +21,14 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(zone, f);
   }
@@ -72,8 +84,13 @@ function partsIn(ms: number, zone: string | undefined): Parts {
   // The zone's wall clock to the second, read as if it were UTC.
   const t = new Date(utc ? ms : Math.floor(ms / 1000) * 1000 + offsetMs);
   return {
-    y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(),
-    h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds(), offsetMin: Math.round(offsetMs / 60000),
+    y: t.getUTCFullYear(),
+    mo: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    h: t.getUTCHours(),
+    mi: t.getUTCMinutes(),
+    s: t.getUTCSeconds(),
+    offsetMin: Math.round(offsetMs / 60000),
   };
 }
 
@@ -139,7 +156,8 @@ export function parseApiDateTime(text: string): number | null {
   const [y, mo, d, h, mi, s] = [+m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
   const wall = Date.UTC(y, mo - 1, d, h, mi, s) + (m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0);
   const check = new Date(Date.UTC(y, mo - 1, d));
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    return null;
   const zone = m[8];
   if (zone === undefined || zone === 'Z') return wall;
   const off = (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * (zone[0] === '-' ? -1 : 1);

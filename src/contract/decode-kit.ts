@@ -27,7 +27,8 @@ export type Num = number | string;
 /** Named fields `K` of a resource, each `T`, or left out, or null: a command that needs one says so itself. */
 export type Fields<K extends string, T> = { readonly [P in K]?: T | null };
 
-const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? `'${v.slice(0, 40)}'` : typeof v);
+const kind = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? `'${v.slice(0, 40)}'` : typeof v;
 
 /** A decimal number as text: what the payments answer sends its amounts as. */
 const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
@@ -68,11 +69,16 @@ export const bool: Reader<boolean> = (v, p) => {
   if (typeof v !== 'boolean') throw new DecodeError(p, `is not true or false (got ${kind(v)})`);
   return v;
 };
-export const optional = <T>(r: Reader<T>): Reader<T | undefined> => (v, p) => (v === undefined ? undefined : r(v, p));
-export const list = <T>(r: Reader<T>): Reader<T[]> => (v, p) => {
-  if (!Array.isArray(v)) throw new DecodeError(p, `is not an array (got ${kind(v)})`);
-  return v.map((x: unknown, i) => r(x, `${p}[${i}]`));
-};
+export const optional =
+  <T>(r: Reader<T>): Reader<T | undefined> =>
+  (v, p) =>
+    v === undefined ? undefined : r(v, p);
+export const list =
+  <T>(r: Reader<T>): Reader<T[]> =>
+  (v, p) => {
+    if (!Array.isArray(v)) throw new DecodeError(p, `is not an array (got ${kind(v)})`);
+    return v.map((x: unknown, i) => r(x, `${p}[${i}]`));
+  };
 
 /** One reader per named field of `T`. */
 export type Table<T> = { readonly [K in keyof T]-?: Reader<T[K]> };

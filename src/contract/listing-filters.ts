@@ -5,7 +5,14 @@
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from './bureau.js';
 import { FILTER_DATE_FORMS, parseFilterDate } from './dates.js';
 import {
-  EMPLOYMENT_STATUSES, FICO_BINS, LISTING_CATEGORIES, LISTING_STATUSES, LISTING_TERMS, PLATFORM_RATINGS, RATING_ALIASES, US_STATES,
+  EMPLOYMENT_STATUSES,
+  FICO_BINS,
+  LISTING_CATEGORIES,
+  LISTING_STATUSES,
+  LISTING_TERMS,
+  PLATFORM_RATINGS,
+  RATING_ALIASES,
+  US_STATES,
 } from './enums.js';
 import { FILTERABLE_FIELDS, LISTING_FIELD_BY_NAME, type FieldType } from './listing-fields.js';
 
@@ -72,13 +79,16 @@ export function checkBoolean(value: string): string | null {
  * take their aliases (`NA` is `N/A`), so the parts come back in the API's own spelling. Returns the parts, or the problem.
  */
 export function checkMultivalue(field: string, type: FieldType, value: string): string[] | string {
-  const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (parts.length === 0) return 'needs at least one value';
   const allowed = ALLOWED_VALUES[field];
   const out: string[] = [];
   for (const p of parts) {
     if (type === 'integer' && !/^-?\d+$/.test(p)) return `'${p}' is not a whole number`;
-    const canonical = allowed ? VALUE_ALIASES[field]?.[p.toUpperCase()] ?? allowed.find((a) => a.toUpperCase() === p.toUpperCase()) : p;
+    const canonical = allowed ? (VALUE_ALIASES[field]?.[p.toUpperCase()] ?? allowed.find((a) => a.toUpperCase() === p.toUpperCase())) : p;
     if (canonical === undefined) return `unknown value '${p}'; expected one of ${allowed!.join(', ')}`;
     out.push(canonical);
   }

@@ -48,7 +48,13 @@ export interface ListingSearch {
 
 /** Parameters that are not field filters. */
 const CONTROL_PARAMS: ReadonlySet<string> = new Set([
-  'offset', 'limit', 'include_credit_bureau_values', 'biddable', 'invested', 'sort_by', 'whole_loan',
+  'offset',
+  'limit',
+  'include_credit_bureau_values',
+  'biddable',
+  'invested',
+  'sort_by',
+  'whole_loan',
   'exclude_co_borrower_application',
 ]);
 
@@ -109,10 +115,13 @@ export function readListingSearch(params: URLSearchParams, zone: string | undefi
     }
   }
   for (const r of ranges.values()) {
-    if (r.min !== undefined && r.max !== undefined && r.min > r.max) throw new QueryError(`${r.field}_min`, `is greater than ${r.field}_max`);
+    if (r.min !== undefined && r.max !== undefined && r.min > r.max)
+      throw new QueryError(`${r.field}_min`, `is greater than ${r.field}_max`);
   }
   return {
-    booleans, multivalues, ranges: [...ranges.values()],
+    booleans,
+    multivalues,
+    ranges: [...ranges.values()],
     biddable: readBool(params, 'biddable'),
     invested: readBool(params, 'invested'),
     bureaus: readBureaus(params.get('include_credit_bureau_values')),
@@ -127,7 +136,8 @@ function readBureaus(text: string | null): { bureau1: boolean; bureau2: boolean 
   const bureaus = { bureau1: false, bureau2: false };
   if (text === null) return bureaus;
   for (const b of text.split(',').map((s) => s.trim().toLowerCase())) {
-    if (b !== 'bureau1' && b !== 'bureau2') throw new QueryError('include_credit_bureau_values', `must be bureau1, bureau2 or both, got '${b}'`);
+    if (b !== 'bureau1' && b !== 'bureau2')
+      throw new QueryError('include_credit_bureau_values', `must be bureau1, bureau2 or both, got '${b}'`);
     bureaus[b] = true;
   }
   return bureaus;

@@ -48,48 +48,72 @@ export interface WebhookSettings {
 }
 
 /** What each delivery POSTs: one outbox message, the same bytes on every attempt. */
-export const WebhookEventSchema = Type.Object({
-  id: Type.String({ description: 'The event id (also the Mkt-Event-Id header): the same on every attempt and every URL, so a receiver can drop repeats.' }),
-  type: OutboxMessageSchema.properties.kind,
-  created_at: Type.Unsafe<string>({ ...DateTimeText, description: "When the event happened, on the mock's virtual clock." }),
-  data: OutboxMessageSchema,
-}, strict);
+export const WebhookEventSchema = Type.Object(
+  {
+    id: Type.String({
+      description: 'The event id (also the Mkt-Event-Id header): the same on every attempt and every URL, so a receiver can drop repeats.',
+    }),
+    type: OutboxMessageSchema.properties.kind,
+    created_at: Type.Unsafe<string>({ ...DateTimeText, description: "When the event happened, on the mock's virtual clock." }),
+    data: OutboxMessageSchema,
+  },
+  strict,
+);
 export type WebhookEvent = Static<typeof WebhookEventSchema>;
 
 /** One attempt of a delivery. */
-export const WebhookAttemptSchema = Type.Object({
-  at: Type.String({ format: 'date-time', description: 'When it was sent, on the real clock (ISO 8601, UTC).' }),
-  status: nullable(Type.Integer(), "The receiver's status; null when no answer came (error says why)."),
-  error: nullable(Type.String(), 'Why no answer came (connection refused, timeout...); null when one did.'),
-  duration_ms: Type.Number({ minimum: 0 }),
-}, strict);
+export const WebhookAttemptSchema = Type.Object(
+  {
+    at: Type.String({ format: 'date-time', description: 'When it was sent, on the real clock (ISO 8601, UTC).' }),
+    status: nullable(Type.Integer(), "The receiver's status; null when no answer came (error says why)."),
+    error: nullable(Type.String(), 'Why no answer came (connection refused, timeout...); null when one did.'),
+    duration_ms: Type.Number({ minimum: 0 }),
+  },
+  strict,
+);
 
 /** One event to one URL, and what became of it. */
-export const WebhookDeliverySchema = Type.Object({
-  event_id: Type.String(),
-  type: OutboxMessageSchema.properties.kind,
-  url: Type.String({ description: 'The receiver (a password in it, and secret-named query parameters, shown as ***).' }),
-  state: Type.Union(WEBHOOK_STATES.map((s) => Type.Literal(s)), {
-    description: 'pending until a 2xx (delivered) or the last attempt fails (failed); dropped when it was pushed out of a full queue or the mock stopped (never tried again).',
-  }),
-  attempts: Type.Array(WebhookAttemptSchema, { description: 'Oldest first.' }),
-  next_attempt_at: nullable(Type.String({ format: 'date-time' }), 'When the next attempt is due (real clock); null when none is.'),
-}, strict);
+export const WebhookDeliverySchema = Type.Object(
+  {
+    event_id: Type.String(),
+    type: OutboxMessageSchema.properties.kind,
+    url: Type.String({ description: 'The receiver (a password in it, and secret-named query parameters, shown as ***).' }),
+    state: Type.Union(
+      WEBHOOK_STATES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'pending until a 2xx (delivered) or the last attempt fails (failed); dropped when it was pushed out of a full queue or the mock stopped (never tried again).',
+      },
+    ),
+    attempts: Type.Array(WebhookAttemptSchema, { description: 'Oldest first.' }),
+    next_attempt_at: nullable(Type.String({ format: 'date-time' }), 'When the next attempt is due (real clock); null when none is.'),
+  },
+  strict,
+);
 export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 
 /** How many deliveries there have been in each state since the mock started, the ones no longer listed included. */
-export const WebhookCountsSchema = Type.Object({
-  pending: Type.Integer({ minimum: 0, description: 'Waiting for an attempt or a retry, or under way.' }),
-  delivered: Type.Integer({ minimum: 0 }),
-  failed: Type.Integer({ minimum: 0 }),
-  dropped: Type.Integer({ minimum: 0, description: 'Never to be tried again: pushed out of a full queue (the one waiting longest goes), or pending when the mock stopped.' }),
-}, strict);
+export const WebhookCountsSchema = Type.Object(
+  {
+    pending: Type.Integer({ minimum: 0, description: 'Waiting for an attempt or a retry, or under way.' }),
+    delivered: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    dropped: Type.Integer({
+      minimum: 0,
+      description: 'Never to be tried again: pushed out of a full queue (the one waiting longest goes), or pending when the mock stopped.',
+    }),
+  },
+  strict,
+);
 export type WebhookCounts = Static<typeof WebhookCountsSchema>;
 
 /** GET /__mock/webhooks: a page of deliveries (the list envelope) and the counts. */
-export const WebhookPageSchema = Type.Object({
-  result: Type.Array(WebhookDeliverySchema),
-  result_count: Type.Integer({ minimum: 0, description: 'Items in this answer.' }),
-  total_count: Type.Integer({ minimum: 0, description: 'All matching deliveries still listed.' }),
-  counts: WebhookCountsSchema,
-}, strict);
+export const WebhookPageSchema = Type.Object(
+  {
+    result: Type.Array(WebhookDeliverySchema),
+    result_count: Type.Integer({ minimum: 0, description: 'Items in this answer.' }),
+    total_count: Type.Integer({ minimum: 0, description: 'All matching deliveries still listed.' }),
+    counts: WebhookCountsSchema,
+  },
+  strict,
+);

@@ -3,17 +3,22 @@ import { Type, type Static } from '@sinclair/typebox';
 import { type Open, strict, Money, Rate, Int } from './schema-kit.js';
 
 /** One offer of an offers response. */
-export const OfferSchema = Type.Object({
-  id: Int,
-  apr: Rate,
-  loan_amount: Type.Integer({ description: 'Whole dollars, origination fee included.' }),
-  origination_fee: Type.Optional(Type.Number({ description: 'Dollars: loan_amount less the amount requested (the spec shows it on one sample offer only).' })),
-  loan_rate: Rate,
-  loan_term_in_months: Int,
-  loan_term_in_years: Int,
-  monthly_payment: Money,
-  offer_url: Type.String({ format: 'uri' }),
-}, strict);
+export const OfferSchema = Type.Object(
+  {
+    id: Int,
+    apr: Rate,
+    loan_amount: Type.Integer({ description: 'Whole dollars, origination fee included.' }),
+    origination_fee: Type.Optional(
+      Type.Number({ description: 'Dollars: loan_amount less the amount requested (the spec shows it on one sample offer only).' }),
+    ),
+    loan_rate: Rate,
+    loan_term_in_months: Int,
+    loan_term_in_years: Int,
+    monthly_payment: Money,
+    offer_url: Type.String({ format: 'uri' }),
+  },
+  strict,
+);
 export type Offer = Static<typeof OfferSchema>;
 
 /** One MKTPL-1012 assertion. */
@@ -21,23 +26,33 @@ export const OfferAssertionSchema = Type.Object({ code: Type.String({ pattern: '
 export type OfferAssertion = Static<typeof OfferAssertionSchema>;
 
 /** One entry of an offers response's `errors`. */
-export const OfferErrorSchema = Type.Object({
-  code: Type.String(),
-  message: Type.String(),
-  assertions: Type.Optional(Type.Array(OfferAssertionSchema)),
-}, strict);
+export const OfferErrorSchema = Type.Object(
+  {
+    code: Type.String(),
+    message: Type.String(),
+    assertions: Type.Optional(Type.Array(OfferAssertionSchema)),
+  },
+  strict,
+);
 export type OfferError = Static<typeof OfferErrorSchema>;
 
 /** The offers response: offers, or the errors that kept them from being made (both with HTTP 200). */
-export const OfferResponseSchema = Type.Object({
-  referral_code: Type.Optional(Type.String()),
-  offers_url: Type.Optional(Type.String({ format: 'uri' })),
-  identification: Type.Optional(Type.Object({ client_reference_id: Type.Optional(Type.String()), partner_source_code: Type.Optional(Type.String()) })),
-  offers: Type.Optional(Type.Array(OfferSchema)),
-  errors: Type.Optional(Type.Array(OfferErrorSchema)),
-}, strict);
+export const OfferResponseSchema = Type.Object(
+  {
+    referral_code: Type.Optional(Type.String()),
+    offers_url: Type.Optional(Type.String({ format: 'uri' })),
+    identification: Type.Optional(
+      Type.Object({ client_reference_id: Type.Optional(Type.String()), partner_source_code: Type.Optional(Type.String()) }),
+    ),
+    offers: Type.Optional(Type.Array(OfferSchema)),
+    errors: Type.Optional(Type.Array(OfferErrorSchema)),
+  },
+  strict,
+);
 /** The named fields of an offers response. */
-export type OfferResponseFields = Omit<Static<typeof OfferResponseSchema>, 'identification'> & { identification?: { [field: string]: unknown } };
+export type OfferResponseFields = Omit<Static<typeof OfferResponseSchema>, 'identification'> & {
+  identification?: { [field: string]: unknown };
+};
 /** The offers response. */
 export type OfferResponse = OfferResponseFields & Open;
 
@@ -62,11 +77,16 @@ export const OfferRequestSchema = Type.Object({
     ssn: Type.Optional(Type.String({ pattern: '^\\d{9}$' })),
   }),
   address_info: Type.Object({
-    street: Type.String(), city: Type.String(), state: Type.String({ pattern: '^[A-Za-z]{2}$' }), zip_code: Type.String({ pattern: '^\\d{5}(-?\\d{4})?$' }),
+    street: Type.String(),
+    city: Type.String(),
+    state: Type.String({ pattern: '^[A-Za-z]{2}$' }),
+    zip_code: Type.String({ pattern: '^\\d{5}(-?\\d{4})?$' }),
   }),
   contact_info: Type.Object({
     email: Type.String({ format: 'email' }),
-    home_phone: Type.Optional(Phone), mobile_phone: Type.Optional(Phone), work_phone: Type.Optional(Phone),
+    home_phone: Type.Optional(Phone),
+    mobile_phone: Type.Optional(Phone),
+    work_phone: Type.Optional(Phone),
   }),
   employment_info: Type.Object({
     employer_name: Type.Optional(Type.String()),
@@ -78,10 +98,12 @@ export const OfferRequestSchema = Type.Object({
     annual_income: Type.Number(),
     is_income_verifiable: Type.Optional(Type.Boolean({ deprecated: true })),
   }),
-  bank_account_info: Type.Optional(Type.Object({
-    bank_name: Type.Optional(Type.String()),
-    first_account_holder_name: Type.Optional(Type.String()),
-    account_number: Type.Optional(Int),
-    routing_number: Type.Optional(Int),
-  })),
+  bank_account_info: Type.Optional(
+    Type.Object({
+      bank_name: Type.Optional(Type.String()),
+      first_account_holder_name: Type.Optional(Type.String()),
+      account_number: Type.Optional(Int),
+      routing_number: Type.Optional(Int),
+    }),
+  ),
 });

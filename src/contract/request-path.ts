@@ -36,7 +36,9 @@ export function normalisePath(raw: string): { path: string } | { problem: string
   const odd = NOT_IN_PATH.exec(text);
   if (odd) {
     const why = odd[0] === '[' || odd[0] === ']' ? 'is allowed only around an IP address in the authority' : 'is allowed nowhere in a URL';
-    return { problem: `'${odd[0]}' in the path '${raw.slice(0, 100)}' ${why}; percent-encode it (%${odd[0].charCodeAt(0).toString(16).toUpperCase()})` };
+    return {
+      problem: `'${odd[0]}' in the path '${raw.slice(0, 100)}' ${why}; percent-encode it (%${odd[0].charCodeAt(0).toString(16).toUpperCase()})`,
+    };
   }
   const bad = /%(?![0-9A-Fa-f]{2})(.{0,2})/s.exec(text);
   if (bad) return { problem: `malformed percent-escape '%${bad[1]}' in the path` };

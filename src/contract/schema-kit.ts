@@ -14,13 +14,14 @@ export type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 // Building blocks
 
 /** A schema that also takes null. */
-export const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+export const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 /** A closed list of strings; the TS type stays `string` (the values are a contract of the mock, open to the client). */
-export const stringIn = (values: readonly string[], description?: string) => Type.String({ enum: [...values], ...(description ? { description } : {}) });
+export const stringIn = (values: readonly string[], description?: string) =>
+  Type.String({ enum: [...values], ...(description ? { description } : {}) });
 /** A closed list of whole numbers, given as the keys of a code table. */
-export const codeIn = (table: Readonly<Record<number, string>>, description?: string) => (
-  Type.Integer({ enum: Object.keys(table).map(Number), ...(description ? { description } : {}) })
-);
+export const codeIn = (table: Readonly<Record<number, string>>, description?: string) =>
+  Type.Integer({ enum: Object.keys(table).map(Number), ...(description ? { description } : {}) });
 export const stringOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 export const strict = { additionalProperties: false } as const;
 
@@ -35,7 +36,10 @@ export const Int = Type.Integer();
 export const Count = Type.Integer({ minimum: 0 });
 
 /** `yyyy-MM-dd HH:mm:ss ±hhmm`: a date-time as the API writes it (the request's `timezone`, or +0000). */
-export const DateTimeText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$', description: 'yyyy-MM-dd HH:mm:ss ±hhmm' });
+export const DateTimeText = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$',
+  description: 'yyyy-MM-dd HH:mm:ss ±hhmm',
+});
 /** `yyyy-MM-dd`. */
 export const DateText = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
 /** Epoch milliseconds on the mock's virtual clock. */

@@ -42,26 +42,45 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const say = (line: string) => o.io.stderr.write(`\n${line}\n`);
   const home = mkdtempSync(join(tmpdir(), 'mkt-demo-'));
   const [{ createMockApp, answerCheckOption }, { startHttpServer }] = await Promise.all([
-    import('../../mock-server/app.js'), import('../../mock-server/http-adapter.js'),
+    import('../../mock-server/app.js'),
+    import('../../mock-server/http-adapter.js'),
   ]);
   const port = await freePort();
   const redirect = `http://127.0.0.1:${port}/callback`;
   const clientId = 'mkt-demo-cli';
   const secret = `demo-${Math.random().toString(36).slice(2)}`;
-  say(`▶ Starting the mock marketplace (seed ${o.seed}, ${o.listings} active listings; search shows the fractional ones, whole loans need --whole-loan) with alice's grant approved at once.`);
-  o.io.stderr.write(`The demo registers its own OAuth client, ${clientId}, with a one-time secret and the redirect ${redirect} on a free port,\n`
-    + 'so it never needs the seeded mkt-demo client or its port 8765; config, credentials and journal live in a temporary folder removed at the end.\n');
+  say(
+    `▶ Starting the mock marketplace (seed ${o.seed}, ${o.listings} active listings; search shows the fractional ones, whole loans need --whole-loan) with alice's grant approved at once.`,
+  );
+  o.io.stderr.write(
+    `The demo registers its own OAuth client, ${clientId}, with a one-time secret and the redirect ${redirect} on a free port,\n`
+      + 'so it never needs the seeded mkt-demo client or its port 8765; config, credentials and journal live in a temporary folder removed at the end.\n',
+  );
   const app = createMockApp({
-    seed: o.seed, listings: o.listings, autoApprove: ['alice'], clients: [`${clientId}:${secret}:${redirect}`], ...answerCheckOption(o.io.env),
+    seed: o.seed,
+    listings: o.listings,
+    autoApprove: ['alice'],
+    clients: [`${clientId}:${secret}:${redirect}`],
+    ...answerCheckOption(o.io.env),
   });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   const env: Record<string, string | undefined> = {
-    PATH: o.io.env.PATH, HOME: home, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'),
-    MKT_CREDENTIAL_STORE: 'file', MKT_ROOT_URL: server.origin, MKT_CLIENT_ID: clientId, MKT_CLIENT_SECRET: secret,
-    MKT_REDIRECT_URI: redirect, NO_COLOR: o.io.env.NO_COLOR,
+    PATH: o.io.env.PATH,
+    HOME: home,
+    MKT_CONFIG_DIR: join(home, 'config'),
+    MKT_STATE_DIR: join(home, 'state'),
+    MKT_CREDENTIAL_STORE: 'file',
+    MKT_ROOT_URL: server.origin,
+    MKT_CLIENT_ID: clientId,
+    MKT_CLIENT_SECRET: secret,
+    MKT_REDIRECT_URI: redirect,
+    NO_COLOR: o.io.env.NO_COLOR,
   };
   // A shown step prints its command and what it printed; a hidden one is the demo's own bookkeeping.
-  const run = async (args: string[], how: { show?: boolean; watch?: (errText: string) => void } = {}): Promise<{ code: number; out: string; err: string }> => {
+  const run = async (
+    args: string[],
+    how: { show?: boolean; watch?: (errText: string) => void } = {},
+  ): Promise<{ code: number; out: string; err: string }> => {
     const show = how.show ?? true;
     const out = collector();
     const err = collector();
@@ -88,15 +107,19 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     return (JSON.parse(r.out) as Array<{ loan_number: number }>).map((l) => l.loan_number);
   };
   try {
-    say('▶ 1. Log in: the authorization-key flow with a loopback redirect catcher (the demo plays the browser; the plain file is its throw-away store).');
+    say(
+      '▶ 1. Log in: the authorization-key flow with a loopback redirect catcher (the demo plays the browser; the plain file is its throw-away store).',
+    );
     let opened = false;
-    const login = run(['login', '--no-browser', '--timeout', '30'], { watch: (text) => {
-      const url = /(https?:\/\/\S+\/oauth\?\S+)/.exec(text)?.[1];
-      if (url && !opened) {
-        opened = true;
-        void openLikeABrowser(url);
-      }
-    } });
+    const login = run(['login', '--no-browser', '--timeout', '30'], {
+      watch: (text) => {
+        const url = /(https?:\/\/\S+\/oauth\?\S+)/.exec(text)?.[1];
+        if (url && !opened) {
+          opened = true;
+          void openLikeABrowser(url);
+        }
+      },
+    });
     must('login', await login);
     must('auth status', await run(['auth', 'status', '-o', 'table']));
 
@@ -107,14 +130,27 @@ export async function runDemo(o: DemoOptions): Promise<number> {
 
     say('▶ 3. Search: A and AA listings over a day old with room left, best rate first.');
     const yesterday = new Date(app.ctx.clock.now() - 86_400_000).toISOString().slice(0, 10);
-    const filters = ['--platform_rating', 'AA,A', '--amount_remaining_min', '500', '--listing_creation_date_max', yesterday, '--sort-by', 'borrower_rate desc', '--limit', String(o.bids)];
+    const filters = [
+      '--platform_rating',
+      'AA,A',
+      '--amount_remaining_min',
+      '500',
+      '--listing_creation_date_max',
+      yesterday,
+      '--sort-by',
+      'borrower_rate desc',
+      '--limit',
+      String(o.bids),
+    ];
     must('search', await run(['listings', 'search', ...filters, '-o', 'table']));
     say('▶ 4. The same search as CSV with only listing_number: a bids file for `mkt order submit`.');
     const found = await run(['listings', 'search', ...filters, '-o', 'csv', '--columns', 'listing_number']);
     must('search', found);
 
-    say('▶ 5. Bid 25.00 on each and wait (--wait, which waits until processed by default) until the marketplace has decided every bid:\n'
-      + '   a placed bid is BID_SUCCEEDED and stays PENDING until its listing funds and originates, days later.');
+    say(
+      '▶ 5. Bid 25.00 on each and wait (--wait, which waits until processed by default) until the marketplace has decided every bid:\n'
+        + '   a placed bid is BID_SUCCEEDED and stays PENDING until its listing funds and originates, days later.',
+    );
     const bidsFile = join(home, 'bids.csv');
     writeFileSync(bidsFile, found.out);
     o.io.stderr.write(`(bids.csv: ${found.out.trim().split('\n').length - 1} listings, bid_amount filled by --amount)\n`);
@@ -122,7 +158,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     say('▶ 6. Submitting the same file again is refused: money is never bid twice.');
     must('duplicate submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes']), [2]);
 
-    say('▶ 7. Move the mock clock 15 days: other investors fund, listings originate (or expire), loans appear; the order now shows INVESTED or EXPIRED.');
+    say(
+      '▶ 7. Move the mock clock 15 days: other investors fund, listings originate (or expire), loans appear; the order now shows INVESTED or EXPIRED.',
+    );
     must('clock', await run(['mock', 'clock', 'advance', '15d', '-o', 'table']));
     const orders = JSON.parse((await run(['order', 'list', '-o', 'json'], { show: false })).out) as { result: Array<{ order_id: string }> };
     const orderId = orders.result[0]?.order_id;
@@ -133,9 +171,13 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     must('loans', await run(['loans', 'list', '-o', 'table', '--limit', '10']));
     const before = new Set(heldBefore);
     const fromDemo = (await loanNumbers()).filter((n) => !before.has(n));
-    o.io.stderr.write(`(from this demo's bids: ${fromDemo.length ? `loans ${fromDemo.join(', ')}` : 'no loan yet'}; the other ${heldBefore.length} alice already held before the demo)\n`);
+    o.io.stderr.write(
+      `(from this demo's bids: ${fromDemo.length ? `loans ${fromDemo.join(', ')}` : 'no loan yet'}; the other ${heldBefore.length} alice already held before the demo)\n`,
+    );
     must('account', await run(['account', '-o', 'table']));
-    say('✔ Demo finished. Try it yourself: `npx mkt mock serve --auto-approve alice` in one terminal, and in another the line it prints after "try".');
+    say(
+      '✔ Demo finished. Try it yourself: `npx mkt mock serve --auto-approve alice` in one terminal, and in another the line it prints after "try".',
+    );
     return EXIT.OK;
   } finally {
     await server.close();

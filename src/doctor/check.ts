@@ -22,7 +22,12 @@ export const warn = (check: string, detail: string, fix: string): Check => ({ ch
 export const fail = (check: string, detail: string, fix: string): Check => ({ check, status: 'fail', detail, fix });
 
 /** A check that could not run because `after` failed. */
-export const skip = (check: string, after: string): Check => ({ check, status: 'skip', detail: `not checked: the ${after} check failed`, fix: `fix ${after} first` });
+export const skip = (check: string, after: string): Check => ({
+  check,
+  status: 'skip',
+  detail: `not checked: the ${after} check failed`,
+  fix: `fix ${after} first`,
+});
 
 /** A failure's words and hint, whatever was thrown. */
 export function failure(err: unknown): { message: string; hint: string | undefined } {

@@ -29,7 +29,12 @@ function otherProblems(file: string): JournalProblem[] {
 
 /** Other state directories' journals for the account, in words; '' when there are none. */
 function othersWords(others: readonly OtherJournal[]): string {
-  return others.map((o) => `${o.stateDir} (${o.from}) holds an order journal for this account too${o.lastSent ? ` (${o.batches} order${o.batches === 1 ? '' : 's'}, the last sent ${o.lastSent})` : ' (unreadable)'}`).join('; ');
+  return others
+    .map(
+      (o) =>
+        `${o.stateDir} (${o.from}) holds an order journal for this account too${o.lastSent ? ` (${o.batches} order${o.batches === 1 ? '' : 's'}, the last sent ${o.lastSent})` : ' (unreadable)'}`,
+    )
+    .join('; ');
 }
 
 /**
@@ -44,15 +49,29 @@ export function checkJournal(stateDir: string, profile: string, accountKey?: str
   const present = files.filter((f) => existsSync(f));
   const fatal = problems.filter((p) => p.fatal);
   if (fatal.length > 0) {
-    const named = fatal.slice(0, 3).map((p) => `${p.file}${p.line ? ` line ${p.line}` : ''}: ${p.problem}`).join('; ');
-    return fail('journal', `${fatal.length} damaged line${fatal.length === 1 ? '' : 's'}: ${named}${fatal.length > 3 ? '; …' : ''}; order submit and invest run refuse to send until it is repaired`,
-      '`mkt order journal --check` lists every damaged line; `mkt order journal --repair` keeps a copy of the file, cuts it at the first damaged line and restores pending orders from the marketplace');
+    const named = fatal
+      .slice(0, 3)
+      .map((p) => `${p.file}${p.line ? ` line ${p.line}` : ''}: ${p.problem}`)
+      .join('; ');
+    return fail(
+      'journal',
+      `${fatal.length} damaged line${fatal.length === 1 ? '' : 's'}: ${named}${fatal.length > 3 ? '; …' : ''}; order submit and invest run refuse to send until it is repaired`,
+      '`mkt order journal --check` lists every damaged line; `mkt order journal --repair` keeps a copy of the file, cuts it at the first damaged line and restores pending orders from the marketplace',
+    );
   }
-  const where = present.length === 0 ? `no journal yet under ${stateDir} (nothing submitted from profile ${profile})` : `${present.join(', ')} read whole`;
+  const where =
+    present.length === 0
+      ? `no journal yet under ${stateDir} (nothing submitted from profile ${profile})`
+      : `${present.join(', ')} read whole`;
   const torn = problems.find((p) => !p.fatal);
   const apart = others.length === 0 ? '' : `; ${othersWords(others)}, which runs using ${stateDir} do not read`;
   const oneDir = `use one state directory for this account on this machine — set MKT_STATE_DIR to the same folder for every run (the crontab line and the shell), or unset it everywhere: a run under another state directory has its own journal and lock, so it can bid again for an order whose answer this one lost`;
-  if (torn) return warn('journal', `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}${apart}`, `nothing to do by hand: the next \`mkt order submit\` or \`mkt invest run\` reconciles it before sending${others.length ? `; and ${oneDir}` : ''}`);
+  if (torn)
+    return warn(
+      'journal',
+      `${where}, but ${torn.file} line ${torn.line}: ${torn.problem}${apart}`,
+      `nothing to do by hand: the next \`mkt order submit\` or \`mkt invest run\` reconciles it before sending${others.length ? `; and ${oneDir}` : ''}`,
+    );
   if (others.length > 0) return warn('journal', `${where}${apart}`, oneDir);
   return ok('journal', where);
 }
@@ -71,7 +90,10 @@ function commandLine(pid: number): string | undefined {
  * that is not running is a lock the kernel already let go (its run was killed): harmless, said as such.
  * Only where the platform has no kernel lock is such a file a lock that stays until removed.
  */
-function lockFinding(path: string, mechanism: LockMechanism): { path: string; status: 'held' | 'stale' | 'left'; words: string } | undefined {
+function lockFinding(
+  path: string,
+  mechanism: LockMechanism,
+): { path: string; status: 'held' | 'stale' | 'left'; words: string } | undefined {
   let text: string | undefined;
   try {
     text = readRegularFile(path, 'the lock file');
@@ -84,9 +106,19 @@ function lockFinding(path: string, mechanism: LockMechanism): { path: string; st
   const kernel = mechanism === 'kernel';
   const cmd = alive(holder.pid) ? commandLine(holder.pid) : undefined;
   // A pid the system gave to another program since: the lock outlived its run.
-  const gone = !alive(holder.pid) ? 'is not running' : cmd !== undefined && !/mkt/.test(cmd) ? `is now \`${cmd.slice(0, 60)}\`, not mkt` : undefined;
-  if (gone === undefined) return { path, status: 'held', words: `${path} is held by pid ${holder.pid}${since}${cmd ? ` (${cmd.slice(0, 80)})` : ''}` };
-  if (kernel) return { path, status: 'left', words: `${path} names pid ${holder.pid}${since}, which ${gone}: that run ended without clearing it, and the lock died with it` };
+  const gone = !alive(holder.pid)
+    ? 'is not running'
+    : cmd !== undefined && !/mkt/.test(cmd)
+      ? `is now \`${cmd.slice(0, 60)}\`, not mkt`
+      : undefined;
+  if (gone === undefined)
+    return { path, status: 'held', words: `${path} is held by pid ${holder.pid}${since}${cmd ? ` (${cmd.slice(0, 80)})` : ''}` };
+  if (kernel)
+    return {
+      path,
+      status: 'left',
+      words: `${path} names pid ${holder.pid}${since}, which ${gone}: that run ended without clearing it, and the lock died with it`,
+    };
   return { path, status: 'stale', words: `stale lock ${path}: pid ${holder.pid}${since} ${gone}` };
 }
 
@@ -95,19 +127,34 @@ function lockFinding(path: string, mechanism: LockMechanism): { path: string; st
  * is left out: this very check renews under it.)
  */
 export function checkLocks(stateDir: string, profile: string, accountKey?: string): Check {
-  const dirs = journalFiles(stateDir, profile, accountKey).map(dirname).filter((d) => basename(dirname(d)) === 'accounts');
+  const dirs = journalFiles(stateDir, profile, accountKey)
+    .map(dirname)
+    .filter((d) => basename(dirname(d)) === 'accounts');
   const files = [...new Set(dirs.map((d) => join(d, 'submit.lock')))];
   // The file mechanism's lock beside each (where the kernel's does not serve).
   const found = files.flatMap((f) => [lockFinding(f, 'kernel'), lockFinding(fileLockPath(f), 'file')]).filter((f) => f !== undefined);
   const stale = found.filter((f) => f.status === 'stale');
   if (stale.length > 0) {
-    return fail('lock', stale.map((f) => f.words).join('; '), `a run of mkt ended without freeing it (killed, or the machine stopped), and without the kernel's lock here nothing frees it: remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`);
+    return fail(
+      'lock',
+      stale.map((f) => f.words).join('; '),
+      `a run of mkt ended without freeing it (killed, or the machine stopped), and without the kernel's lock here nothing frees it: remove it (rm ${stale.map((f) => f.path).join(' ')}); the next run reconciles any order whose answer that run lost`,
+    );
   }
   const held = found.filter((f) => f.status === 'held');
-  if (held.length > 0) return warn('lock', `${held.map((f) => f.words).join('; ')}: a run is in progress`, 'a run started now stops at the lock: let this one finish');
+  if (held.length > 0)
+    return warn(
+      'lock',
+      `${held.map((f) => f.words).join('; ')}: a run is in progress`,
+      'a run started now stops at the lock: let this one finish',
+    );
   const left = found.filter((f) => f.status === 'left');
-  if (left.length > 0) return ok('lock', `no lock held; ${left.map((f) => f.words).join('; ')} (the next run reconciles any order whose answer it lost)`);
-  return ok('lock', files.length === 0 ? 'no account lock yet (nothing submitted from this profile)' : `no lock held (${files.join(', ')})`);
+  if (left.length > 0)
+    return ok('lock', `no lock held; ${left.map((f) => f.words).join('; ')} (the next run reconciles any order whose answer it lost)`);
+  return ok(
+    'lock',
+    files.length === 0 ? 'no account lock yet (nothing submitted from this profile)' : `no lock held (${files.join(', ')})`,
+  );
 }
 
 /** The first executable regular file `name` on `path`, as `sh` finds it. */
@@ -154,15 +201,32 @@ const CRON_PATH = ['/usr/bin', '/bin'];
 export function checkPath(path: string | undefined, root: string): Check {
   const found = onPath('mkt', path);
   const install = `in the clone, after \`npm ci\`, run \`npm install -g --ignore-scripts .\` (it links ${join('$(npm prefix -g)', 'bin', 'mkt')} to ${join(root, 'bin', 'mkt.cjs')}), or call that file by its full path in the crontab line`;
-  if (!found) return fail('path', `no mkt on PATH (${path ?? 'unset'}): a crontab line calling \`mkt\` fails with "mkt: not found" (exit 127)`, install);
+  if (!found)
+    return fail(
+      'path',
+      `no mkt on PATH (${path ?? 'unset'}): a crontab line calling \`mkt\` fails with "mkt: not found" (exit 127)`,
+      install,
+    );
   const node = onPath('node', path);
-  if (!node) return fail('path', `${found} is on PATH, but node is not: its first line runs \`/usr/bin/env node\``, 'put the directory of node on PATH (in the crontab: PATH=DIR:/usr/bin:/bin)');
+  if (!node)
+    return fail(
+      'path',
+      `${found} is on PATH, but node is not: its first line runs \`/usr/bin/env node\``,
+      'put the directory of node on PATH (in the crontab: PATH=DIR:/usr/bin:/bin)',
+    );
   const real = realpathSync(found);
   const theirs = packageRoot(real);
-  const cron = CRON_PATH.includes(dirname(found)) ? '' : `; cron's own PATH is ${CRON_PATH.join(':')}, so a crontab needs PATH=${dirname(found)}:${CRON_PATH.join(':')} above the line`;
-  if (theirs !== undefined && realpathSync(theirs) === realpathSync(root)) return ok('path', `${found} is this mkt (${real}), run by ${node}${cron}`);
+  const cron = CRON_PATH.includes(dirname(found))
+    ? ''
+    : `; cron's own PATH is ${CRON_PATH.join(':')}, so a crontab needs PATH=${dirname(found)}:${CRON_PATH.join(':')} above the line`;
+  if (theirs !== undefined && realpathSync(theirs) === realpathSync(root))
+    return ok('path', `${found} is this mkt (${real}), run by ${node}${cron}`);
   const mine = buildOf(root);
-  if (theirs !== undefined && buildOf(theirs) === mine) return ok('path', `${found} is another copy of this build (${mine}) at ${theirs}, run by ${node}${cron}`);
-  return warn('path', `${found} is ${theirs ? `mkt ${buildOf(theirs)} at ${theirs}` : real}, not this one (${mine} at ${root}): a cron job runs that one`,
-    `${install}; or put this one's directory first on PATH`);
+  if (theirs !== undefined && buildOf(theirs) === mine)
+    return ok('path', `${found} is another copy of this build (${mine}) at ${theirs}, run by ${node}${cron}`);
+  return warn(
+    'path',
+    `${found} is ${theirs ? `mkt ${buildOf(theirs)} at ${theirs}` : real}, not this one (${mine} at ${root}): a cron job runs that one`,
+    `${install}; or put this one's directory first on PATH`,
+  );
 }

@@ -29,12 +29,17 @@ export async function checkMarketplace(settings: Settings, http: HttpClient, now
     const res = await http.send({ method: 'GET', url: routedBase(settings.baseUrl) });
     const at = now();
     if (res.status >= 500) {
-      return { answer: { res, at }, check: warn('marketplace', `${shown} answered HTTP ${res.status}`, 'the marketplace is there but failing: try again later') };
+      return {
+        answer: { res, at },
+        check: warn('marketplace', `${shown} answered HTTP ${res.status}`, 'the marketplace is there but failing: try again later'),
+      };
     }
     return { answer: { res, at }, check: ok('marketplace', `${shown} answered (HTTP ${res.status})`) };
   } catch (err) {
     const { message } = failure(err);
-    const start = isLoopbackUrl(settings.baseUrl) ? 'start the mock (`mkt mock serve`)' : 'check the network and that the marketplace is up';
+    const start = isLoopbackUrl(settings.baseUrl)
+      ? 'start the mock (`mkt mock serve`)'
+      : 'check the network and that the marketplace is up';
     return { check: fail('marketplace', message, `${start}, or ${FIX_BASE_URL} if the address is wrong`) };
   }
 }
@@ -56,16 +61,27 @@ export function checkClock(settings: Settings, answer: { res: HttpResponse; at: 
   const text = Array.isArray(header) ? header[0] : header;
   const theirs = text === undefined ? NaN : Date.parse(text);
   if (!Number.isFinite(theirs)) {
-    return warn('clock', `the marketplace sent no readable Date header${text ? ` ('${text}')` : ''}; this machine's clock could not be compared`, 'make sure this machine keeps time (timedatectl set-ntp true)');
+    return warn(
+      'clock',
+      `the marketplace sent no readable Date header${text ? ` ('${text}')` : ''}; this machine's clock could not be compared`,
+      'make sure this machine keeps time (timedatectl set-ntp true)',
+    );
   }
   // The header is truncated to the second: up to a second behind the moment it was written.
   const skew = answer.at - theirs;
   if (Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) {
-    return ok('clock', `this machine's clock is within ${spanWords(Math.max(Math.abs(skew), 1000))} of the marketplace's Date header (${text})`);
+    return ok(
+      'clock',
+      `this machine's clock is within ${spanWords(Math.max(Math.abs(skew), 1000))} of the marketplace's Date header (${text})`,
+    );
   }
   const words = `this machine's clock is ${skew >= 0 ? 'ahead of' : 'behind'} the marketplace's Date header (${text}) by ${spanWords(skew)}`;
   const mock = isLoopbackUrl(settings.baseUrl) ? '; against the mock, its clock may have been moved (`mkt mock clock`)' : '';
-  return warn('clock', `${words}, more than ${spanWords(CLOCK_SKEW_LIMIT_MS)}`, `set this machine's clock (timedatectl set-ntp true)${mock}`);
+  return warn(
+    'clock',
+    `${words}, more than ${spanWords(CLOCK_SKEW_LIMIT_MS)}`,
+    `set this machine's clock (timedatectl set-ntp true)${mock}`,
+  );
 }
 
 /** What the credentials check found: the check, and the account they act for when it could be told. */
@@ -81,7 +97,13 @@ type Env = Readonly<Record<string, string | undefined>>;
  * run would after an hour, and asks which account they act for (`GET /accounts/platform`, the call
  * every order starts with). The store and expiry times are named, never a secret.
  */
-export async function checkCredentials(settings: Settings, env: Env, http: HttpClient, now: () => number, info: (line: string) => void): Promise<CredentialsFinding> {
+export async function checkCredentials(
+  settings: Settings,
+  env: Env,
+  http: HttpClient,
+  now: () => number,
+  info: (line: string) => void,
+): Promise<CredentialsFinding> {
   let tokens: TokenProvider;
   let detail: string;
   try {
@@ -109,7 +131,9 @@ export async function checkCredentials(settings: Settings, env: Env, http: HttpC
     }
   } catch (err) {
     const { message, hint } = failure(err);
-    return { check: fail('credentials', message, hint ?? 'run `mkt login` (on a machine without a keyring: `mkt login --insecure-storage`)') };
+    return {
+      check: fail('credentials', message, hint ?? 'run `mkt login` (on a machine without a keyring: `mkt login --insecure-storage`)'),
+    };
   }
   try {
     const market = await identifyMarketplace(new ApiClient(http, settings, tokens));

@@ -5,7 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir, configDirWarning, ENV_OF, readConfig, resolveSettings, stateDir, type ProfileConfig, type Settings } from '../config/settings.js';
+import {
+  configDir,
+  configDirWarning,
+  ENV_OF,
+  readConfig,
+  resolveSettings,
+  stateDir,
+  type ProfileConfig,
+  type Settings,
+} from '../config/settings.js';
 import type { ConfigKey } from '../config/keys.js';
 import { redactUserInfo } from '../redact-url.js';
 import { fail, failure, ok, warn, type Check } from './check.js';
@@ -61,7 +70,11 @@ export function checkSettings(env: Env, profileFlag: string | undefined): Settin
     const store = fromEnv.map((k) => `\`mkt config set ${k} VALUE\``).join(', ');
     return {
       settings,
-      check: warn('settings', detail, `${names} ${one ? 'comes' : 'come'} from this shell's environment, which a cron job does not have: store ${one ? 'it' : 'them'} (${store}), or set ${one ? 'it' : 'them'} in the crontab line`),
+      check: warn(
+        'settings',
+        detail,
+        `${names} ${one ? 'comes' : 'come'} from this shell's environment, which a cron job does not have: store ${one ? 'it' : 'them'} (${store}), or set ${one ? 'it' : 'them'} in the crontab line`,
+      ),
     };
   }
   return { settings, check: ok('settings', detail) };

@@ -43,7 +43,12 @@ function same(dir: string): string {
 }
 
 /** The other state directories (not `stateDir`) whose journals record orders for `market`, as `profile` would read them. */
-export function otherJournals(env: Env, stateDir: string, profile: string, market: Pick<Marketplace, 'key' | 'account' | 'baseUrl'>): OtherJournal[] {
+export function otherJournals(
+  env: Env,
+  stateDir: string,
+  profile: string,
+  market: Pick<Marketplace, 'key' | 'account' | 'baseUrl'>,
+): OtherJournal[] {
   const mine = same(stateDir);
   const seen = new Set([mine]);
   const out: OtherJournal[] = [];

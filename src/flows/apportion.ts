@@ -27,6 +27,9 @@ export function apportionUnits(total: number, weights: readonly number[]): numbe
   const whole = weights.reduce((s, w) => s + w, 0);
   if (!(whole > 0)) return weights.map((_, i) => (i === 0 ? total : 0));
   const size = Math.abs(total);
-  const parts = apportionRounded(weights.map((w) => (size * w) / whole), size);
+  const parts = apportionRounded(
+    weights.map((w) => (size * w) / whole),
+    size,
+  );
   return total < 0 ? parts.map((p) => -p) : parts;
 }

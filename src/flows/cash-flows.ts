@@ -133,13 +133,19 @@ export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   const plan = schedule(n, origination, today).filter((i) => i.day > bought);
   const paid = plan.slice(0, installmentsPaid(n, plan, today));
   const got = netReceived(n);
-  const principal = spread(got.principal, paid.map((i) => i.principal));
+  const principal = spread(
+    got.principal,
+    paid.map((i) => i.principal),
+  );
   if (n.note_status === LOAN_STATUS.COMPLETED && paid.length > 1) {
     // A payoff brings the principal left in one go: the schedule's until then, the rest on the last date.
     const before = paid.slice(0, -1).reduce((s, i) => s + i.principal, 0);
     if (before <= got.principal) paid.forEach((i, k) => (principal[k] = k < paid.length - 1 ? i.principal : got.principal - before));
   }
-  const income = spread(got.income, paid.map((i) => i.income));
+  const income = spread(
+    got.income,
+    paid.map((i) => i.income),
+  );
   const flows: DatedFlow[] = [{ day: bought, amount: -n.note_ownership_amount }];
   let repaid = 0;
   paid.forEach((i, k) => {
@@ -149,7 +155,12 @@ export function noteFlows(n: Note, today: number, cut = today): NoteFlows {
   });
   const now = cut >= today;
   // Money received with no due date passed to pin it on (figures ahead of the schedule) counts at the end.
-  const unplaced = now && paid.length === 0 ? got.principal + got.income + n.debt_sale_proceeds_received_pro_rata_share : now ? n.debt_sale_proceeds_received_pro_rata_share : 0;
+  const unplaced =
+    now && paid.length === 0
+      ? got.principal + got.income + n.debt_sale_proceeds_received_pro_rata_share
+      : now
+        ? n.debt_sale_proceeds_received_pro_rata_share
+        : 0;
   const outstanding = now ? outstandingPrincipal(n) : Math.max(0, n.note_ownership_amount - repaid);
   const writeDown = outstanding * EXPECTED_LOSS[noteBucket(n)];
   flows.push({ day: cut, amount: unplaced + outstanding - writeDown });

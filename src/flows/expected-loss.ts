@@ -9,7 +9,16 @@ import { toUnits } from './payment-rows.js';
 
 /** The status buckets of a portfolio, in the order a report lists them. */
 export const STATUS_BUCKETS = [
-  'current', 'late_1_15', 'late_16_30', 'late_31_120', 'late_over_120', 'charged_off', 'defaulted', 'paid_in_full', 'pending', 'cancelled',
+  'current',
+  'late_1_15',
+  'late_16_30',
+  'late_31_120',
+  'late_over_120',
+  'charged_off',
+  'defaulted',
+  'paid_in_full',
+  'pending',
+  'cancelled',
 ] as const;
 /** One of the buckets. */
 export type StatusBucket = (typeof STATUS_BUCKETS)[number];
@@ -22,19 +31,33 @@ export type StatusBucket = (typeof STATUS_BUCKETS)[number];
  * originated (pending) or cancelled is owed nothing by a borrower yet: nothing to write off.
  */
 export const EXPECTED_LOSS: Readonly<Record<StatusBucket, number>> = {
-  current: 0, late_1_15: 0.1, late_16_30: 0.25, late_31_120: 0.5, late_over_120: 1,
-  charged_off: 1, defaulted: 1, paid_in_full: 0, pending: 0, cancelled: 0,
+  current: 0,
+  late_1_15: 0.1,
+  late_16_30: 0.25,
+  late_31_120: 0.5,
+  late_over_120: 1,
+  charged_off: 1,
+  defaulted: 1,
+  paid_in_full: 0,
+  pending: 0,
+  cancelled: 0,
 };
 
 /** The bucket of a note of loan status `status` (NaN: none sent) that is `days` past due. */
 export function statusBucket(status: number, days: number): StatusBucket {
   switch (status) {
-    case LOAN_STATUS.COMPLETED: return 'paid_in_full';
-    case LOAN_STATUS.CHARGEOFF: return 'charged_off';
-    case LOAN_STATUS.DEFAULTED: return 'defaulted';
-    case LOAN_STATUS.CANCELLED: return 'cancelled';
-    case LOAN_STATUS.ORIGINATIONDELAYED: return 'pending';
-    default: return lateBucket(days);
+    case LOAN_STATUS.COMPLETED:
+      return 'paid_in_full';
+    case LOAN_STATUS.CHARGEOFF:
+      return 'charged_off';
+    case LOAN_STATUS.DEFAULTED:
+      return 'defaulted';
+    case LOAN_STATUS.CANCELLED:
+      return 'cancelled';
+    case LOAN_STATUS.ORIGINATIONDELAYED:
+      return 'pending';
+    default:
+      return lateBucket(days);
   }
 }
 

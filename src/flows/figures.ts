@@ -7,19 +7,40 @@ import { DecodeError, required, toNumber, type Note } from '../contract/decode.j
 import type { NoteFields } from '../contract/resources.js';
 
 /** The fields of a note the report reads, each a number or text (the mock's notes are these as they are). */
-export type NoteFigures = { days_past_due: number | null } & Pick<NoteFields<string>,
-  | 'loan_note_id' | 'note_ownership_amount' | 'principal_balance_pro_rata_share' | 'principal_paid_pro_rata_share'
-  | 'interest_paid_pro_rata_share' | 'service_fees_paid_pro_rata_share' | 'late_fees_paid_pro_rata_share'
-  | 'collection_fees_paid_pro_rata_share' | 'debt_sale_proceeds_received_pro_rata_share' | 'note_status' | 'term'
-  | 'borrower_rate' | 'lender_yield' | 'amount_borrowed' | 'age_in_months' | 'platform_rating'
-  | 'origination_date' | 'ownership_start_date' | 'next_payment_due_date' | 'loan_number' | 'ownership_end_date' | 'is_sold'
-  | 'note_sale_gross_amount_received' | 'note_sale_fees_paid'>;
+export type NoteFigures = { days_past_due: number | null } & Pick<
+  NoteFields<string>,
+  | 'loan_note_id'
+  | 'note_ownership_amount'
+  | 'principal_balance_pro_rata_share'
+  | 'principal_paid_pro_rata_share'
+  | 'interest_paid_pro_rata_share'
+  | 'service_fees_paid_pro_rata_share'
+  | 'late_fees_paid_pro_rata_share'
+  | 'collection_fees_paid_pro_rata_share'
+  | 'debt_sale_proceeds_received_pro_rata_share'
+  | 'note_status'
+  | 'term'
+  | 'borrower_rate'
+  | 'lender_yield'
+  | 'amount_borrowed'
+  | 'age_in_months'
+  | 'platform_rating'
+  | 'origination_date'
+  | 'ownership_start_date'
+  | 'next_payment_due_date'
+  | 'loan_number'
+  | 'ownership_end_date'
+  | 'is_sold'
+  | 'note_sale_gross_amount_received'
+  | 'note_sale_fees_paid'
+>;
 
 /** The figures of note `n` at `path` of the answer; a DecodeError when it lacks the amount invested or any date to date it by. */
 export function noteFigures(n: Note, path: string): NoteFigures {
   const owned = required(n.note_ownership_amount, `${path}.note_ownership_amount`);
   const start = n.ownership_start_date ?? n.origination_date;
-  if (typeof start !== 'string' || start === '') throw new DecodeError(`${path}.ownership_start_date`, 'is missing, and so is origination_date');
+  if (typeof start !== 'string' || start === '')
+    throw new DecodeError(`${path}.ownership_start_date`, 'is missing, and so is origination_date');
   const amount = (v: unknown): number => toNumber(v) ?? 0;
   const rate = amount(n.borrower_rate);
   return {

@@ -49,6 +49,9 @@ export async function readPayments(client: ApiClient, loans: readonly number[]):
 /** The notes and each one's payments. */
 export async function readLedgers(client: ApiClient): Promise<NoteLedger[]> {
   const notes = await readNotes(client);
-  const rows = await readPayments(client, notes.map((n) => n.loan_number));
+  const rows = await readPayments(
+    client,
+    notes.map((n) => n.loan_number),
+  );
   return noteLedgers(notes, rows);
 }

@@ -76,7 +76,8 @@ function follows(held: Held, row: FlowRow): boolean {
 }
 
 /** How far `row` is from following `held` exactly: 0 when it does; for an estimated balance, the gap. */
-const gap = (held: Held, row: FlowRow): number => (follows({ ...held, known: true }, row) ? 0 : Math.abs(held.units - row.principal - row.balance!));
+const gap = (held: Held, row: FlowRow): number =>
+  follows({ ...held, known: true }, row) ? 0 : Math.abs(held.units - row.principal - row.balance!);
 
 /** Tries a payment's match may make: notes held in one loan are a handful; an answer that would take more is split instead. */
 const MATCH_TRIES = 10_000;
@@ -138,7 +139,8 @@ function splitRows(notes: readonly NoteFigures[], rows: readonly FlowRow[]): Flo
   // Each note's principal before the next payment: estimated after a split payment, until a matched row says it again.
   const held: Held[] = notes.map((n) => ({ units: toUnits(n.note_ownership_amount), known: true }));
   // Oldest payment first (the answer is newest first), so each note's balance runs forward; a payment's rows in id order.
-  const payments = [...groupBy(rows, (r) => r.key).values()].reverse()
+  const payments = [...groupBy(rows, (r) => r.key).values()]
+    .reverse()
     .sort((a, b) => a[0]!.day - b[0]!.day)
     .map((group) => [...group].sort((a, b) => (a.id ?? 0) - (b.id ?? 0)));
   for (const group of payments) {
@@ -154,7 +156,10 @@ function splitRows(notes: readonly NoteFigures[], rows: readonly FlowRow[]): Flo
       });
       continue;
     }
-    const parts = splitPayment(group, notes.map((n, i) => (holders.includes(i) ? toUnits(n.note_ownership_amount) : 0)));
+    const parts = splitPayment(
+      group,
+      notes.map((n, i) => (holders.includes(i) ? toUnits(n.note_ownership_amount) : 0)),
+    );
     for (const i of holders) {
       held[i] = { units: held[i]!.units - parts[i]!.principal, known: false };
       out[i]!.push(parts[i]!);
@@ -179,9 +184,10 @@ function ledgerOf(note: NoteFigures, rows: FlowRow[]): NoteLedger {
     loss = { day: rows[rows.length - 1]!.day, principal: Math.max(0, owned - repaid), dated: 'last payment' };
   }
   const soldOn = parseDay(note.ownership_end_date);
-  const sale = note.is_sold && soldOn !== null
-    ? { day: soldOn, proceeds: toUnits(note.note_sale_gross_amount_received) - toUnits(note.note_sale_fees_paid) }
-    : null;
+  const sale =
+    note.is_sold && soldOn !== null
+      ? { day: soldOn, proceeds: toUnits(note.note_sale_gross_amount_received) - toUnits(note.note_sale_fees_paid) }
+      : null;
   return { note, bought, rows, fromPayments: rows.length > 0 || !hasReceived(note), loss, sale };
 }
 

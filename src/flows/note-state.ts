@@ -52,18 +52,30 @@ export function daysPastDueAt(l: NoteLedger, cut: number): number {
 
 /** Statuses that say a note's bucket without its days past due (the rest, current or the deprecated final-payment status, need them). */
 const SETTLED: ReadonlySet<number> = new Set([
-  LOAN_STATUS.COMPLETED, LOAN_STATUS.CHARGEOFF, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CANCELLED, LOAN_STATUS.ORIGINATIONDELAYED,
+  LOAN_STATUS.COMPLETED,
+  LOAN_STATUS.CHARGEOFF,
+  LOAN_STATUS.DEFAULTED,
+  LOAN_STATUS.CANCELLED,
+  LOAN_STATUS.ORIGINATIONDELAYED,
 ]);
 
 /** The note's state at `cut`, a UTC day not after `today` (the day its figures are of). */
 export function noteState(l: NoteLedger, today: number, cut: number): NoteState {
   const n = l.note;
-  if (SETTLED.has(n.note_status) && (cut >= today || n.note_status === LOAN_STATUS.CANCELLED || n.note_status === LOAN_STATUS.ORIGINATIONDELAYED)) {
+  if (
+    SETTLED.has(n.note_status)
+    && (cut >= today || n.note_status === LOAN_STATUS.CANCELLED || n.note_status === LOAN_STATUS.ORIGINATIONDELAYED)
+  ) {
     // Its status says it all (and a cancelled or pending note moved no money, whatever the day).
-    return { bucket: statusBucket(n.note_status, 0), daysPastDue: n.days_past_due ?? 0, from: n.days_past_due !== null ? 'marketplace' : 'none' };
+    return {
+      bucket: statusBucket(n.note_status, 0),
+      daysPastDue: n.days_past_due ?? 0,
+      from: n.days_past_due !== null ? 'marketplace' : 'none',
+    };
   }
   if (cut >= today) {
-    if (n.days_past_due !== null) return { bucket: statusBucket(n.note_status, n.days_past_due), daysPastDue: n.days_past_due, from: 'marketplace' };
+    if (n.days_past_due !== null)
+      return { bucket: statusBucket(n.note_status, n.days_past_due), daysPastDue: n.days_past_due, from: 'marketplace' };
     // None sent: re-derived from the rows (counted in the report); with no rows to read, current.
     const days = l.fromPayments ? daysPastDueAt(l, cut) : 0;
     return { bucket: statusBucket(n.note_status, days), daysPastDue: days, from: l.fromPayments ? 'payments' : 'none' };

@@ -42,8 +42,11 @@ function outstandingUnits(l: NoteLedger, cut: number): number {
 function figuresReceived(l: NoteLedger): RowUnits {
   const n = l.note;
   return {
-    principal: toUnits(n.principal_paid_pro_rata_share), interest: toUnits(n.interest_paid_pro_rata_share), lateFees: toUnits(n.late_fees_paid_pro_rata_share),
-    serviceFees: toUnits(Math.abs(n.service_fees_paid_pro_rata_share)), collectionFees: toUnits(Math.abs(n.collection_fees_paid_pro_rata_share)),
+    principal: toUnits(n.principal_paid_pro_rata_share),
+    interest: toUnits(n.interest_paid_pro_rata_share),
+    lateFees: toUnits(n.late_fees_paid_pro_rata_share),
+    serviceFees: toUnits(Math.abs(n.service_fees_paid_pro_rata_share)),
+    collectionFees: toUnits(Math.abs(n.collection_fees_paid_pro_rata_share)),
   };
 }
 
@@ -97,7 +100,15 @@ export interface FlowsAt {
 
 /** The flows of every note at `cut` (a UTC day, not after `today`, the day the notes' figures are of). */
 export function flowsAt(ledgers: readonly NoteLedger[], today: number, cut: number): FlowsAt {
-  const out: FlowsAt = { notes: [], realised: [], expected: [], lossMicros: 0, received: { principal: 0, interest: 0, lateFees: 0, fees: 0 }, fromPayments: 0, rebuilt: 0 };
+  const out: FlowsAt = {
+    notes: [],
+    realised: [],
+    expected: [],
+    lossMicros: 0,
+    received: { principal: 0, interest: 0, lateFees: 0, fees: 0 },
+    fromPayments: 0,
+    rebuilt: 0,
+  };
   const sums = noUnits();
   for (const l of ledgers) {
     if (l.bought > cut) continue;
@@ -112,7 +123,10 @@ export function flowsAt(ledgers: readonly NoteLedger[], today: number, cut: numb
     out.expected.push(...at.own, { day: cut, amount: at.outstanding - at.lossMicros / MICROS_PER_DOLLAR });
   }
   out.received = {
-    principal: toDollars(sums.principal), interest: toDollars(sums.interest), lateFees: toDollars(sums.lateFees), fees: toDollars(sums.serviceFees + sums.collectionFees),
+    principal: toDollars(sums.principal),
+    interest: toDollars(sums.interest),
+    lateFees: toDollars(sums.lateFees),
+    fees: toDollars(sums.serviceFees + sums.collectionFees),
   };
   return out;
 }

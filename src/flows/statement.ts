@@ -9,13 +9,24 @@ import type { NoteLedger } from './note-ledger.js';
 import { netUnits, noUnits, ROW_FIGURES, toDollars, type RowUnits } from './payment-rows.js';
 
 /** Said with every statement, in every format. */
-export const NOT_TAX_ADVICE = 'A record of the flows the marketplace reported (payments, charge-offs, sales), not tax advice: '
+export const NOT_TAX_ADVICE =
+  'A record of the flows the marketplace reported (payments, charge-offs, sales), not tax advice: '
   + 'what is taxable, and when, is for you or your tax preparer to decide.';
 
 /** The columns of a statement line, in order (the CSV's header; README and --help explain each). */
 export const STATEMENT_COLUMNS = [
-  'loan_note_id', 'loan_number', 'payments', 'interest_received', 'late_fees_received', 'service_fees_paid',
-  'collection_fees_paid', 'principal_received', 'principal_lost', 'loss_date', 'sale_proceeds', 'net_cash',
+  'loan_note_id',
+  'loan_number',
+  'payments',
+  'interest_received',
+  'late_fees_received',
+  'service_fees_paid',
+  'collection_fees_paid',
+  'principal_received',
+  'principal_lost',
+  'loss_date',
+  'sale_proceeds',
+  'net_cash',
 ] as const;
 
 /** One line: a note, or the total (loan_note_id `TOTAL`). Amounts in dollars. */

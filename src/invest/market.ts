@@ -57,7 +57,8 @@ export function candidateFromListing(l: Readonly<Record<string, unknown>>): Cand
   const remaining = num('amount_remaining');
   const created = typeof l.listing_creation_date === 'string' ? parseApiDateTime(l.listing_creation_date) : null;
   const rating = l.platform_rating;
-  if (listingNumber === null || !Number.isSafeInteger(listingNumber) || listingNumber <= 0) return 'listing_number is not a positive whole number';
+  if (listingNumber === null || !Number.isSafeInteger(listingNumber) || listingNumber <= 0)
+    return 'listing_number is not a positive whole number';
   if (amount === null || remaining === null) return `listing ${listingNumber}: listing_amount or amount_remaining is not a number`;
   if (created === null) return `listing ${listingNumber}: listing_creation_date is not a date`;
   if (typeof rating !== 'string') return `listing ${listingNumber}: platform_rating is missing`;

@@ -33,10 +33,14 @@ export function noBidReason(strategy: Strategy, market: Market, decisions: reado
   if (decisions.some((d) => d.action === 'bid')) return null;
   const stopped = usedUp(strategy, market);
   if (stopped !== null) return stopped;
-  if (decisions.length === 0) return `no active listing you have not invested in matches ${strategy.rules.length === 1 ? 'the rule' : `any of the ${strategy.rules.length} rules`}`;
+  if (decisions.length === 0)
+    return `no active listing you have not invested in matches ${strategy.rules.length === 1 ? 'the rule' : `any of the ${strategy.rules.length} rules`}`;
   const byReason = new Map<string, number>();
   for (const d of decisions) byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
-  const counts = [...byReason].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} ${reason}`).join(', ');
+  const counts = [...byReason]
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(', ');
   const allTaken = [...byReason.keys()].every((r) => r === 'held' || r === 'pending' || r === 'journal');
   const found = plural(new Set(decisions.map((d) => d.listing_id)).size, 'listing');
   return allTaken

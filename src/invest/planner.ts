@@ -25,9 +25,19 @@ import type { Rule, Strategy } from './strategy.js';
 
 /** Why a candidate is skipped. */
 export type SkipReason =
-  | TakenReason | 'chosen-by-earlier-rule' | 'duplicate' | 'filter' | 'max_listings' | 'max_bids_per_run'
-  | 'no-amount-for-rating' | 'remaining-below-minimum' | 'ten-percent-rule'
-  | 'reserve' | 'max_per_run' | 'max_per_day' | 'rating_share';
+  | TakenReason
+  | 'chosen-by-earlier-rule'
+  | 'duplicate'
+  | 'filter'
+  | 'max_listings'
+  | 'max_bids_per_run'
+  | 'no-amount-for-rating'
+  | 'remaining-below-minimum'
+  | 'ten-percent-rule'
+  | 'reserve'
+  | 'max_per_run'
+  | 'max_per_day'
+  | 'rating_share';
 
 /** One candidate's fate. `amount` is the bid; on a skip, the amount it would have been once known (else null). */
 export interface Decision {
@@ -117,8 +127,14 @@ function run(strategy: Strategy, market: Market): { decisions: Decision[]; total
 }
 
 function decide(
-  strategy: Strategy, market: Market, rule: Rule, ri: number, c: Candidate, t: Totals,
-  held: ReadonlyMap<string, number>, heldTotal: number,
+  strategy: Strategy,
+  market: Market,
+  rule: Rule,
+  ri: number,
+  c: Candidate,
+  t: Totals,
+  held: ReadonlyMap<string, number>,
+  heldTotal: number,
 ): { reason: Decision['reason']; amount: number | null } {
   const skip = (reason: SkipReason, amount: number | null = null) => ({ reason, amount });
   const by = t.chosenBy.get(c.listing_number);

@@ -50,9 +50,15 @@ export function logLine(at: number, strategySha256: string, report: RunReport, e
   const decisions: Record<string, number> = {};
   for (const d of report.decisions) decisions[d.reason] = (decisions[d.reason] ?? 0) + 1;
   return {
-    time: new Date(at).toISOString(), strategy_sha256: strategySha256, dry_run: report.dry_run, decisions,
-    orders: report.orders, total_bid: report.total_bid, exit_code: exitCode,
-    ...(report.reason !== null ? { reason: report.reason } : {}), ...(error !== undefined ? { error } : {}),
+    time: new Date(at).toISOString(),
+    strategy_sha256: strategySha256,
+    dry_run: report.dry_run,
+    decisions,
+    orders: report.orders,
+    total_bid: report.total_bid,
+    exit_code: exitCode,
+    ...(report.reason !== null ? { reason: report.reason } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
 }
 
@@ -69,7 +75,8 @@ export function hookUrl(flag: string, text: string): URL {
   } catch {
     throw new UsageError(`${flag} must be an http or https URL, got '${text}'`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, got a ${u.protocol} URL`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http or https URL, got a ${u.protocol} URL`);
   return u;
 }
 
@@ -78,10 +85,17 @@ export const hookName = (u: URL): string => u.origin;
 
 /** POSTs `body` to `url` within the hook timeout; throws with a short reason when it fails or answers other than 2xx. */
 export async function post(url: URL, body: string, contentType: string): Promise<void> {
-  const agent = new Agent({ connections: 1, headersTimeout: HOOK_TIMEOUT_MS, bodyTimeout: HOOK_TIMEOUT_MS, connect: { timeout: HOOK_TIMEOUT_MS } });
+  const agent = new Agent({
+    connections: 1,
+    headersTimeout: HOOK_TIMEOUT_MS,
+    bodyTimeout: HOOK_TIMEOUT_MS,
+    connect: { timeout: HOOK_TIMEOUT_MS },
+  });
   try {
     const res = await request(agent, url, {
-      method: 'POST', body, headers: { 'content-type': contentType, 'user-agent': 'mkt-invest' },
+      method: 'POST',
+      body,
+      headers: { 'content-type': contentType, 'user-agent': 'mkt-invest' },
       signal: AbortSignal.timeout(HOOK_TIMEOUT_MS),
     });
     await res.body.dump();

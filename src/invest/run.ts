@@ -99,7 +99,9 @@ export async function investRun(strategy: Strategy, deps: RunDeps, opts: RunOpti
   const go = async (): Promise<RunOutcome> => {
     const { market, ratings } = await gatherMarket(strategy, deps);
     const decisions = plan(strategy, market);
-    const bids: DeskBid[] = decisions.flatMap((d) => (d.action === 'bid' && d.amount !== null ? [{ listing_id: d.listing_id, bid_amount: d.amount }] : []));
+    const bids: DeskBid[] = decisions.flatMap((d) =>
+      d.action === 'bid' && d.amount !== null ? [{ listing_id: d.listing_id, bid_amount: d.amount }] : [],
+    );
     const planned = bids.reduce((s, b) => s + cents(b.bid_amount), 0) / 100;
     const base = { decisions, ratings, dry_run: opts.dryRun, reason: noBidReason(strategy, market, decisions) };
     if (opts.dryRun || bids.length === 0) return { ...base, orders: [], total_bid: planned, exitCode: EXIT.OK };
@@ -132,7 +134,10 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
   const now = deps.now();
   const candidates: Candidate[][] = [];
   const market: Market = {
-    now, cash, taken, candidates,
+    now,
+    cash,
+    taken,
+    candidates,
     requested_today: requestedToday(seen, now),
     // Only rating_share reads it: without one, the portfolio is not paged through.
     principal_by_rating: strategy.rating_share ? await principalByRating(account, pendingBids, reads, info) : {},
@@ -178,7 +183,12 @@ export function startedQuery(query: URLSearchParams, now: number, zone: string |
 
 /** Pages rule `i`'s search, handing each listing to `add`, while the caps can still use another bid. */
 async function ruleCandidates(
-  strategy: Strategy, market: Market, i: number, reads: MarketReads, zone: string | undefined, add: (l: Record<string, unknown>) => void,
+  strategy: Strategy,
+  market: Market,
+  i: number,
+  reads: MarketReads,
+  zone: string | undefined,
+  add: (l: Record<string, unknown>) => void,
 ): Promise<void> {
   const query = startedQuery(ruleQuery(strategy.rules[i]!), market.now, zone);
   const limit = PAGINATION.listings.max;
@@ -204,7 +214,10 @@ const isRatingMap = (v: unknown): v is Record<string, number> =>
  * the PENDING bids of their orders, each rated by its listing.
  */
 export async function principalByRating(
-  account: Record<string, unknown>, pendingBids: readonly SeenBid[], reads: MarketReads, info: (line: string) => void,
+  account: Record<string, unknown>,
+  pendingBids: readonly SeenBid[],
+  reads: MarketReads,
+  info: (line: string) => void,
 ): Promise<Record<string, number>> {
   const out = new Map<string, number>();
   const add = (rating: string, dollars: number): void => void out.set(rating, (out.get(rating) ?? 0) + cents(dollars));
@@ -228,15 +241,21 @@ export async function principalByRating(
   // A processed bid holds what was placed; an unprocessed one the whole amount (debited at once).
   const pendingBy = new Map<number, number>();
   for (const b of pendingBids) {
-    const amount = b.bid_result && b.bid_result !== 'NONE' ? b.bid_amount_placed ?? b.bid_amount : b.bid_amount;
+    const amount = b.bid_result && b.bid_result !== 'NONE' ? (b.bid_amount_placed ?? b.bid_amount) : b.bid_amount;
     pendingBy.set(Number(b.listing_id), (pendingBy.get(Number(b.listing_id)) ?? 0) + cents(toNumber(amount) ?? 0));
   }
   const rated = new Map<number, string>();
   const ids = [...pendingBy.keys()];
   for (let i = 0; i < ids.length; i += 100) {
     for (const whole of ['false', 'true']) {
-      const q = new URLSearchParams({ listing_number: ids.slice(i, i + 100).join(','), whole_loan: whole, offset: '0', limit: String(PAGINATION.listings.max) });
-      for (const l of (await reads.listingsPage(q)).result) if (typeof l.platform_rating === 'string') rated.set(Number(l.listing_number), l.platform_rating);
+      const q = new URLSearchParams({
+        listing_number: ids.slice(i, i + 100).join(','),
+        whole_loan: whole,
+        offset: '0',
+        limit: String(PAGINATION.listings.max),
+      });
+      for (const l of (await reads.listingsPage(q)).result)
+        if (typeof l.platform_rating === 'string') rated.set(Number(l.listing_number), l.platform_rating);
     }
   }
   let unrated = 0;

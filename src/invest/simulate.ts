@@ -161,15 +161,32 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
   const token = mock.grantToken('mkt-demo', READ_WRITE_SCOPES, end + 2 * DAY);
   const http = new InProcessHttp(mock);
   try {
-    const client = new ApiClient(http, {
-      profile: 'simulate', baseUrl: `${ORIGIN}/v1`, rootUrl: ORIGIN, authUrl: ORIGIN, clientId: 'mkt-demo',
-      redirectUri: '', timezone: undefined, output: undefined, configDir: tmpdir(), stateDir: tmpdir(),
-    }, { accessToken: async () => token });
+    const client = new ApiClient(
+      http,
+      {
+        profile: 'simulate',
+        baseUrl: `${ORIGIN}/v1`,
+        rootUrl: ORIGIN,
+        authUrl: ORIGIN,
+        clientId: 'mkt-demo',
+        redirectUri: '',
+        timezone: undefined,
+        output: undefined,
+        configDir: tmpdir(),
+        stateDir: tmpdir(),
+      },
+      { accessToken: async () => token },
+    );
     const virtual = { now: () => clock.now(), sleep: async () => {} };
     const quiet = (): void => {};
     // No lock: no one else can reach this world's account.
     const desk = new OrderDesk({
-      api: ordersApi(client), journal: new MemoryJournal(), lock: (fn) => fn(), clock: virtual, market: await identifyMarketplace(client), info: quiet,
+      api: ordersApi(client),
+      journal: new MemoryJournal(),
+      lock: (fn) => fn(),
+      clock: virtual,
+      market: await identifyMarketplace(client),
+      info: quiet,
     });
     // A listing the marketplace refuses a whole order over (ORD0037 on a listing whose type a search does
     // not show) is left out of later days, as a person would after the first refusal.
@@ -206,7 +223,13 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       // The notes as GET /notes/ shows them, in one pass (in-process.ts says why).
       const notes = mock.notes();
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
-      const ledgers = noteLedgers(notes, await readPayments(client, notes.map((n) => n.loan_number)));
+      const ledgers = noteLedgers(
+        notes,
+        await readPayments(
+          client,
+          notes.map((n) => n.loan_number),
+        ),
+      );
       // The month's statement: its first day to today, its last (read at its last instant, nothing of today is still to come).
       const first = Date.parse(`${formatDay(monthStart)}T00:00:00Z`);
       return { portfolio: portfolioReport(account, notes, today, today, ledgers), notes, statement: statement(ledgers, first, today) };
@@ -225,18 +248,39 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       const now = totals(notes);
       // The month's payment rows (its statement) against the ledger over the same days: its first day's midnight to the midnight after its last.
       const t = monthStatement.total;
-      const ledgerCash = mock.ledgerPayments(Date.parse(`${monthStatement.from}T00:00:00Z`), Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY);
+      const ledgerCash = mock.ledgerPayments(
+        Date.parse(`${monthStatement.from}T00:00:00Z`),
+        Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY,
+      );
       const difference = round(t.net_cash - ledgerCash);
-      if (difference !== 0) differing.push({ month, from: monthStatement.from, to: monthStatement.to, statement_cash: t.net_cash, ledger_cash: ledgerCash, difference });
+      if (difference !== 0)
+        differing.push({
+          month,
+          from: monthStatement.from,
+          to: monthStatement.to,
+          statement_cash: t.net_cash,
+          ledger_cash: ledgerCash,
+          difference,
+        });
       sums.statement += Math.round(t.net_cash * 100);
       sums.ledger += Math.round(ledgerCash * 100);
       firstDay ||= monthStatement.from;
       // A report of today: the account's figures are there (null only on a past day).
       const row: MonthRow = {
-        month, date: formatDay(clock.now()), bid: round(bid), cash: portfolio.available_cash_balance ?? 0, pending: portfolio.pending_bids ?? 0,
-        invested: portfolio.outstanding_principal, account_value: portfolio.account_value ?? 0, notes: portfolio.notes,
-        received: t.net_cash, earned: round(t.net_cash - t.principal_received), ledger_cash: ledgerCash, difference,
-        defaults: now.defaulted - before.defaulted, written_off: round(now.writtenOff - before.writtenOff),
+        month,
+        date: formatDay(clock.now()),
+        bid: round(bid),
+        cash: portfolio.available_cash_balance ?? 0,
+        pending: portfolio.pending_bids ?? 0,
+        invested: portfolio.outstanding_principal,
+        account_value: portfolio.account_value ?? 0,
+        notes: portfolio.notes,
+        received: t.net_cash,
+        earned: round(t.net_cash - t.principal_received),
+        ledger_cash: ledgerCash,
+        difference,
+        defaults: now.defaulted - before.defaulted,
+        written_off: round(now.writtenOff - before.writtenOff),
         return_to_date: portfolio.annualized_return,
         realised_return: portfolio.realised_return,
         expected_return: portfolio.expected_return,
@@ -250,10 +294,18 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     const s = last!.statement;
     await o.atEnd?.({ app: mock.app, client, accountId });
     return {
-      months, portfolio: last!.portfolio, statement: s,
+      months,
+      portfolio: last!.portfolio,
+      statement: s,
       reconciliation: {
-        from: firstDay, to: s.to, months_reconciled: months.length - differing.length, months: months.length,
-        statement_cash: sums.statement / 100, ledger_cash: sums.ledger / 100, difference: (sums.statement - sums.ledger) / 100, differing,
+        from: firstDay,
+        to: s.to,
+        months_reconciled: months.length - differing.length,
+        months: months.length,
+        statement_cash: sums.statement / 100,
+        ledger_cash: sums.ledger / 100,
+        difference: (sums.statement - sums.ledger) / 100,
+        differing,
       },
     };
   } finally {

@@ -3,7 +3,16 @@
  * caps. parseStrategy collects every problem with its line instead of stopping at the first.
  */
 import {
-  checkBoolean, checkFilterValue, checkSortBy, filterParamNames, MIN_BID, PLATFORM_RATINGS, RATING_ALIASES, resolveFilterParam, suggest, type PlatformRating,
+  checkBoolean,
+  checkFilterValue,
+  checkSortBy,
+  filterParamNames,
+  MIN_BID,
+  PLATFORM_RATINGS,
+  RATING_ALIASES,
+  resolveFilterParam,
+  suggest,
+  type PlatformRating,
 } from './marketplace-rules.js';
 import { readSourceTree, type SourceNode } from './source-tree.js';
 
@@ -64,7 +73,8 @@ export function parseStrategy(text: string, fileName: string, zone?: string): { 
   const report = (line: number, key: string, message: string): void => void problems.push({ line, key, message });
   const root = tree.root;
   if (root === null) return { problems: [{ line: 1, key: '', message: 'the file is empty: a strategy needs a rules list' }] };
-  if (root.kind !== 'map') return { problems: [{ line: root.line, key: '', message: 'a strategy is a map of keys (rules, reserve, max_per_run, …)' }] };
+  if (root.kind !== 'map')
+    return { problems: [{ line: root.line, key: '', message: 'a strategy is a map of keys (rules, reserve, max_per_run, …)' }] };
 
   const strategy: Strategy = { rules: [] };
   const top = entries(root, '', TOP_KEYS, report);
@@ -78,7 +88,8 @@ export function parseStrategy(text: string, fileName: string, zone?: string): { 
       const rule = readRule(node, `rules[${i}]`, zone, report);
       if (!rule) return;
       const first = seen.get(rule.name);
-      if (first !== undefined) report(node.line, `rules[${i}].name`, `'${rule.name}' is already the name of rules[${first}]; names must be unique`);
+      if (first !== undefined)
+        report(node.line, `rules[${i}].name`, `'${rule.name}' is already the name of rules[${first}]; names must be unique`);
       else seen.set(rule.name, i);
       strategy.rules.push(rule);
     });
@@ -140,7 +151,8 @@ function readRule(node: SourceNode, at: string, zone: string | undefined, report
   if (filters) rule.filters = readFilters(filters, `${at}.filters`, zone, report);
   const sortBy = keys.get('sort_by');
   if (sortBy) {
-    if (sortBy.kind !== 'scalar' || typeof sortBy.value !== 'string') report(sortBy.line, `${at}.sort_by`, "must be a text such as 'lender_yield desc'");
+    if (sortBy.kind !== 'scalar' || typeof sortBy.value !== 'string')
+      report(sortBy.line, `${at}.sort_by`, "must be a text such as 'lender_yield desc'");
     else {
       const problem = checkSortBy(sortBy.value);
       if (problem) report(sortBy.line, `${at}.sort_by`, problem);
@@ -195,7 +207,8 @@ function readFilters(node: SourceNode, at: string, zone: string | undefined, rep
 /** A filter value as query text: a list becomes a comma list (multivalue only), numbers and booleans their text. */
 function filterText(node: SourceNode, multi: boolean): string | { problem: string } {
   const scalarText = (n: SourceNode): string | null =>
-    n.kind === 'scalar' && (typeof n.value === 'string' || typeof n.value === 'boolean' || (typeof n.value === 'number' && Number.isFinite(n.value)))
+    n.kind === 'scalar'
+    && (typeof n.value === 'string' || typeof n.value === 'boolean' || (typeof n.value === 'number' && Number.isFinite(n.value)))
       ? String(n.value)
       : null;
   if (node.kind === 'list') {
@@ -255,7 +268,10 @@ const RATING_NAMES = `${PLATFORM_RATINGS.join(', ')} (or NA)`;
 
 /** A map keyed by platform rating (`NA` read as `N/A`); each value read by `read`. */
 function readByRating(
-  node: SourceNode, at: string, report: Report, read: (n: SourceNode, key: string) => number | undefined,
+  node: SourceNode,
+  at: string,
+  report: Report,
+  read: (n: SourceNode, key: string) => number | undefined,
 ): Partial<Record<PlatformRating, number>> {
   const out: Partial<Record<PlatformRating, number>> = {};
   if (node.kind !== 'map' || node.entries.length === 0) {
@@ -278,5 +294,5 @@ function readByRating(
 function describe(node: SourceNode): string {
   if (node.kind === 'map') return 'a map';
   if (node.kind === 'list') return 'a list';
-  return node.value === null ? 'nothing' : JSON.stringify(node.value) ?? String(node.value);
+  return node.value === null ? 'nothing' : (JSON.stringify(node.value) ?? String(node.value));
 }

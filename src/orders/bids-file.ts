@@ -62,10 +62,15 @@ export async function readBids(text: string, source: string, fillAmount?: string
   const idCol = uniqueColumn(names, ['listing_id', 'listing_number'], `${source} line ${header.line}`);
   const amountCol = uniqueColumn(names, ['bid_amount'], `${source} line ${header.line}`);
   if (idCol < 0) {
-    throw new UsageError(`${source} line ${header.line}: the header needs a listing_id or listing_number column (found: ${header.cells.join(', ')})`);
+    throw new UsageError(
+      `${source} line ${header.line}: the header needs a listing_id or listing_number column (found: ${header.cells.join(', ')})`,
+    );
   }
   if (amountCol < 0 && fillAmount === undefined) {
-    throw new UsageError(`${source} line ${header.line}: the header has no bid_amount column`, 'add one, or give every bid the same amount with --amount');
+    throw new UsageError(
+      `${source} line ${header.line}: the header has no bid_amount column`,
+      'add one, or give every bid the same amount with --amount',
+    );
   }
   const problems: string[] = [];
   const bids: PlannedBid[] = [];
@@ -101,7 +106,9 @@ export async function readBids(text: string, source: string, fillAmount?: string
     bids.push({ listing_id: id, bid_amount: Number(amount!.trim()), line: row.line });
   }
   if (problems.length > 0) {
-    throw new UsageError(`${source} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n  ${problems.join('\n  ')}`);
+    throw new UsageError(
+      `${source} has ${problems.length} problem${problems.length > 1 ? 's' : ''}; nothing was sent:\n  ${problems.join('\n  ')}`,
+    );
   }
   if (bids.length === 0) throw new UsageError(`${source} has a header but no bids; nothing was sent`);
   return bids;
@@ -127,7 +134,11 @@ async function parseRecords(text: string, source: string): Promise<{ header: Csv
   let line = 1;
   try {
     parse(bytes, {
-      relax_column_count: true, skip_empty_lines: false, trim: true, bom: true, record_delimiter: ['\r\n', '\n'],
+      relax_column_count: true,
+      skip_empty_lines: false,
+      trim: true,
+      bom: true,
+      record_delimiter: ['\r\n', '\n'],
       on_record: (cells: string[], context) => {
         records.push({ cells, line: start });
         // The context carries the parser's info (its typings leave bytes out): bytes is where this record
@@ -153,7 +164,10 @@ function uniqueColumn(names: string[], aliases: string[], where: string): number
   const found = names.flatMap((n, i) => (aliases.includes(n) ? [i] : []));
   if (found.length > 1) {
     const cols = found.map((i) => `${names[i]} (column ${i + 1})`).join(' and ');
-    throw new UsageError(`${where}: the header has ${aliases.length > 1 ? 'more than one listing column' : `${aliases[0]} more than once`}: ${cols}`, 'keep one');
+    throw new UsageError(
+      `${where}: the header has ${aliases.length > 1 ? 'more than one listing column' : `${aliases[0]} more than once`}: ${cols}`,
+      'keep one',
+    );
   }
   return found[0] ?? -1;
 }

@@ -100,7 +100,10 @@ export interface PlaceOptions {
 export type Verdict = 'placed' | 'cancelled' | 'incomplete';
 
 /** The exit code of each verdict, from the one table. */
-export const VERDICT_EXIT = { placed: EXIT.OK, cancelled: EXIT.USAGE, incomplete: EXIT.INCOMPLETE } as const satisfies Record<Verdict, number>;
+export const VERDICT_EXIT = { placed: EXIT.OK, cancelled: EXIT.USAGE, incomplete: EXIT.INCOMPLETE } as const satisfies Record<
+  Verdict,
+  number
+>;
 
 /** What a placement did. */
 export interface Placement {
@@ -163,7 +166,11 @@ export class OrderDesk {
       }
       const sent = await this.send(toSend);
       if (!opts.wait) return this.verdict('placed', sent.flatMap(bidRows), sent);
-      const { rows, incomplete } = await this.follow(sent.map((o) => o.order_id), opts.wait, opts.wait.progress);
+      const { rows, incomplete } = await this.follow(
+        sent.map((o) => o.order_id),
+        opts.wait,
+        opts.wait.progress,
+      );
       return this.verdict(incomplete ? 'incomplete' : 'placed', rows, sent);
     });
   }
@@ -171,7 +178,8 @@ export class OrderDesk {
   /** Listings the journal holds (outcome unknown, PENDING or INVESTED), or a batch in doubt under another address, for a planner to leave out. */
   holds(): Map<number, ListingHold> {
     const holds = this.deps.journal.holds(this.deps.market);
-    for (const [id, d] of this.otherDoubts()) if (!holds.has(id)) holds.set(id, { listingId: id, state: 'unknown', orderId: null, batch: d.batch });
+    for (const [id, d] of this.otherDoubts())
+      if (!holds.has(id)) holds.set(id, { listingId: id, state: 'unknown', orderId: null, batch: d.batch });
     return holds;
   }
 
@@ -196,7 +204,11 @@ export class OrderDesk {
     const stop = stopListener(this.deps.stopSignal);
     try {
       const followed = await followOrders(orderIds, plan, {
-        get: (id) => api.get(id), clock, info, record: (order) => this.record(order), stop: stop.signal,
+        get: (id) => api.get(id),
+        clock,
+        info,
+        record: (order) => this.record(order),
+        stop: stop.signal,
         progress: progress ?? { change: info, settled: () => undefined },
       });
       if (!stop.signal.aborted) return followed;
@@ -223,12 +235,16 @@ export class OrderDesk {
     // An answer without the order's id cannot be tied to a batch: the holds stay as they were.
     if (typeof order.order_id !== 'string') return;
     this.journal({
-      t: 'outcome', at: isoNow(this.deps.clock), order_id: order.order_id,
+      t: 'outcome',
+      at: isoNow(this.deps.clock),
+      order_id: order.order_id,
       // A bid without a status is recorded as '' and held like a PENDING one.
       // A bid whose listing id is not a whole number cannot hold a listing, and would make the line unreadable.
       bids: bidsOf(order).flatMap((b) => {
         const id = listingIdOf(b.listing_id);
-        return id === null ? [] : [{ listing_id: id, bid_status: b.bid_status ?? '', ...(b.bid_result ? { bid_result: b.bid_result } : {}) }];
+        return id === null
+          ? []
+          : [{ listing_id: id, bid_status: b.bid_status ?? '', ...(b.bid_result ? { bid_result: b.bid_result } : {}) }];
       }),
     });
   }
@@ -244,7 +260,12 @@ export class OrderDesk {
    * journal in memory, and a batch in doubt is reported as the run that did not wait for it would.
    */
   async review(bids: readonly DeskBid[]): Promise<Map<number, string>> {
-    const shadow = new OrderDesk({ ...this.deps, journal: new OverlayJournal(this.deps.journal), lock: (fn) => fn(), info: () => undefined });
+    const shadow = new OrderDesk({
+      ...this.deps,
+      journal: new OverlayJournal(this.deps.journal),
+      lock: (fn) => fn(),
+      info: () => undefined,
+    });
     const orders = shadow.ordersView();
     await shadow.reconciler.run(orders, 'look');
     const held = await shadow.heldBids(bids, orders);
@@ -260,10 +281,12 @@ export class OrderDesk {
     const ids = new Set(bids.map((b) => b.listing_id));
     const { journal, market } = this.deps;
     const before = journal.holds(market);
-    const stale = new Set(bids.flatMap((b) => {
-      const h = before.get(b.listing_id);
-      return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
-    }));
+    const stale = new Set(
+      bids.flatMap((b) => {
+        const h = before.get(b.listing_id);
+        return h?.state === 'PENDING' && h.orderId ? [h.orderId] : [];
+      }),
+    );
     for (const id of stale) this.record(all.find((o) => o.order_id === id) ?? (await this.deps.api.get(id)));
     const holds = stale.size > 0 ? journal.holds(market) : before;
     const byOrders = heldByOrders(all, ids);
@@ -273,14 +296,28 @@ export class OrderDesk {
       const h = holds.get(bid.listing_id);
       const doubt = h?.state === 'unknown' ? this.reconciler.doubts.get(h.batch) : undefined;
       if (doubt) {
-        return [{ bid, doubt, reason: `in doubt: sent in batch ${doubt.batch} at ${stamp(doubt.sentAt)} without an answer, and the marketplace does not show that order yet; not sent again before ${stamp(doubt.until)}` }];
+        return [
+          {
+            bid,
+            doubt,
+            reason: `in doubt: sent in batch ${doubt.batch} at ${stamp(doubt.sentAt)} without an answer, and the marketplace does not show that order yet; not sent again before ${stamp(doubt.until)}`,
+          },
+        ];
       }
-      if (h) return [{ bid, reason: h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}` }];
+      if (h)
+        return [
+          {
+            bid,
+            reason: h.state === 'unknown' ? 'an earlier order with it has no known outcome' : `already ${h.state} in order ${h.orderId}`,
+          },
+        ];
       // A bid the marketplace shows already says why, and no waiting frees it.
       const other = byOrders.has(bid.listing_id) ? undefined : others.get(bid.listing_id);
       if (other) return [{ bid, doubt: other, reason: otherDoubtReason(other) }];
       const amount = invested.get(bid.listing_id);
-      const reason = byOrders.get(bid.listing_id) ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
+      const reason =
+        byOrders.get(bid.listing_id)
+        ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
       return reason === undefined ? [] : [{ bid, reason }];
     });
   }
@@ -298,10 +335,14 @@ export class OrderDesk {
     }
     const doubts = [...new Map(held.flatMap((h) => (h.doubt ? [[h.doubt.batch, h.doubt] as const] : []))).values()];
     const last = Math.max(...doubts.map((d) => d.until));
-    const hint = doubts.length > 0
-      ? `${doubts.length > 1 ? 'those orders' : 'that order'} may still reach the marketplace: run again after ${stamp(last)}; a run then sends these bids if the marketplace still shows no order for them, and refuses them as placed if it does. --skip-held places the other bids now; --allow-duplicate sends these now too, even if the first order arrives later`
-      : 'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings';
-    throw new UsageError(`refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`, hint);
+    const hint =
+      doubts.length > 0
+        ? `${doubts.length > 1 ? 'those orders' : 'that order'} may still reach the marketplace: run again after ${stamp(last)}; a run then sends these bids if the marketplace still shows no order for them, and refuses them as placed if it does. --skip-held places the other bids now; --allow-duplicate sends these now too, even if the first order arrives later`
+        : 'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings';
+    throw new UsageError(
+      `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
+      hint,
+    );
   }
 
   /**
@@ -336,7 +377,10 @@ export class OrderDesk {
   private async send(bids: readonly DeskBid[]): Promise<PlacedOrder[]> {
     const { api, market, info, clock } = this.deps;
     const sent: PlacedOrder[] = [];
-    const groups = chunk(bids.map(({ listing_id, bid_amount }) => ({ listing_id, bid_amount })), MAX_BIDS_PER_ORDER);
+    const groups = chunk(
+      bids.map(({ listing_id, bid_amount }) => ({ listing_id, bid_amount })),
+      MAX_BIDS_PER_ORDER,
+    );
     for (const [i, group] of groups.entries()) {
       const batch = randomUUID();
       const which = `order ${i + 1}/${groups.length}`;
@@ -350,7 +394,16 @@ export class OrderDesk {
       }
       const at = isoNow(clock);
       const { settleMs: settle_ms, timeoutMs: timeout_ms } = this.windows;
-      this.journal({ t: 'intent', batch, at, base_url: redactUserInfo(market.baseUrl), market: market.key, bids: group, settle_ms, timeout_ms });
+      this.journal({
+        t: 'intent',
+        batch,
+        at,
+        base_url: redactUserInfo(market.baseUrl),
+        market: market.key,
+        bids: group,
+        settle_ms,
+        timeout_ms,
+      });
       try {
         const order = await api.submit(group);
         this.journal({ t: 'accepted', batch, at: isoNow(clock), order_id: order.order_id });

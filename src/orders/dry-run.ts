@@ -36,9 +36,17 @@ export interface HeldListings {
  * for the 10% rule. A held bid's row says what the run would do with it; with `held.skip` it is left
  * out of the total, as the run leaves it out of the order.
  */
-export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () => number, held: HeldListings = { reasons: new Map(), skip: false }): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
+export async function dryRun(
+  client: ApiClient,
+  bids: PlannedBid[],
+  clock: () => number,
+  held: HeldListings = { reasons: new Map(), skip: false },
+): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
   const found = new Map<number, Listing>();
-  for (const group of chunk(bids.map((b) => b.listing_id), 100)) {
+  for (const group of chunk(
+    bids.map((b) => b.listing_id),
+    100,
+  )) {
     for (const whole of ['false', 'true']) {
       const q = new URLSearchParams({ listing_number: group.join(','), whole_loan: whole, limit: '500' });
       for (const l of (await listings.search(client, q)).result) found.set(toNumber(l.listing_number) ?? NaN, l);
@@ -54,21 +62,42 @@ export async function dryRun(client: ApiClient, bids: PlannedBid[], clock: () =>
     // The desk's refusal comes before any POST: it is what the run does, whatever the listing shows.
     if (reason !== undefined) {
       const amount_remaining = l ? (toNumber(l.amount_remaining) ?? null) : null;
-      return { ...base, amount_remaining, verdict: held.skip ? `left out (--skip-held): ${reason}` : `refused as held: ${reason}`, ok: held.skip };
+      return {
+        ...base,
+        amount_remaining,
+        verdict: held.skip ? `left out (--skip-held): ${reason}` : `refused as held: ${reason}`,
+        ok: held.skip,
+      };
     }
-    if (!l) return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
+    if (!l)
+      return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
     const remaining = toNumber(l.amount_remaining);
     const amount = toNumber(l.listing_amount);
     if (remaining === undefined || amount === undefined) {
-      return { ...base, amount_remaining: remaining ?? null, verdict: 'the answer gives no listing_amount or amount_remaining: cannot be checked', ok: false };
+      return {
+        ...base,
+        amount_remaining: remaining ?? null,
+        verdict: 'the answer gives no listing_amount or amount_remaining: cannot be checked',
+        ok: false,
+      };
     }
     const created = parseApiDateTime(l.listing_creation_date ?? '');
-    const cap = created === null ? null : youngPartialCap({ listing_amount: amount, partial_funding_indicator: l.partial_funding_indicator === true }, created, now);
-    if (b.bid_amount > amount) return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${amount} (ORD0015)`, ok: false };
+    const cap =
+      created === null
+        ? null
+        : youngPartialCap({ listing_amount: amount, partial_funding_indicator: l.partial_funding_indicator === true }, created, now);
+    if (b.bid_amount > amount)
+      return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${amount} (ORD0015)`, ok: false };
     if (cap !== null && b.bid_amount > cap) {
-      return { ...base, amount_remaining: remaining, verdict: `listing under 24 h old: at most ${cap.toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`, ok: false };
+      return {
+        ...base,
+        amount_remaining: remaining,
+        verdict: `listing under 24 h old: at most ${cap.toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`,
+        ok: false,
+      };
     }
-    if (b.bid_amount > remaining) return { ...base, amount_remaining: remaining, verdict: `only ${remaining} remains: would be placed in part`, ok: true };
+    if (b.bid_amount > remaining)
+      return { ...base, amount_remaining: remaining, verdict: `only ${remaining} remains: would be placed in part`, ok: true };
     return { ...base, amount_remaining: remaining, verdict: 'ok', ok: true };
   });
   let cash: number;

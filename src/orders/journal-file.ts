@@ -16,7 +16,16 @@ export type JournalEntry =
    * and `timeout_ms`: the settle window and answer timeout in force when it was sent (older entries lack
    * them: a rerun reads its own), so that a rerun under other settings keeps it in doubt as long.
    */
-  | { t: 'intent'; batch: string; at: string; base_url: string; market?: string; bids: BidRequest[]; settle_ms?: number; timeout_ms?: number }
+  | {
+      t: 'intent';
+      batch: string;
+      at: string;
+      base_url: string;
+      market?: string;
+      bids: BidRequest[];
+      settle_ms?: number;
+      timeout_ms?: number;
+    }
   | { t: 'accepted'; batch: string; at: string; order_id: string }
   | { t: 'rejected'; batch: string; at: string; status: number; code?: string; message?: string }
   | { t: 'lost'; batch: string; at: string; error: string }
@@ -75,7 +84,15 @@ function shapeProblem(v: Record<string, unknown>): string | null {
   const batch = isStr(v.batch);
   switch (v.t) {
     case 'intent':
-      return batch && isStr(v.base_url) && (v.market === undefined || isStr(v.market)) && Array.isArray(v.bids) && v.bids.every(bidOk) && msOk(v.settle_ms) && msOk(v.timeout_ms) ? null : 'not a whole intent entry';
+      return batch
+        && isStr(v.base_url)
+        && (v.market === undefined || isStr(v.market))
+        && Array.isArray(v.bids)
+        && v.bids.every(bidOk)
+        && msOk(v.settle_ms)
+        && msOk(v.timeout_ms)
+        ? null
+        : 'not a whole intent entry';
     case 'accepted':
       return batch && isStr(v.order_id) ? null : 'not a whole accepted entry';
     case 'rejected':
@@ -158,7 +175,10 @@ export function parseJournal(buf: Uint8Array): JournalRead {
 
 /** The error that stops the desk on a damaged journal: exit 2, naming the file and the line. */
 export class JournalDamageError extends UsageError {
-  constructor(readonly path: string, readonly bad: BadLine) {
+  constructor(
+    readonly path: string,
+    readonly bad: BadLine,
+  ) {
     super(
       `the order journal ${path} is damaged at line ${bad.line}: ${bad.what}; it cannot tell what was already bid, so nothing was sent`,
       'run `mkt order journal --check` to see every damaged line, and `mkt order journal --repair` to keep a copy, cut the journal at the first damaged line and record what the marketplace holds',

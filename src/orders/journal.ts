@@ -7,7 +7,20 @@
  * rather than being read as one that holds less.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, chmodSync, closeSync, copyFileSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { checkRegularFile, readRegularFile } from '../state-files.js';
 import { basename, dirname, join } from 'node:path';
 import type { BidRequest } from '../api/orders.js';
@@ -91,8 +104,14 @@ export abstract class JournalBase {
         // is taken as this account's, its URL read through the same normaliser.
         const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, account);
         map.set(e.batch, {
-          batch: e.batch, at: e.at, key, bids: e.bids, status: 'unknown', orderId: null,
-          ...(e.settle_ms === undefined ? {} : { settleMs: e.settle_ms }), ...(e.timeout_ms === undefined ? {} : { timeoutMs: e.timeout_ms }),
+          batch: e.batch,
+          at: e.at,
+          key,
+          bids: e.bids,
+          status: 'unknown',
+          orderId: null,
+          ...(e.settle_ms === undefined ? {} : { settleMs: e.settle_ms }),
+          ...(e.timeout_ms === undefined ? {} : { timeoutMs: e.timeout_ms }),
         });
         continue;
       }
@@ -131,7 +150,12 @@ export abstract class JournalBase {
         }
         const seen = outcomes.get(b.orderId!)?.get(bid.listing_id) ?? 'PENDING';
         if (seen === 'EXPIRED') continue;
-        holds.set(bid.listing_id, { listingId: bid.listing_id, state: seen === 'INVESTED' ? 'INVESTED' : 'PENDING', orderId: b.orderId, batch: b.batch });
+        holds.set(bid.listing_id, {
+          listingId: bid.listing_id,
+          state: seen === 'INVESTED' ? 'INVESTED' : 'PENDING',
+          orderId: b.orderId,
+          batch: b.batch,
+        });
       }
     }
     return holds;
@@ -144,7 +168,10 @@ export class Journal extends JournalBase {
    * `path` is the file appended to; `older` files are read before it and never written: journals of
    * earlier versions, so that an upgrade never forgets an order whose outcome is unknown.
    */
-  constructor(readonly path: string, readonly older: readonly string[] = []) {
+  constructor(
+    readonly path: string,
+    readonly older: readonly string[] = [],
+  ) {
     super();
   }
 
@@ -216,7 +243,9 @@ export function profileJournals(stateDir: string, profile: string): string[] {
 /** Every readable entry of the journals a profile has used, by time (damaged lines left out: `checkJournal` names them). */
 export function profileEntries(stateDir: string, profile: string): JournalEntry[] {
   // A stable sort: entries of one file keep their order when written within the same millisecond.
-  return profileJournals(stateDir, profile).flatMap((f) => readJournalFile(f).entries).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return profileJournals(stateDir, profile)
+    .flatMap((f) => readJournalFile(f).entries)
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 /** What a repair did to one file: where its copy is, and the line it was cut at. */
@@ -253,7 +282,10 @@ export function cutJournal(path: string, stamp: string): JournalCut | null {
 
 function readLines(path: string): string[] {
   try {
-    return (readRegularFile(path, 'the journal index') ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+    return (readRegularFile(path, 'the journal index') ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   } catch {
     return [];
   }

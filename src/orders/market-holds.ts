@@ -32,7 +32,8 @@ export function heldByOrders(orders: readonly Order[], ids: ReadonlySet<number>)
       if (id === null || !ids.has(id) || out.has(id)) continue;
       const status = b.bid_status;
       if (status === 'PENDING' || status === 'INVESTED') out.set(id, `the marketplace shows a ${status} bid in ${order}`);
-      else if (status !== 'EXPIRED' && o.order_status !== 'COMPLETED') out.set(id, `the marketplace shows a bid (status ${status ?? 'not shown'}) in ${order}, not yet completed`);
+      else if (status !== 'EXPIRED' && o.order_status !== 'COMPLETED')
+        out.set(id, `the marketplace shows a bid (status ${status ?? 'not shown'}) in ${order}, not yet completed`);
     }
   }
   return out;
@@ -46,7 +47,13 @@ export function heldByOrders(orders: readonly Order[], ids: ReadonlySet<number>)
 export async function investedIn(client: ApiClient, ids: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const ask = async (numbers: readonly number[], wholeLoan: boolean): Promise<Set<number>> => {
-    const q = new URLSearchParams({ listing_number: numbers.join(','), biddable: 'true', whole_loan: String(wholeLoan), offset: '0', limit: String(numbers.length) });
+    const q = new URLSearchParams({
+      listing_number: numbers.join(','),
+      biddable: 'true',
+      whole_loan: String(wholeLoan),
+      offset: '0',
+      limit: String(numbers.length),
+    });
     const found = new Set<number>();
     for (const l of (await listings.search(client, q)).result) {
       const id = listingIdOf(l.listing_number);

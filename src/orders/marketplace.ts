@@ -29,7 +29,7 @@ const BIND_ADDRESSES = new Set(['0.0.0.0', '[::]', '[::ffff:0:0]']);
 /** Longest external_user_id taken: ids are UUIDs; the key is written into every journal entry. */
 const MAX_ACCOUNT_ID = 256;
 
-const FIX_BASE_URL = 'set base_url (`mkt config set base_url URL`, or MKT_BASE_URL) to the marketplace\'s address, such as https://host/v1';
+const FIX_BASE_URL = "set base_url (`mkt config set base_url URL`, or MKT_BASE_URL) to the marketplace's address, such as https://host/v1";
 
 /**
  * The one normaliser of the address half of the journal key: the base URL with scheme and host in
@@ -97,7 +97,11 @@ export async function identifyMarketplace(client: ApiClient): Promise<Marketplac
     answer = await platform(client);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    throw new CliError(`could not tell which marketplace account the bids are for: ${err.message}; nothing was sent`, err.exitCode, err.hint);
+    throw new CliError(
+      `could not tell which marketplace account the bids are for: ${err.message}; nothing was sent`,
+      err.exitCode,
+      err.hint,
+    );
   }
   const id = answer && typeof answer === 'object' ? (answer as Record<string, unknown>).external_user_id : undefined;
   // Refused rather than keyed by profile and address: one account's journal split by profile (or

@@ -15,7 +15,16 @@ import { OrderDesk, type DeskDeps, type OrdersApi } from './desk.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { accountDir, cutJournal, openJournal, profileEntries, profileJournals, readJournal, readJournalFile, type JournalCut } from './journal.js';
+import {
+  accountDir,
+  cutJournal,
+  openJournal,
+  profileEntries,
+  profileJournals,
+  readJournal,
+  readJournalFile,
+  type JournalCut,
+} from './journal.js';
 import { investedIn } from './market-holds.js';
 import { checkStateDir, prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
@@ -65,7 +74,11 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
   const { journal, lock } = openJournal(setting.stateDir, setting.profile, market);
   const { clock } = setting;
   return new OrderDesk({
-    api: ordersApi(client), journal, market, clock, info: setting.info,
+    api: ordersApi(client),
+    journal,
+    market,
+    clock,
+    info: setting.info,
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
     ...windowsOf(setting),
     otherJournals: () => readOtherJournals(setting.stateDir, market.key),
@@ -104,7 +117,11 @@ export async function openDeskToRead(client: ApiClient, setting: DeskSetting): P
   checkStateDir(setting.stateDir);
   const journal = readJournal(setting.stateDir, setting.profile, market);
   return new OrderDesk({
-    api: ordersApi(client), journal, market, clock: setting.clock, info: setting.info,
+    api: ordersApi(client),
+    journal,
+    market,
+    clock: setting.clock,
+    info: setting.info,
     ...windowsOf(setting),
     otherJournals: () => readOtherJournals(setting.stateDir, market.key),
     lock: () => Promise.reject(new Error('a desk opened to read places nothing')),
@@ -119,7 +136,9 @@ function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting
   const { clock, waitLockMs } = setting;
   // A submit may hold the lock through a long --wait: the kernel frees it when its holder ends, never by age.
   return withLock(path, fn, {
-    timeoutMs: waitLockMs ?? 0, sleep: clock.sleep, now: clock.now,
+    timeoutMs: waitLockMs ?? 0,
+    sleep: clock.sleep,
+    now: clock.now,
     busy: (held, holder, mechanism) => {
       const pid = holder ? ` (pid ${holder.pid})` : '';
       const running = waitLockMs ? `still running after ${Math.round(waitLockMs / 1000)} s` : 'running';
@@ -127,7 +146,11 @@ function accountLock<T>(path: string, fn: () => Promise<T>, setting: DeskSetting
       // The kernel's lock is held only by a running process: there is nothing to remove by hand.
       const remove = mechanism === 'file' ? `remove ${held} if no mkt process is running` : '';
       const hint = [offer, remove].filter(Boolean).join(', or ');
-      return new CliError(`another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`, EXIT.USAGE, `wait for it to finish${hint ? `, or ${hint}` : ''}`);
+      return new CliError(
+        `another mkt ${setting.holder ?? 'order submit'}${pid} is ${running} ${what}`,
+        EXIT.USAGE,
+        `wait for it to finish${hint ? `, or ${hint}` : ''}`,
+      );
     },
   });
 }
@@ -141,7 +164,17 @@ export function checkJournals(stateDir: string, profile: string): JournalProblem
     try {
       const read = readJournalFile(file);
       const bad = read.bad.map((b) => ({ file, line: b.line, problem: b.what, fatal: true }));
-      return read.torn ? [...bad, { file, line: read.torn.line, problem: `${read.torn.what}: its order is reconciled with the marketplace at the next submit`, fatal: false }] : bad;
+      return read.torn
+        ? [
+            ...bad,
+            {
+              file,
+              line: read.torn.line,
+              problem: `${read.torn.what}: its order is reconciled with the marketplace at the next submit`,
+              fatal: false,
+            },
+          ]
+        : bad;
     } catch (err) {
       return [{ file, line: 0, problem: err instanceof Error ? err.message : String(err), fatal: true }];
     }
@@ -156,7 +189,12 @@ export async function cutDamagedJournals(setting: DeskSetting): Promise<JournalC
   const cuts: JournalCut[] = [];
   for (const file of profileJournals(setting.stateDir, setting.profile)) {
     if (!existsSync(file)) continue;
-    const cut = await accountLock(join(dirname(file), 'submit.lock'), async () => cutJournal(file, new Date(setting.clock.now()).toISOString()), setting, `on ${file}; nothing was repaired`);
+    const cut = await accountLock(
+      join(dirname(file), 'submit.lock'),
+      async () => cutJournal(file, new Date(setting.clock.now()).toISOString()),
+      setting,
+      `on ${file}; nothing was repaired`,
+    );
     if (cut) cuts.push(cut);
   }
   return cuts;
@@ -178,9 +216,18 @@ export type JournalRow = {
  */
 export function journalRows(stateDir: string, profile: string): JournalRow[] {
   return profileEntries(stateDir, profile).map((e) => ({
-    at: e.at, event: e.t, batch: 'batch' in e ? e.batch : '',
+    at: e.at,
+    event: e.t,
+    batch: 'batch' in e ? e.batch : '',
     order_id: 'order_id' in e ? e.order_id : '',
     bids: 'bids' in e ? e.bids.length : '',
-    detail: e.t === 'rejected' ? `${e.code ?? e.status}` : e.t === 'lost' || e.t === 'unsent' ? e.error : e.t === 'intent' ? (e.market ?? e.base_url) : '',
+    detail:
+      e.t === 'rejected'
+        ? `${e.code ?? e.status}`
+        : e.t === 'lost' || e.t === 'unsent'
+          ? e.error
+          : e.t === 'intent'
+            ? (e.market ?? e.base_url)
+            : '',
   }));
 }

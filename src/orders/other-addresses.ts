@@ -43,22 +43,24 @@ export function readOtherJournals(stateDir: string, ownKey: string): OtherJourna
     // No accounts directory yet (or none to read): no journal of another address either.
     return [];
   }
-  return names.filter((n) => /^[0-9a-f]{32}$/.test(n) && n !== own).flatMap((n): OtherJournal[] => {
-    const path = join(root, n, 'journal.jsonl');
-    let modifiedAt: number;
-    try {
-      modifiedAt = lstatSync(path).mtimeMs;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      // Cannot even be looked at: taken as written just now, so it stops a run only if it may be this account's.
-      modifiedAt = Number.POSITIVE_INFINITY;
-    }
-    try {
-      return [{ path, read: readJournalFile(path), modifiedAt }];
-    } catch (err) {
-      return [{ path, read: null, error: err instanceof Error ? err.message : String(err), modifiedAt }];
-    }
-  });
+  return names
+    .filter((n) => /^[0-9a-f]{32}$/.test(n) && n !== own)
+    .flatMap((n): OtherJournal[] => {
+      const path = join(root, n, 'journal.jsonl');
+      let modifiedAt: number;
+      try {
+        modifiedAt = lstatSync(path).mtimeMs;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        // Cannot even be looked at: taken as written just now, so it stops a run only if it may be this account's.
+        modifiedAt = Number.POSITIVE_INFINITY;
+      }
+      try {
+        return [{ path, read: readJournalFile(path), modifiedAt }];
+      } catch (err) {
+        return [{ path, read: null, error: err instanceof Error ? err.message : String(err), modifiedAt }];
+      }
+    });
 }
 
 /**
@@ -68,7 +70,13 @@ export function readOtherJournals(stateDir: string, ownKey: string): OtherJourna
  * account's, and it was written within the longest settle window (24 h). Otherwise it is passed over,
  * saying so on `info` when it is this account's.
  */
-export function otherDoubts(files: readonly OtherJournal[], market: MarketplaceRef, windows: Windows, now: number, info: (line: string) => void): Map<number, OtherDoubt> {
+export function otherDoubts(
+  files: readonly OtherJournal[],
+  market: MarketplaceRef,
+  windows: Windows,
+  now: number,
+  info: (line: string) => void,
+): Map<number, OtherDoubt> {
   // The key is `${encodeURIComponent(account)}@address`: an encoded id holds no '@', so the prefix is the account's alone.
   const prefix = `${encodeURIComponent(market.account)}@`;
   const held = new Map<number, OtherDoubt>();
@@ -90,12 +98,21 @@ export function otherDoubts(files: readonly OtherJournal[], market: MarketplaceR
           `\`mkt order journal --check\` and \`mkt order journal --repair\` under the profile that submits through ${address ?? 'that address'} repair it (a copy is kept); --allow-duplicate sends anyway`,
         );
       }
-      if (address) info(`note: the order journal ${file.path} (this account under ${address})${where}; last written over 24 h ago, it holds no order still in doubt`);
+      if (address)
+        info(
+          `note: the order journal ${file.path} (this account under ${address})${where}; last written over 24 h ago, it holds no order still in doubt`,
+        );
     }
     for (const b of mine) {
       const until = doubtEnds(b, windows);
       if (b.status !== 'unknown' || until <= now) continue;
-      const doubt = { batch: b.batch, sentAt: settlesAt(b.at, 0), until, address: b.key!.slice(prefix.length), listings: b.bids.map((x) => x.listing_id) };
+      const doubt = {
+        batch: b.batch,
+        sentAt: settlesAt(b.at, 0),
+        until,
+        address: b.key!.slice(prefix.length),
+        listings: b.bids.map((x) => x.listing_id),
+      };
       for (const id of doubt.listings) if (!held.has(id)) held.set(id, doubt);
     }
   }

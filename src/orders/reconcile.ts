@@ -67,9 +67,10 @@ export function doubtEnds(b: Pick<BatchState, 'at' | 'lostAt' | 'settleMs' | 'ti
 export function rerunHint(sentAt: number, until: number, now: number): string {
   const window = `${stamp(until)} (${Math.round((until - sentAt) / 1000)} s after it was sent)`;
   // A rerun at once waits at most DOUBT_WAIT_MAX_MS: a longer window ends in a refusal instead.
-  const waits = until - now <= DOUBT_WAIT_MAX_MS
-    ? `waits for it to show until ${window}`
-    : `waits up to ${DOUBT_WAIT_MAX_MS / 1000} s for it to show, and refuses these bids (exit 2) until ${window}`;
+  const waits =
+    until - now <= DOUBT_WAIT_MAX_MS
+      ? `waits for it to show until ${window}`
+      : `waits up to ${DOUBT_WAIT_MAX_MS / 1000} s for it to show, and refuses these bids (exit 2) until ${window}`;
   return `run the same command again: it first looks for this order at the marketplace. If the order shows, it is recorded as placed and these bids are not sent again; while it does not, the run ${waits}; an order still not shown after that is taken as never received and the bids are sent. --allow-duplicate sends them at once`;
 }
 
@@ -84,7 +85,10 @@ export interface OrdersSeen {
 export class OrdersView {
   private last?: Promise<OrdersSeen>;
 
-  constructor(private readonly list: () => AsyncIterable<Order>, private readonly clock: Pick<Clock, 'now'>) {}
+  constructor(
+    private readonly list: () => AsyncIterable<Order>,
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {}
 
   /** The orders, read on first use. */
   read(): Promise<OrdersSeen> {
@@ -158,9 +162,11 @@ export class Reconciler {
     for (const b of open) {
       const doubt = { batch: b.batch, sentAt: settlesAt(b.at, 0), until: this.ends(b) };
       this.doubts.set(b.batch, doubt);
-      info(mode === 'send'
-        ? `  batch ${b.batch} is still in doubt (until ${stamp(doubt.until)}): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice`
-        : `  batch ${b.batch} is still in doubt: its listings stay held until the marketplace shows its order or ${stamp(doubt.until)} passes`);
+      info(
+        mode === 'send'
+          ? `  batch ${b.batch} is still in doubt (until ${stamp(doubt.until)}): --allow-duplicate sends bids on its listings anyway; if that order arrives too, they are bid twice`
+          : `  batch ${b.batch} is still in doubt: its listings stay held until the marketplace shows its order or ${stamp(doubt.until)} passes`,
+      );
     }
   }
 
@@ -183,13 +189,20 @@ export class Reconciler {
         claimed.add(match.order_id);
         info(`  order ${match.order_id} was placed (the answer had been lost); it will not be sent again`);
       } else if (unreadable > 0) {
-        info(`  batch ${b.batch}: ${unreadable} order${plural(unreadable)} in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held`);
+        info(
+          `  batch ${b.batch}: ${unreadable} order${plural(unreadable)} in the list show no id or bids, so it cannot be told whether it was placed; its listings stay held`,
+        );
       } else if (seen.readAt >= this.ends(b)) {
         journal.append({ t: 'reconciled', batch: b.batch, at: isoNow(clock), order_id: null });
         const ends = this.ends(b);
         // Said when the client gave up late enough that the window counts from then.
-        const gaveUp = b.lostAt !== undefined && ends > settlesAt(b.at, b.settleMs ?? this.deps.windows.settleMs) ? `, ${Math.round((ends - settlesAt(b.lostAt, 0)) / 1000)} s after the client gave up` : '';
-        info(`  batch ${b.batch} never reached the marketplace: no order for it ${Math.round((ends - settlesAt(b.at, 0)) / 1000)} s after it was sent${gaveUp} (the settle window); its bids are free to send`);
+        const gaveUp =
+          b.lostAt !== undefined && ends > settlesAt(b.at, b.settleMs ?? this.deps.windows.settleMs)
+            ? `, ${Math.round((ends - settlesAt(b.lostAt, 0)) / 1000)} s after the client gave up`
+            : '';
+        info(
+          `  batch ${b.batch} never reached the marketplace: no order for it ${Math.round((ends - settlesAt(b.at, 0)) / 1000)} s after it was sent${gaveUp} (the settle window); its bids are free to send`,
+        );
       } else {
         left.push(b);
       }
@@ -205,10 +218,14 @@ export class Reconciler {
     if (started >= ends) return open;
     const last = Math.max(...open.map((b) => this.ends(b)));
     for (const b of open) {
-      info(`  batch ${b.batch} (${b.bids.length} bid${plural(b.bids.length)}, sent ${stamp(settlesAt(b.at, 0))} without an answer) is not shown by the marketplace yet: it may still arrive, so it is not sent again before ${stamp(this.ends(b))}`);
+      info(
+        `  batch ${b.batch} (${b.bids.length} bid${plural(b.bids.length)}, sent ${stamp(settlesAt(b.at, 0))} without an answer) is not shown by the marketplace yet: it may still arrive, so it is not sent again before ${stamp(this.ends(b))}`,
+      );
     }
     const until = Math.min(ends, last);
-    info(`  waiting up to ${Math.ceil((until - started) / 1000)} s for the marketplace to show ${open.length > 1 ? 'them' : 'it'} (Ctrl-C stops, sending nothing)…`);
+    info(
+      `  waiting up to ${Math.ceil((until - started) / 1000)} s for the marketplace to show ${open.length > 1 ? 'them' : 'it'} (Ctrl-C stops, sending nothing)…`,
+    );
     const stop = stopListener(this.deps.stopSignal);
     try {
       let pause = DOUBT_POLL_MS;
@@ -231,7 +248,9 @@ export class Reconciler {
         if (open.length > 0 && clock.now() - told >= DOUBT_TELL_MS) {
           told = clock.now();
           const left = Math.min(ends, Math.max(...open.map((b) => this.ends(b)))) - told;
-          info(`  still not shown after ${Math.round((told - started) / 1000)} s; waiting up to ${Math.max(0, Math.ceil(left / 1000))} s more…`);
+          info(
+            `  still not shown after ${Math.round((told - started) / 1000)} s; waiting up to ${Math.max(0, Math.ceil(left / 1000))} s more…`,
+          );
         }
       }
     } finally {

@@ -76,7 +76,14 @@ export function bidRows(order: Order): BidRow[] {
 }
 
 /** Polls one order until done or timed out; returns the last order seen and whether it timed out. */
-export async function waitForOrder(get: FollowDeps['get'], orderId: string, plan: FollowPlan, clock: Clock, onChange: (line: string) => void, stop?: AbortSignal): Promise<{ order: Order; timedOut: boolean }> {
+export async function waitForOrder(
+  get: FollowDeps['get'],
+  orderId: string,
+  plan: FollowPlan,
+  clock: Clock,
+  onChange: (line: string) => void,
+  stop?: AbortSignal,
+): Promise<{ order: Order; timedOut: boolean }> {
   const deadline = clock.now() + plan.timeoutMs;
   let delay = 500;
   let last = '';
@@ -103,7 +110,11 @@ function stillPending(b: Bid, until: Until): boolean {
 }
 
 /** Follows each order in turn; `incomplete` when one timed out or ended with a shortfall (exit 6). */
-export async function followOrders(orderIds: readonly string[], plan: FollowPlan, deps: FollowDeps): Promise<{ rows: BidRow[]; incomplete: boolean }> {
+export async function followOrders(
+  orderIds: readonly string[],
+  plan: FollowPlan,
+  deps: FollowDeps,
+): Promise<{ rows: BidRow[]; incomplete: boolean }> {
   const rows: BidRow[] = [];
   let failed = false;
   const waiting: string[] = [];
@@ -115,7 +126,9 @@ export async function followOrders(orderIds: readonly string[], plan: FollowPlan
     const pending = bidsOf(order).filter((b) => stillPending(b, plan.until)).length;
     if (timedOut) {
       waiting.push(id);
-      deps.info(`order ${id}: gave up after ${plan.timeoutMs / 1000} s with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`);
+      deps.info(
+        `order ${id}: gave up after ${plan.timeoutMs / 1000} s with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`,
+      );
     }
     // After a timeout a pending bid is no shortfall yet: only bids that ended short count as failed.
     const ended = timedOut ? { ...order, bid_requests: bidsOf(order).filter((b) => !stillPending(b, plan.until)) } : order;
@@ -124,7 +137,9 @@ export async function followOrders(orderIds: readonly string[], plan: FollowPlan
   }
   if (failed) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
   if (waiting.length > 0) {
-    deps.info(`the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${resumeCommands(waiting, plan)}`);
+    deps.info(
+      `the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${resumeCommands(waiting, plan)}`,
+    );
   }
   return { rows, incomplete: failed || waiting.length > 0 };
 }

@@ -15,7 +15,19 @@
  * runs the steps straight through.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** Who holds a lock, as its file says: pid and when it took the lock (epoch ms). Advice for messages only. */
@@ -35,7 +47,8 @@ export interface HeldLock {
 }
 
 /** What one attempt got: the lock, or the holder the file names (null when it names none, or one not running), and which mechanism on which file said so. */
-export type LockAttempt = { held: true; lock: HeldLock } | { held: false; holder: LockHolder | null; mechanism: LockMechanism; path: string };
+export type LockAttempt =
+  { held: true; lock: HeldLock } | { held: false; holder: LockHolder | null; mechanism: LockMechanism; path: string };
 
 /** The name of each step: a point where another contender may run. */
 export type LockStep = 'open' | 'lock' | 'write' | 'read' | 'link' | 'unlink' | 'clear' | 'unlock';
@@ -105,7 +118,11 @@ const holderText = (now: number, nonce = ''): string => `${process.pid}\n${now}\
  */
 function openLockFile(path: string): number {
   // Never through a symbolic link: writing the holder's text would overwrite whatever file it points at.
-  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOCTTY | (constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = openSync(
+    path,
+    constants.O_RDWR | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOCTTY | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
     throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
@@ -153,7 +170,11 @@ function heldLock(path: string, steps: () => Generator<LockStep, void>, fd?: num
 }
 
 /** The steps of one attempt at the kernel's lock on `path`. A file descriptor not handed over in a held lock is closed, whatever ends the steps. */
-export function* kernelLockSteps(path: string, now: () => number, locks: KernelLocks = kernelLocks()!): Generator<LockStep, { held: true; lock: SteppedLock } | { held: false; holder: LockHolder | null }> {
+export function* kernelLockSteps(
+  path: string,
+  now: () => number,
+  locks: KernelLocks = kernelLocks()!,
+): Generator<LockStep, { held: true; lock: SteppedLock } | { held: false; holder: LockHolder | null }> {
   yield 'open';
   const fd = openLockFile(path);
   let handedOver = false;
@@ -171,21 +192,25 @@ export function* kernelLockSteps(path: string, now: () => number, locks: KernelL
     handedOver = true;
     return {
       held: true,
-      lock: heldLock(path, function* () {
-        let closed = false;
-        try {
-          // What the file says is cleared while still held, so that it never names a holder that let go.
-          yield 'clear';
-          ftruncateSync(fd, 0);
-          yield 'unlock';
-          locks.unlock(fd, ...RANGE);
-          closeSync(fd);
-          closed = true;
-        } finally {
-          // Whatever stops the steps half-way, the file is closed: that alone lets the kernel's lock go.
-          if (!closed) closeSync(fd);
-        }
-      }, fd),
+      lock: heldLock(
+        path,
+        function* () {
+          let closed = false;
+          try {
+            // What the file says is cleared while still held, so that it never names a holder that let go.
+            yield 'clear';
+            ftruncateSync(fd, 0);
+            yield 'unlock';
+            locks.unlock(fd, ...RANGE);
+            closeSync(fd);
+            closed = true;
+          } finally {
+            // Whatever stops the steps half-way, the file is closed: that alone lets the kernel's lock go.
+            if (!closed) closeSync(fd);
+          }
+        },
+        fd,
+      ),
     };
   } finally {
     if (!handedOver) closeSync(fd);
@@ -197,7 +222,11 @@ export function* kernelLockSteps(path: string, now: () => number, locks: KernelL
  * first and linked into place whole (link fails when the lock exists), so the lock never exists unwritten.
  * Only its holder removes it, and only while it carries the holder's nonce.
  */
-export function* fileLockSteps(path: string, now: () => number, nonce: string = randomBytes(12).toString('hex')): Generator<LockStep, { held: true; lock: SteppedLock } | { held: false; holder: LockHolder | null }> {
+export function* fileLockSteps(
+  path: string,
+  now: () => number,
+  nonce: string = randomBytes(12).toString('hex'),
+): Generator<LockStep, { held: true; lock: SteppedLock } | { held: false; holder: LockHolder | null }> {
   const temp = `${path}.${process.pid}.${nonce}.tmp`;
   yield 'write';
   writeFileSync(temp, holderText(now(), nonce), { mode: 0o600 });
@@ -219,7 +248,9 @@ export function* fileLockSteps(path: string, now: () => number, nonce: string = 
     let named: LockHolder | null = null;
     try {
       named = parseHolder(readFileSync(path, 'utf8'));
-    } catch { /* gone since: the next attempt may take it */ }
+    } catch {
+      /* gone since: the next attempt may take it */
+    }
     // A dead holder is named too: the file mechanism never breaks a lock, so the person must.
     return { held: false, holder: named };
   }
@@ -230,7 +261,9 @@ export function* fileLockSteps(path: string, now: () => number, nonce: string = 
       let text = '';
       try {
         text = readFileSync(path, 'utf8');
-      } catch { return; }
+      } catch {
+        return;
+      }
       if (text.split('\n')[2] !== nonce) return;
       yield 'unlink';
       unlinkSync(path);

@@ -6,15 +6,31 @@
 
 /** Short table headers for the long names of default columns (listings, notes, the mock journal), so that they fit 80 columns. */
 export const LABELS: Readonly<Record<string, string>> = {
-  listing_number: 'listing', platform_rating: 'rating', fico_score: 'fico', listing_term: 'term',
-  borrower_rate: 'rate', listing_amount: 'amount', amount_remaining: 'remaining', percent_funded: 'funded',
-  listing_title: 'title', borrower_state: 'state',
-  loan_note_id: 'note', note_status_description: 'status', note_ownership_amount: 'owned',
-  principal_balance_pro_rata_share: 'balance', principal_paid_pro_rata_share: 'principal paid',
+  listing_number: 'listing',
+  platform_rating: 'rating',
+  fico_score: 'fico',
+  listing_term: 'term',
+  borrower_rate: 'rate',
+  listing_amount: 'amount',
+  amount_remaining: 'remaining',
+  percent_funded: 'funded',
+  listing_title: 'title',
+  borrower_state: 'state',
+  loan_note_id: 'note',
+  note_status_description: 'status',
+  note_ownership_amount: 'owned',
+  principal_balance_pro_rata_share: 'balance',
+  principal_paid_pro_rata_share: 'principal paid',
   interest_paid_pro_rata_share: 'interest paid',
-  transaction_effective_date: 'date', payment_amount: 'amount', principal_amount: 'principal',
-  interest_amount: 'interest', service_fee_amount: 'service fee', late_fee_amount: 'late fee', resulting_principal_balance: 'balance after',
-  duration_ms: 'ms', at: 'time',
+  transaction_effective_date: 'date',
+  payment_amount: 'amount',
+  principal_amount: 'principal',
+  interest_amount: 'interest',
+  service_fee_amount: 'service fee',
+  late_fee_amount: 'late fee',
+  resulting_principal_balance: 'balance after',
+  duration_ms: 'ms',
+  at: 'time',
 };
 
 /** The header a table shows for `name`. */
@@ -32,7 +48,8 @@ const WRAPPED = /(^|_)(description|detail|meaning|reason|message)$/;
 // Built on first use: creating an Intl formatter loads ICU data (~20 ms), which `mkt --help` must not pay.
 let twoDecimals: Intl.NumberFormat | undefined;
 let whole: Intl.NumberFormat | undefined;
-const TWO_DECIMALS = (): Intl.NumberFormat => (twoDecimals ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const TWO_DECIMALS = (): Intl.NumberFormat =>
+  (twoDecimals ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 const WHOLE = (): Intl.NumberFormat => (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
 
 /** A whole number with thousands separators (1,800). */
@@ -55,7 +72,8 @@ export const wraps = (name: string): boolean => WRAPPED.test(name);
 /** A value as a table shows it; `numeric` cells are right-aligned. */
 export function display(name: string, v: unknown): { text: string; numeric: boolean } {
   // The marketplace sends some amounts as decimal strings ("0.7812"): a money or rate column shows them as numbers.
-  if (typeof v === 'string' && DECIMAL.test(v) && (PERCENT.test(name) || (AMOUNT.test(name) && !NOT_AMOUNT.test(name)))) return display(name, Number(v));
+  if (typeof v === 'string' && DECIMAL.test(v) && (PERCENT.test(name) || (AMOUNT.test(name) && !NOT_AMOUNT.test(name))))
+    return display(name, Number(v));
   // The marketplace's ISO date fields (`2025-02-03T08:00:00.000+0000`) read as its other dates do; the mock's
   // own times (the journal's `at`) keep their milliseconds.
   if (typeof v === 'string' && name.endsWith('_date') && ISO_DATE_TIME.test(v)) return { text: isoAsApi(v), numeric: false };

@@ -23,7 +23,13 @@ interface Choice {
 export type Output =
   | ({ kind: 'page'; envelope: { result: Record<string, unknown>[]; total_count?: unknown }; columns: string[] } & Choice)
   | ({ kind: 'stream'; items: AsyncIterable<Record<string, unknown>>; columns: string[]; live?: boolean } & Choice)
-  | { kind: 'item'; item: Record<string, unknown>; columns?: string[]; table?: { rows: Record<string, unknown>[]; columns: string[] }; sections?: readonly Section[] }
+  | {
+      kind: 'item';
+      item: Record<string, unknown>;
+      columns?: string[];
+      table?: { rows: Record<string, unknown>[]; columns: string[] };
+      sections?: readonly Section[];
+    }
   | ({ kind: 'rows'; rows: Record<string, unknown>[]; columns: string[] } & Choice)
   | { kind: 'none' };
 
@@ -69,10 +75,18 @@ const cyan = (s: string): string => `\x1b[36m${s}\x1b[39m`;
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
 
 function tableText(plan: TablePlan, rows: readonly Record<string, unknown>[], o: RenderOptions, header = true): string {
-  return tableLines(plan, rows, { header, ...(o.color ? { paint: cyan } : {}) }).map((l) => `${l}\n`).join('');
+  return tableLines(plan, rows, { header, ...(o.color ? { paint: cyan } : {}) })
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
-function table(out: Writable, rows: readonly Record<string, unknown>[], columns: readonly string[], o: RenderOptions, priority?: readonly string[]): Promise<void> {
+function table(
+  out: Writable,
+  rows: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  o: RenderOptions,
+  priority?: readonly string[],
+): Promise<void> {
   return write(out, tableText(planTable(rows, columns, { width: o.width, ...(priority ? { priority } : {}) }), rows, o));
 }
 
@@ -101,12 +115,26 @@ export async function render(out: Writable, output: Output, format: Format, opti
       if (format === 'ndjson') return write(out, ndjsonLine(item, o));
       if (output.table) {
         const cols = chosen?.filter((c) => output.table!.columns.includes(c)) ?? output.table.columns;
-        return render(out, { kind: 'rows', rows: output.table.rows, columns: cols.length > 0 ? cols : output.table.columns }, format, { ...o, columns: undefined });
+        return render(out, { kind: 'rows', rows: output.table.rows, columns: cols.length > 0 ? cols : output.table.columns }, format, {
+          ...o,
+          columns: undefined,
+        });
       }
       const cols = chosen ?? output.columns ?? Object.keys(output.item);
       if (format === 'csv') return write(out, `${cols.map(csvField).join(',')}\n${csvLine(cols, output.item)}`);
-      if (output.sections) return write(out, sectionLines(pick(output.item, cols), output.sections, o.width, o.color ? cyan : undefined).map((l) => `${l}\n`).join(''));
-      return table(out, cols.map((c) => ({ field: c, value: output.item[c] })), ['field', 'value'], o);
+      if (output.sections)
+        return write(
+          out,
+          sectionLines(pick(output.item, cols), output.sections, o.width, o.color ? cyan : undefined)
+            .map((l) => `${l}\n`)
+            .join(''),
+        );
+      return table(
+        out,
+        cols.map((c) => ({ field: c, value: output.item[c] })),
+        ['field', 'value'],
+        o,
+      );
     }
     case 'page':
     case 'rows': {
@@ -165,7 +193,8 @@ async function renderStream(out: Writable, output: Extract<Output, { kind: 'stre
   let chunk: Record<string, unknown>[] = [];
   const flush = async () => {
     const header = plan === undefined;
-    const layout = () => planTable(chunk, columns, { width: o.width, ...(chosen ?? output.priority ? { priority: chosen ?? output.priority } : {}) });
+    const layout = () =>
+      planTable(chunk, columns, { width: o.width, ...((chosen ?? output.priority) ? { priority: chosen ?? output.priority } : {}) });
     // A live stream's later rows may be wider than its first: its columns grow to fit them rather than cut them.
     plan = plan === undefined ? layout() : output.live ? widened(plan, layout()) : plan;
     await write(out, tableText(plan, chunk, o, header));
@@ -222,5 +251,11 @@ async function writeLines<T>(out: Writable, source: AsyncIterator<T>, line: (ite
 
 /** True when `p` has not settled by the next turn of the event loop. */
 function notYet(p: Promise<unknown>): Promise<boolean> {
-  return Promise.race([p.then(() => false, () => false), new Promise<boolean>((resolve) => setImmediate(resolve, true))]);
+  return Promise.race([
+    p.then(
+      () => false,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(resolve, true)),
+  ]);
 }

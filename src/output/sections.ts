@@ -15,27 +15,74 @@ export interface Section {
 /** The sections of a listing, in the order a person reads one; a field in none of them goes under "other". */
 export const LISTING_SECTIONS: readonly Section[] = [
   {
-    title: 'listing', fields: [
-      'listing_number', 'listing_title', 'listing_status', 'listing_status_reason', 'listing_amount', 'amount_funded',
-      'amount_remaining', 'percent_funded', 'amount_participation', 'funding_threshold', 'partial_funding_indicator',
-      'listing_term', 'listing_monthly_payment', 'listing_category_id', 'listing_purpose', 'investment_typeid',
-      'investment_type_description', 'investment_product_id', 'verification_stage', 'listing_creation_date',
-      'listing_start_date', 'listing_end_date', 'whole_loan_start_date', 'whole_loan_end_date', 'last_updated_date',
-      'loan_number', 'loan_origination_date', 'biddable', 'invested', 'channel_code',
+    title: 'listing',
+    fields: [
+      'listing_number',
+      'listing_title',
+      'listing_status',
+      'listing_status_reason',
+      'listing_amount',
+      'amount_funded',
+      'amount_remaining',
+      'percent_funded',
+      'amount_participation',
+      'funding_threshold',
+      'partial_funding_indicator',
+      'listing_term',
+      'listing_monthly_payment',
+      'listing_category_id',
+      'listing_purpose',
+      'investment_typeid',
+      'investment_type_description',
+      'investment_product_id',
+      'verification_stage',
+      'listing_creation_date',
+      'listing_start_date',
+      'listing_end_date',
+      'whole_loan_start_date',
+      'whole_loan_end_date',
+      'last_updated_date',
+      'loan_number',
+      'loan_origination_date',
+      'biddable',
+      'invested',
+      'channel_code',
     ],
   },
   {
-    title: 'rates', fields: [
-      'borrower_rate', 'borrower_apr', 'lender_yield', 'effective_yield', 'estimated_loss_rate', 'estimated_return',
-      'historical_return', 'historical_return_10th_pctl', 'historical_return_90th_pctl',
+    title: 'rates',
+    fields: [
+      'borrower_rate',
+      'borrower_apr',
+      'lender_yield',
+      'effective_yield',
+      'estimated_loss_rate',
+      'estimated_return',
+      'historical_return',
+      'historical_return_10th_pctl',
+      'historical_return_90th_pctl',
     ],
   },
   {
-    title: 'borrower', fields: [
-      'member_key', 'borrower_state', 'occupation', 'employment_status_description', 'months_employed', 'income_range',
-      'income_range_description', 'income_verifiable', 'stated_monthly_income', 'estimated_monthly_housing_expense',
-      'has_mortgage', 'dti_wplatform_loan', 'lender_indicator', 'co_borrower_application', 'combined_dti_wplatform_loan',
-      'combined_stated_monthly_income', 'borrower_listing_description',
+    title: 'borrower',
+    fields: [
+      'member_key',
+      'borrower_state',
+      'occupation',
+      'employment_status_description',
+      'months_employed',
+      'income_range',
+      'income_range_description',
+      'income_verifiable',
+      'stated_monthly_income',
+      'estimated_monthly_housing_expense',
+      'has_mortgage',
+      'dti_wplatform_loan',
+      'lender_indicator',
+      'co_borrower_application',
+      'combined_dti_wplatform_loan',
+      'combined_stated_monthly_income',
+      'borrower_listing_description',
     ],
   },
   { title: 'credit', fields: ['platform_rating', 'platform_score', 'fico_score', 'decision_bureau'] },
@@ -44,11 +91,13 @@ export const LISTING_SECTIONS: readonly Section[] = [
 ];
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const inSection = (s: Section, field: string): boolean => (Array.isArray(s.fields) ? s.fields.includes(field) : (s.fields as RegExp).test(field));
+const inSection = (s: Section, field: string): boolean =>
+  Array.isArray(s.fields) ? s.fields.includes(field) : (s.fields as RegExp).test(field);
 const len = (s: string): number => [...s].length;
 
 /** A field name on lines of at most `room`, broken after its underscores where it can be. */
-const wrapName = (name: string, room: number): string[] => wrapText(name.replace(/_/g, '_ '), Math.max(1, room)).map((l) => l.replace(/_ /g, '_'));
+const wrapName = (name: string, room: number): string[] =>
+  wrapText(name.replace(/_/g, '_ '), Math.max(1, room)).map((l) => l.replace(/_ /g, '_'));
 
 /** A run of `key: value` lines at one indent, or a nested object's name above its own block. */
 type Entry = { key: string; text: string } | { heading: string; block: Entry[] };
@@ -96,7 +145,12 @@ function blockLines(block: readonly Entry[], indent: number, width: number | und
 }
 
 /** The lines of `item` under `sections` (fields of none go under "other"), fitted to `width` when given. */
-export function sectionLines(item: Record<string, unknown>, sections: readonly Section[], width?: number, paint?: (s: string) => string): string[] {
+export function sectionLines(
+  item: Record<string, unknown>,
+  sections: readonly Section[],
+  width?: number,
+  paint?: (s: string) => string,
+): string[] {
   const groups = new Map<string, [string, unknown][]>();
   for (const [top, value] of Object.entries(item)) {
     const section = sections.find((s) => inSection(s, top))?.title ?? 'other';

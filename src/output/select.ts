@@ -11,7 +11,10 @@ import { LABELS } from './columns.js';
 
 /** A comma-separated column list, each one of `known` (an unknown one gets a suggestion). */
 export function parseColumns(text: string, known: readonly string[]): string[] {
-  const cols = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const cols = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (cols.length === 0) throw new UsageError('--columns needs at least one column name');
   for (const c of cols) {
     if (!known.includes(c)) {

@@ -105,10 +105,17 @@ const pad = (s: string, width: number, right: boolean): string => {
 };
 
 /** The lines of a table laid out by `plan`: the header (unless told not to), then each row. */
-export function tableLines(plan: TablePlan, rows: readonly Record<string, unknown>[], opts: { header?: boolean; paint?: (s: string) => string } = {}): string[] {
+export function tableLines(
+  plan: TablePlan,
+  rows: readonly Record<string, unknown>[],
+  opts: { header?: boolean; paint?: (s: string) => string } = {},
+): string[] {
   const lines: string[] = [];
   if (opts.header !== false) {
-    const head = plan.map((c) => pad(cut(c.header, c.width), c.width, c.numeric)).join(' '.repeat(GAP)).trimEnd();
+    const head = plan
+      .map((c) => pad(cut(c.header, c.width), c.width, c.numeric))
+      .join(' '.repeat(GAP))
+      .trimEnd();
     lines.push(opts.paint ? opts.paint(head) : head);
   }
   for (const row of rows) {
@@ -118,7 +125,12 @@ export function tableLines(plan: TablePlan, rows: readonly Record<string, unknow
     });
     const height = Math.max(...parts.map((p) => p.length));
     for (let i = 0; i < height; i++) {
-      lines.push(plan.map((c, j) => pad(parts[j]![i] ?? '', c.width, c.numeric)).join(' '.repeat(GAP)).trimEnd());
+      lines.push(
+        plan
+          .map((c, j) => pad(parts[j]![i] ?? '', c.width, c.numeric))
+          .join(' '.repeat(GAP))
+          .trimEnd(),
+      );
     }
   }
   return lines;

@@ -37,14 +37,19 @@ const GAP = '  ';
 export function cohortTable(r: CohortReport, width: number): string[] {
   const rows = [...r.cohorts, r.total];
   // The cancelled column only when there are cancelled notes: most portfolios have none.
-  let shown = COLUMNS.filter((col) => col.header !== 'cancelled' || r.total.cancelled_notes > 0).map((col) => ({ ...col, cells: rows.map(col.cell) }))
+  let shown = COLUMNS.filter((col) => col.header !== 'cancelled' || r.total.cancelled_notes > 0)
+    .map((col) => ({ ...col, cells: rows.map(col.cell) }))
     .map((col) => ({ ...col, width: Math.max(col.header.length, ...col.cells.map((s) => s.length)) }));
   const total = () => shown.reduce((s, c) => s + c.width, 0) + GAP.length * (shown.length - 1);
   while (total() > width && shown.length > 1) {
     const drop = shown.reduce((a, b) => (b.need > a.need ? b : a));
     shown = shown.filter((c) => c !== drop);
   }
-  const line = (cells: string[]): string => cells.map((s, i) => (i === 0 ? s.padEnd(shown[0]!.width) : s.padStart(shown[i]!.width))).join(GAP).trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((s, i) => (i === 0 ? s.padEnd(shown[0]!.width) : s.padStart(shown[i]!.width)))
+      .join(GAP)
+      .trimEnd();
   return [line(shown.map((c) => c.header)), ...rows.map((_, k) => line(shown.map((c) => c.cells[k]!)))];
 }
 
@@ -66,7 +71,8 @@ function wrap(text: string, width: number): string[] {
 /** What the columns mean, under the table, wrapped to `width`. */
 export function cohortLegend(r: CohortReport, width: number): string[] {
   const what = r.by === 'rating' ? 'rating' : `vintage, the loan's origination ${r.period}`;
-  const text = `cohort: ${what}. invested: what the notes cost (a cancelled note counts in notes and cancelled, not as money: its bid came back). received: cash in to ${r.as_of}, `
+  const text =
+    `cohort: ${what}. invested: what the notes cost (a cancelled note counts in notes and cancelled, not as money: its bid came back). received: cash in to ${r.as_of}, `
     + 'net of fees. outstanding: principal at par. charged off: principal lost to charge-off. default n / $: defaulted and '
     + 'charged-off notes by count / their unpaid principal over what was invested; c/o n / $: the same for charged-off notes '
     + 'alone. return: realised, an effective annual rate (calendar-day XIRR; outstanding principal at par). A rate over nothing is n/a.'

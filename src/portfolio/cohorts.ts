@@ -132,10 +132,19 @@ export function cohortFlows(at: NoteAt, cut: number, today: number): CohortFlows
   const n = at.ledger.note;
   // On a past day the marketplace's status is not known: a note then over 120 days late stands for a defaulted one.
   const defaulted = bucket === 'defaulted' || (cut < today && bucket === 'late_over_120');
-  const repaid = at.ledger.fromPayments ? at.ledger.rows.reduce((s, r) => (r.day <= cut ? s + r.principal : s), 0) / 10_000 : n.principal_paid_pro_rata_share;
+  const repaid = at.ledger.fromPayments
+    ? at.ledger.rows.reduce((s, r) => (r.day <= cut ? s + r.principal : s), 0) / 10_000
+    : n.principal_paid_pro_rata_share;
   const lost = at.ledger.loss !== null ? at.ledger.loss.principal / 10_000 : Math.max(0, n.note_ownership_amount - repaid);
   const unpaid = bucket === 'charged_off' ? lost : defaulted ? at.outstanding : 0;
-  return { purchases: purchase ? [purchase] : [], receipts, outstanding: at.outstanding, lossMicros: at.lossMicros, bucket: defaulted ? 'defaulted' : bucket, unpaid };
+  return {
+    purchases: purchase ? [purchase] : [],
+    receipts,
+    outstanding: at.outstanding,
+    lossMicros: at.lossMicros,
+    bucket: defaulted ? 'defaulted' : bucket,
+    unpaid,
+  };
 }
 
 /** A note's flows rebuilt from the schedule (src/flows/cash-flows.ts noteFlows) as a cohort reads them: a note with no payment rows. */
@@ -164,7 +173,17 @@ interface Sums {
 }
 
 const empty = (): Sums => ({
-  notes: 0, cancelledNotes: 0, invested: 0, received: 0, outstanding: 0, lossMicros: 0, defaultedNotes: 0, chargedOffNotes: 0, defaulted: 0, chargedOff: 0, flows: [],
+  notes: 0,
+  cancelledNotes: 0,
+  invested: 0,
+  received: 0,
+  outstanding: 0,
+  lossMicros: 0,
+  defaultedNotes: 0,
+  chargedOffNotes: 0,
+  defaulted: 0,
+  chargedOff: 0,
+  flows: [],
 });
 
 /** Adds one note to `s`; its final value (outstanding principal at par) is dated `asOf`. */
@@ -196,7 +215,13 @@ const rate = (part: number, whole: number): number | null => (whole > 0 ? Number
 /** Each cohort's figure and the total's, in cents: the total rounded once, the cohorts by largest remainder so that they add up to it. */
 function centsOf(parts: readonly number[], unitsPerCent: number): { parts: number[]; total: number } {
   const total = Math.round(parts.reduce((s, p) => s + p, 0) / unitsPerCent);
-  return { parts: apportionRounded(parts.map((p) => p / unitsPerCent), total), total };
+  return {
+    parts: apportionRounded(
+      parts.map((p) => p / unitsPerCent),
+      total,
+    ),
+    total,
+  };
 }
 
 function cohort(name: string, s: Sums, money: Record<MoneyField, number>): Cohort {
@@ -250,7 +275,15 @@ export function cohortReport(entries: readonly CohortNote[], g: Grouping, asOf: 
   }
   const names = [...groups.keys()].sort(order(g));
   const sums = names.map((k) => groups.get(k)!);
-  const money = Object.fromEntries(Object.entries(MONEY_FIELDS).map(([f, per]) => [f, centsOf(sums.map((s) => s[f as MoneyField]), per)])) as Record<MoneyField, { parts: number[]; total: number }>;
+  const money = Object.fromEntries(
+    Object.entries(MONEY_FIELDS).map(([f, per]) => [
+      f,
+      centsOf(
+        sums.map((s) => s[f as MoneyField]),
+        per,
+      ),
+    ]),
+  ) as Record<MoneyField, { parts: number[]; total: number }>;
   const moneyOf = (i: number | 'total'): Record<MoneyField, number> =>
     Object.fromEntries(Object.entries(money).map(([f, c]) => [f, i === 'total' ? c.total : c.parts[i]!])) as Record<MoneyField, number>;
   return {

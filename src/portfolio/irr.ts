@@ -26,7 +26,8 @@ const MAX_ITERATIONS = 200;
 function normalise(flows: readonly Flow[]): Flow[] {
   const byTime = new Map<number, number>();
   for (const f of flows) {
-    if (!Number.isFinite(f.at) || !Number.isFinite(f.amount)) throw new RangeError(`cash flow ${f.amount} at ${f.at} is not a finite number`);
+    if (!Number.isFinite(f.at) || !Number.isFinite(f.amount))
+      throw new RangeError(`cash flow ${f.amount} at ${f.at} is not a finite number`);
     byTime.set(f.at, (byTime.get(f.at) ?? 0) + f.amount);
   }
   const merged = [...byTime].filter(([, a]) => a !== 0).sort((a, b) => a[0] - b[0]);
@@ -57,7 +58,8 @@ const percent = (x: number): string => `${((Math.exp(x) - 1) * 100).toFixed(2)}%
 export function irr(flows: readonly Flow[], per = 'a period'): IrrResult {
   const fs = normalise(flows);
   if (!fs.some((f) => f.amount < 0)) return { rate: null, reason: 'no money went out (no purchase among the cash flows)' };
-  if (!fs.some((f) => f.amount > 0)) return { rate: null, reason: 'no money came back and none is expected (every cash flow is an outflow)' };
+  if (!fs.some((f) => f.amount > 0))
+    return { rate: null, reason: 'no money came back and none is expected (every cash flow is an outflow)' };
   const brackets: [number, number][] = [];
   let prevX = X_MIN;
   let prev = presentValue(fs, prevX).value;
@@ -69,7 +71,8 @@ export function irr(flows: readonly Flow[], per = 'a period'): IrrResult {
     prev = v;
   }
   if (prev === 0) brackets.push([prevX, prevX]);
-  if (brackets.length === 0) return { rate: null, reason: `no rate from ${percent(X_MIN)} to ${percent(X_MAX)} ${per} makes the flows' present value zero` };
+  if (brackets.length === 0)
+    return { rate: null, reason: `no rate from ${percent(X_MIN)} to ${percent(X_MAX)} ${per} makes the flows' present value zero` };
   if (brackets.length > 1) {
     const near = brackets.map(([lo, hi]) => percent(refine(fs, lo, hi))).join(', ');
     return { rate: null, reason: `the flows change sign so that several rates fit (about ${near} ${per})` };

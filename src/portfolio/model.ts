@@ -84,7 +84,9 @@ const rounded = (rate: number | null): number | null => (rate === null ? null : 
 
 /** Buckets in a fixed order, every one present, with shares of what was invested; a cancelled note counts as a note, never as money. */
 function buckets(names: readonly string[], notes: readonly NoteAt[], key: (n: NoteAt) => string): Record<string, Bucket> {
-  const out = new Map<string, { notes: number; invested: number; outstanding: number }>(names.map((k) => [k, { notes: 0, invested: 0, outstanding: 0 }]));
+  const out = new Map<string, { notes: number; invested: number; outstanding: number }>(
+    names.map((k) => [k, { notes: 0, invested: 0, outstanding: 0 }]),
+  );
   let total = 0;
   for (const n of notes) {
     const k = key(n);
@@ -96,9 +98,17 @@ function buckets(names: readonly string[], notes: readonly NoteAt[], key: (n: No
     total += cost;
     out.set(k, b);
   }
-  return Object.fromEntries([...out].map(([k, b]) => [k, {
-    notes: b.notes, invested: round(b.invested / 10_000), outstanding_principal: round(b.outstanding / 10_000), share: total > 0 ? round(b.invested / total, 4) : 0,
-  }]));
+  return Object.fromEntries(
+    [...out].map(([k, b]) => [
+      k,
+      {
+        notes: b.notes,
+        invested: round(b.invested / 10_000),
+        outstanding_principal: round(b.outstanding / 10_000),
+        share: total > 0 ? round(b.invested / total, 4) : 0,
+      },
+    ]),
+  );
 }
 
 /** Notes with no payments to read: each one's flows rebuilt from its loan's schedule. */
@@ -109,8 +119,10 @@ export function rebuiltLedgers(notes: readonly Note[]): NoteLedger[] {
 /** The account's figures today. */
 function accountFigures(account: Account, outstanding: number): { value: number; cash: number; pending: number } {
   const cash = toNumber(account.available_cash_balance) ?? 0;
-  const pending = ['pending_investments_primary_market', 'pending_investments_secondary_market', 'pending_quick_invest_orders']
-    .reduce((s, k) => s + (toNumber(account[k]) ?? 0), 0);
+  const pending = ['pending_investments_primary_market', 'pending_investments_secondary_market', 'pending_quick_invest_orders'].reduce(
+    (s, k) => s + (toNumber(account[k]) ?? 0),
+    0,
+  );
   return { value: round(toNumber(account.total_account_value) ?? cash + pending + outstanding), cash, pending: round(pending) };
 }
 
@@ -120,11 +132,18 @@ function accountFigures(account: Account, outstanding: number): { value: number;
  * the notes bought by then, what their rows had brought and left outstanding, their status then; the
  * account's own figures only when `cut` is today.
  */
-export function portfolioReport(account: Account, notes: readonly Note[], today: number, cut = today, ledgers = rebuiltLedgers(notes)): Portfolio {
+export function portfolioReport(
+  account: Account,
+  notes: readonly Note[],
+  today: number,
+  cut = today,
+  ledgers = rebuiltLedgers(notes),
+): Portfolio {
   const f = flowsAt(ledgers, today, cut);
   const held = f.notes;
   const outstanding = held.reduce((s, n) => s + toUnits(n.outstanding), 0) / 10_000;
-  const invested = held.reduce((s, n) => (n.state.bucket === 'cancelled' ? s : s + toUnits(n.ledger.note.note_ownership_amount)), 0) / 10_000;
+  const invested =
+    held.reduce((s, n) => (n.state.bucket === 'cancelled' ? s : s + toUnits(n.ledger.note.note_ownership_amount)), 0) / 10_000;
   const past = cut < today;
   const acct = past ? null : accountFigures(account, outstanding);
   const realised = annualisedReturn(f.realised);

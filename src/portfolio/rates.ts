@@ -14,7 +14,8 @@ const DAY = 86_400_000;
 export const DAYS_PER_YEAR = 365;
 
 /** The method, as the JSON names it beside the rates. */
-export const RETURN_METHOD = 'effective annual rate by calendar-day XIRR: the r with sum of a_i*(1+r)^(-d_i/365) = 0, d_i days from the first flow';
+export const RETURN_METHOD =
+  'effective annual rate by calendar-day XIRR: the r with sum of a_i*(1+r)^(-d_i/365) = 0, d_i days from the first flow';
 
 /** A rate, or null and why there is none. */
 export interface Rate {
@@ -26,13 +27,19 @@ export interface Rate {
 export function annualisedReturn(flows: readonly DatedFlow[]): Rate {
   if (flows.length === 0) return { rate: null, reason: 'no notes' };
   const origin = Math.min(...flows.map((f) => f.day));
-  return irr(flows.map((f) => ({ at: (f.day - origin) / DAY / DAYS_PER_YEAR, amount: f.amount })), 'a year');
+  return irr(
+    flows.map((f) => ({ at: (f.day - origin) / DAY / DAYS_PER_YEAR, amount: f.amount })),
+    'a year',
+  );
 }
 
 /** The same flows' nominal annual rate: twelve times the IRR per calendar month (as loan rates and lender yields are quoted). */
 export function nominalReturn(flows: readonly DatedFlow[]): Rate {
   if (flows.length === 0) return { rate: null, reason: 'no notes' };
   const origin = Math.min(...flows.map((f) => f.day));
-  const monthly = irr(flows.map((f) => ({ at: monthsBetween(origin, f.day), amount: f.amount })), 'a month');
+  const monthly = irr(
+    flows.map((f) => ({ at: monthsBetween(origin, f.day), amount: f.amount })),
+    'a month',
+  );
   return monthly.rate === null ? monthly : { rate: monthly.rate * 12, reason: null };
 }

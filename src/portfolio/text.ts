@@ -8,9 +8,16 @@ import type { Bucket, Portfolio } from './model.js';
 
 /** How buckets are named in text. */
 export const STATUS_LABELS: Readonly<Record<StatusBucket, string>> = {
-  current: 'current', late_1_15: '1–15 days late', late_16_30: '16–30 days late', late_31_120: '31–120 days late',
-  late_over_120: 'over 120 days late', charged_off: 'charged off', defaulted: 'defaulted', paid_in_full: 'paid in full',
-  pending: 'not yet originated', cancelled: 'cancelled',
+  current: 'current',
+  late_1_15: '1–15 days late',
+  late_16_30: '16–30 days late',
+  late_31_120: '31–120 days late',
+  late_over_120: 'over 120 days late',
+  charged_off: 'charged off',
+  defaulted: 'defaulted',
+  paid_in_full: 'paid in full',
+  pending: 'not yet originated',
+  cancelled: 'cancelled',
 };
 
 const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -31,7 +38,8 @@ function rateText(rate: number | null, reason: string | null, nominal: number | 
 /** Where the notes' flows and days past due came from: the payments, the schedule, the marketplace. */
 function sourceText(p: Portfolio): string {
   const rebuilt = p.notes_rebuilt === 0 ? '' : `; ${p.notes_rebuilt} without payment rows rebuilt from their loan's schedule`;
-  const late = p.days_past_due_from_payments === 0 ? '' : `; days past due of ${p.days_past_due_from_payments} re-derived from their payment rows`;
+  const late =
+    p.days_past_due_from_payments === 0 ? '' : `; days past due of ${p.days_past_due_from_payments} re-derived from their payment rows`;
   return `${p.notes_from_payments} note(s) from their payments${rebuilt}${late}`;
 }
 
@@ -54,9 +62,14 @@ export interface TextOptions {
 function split(title: string, buckets: Record<string, Bucket>, label: (k: string) => string, o: TextOptions): string[] {
   const rows = Object.entries(buckets).filter(([, b]) => b.notes > 0);
   if (rows.length === 0) return [];
-  const text = (b: Bucket): string => `${money(b.invested)}  ${pct(b.share).padStart(6)}  ${String(b.notes).padStart(5)} notes  ${money(b.outstanding_principal)} outstanding`;
+  const text = (b: Bucket): string =>
+    `${money(b.invested)}  ${pct(b.share).padStart(6)}  ${String(b.notes).padStart(5)} notes  ${money(b.outstanding_principal)} outstanding`;
   const lines = o.bars
-    ? barLines(rows.map(([k, b]) => ({ label: label(k), value: b.invested, text: text(b) })), o.width, o.paint)
+    ? barLines(
+        rows.map(([k, b]) => ({ label: label(k), value: b.invested, text: text(b) })),
+        o.width,
+        o.paint,
+      )
     : rows.map(([k, b]) => `${label(k).padEnd(Math.max(18, ...rows.map(([r]) => label(r).length + 2)))}${text(b)}`);
   return ['', `${title} (invested, share, notes, outstanding principal)`, ...lines.map((l) => `  ${l}`)];
 }
@@ -82,7 +95,9 @@ export function portfolioLines(p: Portfolio, o: TextOptions): string[] {
   const width = Math.max(...figures.map(([k]) => k.length));
   return [
     ...figures.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-    ...(p.by_status === null ? ['', `by status: n/a (${p.by_status_reason})`] : split('by status', p.by_status, (k) => STATUS_LABELS[k as StatusBucket] ?? k, o)),
+    ...(p.by_status === null
+      ? ['', `by status: n/a (${p.by_status_reason})`]
+      : split('by status', p.by_status, (k) => STATUS_LABELS[k as StatusBucket] ?? k, o)),
     ...split('by rating', p.by_rating, (k) => k, o),
   ];
 }

@@ -14,8 +14,14 @@ process.env.MKT_MOCK_CHECK_ANSWERS = log;
 
 afterAll(() => {
   if (!existsSync(log)) return;
-  const lines = readFileSync(log, 'utf8').trim().split('\n').filter((l) => l !== '');
+  const lines = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '');
   if (lines.length === 0) return;
-  const shown = lines.slice(0, 20).map((l) => `  ${l}`).join('\n');
+  const shown = lines
+    .slice(0, 20)
+    .map((l) => `  ${l}`)
+    .join('\n');
   throw new Error(`the mock sent ${lines.length} answer(s) that do not match its OpenAPI document (${log}):\n${shown}`);
 });

@@ -15,14 +15,21 @@ const keytar = (await import('@github/keytar')).default;
 const out = {};
 const home = process.env.HOME;
 const env = {
-  PATH: process.env.PATH, HOME: home, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
-  XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR, XDG_DATA_HOME: process.env.XDG_DATA_HOME,
-  MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'),
+  PATH: process.env.PATH,
+  HOME: home,
+  DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+  XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+  XDG_DATA_HOME: process.env.XDG_DATA_HOME,
+  MKT_CONFIG_DIR: join(home, 'config'),
+  MKT_STATE_DIR: join(home, 'state'),
 };
 
 function mkt(args, extra = {}, onStderr) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/mkt.cjs'), ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin/mkt.cjs'), ...args], {
+      env: { ...env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -37,7 +37,11 @@ export async function startLoginMock(options: Partial<MockOptions> = {}): Promis
   // No MKT_ACCESS_TOKEN here: these tests prove what the stored credentials do on their own.
   const env = { MKT_ROOT_URL: mock.origin };
   return {
-    ...mock, env, clientId, secret, redirectUri,
+    ...mock,
+    env,
+    clientId,
+    secret,
+    redirectUri,
     loginEnv: { ...env, MKT_CLIENT_ID: clientId, MKT_REDIRECT_URI: redirectUri },
   };
 }
@@ -73,11 +77,18 @@ export interface LoginSpawn {
 }
 
 /** Spawns `mkt login …args` (with --no-browser unless told) and watches stderr for the URL. */
-export function spawnLogin(home: string, env: Record<string, string>, args: string[] = [], timeoutMs = 25_000, how: LoginSpawn = {}): RunningLogin {
+export function spawnLogin(
+  home: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  timeoutMs = 25_000,
+  how: LoginSpawn = {},
+): RunningLogin {
   const verbose = args.includes('--verbose') ? ['--verbose'] : [];
   const rest = args.filter((a) => a !== '--verbose');
   const child = spawn(process.execPath, [BIN, ...verbose, 'login', ...(how.browser ? [] : ['--no-browser']), ...rest], {
-    env: mktEnv(home, env), stdio: [how.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: mktEnv(home, env),
+    stdio: [how.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -92,11 +103,13 @@ export function spawnLogin(home: string, env: Record<string, string>, args: stri
     if (m) gotUrl(m[1]!);
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const done = new Promise<RunResult>((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    noUrl(new Error(`mkt login ended (${code}) without printing a URL:\n${stderr}`));
-    resolve({ code, stdout, stderr });
-  }));
+  const done = new Promise<RunResult>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      noUrl(new Error(`mkt login ended (${code}) without printing a URL:\n${stderr}`));
+      resolve({ code, stdout, stderr });
+    }),
+  );
   return { child, url, done, stderr: () => stderr };
 }
 

@@ -21,12 +21,17 @@ export async function smallServer(options: Partial<MockOptions> = {}): Promise<{
 }
 
 /** POSTs a form to the token endpoint of `app` and returns status and JSON body. */
-export async function postToken(app: MockApp, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const response = await app.handle(new Request(`${ORIGIN}/v1/security/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams(fields).toString(),
-  }));
+export async function postToken(
+  app: MockApp,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await app.handle(
+    new Request(`${ORIGIN}/v1/security/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
   return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
 }
 
@@ -37,7 +42,12 @@ export function grantKey(app: MockApp, accountId = 'alice-1', access: Access = '
 
 /** Exchanges an auth key for tokens with the demo client's credentials. */
 export async function exchangeKey(app: MockApp, authKey: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  return postToken(app, { grant_type: 'authorization_key', client_id: DEMO_CLIENT.clientId, client_secret: DEMO_CLIENT.secret, auth_key: authKey });
+  return postToken(app, {
+    grant_type: 'authorization_key',
+    client_id: DEMO_CLIENT.clientId,
+    client_secret: DEMO_CLIENT.secret,
+    auth_key: authKey,
+  });
 }
 
 /** GETs `path` of `app` with an optional bearer token. */

@@ -50,7 +50,9 @@ export class FakeMarket implements OrdersApi {
 
   private place(bids: BidRequest[]): Order {
     const order: Order = {
-      order_id: `o${this.orders.length + 1}`, order_date: '2026-06-01', order_status: 'IN_PROGRESS',
+      order_id: `o${this.orders.length + 1}`,
+      order_date: '2026-06-01',
+      order_status: 'IN_PROGRESS',
       bid_requests: bids.map((b): Bid => ({ ...b, bid_status: 'PENDING' })),
     };
     this.orders.push(order);
@@ -120,14 +122,20 @@ export class FakeMarket implements OrdersApi {
  * A desk over fakes; `lock` records that it was held and may refuse; `deps` replaces any collaborator;
  * `on` shares the clock and marketplace of another setup (another run, another address).
  */
-export function setup(opts: { busy?: boolean; deps?: Partial<DeskDeps>; on?: { clock: ReturnType<typeof fakeClock>; api: FakeMarket } } = {}) {
+export function setup(
+  opts: { busy?: boolean; deps?: Partial<DeskDeps>; on?: { clock: ReturnType<typeof fakeClock>; api: FakeMarket } } = {},
+) {
   const clock = opts.on?.clock ?? fakeClock();
   const api = opts.on?.api ?? new FakeMarket(clock);
   const journal = new MemoryJournal();
   const lines: string[] = [];
   const lock = { held: false, taken: 0 };
   const desk = new OrderDesk({
-    api, journal, clock, market: MARKET, info: (l) => lines.push(l),
+    api,
+    journal,
+    clock,
+    market: MARKET,
+    info: (l) => lines.push(l),
     lock: async (fn) => {
       if (opts.busy) throw new CliError('another mkt order submit is running', EXIT.USAGE);
       lock.taken++;
@@ -143,9 +151,14 @@ export function setup(opts: { busy?: boolean; deps?: Partial<DeskDeps>; on?: { c
   return { api, journal, clock, lines, lock, desk };
 }
 
-export const bidsOn = (ids: number[], amount = 25): DeskBid[] => ids.map((listing_id, i) => ({ listing_id, bid_amount: amount, line: i + 2 }));
+export const bidsOn = (ids: number[], amount = 25): DeskBid[] =>
+  ids.map((listing_id, i) => ({ listing_id, bid_amount: amount, line: i + 2 }));
 export const range = (n: number, from = 1000): number[] => Array.from({ length: n }, (_, i) => from + i);
-export const failure = (p: Promise<unknown>): Promise<CliError> => p.then(() => expect.fail('expected a failure'), (e: unknown) => {
-  expect(e).toBeInstanceOf(CliError);
-  return e as CliError;
-});
+export const failure = (p: Promise<unknown>): Promise<CliError> =>
+  p.then(
+    () => expect.fail('expected a failure'),
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(CliError);
+      return e as CliError;
+    },
+  );

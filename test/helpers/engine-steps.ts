@@ -22,7 +22,14 @@ const amount = fc.oneof(
 
 /** A random step. */
 export const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(STEP_ACCOUNTS.length - 1), picks: fc.array(fc.record({ listing: fc.nat(10_000), amount }), { minLength: 1, maxLength: 4 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      account: fc.nat(STEP_ACCOUNTS.length - 1),
+      picks: fc.array(fc.record({ listing: fc.nat(10_000), amount }), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 6 * 24 * 60 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },
@@ -33,10 +40,13 @@ export async function takeStep(app: MockApp, tokens: readonly string[], s: Step)
   const store = app.ctx.store;
   // Pick among listings that exist now: active ones mostly, any listing sometimes (ended, originated, whole).
   const active = store.listings.filter((l) => l.listing_status === 2);
-  const choose = (i: number) => (i % 5 === 0 ? store.listings[i % store.listings.length]! : active[i % active.length] ?? store.listings[0]!);
+  const choose = (i: number) =>
+    i % 5 === 0 ? store.listings[i % store.listings.length]! : (active[i % active.length] ?? store.listings[0]!);
   if (s.kind === 'order') {
     const once = new Set<number>();
-    const bids = s.picks.map((p) => ({ listing_id: choose(p.listing).listing_number, bid_amount: p.amount })).filter((b) => !once.has(b.listing_id) && once.add(b.listing_id));
+    const bids = s.picks
+      .map((p) => ({ listing_id: choose(p.listing).listing_number, bid_amount: p.amount }))
+      .filter((b) => !once.has(b.listing_id) && once.add(b.listing_id));
     const ledger = store.ledger.length;
     const orders = store.orders.size;
     const res = await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body: { bid_requests: bids } });

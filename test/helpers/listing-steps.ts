@@ -20,7 +20,16 @@ export type Step =
 
 /** A random step, orders the most likely. */
 export const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), account: fc.nat(ACCOUNTS.length - 1), listing: fc.nat(10_000), amount: fc.integer({ min: 25, max: 2000 }), whole: fc.nat(4).map((n) => n === 0) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      account: fc.nat(ACCOUNTS.length - 1),
+      listing: fc.nat(10_000),
+      amount: fc.integer({ min: 25, max: 2000 }),
+      whole: fc.nat(4).map((n) => n === 0),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 6 * 24 * 60 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('process' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), listing: fc.nat(10_000) }) },

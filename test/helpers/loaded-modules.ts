@@ -44,7 +44,10 @@ export function moduleNames(line: string): string[] {
  * Runs mkt with the recorder (record-modules.mjs): its result, the names of what it loaded, the bundle
  * files among them, and Node's own modules it loaded (`http2`).
  */
-export async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ result: RunResult; modules: string[]; bundles: string[]; builtins: string[] }> {
+export async function loadedBy(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ result: RunResult; modules: string[]; bundles: string[]; builtins: string[] }> {
   const home = tempHome();
   const out = resolve(home, 'modules.txt');
   const result = await runMkt(args, { home, env: { ...env, MKT_RECORD_MODULES: out }, nodeArgs: ['--import', RECORDER] });

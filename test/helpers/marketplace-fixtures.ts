@@ -29,12 +29,22 @@ export interface FixtureChoice {
 
 /** The newest answers: the Python client's (2023-2025), the Go client's order status (the only GET of one order). */
 export const NEWEST: FixtureChoice = {
-  account: 'python-account-2023.json', notes: 'python-notes.json', loans: 'python-loans.json', payments: 'python-payments.json',
-  orders: 'python-orders-list.json', order: 'go-order-status.json', orderCreate: 'python-order-create.json', listings: 'python-listings-search.json',
+  account: 'python-account-2023.json',
+  notes: 'python-notes.json',
+  loans: 'python-loans.json',
+  payments: 'python-payments.json',
+  orders: 'python-orders-list.json',
+  order: 'go-order-status.json',
+  orderCreate: 'python-order-create.json',
+  listings: 'python-listings-search.json',
 };
 /** The oldest answers: the Go client's (2015), with the Python answers where the Go client has none. */
 export const OLDEST: FixtureChoice = {
-  ...NEWEST, account: 'go-account-2015.json', notes: 'go-notes.json', listings: 'go-search.json', orderCreate: 'go-order-create.json',
+  ...NEWEST,
+  account: 'go-account-2015.json',
+  notes: 'go-notes.json',
+  listings: 'go-search.json',
+  orderCreate: 'go-order-create.json',
 };
 
 /** One request the server saw. */
@@ -99,7 +109,10 @@ export async function startFixtureServer(choice: FixtureChoice = NEWEST): Promis
     requests.push(seen);
     req.resume();
     req.on('end', () => {
-      const a = answer(choice, seen) ?? { status: 404, body: { code: 'NOT_FOUND', message: `${seen.method} ${seen.path} is not a route of the fixture server` } };
+      const a = answer(choice, seen) ?? {
+        status: 404,
+        body: { code: 'NOT_FOUND', message: `${seen.method} ${seen.path} is not a route of the fixture server` },
+      };
       res.writeHead(a.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(a.body));
     });

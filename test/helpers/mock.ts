@@ -40,11 +40,21 @@ export async function startMock(options: Partial<MockOptions> = {}): Promise<Tes
 }
 
 /** Puts a live access token for `accountId` straight into the mock's store (no OAuth round trip) and returns it. */
-export function issueTestToken(app: MockApp, accountId = 'alice-1', scopes: readonly string[] = READ_WRITE_SCOPES, ttlMs = 3_599_000): string {
+export function issueTestToken(
+  app: MockApp,
+  accountId = 'alice-1',
+  scopes: readonly string[] = READ_WRITE_SCOPES,
+  ttlMs = 3_599_000,
+): string {
   const value = `test-${accountId}-${Math.random().toString(36).slice(2)}`;
   app.ctx.store.tokens.set(value, {
-    value, kind: 'access', clientId: 'mkt-demo', accountId, scopes: [...scopes],
-    expiresAt: app.ctx.clock.now() + ttlMs, authKey: 'test',
+    value,
+    kind: 'access',
+    clientId: 'mkt-demo',
+    accountId,
+    scopes: [...scopes],
+    expiresAt: app.ctx.clock.now() + ttlMs,
+    authKey: 'test',
   });
   return value;
 }

@@ -3,7 +3,7 @@
  * undici would normalise or refuse `//x/…`, `http://…` absolute forms and `..` segments), and a bare
  * socket for bytes even node:http will not send.
  */
-import type { Agent} from 'node:http';
+import type { Agent } from 'node:http';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 
@@ -26,12 +26,15 @@ export interface RawRequest {
 /** Sends one request through node:http (keep-alive when `agent` is one); rejects after 10 s. */
 export function rawRequest(port: number, req: RawRequest, agent?: Agent): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.target, headers: req.headers, agent, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const r = request(
+      { host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.target, headers: req.headers, agent, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     r.on('timeout', () => r.destroy(new Error(`no answer to ${req.method ?? 'GET'} ${req.target} in 10 s`)));
     r.on('error', reject);
     r.end(req.body);

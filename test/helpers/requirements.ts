@@ -47,7 +47,9 @@ function probe(req: Requirement): string | null {
     case 'libsecret': {
       // Loading the real binding is the one test that cannot be fooled by a library under another name.
       const r = spawnSync(process.execPath, ['-e', "require('@github/keytar')"], { cwd: ROOT, encoding: 'utf8' });
-      return r.status === 0 ? null : `the keychain binding does not load (${(r.stderr.match(/\w[^\n]*\.so[^\n]*/)?.[0] ?? r.stderr.trim().split('\n')[0] ?? 'unknown').slice(0, 160)})`;
+      return r.status === 0
+        ? null
+        : `the keychain binding does not load (${(r.stderr.match(/\w[^\n]*\.so[^\n]*/)?.[0] ?? r.stderr.trim().split('\n')[0] ?? 'unknown').slice(0, 160)})`;
     }
     case 'tmux':
       return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 ? null : 'tmux is not installed';
@@ -56,9 +58,13 @@ function probe(req: Requirement): string | null {
 
 /** The requirements MKT_TEST_PRETEND_MISSING names; an unknown name is an error, not silently ignored. */
 export function pretendedMissing(env: Env): Set<Requirement> {
-  const names = (env.MKT_TEST_PRETEND_MISSING ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (env.MKT_TEST_PRETEND_MISSING ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
-    if (!(n in PACKAGES)) throw new Error(`MKT_TEST_PRETEND_MISSING: unknown requirement '${n}' (known: ${Object.keys(PACKAGES).join(', ')})`);
+    if (!(n in PACKAGES))
+      throw new Error(`MKT_TEST_PRETEND_MISSING: unknown requirement '${n}' (known: ${Object.keys(PACKAGES).join(', ')})`);
   }
   return new Set(names as Requirement[]);
 }
@@ -70,7 +76,11 @@ export function isCi(env: Env): boolean {
 }
 
 /** The reasons each of `reqs` is missing (empty when all are there). */
-export function missingRequirements(reqs: Requirement[], env: Env = process.env, check: (r: Requirement) => string | null = probe): string[] {
+export function missingRequirements(
+  reqs: Requirement[],
+  env: Env = process.env,
+  check: (r: Requirement) => string | null = probe,
+): string[] {
   const pretend = pretendedMissing(env);
   return reqs.flatMap((r) => {
     const why = pretend.has(r) ? 'pretended missing by MKT_TEST_PRETEND_MISSING' : check(r);
@@ -87,7 +97,9 @@ export function skipUnless(what: string, reqs: Requirement[], env: Env = process
   if (missing.length === 0) return false;
   const install = `apt install ${[...new Set(reqs.map((r) => PACKAGES[r]))].join(' ')}`;
   if (isCi(env)) {
-    throw new Error(`CI is set, so ${what} must run, but it needs what this machine lacks: ${missing.join('; ')} (.ci/run installs it: ${install})`);
+    throw new Error(
+      `CI is set, so ${what} must run, but it needs what this machine lacks: ${missing.join('; ')} (.ci/run installs it: ${install})`,
+    );
   }
   console.warn(`skipping ${what}: ${missing.join('; ')} (${install}; under CI this is a failure)`);
   return true;

@@ -51,7 +51,12 @@ export function serveMock(args: string[], timeoutMs = 15_000, env: Readonly<Reco
 export async function aliceToken(origin: string): Promise<string> {
   const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=t`, { redirect: 'manual' });
   const key = new URL(res.headers.get('location')!).searchParams.get('auth_key')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: 'mkt-demo', client_secret: 'mkt-demo-secret', auth_key: key });
+  const form = new URLSearchParams({
+    grant_type: 'authorization_key',
+    client_id: 'mkt-demo',
+    client_secret: 'mkt-demo-secret',
+    auth_key: key,
+  });
   const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
   return ((await tok.json()) as { access_token: string }).access_token;
 }

@@ -26,13 +26,16 @@ export async function startReceiver(statuses: Answer[] = [204]): Promise<Receive
   const waiters: { n: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => {
-      const answer = statuses[Math.min(got.length, statuses.length - 1)]!;
-      got.push({ headers: req.headers, body });
-      for (const w of waiters.filter((x) => got.length >= x.n)) w.resolve();
-      if (typeof answer === 'number') res.writeHead(answer).end();
-      else if (answer !== 'hang') setTimeout(() => res.writeHead(answer.status).end(), answer.afterMs);
-    });
+    req
+      .setEncoding('utf8')
+      .on('data', (d: string) => (body += d))
+      .on('end', () => {
+        const answer = statuses[Math.min(got.length, statuses.length - 1)]!;
+        got.push({ headers: req.headers, body });
+        for (const w of waiters.filter((x) => got.length >= x.n)) w.resolve();
+        if (typeof answer === 'number') res.writeHead(answer).end();
+        else if (answer !== 'hang') setTimeout(() => res.writeHead(answer.status).end(), answer.afterMs);
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -43,13 +46,20 @@ export async function startReceiver(statuses: Answer[] = [204]): Promise<Receive
       if (got.length >= n) return Promise.resolve(got);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the receiver got ${got.length} of ${n} requests`)), timeoutMs);
-        waiters.push({ n, resolve: () => { clearTimeout(timer); resolve(got); } });
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(got);
+          },
+        });
       });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

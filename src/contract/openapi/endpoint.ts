@@ -62,17 +62,27 @@ export const html = (description: string): Answer => ({ description, html: true 
 export const redirect = (description: string): Answer => ({ description, redirect: true });
 
 /** A path parameter. */
-export const pathParam = (name: string, schema: TSchema | Record<string, unknown>, description: string): Parameter => (
-  { name, in: 'path', required: true, schema, description }
-);
+export const pathParam = (name: string, schema: TSchema | Record<string, unknown>, description: string): Parameter => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+  description,
+});
 /** A query parameter. */
-export const queryParam = (name: string, schema: TSchema | Record<string, unknown>, description: string): Parameter => (
-  { name, in: 'query', schema, description }
-);
+export const queryParam = (name: string, schema: TSchema | Record<string, unknown>, description: string): Parameter => ({
+  name,
+  in: 'query',
+  schema,
+  description,
+});
 
 /** `sort_by`: clauses of a field, optionally `asc` or `desc`, joined by commas. */
 export function sortByParam(fields: Iterable<string>, fallback: string): Parameter {
   const names = [...fields];
-  return queryParam('sort_by', { type: 'string', examples: [`${names[0]} desc`] },
-    `A field, a space and asc or desc; several clauses joined by commas. Default: ${fallback}. Fields: ${names.join(', ')}.`);
+  return queryParam(
+    'sort_by',
+    { type: 'string', examples: [`${names[0]} desc`] },
+    `A field, a space and asc or desc; several clauses joined by commas. Default: ${fallback}. Fields: ${names.join(', ')}.`,
+  );
 }

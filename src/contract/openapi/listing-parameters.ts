@@ -17,10 +17,18 @@ function rangeBound(f: ListingField, end: 'min' | 'max'): Parameter {
   const name = `${f.name}_${end}`;
   const word = end === 'min' ? 'At least' : 'At most';
   if (f.type === 'date' || f.type === 'datetime') {
-    return queryParam(name, FILTER_DATE, `${word} this ${f.name} (${FILTER_DATE_FORMS}; a day bound covers the whole day). ${f.description}`);
+    return queryParam(
+      name,
+      FILTER_DATE,
+      `${word} this ${f.name} (${FILTER_DATE_FORMS}; a day bound covers the whole day). ${f.description}`,
+    );
   }
   const floor = rangeFloor(resolveFilterParam(name)!);
-  return queryParam(name, { type: f.type === 'integer' ? 'integer' : 'number', minimum: floor }, `${word} this ${f.name}. ${f.description}`);
+  return queryParam(
+    name,
+    { type: f.type === 'integer' ? 'integer' : 'number', minimum: floor },
+    `${word} this ${f.name}. ${f.description}`,
+  );
 }
 
 function multivalue(f: ListingField): Parameter {
@@ -30,7 +38,11 @@ function multivalue(f: ListingField): Parameter {
   if (allowed) items.enum = f.type === 'integer' ? allowed.map(Number) : [...allowed, ...aliases.map(([alias]) => alias)];
   const also = aliases.map(([alias, value]) => ` ${alias} is read as ${value}.`).join('');
   return {
-    name: f.name, in: 'query', style: 'form', explode: false, schema: { type: 'array', items, minItems: 1 },
+    name: f.name,
+    in: 'query',
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items, minItems: 1 },
     description: `Any of these values, comma-separated${allowed && f.type !== 'integer' ? ' (matched without regard to case)' : ''}.${also} ${f.description}`,
   };
 }
@@ -47,26 +59,33 @@ function filterParameters(): Parameter[] {
     const floor = Math.min(e.min, e.special?.value ?? e.min);
     const special = e.special ? `; ${e.special.value} means ${e.special.meaning}` : '';
     for (const end of ['min', 'max'] as const) {
-      out.push(queryParam(`${e.short}_${end}`, { type: 'integer', minimum: floor, maximum: e.max },
-        `${end === 'min' ? 'At least' : 'At most'} this ${e.long} of the indexed bureau2 values (${e.units}, ${e.min} to ${e.max}${special}).`));
+      out.push(
+        queryParam(
+          `${e.short}_${end}`,
+          { type: 'integer', minimum: floor, maximum: e.max },
+          `${end === 'min' ? 'At least' : 'At most'} this ${e.long} of the indexed bureau2 values (${e.units}, ${e.min} to ${e.max}${special}).`,
+        ),
+      );
     }
   }
   return out;
 }
 
-const bool = (name: string, fallback: string, description: string): Parameter => (
-  queryParam(name, { type: 'boolean' }, `${description} Default: ${fallback}.`)
-);
+const bool = (name: string, fallback: string, description: string): Parameter =>
+  queryParam(name, { type: 'boolean' }, `${description} Default: ${fallback}.`);
 
 /** Every parameter of the listings search but offset and limit (the builder adds those from its page bounds). */
 export function listingSearchParameters(): Parameter[] {
   return [
     {
-      name: 'include_credit_bureau_values', in: 'query', style: 'form', explode: false,
+      name: 'include_credit_bureau_values',
+      in: 'query',
+      style: 'form',
+      explode: false,
       schema: { type: 'array', items: { type: 'string', enum: ['bureau1', 'bureau2'] }, minItems: 1 },
       description: 'Adds the named bureau object(s): bureau1, bureau2 or both, comma-separated.',
     },
-    bool('biddable', 'true', 'true: active listings; false: originated listings (the caller\'s, unless listing_number names them).'),
+    bool('biddable', 'true', "true: active listings; false: originated listings (the caller's, unless listing_number names them)."),
     bool('invested', 'none', 'true: listings the caller invested in; false: the others.'),
     bool('whole_loan', 'false', 'true: whole-loan listings only.'),
     bool('exclude_co_borrower_application', 'false', 'true removes co-borrower listings.'),
