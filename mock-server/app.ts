@@ -29,7 +29,8 @@ import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
 import type { AnswerChecker } from './http/answer-check.js';
 import { asResponse, RouteHandler, type Answer, type RequestHead } from './route-helper/route.js';
-import { keepsBody, mockRequestLogHost, RequestLog } from './request-log/request-log.js';
+import { mockRequestLogHost } from './request-log/mock-host.js';
+import { keepsBody, RequestLog } from './request-log/request-log.js';
 import { normaliseTarget } from './http/request-target.js';
 import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
 

@@ -6,7 +6,8 @@ type Order = PlacedOrder & { bid_requests: Bid[] };
 import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
-import { OrderDesk, type OrdersApi } from '../src/orders/desk.js';
+import { OrderDesk } from '../src/orders/desk.js';
+import { type OrdersApi } from '../src/orders/desk-api.js';
 import { MemoryJournal } from './helpers/memory-journal.js';
 import { marketplaceKey } from '../src/orders/marketplace.js';
 

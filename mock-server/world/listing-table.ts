@@ -25,6 +25,7 @@ import {
   codeOf,
   firstNumberColumn,
   holds,
+  grown,
   intData,
   intObjectKeys,
   keyWidth,
@@ -240,14 +241,6 @@ function makeTable(later: readonly string[], market: readonly string[] | null): 
     enumerable: false,
   });
   return t;
-}
-
-type TypedData = Int8Array | Int16Array | Int32Array | Float64Array | Uint16Array | Uint8Array | Uint32Array;
-
-function grown<A extends TypedData>(a: A, n: number): A {
-  const next = new (a.constructor as new (n: number) => A)(n);
-  next.set(a);
-  return next;
 }
 
 function grow(t: Table, capacity: number): void {

@@ -8,7 +8,7 @@ import type { Decision } from '../invest/planner.js';
 import { appendLog, below, digest, hookName, hookUrl, logLine, post, tail, type RunReport } from '../invest/report.js';
 import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
-import type { DeskBid } from '../orders/desk.js';
+import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';

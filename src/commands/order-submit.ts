@@ -5,7 +5,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
 import { readBids } from '../orders/bids-file.js';
-import type { DeskBid } from '../orders/desk.js';
+import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { progressOn, WAIT_COLUMNS, waitLock, waitPlan } from './order-wait.js';
 

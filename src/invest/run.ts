@@ -17,7 +17,7 @@ import { formatDateTime, parseFilterDate } from '../contract/dates.js';
 import { PAGINATION } from '../contract/enums.js';
 import { toNumber, type Bid, type Order } from '../contract/decode.js';
 import { CliError, EXIT } from '../errors.js';
-import type { DeskBid, PlaceOptions, Placement } from '../orders/desk.js';
+import type { DeskBid, PlaceOptions, Placement } from '../orders/desk-api.js';
 import type { ListingHold } from '../orders/journal.js';
 import { candidateFromListing, requestedToday, ruleQuery, type Candidate, type Market, type TakenReason } from './market.js';
 import { noBidReason } from './no-bid-reason.js';

@@ -4,7 +4,8 @@ import { ConnectionError, RejectedError } from '../../src/api/errors.js';
 import type { Bid, BidRequest, PlacedOrder } from '../../src/api/orders.js';
 import type { Clock } from '../../src/clock.js';
 import { CliError, EXIT } from '../../src/errors.js';
-import { OrderDesk, type DeskBid, type DeskDeps, type OrdersApi } from '../../src/orders/desk.js';
+import { OrderDesk } from '../../src/orders/desk.js';
+import { type DeskBid, type DeskDeps, type OrdersApi } from '../../src/orders/desk-api.js';
 import { MemoryJournal } from './memory-journal.js';
 import { marketplaceKey, type Marketplace } from '../../src/orders/marketplace.js';
 
