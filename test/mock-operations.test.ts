@@ -75,8 +75,8 @@ describe('the operation log format, both ways', () => {
     const records: OpRecord[] = [{ t: START, k: 'base', from: 'seed', recipe: RECIPE }, ...oldRecords(listings, validApplicant())];
     writeFileSync(inDir(dir, logName(1)), Buffer.concat([LOG_HEADER, ...records.map((r) => frameRecord(Buffer.from(JSON.stringify(r))))]));
 
-    const world = app({ stateFile: dir });
-    const { store, clock } = world.ctx;
+    const mock = app({ stateFile: dir });
+    const { store, clock } = mock.ctx;
     expect(clock.now()).toBe(START + 9000);
     expect(store.grants.find((g) => g.clientId === 'mkt-demo' && g.accountId === 'alice-1')?.authKey).toBe('KEY-1');
     expect([store.tokens.get('ACCESS-1')?.kind, store.tokens.get('REFRESH-1')?.kind]).toEqual(['access', 'refresh']);
@@ -89,7 +89,7 @@ describe('the operation log format, both ways', () => {
     expect([...store.offerRecords.values()].map((r) => [r.createdAt, r.offers.length > 0])).toEqual([[START + 7000, true]]);
     expect(store.outbox.messages).toEqual([]);
     // The replayed token is the one the client holds.
-    expect((await call(world, 'GET', '/v1/accounts/platform', { token: 'ACCESS-1' })).status).toBe(200);
+    expect((await call(mock, 'GET', '/v1/accounts/platform', { token: 'ACCESS-1' })).status).toBe(200);
   });
 
   test('a log written now is in that same format, field for field and in the same order', async () => {

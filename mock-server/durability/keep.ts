@@ -25,20 +25,20 @@ export interface KeptWorld {
 }
 
 /**
- * The durability of `world`: none without --state; an earlier mock's single state file (kept working as it did);
+ * The durability of `kept`: none without --state; an earlier mock's single state file (kept working as it did);
  * or a --state folder's operation log, whose records `apply` replays (the operations, operations/perform.ts).
  * Not open yet: the engine opens it (Engine.open), and the log is replayed once every route can run (`replay`).
  */
-export function keepWorld(world: KeptWorld, apply: (record: OpRecord, secrets: Secrets) => boolean): Durability {
-  const { engine, options } = world;
+export function keepWorld(kept: KeptWorld, apply: (record: OpRecord, secrets: Secrets) => boolean): Durability {
+  const { engine, options } = kept;
   const host: DurabilityHost = {
     get store() {
-      return world.store;
+      return kept.store;
     },
     set store(s: Store) {
-      world.store = s;
+      kept.store = s;
     },
-    clock: world.clock,
+    clock: kept.clock,
     sync: () => engine.sync(),
     moving: () => engine.moving !== null,
     replaced: () => engine.changed(),

@@ -76,12 +76,12 @@ export function loadFolder(dir: string, repair: boolean): Loaded | null {
     chain.unshift(link);
     const base = records[0] as BaseRecord;
     if (base.k !== 'base') throw new StateFileError(inDir(dir, logName(n)), 'does not begin with its base record');
-    const world = baseWorld(dir, n, base);
-    if (world) {
+    const start = baseWorld(dir, n, base);
+    if (start) {
       for (const t of tornTails) cutLog(inDir(dir, logName(t.n)), t.read.end);
       const newest = chain[chain.length - 1]!;
       return {
-        ...world,
+        ...start,
         records: chain.flatMap((c) => c.records.slice(1)),
         gen: newest.n,
         end: newest.read.end,

@@ -88,7 +88,7 @@ export class Webhooks {
   private readonly endedCounts = { delivered: 0, failed: 0, dropped: 0 };
   private seq = 0;
   /** The world watched, and the first outbox id of it not yet looked at. */
-  private world: Store | null = null;
+  private watched: Store | null = null;
   private mark = 0;
   /** Bumped by each world replaced: ids stay unique after a reset restarts the outbox's. */
   private generation = 0;
@@ -139,13 +139,13 @@ export class Webhooks {
 
   /** From now on, only messages the current world makes after this moment are sent (at start, and when the world is replaced). */
   watchFromHere(): void {
-    if (this.world !== null) this.generation++;
+    if (this.watched !== null) this.generation++;
     // Looked for on a timer from the first watch on (a mock that fails to start never gets this far).
     if (!this.poll && !this.closing.signal.aborted) {
       this.poll = setInterval(() => this.collect(), POLL_MS);
       this.poll.unref();
     }
-    this.world = this.ctx.store;
+    this.watched = this.ctx.store;
     this.mark = this.ctx.store.outbox.next;
   }
 
@@ -154,7 +154,7 @@ export class Webhooks {
     if (this.closing.signal.aborted) return;
     const store = this.ctx.store;
     // A world replaced under the engine without a word (a --state rollback) holds only what was made, and sent, before.
-    if (store !== this.world) this.watchFromHere();
+    if (store !== this.watched) this.watchFromHere();
     const outbox = store.outbox;
     if (outbox.next <= this.mark) return;
     // Messages are in id order: only the tail past the mark is new (a long outbox is not walked each time).
