@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ByNumber } from '../mock-server/world/store.js';
+import { ByNumber } from '../mock-server/world/world.js';
 
 /** Numbers near one another (they often extend the array), sometimes far off, negative or fractional. */
 const number = fc.oneof(

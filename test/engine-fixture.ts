@@ -19,7 +19,7 @@ export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
 /** Puts an access token for `accountId` into the store (read/write grant unless `readOnly`). */
 export function tokenFor(app: MockApp, accountId: string, readOnly = false): string {
   const value = `test-${accountId}-${readOnly ? 'ro' : 'rw'}`;
-  app.ctx.store.tokens.set(value, {
+  app.ctx.world.tokens.set(value, {
     value,
     kind: 'access',
     clientId: 'mkt-demo',
@@ -65,13 +65,13 @@ export function order(app: MockApp, token: string, bids: { listing_id: number; b
 /** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule), none the operator will cancel. */
 export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
   const now = app.ctx.clock.now();
-  return app.ctx.store.listings.filter(
+  return app.ctx.world.listings.filter(
     (l) =>
       l.listing_status === 2
       && l.investment_typeid === 1
       && !l.borrowerUserId
       && !l.mockRole
-      && !cancelledAtOrigination(app.ctx.store, l)
+      && !cancelledAtOrigination(app.ctx.world, l)
       && now - l.listing_creation_date >= minAgeMs
       && l.listing_end_date - now > 2 * DAY,
   );

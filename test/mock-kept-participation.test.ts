@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { participationOf } from '../mock-server/world/store-index.js';
+import { participationOf } from '../mock-server/world/world-index.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 
 let app: MockApp;
@@ -38,7 +38,7 @@ async function checkedPage(query: string): Promise<Row[]> {
   const { status, json } = await call('GET', `/listingsvc/v2/listings?${query}`);
   expect(status).toBe(200);
   const rows = (json as { result: Row[] }).result;
-  const fresh = participationOf(app.ctx.store, 'alice-1');
+  const fresh = participationOf(app.ctx.world, 'alice-1');
   expect(rows.map((r) => [r.listing_number, r.amount_participation])).toEqual(
     rows.map((r) => [r.listing_number, fresh.get(r.listing_number) ?? 0]),
   );

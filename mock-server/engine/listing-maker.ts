@@ -18,7 +18,7 @@ import {
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Rng } from '../kit/rng.js';
 import { Bureau2, fillBureau2, skipBureau2 } from './seed-bureau.js';
-import type { Listing } from '../world/store.js';
+import type { Listing } from '../world/world.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -28,10 +28,10 @@ export function authenticate(ctx: MockContext, request: { headers: HeaderSource 
   if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
   const m = /^bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
-  const token = ctx.store.tokens.get(m[1]!);
+  const token = ctx.world.tokens.get(m[1]!);
   if (!token || token.kind !== 'access') throw invalidToken('Access token invalid');
   if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
-  const account = ctx.store.accounts.get(token.accountId);
+  const account = ctx.world.accounts.get(token.accountId);
   if (!account) throw invalidToken('Access token invalid');
   const anyOf = typeof scope === 'string' ? [scope] : (scope ?? []);
   if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {

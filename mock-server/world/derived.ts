@@ -15,7 +15,7 @@ export interface BidRef {
 }
 
 /** Lookups and caches kept beside the store's own collections (never saved: derived from them). */
-export interface StoreIndex {
+export interface WorldIndex {
   ordersByAccount: Map<string, Order[]>;
   notesByAccount: Map<string, Note[]>;
   notesByLoan: Map<number, Note[]>;
@@ -43,7 +43,7 @@ export interface StoreIndex {
 }
 
 /** Empty indexes and caches, for a new world: made with it and dropped with it. */
-export function emptyIndex(): StoreIndex {
+export function emptyIndex(): WorldIndex {
   return {
     ordersByAccount: new Map(),
     notesByAccount: new Map(),

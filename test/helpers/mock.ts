@@ -47,7 +47,7 @@ export function issueTestToken(
   ttlMs = 3_599_000,
 ): string {
   const value = `test-${accountId}-${Math.random().toString(36).slice(2)}`;
-  app.ctx.store.tokens.set(value, {
+  app.ctx.world.tokens.set(value, {
     value,
     kind: 'access',
     clientId: 'mkt-demo',
