@@ -1,6 +1,6 @@
 /**
  * What every handler and engine of the mock shares, passed to them explicitly: the options it was
- * started with, the virtual clock, the store, the engine that keeps the store in step with the clock,
+ * started with, the virtual clock, the world, the engine that keeps the world in step with the clock,
  * the world's durability (none, a single state file, or an operation log: durability/), the world's
  * operations (`perform`, registered here for the log's replay) and the injected faults.
  */
@@ -61,7 +61,7 @@ export interface MockOptions {
   webhooks?: WebhookSettings;
 }
 
-/** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */
+/** The live mock: options, clock, the current world (replaced on reset), its engine and faults. */
 export class MockContext {
   readonly clock: VirtualClock;
   world: World;

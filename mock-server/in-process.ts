@@ -62,7 +62,7 @@ export function inProcessMock(o: InProcessOptions): InProcessMock {
     now: () => ctx.clock.now(),
     advance: (ms) => void ctx.clock.advance(ms),
     grantToken(clientId, scopes, expiresAt) {
-      // Put straight into the store, as the token endpoint's grants do (oauth/grants.ts): no key, no request.
+      // Put straight into the world, as the token endpoint's grants do (oauth/grants.ts): no key, no request.
       const value = randomBytes(24).toString('base64url');
       ctx.world.tokens.set(value, { value, kind: 'access', clientId, accountId, scopes: [...scopes], expiresAt, authKey: 'in-process' });
       return value;

@@ -45,7 +45,7 @@ async function allNotes(app: MockApp, token: string): Promise<NoteAnswerFields[]
 /** A note's outstanding principal as the portfolio reads it: its share of the loan's balance, none once charged off. */
 const noteOutstanding = (n: NoteAnswerFields): number => (n.note_status === LOAN_STATUS.CHARGEOFF ? 0 : n.principal_balance_pro_rata_share);
 
-/** Checks every identity of one account's answer against the store. */
+/** Checks every identity of one account's answer against the world. */
 async function checkAccount(app: MockApp, accountId: string, token: string): Promise<void> {
   const res = await call(app, 'GET', '/v1/accounts/platform', { token });
   expect(res.status).toBe(200);

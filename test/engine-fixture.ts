@@ -16,7 +16,7 @@ export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
   return testMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, ...opts }, () => START);
 }
 
-/** Puts an access token for `accountId` into the store (read/write grant unless `readOnly`). */
+/** Puts an access token for `accountId` into the world (read/write grant unless `readOnly`). */
 export function tokenFor(app: MockApp, accountId: string, readOnly = false): string {
   const value = `test-${accountId}-${readOnly ? 'ro' : 'rw'}`;
   app.ctx.world.tokens.set(value, {
@@ -80,7 +80,7 @@ export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
 /**
  * A real token for alice-1, through the OAuth flow as a client goes through it (the consent page with
  * autoApprove, then the token endpoint): it is in the operation log, where a token put straight into the
- * store would not be, and a reset forgets it.
+ * world would not be, and a reset forgets it.
  */
 export async function aliceToken(app: MockApp): Promise<string> {
   const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));

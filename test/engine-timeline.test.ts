@@ -69,7 +69,7 @@ const snapshot = (app: MockApp): string => {
 /** What the runs did, so the comparison cannot pass on worlds where nothing happened. */
 const seen = { payments: 0, originated: 0, ended: 0, restarts: 0, begun: 0, unfinished: 0 };
 
-/** Applies one step; `restarts`: a restart step swaps the store for its own state file's reading (as a reload does). */
+/** Applies one step; `restarts`: a restart step swaps the world for its own state file's reading (as a reload does). */
 async function apply(app: MockApp, tokens: readonly string[], s: Step, restarts: boolean): Promise<void> {
   if (s.kind === 'prepare') {
     // The plain walk has no timeline: building one for it would change nothing it reads.
@@ -200,7 +200,7 @@ describe('the market timeline', () => {
 });
 
 describe('an hourly tick', () => {
-  /** Replaces `loan` in the store by a proxy counting reads of its status. */
+  /** Replaces `loan` in the world by a proxy counting reads of its status. */
   function watched(world: World, loan: Loan): { reads: number } {
     const counter = { reads: 0 };
     world.loans.set(

@@ -14,7 +14,7 @@ import { NOTE_FIELDS } from '../src/contract/note-fields.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { step, STEP_ACCOUNTS, takeStep } from './helpers/engine-steps.js';
 
-/** Gives `accountId` notes of 25 on the store's loans, in turn, until it holds `count`. */
+/** Gives `accountId` notes of 25 on the world's loans, in turn, until it holds `count`. */
 function holdNotes(app: MockApp, accountId: string, count: number): void {
   const world = app.ctx.world;
   const loans = [...world.loans.values()];

@@ -1,7 +1,7 @@
 /**
  * The listings search keeps a caller's participation between requests (kept-participation.ts). Whatever
  * happens to the world in between (orders, processing, the clock, a listing withdrawn), every row it
- * serves must show the participation worked out afresh from the store.
+ * serves must show the participation worked out afresh from the world.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ const step = fc.oneof(
 );
 
 describe('kept participation', () => {
-  it('serves the participation of the store as it is now, after any sequence of changes', async () => {
+  it('serves the participation of the world as it is now, after any sequence of changes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
         for (const s of steps) {

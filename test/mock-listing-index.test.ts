@@ -200,7 +200,7 @@ describe('indexed listings search', () => {
     }
   });
 
-  test('finds listings by number wherever they sit in the store, in or out of number order', () => {
+  test('finds listings by number wherever they sit in the world, in or out of number order', () => {
     const app = makeApp({ listings: 80 });
     const all = app.ctx.world.listings;
     // A world whose listings are not in number order (as a hand-edited or future state file may hold).

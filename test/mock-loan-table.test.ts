@@ -1,6 +1,6 @@
 /**
  * Loans kept by column (mock-server/world/loan-table.ts): every loan the world holds, seeded, originated
- * by a clock move or loaded from a state file, is a row of the store's loan table, reads and serialises as
+ * by a clock move or loaded from a state file, is a row of the world's loan table, reads and serialises as
  * the plain loan it was made from, and carries arrears and a charge-off time only while it has them.
  */
 import { createHash } from 'node:crypto';

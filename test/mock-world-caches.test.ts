@@ -43,14 +43,14 @@ function reachable(root: unknown): Set<object> {
 describe('module-level state', () => {
   it('sees a WeakMap made at the top of a module, and not one made inside a function or class', () => {
     const text = [
-      'const kept = new WeakMap<Store, X>();',
+      'const kept = new WeakMap<World, X>();',
       'export const cache = new WeakMap();',
       'let later: WeakMap<A, B> = new WeakMap();',
       'function f() {\n  const local = new WeakMap();\n}',
       'class C {\n  private readonly m = new WeakMap();\n}',
     ].join('\n');
     expect(moduleWeakMaps(text)).toEqual([
-      'const kept = new WeakMap<Store, X>();',
+      'const kept = new WeakMap<World, X>();',
       'export const cache = new WeakMap();',
       'let later: WeakMap<A, B> = new WeakMap();',
     ]);

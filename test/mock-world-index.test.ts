@@ -1,6 +1,6 @@
 /**
- * The store's indexes (orders and notes by account, notes by loan, bids by listing) stay equal to a
- * full scan of the store after random sequences of orders, processing, clock moves, withdrawals,
+ * The world's indexes (orders and notes by account, notes by loan, bids by listing) stay equal to a
+ * full scan of the world after random sequences of orders, processing, clock moves, withdrawals,
  * resets and a save and reload of the state file; and the reads served from them answer as before.
  */
 import fc from 'fast-check';
@@ -52,7 +52,7 @@ function ids(index: WorldIndex) {
   };
 }
 
-/** The live index equals a full scan, and holds the store's own objects (not copies). */
+/** The live index equals a full scan, and holds the world's own objects (not copies). */
 function expectIndexMatchesScan(world: World, after: string): void {
   expect(ids(world.index), after).toEqual(ids(buildIndex(world)));
   const notes = new Set(world.notes);
@@ -105,7 +105,7 @@ async function run(app: MockApp, steps: Step[]): Promise<void> {
   seen.notes += app.ctx.world.notes.filter((n) => n.orderId !== null).length;
 }
 
-describe('store indexes', () => {
+describe('world indexes', () => {
   test('stay equal to a full scan after random orders, processing, clock moves, withdrawals, resets and reloads', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {

@@ -47,7 +47,7 @@ let requests = 0;
 beforeAll(async () => {
   ensureBuilt();
   mock = await startMock({ listings: 50 });
-  // A real access token in the mock's store, so the tests do not lean on any fallback of the auth code.
+  // A real access token in the mock's world, so the tests do not lean on any fallback of the auth code.
   mock.app.ctx.world.tokens.set(TOKEN, {
     value: TOKEN,
     kind: 'access',

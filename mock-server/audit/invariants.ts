@@ -1,5 +1,5 @@
 /**
- * The invariants of the marketplace, checked over the whole store: what GET /__mock/state reports
+ * The invariants of the marketplace, checked over the whole world: what GET /__mock/state reports
  * and what the property tests assert after every step. The books (books.ts): every account's cash from its
  * deposits, withdrawals, bids, refunds and payment rows; every note's rows against its figures.
  */

@@ -26,7 +26,7 @@ export function arrivals(world: World, t: number): void {
   for (let i = 0; i < count; i++) {
     const number = world.counters.listing++;
     const drawnFrom = rng.state;
-    // Drawn into one scratch object, as the seed does: the store copies it into a row of its columns.
+    // Drawn into one scratch object, as the seed does: the world copies it into a row of its columns.
     const l = arrived(makeListing(rng, number, t, t, number, arriving, true), t);
     // The world's first arrival is added whole: every field of a drawn listing then has a column (a world loaded
     // from an older mock's file may lack one, which an awaiting row would read as undefined instead of describing).

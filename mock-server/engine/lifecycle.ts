@@ -89,7 +89,7 @@ export { addMonths };
 export function originate(world: World, l: Listing, at: number): Loan {
   const amount = l.amount_funded;
   // Arrears and a charge-off time come with servicing (sparse columns of the loan table: loan-table.ts). Written into one
-  // scratch record, every field each time, which the store copies into a row of its columns (a new object per loan was a
+  // scratch record, every field each time, which the world copies into a row of its columns (a new object per loan was a
   // fifth of what a 15-day move allocated).
   const o = originated;
   o.loan_number = world.counters.loan++;

@@ -1,7 +1,7 @@
 /**
- * The spec's email notifications, kept as an outbox in the store: when an order's validation fails,
+ * The spec's email notifications, kept as an outbox in the world: when an order's validation fails,
  * when an order is processed, and when it completes, the investor who owns the account gets one
- * message if registered (every seeded investor is). Each is appended in the same change of the store
+ * message if registered (every seeded investor is). Each is appended in the same change of the world
  * as the transition it reports, so the state file holds both or neither: a crash can neither lose a
  * message nor, on the replay after a restart, send it twice.
  */

@@ -5,7 +5,7 @@
  * pure function of the seed, the listing number, the process and the hour (`nextFiring`,
  * chance-processes.ts), simulated funding by an hour is a formula of the seed, the listing and the hour
  * (own-steps.ts), and every other event time is a field of the listing or loan; so the timeline is
- * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
+ * derived data, never saved: rebuilt from the world after a load, a reset or a skipped stretch, it
  * is the timeline the world would have had without the break.
  *
  * A listing's own steps (verification and funding: own-steps.ts) touch nothing but the listing, so a
@@ -16,7 +16,7 @@
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
  *
- * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the store),
+ * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the world),
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
@@ -248,7 +248,7 @@ function newTimeline(world: World, h: number): Timeline {
 }
 
 /**
- * The timeline of `store` as the tick at hour `h` begins, built from the store when there is none
+ * The timeline of `world` as the tick at hour `h` begins, built from the world when there is none
  * or the ticks skipped ahead (a long catch-up), with listings and loans made since the last tick.
  */
 function timelineAt(world: World, h: number): Timeline {

@@ -1,7 +1,7 @@
 /**
  * Registered agent clients: the seeded demo client plus the ones named in MockOptions.clients
  * (`ID:SECRET:REDIRECT`, from `mkt mock serve --client`). Option clients are looked up from the
- * options every time, so they survive a reset of the store.
+ * options every time, so they survive a reset of the world.
  */
 import type { VirtualClock } from '../kit/clock.js';
 import type { OAuthClient, World } from '../world/world.js';

@@ -1,6 +1,6 @@
 /**
- * Gives a priced set of offers its referral code, offer ids and URLs, and keeps it in the store so
- * the offer pages answer. Codes and ids come from store counters: deterministic for a given world,
+ * Gives a priced set of offers its referral code, offer ids and URLs, and keeps it in the world so
+ * the offer pages answer. Codes and ids come from the world's counters: deterministic for a given world,
  * unique per response.
  */
 import { createHash } from 'node:crypto';

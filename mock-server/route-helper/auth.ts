@@ -18,7 +18,7 @@ export interface Caller {
 }
 
 /**
- * Authenticates `request`: the token must be an access token the store issued, live on the mock's
+ * Authenticates `request`: the token must be an access token the world issued, live on the mock's
  * clock, and carry one of `scope` when named (a read/write grant holds write_invest_order, a
  * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
  * insufficient_scope when the grant does not allow the call.

@@ -12,7 +12,7 @@ import type { World } from '../world/world.js';
 /** Callers kept per world; more are dropped oldest first. */
 const KEPT_CALLERS = 16;
 
-/** `participationOf(store, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
+/** `participationOf(world, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
 export function keptParticipation(world: World, worldVersion: number, accountId: string): ReadonlyMap<number, number> {
   const key = `${worldVersion}|${world.index.listingsVersion}|${notesOf(world, accountId).length}|${ordersOf(world, accountId).length}`;
   const callers = world.index.participation;

@@ -2,13 +2,13 @@
  * Indexes over the listings, so a search costs in proportion to its answer rather than to the world:
  * a bitset per value of each multivalue and boolean filter field (built on first use), live bitsets
  * per listing status and of originated listings, and listing number → position. Positions are indexes
- * into `store.listings`, which only grows, so the default order (store order) is bit order.
+ * into `world.listings`, which only grows, so the default order (the world's order) is bit order.
  *
- * Filter fields indexed by value never change once a listing is in the store; fields that do change
+ * Filter fields indexed by value never change once a listing is in the world; fields that do change
  * (funding, verification, dates of origination) are tested on the candidates instead. Status and
  * origination change only through `setStatus`/`originate` (engine/lifecycle.ts), which call
  * `reindexListing`; every other change to a listing calls `touchListing`, so neither a cached answer
- * (`store.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
+ * (`world.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
  */
 import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
@@ -57,7 +57,7 @@ function valueMap(index: ListingIndex, field: string, listings: readonly Listing
   return map;
 }
 
-/** The store's listing index, built or caught up with listings added since the last search. */
+/** The world's listing index, built or caught up with listings added since the last search. */
 export function listingIndex(world: World): ListingIndex {
   const index = (world.index.listings ??= emptyListingIndex());
   const all = world.listings;

@@ -120,7 +120,7 @@ function search(
 }
 
 /**
- * `matches` in the order `sortBy` gives (stable: ties keep store order), each key read once. When every
+ * `matches` in the order `sortBy` gives (stable: ties keep the world's order), each key read once. When every
  * key is a number or null, keys sit in typed arrays and a radix sort orders the positions (radix-order.ts):
  * comparing through the field getters, a sort of 900,000 matches took three seconds.
  */

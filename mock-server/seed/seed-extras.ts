@@ -90,7 +90,7 @@ const EXTRA_USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number; ledg
 export type SpecialRole = 'restricted' | 'not_started' | 'type_unset' | 'young_partial';
 const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
 
-/** Adds the engine's part of the seed to a freshly seeded store. */
+/** Adds the engine's part of the seed to a freshly seeded world. */
 export function seedEngineExtras(world: World, now: number, activeListings: number): void {
   const rng = new Rng((world.seed ^ 0x5eed_e4) >>> 0);
   for (const u of EXTRA_USERS) {

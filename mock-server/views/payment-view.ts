@@ -71,7 +71,7 @@ export function paymentDateText(ms: number, zone: string | undefined): string {
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${millis}${text.slice(20)}`;
 }
 
-/** A note's number within the store (the part after the dash), for ids that are unique across notes. */
+/** A note's number within the world (the part after the dash), for ids that are unique across notes. */
 const noteSerial = (note: Note): number => Number(note.note_number.slice(note.note_number.indexOf('-') + 1));
 
 /** The row as the API returns it. */

@@ -1,5 +1,5 @@
 /**
- * The state file (--state): the whole store and the clock's time, written atomically (a temporary
+ * The state file (--state): the whole world and the clock's time, written atomically (a temporary
  * file, fsync, rename, fsync of the folder) so a crash never leaves a torn file, and checked on load
  * (a header with the body's length and SHA-256) so a torn or edited file is refused with a clear error.
  */
@@ -69,12 +69,12 @@ export function stateWriteError(path: string, err: unknown): unknown {
   return new StateWriteError(path, problem);
 }
 
-/** Store fields derived from the others: not saved, rebuilt on load. */
+/** World fields derived from the others: not saved, rebuilt on load. */
 const DERIVED = new Set(['listingByNumber', 'listingTable', 'loanTable', 'index']);
 
 /**
- * The store with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
- * at the top level of the store, so this shallow copy lets JSON.stringify run without a replacer
+ * The world with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
+ * at the top level of the world, so this shallow copy lets JSON.stringify run without a replacer
  * function, which is what made a save slow (the text is the same).
  */
 function plainWorld(world: World): Record<string, unknown> {
@@ -98,7 +98,7 @@ function reviver(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** The file's text for `store` at virtual time `now`. */
+/** The file's text for `world` at virtual time `now`. */
 export function serializeState(world: World, now: number): string {
   const body = JSON.stringify({ now, store: plainWorld(world) }); // `store`: the format's key for the world (parseState)
   const sha = createHash('sha256').update(body).digest('hex');
@@ -140,7 +140,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
   world.outbox ??= { next: 1, messages: [] };
   // A world saved when old loans were rated `NA`: the rating is spelt `N/A`, as the real answers spell it.
   for (const loan of world.loans.values()) loan.platform_rating = oldRating(loan.platform_rating);
-  // The loaded listings become rows of the store's columns, as seeded ones are (listing-table.ts).
+  // The loaded listings become rows of the world's columns, as seeded ones are (listing-table.ts).
   const loaded: Listing[] = world.listings;
   world.listings = [];
   world.listingByNumber = new ListingsByNumber();
@@ -152,7 +152,7 @@ export function parseState(text: string, path = '(state)'): SavedState {
     if (l.originateAt === null) delete l.originateAt;
     addListing(world, l);
   }
-  // The loaded loans become rows of the store's loan columns, in the order they were saved.
+  // The loaded loans become rows of the world's loan columns, in the order they were saved.
   const loans = [...world.loans.values()];
   world.loans = new LoansByNumber();
   world.loanTable = emptyLoanTable();
@@ -224,7 +224,7 @@ export function removeLeftoverTemps(path: string): void {
   }
 }
 
-/** Writes `store` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
+/** Writes `world` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
 export function saveStateFile(path: string, world: World, now: number): void {
   const data = Buffer.from(serializeState(world, now));
   const tmp = tempPath(path);

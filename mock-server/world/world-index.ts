@@ -1,6 +1,6 @@
 /**
- * The store's indexes: orders and notes by account, notes by loan, bids by listing. They hold the
- * same objects as `store.orders` and `store.notes`, in the same order, so a request reads only its
+ * The world's indexes: orders and notes by account, notes by loan, bids by listing. They hold the
+ * same objects as `world.orders` and `world.notes`, in the same order, so a request reads only its
  * own slice instead of scanning every order or note. `addOrder` and `addNote` are the only ways in
  * and keep them right; a loaded state file rebuilds them (`buildIndex`), which the tests compare with.
  */
@@ -28,7 +28,7 @@ function indexNote(index: WorldIndex, note: Note): void {
   push(index.notesByLoan, note.loanNumber, note);
 }
 
-/** The indexes of `store` by a full scan of its orders and notes (after a load, and to check the live ones). */
+/** The indexes of `world` by a full scan of its orders and notes (after a load, and to check the live ones). */
 export function buildIndex(world: Pick<World, 'orders' | 'notes'>): WorldIndex {
   const index = emptyIndex();
   for (const order of world.orders.values()) indexOrder(index, order);
@@ -36,13 +36,13 @@ export function buildIndex(world: Pick<World, 'orders' | 'notes'>): WorldIndex {
   return index;
 }
 
-/** Adds an order to the store and its indexes. */
+/** Adds an order to the world and its indexes. */
 export function addOrder(world: World, order: Order): void {
   world.orders.set(order.order_id, order);
   indexOrder(world.index, order);
 }
 
-/** Adds a note to the store and its indexes. */
+/** Adds a note to the world and its indexes. */
 export function addNote(world: World, note: Note): void {
   world.notes.push(note);
   indexNote(world.index, note);

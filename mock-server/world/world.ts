@@ -138,13 +138,13 @@ export class ByNumber<T> {
   }
 }
 
-/** Listings by number (the store's `listingByNumber`). */
+/** Listings by number (the world's `listingByNumber`). */
 export class ListingsByNumber extends ByNumber<Listing> {}
 
-/** Loans by number (the store's `loans`). */
+/** Loans by number (the world's `loans`). */
 export class LoansByNumber extends ByNumber<Loan> {}
 
-/** An empty store; `seedStore` fills it. */
+/** An empty world; `seedWorld` fills it. */
 export function emptyWorld(seed: number): World {
   return {
     seed,
@@ -172,14 +172,14 @@ export function emptyWorld(seed: number): World {
   };
 }
 
-/** Adds a loan (kept as a row of the store's loan columns, loan-table.ts) under its number; returns the kept object. */
+/** Adds a loan (kept as a row of the world's loan columns, loan-table.ts) under its number; returns the kept object. */
 export function addLoan(world: World, loan: Loan): Loan {
   const row = loanRow(world.loanTable, loan);
   world.loans.set(row.loan_number, row);
   return row;
 }
 
-/** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */
+/** Adds a listing (kept as a row of the world's columns, listing-table.ts) and indexes it by number; returns the kept object. */
 export function addListing(world: World, listing: Listing): Listing {
   const row = listingRow(world.listingTable, listing);
   world.listings.push(row);

@@ -39,7 +39,7 @@ export async function startMock(options: Partial<MockOptions> = {}): Promise<Tes
   };
 }
 
-/** Puts a live access token for `accountId` straight into the mock's store (no OAuth round trip) and returns it. */
+/** Puts a live access token for `accountId` straight into the mock's world (no OAuth round trip) and returns it. */
 export function issueTestToken(
   app: MockApp,
   accountId = 'alice-1',
