@@ -191,7 +191,7 @@ async function writeSingleStateFile(file, listings) {
     import(pathToFileURL(join(root, 'dist', 'mock-server', 'world', 'persistence.js')).href),
   ]);
   const app = createMockApp({ seed: 1, listings, frozen: true, admin: true });
-  writeFileSync(file, serializeState(app.ctx.store, app.ctx.clock.now()));
+  writeFileSync(file, serializeState(app.ctx.world, app.ctx.clock.now()));
   await app.close();
 }
 

@@ -1,6 +1,6 @@
 /**
  * What every handler and engine of the mock shares, passed to them explicitly: the options it was
- * started with, the virtual clock, the store, the engine that keeps the store in step with the clock,
+ * started with, the virtual clock, the world, the engine that keeps the world in step with the clock,
  * the world's durability (none, a single state file, or an operation log: durability/), the world's
  * operations (`perform`, registered here for the log's replay) and the injected faults.
  */
@@ -10,14 +10,14 @@ import type { Durability } from './durability/durability.js';
 import { keepWorld } from './durability/keep.js';
 import { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
-import { seedStore } from './seed/seed.js';
+import { seedWorld } from './seed/seed.js';
 import type { SeedHistory } from './world/recipe.js';
 import { MockSetupError } from './kit/setup-error.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
 import type { SavedState } from './world/persistence.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
-import type { Store } from './world/store.js';
+import type { World } from './world/world.js';
 import type { WebhookSettings } from '../src/contract/mock-webhooks.js';
 
 /** How the mock was started. */
@@ -61,10 +61,10 @@ export interface MockOptions {
   webhooks?: WebhookSettings;
 }
 
-/** The live mock: options, clock, the current store (replaced on reset), its engine and faults. */
+/** The live mock: options, clock, the current world (replaced on reset), its engine and faults. */
 export class MockContext {
   readonly clock: VirtualClock;
-  store: Store;
+  world: World;
   readonly engine: Engine;
   /** How the world is kept across restarts: what the route helper waits for, and asks about rollbacks and refusals. */
   readonly durability: Durability;
@@ -88,12 +88,12 @@ export class MockContext {
     this.engine = new Engine(this, options.processDelayMs ?? DEFAULT_PROCESS_DELAY_MS);
     this.snapshots = new SnapshotShelf(options.stateFile ? snapshotsDir(options.stateFile) : null, realNow);
     // Seeded only when nothing is kept: a --state world is loaded instead.
-    this.store = undefined as unknown as Store;
+    this.world = undefined as unknown as World;
     // The operations are registered here, once: a --state log replays its records through them (at start, and in a rollback).
     this.durability = keepWorld(this, (record, secrets) => replayOperation(this, record, secrets));
-    this.engine.open(this.durability, (t) => seedStore(this.seedOptions(t)));
+    this.engine.open(this.durability, (t) => seedWorld(this.seedOptions(t)));
     // Seeded from the world actually running (a state file's may differ from --seed).
-    this.faults = new Faults(this.store.seed);
+    this.faults = new Faults(this.world.seed);
   }
 
   private seedOptions(now: number) {
@@ -127,23 +127,23 @@ export class MockContext {
   /** Empties the outbox, telling the listeners first; returns how many messages it held. */
   clearOutbox(): number {
     for (const listener of this.outboxListeners) listener();
-    const cleared = this.store.outbox.messages.length;
-    this.store.outbox.messages = [];
+    const cleared = this.world.outbox.messages.length;
+    this.world.outbox.messages = [];
     return cleared;
   }
 
   /** Rebuilds the world from the seed at the clock's current time. */
   reset(): void {
-    const previous = this.store;
+    const previous = this.world;
     const now = this.clock.now();
-    this.store = seedStore(this.seedOptions(now));
+    this.world = seedWorld(this.seedOptions(now));
     const { seed, listings, investor, history } = this.options;
     try {
       // A --state folder begins a new log from this world, seeded at the time its base names (durability/operation-log.ts).
       this.engine.worldReplaced(previous, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds.
-      this.store = previous;
+      this.world = previous;
       throw err;
     }
     for (const listener of this.replacedListeners) listener();
@@ -156,8 +156,8 @@ export class MockContext {
    * under `engine.afterMove`, as reset is.
    */
   replaceWorld(saved: SavedState): void {
-    const previous = this.store;
-    this.store = saved.store;
+    const previous = this.world;
+    this.world = saved.world;
     if (saved.now > this.clock.now()) this.clock.set(saved.now);
     else this.engine.sync();
     try {
@@ -165,7 +165,7 @@ export class MockContext {
       this.engine.worldReplaced(previous);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds (brought up to the clock).
-      this.store = previous;
+      this.world = previous;
       this.engine.sync();
       throw err;
     }

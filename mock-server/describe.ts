@@ -19,12 +19,12 @@ export function tryLine(root: string): string {
 
 /** Each seeded user's id and password, as the password grant takes them. */
 function passwords(app: MockApp): string {
-  return [...app.ctx.store.users.keys()].map((id) => `${id} ${userPassword(app.ctx.store.seed, id)}`).join(', ');
+  return [...app.ctx.world.users.keys()].map((id) => `${id} ${userPassword(app.ctx.world.seed, id)}`).join(', ');
 }
 
 /** A human-readable summary of a started mock; its URLs carry the base path (`--base-path`), as every route does. */
 export function describeMock(app: MockApp, origin: string): string {
-  const s = app.ctx.store;
+  const s = app.ctx.world;
   const root = `${origin}${app.ctx.options.basePath ?? ''}`;
   const users = [...s.users.values()].map((u) => `${u.id} (${u.accountIds.join(', ')})`).join(', ');
   const active = s.listings.filter((l) => l.listing_status === 2);

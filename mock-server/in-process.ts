@@ -9,7 +9,7 @@ import type { NoteAnswerFields } from '../src/contract/resources.js';
 import { createMockApp, type MockApp } from './app.js';
 import { NOTE_KINDS } from './engine/ledger.js';
 import { noteViews } from './views/note-view.js';
-import { notesOf } from './world/store-index.js';
+import { notesOf } from './world/world-index.js';
 
 /** The world to build. */
 export interface InProcessOptions {
@@ -54,7 +54,7 @@ export function inProcessMock(o: InProcessOptions): InProcessMock {
     () => o.start,
   );
   const { ctx } = app;
-  const accountId = ctx.store.users.get(o.investor.id)!.accountIds[0]!;
+  const accountId = ctx.world.users.get(o.investor.id)!.accountIds[0]!;
   return {
     app,
     accountId,
@@ -62,15 +62,15 @@ export function inProcessMock(o: InProcessOptions): InProcessMock {
     now: () => ctx.clock.now(),
     advance: (ms) => void ctx.clock.advance(ms),
     grantToken(clientId, scopes, expiresAt) {
-      // Put straight into the store, as the token endpoint's grants do (oauth/grants.ts): no key, no request.
+      // Put straight into the world, as the token endpoint's grants do (oauth/grants.ts): no key, no request.
       const value = randomBytes(24).toString('base64url');
-      ctx.store.tokens.set(value, { value, kind: 'access', clientId, accountId, scopes: [...scopes], expiresAt, authKey: 'in-process' });
+      ctx.world.tokens.set(value, { value, kind: 'access', clientId, accountId, scopes: [...scopes], expiresAt, authKey: 'in-process' });
       return value;
     },
-    notes: () => noteViews(ctx.store, [...notesOf(ctx.store, accountId)], ctx.clock.now(), undefined),
+    notes: () => noteViews(ctx.world, [...notesOf(ctx.world, accountId)], ctx.clock.now(), undefined),
     ledgerPayments(from, to) {
       let total = 0;
-      for (const e of ctx.store.ledger) {
+      for (const e of ctx.world.ledger) {
         // A note's share of a loan's posting: principal, interest, late fee, less the service and collection fees.
         if (e.accountId === accountId && e.at >= from && e.at < to && NOTE_KINDS.has(e.kind)) total += Math.round(e.amount * 100);
       }

@@ -1,7 +1,7 @@
 /** GET /accounts/platform: invested and pending principal by rating add up to the account's totals and follow each order. */
 import { describe, expect, test } from 'vitest';
 import { notePrincipal } from '../mock-server/engine/ledger.js';
-import { notesOf } from '../mock-server/world/store-index.js';
+import { notesOf } from '../mock-server/world/world-index.js';
 import { accountRatingKey, readRating } from '../src/contract/enums.js';
 import { checkMultivalue } from '../src/contract/listing-filters.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
@@ -36,8 +36,8 @@ describe('GET /accounts/platform by rating', () => {
   test('the old loans rated N/A are counted under NA, as the real account answer keys them; no N/A key', async () => {
     const app = makeApp({ listings: 700 });
     const body = (await call(app, 'GET', '/v1/accounts/platform', { token: tokenFor(app, 'alice-1') })).body;
-    const store = app.ctx.store;
-    const old = notesOf(store, 'alice-1').filter((n) => store.loans.get(n.loanNumber)!.platform_rating === 'N/A');
+    const world = app.ctx.world;
+    const old = notesOf(world, 'alice-1').filter((n) => world.loans.get(n.loanNumber)!.platform_rating === 'N/A');
     const outstanding = Math.round(old.reduce((s, n) => s + Math.max(0, notePrincipal(n)) * 100, 0)) / 100;
     expect(outstanding, 'alice holds old loans with principal outstanding').toBeGreaterThan(0);
     expect(body.invested_notes.NA).toBe(outstanding);

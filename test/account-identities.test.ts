@@ -45,13 +45,13 @@ async function allNotes(app: MockApp, token: string): Promise<NoteAnswerFields[]
 /** A note's outstanding principal as the portfolio reads it: its share of the loan's balance, none once charged off. */
 const noteOutstanding = (n: NoteAnswerFields): number => (n.note_status === LOAN_STATUS.CHARGEOFF ? 0 : n.principal_balance_pro_rata_share);
 
-/** Checks every identity of one account's answer against the store. */
+/** Checks every identity of one account's answer against the world. */
 async function checkAccount(app: MockApp, accountId: string, token: string): Promise<void> {
   const res = await call(app, 'GET', '/v1/accounts/platform', { token });
   expect(res.status).toBe(200);
   const a = res.body as AccountAnswerFields;
   const field = (f: string): unknown => (res.body as Record<string, unknown>)[f];
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   for (const f of MONEY) {
     const v = field(f);
     expect(typeof v, f).toBe('number');
@@ -60,9 +60,9 @@ async function checkAccount(app: MockApp, accountId: string, token: string): Pro
   expect(Object.keys(a.invested_notes).sort()).toEqual([...RATING_KEYS].sort());
   expect(Object.keys(a.pending_bids).sort()).toEqual([...RATING_KEYS].sort());
   // Cash is the account's ledger.
-  expect(c(a.available_cash_balance)).toBe(sumCents(store.ledger.filter((e) => e.accountId === accountId).map((e) => e.amount)));
+  expect(c(a.available_cash_balance)).toBe(sumCents(world.ledger.filter((e) => e.accountId === accountId).map((e) => e.amount)));
   // Pending is what its PENDING bids hold, and the by-rating figures add up to it.
-  const bids = [...store.orders.values()].filter((o) => o.accountId === accountId).flatMap((o) => o.bids);
+  const bids = [...world.orders.values()].filter((o) => o.accountId === accountId).flatMap((o) => o.bids);
   const held = bids.filter((b) => b.bid_status === 'PENDING').map((b) => (b.bid_result === 'NONE' ? b.bid_amount : b.bid_amount_placed));
   expect(c(a.pending_investments_primary_market)).toBe(sumCents(held));
   expect(sumCents(Object.values(a.pending_bids))).toBe(c(a.pending_investments_primary_market));
@@ -83,7 +83,7 @@ async function checkAccount(app: MockApp, accountId: string, token: string): Pro
       + c(a.outstanding_principal_on_active_notes),
   );
   // The last deposit and withdrawal are real ledger entries, in the past of the mock's clock.
-  const last = (kind: string) => store.ledger.filter((e) => e.accountId === accountId && e.kind === kind).at(-1)!;
+  const last = (kind: string) => world.ledger.filter((e) => e.accountId === accountId && e.kind === kind).at(-1)!;
   expect(a.last_deposit_amount).toBe(last('DEPOSIT').amount);
   expect(a.last_withdraw_amount).toBe(-last('WITHDRAWAL').amount);
   for (const f of ['last_deposit_date', 'last_withdraw_date']) {

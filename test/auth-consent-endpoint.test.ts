@@ -68,7 +68,7 @@ describe('GET/POST {auth_url}/oauth', () => {
     expect(url.searchParams.get('scope')).toBe(READ_WRITE_SCOPES.join(' '));
     const key = url.searchParams.get('auth_key')!;
     expect((await exchangeKey(app, key)).status).toBe(200);
-    expect(app.ctx.store.grants.find((g) => g.authKey === key)?.accountId).toBe('alice-2');
+    expect(app.ctx.world.grants.find((g) => g.authKey === key)?.accountId).toBe('alice-2');
   });
 
   it('a read-only choice returns the read-only scope list', async () => {
@@ -86,7 +86,7 @@ describe('GET/POST {auth_url}/oauth', () => {
     const app = smallApp();
     const response = await submit(app, { ...demoRequest, account: 'mallory-1', decision: 'allow' });
     expect(response.status).toBe(400);
-    expect(app.ctx.store.grants).toHaveLength(0);
+    expect(app.ctx.world.grants).toHaveLength(0);
   });
 
   it('a valid existing grant skips the screen and a repeat request makes a new key that replaces the old one', async () => {
@@ -111,7 +111,7 @@ describe('GET/POST {auth_url}/oauth', () => {
     const url = location(await app.handle(new Request(authorizeUrl(demoRequest), { redirect: 'manual' })));
     const key = url.searchParams.get('auth_key')!;
     expect(url.searchParams.get('scope')).toBe(READ_WRITE_SCOPES.join(' '));
-    expect(app.ctx.store.grants.find((g) => g.authKey === key)?.accountId).toBe('alice-1');
+    expect(app.ctx.world.grants.find((g) => g.authKey === key)?.accountId).toBe('alice-1');
   });
 
   it('--auto-approve with an unknown user fails at start-up', () => {

@@ -173,7 +173,7 @@ describe('mkt login with no browser on this machine', () => {
     });
     const account = await runMkt(['account', '-o', 'json'], { home, env: { ...mock.env, MKT_CREDENTIAL_STORE: '', PATH: emptyPath } });
     expect(account.code, account.stderr).toBe(0);
-    expect(JSON.parse(account.stdout).external_user_id).toBe(mock.app.ctx.store.accounts.get('alice-1')!.externalUserId);
+    expect(JSON.parse(account.stdout).external_user_id).toBe(mock.app.ctx.world.accounts.get('alice-1')!.externalUserId);
   });
 });
 

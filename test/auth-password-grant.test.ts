@@ -25,12 +25,12 @@ const passwordForm = (username: string, password: string) => ({ grant_type: 'pas
 describe('the password grant', () => {
   test('is off by default: unsupported_grant_type, naming the flag that turns it on, and no token issued', async () => {
     const app = makeApp();
-    const before = app.ctx.store.tokens.size;
+    const before = app.ctx.world.tokens.size;
     const res = await token(app, passwordForm('alice', userPassword(7, 'alice')));
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('unsupported_grant_type');
     expect(res.body.error_description).toContain('--allow-password-grant');
-    expect(app.ctx.store.tokens.size).toBe(before);
+    expect(app.ctx.world.tokens.size).toBe(before);
   });
 
   test("with --allow-password-grant a seeded user's id and password give a read/write token pair for their first account", async () => {
@@ -42,9 +42,9 @@ describe('the password grant', () => {
     expect(res.body.scope).toBe(READ_WRITE_SCOPES.join(' '));
     const access = String(res.body.access_token);
     const account = await call(app, 'GET', '/v1/accounts/platform', { token: access });
-    expect(account.body.external_user_id).toBe(app.ctx.store.accounts.get('alice-1')!.externalUserId);
+    expect(account.body.external_user_id).toBe(app.ctx.world.accounts.get('alice-1')!.externalUserId);
     // A read/write grant: it may place orders.
-    expect(app.ctx.store.tokens.get(access)!.scopes).toContain('write_invest_order');
+    expect(app.ctx.world.tokens.get(access)!.scopes).toContain('write_invest_order');
     const refreshed = await token(app, { grant_type: 'refresh_token', ...CLIENT, refresh_token: String(res.body.refresh_token) });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).toBe(res.body.refresh_token);
@@ -58,12 +58,12 @@ describe('the password grant', () => {
     ['a wrong client secret', { ...passwordForm('alice', userPassword(7, 'alice')), client_secret: 'nope' }, 401, 'invalid_client'],
   ])('%s is refused with the OAuth error shape and issues nothing', async (_what, form, status, error) => {
     const app = makeApp({ allowPasswordGrant: true });
-    const before = app.ctx.store.tokens.size;
+    const before = app.ctx.world.tokens.size;
     const res = await token(app, form);
     expect(res.status).toBe(status);
     expect(res.body.error).toBe(error);
     expect(typeof res.body.error_description).toBe('string');
-    expect(app.ctx.store.tokens.size).toBe(before);
+    expect(app.ctx.world.tokens.size).toBe(before);
   });
 
   test('any password but the right one is refused', async () => {

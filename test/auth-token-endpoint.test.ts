@@ -122,6 +122,6 @@ describe('POST /v1/security/oauth/token', () => {
   it('issues read-only scopes with a read-only grant', async () => {
     const app = smallApp();
     const key = grantKey(app, 'bob-1', 'read_only');
-    expect(app.ctx.store.grants.find((g) => g.authKey === key)?.scopes).toEqual([...READ_ONLY_SCOPES]);
+    expect(app.ctx.world.grants.find((g) => g.authKey === key)?.scopes).toEqual([...READ_ONLY_SCOPES]);
   });
 });

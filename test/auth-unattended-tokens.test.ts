@@ -48,7 +48,7 @@ describe('unattended tokens', () => {
     const home = await loggedInHome();
     const s = stored(home);
     expect(s.account).toBe(`default@${new URL(mock.origin).host}`);
-    expect(mock.app.ctx.store.grants.find((g) => g.authKey === s.authKey)?.accountId).toBe('bob-1');
+    expect(mock.app.ctx.world.grants.find((g) => g.authKey === s.authKey)?.accountId).toBe('bob-1');
     const r = await search(home);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { result: unknown[] }).result).toHaveLength(2);
@@ -113,7 +113,7 @@ describe('unattended tokens', () => {
     const after = stored(home);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).toBe(before.refreshToken);
-    const accessTokens = [...mock.app.ctx.store.tokens.values()].filter((t) => t.authKey === before.authKey && t.kind === 'access');
+    const accessTokens = [...mock.app.ctx.world.tokens.values()].filter((t) => t.authKey === before.authKey && t.kind === 'access');
     expect(accessTokens).toHaveLength(2); // the login's and one renewal, not one per process
   });
 

@@ -1,12 +1,12 @@
 /**
- * Records by number (mock-server/world/store.ts ByNumber: the store's listings by number and its loans)
+ * Records by number (mock-server/world/world.ts ByNumber: the world's listings by number and its loans)
  * read as the Map they replace: the same records under the same numbers for any numbers set in any order,
- * and, for numbers handed out in order as the store hands them out, the same order too (the state file's
+ * and, for numbers handed out in order as the world hands them out, the same order too (the state file's
  * text depends on it).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ByNumber } from '../mock-server/world/store.js';
+import { ByNumber } from '../mock-server/world/world.js';
 
 /** Numbers near one another (they often extend the array), sometimes far off, negative or fractional. */
 const number = fc.oneof(

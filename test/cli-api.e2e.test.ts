@@ -81,7 +81,7 @@ describe('mkt api (spawned binary against the mock)', () => {
   });
 
   it('warns on stderr that a POST of an order bypasses the order desk, under any spelling of the path; other calls get no warning', async () => {
-    const listing = mock.app.ctx.store.listings.find(
+    const listing = mock.app.ctx.world.listings.find(
       (l) =>
         l.listing_status === 2
         && l.investment_typeid === 1
@@ -91,7 +91,7 @@ describe('mkt api (spawned binary against the mock)', () => {
         && !l.borrowerUserId,
     )!;
     const body = JSON.stringify({ bid_requests: [{ listing_id: listing.listing_number, bid_amount: 25 }] });
-    const before = mock.app.ctx.store.orders.size;
+    const before = mock.app.ctx.world.orders.size;
     for (const path of ['/v1/orders/', '/v1//orders', '/v1/./orders']) {
       const r = await runMkt(['api', 'POST', path, '--input', '-'], { env: mock.env, input: body });
       expect(r.stderr).toMatch(
@@ -102,7 +102,7 @@ describe('mkt api (spawned binary against the mock)', () => {
       expect(r.stderr).toContain('`mkt order submit` places bids with those safeguards');
     }
     // Sent as given: the raw call is still the raw call (a listing may appear in one order each time).
-    expect(mock.app.ctx.store.orders.size).toBe(before + 3);
+    expect(mock.app.ctx.world.orders.size).toBe(before + 3);
     for (const [method, path] of [
       ['GET', '/v1/orders/'],
       ['POST', '/v1/marketplace/application/offers/'],

@@ -24,7 +24,7 @@ afterEach(async () => {
   await mock.close();
 });
 
-const aliceBids = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+const aliceBids = () => [...mock.app.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 /** The account directories of the journal and lock (one per marketplace key). */
 const accountDirs = () => {
   try {
@@ -38,7 +38,7 @@ const at = (baseUrl: string) => ({ ...mock.env, MKT_BASE_URL: baseUrl });
 /** Listings alice may bid on now (older than two days, room left, no special role). */
 function biddable(n: number): number[] {
   const now = mock.app.ctx.clock.now();
-  return mock.app.ctx.store.listings
+  return mock.app.ctx.world.listings
     .filter(
       (l) =>
         l.listing_status === 2

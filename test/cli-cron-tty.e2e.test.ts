@@ -18,8 +18,8 @@ afterAll(async () => {
 
 function freshListings(n: number): number[] {
   const now = mock.app.ctx.clock.now();
-  const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
-  return mock.app.ctx.store.listings
+  const taken = new Set([...mock.app.ctx.world.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
+  return mock.app.ctx.world.listings
     .filter(
       (l) =>
         l.listing_status === 2
@@ -150,11 +150,11 @@ describe.skipIf(noTmux)('on a terminal', () => {
       const prompt = await waitFor(/Place 1 bid/);
       expect(prompt).toContain('Place 1 bid for a total of 25.00?');
       expect(prompt).toContain(String(id));
-      const before = mock.app.ctx.store.orders.size;
+      const before = mock.app.ctx.world.orders.size;
       execFileSync('tmux', ['send-keys', '-t', session, 'y', 'Enter']);
       const end = await waitFor(/EXIT=\d/);
       expect(end).toContain('EXIT=0');
-      expect(mock.app.ctx.store.orders.size).toBe(before + 1);
+      expect(mock.app.ctx.world.orders.size).toBe(before + 1);
     } finally {
       execFileSync('tmux', ['kill-session', '-t', session]);
     }

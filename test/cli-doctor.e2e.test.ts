@@ -57,7 +57,7 @@ async function deadPid(): Promise<number> {
 
 /** The submit lock of alice-1's account at the mock, where `order submit` and `invest run` take it. */
 function submitLock(home: string): string {
-  const account = mock.app.ctx.store.accounts.get('alice-1')!.externalUserId;
+  const account = mock.app.ctx.world.accounts.get('alice-1')!.externalUserId;
   return join(accountDir(join(home, 'state'), marketplaceKey(`${mock.origin}/v1`, account)), 'submit.lock');
 }
 
@@ -70,7 +70,7 @@ describe('mkt doctor', () => {
       run.stdout,
     ).toEqual([]);
     expect(run.code).toBe(0);
-    const account = mock.app.ctx.store.accounts.get('alice-1')!.externalUserId;
+    const account = mock.app.ctx.world.accounts.get('alice-1')!.externalUserId;
     expect(checks.find((c) => c.check === 'credentials')!.detail).toContain(`accepted for account ${account}`);
     expect(checks.find((c) => c.check === 'path')!.detail).toContain(`${join(path.split(':')[0]!, 'mkt')} is this mkt`);
     expect(run.stdout + run.stderr).not.toContain(mock.env.MKT_ACCESS_TOKEN);
@@ -114,7 +114,7 @@ describe('mkt doctor', () => {
 
   it('fails on a damaged journal, naming the file and line and the repair', async () => {
     const home = tempHome();
-    const listing = mock.app.ctx.store.listings.find(
+    const listing = mock.app.ctx.world.listings.find(
       (l) =>
         l.listing_status === 2
         && l.investment_typeid === 1
@@ -142,8 +142,8 @@ describe('mkt doctor', () => {
 
   it('warns when another state directory (the default one, or MKT_STATE_DIR) holds an order journal for the same account', async () => {
     const home = tempHome();
-    const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
-    const listing = mock.app.ctx.store.listings.find(
+    const taken = new Set([...mock.app.ctx.world.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
+    const listing = mock.app.ctx.world.listings.find(
       (l) =>
         l.listing_status === 2
         && l.investment_typeid === 1

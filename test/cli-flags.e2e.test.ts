@@ -74,7 +74,7 @@ describe('checks made before anything is sent (exit 2)', () => {
     expect(loans.code).toBe(0);
     const special = await search('--at02s_min=-4', '--at02s_max=-4');
     expect(special.length).toBeGreaterThan(0);
-    const byNumber = new Map(mock.app.ctx.store.listings.map((l) => [l.listing_number, l]));
+    const byNumber = new Map(mock.app.ctx.world.listings.map((l) => [l.listing_number, l]));
     for (const l of special) expect(byNumber.get(l.listing_number as number)!.bureau2.at02s).toBe(-4);
     // A UUID the marketplace does not know is its answer to give (exit 4), not a usage error.
     const unknown = await runMkt(['order', 'get', UUID], { env: mock.env });
@@ -90,7 +90,7 @@ describe('checks made before anything is sent (exit 2)', () => {
 
 describe('date bounds: the T form is accepted, listed, and means what the space form means', () => {
   it('gives the same listings for yyyy-MM-ddTHH:mm:ss as for yyyy-MM-dd HH:mm:ss, in the CLI and the mock', async () => {
-    const created = mock.app.ctx.store.listings.map((l) => l.listing_creation_date).sort((x, y) => x - y);
+    const created = mock.app.ctx.world.listings.map((l) => l.listing_creation_date).sort((x, y) => x - y);
     const mid = formatDateTime(created[Math.floor(created.length / 2)]!).slice(0, 19);
     const spaced = await search(`--listing_creation_date_min=${mid}`);
     const withT = await search(`--listing_creation_date_min=${mid.replace(' ', 'T')}`);

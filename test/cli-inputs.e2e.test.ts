@@ -153,11 +153,11 @@ describe('a state directory that is not one is exit 2 with its path, and nothing
       [file, 'a regular file'],
       ['/dev/null', 'a character device'],
     ] as const) {
-      const before = mock.app.ctx.store.orders.size;
+      const before = mock.app.ctx.world.orders.size;
       const r = await submit(home, dir);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`mkt: the state directory ${dir} is ${kind}, not a directory`);
-      expect(mock.app.ctx.store.orders.size).toBe(before);
+      expect(mock.app.ctx.world.orders.size).toBe(before);
       const journal = await runMkt(['order', 'journal'], { env: { ...mock.env, MKT_STATE_DIR: dir }, home, timeoutMs: 15_000 });
       expect(journal.code).toBe(2);
       expect(journal.stderr).toContain(`the state directory ${dir} is ${kind}`);

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 const STRATEGY = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    amount: 25\n    max_listings: 3\n';
-const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+const bidsInMock = () => [...mock.app.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 
 async function investRun(home: string, env = mock.env) {
   const file = join(home, 'strategy.yaml');
@@ -34,7 +34,7 @@ describe("mkt invest run plans on the marketplace's clock", () => {
     expect(report.orders).toHaveLength(1);
     // Every listing bid on had started by the mock's time: none is refused as not yet started (ORD0020).
     const now = mock.app.ctx.clock.now();
-    for (const b of bidsInMock()) expect(mock.app.ctx.store.listingByNumber.get(b.listing_id)!.listing_start_date).toBeLessThanOrEqual(now);
+    for (const b of bidsInMock()) expect(mock.app.ctx.world.listingByNumber.get(b.listing_id)!.listing_start_date).toBeLessThanOrEqual(now);
     expect(bidsInMock()).toHaveLength(3);
   });
 

@@ -25,7 +25,7 @@ const strategyFile = (text: string): string => {
   return f;
 };
 const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
-const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+const bidsInMock = () => [...mock.app.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 const RULE = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n';
 
 /** Runs the strategy with -o json, expecting exit 0 and no bid: the one stderr line and the report's reason. */
@@ -75,7 +75,7 @@ describe('invest run with nothing to do says why', () => {
   });
 
   it('cash below the minimum once the reserve is kept', async () => {
-    const cash = mock.app.ctx.store.accounts.get('alice-1')!.cash;
+    const cash = mock.app.ctx.world.accounts.get('alice-1')!.cash;
     const f = strategyFile(`${RULE}reserve: ${cash - 10}\n`);
     const { reason } = await nothingBid(f);
     expect(reason).toBe(

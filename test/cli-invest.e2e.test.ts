@@ -33,7 +33,7 @@ const cliEnv = (h: string, env: Record<string, string>): Record<string, string> 
   ...env,
 });
 const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, home, timeoutMs: 30_000 });
-const bidsInMock = () => [...mock.app.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
+const bidsInMock = () => [...mock.app.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 /**
  * Starts `invest run STRATEGY --yes --wait` in the background and resolves once its order is accepted: on the
  * frozen mock nothing is processed until asked, so the run then follows its order while holding the lock.
@@ -123,7 +123,7 @@ describe('mkt invest run', () => {
   });
 
   it('respects reserve, max_per_run and max_listings; a second run places nothing', async () => {
-    const cash = mock.app.ctx.store.accounts.get('alice-1')!.cash;
+    const cash = mock.app.ctx.world.accounts.get('alice-1')!.cash;
     const f = strategyFile(
       `${RULE}    max_listings: 3\n  - name: any\n    filters: {}\n    amount: 30\nreserve: ${cash - 140}\nmax_per_run: 150\n`,
     );
@@ -145,7 +145,7 @@ describe('mkt invest run', () => {
     expect((await invest(['run', f, '--yes'])).code).toBe(0);
     const bids = bidsInMock();
     expect(bids.reduce((s, b) => s + b.bid_amount, 0)).toBe(75);
-    const ratingOf = (n: number) => mock.app.ctx.store.listingByNumber.get(n)!.platform_rating;
+    const ratingOf = (n: number) => mock.app.ctx.world.listingByNumber.get(n)!.platform_rating;
     const inA = bids.filter((b) => ratingOf(b.listing_id) === 'A').length;
     expect(inA * 25).toBeLessThanOrEqual(0.4 * 75);
   });

@@ -16,7 +16,7 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     const r = await runMkt(['listings', 'search', '--fico_score=760-779', '-o', 'json', '--limit', '500'], { env: mock.env });
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
-    const expected = mock.app.ctx.store.listings.filter(
+    const expected = mock.app.ctx.world.listings.filter(
       (l) => l.listing_status === 2 && l.investment_typeid === 1 && l.fico_score === '760-779',
     ).length;
     expect(expected).toBeGreaterThan(0);
@@ -32,7 +32,7 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     const all = await runMkt(['listings', 'search', '--all', '--limit', '50', '--platform_rating', 'A,B'], { env: mock.env });
     expect(all.code).toBe(0);
     const items = JSON.parse(all.stdout) as Array<{ platform_rating: string; listing_number: number }>;
-    const expected = mock.app.ctx.store.listings.filter(
+    const expected = mock.app.ctx.world.listings.filter(
       (l) => l.listing_status === 2 && l.investment_typeid === 1 && ['A', 'B'].includes(l.platform_rating),
     );
     expect(items.map((i) => i.listing_number)).toEqual(expected.map((l) => l.listing_number));
@@ -41,7 +41,7 @@ describe('mkt listings search (spawned binary against the mock)', () => {
   it('streams ndjson with --all, one listing a line', async () => {
     const r = await runMkt(['listings', 'search', '--all', '-o', 'ndjson', '--limit', '30'], { env: mock.env });
     const lines = r.stdout.trim().split('\n');
-    const fractional = mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
+    const fractional = mock.app.ctx.world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
     expect(lines).toHaveLength(fractional.length);
     expect(new Set(lines.map((l) => JSON.parse(l).listing_number)).size).toBe(fractional.length);
   });
@@ -75,7 +75,7 @@ describe('mkt listings search (spawned binary against the mock)', () => {
     expect(invested.code).toBe(0);
     expect(JSON.parse(invested.stdout).total_count).toBe(0);
     const originated = await runMkt(['listings', 'search', '--biddable', 'false', '--limit', '500'], { env: mock.env });
-    const held = new Set(mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
+    const held = new Set(mock.app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
     expect(JSON.parse(originated.stdout).total_count).toBe(held.size);
   });
 
@@ -125,9 +125,9 @@ describe('mkt listings search (spawned binary against the mock)', () => {
 
 describe('mkt listings get and fields', () => {
   it('gets an active listing and an originated one by number', async () => {
-    const store = mock.app.ctx.store;
-    const active = store.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 2)!;
-    const originated = store.listings.find((l) => l.loan_number !== null)!;
+    const world = mock.app.ctx.world;
+    const active = world.listings.find((l) => l.listing_status === 2 && l.investment_typeid === 2)!;
+    const originated = world.listings.find((l) => l.loan_number !== null)!;
     for (const l of [active, originated]) {
       const r = await runMkt(['listings', 'get', String(l.listing_number)], { env: mock.env });
       expect(r.code).toBe(0);

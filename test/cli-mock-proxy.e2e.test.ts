@@ -112,7 +112,7 @@ describe('mkt mock proxy in front of a mock', () => {
 
   it('carries an order to the mock, and a token request, keeping every secret out of its journal', async () => {
     const now = mock.app.ctx.clock.now();
-    const listing = mock.app.ctx.store.listings.find(
+    const listing = mock.app.ctx.world.listings.find(
       (l) =>
         l.listing_status === 2
         && l.investment_typeid === 1
@@ -127,10 +127,10 @@ describe('mkt mock proxy in front of a mock', () => {
     const home = tempHome();
     const file = join(home, 'bids.csv');
     writeFileSync(file, `listing_id,bid_amount\n${listing.listing_number},25\n`);
-    const orders = mock.app.ctx.store.orders.size;
+    const orders = mock.app.ctx.world.orders.size;
     const r = await runMkt(['order', 'submit', file, '--yes'], { env: viaProxy, home });
     expect(r.code, r.stderr).toBe(0);
-    expect(mock.app.ctx.store.orders.size).toBe(orders + 1);
+    expect(mock.app.ctx.world.orders.size).toBe(orders + 1);
     const password = userPassword(mock.app.ctx.options.seed, 'alice');
     const form = new URLSearchParams({
       grant_type: 'password',

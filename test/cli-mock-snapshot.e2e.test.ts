@@ -28,7 +28,7 @@ async function mock(): Promise<TestMock> {
 
 /** The whole world as the state file would hold it, hashed: equal digests, byte-equal worlds. */
 function digest(app: MockApp): string {
-  return createHash('sha256').update(serializeState(app.ctx.store, app.ctx.clock.now())).digest('hex');
+  return createHash('sha256').update(serializeState(app.ctx.world, app.ctx.clock.now())).digest('hex');
 }
 
 /** The listing rows a client sees: every active listing, as the search answers it. */
@@ -50,7 +50,7 @@ describe('mkt mock snapshot', () => {
     expect(JSON.parse(saved.stdout)).toMatchObject({
       name: 'before-run',
       now: '2026-06-01 12:00:00 +0000',
-      listings: m.app.ctx.store.listings.length,
+      listings: m.app.ctx.world.listings.length,
       problem: null,
     });
     expect(saved.stderr).toMatch(/^saved snapshot before-run: the world at 2026-06-01 12:00:00 UTC, \d+ listings, \d+ bytes$/m);
@@ -126,8 +126,8 @@ describe('mkt mock snapshot', () => {
     expect(loaded.stderr).toContain('brought forward to the clock at 2026-06-03 12:00:00 UTC');
     expect(m.app.ctx.clock.now()).toBe(TEST_START + 2 * DAY);
     // The market ran from the snapshot's hour to the clock's: the withdrawn listing is back (the snapshot's), the engine at the clock.
-    expect(m.app.ctx.store.engine.lastTick).toBe(TEST_START + 2 * DAY);
-    expect(m.app.ctx.store.listingByNumber.get(first!.listing_number)?.listing_status).not.toBe(7);
+    expect(m.app.ctx.world.engine.lastTick).toBe(TEST_START + 2 * DAY);
+    expect(m.app.ctx.world.listingByNumber.get(first!.listing_number)?.listing_status).not.toBe(7);
     const state = (await (await fetch(`${m.origin}/__mock/state`)).json()) as { invariants: { ok: boolean } };
     expect(state.invariants.ok).toBe(true);
   });

@@ -19,8 +19,8 @@ const lines = (text: string): Json[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-const held = () => mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1');
-const statusOf = (loanNumber: number) => mock.app.ctx.store.loans.get(loanNumber)!.loan_status;
+const held = () => mock.app.ctx.world.notes.filter((n) => n.accountId === 'alice-1');
+const statusOf = (loanNumber: number) => mock.app.ctx.world.loans.get(loanNumber)!.loan_status;
 
 describe('mkt notes list', () => {
   it('prints one page as the API envelope (json), every note with --all (ndjson, json array), and csv with the default columns', async () => {
@@ -88,7 +88,7 @@ describe('mkt notes list', () => {
       expect(new Set(lines(r.stdout).map((n) => n.loan_note_id))).toEqual(late);
     }
     const ratings = new Set(['AA', 'A', 'N/A']);
-    const ratingOf = (n: { loanNumber: number }): string => mock.app.ctx.store.loans.get(n.loanNumber)!.platform_rating;
+    const ratingOf = (n: { loanNumber: number }): string => mock.app.ctx.world.loans.get(n.loanNumber)!.platform_rating;
     const wanted = held().filter((n) => ratings.has(ratingOf(n)) && statusOf(n.loanNumber) === 4);
     expect(
       wanted.some((n) => ratingOf(n) === 'N/A'),
@@ -139,7 +139,7 @@ describe('mkt notes get', () => {
       expect(r.code, id).toBe(2);
       expect(r.stderr).toContain(`got '${id}'`);
     }
-    const bobs = mock.app.ctx.store.notes.find((n) => n.accountId === 'bob-1')!.note_number;
+    const bobs = mock.app.ctx.world.notes.find((n) => n.accountId === 'bob-1')!.note_number;
     const r = await runMkt(['notes', 'get', bobs], { env: mock.env });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(bobs);

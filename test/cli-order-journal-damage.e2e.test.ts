@@ -19,13 +19,13 @@ afterAll(async () => {
   await mock.close();
 });
 
-const ordersIn = () => [...mock.app.ctx.store.orders.values()];
+const ordersIn = () => [...mock.app.ctx.world.orders.values()];
 const used = new Set<number>();
 
 /** `n` active fractional listings that take a 25.00 bid from alice now and no test of this file used. */
 function fresh(n: number): number[] {
   const now = mock.app.ctx.clock.now();
-  const out = mock.app.ctx.store.listings
+  const out = mock.app.ctx.world.listings
     .filter(
       (l) =>
         l.listing_status === 2

@@ -17,8 +17,8 @@ afterAll(async () => {
 /** Two listings alice may bid on that no earlier test of this file used. */
 function twoListings(): [number, number] {
   const now = mock.app.ctx.clock.now();
-  const taken = new Set([...mock.app.ctx.store.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
-  const [a, b] = mock.app.ctx.store.listings
+  const taken = new Set([...mock.app.ctx.world.orders.values()].flatMap((o) => o.bids.map((b) => b.listing_id)));
+  const [a, b] = mock.app.ctx.world.listings
     .filter(
       (l) =>
         l.listing_status === 2
@@ -47,7 +47,7 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
     MKT_STATE_DIR: join(home, 'state'),
     ...mock.env,
   };
-  const ordersBefore = mock.app.ctx.store.orders.size;
+  const ordersBefore = mock.app.ctx.world.orders.size;
   const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -64,7 +64,7 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
     home,
     input: `listing_id,bid_amount\n${b},25\n`,
   });
-  const sent = mock.app.ctx.store.orders.size - ordersBefore;
+  const sent = mock.app.ctx.world.orders.size - ordersBefore;
 
   await fetch(`${mock.origin}/__mock/process`, { method: 'POST' });
   expect(await firstDone).toBe(0);

@@ -50,7 +50,7 @@ describe('mkt order submit says what happened to the money', () => {
   it('a token refused while submitting is exit 3: nothing was placed, and the next run does not reconcile', async () => {
     const home = tempHome();
     const file = bidsFile(mock, home);
-    const proxy = await gate(mock.origin, () => mock.app.ctx.store.tokens.delete(mock.env.MKT_ACCESS_TOKEN!));
+    const proxy = await gate(mock.origin, () => mock.app.ctx.world.tokens.delete(mock.env.MKT_ACCESS_TOKEN!));
     try {
       const r = await runMkt(['order', 'submit', file, '--yes'], { env: { ...mock.env, MKT_ROOT_URL: proxy.origin }, home });
       expect(r.code).toBe(3);

@@ -13,12 +13,12 @@ afterEach(async () => {
   await mock.close();
 });
 
-const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
+const ordersIn = (m: TestMock) => [...m.app.ctx.world.orders.values()];
 
 /** Active fractional listings that take a 25.00 bid from alice now (older than a day, room left, no special role). */
 function biddable(m: TestMock, n: number): number[] {
   const now = m.app.ctx.clock.now();
-  return m.app.ctx.store.listings
+  return m.app.ctx.world.listings
     .filter(
       (l) =>
         l.listing_status === 2
@@ -218,7 +218,7 @@ describe('mkt order submit', () => {
     const report = JSON.parse(ok.stdout) as Array<{ bid_result: string }>;
     expect(report[0]!.bid_result).toBe('BID_SUCCEEDED');
 
-    const young = specialListing(mock.app.ctx.store, 'young_partial')!;
+    const young = specialListing(mock.app.ctx.world, 'young_partial')!;
     const tooMuch = Math.min(young.amount_remaining, Math.ceil(young.listing_amount * 0.1) + 25);
     const bad = await runMkt(['order', 'submit', '-', '--yes', '--wait'], {
       env: mock.env,
@@ -275,7 +275,7 @@ describe('reading orders, loans and the account', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const held = new Set(mock.app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber));
+    const held = new Set(mock.app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber));
     expect(loans).toHaveLength(held.size);
     const one = JSON.parse((await runMkt(['loans', 'get', String(loans[0].loan_number)], { env: mock.env })).stdout);
     expect(one.loan_number).toBe(loans[0].loan_number);
@@ -283,7 +283,7 @@ describe('reading orders, loans and the account', () => {
 
   it('shows the account', async () => {
     const a = JSON.parse((await runMkt(['account'], { env: mock.env })).stdout);
-    expect(a.available_cash_balance).toBe(mock.app.ctx.store.accounts.get('alice-1')!.cash);
-    expect(a.external_user_id).toBe(mock.app.ctx.store.accounts.get('alice-1')!.externalUserId);
+    expect(a.available_cash_balance).toBe(mock.app.ctx.world.accounts.get('alice-1')!.cash);
+    expect(a.external_user_id).toBe(mock.app.ctx.world.accounts.get('alice-1')!.externalUserId);
   });
 });

@@ -58,7 +58,7 @@ describe('--columns in every format', () => {
     const orders = await mkt(['order', 'list', '--columns', 'order_id', '-o', 'json']);
     expect(orders.code, orders.stderr).toBe(0);
     for (const o of JSON.parse(orders.stdout).result) expect(Object.keys(o)).toEqual(['order_id']);
-    const n = mock.app.ctx.store.listings[0]!.listing_number;
+    const n = mock.app.ctx.world.listings[0]!.listing_number;
     const one = await mkt(['listings', 'get', String(n), '--columns', 'listing_number,fico_score', '-o', 'json']);
     expect(one.code, one.stderr).toBe(0);
     expect(Object.keys(JSON.parse(one.stdout))).toEqual(['listing_number', 'fico_score']);
@@ -77,15 +77,15 @@ describe('--columns in every format', () => {
   });
 
   it('a mistyped column on order submit places no order', async () => {
-    const before = mock.app.ctx.store.orders.size;
-    const id = mock.app.ctx.store.listings.find((l) => l.listing_status === 2)!.listing_number;
+    const before = mock.app.ctx.world.orders.size;
+    const id = mock.app.ctx.world.listings.find((l) => l.listing_status === 2)!.listing_number;
     const r = await runMkt(['order', 'submit', '-', '--amount', '25', '--yes', '--columns', 'bid_amout'], {
       env: mock.env,
       input: `listing_id\n${id}\n`,
     });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("did you mean 'bid_amount'");
-    expect(mock.app.ctx.store.orders.size).toBe(before);
+    expect(mock.app.ctx.world.orders.size).toBe(before);
   });
 });
 
@@ -101,7 +101,7 @@ describe('--query (JMESPath)', () => {
   it('filters a streamed --all as one array', async () => {
     const r = await mkt(['listings', 'search', '--all', '--query', "[?platform_rating=='AA'].listing_number", '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const expected = mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.platform_rating === 'AA').length;
+    const expected = mock.app.ctx.world.listings.filter((l) => l.listing_status === 2 && l.platform_rating === 'AA').length;
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
     expect(JSON.parse(r.stdout).length).toBeLessThanOrEqual(expected);
   });

@@ -48,7 +48,7 @@ const cents = (x: unknown): number => Math.round(Number(x) * 100);
 
 /** Every payment row of alice's loans, straight from the mock's route (page by page), as sent. */
 async function paymentRows(mock: TestMock): Promise<Json[]> {
-  const loans = [...new Set([...mock.app.ctx.store.notes.values()].filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber))];
+  const loans = [...new Set([...mock.app.ctx.world.notes.values()].filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber))];
   const out: Json[] = [];
   for (const loan of loans) {
     for (let offset = 0; ; offset += 100) {

@@ -34,14 +34,14 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
 
 test('a whole investing cycle against the mock', async () => {
   const state = await api('GET', '/__mock/state');
-  const young = app.ctx.store.listingByNumber.get(state.special_listings.young_partial)!;
+  const young = app.ctx.world.listingByNumber.get(state.special_listings.young_partial)!;
   // A nearly funded listing, far from its end, found through the listings search as a script would.
   const search = await api(
     'GET',
     `/listingsvc/v2/listings?amount_remaining_max=500&verification_stage_min=3&limit=100&listing_end_date_min=${'2026-03-06'}`,
   );
   const nearly = search.result.find(
-    (l: { listing_number: number }) => !cancelledAtOrigination(app.ctx.store, app.ctx.store.listingByNumber.get(l.listing_number)!),
+    (l: { listing_number: number }) => !cancelledAtOrigination(app.ctx.world, app.ctx.world.listingByNumber.get(l.listing_number)!),
   );
   expect(nearly).toBeDefined();
   const plain = (await api('GET', '/listingsvc/v2/listings?percent_funded_max=0.5&limit=5&sort_by=listing_number')).result.find(
@@ -50,8 +50,8 @@ test('a whole investing cycle against the mock', async () => {
 
   const before = await api('GET', '/v1/accounts/platform');
   // Where the books stood: the seeded history's earnings and write-offs came before.
-  const ledgerBefore = app.ctx.store.ledger.length;
-  const lostBefore = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0);
+  const ledgerBefore = app.ctx.world.ledger.length;
+  const lostBefore = app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0);
   const created = await api('POST', '/v1/orders/', {
     bid_requests: [
       { listing_id: plain.listing_number, bid_amount: 25 },
@@ -79,7 +79,7 @@ test('a whole investing cycle against the mock', async () => {
   expect(statuses).toContain('INVESTED');
   expect(statuses).toContain('EXPIRED');
 
-  const loanNumber = app.ctx.store.listingByNumber.get(nearly.listing_number)!.loan_number;
+  const loanNumber = app.ctx.world.listingByNumber.get(nearly.listing_number)!.loan_number;
   const loans = await api('GET', '/v1/loans/');
   expect(loans.result.map((l: { loan_number: number }) => l.loan_number)).toContain(loanNumber);
   const paid: number[] = [];
@@ -98,10 +98,10 @@ test('a whole investing cycle against the mock', async () => {
   expect(after.total_account_value).toBe(mine.total);
   // Everything that left the account's value since came back as earnings or is still held: it only grew by earnings, less
   // principal written off since (what a collection agency collected of it comes back: written off no more).
-  const earned = app.ctx.store.ledger
+  const earned = app.ctx.world.ledger
     .slice(ledgerBefore)
     .filter((e) => e.accountId === 'alice-1' && ['INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE'].includes(e.kind))
     .reduce((s, e) => s + e.amount, 0);
-  const lost = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0) - lostBefore;
+  const lost = app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').reduce((s, n) => s + (n.chargedOff ?? 0), 0) - lostBefore;
   expect(after.total_account_value).toBeCloseTo(before.total_account_value + earned - lost, 2);
 });

@@ -16,10 +16,10 @@ export function makeApp(opts: Partial<MockOptions> = {}): MockApp {
   return testMockApp({ seed: 7, listings: 300, start: START, frozen: true, admin: true, ...opts }, () => START);
 }
 
-/** Puts an access token for `accountId` into the store (read/write grant unless `readOnly`). */
+/** Puts an access token for `accountId` into the world (read/write grant unless `readOnly`). */
 export function tokenFor(app: MockApp, accountId: string, readOnly = false): string {
   const value = `test-${accountId}-${readOnly ? 'ro' : 'rw'}`;
-  app.ctx.store.tokens.set(value, {
+  app.ctx.world.tokens.set(value, {
     value,
     kind: 'access',
     clientId: 'mkt-demo',
@@ -65,13 +65,13 @@ export function order(app: MockApp, token: string, bids: { listing_id: number; b
 /** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule), none the operator will cancel. */
 export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
   const now = app.ctx.clock.now();
-  return app.ctx.store.listings.filter(
+  return app.ctx.world.listings.filter(
     (l) =>
       l.listing_status === 2
       && l.investment_typeid === 1
       && !l.borrowerUserId
       && !l.mockRole
-      && !cancelledAtOrigination(app.ctx.store, l)
+      && !cancelledAtOrigination(app.ctx.world, l)
       && now - l.listing_creation_date >= minAgeMs
       && l.listing_end_date - now > 2 * DAY,
   );
@@ -80,7 +80,7 @@ export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
 /**
  * A real token for alice-1, through the OAuth flow as a client goes through it (the consent page with
  * autoApprove, then the token endpoint): it is in the operation log, where a token put straight into the
- * store would not be, and a reset forgets it.
+ * world would not be, and a reset forgets it.
  */
 export async function aliceToken(app: MockApp): Promise<string> {
   const redirect = await app.handle(new Request('http://mock.test/oauth?client_id=mkt-demo&response_type=auth_key&state=s'));

@@ -61,7 +61,7 @@ describe('faults', () => {
     await post(mockAdminUrl(origin, 'faults'), { drop_response_rate: 1, path: '/v1/orders', method: 'POST' });
     const listing = plainListings(app)[0]!.listing_number;
     await expect(post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).rejects.toThrow();
-    expect(app.ctx.store.orders.size).toBe(1);
+    expect(app.ctx.world.orders.size).toBe(1);
     // GETs are untouched by a POST-only fault: the client can find its order.
     const list = (await (await fetch(`${origin}/v1/orders`, { headers: { authorization: `bearer ${token}` } })).json()) as {
       total_count: number;
@@ -75,7 +75,7 @@ describe('faults', () => {
     await post(mockAdminUrl(origin, 'faults'), { drop_rate: 1 });
     const listing = plainListings(app)[0]!.listing_number;
     await expect(post(`${origin}/v1/orders`, { bid_requests: [{ listing_id: listing, bid_amount: 25 }] }, token)).rejects.toThrow();
-    expect(app.ctx.store.orders.size).toBe(0);
+    expect(app.ctx.world.orders.size).toBe(0);
   });
 
   test('handler_delay_ms: a request read whole is handled later though the client gave up (the order lands); latency_ms: it is not', async () => {
@@ -92,10 +92,10 @@ describe('faults', () => {
         body: JSON.stringify({ bid_requests: [{ listing_id: listing, bid_amount: 25 }] }),
       });
       await expect(gaveUp).rejects.toThrow();
-      expect(app.ctx.store.orders.size).toBe(0);
+      expect(app.ctx.world.orders.size).toBe(0);
       // Well past the 600 ms either fault adds: a delayed handler has run by then.
-      for (let i = 0; i < 30 && app.ctx.store.orders.size === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      landed[Object.keys(fault)[0]!] = app.ctx.store.orders.size;
+      for (let i = 0; i < 30 && app.ctx.world.orders.size === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      landed[Object.keys(fault)[0]!] = app.ctx.world.orders.size;
     }
     expect(landed).toEqual({ handler_delay_ms: 1, latency_ms: 0 });
   });
@@ -138,14 +138,14 @@ describe('concurrency', () => {
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(10);
     await post(mockAdminUrl(origin, 'process'), {});
     expect(listing.amount_funded).toBeLessThanOrEqual(listing.listing_amount);
-    const placed = [...app.ctx.store.orders.values()].flatMap((o) => o.bids).reduce((s, b) => s + b.bid_amount_placed, 0);
+    const placed = [...app.ctx.world.orders.values()].flatMap((o) => o.bids).reduce((s, b) => s + b.bid_amount_placed, 0);
     expect(placed).toBeLessThanOrEqual(listing.listing_amount);
-    const results = new Set([...app.ctx.store.orders.values()].map((o) => o.bids[0]!.bid_result));
+    const results = new Set([...app.ctx.world.orders.values()].map((o) => o.bids[0]!.bid_result));
     expect(results.has('BID_SUCCEEDED')).toBe(true);
     // The listing was over-subscribed: the last bids were cut or found nothing left.
     expect(results.has('PARTIAL_BID_SUCCEEDED') || results.has('LISTING_NOT_BIDDABLE')).toBe(true);
     expect(listing.amount_funded).toBe(listing.listing_amount);
-    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
   });
 });
 
@@ -161,7 +161,7 @@ describe('real time', () => {
     let result = 'NONE';
     for (let i = 0; i < 50 && result === 'NONE'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      result = app.ctx.store.orders.get(created.order_id)!.bids[0]!.bid_result;
+      result = app.ctx.world.orders.get(created.order_id)!.bids[0]!.bid_result;
     }
     expect(result).toBe('BID_SUCCEEDED');
   });

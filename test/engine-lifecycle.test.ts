@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { fund } from '../mock-server/engine/lifecycle.js';
 import { specialListing } from '../mock-server/seed/seed-extras.js';
-import type { Listing } from '../mock-server/world/store.js';
+import type { Listing } from '../mock-server/world/world.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
 async function account(app: MockApp, token: string) {
@@ -109,7 +109,7 @@ describe('order processing', () => {
   test('partial-funding listing under 24 hours old: a bid above 10% is LENDER_NOT_ELIGIBLE_TO_BID and EXPIRED with a refund; 10% is fine; later any amount is', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const young = specialListing(app.ctx.store, 'young_partial')!;
+    const young = specialListing(app.ctx.world, 'young_partial')!;
     const tenth = Math.floor(young.listing_amount * 0.1);
     const before = await account(app, alice);
     const big = (await order(app, alice, [{ listing_id: young.listing_number, bid_amount: tenth + 25 }])).body.order_id;
@@ -139,10 +139,10 @@ describe('order processing', () => {
   test('processing fails: a whole loan taken meanwhile is BID_FAILED and EXPIRED with a refund', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const whole = app.ctx.store.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2 && x.verification_stage < 3)!;
+    const whole = app.ctx.world.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2 && x.verification_stage < 3)!;
     const before = await account(app, alice);
     const id = (await order(app, alice, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }])).body.order_id;
-    fund(app.ctx.store, whole, whole.listing_amount, app.ctx.clock.now());
+    fund(app.ctx.world, whole, whole.listing_amount, app.ctx.clock.now());
     await call(app, 'POST', '/__mock/process');
     expect((await getOrder(app, alice, id)).bid_requests[0]).toMatchObject({ bid_status: 'EXPIRED', bid_result: 'BID_FAILED' });
     expect((await account(app, alice)).available_cash_balance).toBe(before.available_cash_balance);
@@ -187,7 +187,7 @@ describe('after processing', () => {
       l.listing_end_date = now + 2 * HOUR;
       l.amount_funded = 0;
       l.amount_remaining = l.listing_amount;
-      fund(app.ctx.store, l, Math.ceil((l.listing_amount * 0.75) / 25) * 25 - 50, now);
+      fund(app.ctx.world, l, Math.ceil((l.listing_amount * 0.75) / 25) * 25 - 50, now);
     }
     const ids = [];
     for (const l of [withPartial, without])
@@ -195,7 +195,7 @@ describe('after processing', () => {
     await call(app, 'POST', '/__mock/process');
     await call(app, 'POST', '/__mock/clock', { body: { advance: '3h' } });
     expect(withPartial.listing_status).toBe(6);
-    expect(app.ctx.store.loans.get(withPartial.loan_number!)!.amount_borrowed).toBe(withPartial.amount_funded);
+    expect(app.ctx.world.loans.get(withPartial.loan_number!)!.amount_borrowed).toBe(withPartial.amount_funded);
     expect(withPartial.amount_funded).toBeLessThan(withPartial.listing_amount);
     expect((await getOrder(app, alice, ids[0])).bid_requests[0].bid_status).toBe('INVESTED');
     expect(without.listing_status).toBe(5);

@@ -5,11 +5,11 @@ import { TEST_START, testMockApp } from './helpers/mock.js';
 describe('market ticks', () => {
   it('stop reading an ended listing once a tick has passed it', () => {
     const app = testMockApp({ seed: 7, listings: 200, frozen: true, start: TEST_START });
-    const store = app.ctx.store;
-    const index = store.listings.findIndex((l) => l.listing_status === 6);
-    const ended = store.listings[index]!;
+    const world = app.ctx.world;
+    const index = world.listings.findIndex((l) => l.listing_status === 6);
+    const ended = world.listings[index]!;
     let reads = 0;
-    store.listings[index] = new Proxy(ended, {
+    world.listings[index] = new Proxy(ended, {
       get(target, key, receiver) {
         if (key === 'listing_status') reads++;
         return Reflect.get(target, key, receiver) as unknown;

@@ -8,7 +8,7 @@ describe('GET /loans/', () => {
   test('lists only loans the caller holds notes in, 25 at most per page, newest origination first by default', async () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
-    const held = new Set(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber));
+    const held = new Set(app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber));
     expect(held.size).toBeGreaterThan(25);
     const page = (await call(app, 'GET', '/v1/loans?limit=100', { token: alice })).body;
     expect(page.total_count).toBe(held.size);
@@ -27,12 +27,12 @@ describe('GET /loans/', () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const recent = (n: number): boolean =>
-      app.ctx.store.listingByNumber.get(app.ctx.store.loans.get(n)!.listingNumber)!.listing_start_date > Date.parse('2018-08-09');
-    const aliceLoans = app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber);
+      app.ctx.world.listingByNumber.get(app.ctx.world.loans.get(n)!.listingNumber)!.listing_start_date > Date.parse('2018-08-09');
+    const aliceLoans = app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber);
     const mine = aliceLoans.find(recent)!;
     const old = aliceLoans.find((n) => !recent(n))!;
-    const other = [...app.ctx.store.loans.keys()].find(
-      (n) => !app.ctx.store.notes.some((x) => x.loanNumber === n && x.accountId === 'alice-1'),
+    const other = [...app.ctx.world.loans.keys()].find(
+      (n) => !app.ctx.world.notes.some((x) => x.loanNumber === n && x.accountId === 'alice-1'),
     )!;
     const res = await call(app, 'GET', `/v1/loans/${mine}`, { token: alice });
     expect(res.status).toBe(200);
@@ -47,11 +47,11 @@ describe('GET /loans/', () => {
 
   test('loan_status and loan_default_reason are consistent on every loan, seeded or serviced over a year', async () => {
     const app = makeApp();
-    const seeded = new Set(app.ctx.store.loans.keys());
+    const seeded = new Set(app.ctx.world.loans.keys());
     await call(app, 'POST', '/__mock/clock', { body: { advance: '365d' } });
     const statuses = new Set<number>();
     const completedByServicing: number[] = [];
-    for (const loan of app.ctx.store.loans.values()) {
+    for (const loan of app.ctx.world.loans.values()) {
       statuses.add(loan.loan_status);
       // The spec types it as a date: every loan has one, ended loans too.
       expect(typeof loan.next_payment_due_date).toBe('number');
@@ -76,7 +76,7 @@ describe('GET /loans/', () => {
     for (const s of [LOAN_STATUS.CURRENT, LOAN_STATUS.COMPLETED, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF])
       expect(statuses.has(s)).toBe(true);
     expect(completedByServicing.every((r) => r === 0)).toBe(true);
-    expect(checkInvariants(app.ctx.store)).toEqual({ ok: true, violations: [] });
+    expect(checkInvariants(app.ctx.world)).toEqual({ ok: true, violations: [] });
   });
 });
 
@@ -94,7 +94,7 @@ describe('servicing and the account', () => {
     const start = (await call(app, 'GET', `/v1/loans/${loanNumber}`, { token: alice })).body;
     expect(start).toMatchObject({ principal_paid: 0, interest_paid: 0, age_in_months: 0, loan_status: 1, term: l.listing_term });
     const firstDue = start.next_payment_due_date;
-    const note = app.ctx.store.notes.find((n) => n.loanNumber === loanNumber && n.accountId === 'alice-1')!;
+    const note = app.ctx.world.notes.find((n) => n.loanNumber === loanNumber && n.accountId === 'alice-1')!;
     let lastPaid = 0;
     let payments = 0;
     for (let month = 1; month <= 3; month++) {
@@ -106,34 +106,34 @@ describe('servicing and the account', () => {
       lastPaid = loan.principal_paid;
     }
     expect(payments).toBeGreaterThan(0);
-    const loan = app.ctx.store.loans.get(loanNumber)!;
+    const loan = app.ctx.world.loans.get(loanNumber)!;
     expect(loan.interest_paid).toBeGreaterThan(0);
     expect(loan.service_fees_paid).toBeLessThan(0);
     expect(firstDue).not.toBe((await call(app, 'GET', `/v1/loans/${loanNumber}`, { token: alice })).body.next_payment_due_date);
     // The note's share of principal came back as cash: its principal fell by exactly what was credited.
-    const credited = app.ctx.store.ledger
+    const credited = app.ctx.world.ledger
       .filter((e) => e.kind === 'PRINCIPAL' && e.ref === `${loanNumber}:${note.note_number}`)
       .reduce((s, e) => s + e.amount, 0);
     expect(note.principal! + credited).toBeCloseTo(amount, 2);
     const account = (await call(app, 'GET', '/v1/accounts/platform', { token: alice })).body;
-    const mine = app.ctx.store.ledger.filter((e) => e.accountId === 'alice-1').reduce((s, e) => s + e.amount, 0);
+    const mine = app.ctx.world.ledger.filter((e) => e.accountId === 'alice-1').reduce((s, e) => s + e.amount, 0);
     expect(account.available_cash_balance).toBeCloseTo(mine, 2);
-    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
   });
 
   test('GET /accounts/platform needs read_platform_account and reports cash, pending, total and external_user_id', async () => {
     const app = makeApp();
     const bob = tokenFor(app, 'bob-1');
     const res = await call(app, 'GET', '/v1/accounts/platform', { token: bob });
-    const invested = app.ctx.store.notes.filter((n) => n.accountId === 'bob-1').reduce((s, n) => s + (n.principal ?? 0), 0);
+    const invested = app.ctx.world.notes.filter((n) => n.accountId === 'bob-1').reduce((s, n) => s + (n.principal ?? 0), 0);
     expect(res.body).toMatchObject({
       available_cash_balance: 40,
       pending_investments_primary_market: 0,
       outstanding_principal_on_active_notes: Math.round(invested * 100) / 100,
       total_account_value: Math.round((40 + invested) * 100) / 100,
-      external_user_id: app.ctx.store.accounts.get('bob-1')!.externalUserId,
+      external_user_id: app.ctx.world.accounts.get('bob-1')!.externalUserId,
     });
-    app.ctx.store.tokens.get(bob)!.scopes = ['read_listing'];
+    app.ctx.world.tokens.get(bob)!.scopes = ['read_listing'];
     expect((await call(app, 'GET', '/v1/accounts/platform', { token: bob })).status).toBe(403);
   });
 });
@@ -142,7 +142,7 @@ describe('arrears', () => {
   test('missed payments grow days past due, are caught up with late and failed-payment fees, or end in default and charge-off', async () => {
     const app = makeApp();
     await call(app, 'POST', '/__mock/clock', { body: { advance: '365d' } });
-    const loans = [...app.ctx.store.loans.values()].filter((l) => l.origination_date > Date.parse('2026-01-01'));
+    const loans = [...app.ctx.world.loans.values()].filter((l) => l.origination_date > Date.parse('2026-01-01'));
     const caughtUp = loans.filter((l) => l.late_fees_paid > 0);
     expect(caughtUp.length).toBeGreaterThan(0);
     for (const l of caughtUp) expect(l.platform_fees_paid).toBeGreaterThan(0);
@@ -153,8 +153,8 @@ describe('arrears', () => {
       if (l.loan_status === LOAN_STATUS.CHARGEOFF) expect(l.days_past_due).toBeGreaterThanOrEqual(121);
     }
     // Notes in a charged-off loan hold no principal any more.
-    for (const n of app.ctx.store.notes) {
-      if (app.ctx.store.loans.get(n.loanNumber)!.loan_status === LOAN_STATUS.CHARGEOFF) expect(n.principal).toBe(0);
+    for (const n of app.ctx.world.notes) {
+      if (app.ctx.world.loans.get(n.loanNumber)!.loan_status === LOAN_STATUS.CHARGEOFF) expect(n.principal).toBe(0);
     }
   });
 });

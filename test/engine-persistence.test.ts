@@ -38,25 +38,25 @@ describe('a restart with --state', () => {
     expect(second.ctx.clock.now()).toBe(START + 2 * 3_600_000);
     expect((await call(second, 'GET', '/v1/accounts/platform', { token: alice })).body).toEqual(before);
     expect((await call(second, 'GET', `/v1/orders/${id}`, { token: alice })).body).toEqual(orderBefore);
-    expect(second.ctx.store.listingByNumber.get(l.listing_number)!.listing_status).toBe(8);
+    expect(second.ctx.world.listingByNumber.get(l.listing_number)!.listing_status).toBe(8);
     await call(second, 'POST', '/__mock/clock', { body: { advance: '4d' } });
     expect((await call(second, 'GET', `/v1/orders/${id}`, { token: alice })).body.order_status).toBe('COMPLETED');
-    expect(checkInvariants(second.ctx.store).ok).toBe(true);
+    expect(checkInvariants(second.ctx.world).ok).toBe(true);
   });
 
   test("keeps each loan's payment log: the payment rows read the same after a restart, and new payments follow them", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
     const first = stateApp(file);
     const alice = tokenFor(first, 'alice-1');
-    const loans = [...new Set(first.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber))].join(',');
+    const loans = [...new Set(first.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber))].join(',');
     await call(first, 'POST', '/__mock/clock', { body: { advance: '70d' } });
-    const logged = [...first.ctx.store.loans.values()].filter((l) => l.paymentLog).length;
+    const logged = [...first.ctx.world.loans.values()].filter((l) => l.paymentLog).length;
     expect(logged).toBeGreaterThan(0);
     const rows = (await call(first, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body;
     await first.close?.();
 
     const second = stateApp(file);
-    expect([...second.ctx.store.loans.values()].filter((l) => l.paymentLog).length).toBe(logged);
+    expect([...second.ctx.world.loans.values()].filter((l) => l.paymentLog).length).toBe(logged);
     expect((await call(second, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body).toEqual(rows);
     await call(second, 'POST', '/__mock/clock', { body: { advance: '40d' } });
     const later = (await call(second, 'GET', `/v1/loans/payments?loan_number=${loans}&limit=100`, { token: alice })).body;
@@ -87,24 +87,24 @@ describe('a restart with --state', () => {
       .sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
     const saved = parseState(readFileSync(join(file, kept[1]!), 'utf8'), kept[1]);
-    expect(saved.store.orders.has(order_id)).toBe(true);
+    expect(saved.world.orders.has(order_id)).toBe(true);
   });
 
   test('a single file an earlier mock wrote still loads, and keeps being saved whole on every change', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mkt-state-')), 'world.json');
     const old = makeApp({ listings: 120 });
-    writeFileSync(file, serializeState(old.ctx.store, old.ctx.clock.now()));
+    writeFileSync(file, serializeState(old.ctx.world, old.ctx.clock.now()));
     const app = stateApp(file);
     const alice = tokenFor(app, 'alice-1');
     const id = (await order(app, alice, [{ listing_id: plainListings(app)[0]!.listing_number, bid_amount: 25 }])).body.order_id;
-    expect(parseState(readFileSync(file, 'utf8'), file).store.orders.has(id)).toBe(true);
+    expect(parseState(readFileSync(file, 'utf8'), file).world.orders.has(id)).toBe(true);
   });
 });
 
 describe('a bad state file', () => {
   const world = (): string => {
     const app = makeApp({ listings: 20 });
-    return serializeState(app.ctx.store, app.ctx.clock.now());
+    return serializeState(app.ctx.world, app.ctx.clock.now());
   };
 
   test('a torn file (cut short mid-write) is refused with a clear error', () => {
@@ -128,7 +128,7 @@ describe('a bad state file', () => {
   test('an intact file round-trips to the same world', () => {
     const text = world();
     const saved = parseState(text);
-    expect(serializeState(saved.store, saved.now)).toBe(text);
+    expect(serializeState(saved.world, saved.now)).toBe(text);
   });
 });
 
@@ -174,10 +174,10 @@ describe('a state file written by an older mock', () => {
   test('an ended loan saved with next_payment_due_date null is read back with the last due date its payments reached', () => {
     const app = makeApp({ listings: 60 });
     apps.push(app);
-    const loan = [...app.ctx.store.loans.values()].find((l) => l.loan_status === 4 && l.paymentsMade > 0)!;
+    const loan = [...app.ctx.world.loans.values()].find((l) => l.loan_status === 4 && l.paymentsMade > 0)!;
     const due = loan.next_payment_due_date;
     (loan as { next_payment_due_date: number | null }).next_payment_due_date = null;
-    const back = parseState(serializeState(app.ctx.store, START)).store.loans.get(loan.loan_number)!;
+    const back = parseState(serializeState(app.ctx.world, START)).world.loans.get(loan.loan_number)!;
     expect(typeof back.next_payment_due_date).toBe('number');
     // Within a few days of the seed's own date for it (the seed counts months of 30.4375 days, the reader calendar months).
     expect(Math.abs(back.next_payment_due_date - due)).toBeLessThan(10 * 86_400_000);
@@ -186,14 +186,14 @@ describe('a state file written by an older mock', () => {
   test('old loans and their listings saved rated NA are read back rated N/A, as this mock spells it', () => {
     const app = makeApp({ listings: 60 });
     apps.push(app);
-    const old = [...app.ctx.store.loans.values()].filter((l) => l.platform_rating === 'N/A');
+    const old = [...app.ctx.world.loans.values()].filter((l) => l.platform_rating === 'N/A');
     expect(old.length).toBeGreaterThan(0);
     for (const loan of old) {
       loan.platform_rating = 'NA';
-      app.ctx.store.listingByNumber.get(loan.listingNumber)!.platform_rating = 'NA';
+      app.ctx.world.listingByNumber.get(loan.listingNumber)!.platform_rating = 'NA';
     }
-    expect(serializeState(app.ctx.store, START)).toContain('"platform_rating":"NA"');
-    const back = parseState(serializeState(app.ctx.store, START)).store;
+    expect(serializeState(app.ctx.world, START)).toContain('"platform_rating":"NA"');
+    const back = parseState(serializeState(app.ctx.world, START)).world;
     for (const loan of old) {
       expect(back.loans.get(loan.loan_number)!.platform_rating).toBe('N/A');
       expect(back.listingByNumber.get(loan.listingNumber)!.platform_rating).toBe('N/A');

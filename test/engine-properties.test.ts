@@ -18,11 +18,11 @@ async function run(app: MockApp, steps: Step[], check: boolean): Promise<void> {
     if (accepted === true) seen.accepted++;
     if (accepted === false) seen.refused++;
     if (check) {
-      const report = checkInvariants(app.ctx.store);
+      const report = checkInvariants(app.ctx.world);
       if (!report.ok) throw new Error(`after ${JSON.stringify(s)}: ${report.violations.join('; ')}`);
     }
   }
-  for (const o of app.ctx.store.orders.values()) {
+  for (const o of app.ctx.world.orders.values()) {
     for (const b of o.bids) {
       if (b.bid_status === 'INVESTED') seen.invested++;
       if (b.bid_status === 'EXPIRED') seen.expired++;
@@ -51,7 +51,7 @@ describe('invariants', () => {
         const b = makeApp({ listings: 60 });
         await run(a, steps, false);
         await run(b, steps, false);
-        expect(serializeState(a.ctx.store, a.ctx.clock.now())).toBe(serializeState(b.ctx.store, b.ctx.clock.now()));
+        expect(serializeState(a.ctx.world, a.ctx.clock.now())).toBe(serializeState(b.ctx.world, b.ctx.clock.now()));
       }),
       { numRuns: 10, seed: 7 },
     );

@@ -14,42 +14,42 @@ test('slices from where the last stopped, begin again after a tick, and end wher
   const sliced = makeApp({ listings: 600 });
   const whole = makeApp({ listings: 600 });
   for (const app of [sliced, whole]) await app.ctx.engine.moveClock((now) => now + 4 * DAY);
-  const store = sliced.ctx.store;
-  const tl = store.index.timeline!;
+  const world = sliced.ctx.world;
+  const tl = world.index.timeline!;
   // A move leaves the columns to its readers.
   expect(tl.settled).toBeLessThan(tl.hour);
-  const text = serializeState(store, sliced.ctx.clock.now());
-  expect(settleSome(store, 100)).toBe(false);
+  const text = serializeState(world, sliced.ctx.clock.now());
+  expect(settleSome(world, 100)).toBe(false);
   expect(tl.settleNext).toBe(tl.firstLive + 100);
-  expect(settleSome(store, 100)).toBe(false);
+  expect(settleSome(world, 100)).toBe(false);
   expect(tl.settleNext).toBe(tl.firstLive + 200);
   // Settling changed what a reader sees (funding placed since the rows were last visited).
-  expect(serializeState(store, sliced.ctx.clock.now())).not.toBe(text);
+  expect(serializeState(world, sliced.ctx.clock.now())).not.toBe(text);
   // A tick between two slices: the pass begins again, for the new hour.
   for (const app of [sliced, whole]) await app.ctx.engine.moveClock((now) => now + 2 * HOUR);
   expect(tl.settling).toBeLessThan(tl.hour);
   let slices = 0;
-  while (!settleSome(store, 100)) slices++;
+  while (!settleSome(world, 100)) slices++;
   expect(slices).toBeGreaterThan(2);
   expect(tl.settled).toBe(tl.hour);
-  expect(settleSome(store, 100)).toBe(true);
-  settleWorld(whole.ctx.store);
-  expect(serializeState(store, sliced.ctx.clock.now())).toBe(serializeState(whole.ctx.store, whole.ctx.clock.now()));
+  expect(settleSome(world, 100)).toBe(true);
+  settleWorld(whole.ctx.world);
+  expect(serializeState(world, sliced.ctx.clock.now())).toBe(serializeState(whole.ctx.world, whole.ctx.clock.now()));
 });
 
 test('a listing its own steps make Pending is queued at its origination, and reads Pending from that hour on, as the hourly visit made it', async () => {
   const app = makeApp({ listings: 800 });
   await app.ctx.engine.moveClock((now) => now + DAY);
-  const store = app.ctx.store;
-  const tl = store.index.timeline!;
+  const world = app.ctx.world;
+  const tl = world.index.timeline!;
   const ev = tl.listings;
   const waiting: number[] = [];
-  for (let r = 0; r < store.listings.length; r++) {
+  for (let r = 0; r < world.listings.length; r++) {
     if (ev.live[r] !== 1 || !(ev.pendingAt[r]! < Infinity)) continue;
-    const l = store.listings[r]!;
+    const l = world.listings[r]!;
     const at = ev.pendingAt[r]! * HOUR;
     // No visit at the hour it goes Pending: its place is its origination's.
-    expect(ev.at[r]).toBe(Math.max(tl.hour + 1, Math.ceil(originationTime(store.seed, l.listing_number, l.listing_start_date, at) / HOUR)));
+    expect(ev.at[r]).toBe(Math.max(tl.hour + 1, Math.ceil(originationTime(world.seed, l.listing_number, l.listing_start_date, at) / HOUR)));
     expect(ev.lotAt[r]).toBeLessThanOrEqual(ev.pendingAt[r]!);
     waiting.push(r);
   }
@@ -61,13 +61,13 @@ test('a listing its own steps make Pending is queued at its origination, and rea
   const past = waiting.filter((r) => pendingAt.get(r)! <= tl.hour);
   expect(past.length).toBeGreaterThan(5);
   for (const r of past) {
-    const l = store.listings[r]!;
+    const l = world.listings[r]!;
     expect(l.listing_status === LISTING_STATUS.PENDING || l.loan_number !== null || l.listing_status === LISTING_STATUS.CANCELLED).toBe(
       true,
     );
     if (l.listing_status === LISTING_STATUS.PENDING) {
       expect(l.last_updated_date).toBe(pendingAt.get(r)! * HOUR);
-      expect(l.originateAt).toBe(originationTime(store.seed, l.listing_number, l.listing_start_date, l.last_updated_date));
+      expect(l.originateAt).toBe(originationTime(world.seed, l.listing_number, l.listing_start_date, l.last_updated_date));
     }
   }
 });

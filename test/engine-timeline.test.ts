@@ -14,18 +14,18 @@ import { serviceLoan } from '../mock-server/engine/servicing.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
 import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
-import type { Loan, Store } from '../mock-server/world/store.js';
+import type { Loan, World } from '../mock-server/world/world.js';
 import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, HOUR, makeApp, tokenFor } from './engine-fixture.js';
 import { applyStep, type Step as WorldStep } from './helpers/listing-steps.js';
 
 /** The market as a plain hourly walk: every live listing in number order, then every loan, then arrivals. */
-function hourlyWalk(store: Store, t: number): void {
+function hourlyWalk(world: World, t: number): void {
   const h = t / TICK_MS;
-  const live = store.listings.filter(isLive).sort((a, b) => a.listing_number - b.listing_number);
-  for (const l of live) stepListing(store, l, t, firesAt(store.seed, l, h));
-  for (const loan of [...store.loans.values()]) serviceLoan(store, loan, t);
-  arrivals(store, t);
+  const live = world.listings.filter(isLive).sort((a, b) => a.listing_number - b.listing_number);
+  for (const l of live) stepListing(world, l, t, firesAt(world.seed, l, h));
+  for (const loan of [...world.loans.values()]) serviceLoan(world, loan, t);
+  arrivals(world, t);
 }
 
 const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'ivy-1', 'kate-1'] as const;
@@ -63,24 +63,24 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** The world as its state file holds it (written, as every reader reads, after the listings' columns are brought up). */
 const snapshot = (app: MockApp): string => {
   app.ctx.engine.settle();
-  return serializeState(app.ctx.store, app.ctx.clock.now());
+  return serializeState(app.ctx.world, app.ctx.clock.now());
 };
 
 /** What the runs did, so the comparison cannot pass on worlds where nothing happened. */
 const seen = { payments: 0, originated: 0, ended: 0, restarts: 0, begun: 0, unfinished: 0 };
 
-/** Applies one step; `restarts`: a restart step swaps the store for its own state file's reading (as a reload does). */
+/** Applies one step; `restarts`: a restart step swaps the world for its own state file's reading (as a reload does). */
 async function apply(app: MockApp, tokens: readonly string[], s: Step, restarts: boolean): Promise<void> {
   if (s.kind === 'prepare') {
     // The plain walk has no timeline: building one for it would change nothing it reads.
     if (app.ctx.engine.tick !== hourlyWalk) {
-      const store = app.ctx.store;
-      if (!store.index.timeline) seen.begun++;
-      if (!prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, s.rows)) seen.unfinished++;
+      const world = app.ctx.world;
+      if (!world.index.timeline) seen.begun++;
+      if (!prepareTimeline(world, world.engine.lastTick / TICK_MS + 1, s.rows)) seen.unfinished++;
     }
   } else if (s.kind !== 'restart') await applyStep(app, tokens, s);
   else if (restarts) {
-    app.ctx.store = parseState(snapshot(app)).store;
+    app.ctx.world = parseState(snapshot(app)).world;
     seen.restarts++;
   }
 }
@@ -91,12 +91,12 @@ async function run(app: MockApp, steps: Step[], restarts: boolean): Promise<void
   for (const s of steps) await apply(app, tokens, s, restarts);
 }
 
-function countActivity(store: Store): void {
-  for (const loan of store.loans.values()) {
+function countActivity(world: World): void {
+  for (const loan of world.loans.values()) {
     if (loan.loan_number >= 500_000 + 100) seen.originated++;
     seen.payments += loan.paymentsMade;
   }
-  seen.ended += store.listings.filter((l) => l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7).length;
+  seen.ended += world.listings.filter((l) => l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7).length;
 }
 
 describe('the market timeline', () => {
@@ -114,8 +114,8 @@ describe('the market timeline', () => {
           timed.ctx.engine.settle();
           expect(snapshot(timed)).toBe(snapshot(walked));
         }
-        expect(checkInvariants(timed.ctx.store)).toEqual({ ok: true, violations: [] });
-        countActivity(timed.ctx.store);
+        expect(checkInvariants(timed.ctx.world)).toEqual({ ok: true, violations: [] });
+        countActivity(timed.ctx.world);
       }),
       { numRuns: 25, seed: 14_05 },
     );
@@ -145,15 +145,15 @@ describe('the market timeline', () => {
   test('keeps an origination time only on the listings waiting to originate (an ended one has none, not null)', () => {
     const app = makeApp({ listings: 400 });
     app.ctx.clock.advance(20 * DAY);
-    const store = app.ctx.store;
-    const waiting = store.listings.filter((l) => l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
-    const ended = store.listings.filter(
+    const world = app.ctx.world;
+    const waiting = world.listings.filter((l) => l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null);
+    const ended = world.listings.filter(
       (l) => l.loan_number != null || l.listing_status === 4 || l.listing_status === 5 || l.listing_status === 7,
     );
     expect(waiting.length).toBeGreaterThan(0);
     expect(ended.length).toBeGreaterThan(100);
     for (const l of ended) expect('originateAt' in JSON.parse(JSON.stringify(l))).toBe(false);
-    const column = store.listingTable.columns.find((c) => c.name === 'originateAt')!;
+    const column = world.listingTable.columns.find((c) => c.name === 'originateAt')!;
     expect(column.kind).toBe('sparse');
     expect((column.data as Map<number, unknown>).size).toBe(waiting.length);
   });
@@ -164,7 +164,7 @@ describe('the market timeline', () => {
     const apps = [makeApp({ listings: 300 }), makeApp({ listings: 300 })];
     apps[1]!.ctx.engine.tick = hourlyWalk;
     const numbers = apps.map((app) => {
-      const s = app.ctx.store;
+      const s = app.ctx.world;
       const l = s.listings.find(
         (x) => x.listing_status === LISTING_STATUS.ACTIVE && x.investment_typeid === 1 && !x.mockRole && x.amount_funded < x.listing_amount,
       )!;
@@ -182,8 +182,8 @@ describe('the market timeline', () => {
       await app.ctx.engine.moveClock((now) => now + 5 * DAY);
       app.ctx.engine.settle();
     }
-    const [timed, walked] = apps.map((app) => app.ctx.store.listingByNumber.get(numbers[0]!)!);
-    expect(walked!.loan_origination_date).toBe(apps[1]!.ctx.store.engine.lastTick - 5 * DAY + TICK_MS);
+    const [timed, walked] = apps.map((app) => app.ctx.world.listingByNumber.get(numbers[0]!)!);
+    expect(walked!.loan_origination_date).toBe(apps[1]!.ctx.world.engine.lastTick - 5 * DAY + TICK_MS);
     expect(timed!.loan_origination_date).toBe(walked!.loan_origination_date);
     expect(snapshot(apps[0]!)).toBe(snapshot(apps[1]!));
   });
@@ -200,10 +200,10 @@ describe('the market timeline', () => {
 });
 
 describe('an hourly tick', () => {
-  /** Replaces `loan` in the store by a proxy counting reads of its status. */
-  function watched(store: Store, loan: Loan): { reads: number } {
+  /** Replaces `loan` in the world by a proxy counting reads of its status. */
+  function watched(world: World, loan: Loan): { reads: number } {
     const counter = { reads: 0 };
-    store.loans.set(
+    world.loans.set(
       loan.loan_number,
       new Proxy(loan, {
         get(target, key, receiver) {
@@ -217,16 +217,16 @@ describe('an hourly tick', () => {
 
   test('does not look at a loan that is paid off or charged off, and at a current one only when something is due', () => {
     const app = makeApp({ listings: 200 });
-    const store = app.ctx.store;
-    const loans = [...store.loans.values()];
+    const world = app.ctx.world;
+    const loans = [...world.loans.values()];
     const done = loans.find((l) => l.loan_status === LOAN_STATUS.COMPLETED || l.loan_status === LOAN_STATUS.CHARGEOFF)!;
     const now = app.ctx.clock.now();
     // A current loan with no arrears whose next due date is more than two days away.
     const current = loans.find(
       (l) => l.loan_status === LOAN_STATUS.CURRENT && l.oldestMissedDue == null && l.next_payment_due_date! > now + 2 * DAY,
     )!;
-    const doneReads = watched(store, done);
-    const currentReads = watched(store, current);
+    const doneReads = watched(world, done);
+    const currentReads = watched(world, current);
     app.ctx.clock.advance(HOUR);
     const afterFirst = { done: doneReads.reads, current: currentReads.reads };
     app.ctx.clock.advance(current.next_payment_due_date! - now - 2 * HOUR);

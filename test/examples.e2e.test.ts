@@ -18,6 +18,6 @@ describe('the files under examples/ work as the README shows them', () => {
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as { offers?: unknown[] };
     expect(body.offers?.length).toBeGreaterThan(0);
-    expect(mock.app.ctx.store.offerRecords.size).toBe(1);
+    expect(mock.app.ctx.world.offerRecords.size).toBe(1);
   });
 });

@@ -8,19 +8,19 @@ import type { MockApp } from '../mock-server/app.js';
 import { noteViews } from '../mock-server/views/note-view.js';
 import { loanView } from '../mock-server/views/views.js';
 import { sortBy, type SortClause } from '../mock-server/search/query-params.js';
-import { addNote, notesOf } from '../mock-server/world/store-index.js';
+import { addNote, notesOf } from '../mock-server/world/world-index.js';
 import { LOAN_SORT_FIELDS } from '../src/contract/enums.js';
 import { NOTE_FIELDS } from '../src/contract/note-fields.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { step, STEP_ACCOUNTS, takeStep } from './helpers/engine-steps.js';
 
-/** Gives `accountId` notes of 25 on the store's loans, in turn, until it holds `count`. */
+/** Gives `accountId` notes of 25 on the world's loans, in turn, until it holds `count`. */
 function holdNotes(app: MockApp, accountId: string, count: number): void {
-  const store = app.ctx.store;
-  const loans = [...store.loans.values()];
-  for (let k = 0; notesOf(store, accountId).length < count; k++) {
+  const world = app.ctx.world;
+  const loans = [...world.loans.values()];
+  for (let k = 0; notesOf(world, accountId).length < count; k++) {
     const loan = loans[k % loans.length]!;
-    addNote(store, {
+    addNote(world, {
       note_number: `${loan.loan_number}-8${k}`,
       accountId,
       listingNumber: loan.listingNumber,
@@ -34,7 +34,7 @@ function holdNotes(app: MockApp, accountId: string, count: number): void {
 /** Counts loan views built: a loan's view reads its principal balance, which ordering by origination or number never does. */
 function countViews(app: MockApp): { views: number } {
   const seen = { views: 0 };
-  const loans = app.ctx.store.loans;
+  const loans = app.ctx.world.loans;
   for (const [n, loan] of loans) {
     loans.set(
       n,
@@ -127,13 +127,13 @@ const DEFAULT: SortClause[] = [{ field: 'origination_date', desc: true }];
 
 /** The whole list as it was answered before paging read only the page: every row viewed, then sorted. */
 function wholeList(app: MockApp, path: string, sort: SortClause[], zone: string | undefined): unknown[] {
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   const now = app.ctx.clock.now();
-  const mine = notesOf(store, 'alice-1');
+  const mine = notesOf(world, 'alice-1');
   const rows: Record<string, unknown>[] =
     path === '/v1/notes'
-      ? noteViews(store, [...mine].reverse(), now, zone)
-      : [...new Set(mine.map((n) => n.loanNumber))].sort((a, b) => b - a).map((n) => loanView(store, store.loans.get(n)!, now, zone));
+      ? noteViews(world, [...mine].reverse(), now, zone)
+      : [...new Set(mine.map((n) => n.loanNumber))].sort((a, b) => b - a).map((n) => loanView(world, world.loans.get(n)!, now, zone));
   return sortBy(rows, sort.length > 0 ? sort : DEFAULT, (r, f) => r[f]);
 }
 

@@ -3,11 +3,11 @@ import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { formatDate } from '../src/contract/dates.js';
 import { FILTERABLE_FIELDS } from '../src/contract/listing-fields.js';
 import { issueTestToken, testMockApp } from './helpers/mock.js';
-import type { Listing } from '../mock-server/world/store.js';
+import type { Listing } from '../mock-server/world/world.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const app = testMockApp({ seed: 11, listings: 400, frozen: true, start: START });
-const store = app.ctx.store;
+const world = app.ctx.world;
 const token = issueTestToken(app);
 
 async function search(query: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -20,13 +20,13 @@ async function search(query: Record<string, string>): Promise<{ status: number; 
 /** The pool a field's filter is tested in: originated listings for loan fields, whole loans for their dates. */
 function poolFor(field: string): { base: Record<string, string>; listings: Listing[] } {
   if (field === 'loan_origination_date') {
-    const held = new Set(store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
-    return { base: { biddable: 'false' }, listings: store.listings.filter((l) => held.has(l.listing_number)) };
+    const held = new Set(world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
+    return { base: { biddable: 'false' }, listings: world.listings.filter((l) => held.has(l.listing_number)) };
   }
   if (field === 'whole_loan_start_date' || field === 'whole_loan_end_date') {
-    return { base: {}, listings: store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1) };
+    return { base: {}, listings: world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1) };
   }
-  return { base: {}, listings: store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1) };
+  return { base: {}, listings: world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1) };
 }
 
 const raw = (l: Listing, f: string): any => (l as any)[f];
@@ -103,7 +103,7 @@ describe('every filterable catalogue field filters', () => {
 });
 
 describe('every indexed bureau2 element filters by its short name', () => {
-  const pool = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
+  const pool = world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
   for (const e of BUREAU2_ELEMENTS) {
     it(`${e.short}_min / ${e.short}_max`, async () => {
       const sorted = pool.map((l) => l.bureau2[e.short]!).sort((a, b) => a - b);
@@ -122,7 +122,7 @@ describe('every indexed bureau2 element filters by its short name', () => {
 
 describe('date range filters', () => {
   it('accept both yyyy-MM-dd and yyyy-MM-dd HH:mm:ss, a date-only max meaning the end of that day', async () => {
-    const pool = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
+    const pool = world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
     const day = formatDate(START - 3 * 86_400_000);
     const byDate = await search({ listing_creation_date_max: day });
     const byTime = await search({ listing_creation_date_max: `${day} 23:59:59` });
@@ -133,7 +133,7 @@ describe('date range filters', () => {
   });
 
   it('read bounds in the timezone header', async () => {
-    const pool = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
+    const pool = world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
     const url = new URL('http://127.0.0.1/listingsvc/v2/listings');
     const day = formatDate(START - 2 * 86_400_000);
     url.searchParams.set('listing_creation_date_min', day);

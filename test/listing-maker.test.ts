@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { makeListing } from '../mock-server/engine/listing-maker.js';
 import { Rng } from '../mock-server/kit/rng.js';
-import type { Listing } from '../mock-server/world/store.js';
+import type { Listing } from '../mock-server/world/world.js';
 
 const MARKET: (keyof Listing)[] = [
   'listing_number',

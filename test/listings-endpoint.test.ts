@@ -3,9 +3,9 @@ import { issueTestToken, testMockApp } from './helpers/mock.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const app = testMockApp({ seed: 5, listings: 300, frozen: true, start: START });
-const store = app.ctx.store;
+const world = app.ctx.world;
 const token = issueTestToken(app);
-const active = store.listings.filter((l) => l.listing_status === 2);
+const active = world.listings.filter((l) => l.listing_status === 2);
 const fractional = active.filter((l) => l.investment_typeid === 1);
 
 async function get(path: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }) {
@@ -44,7 +44,7 @@ describe('GET /listingsvc/v2/listings', () => {
   });
 
   it('biddable=false returns originated listings the caller invested in, with loan fields', async () => {
-    const held = new Set(store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
+    const held = new Set(world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.listingNumber));
     const { body } = await get('/listingsvc/v2/listings?biddable=false&limit=500');
     expect(body.total_count).toBe(held.size);
     for (const l of body.result) {
@@ -63,7 +63,7 @@ describe('GET /listingsvc/v2/listings', () => {
   });
 
   it('finds an originated listing by number with biddable=false, and not without it', async () => {
-    const other = store.listings.find((l) => l.loan_number !== null)!;
+    const other = world.listings.find((l) => l.loan_number !== null)!;
     expect((await get(`/listingsvc/v2/listings?listing_number=${other.listing_number}`)).body.total_count).toBe(0);
     const { body } = await get(`/listingsvc/v2/listings?listing_number=${other.listing_number}&biddable=false`);
     expect(body.result[0].listing_number).toBe(other.listing_number);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateTime, parseFilterDate } from '../src/contract/dates.js';
-import type { Listing } from '../mock-server/world/store.js';
+import type { Listing } from '../mock-server/world/world.js';
 import { runMkt } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
@@ -15,7 +15,7 @@ afterAll(async () => {
 type DateField = 'listing_creation_date' | 'listing_end_date';
 
 /** Active fractional listings, the pool a plain search covers. */
-const pool = (): Listing[] => mock.app.ctx.store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
+const pool = (): Listing[] => mock.app.ctx.world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1);
 
 /** Listing numbers a spawned `mkt listings search` returns with these flags. */
 async function numbers(flags: string[], zone?: string): Promise<number[]> {

@@ -34,7 +34,7 @@ describe(`two mkt order submit runs started together from a stale lock, ${ROUNDS
       const home = tempHome();
       const env = mock.env;
       const now = mock.app.ctx.clock.now();
-      const listings = mock.app.ctx.store.listings
+      const listings = mock.app.ctx.world.listings
         .filter(
           (l) =>
             l.listing_status === 2
@@ -66,7 +66,7 @@ describe(`two mkt order submit runs started together from a stale lock, ${ROUNDS
         ]);
         const key = [a.code, b.code].sort().join('+');
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-        const orders = [...mock.app.ctx.store.orders.values()].filter((o) => o.bids.some((bid) => bid.listing_id === listing)).length;
+        const orders = [...mock.app.ctx.world.orders.values()].filter((o) => o.bids.some((bid) => bid.listing_id === listing)).length;
         if (orders !== 1) doubles++;
         expect(orders, `listing ${listing}: ${a.stderr}\n---\n${b.stderr}`).toBe(1);
         expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);

@@ -43,7 +43,7 @@ describe.skipIf(noBrowser)('mkt login in a real browser', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(mock.origin);
     const stored = storedCredentials(home);
-    expect(mock.app.ctx.store.grants.find((g) => g.authKey === stored.authKey)?.accountId).toBe('alice-2');
+    expect(mock.app.ctx.world.grants.find((g) => g.authKey === stored.authKey)?.accountId).toBe('alice-2');
     const search = await runMkt(['listings', 'search', '--limit', '1', '-o', 'json'], { home, env: mock.env });
     expect(search.code, search.stderr).toBe(0);
 
@@ -55,7 +55,7 @@ describe.skipIf(noBrowser)('mkt login in a real browser', () => {
     expect((await again.done).code).toBe(0);
     const renewed = storedCredentials(home);
     expect(renewed.authKey).not.toBe(stored.authKey);
-    expect(mock.app.ctx.store.grants.some((g) => g.authKey === stored.authKey)).toBe(false);
+    expect(mock.app.ctx.world.grants.some((g) => g.authKey === stored.authKey)).toBe(false);
     await context.close();
   });
 

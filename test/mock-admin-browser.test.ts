@@ -71,7 +71,7 @@ const ATTACK_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>not
 /** What a page could change. */
 async function fingerprint(app: MockApp) {
   return {
-    world: app.ctx.store,
+    world: app.ctx.world,
     now: app.ctx.clock.now(),
     faults: JSON.stringify(app.ctx.faults.get()),
     snapshots: (await app.ctx.snapshots.list()).map((s) => s.name),

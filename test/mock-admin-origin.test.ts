@@ -35,7 +35,7 @@ async function serve(options: ServerOptions = {}, mock: Partial<MockOptions> = {
 /** What a page could change: the world itself (a reset or a load replaces it), the clock, the faults, the snapshots. */
 async function fingerprint(app: MockApp) {
   return {
-    world: app.ctx.store,
+    world: app.ctx.world,
     now: app.ctx.clock.now(),
     faults: JSON.stringify(app.ctx.faults.get()),
     snapshots: (await app.ctx.snapshots.list()).map((s) => s.name),

@@ -51,8 +51,8 @@ const seen = {
 
 /** Counts what servicing did to the world's loans since it began at `start`. */
 function countServicing(app: MockApp, start: number): void {
-  const held = new Set(app.ctx.store.notes.map((n) => n.loanNumber));
-  for (const loan of app.ctx.store.loans.values()) {
+  const held = new Set(app.ctx.world.notes.map((n) => n.loanNumber));
+  for (const loan of app.ctx.world.loans.values()) {
     const steps = loggedSteps(loan).filter((s) => s.at >= start);
     if (held.has(loan.loan_number)) {
       seen.heldCatchUps += steps.filter((s) => s.kind === 'payment' && s.moved.lateFees > 0).length;
@@ -89,7 +89,7 @@ test(`the books balance at every month's end over ${MONTHS} months of servicing 
           for (const o of plan.orders) if (await takeStep(app, tokens, o)) seen.accepted++;
           if (plan.process) await call(app, 'POST', '/__mock/process');
           await call(app, 'POST', '/__mock/clock', { body: { advance: `${plan.days}d` } });
-          const report = checkInvariants(app.ctx.store);
+          const report = checkInvariants(app.ctx.world);
           if (!report.ok) throw new Error(`seed ${seed}, month ${m + 1}: ${report.violations.join('; ')}`);
           seen.months++;
         }

@@ -10,7 +10,7 @@ import { LOAN_STATUS } from '../src/contract/enums.js';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { LEDGER_KINDS, post } from '../mock-server/engine/ledger.js';
 import { loggedSteps } from '../mock-server/engine/payment-log.js';
-import { notesOf } from '../mock-server/world/store-index.js';
+import { notesOf } from '../mock-server/world/world-index.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
 
 type App = ReturnType<typeof makeApp>;
@@ -21,7 +21,7 @@ const cents = (x: number | string): number => Math.round(Number(x) * 100);
 /** Every payment row of the loans `accountId` holds notes in, over HTTP, page by page. */
 async function rowsOf(app: App, accountId: string): Promise<Json[]> {
   const token = tokenFor(app, accountId);
-  const loans = [...new Set(notesOf(app.ctx.store, accountId).map((n) => n.loanNumber))];
+  const loans = [...new Set(notesOf(app.ctx.world, accountId).map((n) => n.loanNumber))];
   const out: Json[] = [];
   for (let i = 0; i < loans.length; i += 50) {
     const numbers = loans.slice(i, i + 50).join(',');
@@ -74,7 +74,7 @@ describe('the books', () => {
     for (const accountId of ['alice-2', 'ivy-1']) {
       const rows = await rowsOf(app, accountId);
       collectionFees += rows.filter((r) => cents(r.collection_fee_amount) > 0).length;
-      const flows = app.ctx.store.ledger.filter(
+      const flows = app.ctx.world.ledger.filter(
         (e) =>
           e.accountId === accountId
           && [LEDGER_KINDS.DEPOSIT, LEDGER_KINDS.WITHDRAWAL, LEDGER_KINDS.ORDER_DEBIT, LEDGER_KINDS.BID_REFUND].includes(
@@ -91,11 +91,11 @@ describe('the books', () => {
 
   test('a late loan that catches up is next due a month after the last instalment due: the schedule never skips one', async () => {
     const app = await servicedWorld();
-    const now = app.ctx.store.engine.lastTick;
+    const now = app.ctx.world.engine.lastTick;
     let twoMissed = 0;
     let checked = 0;
     const skipped: string[] = [];
-    for (const loan of app.ctx.store.loans.values()) {
+    for (const loan of app.ctx.world.loans.values()) {
       if (loan.origination_date < START) continue;
       // The k-th instalment is due k calendar months after the origination; a payment at a due date pays every
       // instalment due up to it (each one missed carries a 15.00 late fee), so the instalments paid through it are its k.
@@ -131,8 +131,8 @@ describe('the books', () => {
     let seen = 0;
     for (const accountId of ['alice-1', 'bob-1']) {
       const rows = await rowsOf(app, accountId);
-      for (const note of notesOf(app.ctx.store, accountId)) {
-        const loan = app.ctx.store.loans.get(note.loanNumber)!;
+      for (const note of notesOf(app.ctx.world, accountId)) {
+        const loan = app.ctx.world.loans.get(note.loanNumber)!;
         if (loan.loan_status !== LOAN_STATUS.CHARGEOFF) continue;
         seen++;
         const mine = rows.filter((r) => r.loan_number === loan.loan_number);
@@ -149,26 +149,26 @@ describe('the books', () => {
       }
     }
     expect(seen).toBeGreaterThan(3);
-    expect(checkInvariants(app.ctx.store)).toEqual({ ok: true, violations: [] });
+    expect(checkInvariants(app.ctx.world)).toEqual({ ok: true, violations: [] });
   }, 120_000);
 
   test('the checker finds books that do not balance: a fee taken with no row for it, a note that holds what its rows do not say', () => {
     const app = makeApp();
-    const store = app.ctx.store;
-    expect(checkInvariants(store)).toEqual({ ok: true, violations: [] });
-    const note = store.notes.find((n) => n.accountId === 'alice-1' && store.loans.get(n.loanNumber)!.loan_status === LOAN_STATUS.CURRENT)!;
-    post(store, 'alice-1', -1.23, LEDGER_KINDS.COLLECTION_FEE, `${note.loanNumber}:${note.note_number}`, app.ctx.clock.now());
-    const fee = checkInvariants(store).violations;
+    const world = app.ctx.world;
+    expect(checkInvariants(world)).toEqual({ ok: true, violations: [] });
+    const note = world.notes.find((n) => n.accountId === 'alice-1' && world.loans.get(n.loanNumber)!.loan_status === LOAN_STATUS.CURRENT)!;
+    post(world, 'alice-1', -1.23, LEDGER_KINDS.COLLECTION_FEE, `${note.loanNumber}:${note.note_number}`, app.ctx.clock.now());
+    const fee = checkInvariants(world).violations;
     expect(fee.some((v) => v.startsWith('account alice-1: cash'))).toBe(true);
     expect(fee.some((v) => v.startsWith(`note ${note.note_number}: its rows net`))).toBe(true);
-    post(store, 'alice-1', 1.23, LEDGER_KINDS.COLLECTION_FEE, `${note.loanNumber}:${note.note_number}`, app.ctx.clock.now());
-    expect(checkInvariants(store).ok).toBe(true);
+    post(world, 'alice-1', 1.23, LEDGER_KINDS.COLLECTION_FEE, `${note.loanNumber}:${note.note_number}`, app.ctx.clock.now());
+    expect(checkInvariants(world).ok).toBe(true);
     note.principal = note.principal! + 0.01;
-    expect(checkInvariants(store).violations.some((v) => v.startsWith(`note ${note.note_number}: holds`))).toBe(true);
+    expect(checkInvariants(world).violations.some((v) => v.startsWith(`note ${note.note_number}: holds`))).toBe(true);
     note.principal = note.principal - 0.01;
     // A loan figure moved without a posting: its holders were paid nothing for it.
-    store.loans.get(note.loanNumber)!.late_fees_paid += 15;
-    const moved = checkInvariants(store).violations;
+    world.loans.get(note.loanNumber)!.late_fees_paid += 15;
+    const moved = checkInvariants(world).violations;
     expect(moved).toContain(`loan ${note.loanNumber}: its lateFees is 15.00, its postings add up to 0.00`);
     expect(moved.some((v) => v.startsWith('account alice-1: cash'))).toBe(true);
   });

@@ -55,10 +55,10 @@ describe('a stepped move', () => {
     oneGo.ctx.clock.set(to); // the engine follows in one synchronous catch-up
     expect(stepped.ctx.clock.now()).toBe(to);
     stepped.ctx.engine.settle(); // as a reader of the moved world does first
-    const text = serializeState(stepped.ctx.store, to);
-    expect(text).toBe(serializeState(oneGo.ctx.store, to));
+    const text = serializeState(stepped.ctx.world, to);
+    expect(text).toBe(serializeState(oneGo.ctx.world, to));
     // Not the same by accident: the move changed the world.
-    expect(text).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.store, to));
+    expect(text).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.world, to));
   });
 
   test('with --state, the log holds the end of the move when the move is answered', async () => {
@@ -66,11 +66,11 @@ describe('a stepped move', () => {
     const app = makeApp({ listings: 120, stateFile: dir });
     expect((await call(app, 'POST', '/__mock/clock', { body: { advance: '5d' } })).status).toBe(200);
     app.ctx.engine.settle();
-    const live = serializeState(app.ctx.store, START + 5 * DAY);
+    const live = serializeState(app.ctx.world, START + 5 * DAY);
     app.ctx.engine.abandon(); // as a kill -9 right after the answer: nothing more is written
     const again = makeApp({ listings: 120, stateFile: dir });
     expect(again.ctx.clock.now()).toBe(START + 5 * DAY);
-    expect(serializeState(again.ctx.store, START + 5 * DAY)).toBe(live);
+    expect(serializeState(again.ctx.world, START + 5 * DAY)).toBe(live);
     await again.close?.();
   });
 
@@ -91,7 +91,7 @@ describe('a stepped move', () => {
     const moved = await app.ctx.engine.moveClock(
       (now) => now + 3 * DAY + 7 * HOUR,
       (p: ClockMoveProgress) => {
-        seen.push({ at: p.at, now: app.ctx.clock.now(), lastTick: app.ctx.store.engine.lastTick });
+        seen.push({ at: p.at, now: app.ctx.clock.now(), lastTick: app.ctx.world.engine.lastTick });
       },
     );
     expect(moved).toEqual({ from: START, to: START + 3 * DAY + 7 * HOUR });
@@ -114,13 +114,13 @@ describe('a stepped move', () => {
       (p: ClockMoveProgress) => {
         if (p.at !== START + 2 * DAY) return;
         stepped.ctx.engine.sync();
-        texts.push(serializeState(stepped.ctx.store, p.at));
+        texts.push(serializeState(stepped.ctx.world, p.at));
       },
     );
     oneGo.ctx.clock.set(START + 2 * DAY);
-    expect(texts).toEqual([serializeState(oneGo.ctx.store, START + 2 * DAY)]);
+    expect(texts).toEqual([serializeState(oneGo.ctx.world, START + 2 * DAY)]);
     // Not the same by accident: the two days funded listings.
-    expect(texts[0]).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.store, START + 2 * DAY));
+    expect(texts[0]).not.toBe(serializeState((await withOrders(makeApp({ listings: 250 }))).ctx.world, START + 2 * DAY));
   });
 });
 
@@ -137,7 +137,7 @@ test("the running server's timer leaves a move to step the world: it does not br
       (p) => {
         if (p.at >= p.to) return;
         vi.advanceTimersByTime(1000); // the timer fires meanwhile, as it does while the event loop turns between days
-        const tl = app.ctx.store.index.timeline!;
+        const tl = app.ctx.world.index.timeline!;
         lagging.push(tl.settled < tl.hour);
       },
     );
@@ -145,7 +145,7 @@ test("the running server's timer leaves a move to step the world: it does not br
     // Its readers bring it up (a route settles the world before it reads), or the idle work a slice at a time; not the
     // timer in one go (the loop held for the whole world's settling).
     vi.advanceTimersByTime(1000);
-    const tl = app.ctx.store.index.timeline!;
+    const tl = app.ctx.world.index.timeline!;
     expect(tl.settled).toBeLessThan(tl.hour);
     expect((await call(app, 'GET', '/__mock/clock')).status).toBe(200);
     expect(tl.settled).toBe(tl.hour);
@@ -166,13 +166,13 @@ test('after a move, a listening mock brings every listing up between requests, t
     body: '{"advance":"6d"}',
   });
   expect(moved.status).toBe(200);
-  const tl = stepped.ctx.store.index.timeline!;
+  const tl = stepped.ctx.world.index.timeline!;
   // The answer did not wait for it; the idle work does it without a request.
   expect(tl.settled).toBeLessThan(tl.hour);
   for (let turns = 0; tl.settled < tl.hour && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
   expect(tl.settled).toBe(tl.hour);
   oneGo.ctx.clock.set(START + 6 * DAY);
-  expect(serializeState(stepped.ctx.store, START + 6 * DAY)).toBe(serializeState(oneGo.ctx.store, START + 6 * DAY));
+  expect(serializeState(stepped.ctx.world, START + 6 * DAY)).toBe(serializeState(oneGo.ctx.world, START + 6 * DAY));
 });
 
 test('a snapshot saved while a move runs holds the moved world as a reader sees it, settled', async () => {
@@ -186,7 +186,7 @@ test('a snapshot saved while a move runs holds the moved world as a reader sees 
   await ref.ctx.engine.moveClock((now) => now + 4 * DAY);
   ref.ctx.engine.settle();
   expect(saved.now).toBe(ref.ctx.clock.now());
-  expect(serializeState(saved.store, saved.now)).toBe(serializeState(ref.ctx.store, ref.ctx.clock.now()));
+  expect(serializeState(saved.world, saved.now)).toBe(serializeState(ref.ctx.world, ref.ctx.clock.now()));
 });
 
 describe('over HTTP, while a move runs', () => {

@@ -132,7 +132,7 @@ describe.skipIf(noBrowser)('the dashboard of a mock under --base-path', () => {
     try {
       // Four events (bob's orders refused for want of cash): one under way, one waiting, two pushed out of the queue.
       const token = issueTestToken(mock.app, 'bob-1');
-      const [a, b] = mock.app.ctx.store.listings.filter(
+      const [a, b] = mock.app.ctx.world.listings.filter(
         (l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.authorizedUsers,
       );
       for (let i = 0; i < 4; i++) {

@@ -10,19 +10,19 @@ import type { MockApp } from '../mock-server/app.js';
 import { describeAwaiting, describedLaterRow, emptyListingTable, rowOf, rowsAwaiting } from '../mock-server/world/listing-table.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
-import type { Listing } from '../mock-server/world/store.js';
+import type { Listing } from '../mock-server/world/world.js';
 import { createHash } from 'node:crypto';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { step, STEP_ACCOUNTS, takeStep } from './helpers/engine-steps.js';
 import { startMock } from './helpers/mock.js';
 
 /** The listing fields of a seeded listing, description and market fields alike. */
-const FIELDS = Object.keys(JSON.parse(JSON.stringify(makeApp({ listings: 5 }).ctx.store.listings.at(-1)))) as (keyof Listing)[];
+const FIELDS = Object.keys(JSON.parse(JSON.stringify(makeApp({ listings: 5 }).ctx.world.listings.at(-1)))) as (keyof Listing)[];
 
 /** The world's state text, read as a route reads it: the listings' columns brought up first (a move leaves that to its readers). */
-const world = (app: MockApp): string => {
+const stateText = (app: MockApp): string => {
   app.ctx.engine.settle();
-  return serializeState(app.ctx.store, app.ctx.clock.now());
+  return serializeState(app.ctx.world, app.ctx.clock.now());
 };
 
 describe('listings described later', () => {
@@ -50,8 +50,8 @@ describe('listings described later', () => {
       const app = makeApp({ seed: w.seed, listings: w.listings, start, admin: false });
       app.ctx.engine.sync();
       await app.ctx.engine.moveClock((now) => now + w.days * 86_400_000);
-      expect(rowsAwaiting(app.ctx.store.listingTable)).toBeGreaterThan(0);
-      expect(createHash('sha256').update(world(app)).digest('hex'), JSON.stringify(w)).toBe(digest);
+      expect(rowsAwaiting(app.ctx.world.listingTable)).toBeGreaterThan(0);
+      expect(createHash('sha256').update(stateText(app)).digest('hex'), JSON.stringify(w)).toBe(digest);
       await app.close?.();
     }
   });
@@ -59,9 +59,9 @@ describe('listings described later', () => {
   test('orders on arrived listings, their origination and a search give the world they always did', async () => {
     const app = makeApp({ listings: 300 });
     const token = tokenFor(app, 'alice-1');
-    const seeded = app.ctx.store.listings.length;
+    const seeded = app.ctx.world.listings.length;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-    const arrived = app.ctx.store.listings
+    const arrived = app.ctx.world.listings
       .slice(seeded)
       .filter((l) => l.listing_status === 2 && l.investment_typeid === 1)
       .slice(0, 15);
@@ -76,11 +76,13 @@ describe('listings described later', () => {
     await call(app, 'POST', '/__mock/clock', { body: { advance: '20d' } });
     expect((await call(app, 'GET', '/listingsvc/v2/listings/?fico_score=760-779&limit=50', { token })).status).toBe(200);
     expect(
-      app.ctx.store.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length,
+      app.ctx.world.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length,
     ).toBeGreaterThan(0);
     // The digest of this world's state text as the mock wrote it when every arriving listing was written whole (checked then;
     // since issue 38 with its books as posted: checked as above).
-    expect(createHash('sha256').update(world(app)).digest('hex')).toBe('4b6f1f5ea1f98149648f6d4041c84a045b7ea4cf7e3015f43ad4384af15962db');
+    expect(createHash('sha256').update(stateText(app)).digest('hex')).toBe(
+      '4b6f1f5ea1f98149648f6d4041c84a045b7ea4cf7e3015f43ad4384af15962db',
+    );
   });
 
   test('a world read at random times, described after every step, or read only at the end is the same world', async () => {
@@ -93,24 +95,24 @@ describe('listings described later', () => {
           const apps = [makeApp({ listings: 150 }), makeApp({ listings: 150 }), makeApp({ listings: 150 })];
           const [late, eager, reader] = apps as [MockApp, MockApp, MockApp];
           const tokens = apps.map((app) => STEP_ACCOUNTS.map((a) => tokenFor(app, a)));
-          const seeded = late.ctx.store.listings.length;
+          const seeded = late.ctx.world.listings.length;
           for (const [k, s] of steps.entries()) {
             for (const [i, app] of apps.entries()) await takeStep(app, tokens[i]!, s);
             // A day at least between steps: listings arrive, fund, end and originate while some await their description.
             for (const app of apps) await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-            describeAwaiting(eager.ctx.store.listingTable);
-            expect(rowsAwaiting(eager.ctx.store.listingTable)).toBe(0);
-            sawAwaiting = Math.max(sawAwaiting, rowsAwaiting(late.ctx.store.listingTable));
+            describeAwaiting(eager.ctx.world.listingTable);
+            expect(rowsAwaiting(eager.ctx.world.listingTable)).toBe(0);
+            sawAwaiting = Math.max(sawAwaiting, rowsAwaiting(late.ctx.world.listingTable));
             // Reads of any field of arrived listings (the description's or the market's), some of the whole listing.
-            const all = reader.ctx.store.listings;
+            const all = reader.ctx.world.listings;
             for (const r of reads.slice(0, 1 + (k % reads.length))) {
               const l = all[seeded + (r.row % Math.max(1, all.length - seeded))] ?? all.at(-1)!;
               if (r.whole) JSON.stringify(l);
               else void l[FIELDS[r.field]!];
             }
           }
-          expect(world(reader)).toBe(world(eager));
-          expect(world(late)).toBe(world(eager));
+          expect(stateText(reader)).toBe(stateText(eager));
+          expect(stateText(late)).toBe(stateText(eager));
         },
       ),
       { numRuns: 8, seed: 20261126 },
@@ -121,27 +123,27 @@ describe('listings described later', () => {
 
   test('a move describes none of the listings it adds; reading or writing one field describes that listing alone, and a write outlasts it', async () => {
     const app = makeApp({ listings: 300 });
-    const store = app.ctx.store;
-    const seeded = store.listings.length;
+    const world = app.ctx.world;
+    const seeded = world.listings.length;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '2d' } });
-    const arrived = store.listings.length - seeded;
+    const arrived = world.listings.length - seeded;
     expect(arrived).toBeGreaterThan(20);
     // All but the world's first arrival, added whole so that every field of one has a column.
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 1);
-    const [a, b, c] = store.listings.slice(seeded + 3, seeded + 6) as [Listing, Listing, Listing];
+    expect(rowsAwaiting(world.listingTable)).toBe(arrived - 1);
+    const [a, b, c] = world.listings.slice(seeded + 3, seeded + 6) as [Listing, Listing, Listing];
     // Market fields read nothing more.
     void a.amount_funded;
     void a.listing_end_date;
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 1);
+    expect(rowsAwaiting(world.listingTable)).toBe(arrived - 1);
     expect(a.fico_score).toMatch(/^\d{3}-\d{3}$|^<600$|^>=\d/);
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 2);
+    expect(rowsAwaiting(world.listingTable)).toBe(arrived - 2);
     // A write of a description field lands after the description, not under it.
     b.occupation = 'Written by the test';
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 3);
+    expect(rowsAwaiting(world.listingTable)).toBe(arrived - 3);
     expect(b.occupation).toBe('Written by the test');
     expect(typeof b.member_key).toBe('string');
     expect(JSON.parse(JSON.stringify(c)).bureau2).toEqual(c.bureau2);
-    expect(rowsAwaiting(store.listingTable)).toBe(arrived - 4);
+    expect(rowsAwaiting(world.listingTable)).toBe(arrived - 4);
     expect(rowOf(c)).toBe(seeded + 5);
     // A table without columns yet (a world loaded without listings) cannot make such a row: the market then adds the listing whole.
     expect(describedLaterRow(emptyListingTable(), { ...a }, () => undefined, 0)).toBeNull();
@@ -149,16 +151,16 @@ describe('listings described later', () => {
 
   test('in a world loaded from a file whose listings lack a field of the description, an arrived listing reads it as if written whole', () => {
     const app = makeApp({ listings: 300 });
-    const text = serializeState(app.ctx.store, app.ctx.clock.now());
+    const text = serializeState(app.ctx.world, app.ctx.clock.now());
     const body = JSON.parse(text.slice(text.indexOf('\n') + 1));
     // An older mock's file: no listing has the credit report date.
     for (const l of body.store.listings) delete l.creditReportDate;
     const older = JSON.stringify(body);
     const file = `MKT-MOCK-STATE v1 bytes=${Buffer.byteLength(older)} sha256=${createHash('sha256').update(older).digest('hex')}\n${older}`;
-    const lacking = parseState(file).store;
-    const whole = parseState(text).store;
+    const lacking = parseState(file).world;
+    const whole = parseState(text).world;
     const seeded = lacking.listings.length;
-    for (const store of [lacking, whole]) for (let h = 1; h <= 30; h++) arrivals(store, store.engine.lastTick + h * 3_600_000);
+    for (const world of [lacking, whole]) for (let h = 1; h <= 30; h++) arrivals(world, world.engine.lastTick + h * 3_600_000);
     const arrived = lacking.listings.slice(seeded);
     expect(arrived.length).toBeGreaterThan(5);
     // Read first, before any other field of the description: the listing is described, not read as undefined.
@@ -177,7 +179,7 @@ describe('listings described later', () => {
         body: '{"advance":"4d"}',
       });
       expect(moved.status).toBe(200);
-      const table = () => mock.app.ctx.store.listingTable;
+      const table = () => mock.app.ctx.world.listingTable;
       const awaiting = rowsAwaiting(table());
       expect(awaiting).toBeGreaterThan(500);
       let turns = 0;

@@ -167,7 +167,7 @@ describe('mock serve --state under kill -9', () => {
       .filter((n) => n !== 'mock.pid')
       .sort();
     expect(kept).toEqual([expect.stringMatching(/^world-\d{6}\.log$/), expect.stringMatching(/^world-\d{6}\.snapshot$/)]);
-    expect(parseState(readFileSync(join(dir, kept[1]!), 'utf8'), kept[1]).store.orders.has(orderId)).toBe(true);
+    expect(parseState(readFileSync(join(dir, kept[1]!), 'utf8'), kept[1]).world.orders.has(orderId)).toBe(true);
 
     // What a kill mid-snapshot leaves behind, from this and from other processes; and a stranger's file.
     writeFileSync(join(dir, '.world-000009.snapshot.12345.tmp'), 'half a snapshot');

@@ -37,7 +37,7 @@ beforeAll(async () => {
     issueTestToken(app, 'alice-1', undefined, ttl),
     issueTestToken(app, 'bob-1', ['read_listing', 'read_loan', 'read_invest_order', 'read_platform_account'], ttl),
   ];
-  listingIds = app.ctx.store.listings
+  listingIds = app.ctx.world.listings
     .filter((l) => l.listing_status === 2)
     .slice(0, 40)
     .map((l) => l.listing_number);
@@ -315,10 +315,10 @@ it(`answers ${RUNS * BATCH} generated requests without a 5xx, with a coded JSON 
     agent,
   );
   expect(after.status).toBe(200);
-  expect(checkInvariants(app.ctx.store)).toEqual({ ok: true, violations: [] });
-  expect(app.ctx.store.orders.size).toBeGreaterThan(0);
+  expect(checkInvariants(app.ctx.world)).toEqual({ ok: true, violations: [] });
+  expect(app.ctx.world.orders.size).toBeGreaterThan(0);
   console.log(
-    `fuzz: ${sent} requests (${app.ctx.store.orders.size} orders placed), seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${Math.round((Date.now() - started) / 100) / 10} s`,
+    `fuzz: ${sent} requests (${app.ctx.world.orders.size} orders placed), seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${Math.round((Date.now() - started) / 100) / 10} s`,
   );
   expect(sent).toBeGreaterThanOrEqual(RUNS * BATCH);
 }, 180_000);

@@ -80,7 +80,7 @@ describe('client input never gets a 5xx', () => {
       `POST /v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: bearer ${token}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(1_100_000).toString(16)}\r\n${'x'.repeat(1_100_000)}\r\n0\r\n\r\n`,
     );
     expect(chunked.status).toBe(413);
-    expect(app.ctx.store.orders.size).toBe(0);
+    expect(app.ctx.world.orders.size).toBe(0);
   });
 
   it('a JSON route sent text, a form or XML is 415; JSON and no declared type are read', async () => {
@@ -98,7 +98,7 @@ describe('client input never gets a 5xx', () => {
       expect(json(res.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining(type) });
     }
     expect(app.ctx.clock.now()).toBe(TEST_START);
-    expect(app.ctx.store.orders.size).toBe(0);
+    expect(app.ctx.world.orders.size).toBe(0);
     for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
       expect(
         (await rawRequest(port, { method: 'POST', target: '/__mock/clock', headers: { 'content-type': type }, body: '{"advance":"1h"}' }))
@@ -151,7 +151,7 @@ describe('client input never gets a 5xx', () => {
 describe('admin routes: one normalised path, one access rule', () => {
   it('bound off loopback, no spelling reaches an admin route without the token, loopback callers included', async () => {
     const { app, port } = await serve('0.0.0.0', 'S3cret-token');
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     for (const target of ADMIN_SPELLINGS) {
       for (const headers of [{}, { authorization: 'Bearer wrong' }, { 'x-mock-admin-token': 's3cret-token' }] as Record<string, string>[]) {
         const res = await rawRequest(port, adminCall(target, headers));
@@ -160,7 +160,7 @@ describe('admin routes: one normalised path, one access rule', () => {
         expect(res.text).not.toContain('S3cret');
       }
     }
-    expect(app.ctx.store).toBe(store);
+    expect(app.ctx.world).toBe(world);
     expect(app.ctx.clock.now()).toBe(TEST_START);
     expect(app.ctx.faults.get().error_rate).toBe(0);
   });

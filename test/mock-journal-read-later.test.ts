@@ -24,9 +24,9 @@ describe('journal entries read after the mock forgot a secret', () => {
         async (secret, forget, where) => {
           const app = makeApp({ listings: 20 });
           const caller = tokenFor(app, 'alice-1');
-          const store = app.ctx.store;
-          if (forget === 'prune-token') store.tokens.set(secret, { ...store.tokens.get(caller)!, value: secret });
-          else store.grants.push({ clientId: 'mkt-demo', accountId: 'alice-1', authKey: secret, scopes: [], createdAt: 0 });
+          const world = app.ctx.world;
+          if (forget === 'prune-token') world.tokens.set(secret, { ...world.tokens.get(caller)!, value: secret });
+          else world.grants.push({ clientId: 'mkt-demo', accountId: 'alice-1', authKey: secret, scopes: [], createdAt: 0 });
           // Escaped spellings: a JSON \u escape and a percent-escape of the first character.
           const escapedJson = `\\u00${secret.charCodeAt(0).toString(16)}${secret.slice(1)}`;
           const escapedQuery = `%${secret.charCodeAt(0).toString(16).toUpperCase()}${secret.slice(1)}`;
@@ -45,8 +45,8 @@ describe('journal entries read after the mock forgot a secret', () => {
             ...(body ? { body } : {}),
           });
           // The mock forgets it before anyone reads the journal.
-          if (forget === 'prune-token') store.tokens.delete(secret);
-          else store.grants.at(-1)!.authKey = 'renewed';
+          if (forget === 'prune-token') world.tokens.delete(secret);
+          else world.grants.at(-1)!.authKey = 'renewed';
           const read = await call(app, 'GET', '/__mock/requests');
           expect(read.status).toBe(200);
           const text = JSON.stringify(read.body.result);
@@ -64,7 +64,7 @@ describe('journal entries read after the mock forgot a secret', () => {
     const caller = tokenFor(app, 'alice-1');
     await call(app, 'GET', '/v1/orders?sort_by=order_date', { token: caller, headers: { 'user-agent': 'prosper-api/1.0' } });
     const first = (await call(app, 'GET', '/__mock/requests')).body.result;
-    app.ctx.store.tokens.delete(caller);
+    app.ctx.world.tokens.delete(caller);
     expect((await call(app, 'GET', '/__mock/requests')).body.result).toEqual(first);
     expect(first[0]).toMatchObject({
       path: '/v1/orders',

@@ -211,13 +211,13 @@ describe('journal redaction', () => {
     const app = makeApp({ listings: 20 });
     const access = tokenFor(app, 'alice-1');
     const refresh = randomBytes(24).toString('base64url');
-    app.ctx.store.tokens.set(refresh, { ...app.ctx.store.tokens.get(access)!, value: refresh, kind: 'refresh' });
+    app.ctx.world.tokens.set(refresh, { ...app.ctx.world.tokens.get(access)!, value: refresh, kind: 'refresh' });
     const secret = fc.oneof(
       fc.constant<Secret>({ kind: 'access', value: access }),
       fc.constant<Secret>({ kind: 'refresh', value: refresh }),
       fc.constant<Secret>({ kind: 'client', value: 'mkt-demo-secret' }),
       // A seeded user's password for the password grant: the mock knows it, so it is hidden under any name.
-      fc.constantFrom('alice', 'bob').map((u): Secret => ({ kind: 'seeded-password', value: userPassword(app.ctx.store.seed, u) })),
+      fc.constantFrom('alice', 'bob').map((u): Secret => ({ kind: 'seeded-password', value: userPassword(app.ctx.world.seed, u) })),
       // A token the mock no longer holds (expired and pruned): 32 random base64url characters, as it issues them.
       fc
         .uint8Array({ minLength: 24, maxLength: 24 })

@@ -1,12 +1,12 @@
 /**
  * The listings search keeps a caller's participation between requests (kept-participation.ts). Whatever
  * happens to the world in between (orders, processing, the clock, a listing withdrawn), every row it
- * serves must show the participation worked out afresh from the store.
+ * serves must show the participation worked out afresh from the world.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { participationOf } from '../mock-server/world/store-index.js';
+import { participationOf } from '../mock-server/world/world-index.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 
 let app: MockApp;
@@ -38,7 +38,7 @@ async function checkedPage(query: string): Promise<Row[]> {
   const { status, json } = await call('GET', `/listingsvc/v2/listings?${query}`);
   expect(status).toBe(200);
   const rows = (json as { result: Row[] }).result;
-  const fresh = participationOf(app.ctx.store, 'alice-1');
+  const fresh = participationOf(app.ctx.world, 'alice-1');
   expect(rows.map((r) => [r.listing_number, r.amount_participation])).toEqual(
     rows.map((r) => [r.listing_number, fresh.get(r.listing_number) ?? 0]),
   );
@@ -56,7 +56,7 @@ const step = fc.oneof(
 );
 
 describe('kept participation', () => {
-  it('serves the participation of the store as it is now, after any sequence of changes', async () => {
+  it('serves the participation of the world as it is now, after any sequence of changes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
         for (const s of steps) {

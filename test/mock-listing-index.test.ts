@@ -10,8 +10,8 @@ import type { MockApp } from '../mock-server/app.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { runListingQuery } from '../mock-server/search/listing-search.js';
 import { FIRST_ACTIVE_LISTING } from '../mock-server/seed/seed.js';
-import { participationOf } from '../mock-server/world/store-index.js';
-import type { Listing } from '../mock-server/world/store.js';
+import { participationOf } from '../mock-server/world/world-index.js';
+import type { Listing } from '../mock-server/world/world.js';
 import { FICO_BINS, LISTING_STATUS, LISTING_TERMS, PLATFORM_RATINGS } from '../src/contract/enums.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step, type Step } from './helpers/listing-steps.js';
@@ -71,9 +71,9 @@ const seen = { nonEmpty: 0, queries: 0, ended: 0 };
 /** Runs `params` for `account` both ways and expects the same page and total. */
 function expectSameAnswer(app: MockApp, params: Record<string, string>, account: string, after: string): void {
   const q = parseListingQuery(new URLSearchParams(params), undefined);
-  const participation = participationOf(app.ctx.store, account);
-  const want = scanListingQuery(app.ctx.store.listings, q, participation);
-  const got = runListingQuery(app.ctx.store, q, participation);
+  const participation = participationOf(app.ctx.world, account);
+  const want = scanListingQuery(app.ctx.world.listings, q, participation);
+  const got = runListingQuery(app.ctx.world, q, participation);
   const what = `${after}, ${account} ${new URLSearchParams(params)}`;
   expect(got.total, what).toBe(want.total);
   expect(numbers(got.page), what).toEqual(numbers(want.page));
@@ -89,7 +89,7 @@ async function run(app: MockApp, steps: Step[], queries: Record<string, string>[
     await applyStep(app, tok, s);
     check(`after ${JSON.stringify(s)}`);
   }
-  seen.ended += app.ctx.store.listings.filter((l) => l.listing_status !== 2 && l.loan_number === null).length;
+  seen.ended += app.ctx.world.listings.filter((l) => l.listing_status !== 2 && l.loan_number === null).length;
 }
 
 describe('indexed listings search', () => {
@@ -110,8 +110,8 @@ describe('indexed listings search', () => {
 
   test("sort_by=amount_participation orders by the caller's participation (0 where none), both ways", () => {
     const app = makeApp({ listings: 80 });
-    const store = app.ctx.store;
-    const active = store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1).map((l) => l.listing_number);
+    const world = app.ctx.world;
+    const active = world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === 1).map((l) => l.listing_number);
     const [a, b, c] = [active[5]!, active[0]!, active[9]!];
     const participation = new Map([
       [a, 50],
@@ -120,10 +120,10 @@ describe('indexed listings search', () => {
     ]);
     for (const search of [
       runListingQuery,
-      (st: typeof store, q: Parameters<typeof runListingQuery>[1], p: ReadonlyMap<number, number>) => scanListingQuery(st.listings, q, p),
+      (st: typeof world, q: Parameters<typeof runListingQuery>[1], p: ReadonlyMap<number, number>) => scanListingQuery(st.listings, q, p),
     ]) {
       const page = (sort: string, mine: ReadonlyMap<number, number>) =>
-        numbers(search(store, parseListingQuery(new URLSearchParams({ sort_by: sort, limit: '5' }), undefined), mine).page);
+        numbers(search(world, parseListingQuery(new URLSearchParams({ sort_by: sort, limit: '5' }), undefined), mine).page);
       expect(page('amount_participation desc', participation).slice(0, 3)).toEqual([c, a, b]);
       // Ascending, the listings without participation come first, in the pool's order; and another caller's map gives another order.
       expect(page('amount_participation', participation)).not.toContain(c);
@@ -133,10 +133,10 @@ describe('indexed listings search', () => {
 
   test('later pages of one query are slices of its kept matches: no listing is read again', () => {
     const app = makeApp({ listings: 300 });
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     let reads = 0;
     // Count every read of a field the query tests, on every listing.
-    store.listings = store.listings.map(
+    world.listings = world.listings.map(
       (l) =>
         new Proxy(l, {
           get: (t, p, r) => {
@@ -147,7 +147,7 @@ describe('indexed listings search', () => {
     );
     const page = (offset: number) => {
       const q = parseListingQuery(new URLSearchParams({ borrower_rate_min: '0.1', limit: '25', offset: String(offset) }), undefined);
-      return runListingQuery(store, q, new Map());
+      return runListingQuery(world, q, new Map());
     };
     const first = page(0);
     expect(first.total).toBeGreaterThan(50);
@@ -161,9 +161,9 @@ describe('indexed listings search', () => {
 
   test('a kept answer is not served once funding moves a listing across a range, or the caller invests', async () => {
     const app = makeApp({ listings: 80 });
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     const alice = tokenFor(app, 'alice-1');
-    const l = store.listings.find(
+    const l = world.listings.find(
       (x) =>
         x.listing_status === 2
         && x.investment_typeid === 1
@@ -176,8 +176,8 @@ describe('indexed listings search', () => {
     const both = (params: Record<string, string>) =>
       [0, 1].map((offset) => {
         const q = parseListingQuery(new URLSearchParams({ ...params, limit: '500', offset: String(offset) }), undefined);
-        const participation = participationOf(store, 'alice-1');
-        return { got: runListingQuery(store, q, participation), want: scanListingQuery(store.listings, q, participation) };
+        const participation = participationOf(world, 'alice-1');
+        return { got: runListingQuery(world, q, participation), want: scanListingQuery(world.listings, q, participation) };
       });
     const funded = { amount_funded_min: String(l.amount_funded + 100) };
     const invested = { invested: 'true' };
@@ -200,9 +200,9 @@ describe('indexed listings search', () => {
     }
   });
 
-  test('finds listings by number wherever they sit in the store, in or out of number order', () => {
+  test('finds listings by number wherever they sit in the world, in or out of number order', () => {
     const app = makeApp({ listings: 80 });
-    const all = app.ctx.store.listings;
+    const all = app.ctx.world.listings;
     // A world whose listings are not in number order (as a hand-edited or future state file may hold).
     [all[3], all[70]] = [all[70]!, all[3]!];
     const wanted = [all[3]!, all[70]!, all[10]!].map((l) => l.listing_number);
@@ -212,20 +212,20 @@ describe('indexed listings search', () => {
     >[]) {
       const q = parseListingQuery(new URLSearchParams(params), undefined);
       const want = scanListingQuery(all, q, new Map());
-      const got = runListingQuery(app.ctx.store, q, new Map());
+      const got = runListingQuery(app.ctx.world, q, new Map());
       expect(numbers(got.page)).toEqual(numbers(want.page));
       expect(got.total).toBe(want.total);
     }
     expect(
       numbers(
-        runListingQuery(app.ctx.store, parseListingQuery(new URLSearchParams({ listing_number: wanted.join(',') }), undefined), new Map())
+        runListingQuery(app.ctx.world, parseListingQuery(new URLSearchParams({ listing_number: wanted.join(',') }), undefined), new Map())
           .page,
       ).sort(),
     ).toEqual(
       wanted
         .filter(
           (n) =>
-            app.ctx.store.listingByNumber.get(n)!.listing_status === 2 && app.ctx.store.listingByNumber.get(n)!.investment_typeid === 1,
+            app.ctx.world.listingByNumber.get(n)!.listing_status === 2 && app.ctx.world.listingByNumber.get(n)!.investment_typeid === 1,
         )
         .sort(),
     );

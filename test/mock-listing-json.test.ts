@@ -12,7 +12,7 @@ import { listEnvelope } from '../mock-server/route-helper/route.js';
 import { JsonPage, listingsSearch } from '../mock-server/routes/listings.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';
-import { participationOf } from '../mock-server/world/store-index.js';
+import { participationOf } from '../mock-server/world/world-index.js';
 import { makeApp, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step } from './helpers/listing-steps.js';
 
@@ -36,10 +36,10 @@ async function served(app: MockApp, token: string, params: Record<string, string
 
 /** The answer without kept texts: a full scan's page, each row built by `listingView`, serialised as a whole. */
 function reference(app: MockApp, account: string, params: Record<string, string>, zone: string | undefined): string {
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   const q = parseListingQuery(new URLSearchParams(params), zone);
-  const participation = participationOf(store, account);
-  const { page, total } = scanListingQuery(store.listings, q, participation);
+  const participation = participationOf(world, account);
+  const { page, total } = scanListingQuery(world.listings, q, participation);
   const view = { zone, participation, bureaus: q.bureaus, showLoanFields: q.showLoanFields };
   seen.rows += page.length;
   seen.investedRows += page.filter((l) => participation.has(l.listing_number)).length;
@@ -85,7 +85,7 @@ describe('kept listing view texts', () => {
   test('a kept row is not served once its listing is funded, and the funder sees its participation', async () => {
     const app = makeApp({ listings: 60 });
     const tokens = ACCOUNTS.map((a) => tokenFor(app, a));
-    const l = app.ctx.store.listings.find(
+    const l = app.ctx.world.listings.find(
       (x) => x.listing_status === 2 && x.investment_typeid === 1 && !x.mockRole && !x.borrowerUserId && x.amount_remaining >= 100,
     )!;
     const params = { listing_number: String(l.listing_number) };
@@ -148,11 +148,11 @@ describe('kept listing view texts', () => {
 
   test('a repeated search builds no row again', async () => {
     const app = makeApp({ listings: 200 });
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     const token = tokenFor(app, 'alice-1');
     let reads = 0;
     // Only building a row reads member_key (the search never filters on it).
-    store.listings = store.listings.map(
+    world.listings = world.listings.map(
       (l) =>
         new Proxy(l, {
           get: (t, p, r) => {

@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { listingRow, reserveListingRows, type ListingTable } from '../mock-server/world/listing-table.js';
-import { seedStore } from '../mock-server/seed/seed.js';
-import { emptyStore, ListingsByNumber, type Listing } from '../mock-server/world/store.js';
+import { seedWorld } from '../mock-server/seed/seed.js';
+import { emptyWorld, ListingsByNumber, type Listing } from '../mock-server/world/world.js';
 
 const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;
 
@@ -70,14 +70,14 @@ describe('listings kept by column', () => {
         fc.array(assignment, { maxLength: 30 }),
         reserve,
         (records, assignments, room) => {
-          const store = emptyStore(1);
+          const world = emptyWorld(1);
           // Reserved before the first row or after some: the rows read the same either way.
           const early = room !== undefined && room % 2 === 0;
-          if (early) reserveListingRows(store.listingTable, room);
+          if (early) reserveListingRows(world.listingTable, room);
           const want = records.map((r) => structuredClone(r));
           const rows = records.map((r, i) => {
-            if (room !== undefined && !early && i === records.length >> 1) reserveListingRows(store.listingTable, room);
-            return listingRow(store.listingTable, r as unknown as Listing) as unknown as Record<string, unknown>;
+            if (room !== undefined && !early && i === records.length >> 1) reserveListingRows(world.listingTable, room);
+            return listingRow(world.listingTable, r as unknown as Listing) as unknown as Record<string, unknown>;
           });
           for (const a of assignments) {
             const i = a.row % rows.length;
@@ -95,15 +95,15 @@ describe('listings kept by column', () => {
   });
 
   test('a string field of a value per row outgrows its column of codes and reads as it was written, before and after', () => {
-    const store = emptyStore(1);
-    reserveListingRows(store.listingTable, 10);
+    const world = emptyWorld(1);
+    reserveListingRows(world.listingTable, 10);
     // 1,500 distinct keys (past the 1,024 codes a column keeps), a field of few values with null among them, and one that later takes a number.
     const want = Array.from({ length: 1500 }, (_, i) => ({
       key: `K${i * 7919}`,
       state: i % 3 === 0 ? null : ['CA', 'NY', 'TX'][i % 3]!,
       grade: 'A',
     }));
-    const rows = want.map((w) => listingRow(store.listingTable, { ...w } as unknown as Listing) as unknown as Record<string, unknown>);
+    const rows = want.map((w) => listingRow(world.listingTable, { ...w } as unknown as Listing) as unknown as Record<string, unknown>);
     rows[10]!.grade = 7;
     want[10]!.grade = 7 as unknown as string;
     rows[11]!.state = { odd: true };
@@ -117,12 +117,12 @@ describe('listings kept by column', () => {
   });
 
   test("a seeded world is rows whose JSON is the plain listings' text, fields in the same order", () => {
-    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
-    const l = store.listings[200]!;
+    const world = seedWorld({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
+    const l = world.listings[200]!;
     // A row holds only its position; its fields are on the columns.
     expect(Object.keys(l)).toEqual(['$row']);
     const plainText = JSON.stringify(l);
-    const again = listingRow(emptyStore(1).listingTable, JSON.parse(plainText) as Listing);
+    const again = listingRow(emptyWorld(1).listingTable, JSON.parse(plainText) as Listing);
     expect(JSON.stringify(again)).toBe(plainText);
     expect(Object.keys(JSON.parse(plainText))[0]).toBe('listing_number');
     // Assignments land in the columns; fields set later come after the others.
@@ -207,7 +207,7 @@ const step = <T>(value: fc.Arbitrary<T>) => fc.record({ add: fc.boolean(), row: 
  * is the plain object's.
  */
 function playSteps(first: unknown, steps: { add: boolean; row: number; value: unknown }[], reserve: number): void {
-  const table: ListingTable = emptyStore(1).listingTable;
+  const table: ListingTable = emptyWorld(1).listingTable;
   reserveListingRows(table, reserve);
   const want: Record<string, unknown>[] = [];
   const rows: Record<string, unknown>[] = [];
@@ -289,7 +289,7 @@ describe('narrow columns', () => {
     ); // no shrinking of 1,100 steps
     // White box: without an odd value the column holds the keys' bytes (12 a row), not strings, and keeps them
     // as the table grows past its room (twice, after the keys took their bytes) and when room is reserved later.
-    const table: ListingTable = emptyStore(1).listingTable;
+    const table: ListingTable = emptyWorld(1).listingTable;
     const rows: Record<string, unknown>[] = [];
     const keyOf = (k: number) => hex(k * 7919 + 2 ** 39);
     for (let k = 0; k < 4500; k++)
@@ -313,8 +313,8 @@ describe('narrow columns', () => {
   });
 
   test('a seeded world keeps small integers in a byte and amounts and rates in four', () => {
-    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
-    const bytes = store.listingTable.columns.reduce(
+    const world = seedWorld({ seed: 3, listings: 300, now: Date.parse('2026-03-02T12:00:00Z') });
+    const bytes = world.listingTable.columns.reduce(
       (sum, c) =>
         sum
         + (c.kind === 'ints'
@@ -326,7 +326,7 @@ describe('narrow columns', () => {
     );
     // 424 bytes a row when every integer took 4, every other number 8 and every code 2.
     expect(bytes).toBeLessThan(260);
-    const kind = (name: string) => store.listingTable.columns.find((c) => c.name === name)!;
+    const kind = (name: string) => world.listingTable.columns.find((c) => c.name === name)!;
     expect(kind('borrower_rate')).toMatchObject({ kind: 'dec', scale: 10000 });
     expect(kind('stated_monthly_income')).toMatchObject({ kind: 'dec', scale: 100 });
     expect(kind('listing_term').data).toBeInstanceOf(Int8Array);

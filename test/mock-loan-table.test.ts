@@ -1,6 +1,6 @@
 /**
  * Loans kept by column (mock-server/world/loan-table.ts): every loan the world holds, seeded, originated
- * by a clock move or loaded from a state file, is a row of the store's loan table, reads and serialises as
+ * by a clock move or loaded from a state file, is a row of the world's loan table, reads and serialises as
  * the plain loan it was made from, and carries arrears and a charge-off time only while it has them.
  */
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { emptyLoanTable, loanRow } from '../mock-server/world/loan-table.js';
 import type { RowTable } from '../mock-server/world/listing-table.js';
-import type { Loan } from '../mock-server/world/store.js';
+import type { Loan } from '../mock-server/world/world.js';
 import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
@@ -20,13 +20,13 @@ const rowsOf = (loans: Iterable<Loan>): number[] => [...loans].map((l) => (l as 
 describe('the loan table', () => {
   test('holds every loan of a world seeded, moved 75 days (originations, payments, arrears) and loaded again', () => {
     const app = makeApp({ listings: 300 });
-    const seeded = app.ctx.store.loans.size;
+    const seeded = app.ctx.world.loans.size;
     app.ctx.clock.advance(75 * DAY);
-    const store = app.ctx.store;
-    expect(store.loans.size).toBeGreaterThan(seeded + 50);
-    const rows = rowsOf(store.loans.values());
-    expect(new Set(rows).size).toBe(store.loans.size);
-    expect(rows.every((r) => Number.isInteger(r) && r >= 0 && r < store.loanTable.size)).toBe(true);
+    const world = app.ctx.world;
+    expect(world.loans.size).toBeGreaterThan(seeded + 50);
+    const rows = rowsOf(world.loans.values());
+    expect(new Set(rows).size).toBe(world.loans.size);
+    expect(rows.every((r) => Number.isInteger(r) && r >= 0 && r < world.loanTable.size)).toBe(true);
     // Amounts, rates, dates and statuses live in typed columns, not in arrays of boxed numbers.
     for (const name of [
       'amount_borrowed',
@@ -36,10 +36,10 @@ describe('the loan table', () => {
       'principal_balance',
       'next_payment_due_date',
     ]) {
-      expect(store.loanTable.columns.find((c) => c.name === name)!.kind, name).not.toBe('any');
+      expect(world.loanTable.columns.find((c) => c.name === name)!.kind, name).not.toBe('any');
     }
     // Arrears and a charge-off time only on the loans that have them; a loan caught up has none.
-    const loans = [...store.loans.values()];
+    const loans = [...world.loans.values()];
     expect(loans.some((l) => (l.missedPayments ?? 0) > 0)).toBe(true);
     expect(loans.some((l) => l.paymentsMade > 0 && l.paymentLog)).toBe(true);
     for (const l of loans) {
@@ -49,9 +49,9 @@ describe('the loan table', () => {
       if (l.chargeOffAt == null) expect(text).not.toHaveProperty('chargeOffAt');
     }
     // Loaded again: the same loans as rows of a new table, the same text.
-    const text = serializeState(store, app.ctx.clock.now());
-    const loaded = parseState(text).store;
-    expect(loaded.loanTable).not.toBe(store.loanTable);
+    const text = serializeState(world, app.ctx.clock.now());
+    const loaded = parseState(text).world;
+    expect(loaded.loanTable).not.toBe(world.loanTable);
     expect(loaded.loanTable.size).toBe(loaded.loans.size);
     expect(new Set(rowsOf(loaded.loans.values())).size).toBe(loaded.loans.size);
     expect(serializeState(loaded, app.ctx.clock.now())).toBe(text);
@@ -65,11 +65,11 @@ describe('the loan table', () => {
       .map((l) => ({ listing_id: l.listing_number, bid_amount: 25 }));
     expect((await order(app, tokenFor(app, 'alice-1'), bids)).status).toBe(200);
     app.ctx.clock.advance(100 * DAY);
-    const loans = [...app.ctx.store.loans.values()];
+    const loans = [...app.ctx.world.loans.values()];
     expect(loans.some((l) => l.paymentLog !== undefined)).toBe(true);
     expect(loans.some((l) => (l.missedPayments ?? 0) > 0)).toBe(true);
-    const text = serializeState(app.ctx.store, app.ctx.clock.now());
-    expect(serializeState(parseState(text).store, app.ctx.clock.now())).toBe(text);
+    const text = serializeState(app.ctx.world, app.ctx.clock.now());
+    expect(serializeState(parseState(text).world, app.ctx.clock.now())).toBe(text);
   });
 
   test('keeps the fields set later in one order, whichever of them its first row held', () => {
@@ -90,7 +90,7 @@ describe('the loan table', () => {
     const app = makeApp({ listings: 300 });
     app.ctx.clock.advance(20 * DAY);
     // As the mock before this one wrote it: every originated loan with missedPayments 0 and nulls, every ended listing with originateAt null.
-    const saved = JSON.parse(serializeState(app.ctx.store, app.ctx.clock.now()).split('\n').slice(1).join('\n')) as {
+    const saved = JSON.parse(serializeState(app.ctx.world, app.ctx.clock.now()).split('\n').slice(1).join('\n')) as {
       now: number;
       store: Record<string, unknown>;
     };
@@ -105,17 +105,17 @@ describe('the loan table', () => {
     for (const l of listings) if (l.listing_status !== LISTING_STATUS.PENDING) l.originateAt = null;
     const body = JSON.stringify(saved);
     const old = `MKT-MOCK-STATE v1 bytes=${Buffer.byteLength(body)} sha256=${createHash('sha256').update(body).digest('hex')}\n${body}`;
-    const store = parseState(old).store;
+    const world = parseState(old).world;
     const sparse = (table: RowTable, name: string): number =>
       (table.columns.find((c) => c.name === name)!.data as Map<number, unknown>).size;
-    const live = [...store.loans.values()];
-    expect(sparse(store.loanTable, 'missedPayments')).toBe(live.filter((l) => (l.missedPayments ?? 0) !== 0).length);
-    expect(sparse(store.loanTable, 'oldestMissedDue')).toBe(live.filter((l) => l.oldestMissedDue != null).length);
-    expect(sparse(store.loanTable, 'chargeOffAt')).toBe(live.filter((l) => l.chargeOffAt != null).length);
-    expect(sparse(store.listingTable, 'originateAt')).toBe(store.listings.filter((l) => l.originateAt != null).length);
-    expect(sparse(store.listingTable, 'originateAt')).toBeLessThan(50);
+    const live = [...world.loans.values()];
+    expect(sparse(world.loanTable, 'missedPayments')).toBe(live.filter((l) => (l.missedPayments ?? 0) !== 0).length);
+    expect(sparse(world.loanTable, 'oldestMissedDue')).toBe(live.filter((l) => l.oldestMissedDue != null).length);
+    expect(sparse(world.loanTable, 'chargeOffAt')).toBe(live.filter((l) => l.chargeOffAt != null).length);
+    expect(sparse(world.listingTable, 'originateAt')).toBe(world.listings.filter((l) => l.originateAt != null).length);
+    expect(sparse(world.listingTable, 'originateAt')).toBeLessThan(50);
     // The world is the one saved: the same text as the mock that never stopped.
-    expect(serializeState(store, saved.now)).toBe(serializeState(app.ctx.store, app.ctx.clock.now()));
+    expect(serializeState(world, saved.now)).toBe(serializeState(app.ctx.world, app.ctx.clock.now()));
   });
 
   test('a row reads, writes and serialises as the plain loan, the fields set later included, in one order', () => {

@@ -20,7 +20,7 @@ import type { Operation } from '../mock-server/operations/operation.js';
 import { replayOperation } from '../mock-server/operations/perform.js';
 import { fromRecord, isOperationRecord, toRecord } from '../mock-server/operations/records.js';
 import { inDir, logName } from '../mock-server/world/state-dir.js';
-import { ordersOf } from '../mock-server/world/store-index.js';
+import { ordersOf } from '../mock-server/world/world-index.js';
 import { LISTING_STATUS, READ_WRITE_SCOPES } from '../src/contract/enums.js';
 import { call, makeApp, plainListings, START } from './engine-fixture.js';
 import { validApplicant } from './fixtures/offers/applicants.js';
@@ -75,21 +75,21 @@ describe('the operation log format, both ways', () => {
     const records: OpRecord[] = [{ t: START, k: 'base', from: 'seed', recipe: RECIPE }, ...oldRecords(listings, validApplicant())];
     writeFileSync(inDir(dir, logName(1)), Buffer.concat([LOG_HEADER, ...records.map((r) => frameRecord(Buffer.from(JSON.stringify(r))))]));
 
-    const world = app({ stateFile: dir });
-    const { store, clock } = world.ctx;
+    const mock = app({ stateFile: dir });
+    const { world, clock } = mock.ctx;
     expect(clock.now()).toBe(START + 9000);
-    expect(store.grants.find((g) => g.clientId === 'mkt-demo' && g.accountId === 'alice-1')?.authKey).toBe('KEY-1');
-    expect([store.tokens.get('ACCESS-1')?.kind, store.tokens.get('REFRESH-1')?.kind]).toEqual(['access', 'refresh']);
-    const placed = ordersOf(store, 'alice-1').filter((o) => o.order_date >= START);
+    expect(world.grants.find((g) => g.clientId === 'mkt-demo' && g.accountId === 'alice-1')?.authKey).toBe('KEY-1');
+    expect([world.tokens.get('ACCESS-1')?.kind, world.tokens.get('REFRESH-1')?.kind]).toEqual(['access', 'refresh']);
+    const placed = ordersOf(world, 'alice-1').filter((o) => o.order_date >= START);
     expect(placed.map((o) => [o.bids[0]!.listing_id, o.processAt - o.order_date, o.processed])).toEqual([
       [listings[0], DEFAULT_PROCESS_DELAY_MS, true],
       [listings[1], 600_000, true],
     ]);
-    expect(store.listingByNumber.get(listings[2]!)!.listing_status).toBe(LISTING_STATUS.WITHDRAWN);
-    expect([...store.offerRecords.values()].map((r) => [r.createdAt, r.offers.length > 0])).toEqual([[START + 7000, true]]);
-    expect(store.outbox.messages).toEqual([]);
+    expect(world.listingByNumber.get(listings[2]!)!.listing_status).toBe(LISTING_STATUS.WITHDRAWN);
+    expect([...world.offerRecords.values()].map((r) => [r.createdAt, r.offers.length > 0])).toEqual([[START + 7000, true]]);
+    expect(world.outbox.messages).toEqual([]);
     // The replayed token is the one the client holds.
-    expect((await call(world, 'GET', '/v1/accounts/platform', { token: 'ACCESS-1' })).status).toBe(200);
+    expect((await call(mock, 'GET', '/v1/accounts/platform', { token: 'ACCESS-1' })).status).toBe(200);
   });
 
   test('a log written now is in that same format, field for field and in the same order', async () => {

@@ -164,7 +164,7 @@ function crash(app: MockApp): void {
 }
 
 const aliceOrders = (app: MockApp): string[] =>
-  [...app.ctx.store.orders.values()]
+  [...app.ctx.world.orders.values()]
     .filter((o) => o.accountId === 'alice-1')
     .map((o) => o.order_id)
     .sort();

@@ -33,7 +33,7 @@ function stateApp(dir: string): MockApp {
 
 const digest = (app: MockApp): string => {
   app.ctx.engine.settle();
-  return serializeState(app.ctx.store, app.ctx.clock.now());
+  return serializeState(app.ctx.world, app.ctx.clock.now());
 };
 
 /** Swaps the first byte of a file with `byte`, in place (the appender keeps its own descriptor); returns the byte it held. */
@@ -89,7 +89,7 @@ describe('a failed write whose rollback fails too', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
 
     // The world is the one before the rollback, each operation whole: the refused orders with their debits, the ledger whole.
-    expect(checkInvariants(app.ctx.store).ok).toBe(true);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
     const shown = digest(app);
     expect(shown).not.toBe(onDisk);
 
@@ -119,7 +119,7 @@ describe('a failed write whose rollback fails too', () => {
     open.splice(open.indexOf(app), 1);
     const restarted = stateApp(dir);
     expect(digest(restarted)).toBe(onDisk);
-    expect([...restarted.ctx.store.orders.keys()]).toEqual([acked.body.order_id]);
+    expect([...restarted.ctx.world.orders.keys()]).toEqual([acked.body.order_id]);
     expect((await call(restarted, 'POST', '/v1/orders', bid(two!))).status).toBe(200);
   });
 
@@ -148,14 +148,14 @@ describe('a failed write whose rollback fails too', () => {
     writeSync(fd, unknown, 0, unknown.length, at);
     closeSync(fd);
 
-    const live = app.ctx.store;
+    const live = app.ctx.world;
     app.ctx.operationLog!.useIo(full);
     const refused = await call(app, 'POST', '/v1/orders', bid(two!));
     expect([refused.status, refused.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
     expect(refused.body.message).toContain('the log holds an operation this mock does not know (orde_)');
-    expect(app.ctx.store).toBe(live);
-    expect(checkInvariants(app.ctx.store).ok).toBe(true);
-    expect(app.ctx.store.orders.size).toBe(2);
+    expect(app.ctx.world).toBe(live);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
+    expect(app.ctx.world.orders.size).toBe(2);
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('nor roll its world back'));
     expect((await call(app, 'GET', '/v1/orders', { token })).body.total_count).toBe(2);
     expect((await call(app, 'POST', '/__mock/process')).status).toBe(503);

@@ -39,7 +39,7 @@ function crash(app: MockApp): void {
 /** The world's state text, read as a route reads it: the listings' columns brought up first (a move leaves that to its readers). */
 const digest = (app: MockApp): string => {
   app.ctx.engine.settle();
-  return serializeState(app.ctx.store, app.ctx.clock.now());
+  return serializeState(app.ctx.world, app.ctx.clock.now());
 };
 const logsOf = (dir: string): string[] =>
   readdirSync(dir)
@@ -169,7 +169,7 @@ describe('a world rebuilt from base and log', () => {
         const rebuilt = stateApp(dir);
         expect(rebuilt.ctx.clock.now()).toBe(now);
         expect(digest(rebuilt)).toBe(expected);
-        expect(checkInvariants(rebuilt.ctx.store).ok).toBe(true);
+        expect(checkInvariants(rebuilt.ctx.world).ok).toBe(true);
         await rebuilt.close?.();
       }),
       { numRuns: 10 },
@@ -193,7 +193,7 @@ describe('a world replaced', () => {
     expect(logsOf(dir)).toEqual(['world-000002.log']);
     const rebuilt = stateApp(dir);
     expect(digest(rebuilt)).toBe(expected);
-    expect([...rebuilt.ctx.store.orders.values()].map((o) => o.bids.map((b) => b.bid_amount))).toEqual([[50]]);
+    expect([...rebuilt.ctx.world.orders.values()].map((o) => o.bids.map((b) => b.bid_amount))).toEqual([[50]]);
   });
 });
 
@@ -262,7 +262,7 @@ describe('faults', () => {
     expect(readFileSync(log).length).toBe(offset);
     expect(readdirSync(dir).some((n) => n.startsWith(`${logsOf(dir).at(-1)!}.damaged-`))).toBe(true);
     // The orders from the damaged record on are gone; the ones before it are kept.
-    expect([...repaired.ctx.store.orders.values()].filter((o) => o.accountId === 'alice-1').length).toBe(1);
+    expect([...repaired.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').length).toBe(1);
   });
 
   test('a failed write answers 503 STATE_WRITE_FAILED, rolls the change back, keeps reads working, and writes work again once the disk does', async () => {
@@ -297,7 +297,7 @@ describe('faults', () => {
     crash(app);
     const again = stateApp(dir);
     expect(digest(again)).toBe(after);
-    expect([...again.ctx.store.orders.keys()]).toEqual([placed.body.order_id]);
+    expect([...again.ctx.world.orders.keys()]).toEqual([placed.body.order_id]);
   });
 
   test('a base snapshot killed before it was whole leaves the previous base in force, and nothing acknowledged is lost', async () => {
@@ -351,7 +351,7 @@ describe('starts and replacements that must not drift or leak (review findings)'
     return { status: res.status, body: (await res.json()) as { code?: string } };
   };
   const dates = (app: MockApp): string =>
-    JSON.stringify(app.ctx.store.listings.map((l) => [l.listing_number, l.listing_creation_date, l.listing_start_date]));
+    JSON.stringify(app.ctx.world.listings.map((l) => [l.listing_number, l.listing_creation_date, l.listing_start_date]));
 
   test('a fresh folder is seeded at the time its base names: killed right after start on a running clock, it rebuilds the same listings', () => {
     const dir = folder();
@@ -374,10 +374,10 @@ describe('starts and replacements that must not drift or leak (review findings)'
     mkdirSync(join(dir, 'world-000002.log')); // where the reset's new log would go: the disk refuses it
     const reset = await post(live, '/__mock/reset');
     expect(reset).toMatchObject({ status: 503, body: { code: 'STATE_WRITE_FAILED' } });
-    expect(live.ctx.store.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
+    expect(live.ctx.world.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
     crash(live);
     rmdirSync(join(dir, 'world-000002.log'));
-    expect(stateApp(dir, { start: START_AT }).ctx.store.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
+    expect(stateApp(dir, { start: START_AT }).ctx.world.listingByNumber.get(listing)!.listing_status_reason).toBe('Withdrawn');
   });
 
   test('a base snapshot whose new log cannot be begun leaves the log in force and the mock serving', async () => {
@@ -398,6 +398,6 @@ describe('starts and replacements that must not drift or leak (review findings)'
     );
     const next = testMockApp({ stateFile: dir, start: START_AT, frozen: true, listings: 20 }, () => 0);
     open.push(next);
-    expect(next.ctx.store.listings.length).toBeGreaterThan(0);
+    expect(next.ctx.world.listings.length).toBeGreaterThan(0);
   });
 });

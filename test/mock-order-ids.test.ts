@@ -55,7 +55,7 @@ async function load(a: MockApp, name: string): Promise<void> {
 
 const digest = (a: MockApp): string => {
   a.ctx.engine.settle();
-  return serializeState(a.ctx.store, a.ctx.clock.now());
+  return serializeState(a.ctx.world, a.ctx.clock.now());
 };
 
 describe('order ids with a frozen clock', () => {
@@ -73,7 +73,7 @@ describe('order ids with a frozen clock', () => {
     crash(a);
     a = app(dir);
     expect(digest(a)).toBe(expected);
-    expect([...a.ctx.store.orders.keys()]).toEqual([ids[1]]);
+    expect([...a.ctx.world.orders.keys()]).toEqual([ids[1]]);
     await load(a, 'before');
     ids.push(await place(a));
 
@@ -94,7 +94,7 @@ describe('order ids with a frozen clock', () => {
     expect(new Set(ids).size).toBe(2);
     crash(a);
     a = app(dir);
-    expect([...a.ctx.store.orders.keys()]).toEqual([ids[1]]);
+    expect([...a.ctx.world.orders.keys()]).toEqual([ids[1]]);
     expect((await call(a, 'POST', '/__mock/reset')).status).toBe(200);
     ids.push(await place(a));
     expect(new Set(ids).size).toBe(3);
@@ -122,6 +122,6 @@ describe('order ids with a frozen clock', () => {
     crash(a);
     rmdirSync(join(dir, next));
     a = app(dir);
-    expect([...a.ctx.store.orders.keys()]).toEqual(ids);
+    expect([...a.ctx.world.orders.keys()]).toEqual(ids);
   });
 });

@@ -66,7 +66,7 @@ describe('outbox: one message per event', () => {
   test('an order whose every bid expires at processing is reported processed, then completed, at once', async () => {
     const app = makeApp();
     const { id } = await wholeListingOrder(app);
-    const listing = app.ctx.store.orders.get(id)!.bids[0]!.listing_id;
+    const listing = app.ctx.world.orders.get(id)!.bids[0]!.listing_id;
     expect((await call(app, 'POST', `/__mock/listings/${listing}/withdraw`)).status).toBe(200);
     await call(app, 'POST', '/__mock/process');
     const [completed, processed] = await outbox(app);
@@ -121,7 +121,7 @@ describe('outbox: part of the saved world', () => {
     await advance(app, '5d');
     await reload();
     expect(await kindsOf(app, id)).toEqual(['order_processed', 'order_completed']);
-    expect(app.ctx.store.outbox.next).toBe(3);
+    expect(app.ctx.world.outbox.next).toBe(3);
     await app.close?.();
   });
 
@@ -151,7 +151,7 @@ describe('outbox: part of the saved world', () => {
     const { users } = (await call(app, 'GET', '/__mock/state')).body as {
       users: { user: string; email: string; notifications: boolean }[];
     };
-    expect(users.length).toBe(app.ctx.store.users.size);
+    expect(users.length).toBe(app.ctx.world.users.size);
     for (const u of users) expect(u).toMatchObject({ email: `${u.user}@investors.example`, notifications: true });
     expect(users.map((u) => u.user)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave', 'erin']));
   });

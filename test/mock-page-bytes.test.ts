@@ -14,7 +14,7 @@ import { listEnvelope } from '../mock-server/route-helper/route.js';
 import { hasKeptBytes, listingPage } from '../mock-server/search/listing-json.js';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { listingView } from '../mock-server/search/listing-view.js';
-import { participationOf } from '../mock-server/world/store-index.js';
+import { participationOf } from '../mock-server/world/world-index.js';
 import { call, makeApp, plainListings, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep } from './helpers/listing-steps.js';
 import { rawRequest } from './helpers/raw-http.js';
@@ -47,10 +47,10 @@ function paramsOf(q: Query): Record<string, string> {
 
 /** The page built fresh: a full scan's page, each row by `listingView`, serialised as a whole. */
 function fresh(app: MockApp, account: string, params: Record<string, string>, zone: string | undefined) {
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   const q = parseListingQuery(new URLSearchParams(params), zone);
-  const participation = participationOf(store, account);
-  const { page, total } = scanListingQuery(store.listings, q, participation);
+  const participation = participationOf(world, account);
+  const { page, total } = scanListingQuery(world.listings, q, participation);
   const view = { zone, participation, bureaus: q.bureaus, showLoanFields: q.showLoanFields };
   return {
     text: JSON.stringify(
@@ -110,7 +110,7 @@ describe('a page from kept bytes', () => {
           expect(got.text).toBe(want.text);
           expect(got.length).toBe(Buffer.byteLength(want.text));
         }
-        expect(Buffer.concat(listingPage(app.ctx.store, want.page, want.view, want.total)).equals(Buffer.from(want.text))).toBe(true);
+        expect(Buffer.concat(listingPage(app.ctx.world, want.page, want.view, want.total)).equals(Buffer.from(want.text))).toBe(true);
         rows += want.page.length;
         invested += want.page.filter((l) => want.view.participation.has(l.listing_number)).length;
       }),
@@ -122,18 +122,18 @@ describe('a page from kept bytes', () => {
   });
 
   test("reuses a listing's kept bytes, and drops them when the listing changes", async () => {
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     const l = plainListings(app).find((x) => x.amount_remaining >= 100)!;
     const params = { listing_number: String(l.listing_number) };
     // An account with the cash for a 25.00 bid (the set-up spent most of some).
-    const account = ACCOUNTS.findIndex((a) => app.ctx.store.accounts.get(a)!.cash >= 1000);
+    const account = ACCOUNTS.findIndex((a) => app.ctx.world.accounts.get(a)!.cash >= 1000);
     expect(account).toBeGreaterThanOrEqual(0);
     const view = () => fresh(app, ACCOUNTS[account]!, params, undefined);
     const before = view();
-    const first = listingPage(store, before.page, before.view, before.total);
-    expect(hasKeptBytes(store, l)).toBe(true);
+    const first = listingPage(world, before.page, before.view, before.total);
+    expect(hasKeptBytes(world, l)).toBe(true);
     // The row is the same kept Buffer on every page, not a copy.
-    expect(listingPage(store, before.page, before.view, before.total)[1]!.buffer).toBe(first[1]!.buffer);
+    expect(listingPage(world, before.page, before.view, before.total)[1]!.buffer).toBe(first[1]!.buffer);
     expect((await wire(account, params, undefined)).text).toBe(before.text);
 
     const res = await call(app, 'POST', '/v1/orders', {
@@ -143,11 +143,11 @@ describe('a page from kept bytes', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await applyStep(app, tokens, { kind: 'process' });
     // Funding the bid changed the listing: its kept bytes are gone, and the next page shows the change.
-    expect(hasKeptBytes(store, l)).toBe(false);
+    expect(hasKeptBytes(world, l)).toBe(false);
     const after = view();
     expect(after.text).not.toBe(before.text);
     expect((await wire(account, params, undefined)).text).toBe(after.text);
     expect(JSON.parse(after.text).result[0].amount_participation).toBeGreaterThanOrEqual(25);
-    expect(hasKeptBytes(store, l)).toBe(true);
+    expect(hasKeptBytes(world, l)).toBe(true);
   });
 });

@@ -249,7 +249,7 @@ describe('a base path (mock serve --base-path)', () => {
   it('answers the hot routes under it, and only under it, by the one request path', async () => {
     const a = testMockApp({ seed: 5, listings: 40, frozen: true, start: TEST_START, basePath: BASE });
     const token = 'base-path-token-0123456789';
-    a.ctx.store.tokens.set(token, { ...a.ctx.store.tokens.get(issueTestToken(a))!, value: token });
+    a.ctx.world.tokens.set(token, { ...a.ctx.world.tokens.get(issueTestToken(a))!, value: token });
     const server = await startHttpServer(a);
     try {
       const auth = { authorization: `bearer ${token}`, host: 'localhost', 'content-type': 'application/json' };
@@ -276,7 +276,7 @@ describe('a base path (mock serve --base-path)', () => {
         ['POST /v1/orders', 404, 'NOT_FOUND'],
         [`GET ${BASE}/LISTINGSVC/v2/listings`, 404, 'NOT_FOUND'],
       ]);
-      expect(a.ctx.store.orders.size).toBe(1);
+      expect(a.ctx.world.orders.size).toBe(1);
     } finally {
       await server.close();
     }

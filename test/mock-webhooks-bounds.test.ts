@@ -66,7 +66,7 @@ async function events(app: MockApp, n: number, after: (i: number) => Promise<unk
     expect(res.status).toBe(400);
     await after(i);
   }
-  return app.ctx.store.outbox.messages.map((m) => m.id);
+  return app.ctx.world.outbox.messages.map((m) => m.id);
 }
 
 const outboxId = (d: WebhookDelivery) => Number(d.event_id.split('_').at(-1));

@@ -218,7 +218,7 @@ describe('webhooks: retries and what they record', () => {
       app,
       (l) => l.length === 2 && l.every((d) => d.state === 'delivered') && app.webhooks!.counts().delivered === 3,
     );
-    const ids = app.ctx.store.outbox.messages.map((m) => m.id);
+    const ids = app.ctx.world.outbox.messages.map((m) => m.id);
     expect(list.map((d) => Number(d.event_id.split('_').at(-1)))).toEqual([ids[2], ids[1]]);
     expect((await call(app, 'GET', '/__mock/webhooks')).body.counts).toEqual({ pending: 0, delivered: 3, failed: 0, dropped: 0 });
   });
@@ -271,7 +271,7 @@ describe('webhooks: only events made while serving are sent', () => {
     await until(first, (l) => l.length === 2 && l.every((d) => d.state === 'delivered'));
     await first.close?.();
     const second = hookedApp([r.url], {}, { stateFile: dir, listings: 120 });
-    expect(second.ctx.store.outbox.messages.map((m) => m.kind)).toEqual(['order_validation_error', 'order_processed']);
+    expect(second.ctx.world.outbox.messages.map((m) => m.kind)).toEqual(['order_validation_error', 'order_processed']);
     expect(await deliveries(second)).toEqual([]);
     await refusedOrder(second);
     const got = await r.waitFor(3);

@@ -43,14 +43,14 @@ function reachable(root: unknown): Set<object> {
 describe('module-level state', () => {
   it('sees a WeakMap made at the top of a module, and not one made inside a function or class', () => {
     const text = [
-      'const kept = new WeakMap<Store, X>();',
+      'const kept = new WeakMap<World, X>();',
       'export const cache = new WeakMap();',
       'let later: WeakMap<A, B> = new WeakMap();',
       'function f() {\n  const local = new WeakMap();\n}',
       'class C {\n  private readonly m = new WeakMap();\n}',
     ].join('\n');
     expect(moduleWeakMaps(text)).toEqual([
-      'const kept = new WeakMap<Store, X>();',
+      'const kept = new WeakMap<World, X>();',
       'export const cache = new WeakMap();',
       'let later: WeakMap<A, B> = new WeakMap();',
     ]);
@@ -85,7 +85,7 @@ describe("a world's caches", () => {
 
     expect((await get('/listingsvc/v2/listings?limit=25')).status).toBe(200);
     expect((await post('/__mock/clock', { advance: '3h' })).status).toBe(200);
-    const old = app.ctx.store;
+    const old = app.ctx.world;
     const caches = old.index;
     expect(caches.listingTexts.size).toBeGreaterThan(0);
     expect(caches.keptPages.size).toBe(1);
@@ -94,7 +94,7 @@ describe("a world's caches", () => {
     expect(caches.timeline).not.toBeNull();
 
     expect((await post('/__mock/reset', {})).status).toBe(200);
-    const world = app.ctx.store;
+    const world = app.ctx.world;
     expect(world).not.toBe(old);
     expect(world.index.listingTexts.size).toBe(0);
     expect(world.index.keptPages.size).toBe(0);
@@ -127,7 +127,7 @@ describe("a world's caches", () => {
       const get = (path: string) =>
         mock.handle(new Request(`http://127.0.0.1:1${path}`, { headers: { authorization: `bearer ${token}` } }));
       expect((await get('/listingsvc/v2/listings?limit=25')).status).toBe(200);
-      const old = new WeakRef(mock.ctx.store);
+      const old = new WeakRef(mock.ctx.world);
       expect(old.deref()!.index.keptPages.size).toBe(1);
       expect(
         (

@@ -53,7 +53,7 @@ describe('settlement, extension and platform proceeds', () => {
     const alice = tokenFor(app, 'alice-1');
     // A loan of alice's that defaulted and was then settled, as the seed settles some (settleSomeDefaults).
     const held = (await allNotes(app, alice)).find((n) => n.note_status === LOAN_STATUS.CURRENT)!;
-    Object.assign(app.ctx.store.loans.get(held.loan_number)!, {
+    Object.assign(app.ctx.world.loans.get(held.loan_number)!, {
       loan_status: LOAN_STATUS.COMPLETED,
       loan_default_reason: 6,
       principal_balance: 0,
@@ -104,7 +104,7 @@ describe('accrued_interest', () => {
     const current = (await allNotes(app, alice)).find(
       (n) => n.note_status === LOAN_STATUS.CURRENT && n.principal_balance_pro_rata_share > 0,
     )!;
-    Object.assign(app.ctx.store.loans.get(current.loan_number)!, { loan_status: LOAN_STATUS.DEFAULTED, loan_default_reason: 2 });
+    Object.assign(app.ctx.world.loans.get(current.loan_number)!, { loan_status: LOAN_STATUS.DEFAULTED, loan_default_reason: 2 });
     const notes = await allNotes(app, alice);
     const ended = notes.filter((n) => n.note_status !== LOAN_STATUS.CURRENT && n.note_status !== LOAN_STATUS.DEFAULTED);
     expect(new Set(ended.map((n) => n.note_status)).size).toBeGreaterThan(1);
@@ -118,10 +118,10 @@ describe('accrued_interest', () => {
   test("builds up to the month's interest on the share by the due date, and the payment then made carries it", async () => {
     const app = makeApp({ listings: 700 });
     const alice = tokenFor(app, 'alice-1');
-    const store = app.ctx.store;
+    const world = app.ctx.world;
     // Current notes on loans paid up to date whose next due date is past a day from now: nothing is owed from before.
     const before = (await allNotes(app, alice)).filter((n) => {
-      const loan = store.loans.get(n.loan_number)!;
+      const loan = world.loans.get(n.loan_number)!;
       return (
         n.note_status === LOAN_STATUS.CURRENT
         && n.days_past_due === 0
@@ -131,7 +131,7 @@ describe('accrued_interest', () => {
       );
     });
     expect(before.length).toBeGreaterThan(3);
-    const due = new Map(before.map((n) => [n.loan_note_id, store.loans.get(n.loan_number)!.next_payment_due_date]));
+    const due = new Map(before.map((n) => [n.loan_note_id, world.loans.get(n.loan_number)!.next_payment_due_date]));
     // Just before the earliest due date, each accrues its share × rate / 12 for the part of the month gone by.
     const first = Math.min(...due.values());
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(first - HOUR).toISOString() } });
@@ -144,11 +144,11 @@ describe('accrued_interest', () => {
       expect(now.accrued_interest).toBeLessThanOrEqual(cents(monthly) / 100 + 0.005);
     }
     // Past every due date by a day, a loan that made one payment paid the note about that month's interest on its share.
-    const made = new Map(before.map((n) => [n.loan_note_id, store.loans.get(n.loan_number)!.paymentsMade]));
+    const made = new Map(before.map((n) => [n.loan_note_id, world.loans.get(n.loan_number)!.paymentsMade]));
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(Math.max(...due.values()) + DAY).toISOString() } });
     let paid = 0;
     for (const n of before) {
-      if (store.loans.get(n.loan_number)!.paymentsMade !== made.get(n.loan_note_id)! + 1) continue;
+      if (world.loans.get(n.loan_number)!.paymentsMade !== made.get(n.loan_note_id)! + 1) continue;
       const after = (await call(app, 'GET', `/v1/notes/${n.loan_note_id}`, { token: alice })).body;
       if (after.days_past_due > 0) continue;
       paid++;

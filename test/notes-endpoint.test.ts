@@ -4,7 +4,7 @@ import { NOTE_SHARES } from '../mock-server/views/note-view.js';
 import { decodeEnvelope, decodeNote } from '../src/contract/decode.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 
-const mine = (app: ReturnType<typeof makeApp>, accountId: string) => app.ctx.store.notes.filter((n) => n.accountId === accountId);
+const mine = (app: ReturnType<typeof makeApp>, accountId: string) => app.ctx.world.notes.filter((n) => n.accountId === accountId);
 
 describe('GET /notes/', () => {
   test("lists the caller's notes only, 25 a page by default and at most, newest origination first, every note once across pages", async () => {
@@ -73,7 +73,7 @@ describe('GET /notes/', () => {
   test('needs the read_note scope: a token without it gets 403 insufficient_scope', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    app.ctx.store.tokens.get(alice)!.scopes = ['read_loan', 'read_listing'];
+    app.ctx.world.tokens.get(alice)!.scopes = ['read_loan', 'read_listing'];
     const note = mine(app, 'alice-1')[0]!.note_number;
     for (const path of ['/v1/notes', `/v1/notes/${note}`]) {
       const res = await call(app, 'GET', path, { token: alice });
@@ -134,7 +134,7 @@ describe('GET /notes/{loan_note_id}', () => {
     const statuses = new Set<number>();
     for (const note of notes) {
       const loan = (await call(app, 'GET', `/v1/loans/${note.loan_number}`, { token: alice })).body;
-      const stored = app.ctx.store.notes.find((n) => n.note_number === note.loan_note_id)!;
+      const stored = app.ctx.world.notes.find((n) => n.note_number === note.loan_note_id)!;
       statuses.add(loan.loan_status);
       expect(note).toMatchObject({
         loan_number: loan.loan_number,
@@ -153,7 +153,7 @@ describe('GET /notes/{loan_note_id}', () => {
         origination_date: loan.origination_date,
         next_payment_due_date: loan.next_payment_due_date,
         ownership_start_date: loan.origination_date,
-        lender_yield: app.ctx.store.listingByNumber.get(stored.listingNumber)!.lender_yield,
+        lender_yield: app.ctx.world.listingByNumber.get(stored.listingNumber)!.lender_yield,
         is_sold: false,
         ownership_end_date: null,
         is_in_bankruptcy: loan.loan_default_reason === 2,

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { apportion, apportionCents } from '../mock-server/engine/note-shares.js';
 import { NOTE_SHARES } from '../mock-server/views/note-view.js';
 import { touchListing } from '../mock-server/search/listing-index.js';
-import { notesOfLoan } from '../mock-server/world/store-index.js';
+import { notesOfLoan } from '../mock-server/world/world-index.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { call, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';
 
@@ -52,9 +52,9 @@ async function buy(app: App, s: Extract<Step, { kind: 'buy' }>): Promise<void> {
   if (candidates.length === 0) return;
   const l = candidates[s.pick % candidates.length]!;
   l.verification_stage = 3;
-  if (s.fresh && l.amount_funded > 0 && !app.ctx.store.index.bidsByListing.has(l.listing_number)) {
+  if (s.fresh && l.amount_funded > 0 && !app.ctx.world.index.bidsByListing.has(l.listing_number)) {
     Object.assign(l, { amount_funded: 0, amount_remaining: l.listing_amount, percent_funded: 0 });
-    touchListing(app.ctx.store, l);
+    touchListing(app.ctx.world, l);
   }
   for (const b of s.bids) await order(app, tokenFor(app, BUYERS[b.buyer]!), [{ listing_id: l.listing_number, bid_amount: b.cents / 100 }]);
   await call(app, 'POST', '/__mock/process');
@@ -84,7 +84,7 @@ const seen = { wholeByNotes: 0, wholeByNotesPaying: 0, late: 0, statuses: new Se
 /** Checks every loan any account holds notes in, as its holders see it over HTTP. */
 async function checkShares(app: App): Promise<void> {
   const byLoan = new Map<number, { holder: string; note: Json }[]>();
-  for (const accountId of app.ctx.store.accounts.keys()) {
+  for (const accountId of app.ctx.world.accounts.keys()) {
     for (const note of await notesOf(app, accountId)) {
       const list = byLoan.get(note.loan_number) ?? [];
       list.push({ holder: accountId, note });
@@ -94,7 +94,7 @@ async function checkShares(app: App): Promise<void> {
   for (const [loanNumber, held] of byLoan) {
     // Every note of the loan is listed, to its holder, exactly once.
     expect(held.map((h) => h.note.loan_note_id).sort()).toEqual(
-      notesOfLoan(app.ctx.store, loanNumber)
+      notesOfLoan(app.ctx.world, loanNumber)
         .map((n) => n.note_number)
         .sort(),
     );

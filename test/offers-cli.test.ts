@@ -47,8 +47,8 @@ let requests = 0;
 beforeAll(async () => {
   ensureBuilt();
   mock = await startMock({ listings: 50 });
-  // A real access token in the mock's store, so the tests do not lean on any fallback of the auth code.
-  mock.app.ctx.store.tokens.set(TOKEN, {
+  // A real access token in the mock's world, so the tests do not lean on any fallback of the auth code.
+  mock.app.ctx.world.tokens.set(TOKEN, {
     value: TOKEN,
     kind: 'access',
     clientId: 'mkt-demo',
@@ -121,7 +121,7 @@ describe('mkt offers request (the built binary against the mock)', () => {
     expect(r.stderr).toMatch(/referral code (\w+)/);
     expect(r.code).toBe(0);
     const code = /referral code (\w+)/.exec(r.stderr)![1]!;
-    const record = mock.app.ctx.store.offerRecords.get(code)!;
+    const record = mock.app.ctx.world.offerRecords.get(code)!;
     for (const header of ['term', 'amount', 'rate', 'apr', 'monthly_payment', 'url']) expect(r.stdout).toContain(header);
     for (const o of record.offers) {
       expect(r.stdout).toContain(`${o.loan_term_in_months} months`);
@@ -136,7 +136,7 @@ describe('mkt offers request (the built binary against the mock)', () => {
     const r = await runMkt(['offers', 'request', fx('valid.json'), '-o', 'json'], { env });
     expect(r.code).toBe(0);
     const response = JSON.parse(r.stdout);
-    const record = mock.app.ctx.store.offerRecords.get(response.referral_code)!;
+    const record = mock.app.ctx.world.offerRecords.get(response.referral_code)!;
     expect(response).toEqual({
       referral_code: record.referralCode,
       offers_url: `${mock.origin}/apply/offers/${record.referralCode}`,

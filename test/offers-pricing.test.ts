@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import type { Offer } from '../mock-server/world/store.js';
+import type { Offer } from '../mock-server/world/world.js';
 import { applicantWith } from './fixtures/offers/applicants.js';
 import { issueTestToken, testMockApp } from './helpers/mock.js';
 

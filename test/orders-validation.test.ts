@@ -131,7 +131,7 @@ describe('the listing', () => {
     ['a completed (originated) listing', 'alice-1', 'completed', 'ORD0019'],
   ])('a bid on %s is refused (%s)', async (_name, account, kind, code) => {
     const app = makeApp();
-    const s = app.ctx.store;
+    const s = app.ctx.world;
     const l =
       kind === 'own'
         ? s.listings.find((x) => x.borrowerUserId === 'dave')
@@ -147,14 +147,14 @@ describe('the listing', () => {
 
   test('a bid on the restricted listing by alice, who may invest in it, is accepted', async () => {
     const app = makeApp();
-    const l = specialListing(app.ctx.store, 'restricted')!;
+    const l = specialListing(app.ctx.world, 'restricted')!;
     expect((await order(app, tokenFor(app, 'alice-1'), [{ listing_id: l.listing_number, bid_amount: 25 }])).status).toBe(200);
   });
 
   test('a whole-loan bid must be the whole loan (ORD0018) and a taken whole loan cannot be funded in part (ORD0017)', async () => {
     const app = makeApp();
     // Below stage 3 a funded whole loan stays Active, so the later bids meet ORD0017 rather than a Pending listing.
-    const whole = app.ctx.store.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2 && x.verification_stage < 3)!;
+    const whole = app.ctx.world.listings.find((x) => x.investment_typeid === 2 && x.listing_status === 2 && x.verification_stage < 3)!;
     const a1 = tokenFor(app, 'alice-1');
     expectCode(await order(app, a1, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount - 25 }]), 'ORD0018');
     expect((await order(app, a1, [{ listing_id: whole.listing_number, bid_amount: whole.listing_amount }])).status).toBe(200);
@@ -173,7 +173,7 @@ describe('the listing', () => {
   test('an expired listing is ORD0013 (Listing has ended)', async () => {
     const app = makeApp();
     await call(app, 'POST', '/__mock/clock', { body: { advance: '3d' } });
-    const expired = app.ctx.store.listings.find((l) => l.listing_status === 5);
+    const expired = app.ctx.world.listings.find((l) => l.listing_status === 5);
     expect(expired).toBeDefined();
     expectCode(await order(app, tokenFor(app, 'alice-1'), [{ listing_id: expired!.listing_number, bid_amount: 25 }]), 'ORD0013');
   });
@@ -183,7 +183,7 @@ describe('the listing', () => {
     const alice = tokenFor(app, 'alice-1');
     // Half past an hour, a day or more in: an active listing whose end date passed in the last half hour.
     const live = (now: number) =>
-      app.ctx.store.listings.find(
+      app.ctx.world.listings.find(
         (x) =>
           x.listing_status === 2
           && x.investment_typeid === 1
@@ -257,7 +257,7 @@ describe('acceptance', () => {
 
   test('a rejected order changes no state but the email telling the investor so', async () => {
     const app = makeApp();
-    const snapshot = serializeState(app.ctx.store, app.ctx.clock.now());
+    const snapshot = serializeState(app.ctx.world, app.ctx.clock.now());
     const l = plainListings(app)[0]!;
     for (const [account, bids] of [
       [
@@ -281,19 +281,19 @@ describe('acceptance', () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
     // One email per rejection, to the investor who sent it (engine/notifications.ts).
-    expect(app.ctx.store.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(
+    expect(app.ctx.world.outbox.messages.map((m) => [m.to, m.kind, m.order_id])).toEqual(
       ['bob', 'alice', 'lena', 'erin'].map((u) => [`${u}@investors.example`, 'order_validation_error', null]),
     );
     // Tokens were added by the test itself, the emails were just checked; everything else must be byte for byte the same.
-    app.ctx.store.tokens.clear();
-    app.ctx.store.outbox = { next: 1, messages: [] };
-    expect(serializeState(app.ctx.store, app.ctx.clock.now())).toBe(snapshot);
+    app.ctx.world.tokens.clear();
+    app.ctx.world.outbox = { next: 1, messages: [] };
+    expect(serializeState(app.ctx.world, app.ctx.clock.now())).toBe(snapshot);
   });
 
   test('no client body ever gets a 500: random JSON bodies get 200 or an ORD error', async () => {
     const app = makeApp({ listings: 60 });
     const alice = tokenFor(app, 'alice-1');
-    const numbers = app.ctx.store.listings.slice(-60).map((l) => l.listing_number);
+    const numbers = app.ctx.world.listings.slice(-60).map((l) => l.listing_number);
     const entry = fc.oneof(
       fc.record(
         {

@@ -10,7 +10,7 @@ import { call, DAY, makeApp, order, plainListings, tokenFor } from './engine-fix
 
 test("every note's payment rows add up to what the ledger posted to its account for it, figure by figure", async () => {
   const app = makeApp({ listings: 400 });
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   // Two accounts holding equal notes in the same loans: their shares of every split tie.
   const listings = plainListings(app).slice(0, 24);
   expect(listings.length).toBe(24);
@@ -23,12 +23,12 @@ test("every note's payment rows add up to what the ledger posted to its account 
     expect(placed.status).toBe(200);
   }
   await call(app, 'POST', '/__mock/clock', { body: { advance: '400d' } });
-  const mine = store.notes.filter(
+  const mine = world.notes.filter(
     (n) => (n.accountId === 'alice-1' || n.accountId === 'alice-2') && listings.some((l) => l.listing_number === n.listingNumber),
   );
   expect(mine.length).toBeGreaterThanOrEqual(30);
   const posted = new Map<string, Record<string, number>>();
-  for (const e of store.ledger) {
+  for (const e of world.ledger) {
     if (!e.ref) continue;
     const sums = posted.get(`${e.accountId} ${e.ref}`) ?? {};
     sums[e.kind] = (sums[e.kind] ?? 0) + Math.round(e.amount * 100);
@@ -36,7 +36,7 @@ test("every note's payment rows add up to what the ledger posted to its account 
   }
   let rowsSeen = 0;
   for (const note of mine) {
-    const rows = paymentRows(store, store.loans.get(note.loanNumber)!, note.accountId).filter(
+    const rows = paymentRows(world, world.loans.get(note.loanNumber)!, note.accountId).filter(
       (r) => r.note.note_number === note.note_number,
     );
     rowsSeen += rows.length;

@@ -1,6 +1,6 @@
 /** GET /v1/loans/payments: the caller's share of each loan payment, its validation, pages, zones, route and scope. */
 import { describe, expect, test } from 'vitest';
-import { notesOf } from '../mock-server/world/store-index.js';
+import { notesOf } from '../mock-server/world/world-index.js';
 import { START, DAY, call, makeApp, tokenFor } from './engine-fixture.js';
 import { startMock } from './helpers/mock.js';
 
@@ -9,12 +9,12 @@ type Json = Record<string, any>;
 
 /** The loans `accountId` holds notes in, lowest number first. */
 const heldLoans = (app: App, accountId: string): number[] =>
-  [...new Set(notesOf(app.ctx.store, accountId).map((n) => n.loanNumber))].sort((a, b) => a - b);
+  [...new Set(notesOf(app.ctx.world, accountId).map((n) => n.loanNumber))].sort((a, b) => a - b);
 
 /** A token holding only `scopes`. */
 function scopedToken(app: App, accountId: string, scopes: string[]): string {
   const value = `test-${accountId}-${scopes.join('+')}`;
-  app.ctx.store.tokens.set(value, {
+  app.ctx.world.tokens.set(value, {
     value,
     kind: 'access',
     clientId: 'mkt-demo',
@@ -33,12 +33,12 @@ describe('GET /v1/loans/payments', () => {
   test("answers the seeded history of a held loan: one row per payment, newest first, in the real answer's forms", async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const loan = heldLoans(app, 'alice-1').find((n) => app.ctx.store.loans.get(n)!.paymentsMade > 3)!;
+    const loan = heldLoans(app, 'alice-1').find((n) => app.ctx.world.loans.get(n)!.paymentsMade > 3)!;
     const res = await payments(app, alice, `loan_number=${loan}&limit=100`);
     expect(res.status).toBe(200);
     const rows: Json[] = res.body.result;
     expect(res.body.total_count).toBe(rows.length);
-    expect(rows.length).toBeGreaterThanOrEqual(app.ctx.store.loans.get(loan)!.paymentsMade);
+    expect(rows.length).toBeGreaterThanOrEqual(app.ctx.world.loans.get(loan)!.paymentsMade);
     for (const r of rows) {
       expect(r.loan_number).toBe(loan);
       expect(r.transaction_effective_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
@@ -62,7 +62,7 @@ describe('GET /v1/loans/payments', () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
     const [a, b] = heldLoans(app, 'alice-1');
-    const other = [...app.ctx.store.loans.keys()].find((n) => !heldLoans(app, 'alice-1').includes(n))!;
+    const other = [...app.ctx.world.loans.keys()].find((n) => !heldLoans(app, 'alice-1').includes(n))!;
     const count = async (query: string) => (await payments(app, alice, query)).body.total_count as number;
     const [ca, cb] = [await count(`loan_number=${a}`), await count(`loan_number=${b}`)];
     expect(ca).toBeGreaterThan(0);
@@ -221,7 +221,7 @@ describe('GET /v1/loans/payments', () => {
   test('a payment the engine makes is a new row at its own time; the rows already there stay as they were', async () => {
     const app = makeApp();
     const alice = tokenFor(app, 'alice-1');
-    const loan = heldLoans(app, 'alice-1').find((n) => app.ctx.store.loans.get(n)!.loan_status === 1)!;
+    const loan = heldLoans(app, 'alice-1').find((n) => app.ctx.world.loans.get(n)!.loan_status === 1)!;
     const before: Json[] = (await payments(app, alice, `loan_number=${loan}&limit=100`)).body.result;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '70d' } });
     const after: Json[] = (await payments(app, alice, `loan_number=${loan}&limit=100`)).body.result;

@@ -1,7 +1,7 @@
 /** The empty worlds: `listings: 0` (no active listing, none arriving) and `history: 'none'` (no loans, notes or orders); a world replaced by a snapshot, and the clock. */
 import { describe, expect, test } from 'vitest';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
-import { seedStore } from '../mock-server/seed/seed.js';
+import { seedWorld } from '../mock-server/seed/seed.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { testMockApp, TEST_START } from './helpers/mock.js';
 
@@ -9,14 +9,14 @@ const DAY = 86_400_000;
 
 describe('seedStore without listings or history', () => {
   test("history 'seeded' is the default: the same world as before the option existed", () => {
-    const plain = seedStore({ seed: 3, listings: 40, now: TEST_START });
-    const seeded = seedStore({ seed: 3, listings: 40, now: TEST_START, history: 'seeded' });
+    const plain = seedWorld({ seed: 3, listings: 40, now: TEST_START });
+    const seeded = seedWorld({ seed: 3, listings: 40, now: TEST_START, history: 'seeded' });
     expect(serializeState(seeded, TEST_START)).toBe(serializeState(plain, TEST_START));
     expect(plain.loans.size).toBeGreaterThan(0);
   });
 
   test("history 'none' with 0 listings: investors and their funded accounts only, no arrivals, invariants hold", () => {
-    const s = seedStore({ seed: 3, listings: 0, now: TEST_START, history: 'none' });
+    const s = seedWorld({ seed: 3, listings: 0, now: TEST_START, history: 'none' });
     expect([s.listings.length, s.loans.size, s.notes.length, s.orders.size]).toEqual([0, 0, 0, 0]);
     expect(s.users.has('alice')).toBe(true);
     expect(s.accounts.get('alice-1')!.cash).toBeGreaterThan(0);
@@ -29,8 +29,8 @@ describe('seedStore without listings or history', () => {
     const app = testMockApp({ seed: 3, listings: 0, history: 'none', frozen: true, start: TEST_START });
     try {
       await app.ctx.engine.moveClock((now) => now + 7 * DAY);
-      expect(app.ctx.store.listings.length).toBe(0);
-      expect(checkInvariants(app.ctx.store).ok).toBe(true);
+      expect(app.ctx.world.listings.length).toBe(0);
+      expect(checkInvariants(app.ctx.world).ok).toBe(true);
     } finally {
       await app.close?.();
     }
@@ -55,7 +55,7 @@ describe('MockContext.replaceWorld', () => {
       expect(await loaded.json()).toMatchObject({ saved_now: '2026-06-01 12:00:00 +0000', now: '2026-06-06 12:00:00 +0000' });
       expect((await move).status).toBe(200);
       expect(app.ctx.clock.now()).toBe(TEST_START + 5 * DAY);
-      expect(app.ctx.store.engine.lastTick).toBe(TEST_START + 5 * DAY);
+      expect(app.ctx.world.engine.lastTick).toBe(TEST_START + 5 * DAY);
     } finally {
       await app.close?.();
     }
@@ -65,10 +65,10 @@ describe('MockContext.replaceWorld', () => {
     const later = testMockApp({ seed: 3, listings: 10, frozen: true, start: TEST_START + 3 * DAY });
     const app = testMockApp({ seed: 3, listings: 10, frozen: true, start: TEST_START });
     try {
-      const text = serializeState(later.ctx.store, later.ctx.clock.now());
+      const text = serializeState(later.ctx.world, later.ctx.clock.now());
       app.ctx.replaceWorld(parseState(text));
       expect(app.ctx.clock.now()).toBe(TEST_START + 3 * DAY);
-      expect(serializeState(app.ctx.store, app.ctx.clock.now())).toBe(text);
+      expect(serializeState(app.ctx.world, app.ctx.clock.now())).toBe(text);
     } finally {
       await later.close?.();
       await app.close?.();

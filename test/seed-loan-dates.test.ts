@@ -5,7 +5,7 @@
  * loan's next payment date is ahead, and a late one's days past due count from the due date before it.
  */
 import { describe, expect, it } from 'vitest';
-import { seedStore } from '../mock-server/seed/seed.js';
+import { seedWorld } from '../mock-server/seed/seed.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 
 const DAY = 86_400_000;
@@ -18,8 +18,8 @@ describe.each([
   { seed: 2, listings: 2000 },
   { seed: 9, listings: 2000 },
 ])('the seeded loans of seed $seed', (opts) => {
-  const store = seedStore({ ...opts, now: NOW });
-  const loans = [...store.loans.values()];
+  const world = seedWorld({ ...opts, now: NOW });
+  const loans = [...world.loans.values()];
 
   it('has loans of every status to check', () => {
     for (const status of [LOAN_STATUS.CURRENT, LOAN_STATUS.DEFAULTED, LOAN_STATUS.CHARGEOFF, LOAN_STATUS.COMPLETED]) {
@@ -57,7 +57,7 @@ describe.each([
 });
 
 it('seed 1 loan 500420, the one reported, is defaulted as many days past due as its next payment date is behind', () => {
-  const loan = seedStore({ seed: 1, listings: 2000, now: NOW }).loans.get(500420)!;
+  const loan = seedWorld({ seed: 1, listings: 2000, now: NOW }).loans.get(500420)!;
   expect(loan.loan_status).toBe(LOAN_STATUS.DEFAULTED);
   expect(loan.days_past_due).toBe(Math.floor((NOW - loan.next_payment_due_date) / DAY));
 });

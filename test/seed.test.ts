@@ -4,13 +4,13 @@ import { BUREAU2_ELEMENTS } from '../src/contract/bureau.js';
 import { FICO_BINS, LISTING_CATEGORIES, LISTING_RATINGS, LISTING_TERMS, US_STATES } from '../src/contract/enums.js';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import { serializeState } from '../mock-server/world/persistence.js';
-import { seedStore } from '../mock-server/seed/seed.js';
+import { seedWorld } from '../mock-server/seed/seed.js';
 import type { SeedOptions } from '../mock-server/world/recipe.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
-const store = seedStore({ seed: 3, listings: 2000, now: NOW });
-const active = store.listings.filter((l) => l.listing_status === 2);
-const originated = store.listings.filter((l) => l.loan_number !== null);
+const world = seedWorld({ seed: 3, listings: 2000, now: NOW });
+const active = world.listings.filter((l) => l.listing_status === 2);
+const originated = world.listings.filter((l) => l.loan_number !== null);
 
 function amortised(p: number, rate: number, n: number): number {
   const r = rate / 12;
@@ -24,10 +24,10 @@ describe('the seeded world', () => {
   });
 
   it('is the same for the same seed and different for another seed', () => {
-    const again = seedStore({ seed: 3, listings: 2000, now: NOW });
-    expect(JSON.stringify(again.listings)).toBe(JSON.stringify(store.listings));
-    const other = seedStore({ seed: 4, listings: 2000, now: NOW });
-    expect(JSON.stringify(other.listings)).not.toBe(JSON.stringify(store.listings));
+    const again = seedWorld({ seed: 3, listings: 2000, now: NOW });
+    expect(JSON.stringify(again.listings)).toBe(JSON.stringify(world.listings));
+    const other = seedWorld({ seed: 4, listings: 2000, now: NOW });
+    expect(JSON.stringify(other.listings)).not.toBe(JSON.stringify(world.listings));
   });
 
   it('is the world it always was: the state file text of seeded worlds hashes as it did before seeding wrote through a scratch listing', () => {
@@ -50,13 +50,13 @@ describe('the seeded world', () => {
       ],
     ];
     for (const [opts, digest] of worlds) {
-      const text = serializeState(seedStore(opts), opts.now);
+      const text = serializeState(seedWorld(opts), opts.now);
       expect(createHash('sha256').update(text).digest('hex'), JSON.stringify(opts)).toBe(digest);
     }
   });
 
   it('keeps funding arithmetic consistent on every listing', () => {
-    for (const l of store.listings) {
+    for (const l of world.listings) {
       expect(l.amount_remaining).toBe(l.listing_amount - l.amount_funded);
       expect(Math.abs(l.percent_funded - l.amount_funded / l.listing_amount)).toBeLessThanOrEqual(0.00005 + 1e-12);
       expect(l.amount_funded).toBeLessThanOrEqual(l.listing_amount);
@@ -64,7 +64,7 @@ describe('the seeded world', () => {
   });
 
   it('prices every listing consistently: lender yield below borrower rate, payment from rate and term', () => {
-    for (const l of store.listings) {
+    for (const l of world.listings) {
       expect(l.lender_yield).toBeLessThan(l.borrower_rate);
       expect(l.borrower_apr).toBeGreaterThan(l.borrower_rate);
       expect(l.listing_monthly_payment).toBe(amortised(l.listing_amount, l.borrower_rate, l.listing_term));
@@ -73,12 +73,12 @@ describe('the seeded world', () => {
 
   it('carries bureau1 data only on listings created before 2017-03-31', () => {
     const cutoff = Date.parse('2017-03-31T00:00:00Z');
-    for (const l of store.listings) expect(l.bureau1 !== null).toBe(l.listing_creation_date < cutoff);
-    expect(store.listings.some((l) => l.bureau1 !== null)).toBe(true);
+    for (const l of world.listings) expect(l.bureau1 !== null).toBe(l.listing_creation_date < cutoff);
+    expect(world.listings.some((l) => l.bureau1 !== null)).toBe(true);
   });
 
   it('has co-borrower fields only on co-borrower listings', () => {
-    for (const l of store.listings) {
+    for (const l of world.listings) {
       expect(l.combined_dti_wplatform_loan !== null).toBe(l.co_borrower_application);
       expect(l.combined_stated_monthly_income !== null).toBe(l.co_borrower_application);
     }
@@ -112,9 +112,9 @@ describe('the seeded world', () => {
   });
 
   it('has originated loans in every status, with balances that match the payments', () => {
-    const statuses = new Set([...store.loans.values()].map((l) => l.loan_status));
+    const statuses = new Set([...world.loans.values()].map((l) => l.loan_status));
     for (const s of [0, 1, 2, 3, 4, 6]) expect(statuses.has(s), `status ${s}`).toBe(true);
-    for (const loan of store.loans.values()) {
+    for (const loan of world.loans.values()) {
       expect(loan.principal_balance).toBeGreaterThanOrEqual(0);
       expect(loan.principal_balance).toBeLessThanOrEqual(loan.amount_borrowed);
       if (loan.loan_status === 4) expect(loan.principal_balance).toBe(0);
@@ -125,24 +125,24 @@ describe('the seeded world', () => {
       if (loan.loan_status === 1) expect(loan.loan_default_reason).toBeNull();
       expect(Number.isFinite(loan.next_payment_due_date)).toBe(true);
     }
-    const reasons = new Set([...store.loans.values()].map((l) => l.loan_default_reason));
+    const reasons = new Set([...world.loans.values()].map((l) => l.loan_default_reason));
     for (const r of [null, 1, 5, 6]) expect(reasons.has(r), `default reason ${r}`).toBe(true);
-    const completed = [...store.loans.values()].filter((l) => l.loan_status === 4);
+    const completed = [...world.loans.values()].filter((l) => l.loan_status === 4);
     expect(completed.some((l) => l.loan_default_reason === null)).toBe(true);
   });
 
   it('rates some old loans and their listings N/A (before the ratings), as the real answers spell it, never an active listing', () => {
-    const na = [...store.loans.values()].filter((l) => l.platform_rating === 'N/A');
+    const na = [...world.loans.values()].filter((l) => l.platform_rating === 'N/A');
     expect(na.length).toBeGreaterThan(0);
-    for (const l of na) expect(store.listingByNumber.get(l.listingNumber)?.platform_rating).toBe('N/A');
+    for (const l of na) expect(world.listingByNumber.get(l.listingNumber)?.platform_rating).toBe('N/A');
     expect(active.every((l) => l.platform_rating !== 'N/A')).toBe(true);
-    const ratings = new Set([...store.loans.values()].map((l) => l.platform_rating));
+    const ratings = new Set([...world.loans.values()].map((l) => l.platform_rating));
     expect(ratings.has('NA'), 'the account maps alone spell it NA').toBe(false);
   });
 
   it('funds every account through a history of deposits and a withdrawal that sums to its cash', () => {
-    for (const a of store.accounts.values()) {
-      const entries = store.ledger.filter((e) => e.accountId === a.id);
+    for (const a of world.accounts.values()) {
+      const entries = world.ledger.filter((e) => e.accountId === a.id);
       expect(entries.some((e) => e.kind === 'DEPOSIT' && e.at < NOW)).toBe(true);
       expect(entries.some((e) => e.kind === 'WITHDRAWAL' && e.amount < 0 && e.at < NOW)).toBe(true);
       expect(Math.round(entries.reduce((s, e) => s + e.amount, 0) * 100) / 100).toBe(a.cash);
@@ -153,24 +153,24 @@ describe('the seeded world', () => {
       expect(moves).toEqual([...moves].sort((x, y) => x - y));
     }
     // The fixed investors keep the cash the seed gives them, their seeded notes' years of payments included.
-    expect([store.accounts.get('alice-1')!.cash, store.accounts.get('bob-1')!.cash]).toEqual([250_000, 40]);
+    expect([world.accounts.get('alice-1')!.cash, world.accounts.get('bob-1')!.cash]).toEqual([250_000, 40]);
   });
 
   it('seeds the fixed investors, the demo client and the partner codes', () => {
     // DESIGN.md's five, then the engine's extra investors for the ORD codes (mock-server/engine/README.md).
-    expect([...store.users.keys()]).toEqual(['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina', 'hank', 'ivy', 'kate', 'lena']);
-    expect(store.users.get('alice')!.accountIds).toHaveLength(2);
-    expect(store.users.get('carol')!.stateAllowsInvesting).toBe(false);
-    expect(store.users.get('erin')!.active).toBe(false);
+    expect([...world.users.keys()]).toEqual(['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina', 'hank', 'ivy', 'kate', 'lena']);
+    expect(world.users.get('alice')!.accountIds).toHaveLength(2);
+    expect(world.users.get('carol')!.stateAllowsInvesting).toBe(false);
+    expect(world.users.get('erin')!.active).toBe(false);
     expect(active.some((l) => l.borrowerUserId === 'dave')).toBe(true);
-    expect(store.clients.get('mkt-demo')!.secret).toBe('mkt-demo-secret');
-    expect(store.partnerCodes.get('PARTNER-EXPIRED')!.expired).toBe(true);
+    expect(world.clients.get('mkt-demo')!.secret).toBe('mkt-demo-secret');
+    expect(world.partnerCodes.get('PARTNER-EXPIRED')!.expired).toBe(true);
   });
 });
 
 describe('the catalogue and the seed', () => {
   it('gives every field of the listing catalogue a value on some seeded listing, so a new field cannot be left out of the seed', () => {
-    const store = seedStore({ seed: 3, listings: 300, now: Date.parse('2026-06-01T12:00:00Z') });
+    const world = seedWorld({ seed: 3, listings: 300, now: Date.parse('2026-06-01T12:00:00Z') });
     // Built per request by mock-server/search/listing-view.ts: the caller's participation and the bureau values asked for.
     const perRequest = new Set([
       'amount_participation',
@@ -179,7 +179,7 @@ describe('the catalogue and the seed', () => {
       'credit_bureau_values_bureau2_indexed',
     ]);
     const missing = LISTING_FIELDS.filter(
-      (f) => !perRequest.has(f.name) && !store.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined),
+      (f) => !perRequest.has(f.name) && !world.listings.some((l) => (l as unknown as Record<string, unknown>)[f.name] !== undefined),
     );
     expect(missing.map((f) => f.name)).toEqual([]);
   });

@@ -30,7 +30,7 @@ test("after 12 months the year's statement adds up to the account's ledger movem
     listings: 200,
     atEnd: async ({ app, client, accountId }) => {
       year = statement(await readLedgers(client), Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 31));
-      for (const e of app.ctx.store.ledger) {
+      for (const e of app.ctx.world.ledger) {
         if (e.accountId === accountId && e.at >= Date.UTC(2026, 0, 1) && e.at < Date.UTC(2027, 0, 1))
           ledger[e.kind] = (ledger[e.kind] ?? 0) + Math.round(e.amount * 100);
       }
@@ -80,7 +80,7 @@ test("every month's received, as the month table shows it, is what the account's
         const from = Date.UTC(2026, m, 5);
         const to = Date.UTC(2026, m + 1, 5);
         let total = 0;
-        for (const e of app.ctx.store.ledger) {
+        for (const e of app.ctx.world.ledger) {
           if (
             e.accountId === accountId
             && e.at >= from

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { seedStore } from '../mock-server/seed/seed.js';
+import { seedWorld } from '../mock-server/seed/seed.js';
 import { simulate, SIMULATION_START } from '../src/invest/simulate.js';
 import { parseStrategy, type Strategy } from '../src/invest/strategy.js';
 
@@ -14,8 +14,8 @@ function strategy(): Strategy {
 
 describe('a fresh investor in the seeded world', () => {
   test('has one funded account and no history, and leaves the rest of the world as seeded', () => {
-    const plain = seedStore({ seed: 3, listings: 100, now: SIMULATION_START });
-    const funded = seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'simulated', cash: 1234.5 } });
+    const plain = seedWorld({ seed: 3, listings: 100, now: SIMULATION_START });
+    const funded = seedWorld({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'simulated', cash: 1234.5 } });
     expect(funded.accounts.get('simulated-1')).toMatchObject({ userId: 'simulated', cash: 1234.5 });
     expect(funded.users.get('simulated')).toMatchObject({ active: true, stateAllowsInvesting: true, accountIds: ['simulated-1'] });
     expect(funded.notes.filter((n) => n.accountId === 'simulated-1')).toEqual([]);
@@ -24,7 +24,7 @@ describe('a fresh investor in the seeded world', () => {
   });
 
   test('cannot take the name of a seeded user', () => {
-    expect(() => seedStore({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'alice', cash: 1 } })).toThrow(
+    expect(() => seedWorld({ seed: 3, listings: 100, now: SIMULATION_START, investor: { id: 'alice', cash: 1 } })).toThrow(
       /'alice' already exists/,
     );
   });

@@ -7,8 +7,8 @@
  * posted) is found here; `checkInvariants` reports what this finds.
  */
 import type { NoteAnswerFields } from '../../src/contract/resources.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
+import type { Loan, Note, World } from '../world/world.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { LEDGER_KINDS, NOTE_KINDS } from '../engine/ledger.js';
 import { noteViews } from '../views/note-view.js';
 import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type PaidCents, type PaidFigure } from '../engine/payment-log.js';
@@ -43,39 +43,39 @@ export function rowNet(r: PaidCents): number {
 }
 
 /** Checks the books of every account and note; each violation found is handed to `note`. */
-export function checkBooks(store: Store, note: (violation: string) => void): void {
+export function checkBooks(world: World, note: (violation: string) => void): void {
   const flows = new Map<string, number>();
   const postedFor = new Map<string, number>();
-  for (const e of store.ledger) {
+  for (const e of world.ledger) {
     const c = wholeCents(e.amount);
     if (ACCOUNT_KINDS.has(e.kind)) flows.set(e.accountId, (flows.get(e.accountId) ?? 0) + c);
     else if (NOTE_KINDS.has(e.kind) && e.ref !== null) postedFor.set(e.ref, (postedFor.get(e.ref) ?? 0) + c);
     else note(`ledger: an entry of ${e.accountId} of kind ${e.kind} (ref ${e.ref}) is neither an account's own nor a note's`);
   }
   const rowsNet = new Map<string, number>();
-  const now = store.engine.lastTick;
+  const now = world.engine.lastTick;
   const seen = new Set<number>();
-  for (const held of store.notes) {
+  for (const held of world.notes) {
     if (seen.has(held.loanNumber)) continue;
     seen.add(held.loanNumber);
-    const loan = store.loans.get(held.loanNumber);
+    const loan = world.loans.get(held.loanNumber);
     if (!loan) continue;
     checkLoanLog(loan, note);
-    const notes = notesOfLoan(store, loan.loan_number);
-    const answers = noteViews(store, notes, now, undefined);
+    const notes = notesOfLoan(world, loan.loan_number);
+    const answers = noteViews(world, notes, now, undefined);
     const sums = notes.map(() => PAID_FIGURES.map(() => 0));
     const last = new Map<Note, number>();
-    for (const row of loanRows(store, loan)) {
+    for (const row of loanRows(world, loan)) {
       const i = notes.indexOf(row.note);
       PAID_FIGURES.forEach((f, k) => (sums[i]![k]! += row.share[f]));
       rowsNet.set(row.note.accountId, (rowsNet.get(row.note.accountId) ?? 0) + rowNet(row.share));
       last.set(row.note, row.balance);
     }
     notes.forEach((n, i) =>
-      checkNote(store, n, answers[i]!, sums[i]!, last.get(n), postedFor.get(`${loan.loan_number}:${n.note_number}`) ?? 0, note),
+      checkNote(world, n, answers[i]!, sums[i]!, last.get(n), postedFor.get(`${loan.loan_number}:${n.note_number}`) ?? 0, note),
     );
   }
-  for (const a of store.accounts.values()) {
+  for (const a of world.accounts.values()) {
     const expected = (flows.get(a.id) ?? 0) + (rowsNet.get(a.id) ?? 0);
     if (expected !== wholeCents(a.cash)) {
       note(`account ${a.id}: cash ${a.cash} is not deposits − withdrawals − bids + refunds + its payment rows (${text(expected)})`);
@@ -100,7 +100,7 @@ function checkLoanLog(loan: Loan, note: (v: string) => void): void {
 
 /** One note's rows (`sums`, by PAID_FIGURES; `balance`: the newest row's) against its answer, its ledger and what it holds. */
 function checkNote(
-  store: Store,
+  world: World,
   n: Note,
   answer: NoteAnswerFields,
   sums: number[],
@@ -122,7 +122,7 @@ function checkNote(
   if (net !== posted) note(`note ${n.note_number}: its rows net ${text(net)}, its account was posted ${text(posted)} for it`);
   // What a note holds (principal, or what was written off and not yet collected) is its amount less the principal its rows paid;
   // a note seeded before the seed posted its history (initialPrincipal) entered the world holding what its loan's totals left it.
-  const cancelled = store.loans.get(n.loanNumber)?.loan_status === LOAN_STATUS.CANCELLED;
+  const cancelled = world.loans.get(n.loanNumber)?.loan_status === LOAN_STATUS.CANCELLED;
   if ((n.initialPrincipal ?? 0) > 0 || cancelled) return;
   const held = wholeCents((n.principal ?? n.amount) + (n.chargedOff ?? 0));
   if (held !== wholeCents(n.amount) - of('principal'))

@@ -11,7 +11,7 @@ import type { VirtualClock } from '../kit/clock.js';
 import type { Secrets } from '../kit/entropy.js';
 import type { Keeper } from '../engine/engine.js';
 import type { OrderNumbering } from '../engine/orders.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import type { OpRecord } from './log-folder.js';
 
 /** The world's keeping across restarts: what the engine tells it (Keeper), and what operations and routes ask of it. */
@@ -44,7 +44,7 @@ export interface Durability extends Keeper {
 
 /** What a durability keeps, and the rest of the mock it reaches: the world and clock, the engine's sync and numbering, the operations. */
 export interface DurabilityHost {
-  store: Store;
+  world: World;
   readonly clock: VirtualClock;
   /** Brings the world up to the clock (the engine's sync). */
   readonly sync: () => void;

@@ -4,7 +4,7 @@ import type { Secrets } from '../kit/entropy.js';
 import type { Engine } from '../engine/engine.js';
 import type { SeedRecipe } from '../world/recipe.js';
 import { isStateFile } from '../world/state-dir.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import type { Durability, DurabilityHost } from './durability.js';
 import type { OpRecord } from './log-folder.js';
 import { MemoryOnly } from './memory-only.js';
@@ -13,7 +13,7 @@ import { SingleFileState } from './single-file-state.js';
 
 /** What the choice reads: the mock's world, clock, engine and options (its context). */
 export interface KeptWorld {
-  store: Store;
+  world: World;
   readonly clock: VirtualClock;
   readonly engine: Engine;
   readonly options: {
@@ -25,20 +25,20 @@ export interface KeptWorld {
 }
 
 /**
- * The durability of `world`: none without --state; an earlier mock's single state file (kept working as it did);
+ * The durability of `kept`: none without --state; an earlier mock's single state file (kept working as it did);
  * or a --state folder's operation log, whose records `apply` replays (the operations, operations/perform.ts).
  * Not open yet: the engine opens it (Engine.open), and the log is replayed once every route can run (`replay`).
  */
-export function keepWorld(world: KeptWorld, apply: (record: OpRecord, secrets: Secrets) => boolean): Durability {
-  const { engine, options } = world;
+export function keepWorld(kept: KeptWorld, apply: (record: OpRecord, secrets: Secrets) => boolean): Durability {
+  const { engine, options } = kept;
   const host: DurabilityHost = {
-    get store() {
-      return world.store;
+    get world() {
+      return kept.world;
     },
-    set store(s: Store) {
-      world.store = s;
+    set world(s: World) {
+      kept.world = s;
     },
-    clock: world.clock,
+    clock: kept.clock,
     sync: () => engine.sync(),
     moving: () => engine.moving !== null,
     replaced: () => engine.changed(),

@@ -7,8 +7,8 @@ import { closeSync, copyFileSync, existsSync, fdatasyncSync, ftruncateSync, open
 import { LogCorruptError, readLog, type LogRead } from './log-file.js';
 import { parseState, StateFileError } from '../world/persistence.js';
 import { fsyncDir, inDir, listGenerations, logName, snapshotName } from '../world/state-dir.js';
-import type { Store } from '../world/store.js';
-import { seedStore } from '../seed/seed.js';
+import type { World } from '../world/world.js';
+import { seedWorld } from '../seed/seed.js';
 import type { SeedRecipe } from '../world/recipe.js';
 
 /** One record: its virtual time, its kind, the operation's input, and the secrets it drew (kit/entropy.ts). */
@@ -30,7 +30,7 @@ export type BaseRecord = OpRecord & { orders?: number } & (
 
 /** The world as a folder holds it: base, records to replay, the newest log and where its whole records end, and its base's order numbers drawn before. */
 export interface Loaded {
-  store: Store;
+  world: World;
   now: number;
   records: OpRecord[];
   gen: number;
@@ -76,12 +76,12 @@ export function loadFolder(dir: string, repair: boolean): Loaded | null {
     chain.unshift(link);
     const base = records[0] as BaseRecord;
     if (base.k !== 'base') throw new StateFileError(inDir(dir, logName(n)), 'does not begin with its base record');
-    const world = baseWorld(dir, n, base);
-    if (world) {
+    const start = baseWorld(dir, n, base);
+    if (start) {
       for (const t of tornTails) cutLog(inDir(dir, logName(t.n)), t.read.end);
       const newest = chain[chain.length - 1]!;
       return {
-        ...world,
+        ...start,
         records: chain.flatMap((c) => c.records.slice(1)),
         gen: newest.n,
         end: newest.read.end,
@@ -94,8 +94,8 @@ export function loadFolder(dir: string, repair: boolean): Loaded | null {
 }
 
 /** The world a base record names, or null for a snapshot not (yet) written after a log that goes on from the one before. */
-function baseWorld(dir: string, n: number, base: BaseRecord): { store: Store; now: number } | null {
-  if (base.from === 'seed') return { store: seedStore({ ...base.recipe, now: base.t }), now: base.t };
+function baseWorld(dir: string, n: number, base: BaseRecord): { world: World; now: number } | null {
+  if (base.from === 'seed') return { world: seedWorld({ ...base.recipe, now: base.t }), now: base.t };
   const path = inDir(dir, snapshotName(n));
   if (existsSync(path)) return parseState(readFileSync(path, 'utf8'), path);
   if (base.cont) return null;

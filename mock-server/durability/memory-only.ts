@@ -1,6 +1,6 @@
 /** A mock without --state: the world lives in memory only, so there is nothing to keep, wait for or roll back. */
 import type { ApiError } from '../kit/api-error.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import type { Durability, DurabilityHost } from './durability.js';
 
 /** The durability of a mock without --state. */
@@ -15,8 +15,8 @@ export class MemoryOnly implements Durability {
   ) {}
 
   /** Seeds the world: nothing is kept. */
-  open(fresh: (t: number) => Store): void {
-    this.host.store = fresh(this.start ?? this.host.clock.now());
+  open(fresh: (t: number) => World): void {
+    this.host.world = fresh(this.start ?? this.host.clock.now());
   }
 
   /** Nothing was kept to replay. */

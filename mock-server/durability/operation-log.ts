@@ -28,7 +28,7 @@ import {
   snapshotName,
   takeLock,
 } from '../world/state-dir.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import { loadFolder, type BaseRecord, type OpRecord } from './log-folder.js';
 import type { SeedRecipe } from '../world/recipe.js';
 import { settleWorld } from '../engine/settle.js';
@@ -72,7 +72,7 @@ export class OperationLog implements Durability {
   ) {}
 
   /** Takes the folder (lock), loads its base and reads its log (replay() applies it), or begins a fresh one from `fresh`. */
-  open(fresh: (t: number) => Store): void {
+  open(fresh: (t: number) => World): void {
     try {
       ensureStateDir(this.dir);
       this.lock = takeLock(inDir(this.dir, LOCK_NAME), this.dir);
@@ -85,11 +85,11 @@ export class OperationLog implements Durability {
       if (!loaded) {
         // Seeded at the time its base record names: a replay seeds at that time too (a running clock moves while seeding).
         const t = this.host.clock.now();
-        this.host.store = fresh(t);
+        this.host.world = fresh(t);
         this.startLog(1, { t, k: 'base', from: 'seed', recipe: this.recipe });
         return;
       }
-      this.host.store = loaded.store;
+      this.host.world = loaded.world;
       this.host.numbering.before = loaded.ordersBefore;
       if (loaded.now > this.host.clock.now()) this.host.clock.set(loaded.now);
       this.toReplay = loaded.records;
@@ -260,18 +260,18 @@ export class OperationLog implements Durability {
     const told = writeFailed(path, err);
     this.failure = told;
     this.lastFailure = told;
-    const live = this.host.store;
+    const live = this.host.world;
     const numbered = this.host.numbering.before;
     try {
       const loaded = loadFolder(this.dir, false);
       if (!loaded) throw new Error(`the folder ${this.dir} holds no operation log`);
-      this.host.store = loaded.store;
+      this.host.world = loaded.world;
       this.host.numbering.before = loaded.ordersBefore;
       this.applyAll(loaded.records);
       this.host.replaced();
       return told;
     } catch (rollback) {
-      this.host.store = live;
+      this.host.world = live;
       this.host.numbering.before = numbered;
       this.host.replaced();
       const stopped = rollbackFailed(path, err, rollback);
@@ -293,8 +293,8 @@ export class OperationLog implements Durability {
     try {
       if (recipe) return this.startLog(n, { t, k: 'base', from: 'seed', recipe });
       // The listings' own steps the timeline has not yet written go into the text (timeline.ts).
-      settleWorld(this.host.store);
-      saveStateFile(inDir(this.dir, snapshotName(n)), this.host.store, t);
+      settleWorld(this.host.world);
+      saveStateFile(inDir(this.dir, snapshotName(n)), this.host.world, t);
       this.startLog(n, { t, k: 'base', from: 'snapshot', cont: false });
     } catch (err) {
       // The log before stays in force (startLog changes nothing until its base is on disk): the caller puts its world back.
@@ -313,8 +313,8 @@ export class OperationLog implements Durability {
     const n = this.gen + 1;
     const t = this.host.clock.now();
     try {
-      settleWorld(this.host.store);
-      const text = serializeState(this.host.store, t);
+      settleWorld(this.host.world);
+      const text = serializeState(this.host.world, t);
       const old = this.appender;
       // A new log that cannot be begun (a full disk, no file handles) leaves the current one in force: nothing to undo.
       this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
@@ -337,7 +337,7 @@ export class OperationLog implements Durability {
       // (reading it back is quick), or a long log. A large world with a short log starts faster from its
       // seed and the log (100,000 listings: a 250 MB snapshot takes seconds to read, a day of operations less).
       const a = this.appender;
-      if (!this.failure && a && (this.host.store.listings.length <= CLOSE_SNAPSHOT_LISTINGS || a.size > this.snapshotBytes / 4)) {
+      if (!this.failure && a && (this.host.world.listings.length <= CLOSE_SNAPSHOT_LISTINGS || a.size > this.snapshotBytes / 4)) {
         this.worldReplaced();
         await this.durable();
       }

@@ -48,7 +48,7 @@ export class SingleFileState implements Durability {
       // A save killed midway leaves its temporary file (of whichever process); the state file itself is whole.
       removeLeftoverTemps(this.path);
       const saved = loadStateFile(this.path)!;
-      this.host.store = saved.store;
+      this.host.world = saved.world;
       if (saved.now > this.host.clock.now()) this.host.clock.set(saved.now);
       this.saveAtStart();
     } catch (err) {
@@ -127,8 +127,8 @@ export class SingleFileState implements Durability {
   private async saveNow(): Promise<void> {
     const covers = this.changes;
     // The listings' own steps the timeline has not yet written go into the text (timeline.ts).
-    settleWorld(this.host.store);
-    const text = serializeState(this.host.store, this.host.clock.now());
+    settleWorld(this.host.world);
+    const text = serializeState(this.host.world, this.host.clock.now());
     await writeStateFile(this.path, text);
     this.saved = Math.max(this.saved, covers);
   }
@@ -136,8 +136,8 @@ export class SingleFileState implements Durability {
   /** Writes the file at start, synchronously (nothing else runs yet): the world caught up after a restart. */
   private saveAtStart(): void {
     try {
-      settleWorld(this.host.store);
-      saveStateFile(this.path, this.host.store, this.host.clock.now());
+      settleWorld(this.host.world);
+      saveStateFile(this.path, this.host.world, this.host.clock.now());
     } catch (err) {
       // A missing or read-only folder, or a full disk: the setup's to fix (exit 2), not a bug (exit 1).
       throw stateWriteError(this.path, err);

@@ -11,28 +11,28 @@ import { makeListing } from './listing-maker.js';
 import { rngFor } from './rng-for.js';
 import { Rng } from '../kit/rng.js';
 import { describe, markDescribable } from '../world/listing-table.js';
-import { addListing, addListingDescribedLater, type Listing, type Store } from '../world/store.js';
+import { addListing, addListingDescribedLater, type Listing, type World } from '../world/world.js';
 
 /** The market's time step (an hour). */
 const HOUR = 3_600_000;
 
 /** The listings arriving in the tick at `t` (a whole hour). */
-export function arrivals(store: Store, t: number): void {
-  const rng = rngFor(store.seed, t / HOUR);
-  const rate = store.engine.arrivalsPerHour;
+export function arrivals(world: World, t: number): void {
+  const rng = rngFor(world.seed, t / HOUR);
+  const rate = world.engine.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
   if (count === 0) return;
-  const describer = (i: number, drawnFrom: number): void => describeArrival(store, i, drawnFrom);
+  const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);
   for (let i = 0; i < count; i++) {
-    const number = store.counters.listing++;
+    const number = world.counters.listing++;
     const drawnFrom = rng.state;
-    // Drawn into one scratch object, as the seed does: the store copies it into a row of its columns.
+    // Drawn into one scratch object, as the seed does: the world copies it into a row of its columns.
     const l = arrived(makeListing(rng, number, t, t, number, arriving, true), t);
     // The world's first arrival is added whole: every field of a drawn listing then has a column (a world loaded
     // from an older mock's file may lack one, which an awaiting row would read as undefined instead of describing).
-    if (addListingDescribedLater(store, l, describer, drawnFrom)) continue;
-    addListing(store, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number), t));
-    markDescribable(store.listingTable);
+    if (addListingDescribedLater(world, l, describer, drawnFrom)) continue;
+    addListing(world, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number), t));
+    markDescribable(world.listingTable);
   }
 }
 
@@ -47,11 +47,11 @@ function arrived(l: Listing, t: number): Listing {
 }
 
 /** Writes the description of the arrived listing in row `i`, drawn again from where its hour's stream stood (its market fields stay as the market left them). */
-function describeArrival(store: Store, i: number, drawnFrom: number): void {
-  const row = store.listings[i]!;
+function describeArrival(world: World, i: number, drawnFrom: number): void {
+  const row = world.listings[i]!;
   const number = row.listing_number;
   const t = row.listing_creation_date;
-  describe(store.listingTable, i, makeListing(Rng.resume(drawnFrom), number, t, t, number, describing));
+  describe(world.listingTable, i, makeListing(Rng.resume(drawnFrom), number, t, t, number, describing));
 }
 
 /** The scratch listings arrivals are drawn into (makeListing writes every field it is asked for each time). */

@@ -5,7 +5,7 @@
  * each live listing's streams stand; the plain hourly walk of the tests asks `firesAt` hour by hour.
  */
 import { mulberry32, nextState } from '../kit/rng.js';
-import type { Listing } from '../world/store.js';
+import type { Listing } from '../world/world.js';
 import { streamState } from './rng-for.js';
 
 /** The chance processes of an active listing, as bits of a mask of those that fire in an hour (bit i is process i). */

@@ -10,7 +10,7 @@
  */
 import { addMonths } from '../../src/contract/amortisation.js';
 import { LOAN_STATUS } from '../../src/contract/enums.js';
-import type { Loan, Store } from '../world/store.js';
+import type { Loan, World } from '../world/world.js';
 import { noCents } from './payment-log.js';
 import { postLoanStep } from './postings.js';
 import { rngFor } from './rng-for.js';
@@ -52,17 +52,17 @@ export function collectionFee(collected: number): number {
  * Sets a loan just charged off at `at` on its collections: its plan from the balance it was charged off at,
  * those due by `upTo` posted at once (the seed, for a charge-off before the seed time), the rest kept.
  */
-export function startCollections(store: Store, loan: Loan, at: number, upTo = at): void {
-  const plan = collectionPlan(store.seed, loan.loan_number, loan.loan_default_reason, at, Math.round(loan.principal_balance * 100));
+export function startCollections(world: World, loan: Loan, at: number, upTo = at): void {
+  const plan = collectionPlan(world.seed, loan.loan_number, loan.loan_default_reason, at, Math.round(loan.principal_balance * 100));
   loan.collections = plan.length > 0 ? plan : undefined;
-  while (loan.collections && loan.collections[0]! <= upTo) collect(store, loan, loan.collections[0]!);
+  while (loan.collections && loan.collections[0]! <= upTo) collect(world, loan, loan.collections[0]!);
 }
 
 /**
  * The agency's next payment on a charged-off loan, due by `t`: its principal (never more than is owed) less the
  * agency's fee, posted at `t`; the loan then waits for the one after, or is done with collections.
  */
-export function collect(store: Store, loan: Loan, t: number): void {
+export function collect(world: World, loan: Loan, t: number): void {
   const plan = loan.collections;
   if (loan.loan_status !== LOAN_STATUS.CHARGEOFF || !plan || plan[0]! > t) return;
   const collected = Math.min(plan[1]!, Math.round(loan.principal_balance * 100));
@@ -70,5 +70,5 @@ export function collect(store: Store, loan: Loan, t: number): void {
   loan.collections = rest.length > 0 && collected < Math.round(loan.principal_balance * 100) ? rest : undefined;
   if (collected <= 0) return;
   const moved = { ...noCents(), principal: collected, collectionFees: collectionFee(collected) };
-  postLoanStep(store, loan, { kind: 'collection', at: t, daysPastDue: loan.days_past_due, moved });
+  postLoanStep(world, loan, { kind: 'collection', at: t, daysPastDue: loan.days_past_due, moved });
 }

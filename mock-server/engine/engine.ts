@@ -5,7 +5,7 @@
  * the operations that change the world on request run in operations/, which syncs the world through `sync`.
  */
 import type { VirtualClock } from '../kit/clock.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
@@ -41,7 +41,7 @@ export interface ClockMoveProgress {
 
 /** What an engine keeps in step (the mock's context): the world, replaced when a state file is loaded; its clock. */
 export interface EngineHost {
-  store: Store;
+  world: World;
   readonly clock: VirtualClock;
 }
 
@@ -51,7 +51,7 @@ export interface EngineHost {
  */
 export interface Keeper {
   /** Takes up the world: the one kept, or `fresh(t)` seeded at `t` when nothing is (a clear error when what is kept is corrupt). */
-  open(fresh: (t: number) => Store): void;
+  open(fresh: (t: number) => World): void;
   /** A change no one was told of (an order processed at its time, a market tick): kept soon. */
   background(): void;
   /** A change someone is about to be told of: the next `durable()` waits until it is kept. */
@@ -101,7 +101,7 @@ export class Engine {
   }
 
   /** The hourly market step: the timeline's (market.ts); the tests put the plain hourly walk in its place to compare the two. */
-  tick: (store: Store, t: number) => void = runTick;
+  tick: (world: World, t: number) => void = runTick;
 
   constructor(
     private readonly ctx: EngineHost,
@@ -112,7 +112,7 @@ export class Engine {
    * Takes up the world through `keeper` (`fresh` seeds it when nothing is kept; a --state folder's log is replayed
    * later, by the keeper's own `replay`, once every operation can run) and follows every move of the clock.
    */
-  open(keeper: Keeper, fresh: (t: number) => Store): void {
+  open(keeper: Keeper, fresh: (t: number) => World): void {
     // Inside a stepped move the world is settled when someone reads it (a request syncs), and after it between requests.
     this.follow = (_from: number, to: number) => this.syncTo(to, !this.move);
     this.keeper = keeper;
@@ -130,10 +130,10 @@ export class Engine {
    * with none): its orders are numbered after every one drawn before, and with a --state folder a new
    * log begins from it (a new base on disk before this returns; when it cannot be, nothing changes).
    */
-  worldReplaced(previous: Store, recipe?: SeedRecipe, t?: number): void {
+  worldReplaced(previous: World, recipe?: SeedRecipe, t?: number): void {
     this.worldVersion++;
     const numbered = this.numbering.before;
-    carryNumbering(this.numbering, previous, this.ctx.store);
+    carryNumbering(this.numbering, previous, this.ctx.world);
     try {
       this.keeper.worldReplaced(recipe, t);
     } catch (err) {
@@ -154,11 +154,11 @@ export class Engine {
     const slice = (): void => {
       this.preparing = null;
       if (!this.timer || this.move) return;
-      const store = this.ctx.store;
+      const world = this.ctx.world;
       const done =
-        prepareTimeline(store, store.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)
-        && settleSome(store, SETTLE_ROWS)
-        && describeAwaiting(store.listingTable, DESCRIBE_ROWS);
+        prepareTimeline(world, world.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)
+        && settleSome(world, SETTLE_ROWS)
+        && describeAwaiting(world.listingTable, DESCRIBE_ROWS);
       if (!done) this.preparing = setImmediate(slice);
     };
     this.preparing = setImmediate(slice);
@@ -171,7 +171,7 @@ export class Engine {
 
   /** Applies the listings' own steps the timeline has not yet written to their columns (timeline.ts): before anyone reads the world. */
   settle(): void {
-    settleWorld(this.ctx.store);
+    settleWorld(this.ctx.world);
   }
 
   /** Runs every order due and every market tick up to `now`, in time order; `settle`: then brings every listing's columns up too. */
@@ -179,21 +179,21 @@ export class Engine {
     if (this.syncing) return;
     this.syncing = true;
     try {
-      const store = this.ctx.store;
-      const e = store.engine;
+      const world = this.ctx.world;
+      const e = world.engine;
       if (now - e.lastTick > MAX_CATCH_UP_TICKS * TICK_MS) e.lastTick = Math.floor(now / TICK_MS) * TICK_MS - MAX_CATCH_UP_TICKS * TICK_MS;
       let steps = 0;
       for (;;) {
-        const next = e.queue.length > 0 ? store.orders.get(e.queue[0]!) : undefined;
+        const next = e.queue.length > 0 ? world.orders.get(e.queue[0]!) : undefined;
         if (e.queue.length > 0 && (!next || next.processed)) {
           e.queue.shift();
           continue;
         }
         const tick = e.lastTick + TICK_MS;
         if (next && next.processAt <= now && next.processAt <= tick) {
-          processOrder(store, next, next.processAt);
+          processOrder(world, next, next.processAt);
         } else if (tick <= now) {
-          this.tick(store, tick);
+          this.tick(world, tick);
           e.lastTick = tick;
         } else break;
         steps++;

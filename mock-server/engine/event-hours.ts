@@ -3,7 +3,7 @@
  * timeline (timeline.ts) queues listings and loans at these hours, and re-exports the first two.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
-import type { Loan } from '../world/store.js';
+import type { Loan } from '../world/world.js';
 
 /** The market's time step. */
 export const HOUR = 3_600_000;

@@ -3,8 +3,8 @@
  * of an account's entries is its cash; a debit that would take cash below zero is a bug and throws.
  */
 import { cents } from '../kit/money.js';
-import type { Bid, LedgerEntry, Note, Store } from '../world/store.js';
-import { notesOf, ordersOf } from '../world/store-index.js';
+import type { Bid, LedgerEntry, Note, World } from '../world/world.js';
+import { notesOf, ordersOf } from '../world/world-index.js';
 
 /**
  * Ledger entry kinds. Money entering or leaving the investor's world is external; the rest moves within it.
@@ -38,15 +38,15 @@ export const EXTERNAL_KINDS: ReadonlySet<string> = new Set([
 export const NOTE_KINDS: ReadonlySet<string> = new Set(['PRINCIPAL', 'INTEREST', 'LATE_FEE', 'SERVICE_FEE', 'COLLECTION_FEE']);
 
 /** Posts one entry and moves the account's cash by `amount`. */
-export function post(store: Store, accountId: string, amount: number, kind: string, ref: string | null, at: number): void {
-  const account = store.accounts.get(accountId);
+export function post(world: World, accountId: string, amount: number, kind: string, ref: string | null, at: number): void {
+  const account = world.accounts.get(accountId);
   if (!account) throw new Error(`ledger: no account ${accountId}`);
   const amt = cents(amount);
   if (amt === 0) return;
   const next = cents(account.cash + amt);
   if (next < 0) throw new Error(`ledger: ${kind} of ${amt} would take ${accountId} below zero (${account.cash})`);
   account.cash = next;
-  store.ledger.push({ at, accountId, amount: amt, kind, ref });
+  world.ledger.push({ at, accountId, amount: amt, kind, ref });
 }
 
 /** What a bid still holds of the investor's money: the whole amount until processed, then what was placed. */
@@ -69,18 +69,18 @@ export interface Balances {
 }
 
 /** Balances of every account (each from its own orders and notes). */
-export function allBalances(store: Store): Map<string, Balances> {
-  return new Map([...store.accounts.keys()].map((id) => [id, balancesOf(store, id)]));
+export function allBalances(world: World): Map<string, Balances> {
+  return new Map([...world.accounts.keys()].map((id) => [id, balancesOf(world, id)]));
 }
 
 /** Balances of one account, from the indexes of its orders and notes. */
-export function balancesOf(store: Store, accountId: string): Balances {
-  const account = store.accounts.get(accountId);
+export function balancesOf(world: World, accountId: string): Balances {
+  const account = world.accounts.get(accountId);
   if (!account) return { cash: 0, pending: 0, invested: 0, total: 0 };
   let pending = 0;
   let invested = 0;
-  for (const o of ordersOf(store, accountId)) for (const bid of o.bids) pending += bidPending(bid);
-  for (const n of notesOf(store, accountId)) invested += notePrincipal(n);
+  for (const o of ordersOf(world, accountId)) for (const bid of o.bids) pending += bidPending(bid);
+  for (const n of notesOf(world, accountId)) invested += notePrincipal(n);
   pending = cents(pending);
   invested = cents(invested);
   return { cash: account.cash, pending, invested, total: cents(account.cash + pending + invested) };
@@ -90,9 +90,9 @@ export function balancesOf(store: Store, accountId: string): Balances {
  * The latest entry of `kind` on an account, or undefined: the last posted, as deposits and withdrawals are
  * posted in the order of their times (the seed posts a seeded investor's history before its last year's funding).
  */
-export function lastEntry(store: Store, accountId: string, kind: string): LedgerEntry | undefined {
-  for (let i = store.ledger.length - 1; i >= 0; i--) {
-    const e = store.ledger[i]!;
+export function lastEntry(world: World, accountId: string, kind: string): LedgerEntry | undefined {
+  for (let i = world.ledger.length - 1; i >= 0; i--) {
+    const e = world.ledger[i]!;
     if (e.accountId === accountId && e.kind === kind) return e;
   }
   return undefined;

@@ -6,9 +6,9 @@
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { addMonths } from '../../src/contract/amortisation.js';
 import { cents, monthlyPayment } from '../kit/money.js';
-import { addLoan, type Bid, type Listing, type Loan, type Order, type Store } from '../world/store.js';
+import { addLoan, type Bid, type Listing, type Loan, type Order, type World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
-import { addNote, bidsOnListing, type BidRef } from '../world/store-index.js';
+import { addNote, bidsOnListing, type BidRef } from '../world/world-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { notifyCompleted } from './notifications.js';
 import { fundedAfter, percentFunded, readyToOriginate } from './own-steps.js';
@@ -19,7 +19,7 @@ export { ORIGINATION_WINDOW_MS } from './own-steps.js';
 export { setStatus };
 
 /** Adds `amount` to what a listing has been funded (never above its amount). */
-export function fund(store: Store, l: Listing, amount: number, at: number): void {
+export function fund(world: World, l: Listing, amount: number, at: number): void {
   // Each field read once: they are accessors over the listing table's columns, and the market funds on most of its visits.
   const total = l.listing_amount;
   const funded = fundedAfter(total, l.amount_funded, amount);
@@ -27,45 +27,45 @@ export function fund(store: Store, l: Listing, amount: number, at: number): void
   l.amount_remaining = cents(total - funded);
   l.percent_funded = percentFunded(funded, total);
   l.last_updated_date = at;
-  touchListing(store, l);
+  touchListing(world, l);
 }
 
 /** Every bid on listing `n` whose order is not yet completed, with its order. */
-export function bidsOn(store: Store, n: number): BidRef[] {
-  return bidsOnListing(store, n).filter(({ order }) => order.order_status !== 'COMPLETED');
+export function bidsOn(world: World, n: number): BidRef[] {
+  return bidsOnListing(world, n).filter(({ order }) => order.order_status !== 'COMPLETED');
 }
 
 /** True while an order not yet processed holds a PENDING bid on listing `n` (a whole loan is then taken). */
-export function heldByUnprocessedBid(store: Store, n: number): boolean {
-  return bidsOnListing(store, n).some(({ order, bid }) => !order.processed && bid.bid_status === 'PENDING');
+export function heldByUnprocessedBid(world: World, n: number): boolean {
+  return bidsOnListing(world, n).some(({ order, bid }) => !order.processed && bid.bid_status === 'PENDING');
 }
 
 /** Marks an order COMPLETED once every bid is INVESTED or EXPIRED, and emails the investor (once: only on the change). */
-export function completeIfDone(store: Store, order: Order, at: number): void {
+export function completeIfDone(world: World, order: Order, at: number): void {
   if (order.order_status === 'COMPLETED') return;
   if (order.processed && order.bids.every((b) => b.bid_status === 'INVESTED' || b.bid_status === 'EXPIRED')) {
     order.order_status = 'COMPLETED';
-    notifyCompleted(store, order, at);
+    notifyCompleted(world, order, at);
   }
 }
 
 /** Expires one bid and credits back what it still holds (the whole amount if never processed). */
-export function expireBid(store: Store, order: Order, bid: Bid, at: number): void {
+export function expireBid(world: World, order: Order, bid: Bid, at: number): void {
   if (bid.bid_status !== 'PENDING') return;
   const held = bid.bid_result === 'NONE' ? bid.bid_amount : bid.bid_amount_placed;
   bid.bid_status = 'EXPIRED';
-  post(store, order.accountId, held, LEDGER_KINDS.BID_REFUND, `${order.order_id}:${bid.listing_id}`, at);
-  completeIfDone(store, order, at);
+  post(world, order.accountId, held, LEDGER_KINDS.BID_REFUND, `${order.order_id}:${bid.listing_id}`, at);
+  completeIfDone(world, order, at);
 }
 
 /** Ends a listing without a loan (expired, withdrawn, cancelled): its placed bids EXPIRE with refunds. */
-export function endListing(store: Store, l: Listing, status: number, at: number): void {
-  setStatus(store, l, status, at);
+export function endListing(world: World, l: Listing, status: number, at: number): void {
+  setStatus(world, l, status, at);
   // Cleared, not null: its column keeps only the listings waiting to originate (listing-table.ts LATER_FIELDS).
   l.originateAt = undefined;
-  for (const { order, bid } of bidsOn(store, l.listing_number)) {
+  for (const { order, bid } of bidsOn(world, l.listing_number)) {
     // An unprocessed bid keeps its money until processing finds the listing no longer biddable.
-    if (bid.bid_result !== 'NONE') expireBid(store, order, bid, at);
+    if (bid.bid_result !== 'NONE') expireBid(world, order, bid, at);
   }
 }
 
@@ -77,22 +77,22 @@ export function canOriginate(l: Listing, atEnd: boolean): boolean {
 }
 
 /** Moves a funded listing to Pending and picks its origination time inside the 14-day window. */
-export function makePending(store: Store, l: Listing, at: number): void {
-  setPending(store, l, at);
-  listingChanged(store, l);
+export function makePending(world: World, l: Listing, at: number): void {
+  setPending(world, l, at);
+  listingChanged(world, l);
 }
 
 /** Calendar months added to a time: the contract's rule, shared with the portfolio report. */
 export { addMonths };
 
 /** Originates a Pending listing: a loan of the funded amount, a note per placed bid, bids INVESTED. */
-export function originate(store: Store, l: Listing, at: number): Loan {
+export function originate(world: World, l: Listing, at: number): Loan {
   const amount = l.amount_funded;
   // Arrears and a charge-off time come with servicing (sparse columns of the loan table: loan-table.ts). Written into one
-  // scratch record, every field each time, which the store copies into a row of its columns (a new object per loan was a
+  // scratch record, every field each time, which the world copies into a row of its columns (a new object per loan was a
   // fifth of what a 15-day move allocated).
   const o = originated;
-  o.loan_number = store.counters.loan++;
+  o.loan_number = world.counters.loan++;
   o.listingNumber = l.listing_number;
   o.amount_borrowed = amount;
   o.borrower_rate = l.borrower_rate;
@@ -113,21 +113,21 @@ export function originate(store: Store, l: Listing, at: number): Loan {
   o.next_payment_due_date = addMonths(at, 1);
   o.next_payment_due_amount = monthlyPayment(amount, l.borrower_rate, l.listing_term);
   o.paymentsMade = 0;
-  const loan = addLoan(store, o);
+  const loan = addLoan(world, o);
   // The loan first: setStatus moves the listing to the originated ones with its status.
   l.loan_number = loan.loan_number;
   l.loan_origination_date = at;
   l.originateAt = undefined;
-  setStatus(store, l, LISTING_STATUS.COMPLETED, at);
-  for (const { order, bid } of bidsOn(store, l.listing_number)) {
+  setStatus(world, l, LISTING_STATUS.COMPLETED, at);
+  for (const { order, bid } of bidsOn(world, l.listing_number)) {
     // An unprocessed bid is left to processing, which will find the listing no longer biddable.
     if (bid.bid_status !== 'PENDING' || bid.bid_result === 'NONE') continue;
     if (bid.bid_amount_placed <= 0) {
-      expireBid(store, order, bid, at);
+      expireBid(world, order, bid, at);
       continue;
     }
-    const note_number = `${loan.loan_number}-${store.counters.note++}`;
-    addNote(store, {
+    const note_number = `${loan.loan_number}-${world.counters.note++}`;
+    addNote(world, {
       note_number,
       accountId: order.accountId,
       listingNumber: l.listing_number,
@@ -140,7 +140,7 @@ export function originate(store: Store, l: Listing, at: number): Loan {
     });
     bid.bid_status = 'INVESTED';
     bid.note_number = note_number;
-    completeIfDone(store, order, at);
+    completeIfDone(world, order, at);
   }
   return loan;
 }

@@ -18,7 +18,7 @@ import {
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Rng } from '../kit/rng.js';
 import { Bureau2, fillBureau2, skipBureau2 } from './seed-bureau.js';
-import type { Listing } from '../world/store.js';
+import type { Listing } from '../world/world.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -59,7 +59,7 @@ const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
  * Builds one listing. The first listings cycle through every rating, term, category, state, FICO bin
  * and income range (coprime cycle lengths cover every value of each), the rest are drawn at random.
  * Every field is written into `into`, a fresh object unless the caller passes one to reuse: the seed
- * fills one scratch listing (and its bureau2 values) over and over, since the store copies each into
+ * fills one scratch listing (and its bureau2 values) over and over, since the world copies each into
  * its columns (a fresh object of ~80 fields per listing was most of the garbage of seeding a million).
  * With `marketOnly`, only the fields the market needs (marketFields), in another scratch object; the
  * stream is left where the whole listing leaves it (skipDescriptionDraws), so the next listing drawn

@@ -4,21 +4,21 @@
  * (settle.ts), where a listing's own steps make it Pending.
  */
 import { LISTING_STATUS, LISTING_STATUSES } from '../../src/contract/enums.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 import { reindexListing } from '../search/listing-index.js';
 import { originationTime } from './own-steps.js';
 
 /** Sets a listing's status and its reason text (and moves it in the listing indexes). */
-export function setStatus(store: Store, l: Listing, status: number, at: number): void {
+export function setStatus(world: World, l: Listing, status: number, at: number): void {
   const was = l.listing_status;
   l.listing_status = status;
   l.listing_status_reason = LISTING_STATUSES[status]!;
   l.last_updated_date = at;
-  reindexListing(store, l, was);
+  reindexListing(world, l, was);
 }
 
 /** Makes a listing Pending at `at`, with the time it originates (a visit's step, lifecycle.ts, or its own steps settled, settle.ts). */
-export function setPending(store: Store, l: Listing, at: number): void {
-  setStatus(store, l, LISTING_STATUS.PENDING, at);
-  l.originateAt = originationTime(store.seed, l.listing_number, l.listing_start_date, at);
+export function setPending(world: World, l: Listing, at: number): void {
+  setStatus(world, l, LISTING_STATUS.PENDING, at);
+  l.originateAt = originationTime(world.seed, l.listing_number, l.listing_start_date, at);
 }

@@ -6,7 +6,7 @@
  * origination; what that schedule does not explain on the last one; the service fee in proportion to interest),
  * so the figures of all payments still add up to the loan's to the cent.
  */
-import type { Loan, Store } from '../world/store.js';
+import type { Loan, World } from '../world/world.js';
 import { loggedSteps, PAID_FIGURES, paidSoFar, paymentsBeforeLog, type LoggedKind, type PaidCents } from './payment-log.js';
 
 const HOUR = 3_600_000;
@@ -34,11 +34,11 @@ export interface LoanPayment {
 const zero = (): PaidCents => ({ principal: 0, interest: 0, lateFees: 0, serviceFees: 0, platformFees: 0, collectionFees: 0 });
 
 /** The loan's payments, oldest first. */
-export function loanPayments(store: Store, loan: Loan): LoanPayment[] {
+export function loanPayments(world: World, loan: Loan): LoanPayment[] {
   const logged = loggedSteps(loan);
   const seededTotals = paidSoFar(loan);
   for (const step of logged) for (const f of PAID_FIGURES) seededTotals[f] -= step.moved[f];
-  const steps = [...seededPayments(store, loan, paymentsBeforeLog(loan), seededTotals), ...logged];
+  const steps = [...seededPayments(world, loan, paymentsBeforeLog(loan), seededTotals), ...logged];
   const cumulative = zero();
   const borrowed = Math.round(loan.amount_borrowed * 100);
   return steps.map((s, seq) => {
@@ -57,13 +57,13 @@ export function loanPayments(store: Store, loan: Loan): LoanPayment[] {
 }
 
 /** The payments of a loan seeded with totals only (a world saved before the seed posted its history) that had made `made` payments and paid `totals` (whole cents). */
-function seededPayments(store: Store, loan: Loan, made: number, totals: PaidCents) {
+function seededPayments(world: World, loan: Loan, made: number, totals: PaidCents) {
   if (made === 0 && PAID_FIGURES.every((f) => totals[f] === 0)) return [];
   const rows: { at: number; kind: LoggedKind; daysPastDue: number; moved: PaidCents }[] = [];
   // On the hour, as the engine's payments are (it services loans on its hourly ticks).
   const at = (m: number): number => Math.floor((loan.origination_date + (m + 1) * SEEDED_MONTH_DAYS * DAY) / HOUR) * HOUR;
   // The seed's schedule: its level installment, interest on the balance at the borrower rate, the rest as principal.
-  const installment = Math.round((store.listingByNumber.get(loan.listingNumber)?.listing_monthly_payment ?? 0) * 100);
+  const installment = Math.round((world.listingByNumber.get(loan.listingNumber)?.listing_monthly_payment ?? 0) * 100);
   let balance = Math.round(loan.amount_borrowed * 100);
   for (let m = 0; m < made && balance > 0; m++) {
     const interest = Math.round((balance * loan.borrower_rate) / 12);

@@ -6,7 +6,7 @@
  * and the hour only, so a world is the same for the same seed and sequence of events.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { fundingAt, fundingPace } from './own-steps.js';
@@ -27,10 +27,10 @@ const CANCEL_AT_ORIGINATION = 0.03;
  * note numbers and post refunds, so they run in listing number order; every other step changes
  * only its own listing, so their order does not matter.
  */
-export function runTick(store: Store, t: number): void {
+export function runTick(world: World, t: number): void {
   const h = t / TICK_MS;
-  const due = takeDue(store, h);
-  const listings = store.listings;
+  const due = takeDue(world, h);
+  const listings = world.listings;
   const fired = due.fired;
   let ending: number[] | null = null;
   for (const r of due.listings) {
@@ -39,21 +39,21 @@ export function runTick(store: Store, t: number): void {
       (ending ??= []).push(r);
       continue;
     }
-    stepListing(store, l, t, fired[r]!);
-    requeueListing(store, r, h);
+    stepListing(world, l, t, fired[r]!);
+    requeueListing(world, r, h);
   }
   if (ending) {
     inNumberOrder(listings, ending);
     for (const r of ending) {
-      stepListing(store, listings[r]!, t, fired[r]!);
-      requeueListing(store, r, h);
+      stepListing(world, listings[r]!, t, fired[r]!);
+      requeueListing(world, r, h);
     }
   }
   for (const loan of due.loans) {
-    serviceLoan(store, loan, t);
-    requeueLoan(store, loan, h);
+    serviceLoan(world, loan, t);
+    requeueLoan(world, loan, h);
   }
-  arrivals(store, t);
+  arrivals(world, t);
 }
 
 /** Rows below this and numbers below 2^30 make a sort key (number × ROWS + row) that a double holds exactly. */
@@ -85,59 +85,59 @@ function endsAt(l: Listing, t: number, fired: number): boolean {
 }
 
 /** One listing's hour at `t`, given the chance processes that `fired` for it then. */
-export function stepListing(store: Store, l: Listing, t: number, fired: number): void {
-  if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(store, l, t, fired);
+export function stepListing(world: World, l: Listing, t: number, fired: number): void {
+  if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(world, l, t, fired);
   else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
-    if (cancelledAtOrigination(store, l)) endListing(store, l, LISTING_STATUS.CANCELLED, t);
-    else originate(store, l, t);
+    if (cancelledAtOrigination(world, l)) endListing(world, l, LISTING_STATUS.CANCELLED, t);
+    else originate(world, l, t);
   }
 }
 
 /** Whether the operator cancels this listing when it would originate: fixed per listing, so tests can avoid it. */
-export function cancelledAtOrigination(store: Store, l: Listing): boolean {
-  return firstDraw(store.seed, l.listing_number, 0xca9c) < CANCEL_AT_ORIGINATION;
+export function cancelledAtOrigination(world: World, l: Listing): boolean {
+  return firstDraw(world.seed, l.listing_number, 0xca9c) < CANCEL_AT_ORIGINATION;
 }
 
-function tickActive(store: Store, l: Listing, t: number, fired: number): void {
+function tickActive(world: World, l: Listing, t: number, fired: number): void {
   if (t < l.listing_start_date) return;
   if (t >= l.listing_end_date) {
     // The 14-day window closes with the listing: one that qualifies now originates now.
     if (canOriginate(l, true)) {
-      makePending(store, l, t);
-      originate(store, l, t);
+      makePending(world, l, t);
+      originate(world, l, t);
     } else {
-      endListing(store, l, LISTING_STATUS.EXPIRED, t);
+      endListing(world, l, LISTING_STATUS.EXPIRED, t);
     }
     return;
   }
-  if (fired & WITHDRAW) return endListing(store, l, LISTING_STATUS.WITHDRAWN, t);
-  stepOpen(store, l, t, fired);
+  if (fired & WITHDRAW) return endListing(world, l, LISTING_STATUS.WITHDRAWN, t);
+  stepOpen(world, l, t, fired);
 }
 
 /** An active listing's hour inside its window when it is not withdrawn: a verification step, simulated funding, then Pending if it qualifies. */
-function stepOpen(store: Store, l: Listing, t: number, fired: number): void {
+function stepOpen(world: World, l: Listing, t: number, fired: number): void {
   // Each field is read once: these are accessors over the listing table's columns, and this runs for most visits.
   let stage = l.verification_stage;
   if (stage < 3 && fired & VERIFY) {
     l.verification_stage = ++stage;
     l.last_updated_date = t;
-    touchListing(store, l);
+    touchListing(world, l);
   }
   const remaining = l.amount_remaining;
   if (remaining > 0) {
     if (l.investment_typeid === 2) {
       // Simulated whole-loan buyers take a whole loan nobody holds a bid on.
-      if (fired & BUY && l.amount_funded === 0 && !heldByUnprocessedBid(store, l.listing_number)) fund(store, l, l.listing_amount, t);
+      if (fired & BUY && l.amount_funded === 0 && !heldByUnprocessedBid(world, l.listing_number)) fund(world, l, l.listing_amount, t);
     } else {
       const total = l.listing_amount;
       const placed = fundingAt(
-        fundingPace(store.seed, l.listing_number, total),
+        fundingPace(world.seed, l.listing_number, total),
         hourAtOrAfter(l.listing_start_date),
         t / TICK_MS,
         remaining,
       );
-      if (placed > 0) fund(store, l, placed, t);
+      if (placed > 0) fund(world, l, placed, t);
     }
   }
-  if (canOriginate(l, false)) makePending(store, l, t);
+  if (canOriginate(l, false)) makePending(world, l, t);
 }

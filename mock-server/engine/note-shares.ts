@@ -3,7 +3,7 @@
  * by (postings.ts) and the notes' answers show (views/note-view.ts), so a note's money and its view are
  * split the same way, once.
  */
-import type { Note } from '../world/store.js';
+import type { Note } from '../world/world.js';
 
 /** Whole cents of an amount held to the cent. */
 export const toWholeCents = (x: number): bigint => BigInt(Math.round(x * 100));

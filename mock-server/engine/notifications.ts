@@ -1,7 +1,7 @@
 /**
- * The spec's email notifications, kept as an outbox in the store: when an order's validation fails,
+ * The spec's email notifications, kept as an outbox in the world: when an order's validation fails,
  * when an order is processed, and when it completes, the investor who owns the account gets one
- * message if registered (every seeded investor is). Each is appended in the same change of the store
+ * message if registered (every seeded investor is). Each is appended in the same change of the world
  * as the transition it reports, so the state file holds both or neither: a crash can neither lose a
  * message nor, on the replay after a restart, send it twice.
  */
@@ -9,7 +9,7 @@ import { formatDateTime } from '../../src/contract/dates.js';
 import type { NotificationKind } from '../../src/contract/mock-inspect-schemas.js';
 import type { ApiError } from '../kit/api-error.js';
 import { cents } from '../kit/money.js';
-import type { Order, Store } from '../world/store.js';
+import type { Order, World } from '../world/world.js';
 
 /** The domain of the seeded investors' addresses (reserved for examples, RFC 2606). */
 const INVESTOR_EMAIL_DOMAIN = 'investors.example';
@@ -41,7 +41,7 @@ function tally<T extends string>(values: readonly T[]): Record<string, number> {
 
 /** Appends one message for the owner of `accountId`, when registered. */
 function send(
-  store: Store,
+  world: World,
   accountId: string,
   kind: NotificationKind,
   orderId: string | null,
@@ -49,7 +49,7 @@ function send(
   lines: string[],
   at: number,
 ): void {
-  const user = store.users.get(store.accounts.get(accountId)?.userId ?? '');
+  const user = world.users.get(world.accounts.get(accountId)?.userId ?? '');
   if (!user?.email) return;
   const text = [
     `Hello ${user.name},`,
@@ -58,7 +58,7 @@ function send(
     '',
     `Account ${accountId}. This is an automated message from the marketplace (mkt mock).`,
   ].join('\n');
-  store.outbox.messages.push({ id: store.outbox.next++, to: user.email, kind, order_id: orderId, subject, text, sent_at: at });
+  world.outbox.messages.push({ id: world.outbox.next++, to: user.email, kind, order_id: orderId, subject, text, sent_at: at });
 }
 
 function orderTotals(order: Order) {
@@ -68,10 +68,10 @@ function orderTotals(order: Order) {
 }
 
 /** The order has been processed: every bid has its bid_result. */
-export function notifyProcessed(store: Store, order: Order, at: number): void {
+export function notifyProcessed(world: World, order: Order, at: number): void {
   const { ordered, placed, returned } = orderTotals(order);
   send(
-    store,
+    world,
     order.accountId,
     'order_processed',
     order.order_id,
@@ -90,11 +90,11 @@ export function notifyProcessed(store: Store, order: Order, at: number): void {
 }
 
 /** The order is COMPLETED: every bid INVESTED or EXPIRED. */
-export function notifyCompleted(store: Store, order: Order, at: number): void {
+export function notifyCompleted(world: World, order: Order, at: number): void {
   const { ordered, placed, returned } = orderTotals(order);
   const notes = order.bids.filter((b) => b.bid_status === 'INVESTED').length;
   send(
-    store,
+    world,
     order.accountId,
     'order_completed',
     order.order_id,
@@ -109,7 +109,7 @@ export function notifyCompleted(store: Store, order: Order, at: number): void {
 }
 
 /** POST /orders failed validation with `error` (an ORD code): no order was created and no money moved. */
-export function notifyRejected(store: Store, accountId: string, body: unknown, error: ApiError, at: number): void {
+export function notifyRejected(world: World, accountId: string, body: unknown, error: ApiError, at: number): void {
   const entries = body !== null && typeof body === 'object' ? (body as { bid_requests?: unknown }).bid_requests : undefined;
   const bids = Array.isArray(entries) ? entries : [];
   const total = cents(
@@ -120,7 +120,7 @@ export function notifyRejected(store: Store, accountId: string, body: unknown, e
   );
   const code = String(error.body.code);
   send(
-    store,
+    world,
     accountId,
     'order_validation_error',
     null,

@@ -9,7 +9,7 @@
  * `[t, code, …moved figures]` and code = kind + 2 × (bit mask of the moved figures) + 128 × days past due.
  * An on-time payment takes five numbers (time, code, principal, interest, service fee); a late one seven.
  */
-import type { Loan } from '../world/store.js';
+import type { Loan } from '../world/world.js';
 
 /** The money figures of a loan a servicing step moves, in the order an entry keeps them. */
 export const PAID_FIGURES = ['principal', 'interest', 'lateFees', 'serviceFees', 'platformFees', 'collectionFees'] as const;

@@ -7,8 +7,8 @@
  * steps add up to (note-view.ts). So cash, rows and notes are one set of amounts, computed once per step.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
+import type { Loan, Note, World } from '../world/world.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { LEDGER_KINDS, post } from './ledger.js';
 import { apportionCents, holderWeights } from './note-shares.js';
 import { logStep, noCents, PAID_FIGURES, paidSoFar, type LoggedKind, type PaidCents } from './payment-log.js';
@@ -83,8 +83,8 @@ function heldBy(n: Note, kind: LoggedKind): number {
  * payments the loan had made before the step (kept by the log's first entry). A charge-off moves no money: it
  * writes each note's principal off (`chargedOff`), and a collection then pays that down.
  */
-export function postLoanStep(store: Store, loan: Loan, step: LoanStep, paymentsBefore = loan.paymentsMade): void {
-  const notes = notesOfLoan(store, loan.loan_number);
+export function postLoanStep(world: World, loan: Loan, step: LoanStep, paymentsBefore = loan.paymentsMade): void {
+  const notes = notesOfLoan(world, loan.loan_number);
   if (notes.length === 0) {
     // A loan no account holds a note in (notes come only at origination) shows its payments to nobody: its
     // figures move, and no log is kept (three quarters of the seeded history's, and most of a busy market's).
@@ -112,8 +112,8 @@ export function postLoanStep(store: Store, loan: Loan, step: LoanStep, paymentsB
       [-part.serviceFees, LEDGER_KINDS.SERVICE_FEE],
       [-part.collectionFees, LEDGER_KINDS.COLLECTION_FEE],
     ];
-    for (const [amount, kind] of entries) if (amount > 0) post(store, n.accountId, amount / 100, kind, ref, step.at);
-    for (const [amount, kind] of entries) if (amount < 0) post(store, n.accountId, amount / 100, kind, ref, step.at);
+    for (const [amount, kind] of entries) if (amount > 0) post(world, n.accountId, amount / 100, kind, ref, step.at);
+    for (const [amount, kind] of entries) if (amount < 0) post(world, n.accountId, amount / 100, kind, ref, step.at);
   });
   if (step.kind === 'chargeoff') writeOff(loan, notes);
 }

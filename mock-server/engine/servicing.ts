@@ -7,7 +7,7 @@
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
-import type { Loan, Store } from '../world/store.js';
+import type { Loan, World } from '../world/world.js';
 import { collect, startCollections } from './collections.js';
 import { addMonths } from './lifecycle.js';
 import { noCents, type PaidCents } from './payment-log.js';
@@ -30,18 +30,18 @@ const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B
  * a current one grows past due, defaults at 91 days, and meets its due date once it has come. The
  * timeline (timeline.ts) brings a loan here only at the hours this can change it.
  */
-export function serviceLoan(store: Store, loan: Loan, t: number): void {
-  if (loan.loan_status === LOAN_STATUS.CHARGEOFF) return collect(store, loan, t);
+export function serviceLoan(world: World, loan: Loan, t: number): void {
+  if (loan.loan_status === LOAN_STATUS.CHARGEOFF) return collect(world, loan, t);
   if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
     updateArrears(loan, t);
-    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(store, loan, t);
+    if (loan.chargeOffAt != null && loan.chargeOffAt <= t) chargeOff(world, loan, t);
     return;
   }
   if (loan.loan_status !== LOAN_STATUS.CURRENT) return;
   updateArrears(loan, t);
   if (loan.days_past_due >= 91) return defaultLoan(loan, 1, t);
   if (loan.next_payment_due_date > t) return;
-  dueDate(store, loan, t);
+  dueDate(world, loan, t);
 }
 
 /** Days past due from the oldest missed due date; a loan with none keeps what it has (0, or a seeded default's figure). */
@@ -103,10 +103,10 @@ export function payInstalments(
   return { moved, balance, made };
 }
 
-function dueDate(store: Store, loan: Loan, t: number): void {
+function dueDate(world: World, loan: Loan, t: number): void {
   const due = loan.next_payment_due_date;
   const missed = loan.missedPayments ?? 0;
-  const r = firstDraw3(store.seed, loan.loan_number, DUE_DATE_SALT, due);
+  const r = firstDraw3(world.seed, loan.loan_number, DUE_DATE_SALT, due);
   const missChance = MISS_BY_RATING[loan.platform_rating] ?? 0.03;
   if (r < 0.0008) return defaultLoan(loan, 2, t);
   if (r < 0.0012) return defaultLoan(loan, 3, t);
@@ -139,7 +139,7 @@ function dueDate(store: Store, loan: Loan, t: number): void {
     loan.next_payment_due_date = dueAfter(loan, due);
     loan.next_payment_due_amount = installment(loan);
   }
-  postLoanStep(store, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
+  postLoanStep(world, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
 }
 
 /**
@@ -160,9 +160,9 @@ export function installment(loan: Loan): number {
 }
 
 /** Charges a defaulted loan off at `t`: a posting that moves no money and writes its notes' principal off; then its collections begin. */
-function chargeOff(store: Store, loan: Loan, t: number): void {
+function chargeOff(world: World, loan: Loan, t: number): void {
   loan.loan_status = LOAN_STATUS.CHARGEOFF;
   loan.chargeOffAt = undefined;
-  postLoanStep(store, loan, { kind: 'chargeoff', at: t, daysPastDue: loan.days_past_due, moved: noCents() });
-  startCollections(store, loan, t);
+  postLoanStep(world, loan, { kind: 'chargeoff', at: t, daysPastDue: loan.days_past_due, moved: noCents() });
+  startCollections(world, loan, t);
 }

@@ -9,7 +9,7 @@ import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
 import type { ListingEvents } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
@@ -21,7 +21,7 @@ import { setPending } from './listing-status.js';
  * `through` (none of them meets another listing or ends it: the timeline queued it no later than that), writing its
  * columns once, as the hourly walk would have left them; the last may make it Pending (`ListingEvents.pendingAt`).
  */
-export function settleThrough(store: Store, ev: ListingEvents, r: number, through: number): void {
+export function settleThrough(world: World, ev: ListingEvents, r: number, through: number): void {
   const from = ev.settled[r]!;
   if (through <= from) return;
   ev.settled[r] = through;
@@ -29,21 +29,21 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
   const H = ev.hours;
   // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
   if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
-  const l = store.listings[r]!;
+  const l = world.listings[r]!;
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
   // Its own steps make it Pending inside the stretch (the hour the timeline worked out when it queued it): they end there.
   const pendingAt = ev.pendingAt[r]!;
   const upTo = pendingAt <= through ? pendingAt : through;
   const total = l.listing_amount;
   // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
-  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(store.seed, l.listing_number, total) : 0;
+  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(world.seed, l.listing_number, total) : 0;
   if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
   let stage = l.verification_stage;
   let last = -1;
   while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
     last = H[o + 1]!;
     stage++;
-    fireAfter(store.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
+    fireAfter(world.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
   }
   const before = l.amount_funded;
   let funded = before;
@@ -66,11 +66,11 @@ export function settleThrough(store: Store, ev: ListingEvents, r: number, throug
       l.percent_funded = percentFunded(funded, total);
     }
     l.last_updated_date = last * HOUR;
-    touchListing(store, l);
+    touchListing(world, l);
   }
   if (upTo === pendingAt) {
     // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
-    setPending(store, l, pendingAt * HOUR);
+    setPending(world, l, pendingAt * HOUR);
   }
 }
 
@@ -80,8 +80,8 @@ export function lotAfter(pace: number, start: number, after: number): number {
 }
 
 /** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */
-export function settleWorld(store: Store): void {
-  const tl = store.index.timeline;
+export function settleWorld(world: World): void {
+  const tl = world.index.timeline;
   if (!tl || tl.settled === tl.hour) return;
   const ev = tl.listings;
   const end = Math.min(tl.listingsSeen, ev.capacity);
@@ -89,7 +89,7 @@ export function settleWorld(store: Store): void {
   for (let r = tl.firstLive; r < end; r++) {
     if (ev.live[r] === 0) continue;
     if (first < 0) first = r;
-    settleThrough(store, ev, r, tl.hour);
+    settleThrough(world, ev, r, tl.hour);
   }
   // Rows below the first live one stay dead (a listing that leaves the timeline comes back only through listingChanged, which lowers it again).
   tl.firstLive = first < 0 ? end : first;
@@ -100,14 +100,14 @@ export function settleWorld(store: Store): void {
  * Brings up to `rows` more rows' columns up to the last tick, from where the last call stopped (a pass begins again when a
  * tick has come since); true once every live listing's are, as `settleWorld` leaves them (the engine's idle work after a move).
  */
-export function settleSome(store: Store, rows: number): boolean {
-  const tl = store.index.timeline;
+export function settleSome(world: World, rows: number): boolean {
+  const tl = world.index.timeline;
   if (!tl || tl.settled === tl.hour) return true;
   if (tl.settling !== tl.hour) [tl.settling, tl.settleNext] = [tl.hour, tl.firstLive];
   const ev = tl.listings;
   const end = Math.min(tl.listingsSeen, ev.capacity);
   const stop = Math.min(end, tl.settleNext + rows);
-  for (let r = tl.settleNext; r < stop; r++) if (ev.live[r] === 1) settleThrough(store, ev, r, tl.hour);
+  for (let r = tl.settleNext; r < stop; r++) if (ev.live[r] === 1) settleThrough(world, ev, r, tl.hour);
   tl.settleNext = stop;
   if (stop < end) return false;
   tl.settled = tl.hour;
@@ -115,9 +115,9 @@ export function settleSome(store: Store, rows: number): boolean {
 }
 
 /** Brings one listing's columns up to the last tick (an order about to read and change it). */
-export function settleListing(store: Store, l: Listing): void {
-  const tl = store.index.timeline;
+export function settleListing(world: World, l: Listing): void {
+  const tl = world.index.timeline;
   if (!tl) return;
   const r = rowOf(l);
-  if (r < tl.listings.capacity && tl.listings.live[r] === 1) settleThrough(store, tl.listings, r, tl.hour);
+  if (r < tl.listings.capacity && tl.listings.live[r] === 1) settleThrough(world, tl.listings, r, tl.hour);
 }

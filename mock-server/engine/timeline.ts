@@ -5,7 +5,7 @@
  * pure function of the seed, the listing number, the process and the hour (`nextFiring`,
  * chance-processes.ts), simulated funding by an hour is a formula of the seed, the listing and the hour
  * (own-steps.ts), and every other event time is a field of the listing or loan; so the timeline is
- * derived data, never saved: rebuilt from the store after a load, a reset or a skipped stretch, it
+ * derived data, never saved: rebuilt from the world after a load, a reset or a skipped stretch, it
  * is the timeline the world would have had without the break.
  *
  * A listing's own steps (verification and funding: own-steps.ts) touch nothing but the listing, so a
@@ -16,13 +16,13 @@
  * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
  *
- * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the store),
+ * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the world),
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
-import type { Listing, Loan, Store } from '../world/store.js';
+import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
 import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
@@ -140,20 +140,20 @@ function nextLot(seed: number, l: Listing, ev: ListingEvents, r: number, after: 
 }
 
 /** Queues row `r` at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
-function queueListing(store: Store, tl: Timeline, r: number, from: number): void {
+function queueListing(world: World, tl: Timeline, r: number, from: number): void {
   const ev = tl.listings;
-  const l = store.listings[r]!;
+  const l = world.listings[r]!;
   let at = NaN;
   if (l.listing_status === LISTING_STATUS.ACTIVE) {
     const shared = sharedHour(l, ev, r);
-    const pending = pendingHour(store.seed, l, ev, r, shared);
+    const pending = pendingHour(world.seed, l, ev, r, shared);
     // Pending by its own steps before it meets anything else: settling makes it so then (settle.ts), and the visit it
     // gets is its origination's (a visit to make it Pending was a third of a clock move's visits).
     ev.pendingAt[r] = pending;
     if (pending === Infinity) at = Math.max(from, shared);
     else {
       if (ev.lotAt[r]! > pending) ev.lotAt[r] = pending;
-      at = Math.max(from, hourAtOrAfter(originationTime(store.seed, l.listing_number, l.listing_start_date, pending * HOUR)));
+      at = Math.max(from, hourAtOrAfter(originationTime(world.seed, l.listing_number, l.listing_start_date, pending * HOUR)));
     }
   } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
   if (at === ev.at[r]) return;
@@ -166,7 +166,7 @@ function queueListing(store: Store, tl: Timeline, r: number, from: number): void
 }
 
 /** Gives row `r` (listing `l`) its place: the next firing of every process at or after `from` (or the listing's start), up to its end. */
-function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: number): void {
+function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: number): void {
   const ev = roomFor(tl, r);
   ev.live[r] = 1;
   tl.liveCount++;
@@ -181,14 +181,14 @@ function addEvents(store: Store, tl: Timeline, l: Listing, r: number, from: numb
   ev.fired[r] = 0;
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
-  ev.lotAt[r] = nextLot(store.seed, l, ev, r, first - 1);
+  ev.lotAt[r] = nextLot(world.seed, l, ev, r, first - 1);
   ev.pendingAt[r] = Infinity;
   const o = PROCESS_COUNT * r;
   // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
   const unused = whole ? -1 : 2;
   for (let i = 0; i < PROCESS_COUNT; i++) {
     ev.hours[o + i] = Infinity;
-    if (i !== unused) fireAfter(store.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
+    if (i !== unused) fireAfter(world.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
   }
 }
 
@@ -202,33 +202,33 @@ function queueLoan(tl: Timeline, loan: Loan, from: number): void {
  * Adds listings and loans made since the timeline last looked (seeded, arrived, originated), at most
  * `rows` listings of them; true once none is left (the loans come with the last listings).
  */
-function catchUp(store: Store, tl: Timeline, from: number, rows = Infinity): boolean {
-  const all = store.listings;
+function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boolean {
+  const all = world.listings;
   const stop = Math.min(all.length, tl.listingsSeen + rows);
   for (; tl.listingsSeen < stop; tl.listingsSeen++) {
     const r = tl.listingsSeen;
     const l = all[r]!;
     if (!isLive(l) || (r < tl.listings.capacity && tl.listings.live[r] === 1)) continue;
-    addEvents(store, tl, l, r, from);
-    queueListing(store, tl, r, from);
+    addEvents(world, tl, l, r, from);
+    queueListing(world, tl, r, from);
   }
   if (tl.listingsSeen < all.length) return false;
   if (tl.loansSeen === 0) {
-    for (const loan of store.loans.values()) queueLoan(tl, loan, from);
-    tl.loansSeen = store.counters.loan;
+    for (const loan of world.loans.values()) queueLoan(tl, loan, from);
+    tl.loansSeen = world.counters.loan;
   }
-  for (; tl.loansSeen < store.counters.loan; tl.loansSeen++) {
-    const loan = store.loans.get(tl.loansSeen);
+  for (; tl.loansSeen < world.counters.loan; tl.loansSeen++) {
+    const loan = world.loans.get(tl.loansSeen);
     if (loan) queueLoan(tl, loan, from);
   }
   return true;
 }
 
 /** An empty timeline whose last tick was at hour `h - 1`. */
-function newTimeline(store: Store, h: number): Timeline {
+function newTimeline(world: World, h: number): Timeline {
   const ring = Array.from({ length: RING }, () => []);
   // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
-  const listings = eventArrays(Math.ceil(2.5 * store.listings.length) + 1024);
+  const listings = eventArrays(Math.ceil(2.5 * world.listings.length) + 1024);
   const tl: Timeline = {
     hour: h - 1,
     settled: h - 1,
@@ -244,21 +244,21 @@ function newTimeline(store: Store, h: number): Timeline {
     listingsSeen: 0,
     loansSeen: 0,
   };
-  return (store.index.timeline = tl);
+  return (world.index.timeline = tl);
 }
 
 /**
- * The timeline of `store` as the tick at hour `h` begins, built from the store when there is none
+ * The timeline of `world` as the tick at hour `h` begins, built from the world when there is none
  * or the ticks skipped ahead (a long catch-up), with listings and loans made since the last tick.
  */
-function timelineAt(store: Store, h: number): Timeline {
-  let tl = store.index.timeline;
+function timelineAt(world: World, h: number): Timeline {
+  let tl = world.index.timeline;
   if (!tl || tl.hour !== h - 1) {
     // The old timeline's listings get the steps they are owed before it goes (a skipped stretch after it is skipped for all).
-    if (tl) settleWorld(store);
-    tl = newTimeline(store, h);
+    if (tl) settleWorld(world);
+    tl = newTimeline(world, h);
   }
-  catchUp(store, tl, h);
+  catchUp(world, tl, h);
   tl.hour = h;
   return tl;
 }
@@ -271,9 +271,9 @@ function timelineAt(store: Store, h: number): Timeline {
  * built early are the ones the tick would build: each is worked out from the hour `h`, and a listing
  * changed meanwhile is queued again (listingChanged), as it is between two ticks.
  */
-export function prepareTimeline(store: Store, h: number, rows: number): boolean {
-  const tl = store.index.timeline ?? newTimeline(store, h);
-  return tl.hour !== h - 1 || catchUp(store, tl, h, rows);
+export function prepareTimeline(world: World, h: number, rows: number): boolean {
+  const tl = world.index.timeline ?? newTimeline(world, h);
+  return tl.hour !== h - 1 || catchUp(world, tl, h, rows);
 }
 
 /** What can change at hour `h`: the listings' rows (in the order queued; `fired`: the processes that fire for each, by row) and the loans (by number) due then. */
@@ -284,17 +284,17 @@ export interface DueAt {
 }
 
 /** Begins the tick at hour `h`: takes out of the timeline everything due at it (the listings array is reused by the next tick). */
-export function takeDue(store: Store, h: number): DueAt {
-  const tl = timelineAt(store, h);
+export function takeDue(world: World, h: number): DueAt {
+  const tl = timelineAt(world, h);
   const listings = tl.due;
   listings.length = 0;
   // Entries queued in `later` were queued before any in the ring (their hour was farther off then): they come first, as queued.
   if (tl.later.size > 0) {
-    takeListings(store, tl, tl.later.get(h) ?? [], h, listings);
+    takeListings(world, tl, tl.later.get(h) ?? [], h, listings);
     tl.later.delete(h);
   }
   const bucket = tl.ring[h % RING]!;
-  takeListings(store, tl, bucket, h, listings);
+  takeListings(world, tl, bucket, h, listings);
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
@@ -303,7 +303,7 @@ export function takeDue(store: Store, h: number): DueAt {
 }
 
 /** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
-function takeListings(store: Store, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
+function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
   const ev = tl.listings;
   const H = ev.hours;
   for (let k = 0; k < bucket.length; k++) {
@@ -311,7 +311,7 @@ function takeListings(store: Store, tl: Timeline, bucket: readonly number[], h: 
     if (ev.at[r] !== h) continue; // moved since, or a second copy
     ev.at[r] = NaN;
     // The visit at h sees the listing as every hour before it left it.
-    settleThrough(store, ev, r, h - 1);
+    settleThrough(world, ev, r, h - 1);
     const o = PROCESS_COUNT * r;
     ev.fired[r] = (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? BUY : 0);
     out.push(r);
@@ -319,29 +319,29 @@ function takeListings(store: Store, tl: Timeline, bucket: readonly number[], h: 
 }
 
 /** Puts row `r`, taken out at hour `h`, back at its next event (drawing the next firing of the processes that fired). */
-export function requeueListing(store: Store, r: number, h: number): void {
-  const tl = store.index.timeline!;
+export function requeueListing(world: World, r: number, h: number): void {
+  const tl = world.index.timeline!;
   const ev = tl.listings;
   const fired = ev.fired[r]!;
-  const n = store.listings[r]!.listing_number;
+  const n = world.listings[r]!.listing_number;
   for (let i = 0; i < PROCESS_COUNT; i++)
-    if (fired & (1 << i)) fireAfter(store.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
+    if (fired & (1 << i)) fireAfter(world.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
   ev.settled[r] = h;
-  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(store.seed, store.listings[r]!, ev, r, h);
-  queueListing(store, tl, r, h + 1);
+  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(world.seed, world.listings[r]!, ev, r, h);
+  queueListing(world, tl, r, h + 1);
 }
 
 /** Puts a loan serviced at hour `h` back at its next event, if it has one. */
-export function requeueLoan(store: Store, loan: Loan, h: number): void {
-  queueLoan(store.index.timeline!, loan, h + 1);
+export function requeueLoan(world: World, loan: Loan, h: number): void {
+  queueLoan(world.index.timeline!, loan, h + 1);
 }
 
 /** Called when a listing changed outside its own event (an order funded it, perhaps to Pending): it is queued at its new next event. */
-export function listingChanged(store: Store, l: Listing): void {
-  const tl = store.index.timeline;
+export function listingChanged(world: World, l: Listing): void {
+  const tl = world.index.timeline;
   if (!tl || !isLive(l)) return;
   const r = rowOf(l);
-  if (!(r < tl.listings.capacity && tl.listings.live[r] === 1)) addEvents(store, tl, l, r, tl.hour + 1);
+  if (!(r < tl.listings.capacity && tl.listings.live[r] === 1)) addEvents(world, tl, l, r, tl.hour + 1);
   // Its own steps up to now came before the change (the caller settled it first: settleListing); the look ahead starts from the new state.
-  queueListing(store, tl, r, tl.hour + 1);
+  queueListing(world, tl, r, tl.hour + 1);
 }

@@ -9,7 +9,7 @@ import { ORDER_ERRORS } from '../../src/contract/errors.js';
 import { ApiError, invalidToken } from '../kit/api-error.js';
 import { decimalPlaces, numberTexts } from '../kit/json-numbers.js';
 import { cents } from '../kit/money.js';
-import type { Account, Listing, Store, User } from '../world/store.js';
+import type { Account, Listing, World, User } from '../world/world.js';
 import { heldByUnprocessedBid } from './lifecycle.js';
 import { biddableUntil } from './timeline.js';
 
@@ -59,14 +59,14 @@ function amountToken(numbers: unknown, i: number): string | undefined {
 }
 
 /** Validates a parsed body for `account` at `now`; returns the bids or throws the first ApiError. */
-export function validateOrder(store: Store, account: Account, parsed: OrderBody, now: number): BidRequest[] {
+export function validateOrder(world: World, account: Account, parsed: OrderBody, now: number): BidRequest[] {
   const body = parsed.value;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw orderError('ORD0032', 'The body must be a JSON object with a bid_requests array.');
   }
   const entries = (body as Record<string, unknown>).bid_requests;
   if (!Array.isArray(entries)) throw orderError('ORD0032', 'bid_requests must be an array.');
-  checkInvestor(store.users.get(account.userId), now);
+  checkInvestor(world.users.get(account.userId), now);
   if (entries.length === 0) throw orderError('ORD0008');
   if (entries.length > MAX_BIDS_PER_ORDER) {
     throw orderError('ORD0029', `The order has ${entries.length} bid requests; at most ${MAX_BIDS_PER_ORDER} are allowed.`);
@@ -92,8 +92,8 @@ export function validateOrder(store: Store, account: Account, parsed: OrderBody,
     shaped.push({ id, amount });
   });
 
-  const user = store.users.get(account.userId)!;
-  const bids = shaped.map(({ id, amount }, i) => ({ listing: checkListing(store, user, id, amount, i, now), amount }));
+  const user = world.users.get(account.userId)!;
+  const bids = shaped.map(({ id, amount }, i) => ({ listing: checkListing(world, user, id, amount, i, now), amount }));
 
   const total = cents(bids.reduce((s, b) => s + b.amount, 0));
   if (total > MAX_ORDER_TOTAL)
@@ -135,8 +135,8 @@ function checkInvestor(user: User | undefined, now: number): void {
   if (user.delinquent) throw orderError('ORD0041');
 }
 
-function checkListing(store: Store, user: User, id: number, amount: number, i: number, now: number): Listing {
-  const l = store.listingByNumber.get(id);
+function checkListing(world: World, user: User, id: number, amount: number, i: number, now: number): Listing {
+  const l = world.listingByNumber.get(id);
   const at = `bid_requests[${i}]`;
   if (!l) throw orderError('ORD0003', `${at}: no listing ${id}.`);
   if (l.investmentTypeUnset) throw orderError('ORD0037', `${at}: listing ${id}.`);
@@ -155,7 +155,7 @@ function checkListing(store: Store, user: User, id: number, amount: number, i: n
     if (amount !== l.listing_amount) {
       throw orderError('ORD0018', `${at}: bid ${amount.toFixed(2)} on whole loan ${id} of ${l.listing_amount.toFixed(2)}.`);
     }
-    if (l.amount_funded > 0 || heldByUnprocessedBid(store, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
+    if (l.amount_funded > 0 || heldByUnprocessedBid(world, id)) throw orderError('ORD0017', `${at}: whole loan ${id} is already taken.`);
     return l;
   }
   if (user.fractionalEligible === false) throw orderError('ORD0036', `${at}: listing ${id} is fractional.`);

@@ -1,5 +1,5 @@
 /**
- * A growable bitset over listing positions (indexes into `store.listings`): the listing indexes are
+ * A growable bitset over listing positions (indexes into `world.listings`): the listing indexes are
  * made of these, so that a search ANDs a few word arrays instead of testing every listing.
  */
 

@@ -1,10 +1,10 @@
 /**
  * Registered agent clients: the seeded demo client plus the ones named in MockOptions.clients
  * (`ID:SECRET:REDIRECT`, from `mkt mock serve --client`). Option clients are looked up from the
- * options every time, so they survive a reset of the store.
+ * options every time, so they survive a reset of the world.
  */
 import type { VirtualClock } from '../kit/clock.js';
-import type { OAuthClient, Store } from '../world/store.js';
+import type { OAuthClient, World } from '../world/world.js';
 
 /**
  * What the authorization flow reads and changes (the mock's context is one): the world, the clock, and the
@@ -12,7 +12,7 @@ import type { OAuthClient, Store } from '../world/store.js';
  * keys and tokens (operations/) sit below the context that registers them.
  */
 export interface OAuthHost {
-  readonly store: Store;
+  readonly world: World;
   readonly clock: VirtualClock;
   readonly options: { readonly clients?: readonly string[]; readonly allowPasswordGrant?: boolean };
 }
@@ -47,9 +47,9 @@ export function optionClients(ctx: OAuthHost): OAuthClient[] {
 /** The registered client `clientId`, or undefined. */
 export function findClient(ctx: OAuthHost, clientId: string | null | undefined): OAuthClient | undefined {
   if (!clientId) return undefined;
-  const stored = ctx.store.clients.get(clientId);
+  const stored = ctx.world.clients.get(clientId);
   if (stored) return stored;
   const extra = optionClients(ctx).find((c) => c.clientId === clientId);
-  if (extra) ctx.store.clients.set(extra.clientId, extra);
+  if (extra) ctx.world.clients.set(extra.clientId, extra);
   return extra;
 }

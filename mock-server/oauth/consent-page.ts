@@ -2,7 +2,7 @@
  * The browser-facing HTML of the mock's authorization endpoint: the consent page (a plain form, no
  * JavaScript) and an error page. Every interpolated value is HTML-escaped.
  */
-import type { Account, OAuthClient, User } from '../world/store.js';
+import type { Account, OAuthClient, User } from '../world/world.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {

@@ -8,7 +8,7 @@
 import { ACCESS_TOKEN_SECONDS, READ_ONLY_SCOPES, READ_WRITE_SCOPES, REFRESH_TOKEN_SECONDS } from '../../src/contract/enums.js';
 import { ApiError } from '../kit/api-error.js';
 import type { Secrets } from '../kit/entropy.js';
-import type { Grant, Token } from '../world/store.js';
+import type { Grant, Token } from '../world/world.js';
 import { findClient, type OAuthHost } from './clients.js';
 import { passwordMatches } from './passwords.js';
 
@@ -29,7 +29,7 @@ export function oauthError(status: number, error: string, description: string): 
 
 /** The grant of `accountId` to `clientId`, if the user ever approved one. */
 export function findGrant(ctx: OAuthHost, clientId: string, accountId: string): Grant | undefined {
-  return ctx.store.grants.find((g) => g.clientId === clientId && g.accountId === accountId);
+  return ctx.world.grants.find((g) => g.clientId === clientId && g.accountId === accountId);
 }
 
 /**
@@ -40,7 +40,7 @@ export function approveGrant(ctx: OAuthHost, clientId: string, accountId: string
   const grant = findGrant(ctx, clientId, accountId);
   const renewed: Grant = { clientId, accountId, authKey: secrets.draw(24), scopes: [...scopes], createdAt: ctx.clock.now() };
   if (grant) Object.assign(grant, renewed);
-  else ctx.store.grants.push(renewed);
+  else ctx.world.grants.push(renewed);
   return grant ?? renewed;
 }
 
@@ -55,7 +55,7 @@ export interface TokenResponse {
 }
 
 function pruneExpired(ctx: OAuthHost, now: number): void {
-  for (const [value, t] of ctx.store.tokens) if (t.expiresAt <= now) ctx.store.tokens.delete(value);
+  for (const [value, t] of ctx.world.tokens) if (t.expiresAt <= now) ctx.world.tokens.delete(value);
 }
 
 function issue(
@@ -66,7 +66,7 @@ function issue(
   secrets: Secrets,
 ): Token {
   const token: Token = { ...from, scopes: [...from.scopes], kind, value: secrets.draw(24), expiresAt: ctx.clock.now() + seconds * 1000 };
-  ctx.store.tokens.set(token.value, token);
+  ctx.world.tokens.set(token.value, token);
   return token;
 }
 
@@ -84,9 +84,9 @@ function passwordGrant(ctx: OAuthHost, clientId: string, form: URLSearchParams, 
   const username = form.get('username');
   const password = form.get('password');
   if (!username || password === null) throw oauthError(400, 'invalid_request', 'The password grant needs username and password');
-  const user = ctx.store.users.get(username);
+  const user = ctx.world.users.get(username);
   const accountId = user?.accountIds[0];
-  if (!user || !accountId || !passwordMatches(ctx.store.seed, user.id, password)) {
+  if (!user || !accountId || !passwordMatches(ctx.world.seed, user.id, password)) {
     throw oauthError(400, 'invalid_grant', 'Invalid username or password');
   }
   const scopes = scopesFor('read_write');
@@ -120,14 +120,14 @@ export function tokenGrant(ctx: OAuthHost, form: URLSearchParams, secrets: Secre
   if (grantType === 'authorization_key') {
     const key = form.get('auth_key');
     if (!key) throw oauthError(400, 'invalid_authkey', 'Missing auth_key');
-    const grant = ctx.store.grants.find((g) => g.authKey === key);
+    const grant = ctx.world.grants.find((g) => g.authKey === key);
     if (!grant) throw oauthError(400, 'invalid_authkey', 'Invalid auth key (unknown, revoked or replaced by a newer one)');
     if (grant.clientId !== client.clientId) throw oauthError(401, 'unauthorized', 'Client not authorized to get tokens for this user');
     return tokenPair(ctx, grant, secrets);
   }
   const value = form.get('refresh_token');
   if (!value) throw oauthError(400, 'invalid_grant', 'Missing refresh_token');
-  const refresh = ctx.store.tokens.get(value);
+  const refresh = ctx.world.tokens.get(value);
   if (!refresh || refresh.kind !== 'refresh' || refresh.expiresAt <= now) {
     throw oauthError(400, 'invalid_grant', 'Invalid or expired refresh token');
   }

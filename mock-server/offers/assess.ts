@@ -10,7 +10,7 @@
 import { OFFER_ERRORS, VALIDATION_ERROR } from '../../src/contract/errors.js';
 import { ApiError } from '../kit/api-error.js';
 import type { VirtualClock } from '../kit/clock.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 import { issueOffers } from './book.js';
 import { priceOffers } from './pricing.js';
 import { CLIENT_REFERENCE_MAX, STATE_AMOUNT_LIMITS, STATES_NOT_SERVED } from './rules.js';
@@ -35,13 +35,13 @@ function partnerError(code: 'MKTPL-1001' | 'MKTPL-1004', detail: string): ApiErr
 const error = (code: string, detail: string): OfferError => ({ code, message: `${OFFER_ERRORS[code]!.message} ${detail}` });
 
 /** Checks identification: the partner code (401 when missing, unknown or expired) and client_reference_id (400 when not a string of at most 255). */
-export function checkIdentification(store: Store, body: Record<string, unknown>): Record<string, unknown> {
+export function checkIdentification(world: World, body: Record<string, unknown>): Record<string, unknown> {
   const ident = isObject(body.identification) ? body.identification : {};
   const code = ident.partner_source_code;
   if (code === undefined || code === null || (typeof code === 'string' && code.trim() === '')) {
     throw partnerError('MKTPL-1001', 'Send identification.partner_source_code.');
   }
-  const partner = typeof code === 'string' ? store.partnerCodes.get(code.trim()) : undefined;
+  const partner = typeof code === 'string' ? world.partnerCodes.get(code.trim()) : undefined;
   if (!partner) throw partnerError('MKTPL-1004', 'The code is not one this marketplace issued.');
   if (partner.expired) throw partnerError('MKTPL-1004', 'The code has expired.');
   const ref = ident.client_reference_id;
@@ -56,12 +56,12 @@ export function checkIdentification(store: Store, body: Record<string, unknown>)
     : { client_reference_id: ref, partner_source_code: partner.code };
 }
 
-function isExistingCustomer(store: Store, facts: ApplicantFacts): boolean {
+function isExistingCustomer(world: World, facts: ApplicantFacts): boolean {
   const dob = facts.dateOfBirth
     ? `${facts.dateOfBirth.y}-${String(facts.dateOfBirth.m).padStart(2, '0')}-${String(facts.dateOfBirth.d).padStart(2, '0')}`
     : undefined;
   const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
-  return store.existingBorrowers.some(
+  return world.existingBorrowers.some(
     (b) =>
       (facts.ssn !== undefined && facts.ssn === b.ssn)
       || (same(facts.firstName, b.firstName) && same(facts.lastName, b.lastName) && dob === b.dateOfBirth),
@@ -69,7 +69,7 @@ function isExistingCustomer(store: Store, facts: ApplicantFacts): boolean {
 }
 
 /** Every error the applicant data in `body` earns, in the documented order (empty when offers can be priced). */
-export function applicantErrors(store: Store, body: Record<string, unknown>, now: number): { errors: OfferError[]; facts: ApplicantFacts } {
+export function applicantErrors(world: World, body: Record<string, unknown>, now: number): { errors: OfferError[]; facts: ApplicantFacts } {
   const t = new Date(now);
   const { assertions, facts } = validateApplicant(body, { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() });
   const errors: OfferError[] = [];
@@ -82,26 +82,26 @@ export function applicantErrors(store: Store, body: Record<string, unknown>, now
   } else if (facts.state !== undefined && facts.amount !== undefined && facts.amount > (STATE_AMOUNT_LIMITS[facts.state] ?? Infinity)) {
     errors.push(error('MKTPL-1008', `The limit in ${facts.state} is ${STATE_AMOUNT_LIMITS[facts.state]}.`));
   }
-  if (isExistingCustomer(store, facts)) errors.push(error('MKTPL-100', 'The applicant already has an account; send them to sign in.'));
+  if (isExistingCustomer(world, facts)) errors.push(error('MKTPL-100', 'The applicant already has an account; send them to sign in.'));
   return { errors, facts };
 }
 
 /** What an offers request reads and changes (the mock's context is one): the world (its offer records) and the clock. */
 export interface OffersHost {
-  readonly store: Store;
+  readonly world: World;
   readonly clock: VirtualClock;
 }
 
 /** The whole answer to a parsed offers request body; `origin` is root_url for the offer links. */
 export function answerOffersRequest(ctx: OffersHost, body: unknown, origin: string): Record<string, unknown> {
   if (!isObject(body)) throw offersBadRequest('request body: must be a JSON object with the offer request objects');
-  const identification = checkIdentification(ctx.store, body);
+  const identification = checkIdentification(ctx.world, body);
   const now = ctx.clock.now();
-  const { errors, facts } = applicantErrors(ctx.store, body, now);
+  const { errors, facts } = applicantErrors(ctx.world, body, now);
   if (errors.length === 0) {
     const priced = priceOffers({ amount: facts.amount!, creditScore: facts.creditScore, annualIncome: facts.income! });
     if (priced.length > 0) {
-      const issued = issueOffers(ctx.store, origin, now, facts.firstName!, facts.amount!, priced);
+      const issued = issueOffers(ctx.world, origin, now, facts.firstName!, facts.amount!, priced);
       return { referral_code: issued.referral_code, offers_url: issued.offers_url, identification, offers: issued.offers, errors: [] };
     }
     errors.push(error('MKTPL-1009', 'No offer fits the credit score and income given.'));

@@ -1,10 +1,10 @@
 /**
- * Gives a priced set of offers its referral code, offer ids and URLs, and keeps it in the store so
- * the offer pages answer. Codes and ids come from store counters: deterministic for a given world,
+ * Gives a priced set of offers its referral code, offer ids and URLs, and keeps it in the world so
+ * the offer pages answer. Codes and ids come from the world's counters: deterministic for a given world,
  * unique per response.
  */
 import { createHash } from 'node:crypto';
-import type { Offer, OfferRecord, Store } from '../world/store.js';
+import type { Offer, OfferRecord, World } from '../world/world.js';
 import type { PricedOffer } from './pricing.js';
 
 /** Path of the page listing a response's offers (under root_url); an offer's page adds `/{id}`. */
@@ -31,21 +31,21 @@ export interface IssuedOffers {
 
 /** Numbers, links and stores `priced` for an applicant named `firstName`. */
 export function issueOffers(
-  store: Store,
+  world: World,
   origin: string,
   now: number,
   firstName: string,
   requestedAmount: number,
   priced: PricedOffer[],
 ): IssuedOffers {
-  const code = referralCode(store.seed, store.offerCounters.response++);
+  const code = referralCode(world.seed, world.offerCounters.response++);
   const offersUrl = offersPageUrl(origin, code);
   const offers: Offer[] = priced.map((p) => {
-    const id = store.offerCounters.offer++;
+    const id = world.offerCounters.offer++;
     return { id, ...p, offer_url: `${offersUrl}/${id}` };
   });
   const record: OfferRecord = { referralCode: code, createdAt: now, firstName, requestedAmount, offers };
-  store.offerRecords.set(code, record);
-  if (store.offerRecords.size > MAX_RECORDS) store.offerRecords.delete(store.offerRecords.keys().next().value!);
+  world.offerRecords.set(code, record);
+  if (world.offerRecords.size > MAX_RECORDS) world.offerRecords.delete(world.offerRecords.keys().next().value!);
   return { referral_code: code, offers_url: offersUrl, offers };
 }

@@ -1,5 +1,5 @@
 /** The small HTML pages behind offers_url and each offer_url, so the links in a response work. */
-import type { Offer, OfferRecord } from '../world/store.js';
+import type { Offer, OfferRecord } from '../world/world.js';
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -10,7 +10,7 @@
  * apr = 12 × the monthly rate at which that payment repays the amount received, 4 decimals.
  * An offer is made only when its payment is at most 35% of gross monthly income.
  */
-import type { Offer } from '../world/store.js';
+import type { Offer } from '../world/world.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import { CREDIT_SCORES, DEFAULT_CREDIT_SCORE, MAX_PAYMENT_TO_INCOME, OFFER_TERMS } from './rules.js';
 

@@ -27,12 +27,12 @@ type Apply<K extends OperationKind> = (host: OperationHost, op: OperationOf<K>, 
 /** Every kind's apply (a kind missing here is a compile error). */
 const APPLY: { readonly [K in OperationKind]: Apply<K> } = {
   order: (host, op) => {
-    const account = host.store.accounts.get(op.account);
+    const account = host.world.accounts.get(op.account);
     if (!account) throw new Error(`no account ${op.account}`);
     const now = host.clock.now();
-    return submitOrder(host.store, account, op.body, now, now + op.delayMs, host.engine.numbering);
+    return submitOrder(host.world, account, op.body, now, now + op.delayMs, host.engine.numbering);
   },
-  process: (host) => processQueued(host.store, host.clock.now()),
+  process: (host) => processQueued(host.world, host.clock.now()),
   listing: (host, op) => changeListing(host, op.listing, op.action),
   // The operation's own sync may have just written messages: the context lets their readers (webhooks) see them before they go.
   'outbox-clear': (host) => host.clearOutbox(),
@@ -52,7 +52,7 @@ export function applyOperation<O extends Operation>(host: OperationHost, op: O, 
 function changeListing(host: OperationHost, number: number, action: string): ListingChange {
   const status = action === 'withdraw' ? LISTING_STATUS.WITHDRAWN : action === 'cancel' ? LISTING_STATUS.CANCELLED : null;
   if (status === null) throw validationError('action', `must be withdraw or cancel, got '${action}'`);
-  const l = host.store.listingByNumber.get(number);
+  const l = host.world.listingByNumber.get(number);
   if (!l) throw new ApiError(404, { code: 'NOT_FOUND', message: `No listing ${String(number)}` });
   const allowed = action === 'withdraw' ? [LISTING_STATUS.ACTIVE] : [LISTING_STATUS.ACTIVE, LISTING_STATUS.PENDING];
   if (!(allowed as number[]).includes(l.listing_status)) {
@@ -61,6 +61,6 @@ function changeListing(host: OperationHost, number: number, action: string): Lis
       message: `Listing ${l.listing_number} is ${l.listing_status_reason}; cannot ${action} it`,
     });
   }
-  endListing(host.store, l, status, host.clock.now());
+  endListing(host.world, l, status, host.clock.now());
   return { listing_number: l.listing_number, listing_status: l.listing_status, listing_status_reason: l.listing_status_reason };
 }

@@ -10,7 +10,7 @@ import type { Durability } from '../durability/durability.js';
 import type { OAuthHost } from '../oauth/clients.js';
 import type { TokenResponse } from '../oauth/grants.js';
 import type { OffersHost } from '../offers/assess.js';
-import type { Grant, Listing, Order } from '../world/store.js';
+import type { Grant, Listing, Order } from '../world/world.js';
 
 /** An operation on the world. */
 export type Operation =

@@ -29,7 +29,7 @@ const TOKEN_PATH = /\/oauth\/token$/i;
 const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
 /**
  * Long base64url runs mixing upper and lower case: random credentials, issued or not (an expired token
- * is no longer in the store). 32 random base64url characters lack one of the cases once in ~10^7.
+ * is no longer in the world). 32 random base64url characters lack one of the cases once in ~10^7.
  */
 const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
 
@@ -40,7 +40,7 @@ const RANDOM_CREDENTIAL = /^(?=.*[A-Z])(?=.*[a-z])[A-Za-z0-9_-]{24,}$/;
 export interface RequestLogHost {
   /** The virtual clock's time (ms); a server without one gives the real time. */
   virtualNow(): number;
-  /** The live tokens by value: a mock's store (replaced on reset, so read each time), or what a proxy saw issued. */
+  /** The live tokens by value: a mock's world (replaced on reset, so read each time), or what a proxy saw issued. */
   readonly tokens: ReadonlyMap<string, { kind: string; accountId: string | null }>;
   /** Writes the few secrets known now (client secrets, auth keys, passwords) into `few` from index `from`; returns the new count. */
   gatherFew(few: string[], from: number): number;

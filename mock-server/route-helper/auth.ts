@@ -18,7 +18,7 @@ export interface Caller {
 }
 
 /**
- * Authenticates `request`: the token must be an access token the store issued, live on the mock's
+ * Authenticates `request`: the token must be an access token the world issued, live on the mock's
  * clock, and carry one of `scope` when named (a read/write grant holds write_invest_order, a
  * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
  * insufficient_scope when the grant does not allow the call.
@@ -28,10 +28,10 @@ export function authenticate(ctx: MockContext, request: { headers: HeaderSource 
   if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
   const m = /^bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
-  const token = ctx.store.tokens.get(m[1]!);
+  const token = ctx.world.tokens.get(m[1]!);
   if (!token || token.kind !== 'access') throw invalidToken('Access token invalid');
   if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
-  const account = ctx.store.accounts.get(token.accountId);
+  const account = ctx.world.accounts.get(token.accountId);
   if (!account) throw invalidToken('Access token invalid');
   const anyOf = typeof scope === 'string' ? [scope] : (scope ?? []);
   if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {

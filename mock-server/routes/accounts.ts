@@ -9,7 +9,7 @@ export function accountsHandlers(ctx: MockContext) {
     http.get(
       '*/v1/accounts/platform',
       authedRoute(ctx, 'read_platform_account', ({ caller, zone }) =>
-        accountView(ctx.store, ctx.store.accounts.get(caller.accountId)!, ctx.clock.now(), zone),
+        accountView(ctx.world, ctx.world.accounts.get(caller.accountId)!, ctx.clock.now(), zone),
       ),
     ),
   ];

@@ -22,7 +22,7 @@ const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset'
 
 /** Counts, balances, special listings and the invariant check: what a test or a curious user wants to see. */
 export function stateSummary(ctx: MockContext): Record<string, unknown> {
-  const s = ctx.store;
+  const s = ctx.world;
   const listingsByStatus: Record<string, number> = {};
   for (const l of s.listings) listingsByStatus[l.listing_status] = (listingsByStatus[l.listing_status] ?? 0) + 1;
   const balances = allBalances(s);

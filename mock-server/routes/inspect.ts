@@ -8,7 +8,7 @@ import { INSPECT_PAGE, type OutboxMessage } from '../../src/contract/mock-inspec
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import type { RequestLog } from '../request-log/request-log.js';
-import type { Message } from '../world/store.js';
+import type { Message } from '../world/world.js';
 import { http, listEnvelope, paged, route } from '../route-helper/route.js';
 
 /** `since`: a whole number 0 or more, or absent. */
@@ -67,7 +67,7 @@ export function inspectHandlers(ctx: MockContext, requestLog: RequestLog) {
           const to = url.searchParams.get('to')?.trim().toLowerCase();
           const orderId = url.searchParams.get('order_id')?.trim().toLowerCase();
           const newestFirst: Message[] = [];
-          const messages = ctx.store.outbox.messages;
+          const messages = ctx.world.outbox.messages;
           for (let i = messages.length - 1; i >= 0; i--) {
             const m = messages[i]!;
             if ((to === undefined || m.to.toLowerCase() === to) && (orderId === undefined || m.order_id === orderId)) newestFirst.push(m);

@@ -66,23 +66,23 @@ export function listingsSearch(ctx: MockContext): Route {
   return authedRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
     const query = parse(url, zone);
-    const store = ctx.store;
-    const participation = keptParticipation(store, ctx.engine.version, caller.accountId);
+    const world = ctx.world;
+    const participation = keptParticipation(world, ctx.engine.version, caller.accountId);
     // A page asked again of an unchanged world (a client polling a search) is written as one kept buffer, kept by the world
     // (it goes with it): a page of its rows' kept bytes was ~28 chunks, whose writev was half the mock's CPU on the 25-row page under load.
-    const pages = store.index.keptPages;
+    const pages = world.index.keptPages;
     const kept = pages.get(query);
     if (
       kept
       && kept.version === ctx.engine.version
-      && kept.listings === store.index.listingsVersion
+      && kept.listings === world.index.listingsVersion
       && kept.participation === participation
     ) {
       return new JsonPage([kept.bytes]);
     }
-    const { page, total } = runListingQuery(store, query, participation);
+    const { page, total } = runListingQuery(world, query, participation);
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
-    const answer = new JsonPage(listingPage(store, page, view, total));
+    const answer = new JsonPage(listingPage(world, page, view, total));
     // Only a query this route keeps parsed can be asked again as the same object (a long one is parsed afresh each time).
     if (answer.size <= KEPT_PAGE_BYTES && queries.get(queryKey(url.search, zone)) === query) {
       if (pages.size >= KEPT_QUERIES) pages.clear();
@@ -91,8 +91,8 @@ export function listingsSearch(ctx: MockContext): Route {
       const version = ctx.engine.version;
       pages.set(query, {
         version,
-        listings: store.index.listingsVersion,
-        participation: keptParticipation(store, version, caller.accountId),
+        listings: world.index.listingsVersion,
+        participation: keptParticipation(world, version, caller.accountId),
         bytes: answer.body(),
       });
     }

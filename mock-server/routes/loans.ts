@@ -5,12 +5,12 @@ import type { MockContext } from '../context.js';
 import { loanView, originationDate } from '../views/views.js';
 import { keptOrder } from '../views/kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
-import { notesOf } from '../world/store-index.js';
+import { notesOf } from '../world/world-index.js';
 import { authedRoute, http, paged } from '../route-helper/route.js';
 
 /** The loans `accountId` holds notes in. */
 function heldLoans(ctx: MockContext, accountId: string): Set<number> {
-  return new Set(notesOf(ctx.store, accountId).map((n) => n.loanNumber));
+  return new Set(notesOf(ctx.world, accountId).map((n) => n.loanNumber));
 }
 
 /** The loans handlers. */
@@ -25,11 +25,11 @@ export function loansHandlers(ctx: MockContext) {
           const asked = page(); // paging is checked before sorting
           const sort = parseSortBy(url.searchParams.get('sort_by'), LOAN_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
           const now = ctx.clock.now();
-          const view = (n: number) => loanView(ctx.store, ctx.store.loans.get(n)!, now, zone);
+          const view = (n: number) => loanView(ctx.world, ctx.world.loans.get(n)!, now, zone);
           // Ordered by the sort's fields alone (the origination and the number without a view); only the page's loans are viewed.
           const value = (n: number, field: string): unknown => {
             if (field === 'loan_number') return n;
-            if (field === 'origination_date') return originationDate(ctx.store.loans.get(n)!, zone);
+            if (field === 'origination_date') return originationDate(ctx.world.loans.get(n)!, zone);
             return view(n)[field];
           };
           const held = heldLoans(ctx, caller.accountId);
@@ -51,10 +51,10 @@ export function loansHandlers(ctx: MockContext) {
         const text = String(params.loanId);
         if (!/^\d{1,15}$/.test(text)) throw validationError('loan_id', `must be a loan number, got '${text}'`);
         const n = Number(text);
-        if (!heldLoans(ctx, caller.accountId).has(n) || !ctx.store.loans.has(n)) {
+        if (!heldLoans(ctx, caller.accountId).has(n) || !ctx.world.loans.has(n)) {
           throw new ApiError(404, { code: 'NOT_FOUND', message: `No loan ${n} among the loans you hold notes in` });
         }
-        return loanView(ctx.store, ctx.store.loans.get(n)!, ctx.clock.now(), zone);
+        return loanView(ctx.world, ctx.world.loans.get(n)!, ctx.clock.now(), zone);
       }),
     ),
   ];

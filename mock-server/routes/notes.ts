@@ -6,7 +6,7 @@ import type { MockContext } from '../context.js';
 import { noteFieldReader, noteViews } from '../views/note-view.js';
 import { keptOrder } from '../views/kept-orders.js';
 import { orderBy, parseSortBy } from '../search/query-params.js';
-import { notesOf, notesOfLoan } from '../world/store-index.js';
+import { notesOf, notesOfLoan } from '../world/world-index.js';
 import { authedRoute, http, listEnvelope, pageItems } from '../route-helper/route.js';
 
 /** A list may be sorted by any note field (each has one value). */
@@ -24,12 +24,12 @@ export function notesHandlers(ctx: MockContext) {
           const asked = page(); // paging is checked before sorting
           const sort = parseSortBy(url.searchParams.get('sort_by'), NOTE_SORT_FIELDS, [{ field: 'origination_date', desc: true }]);
           const now = ctx.clock.now();
-          const held = notesOf(ctx.store, caller.accountId);
+          const held = notesOf(ctx.world, caller.accountId);
           // Ordered by the sort's fields alone, newest note first where it leaves them tied; only the page's notes are viewed.
           const notes = keptOrder(ctx, { list: 'notes', accountId: caller.accountId, sort, zone, count: held.length }, () =>
-            orderBy([...held].reverse(), sort, noteFieldReader(ctx.store, now, zone)),
+            orderBy([...held].reverse(), sort, noteFieldReader(ctx.world, now, zone)),
           );
-          return listEnvelope(noteViews(ctx.store, pageItems(notes, asked), now, zone), notes.length);
+          return listEnvelope(noteViews(ctx.world, pageItems(notes, asked), now, zone), notes.length);
         },
         { list: PAGINATION.notes },
       ),
@@ -44,9 +44,9 @@ export function notesHandlers(ctx: MockContext) {
             'loan_note_id',
             `must be a note id such as 500123-900456 (loan number, dash, note number), got '${text.slice(0, 40)}'`,
           );
-        const note = notesOfLoan(ctx.store, Number(id[1])).find((n) => n.note_number === text && n.accountId === caller.accountId);
+        const note = notesOfLoan(ctx.world, Number(id[1])).find((n) => n.note_number === text && n.accountId === caller.accountId);
         if (!note) throw new ApiError(404, { code: 'NOT_FOUND', message: `No note ${text} among your notes` });
-        return noteViews(ctx.store, [note], ctx.clock.now(), zone)[0]!;
+        return noteViews(ctx.world, [note], ctx.clock.now(), zone)[0]!;
       }),
     ),
   ];

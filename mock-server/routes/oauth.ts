@@ -9,7 +9,7 @@ import { findClient, optionClients } from '../oauth/clients.js';
 import { consentPage, errorPage } from '../oauth/consent-page.js';
 import { findGrant, oauthError, scopesFor, type Access } from '../oauth/grants.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import type { OAuthClient } from '../world/store.js';
+import type { OAuthClient } from '../world/world.js';
 import { http, route, type RequestHead } from '../route-helper/route.js';
 
 /** The session cookie that stands for "this browser is signed in as this account". */
@@ -69,9 +69,9 @@ function sessionAccount(request: RequestHead): string | undefined {
 function autoApproveAccount(ctx: MockContext): string | undefined {
   const userId = ctx.options.autoApprove?.[0];
   if (!userId) return undefined;
-  const user = ctx.store.users.get(userId);
+  const user = ctx.world.users.get(userId);
   if (!user || user.accountIds.length === 0) {
-    throw new MockSetupError(`--auto-approve: no investor user '${userId}' (seeded: ${[...ctx.store.users.keys()].join(', ')})`);
+    throw new MockSetupError(`--auto-approve: no investor user '${userId}' (seeded: ${[...ctx.world.users.keys()].join(', ')})`);
   }
   return user.accountIds[0];
 }
@@ -93,10 +93,10 @@ export function oauthHandlers(ctx: MockContext) {
           if (auto) return approveAndRedirect(ctx, client, auto, scopesFor('read_write'), state);
           const remembered = sessionAccount(request);
           const grant = remembered ? findGrant(ctx, client.clientId, remembered) : undefined;
-          if (grant && ctx.store.accounts.has(grant.accountId))
+          if (grant && ctx.world.accounts.has(grant.accountId))
             return approveAndRedirect(ctx, client, grant.accountId, grant.scopes, state);
-          const users = [...ctx.store.users.values()];
-          return html(200, consentPage({ client, state, users, accounts: ctx.store.accounts, action: url.pathname }));
+          const users = [...ctx.world.users.values()];
+          return html(200, consentPage({ client, state, users, accounts: ctx.world.accounts, action: url.pathname }));
         },
         { browser: htmlError, writes: true },
       ),
@@ -113,7 +113,7 @@ export function oauthHandlers(ctx: MockContext) {
           if (decision === 'cancel') return redirectBack(client, { error_code: 'userCancellation', state });
           if (decision !== 'allow') throw oauthError(400, 'invalid_request', 'decision must be allow or cancel');
           const accountId = form.get('account') ?? '';
-          if (!ctx.store.accounts.has(accountId)) throw oauthError(400, 'invalid_request', `Unknown investor account '${accountId}'`);
+          if (!ctx.world.accounts.has(accountId)) throw oauthError(400, 'invalid_request', `Unknown investor account '${accountId}'`);
           const access = form.get('access') ?? 'read_write';
           if (access !== 'read_write' && access !== 'read_only')
             throw oauthError(400, 'invalid_request', 'access must be read_write or read_only');

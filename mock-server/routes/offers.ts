@@ -33,14 +33,14 @@ export function offersHandlers(ctx: MockContext) {
     http.get(
       `*${OFFER_PAGES_PATH}/:code`,
       route(ctx, ({ params }) => {
-        const record = ctx.store.offerRecords.get(String(params.code));
+        const record = ctx.world.offerRecords.get(String(params.code));
         return record ? offersPage(record) : notFoundPage(`Referral code ${String(params.code)}`);
       }),
     ),
     http.get(
       `*${OFFER_PAGES_PATH}/:code/:offerId`,
       route(ctx, ({ params }) => {
-        const record = ctx.store.offerRecords.get(String(params.code));
+        const record = ctx.world.offerRecords.get(String(params.code));
         const offer = record?.offers.find((o) => String(o.id) === params.offerId);
         return record && offer ? offerPage(record, offer) : notFoundPage(`Offer ${String(params.offerId)} of ${String(params.code)}`);
       }),

@@ -8,8 +8,8 @@ import type { MockContext } from '../context.js';
 import { orderError } from '../engine/validate-order.js';
 import { createdOrderView, orderListingView, orderView } from '../views/views.js';
 import { parseSortBy, sortBy } from '../search/query-params.js';
-import { ordersOf } from '../world/store-index.js';
-import type { Order } from '../world/store.js';
+import { ordersOf } from '../world/world-index.js';
+import type { Order } from '../world/world.js';
 import { authedRoute, http, paged, type Route } from '../route-helper/route.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,7 +18,7 @@ const READ_SCOPES = ['read_invest_order', 'write_invest_order'] as const;
 /** The caller's order `id`: ORD0002 when it is not a UUID, ORD0001 when unknown or someone else's. */
 function findOrder(ctx: MockContext, accountId: string, id: string): Order {
   if (!UUID_RE.test(id)) throw orderError('ORD0002', `'${id}' is not an order id.`);
-  const order = ctx.store.orders.get(id.toLowerCase());
+  const order = ctx.world.orders.get(id.toLowerCase());
   if (!order || order.accountId !== accountId) throw orderError('ORD0001', `No order ${id}.`);
   return order;
 }
@@ -41,7 +41,7 @@ export function orderSubmit(ctx: MockContext): Route {
         body: await request.text(),
         delayMs: ctx.engine.processDelayMs,
       });
-      return createdOrderView(ctx.store, order, zone);
+      return createdOrderView(ctx.world, order, zone);
     },
     { json: true, sync: false },
   );
@@ -57,14 +57,14 @@ export function ordersHandlers(ctx: MockContext) {
       authedRoute(
         ctx,
         READ_SCOPES,
-        ({ caller, zone, page }) => paged(ordersOf(ctx.store, caller.accountId), page(), (o) => orderView(ctx.store, o, zone)),
+        ({ caller, zone, page }) => paged(ordersOf(ctx.world, caller.accountId), page(), (o) => orderView(ctx.world, o, zone)),
         { list: PAGINATION.orders },
       ),
     ),
     http.get(
       '*/v1/orders/:orderId',
       authedRoute(ctx, READ_SCOPES, ({ caller, params, zone }) =>
-        orderView(ctx.store, findOrder(ctx, caller.accountId, String(params.orderId)), zone),
+        orderView(ctx.world, findOrder(ctx, caller.accountId, String(params.orderId)), zone),
       ),
     ),
     http.get(
@@ -80,7 +80,7 @@ export function ordersHandlers(ctx: MockContext) {
           if (status !== null && !(BID_STATUSES as readonly string[]).includes(status.trim().toUpperCase())) {
             throw validationError('status', `must be one of ${BID_STATUSES.join(', ')}, got '${status}'`);
           }
-          let items = order.bids.map((b) => orderListingView(ctx.store, order, b, zone));
+          let items = order.bids.map((b) => orderListingView(ctx.world, order, b, zone));
           if (status !== null) items = items.filter((i) => i.status === status.trim().toUpperCase());
           return sortBy(items, sort, (i, f) => (f === 'listing_number' ? Number(i[f]) : i[f]));
         },

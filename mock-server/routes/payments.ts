@@ -53,13 +53,13 @@ export function paymentsHandlers(ctx: MockContext) {
           const from = since(url.searchParams, zone);
           const rows: PaymentRow[] = [];
           for (const n of numbers) {
-            const loan = ctx.store.loans.get(n);
+            const loan = ctx.world.loans.get(n);
             // A loan the caller holds no note in (or no loan at all) has no rows for it: not an error.
             if (!loan) continue;
-            for (const row of paymentRows(ctx.store, loan, caller.accountId)) if (from === null || row.payment.at >= from) rows.push(row);
+            for (const row of paymentRows(ctx.world, loan, caller.accountId)) if (from === null || row.payment.at >= from) rows.push(row);
           }
           rows.sort(newestFirst);
-          return paged(rows, asked, (row) => paymentAnswer(ctx.store, row, zone));
+          return paged(rows, asked, (row) => paymentAnswer(ctx.world, row, zone));
         },
         { list: PAGINATION.payments },
       ),

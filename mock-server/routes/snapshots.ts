@@ -61,7 +61,7 @@ export function snapshotHandlers(ctx: MockContext) {
             throw validationError('replace', `must be true or false, got ${JSON.stringify(body.replace)}`);
           const { text, now, listings } = await ctx.engine.afterMove(() => {
             ctx.engine.settle();
-            return { text: serializeState(ctx.store, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.store.listings.length };
+            return { text: serializeState(ctx.world, ctx.clock.now()), now: ctx.clock.now(), listings: ctx.world.listings.length };
           });
           const saved = await ctx.snapshots.save(name, text, now, listings, body.replace === true);
           if (saved === EXISTS)
@@ -115,7 +115,7 @@ export function snapshotHandlers(ctx: MockContext) {
             loaded: name,
             saved_now: formatDateTime(savedAt),
             now: formatDateTime(ctx.clock.now()),
-            listings: ctx.store.listings.length,
+            listings: ctx.world.listings.length,
           };
         },
         { sync: true },

@@ -6,21 +6,21 @@
  * market step), the listings' version (moved by every change of a listing, which funding a bid or
  * originating a loan is), and the caller's count of notes and orders.
  */
-import { notesOf, ordersOf, participationOf } from '../world/store-index.js';
-import type { Store } from '../world/store.js';
+import { notesOf, ordersOf, participationOf } from '../world/world-index.js';
+import type { World } from '../world/world.js';
 
 /** Callers kept per world; more are dropped oldest first. */
 const KEPT_CALLERS = 16;
 
-/** `participationOf(store, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
-export function keptParticipation(store: Store, worldVersion: number, accountId: string): ReadonlyMap<number, number> {
-  const key = `${worldVersion}|${store.index.listingsVersion}|${notesOf(store, accountId).length}|${ordersOf(store, accountId).length}`;
-  const callers = store.index.participation;
+/** `participationOf(world, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
+export function keptParticipation(world: World, worldVersion: number, accountId: string): ReadonlyMap<number, number> {
+  const key = `${worldVersion}|${world.index.listingsVersion}|${notesOf(world, accountId).length}|${ordersOf(world, accountId).length}`;
+  const callers = world.index.participation;
   const entry = callers.get(accountId);
   if (entry?.key === key) return entry.participation;
   callers.delete(accountId);
   if (callers.size >= KEPT_CALLERS) callers.delete(callers.keys().next().value!);
-  const participation = participationOf(store, accountId);
+  const participation = participationOf(world, accountId);
   callers.set(accountId, { key, participation });
   return participation;
 }

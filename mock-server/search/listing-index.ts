@@ -2,18 +2,18 @@
  * Indexes over the listings, so a search costs in proportion to its answer rather than to the world:
  * a bitset per value of each multivalue and boolean filter field (built on first use), live bitsets
  * per listing status and of originated listings, and listing number → position. Positions are indexes
- * into `store.listings`, which only grows, so the default order (store order) is bit order.
+ * into `world.listings`, which only grows, so the default order (the world's order) is bit order.
  *
- * Filter fields indexed by value never change once a listing is in the store; fields that do change
+ * Filter fields indexed by value never change once a listing is in the world; fields that do change
  * (funding, verification, dates of origination) are tested on the candidates instead. Status and
  * origination change only through `setStatus`/`originate` (engine/lifecycle.ts), which call
  * `reindexListing`; every other change to a listing calls `touchListing`, so neither a cached answer
- * (`store.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
+ * (`world.index.listingsVersion`) nor the listing's kept view text (listing-json.ts) is served after it moved.
  */
 import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
 import type { ListingIndex } from '../world/derived.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 
 type Getter = (l: Listing) => unknown;
 
@@ -57,10 +57,10 @@ function valueMap(index: ListingIndex, field: string, listings: readonly Listing
   return map;
 }
 
-/** The store's listing index, built or caught up with listings added since the last search. */
-export function listingIndex(store: Store): ListingIndex {
-  const index = (store.index.listings ??= emptyListingIndex());
-  const all = store.listings;
+/** The world's listing index, built or caught up with listings added since the last search. */
+export function listingIndex(world: World): ListingIndex {
+  const index = (world.index.listings ??= emptyListingIndex());
+  const all = world.listings;
   if (index.size === all.length) return index;
   if (index.size === 0 && all.length > 0) index.base = all[0]!.listing_number;
   for (let i = index.size; i < all.length; i++) {
@@ -72,7 +72,7 @@ export function listingIndex(store: Store): ListingIndex {
     for (const [field, map] of index.byValue) addTo(map, raw[field], i);
   }
   index.size = all.length;
-  store.index.listingsVersion++;
+  world.index.listingsVersion++;
   return index;
 }
 
@@ -84,8 +84,8 @@ export function positionOf(index: ListingIndex, listings: readonly Listing[], nu
 }
 
 /** Positions holding `values` of a static filter field (built on first use). */
-export function positionsWith(store: Store, field: string, values: readonly unknown[]): Bits[] {
-  const map = valueMap(listingIndex(store), field, store.listings);
+export function positionsWith(world: World, field: string, values: readonly unknown[]): Bits[] {
+  const map = valueMap(listingIndex(world), field, world.listings);
   return values.map((v) => map.get(v)).filter((b): b is Bits => b !== undefined);
 }
 
@@ -93,10 +93,10 @@ export function positionsWith(store: Store, field: string, values: readonly unkn
  * Called after a listing's status changed (its loan number with it): moves it from the set of `was`, the
  * status it had (a listing is in the set of its status only), to its status's.
  */
-export function reindexListing(store: Store, l: Listing, was: number): void {
-  touchListing(store, l);
-  const index = store.index.listings;
-  const pos = index ? positionOf(index, store.listings, l.listing_number) : undefined;
+export function reindexListing(world: World, l: Listing, was: number): void {
+  touchListing(world, l);
+  const index = world.index.listings;
+  const pos = index ? positionOf(index, world.listings, l.listing_number) : undefined;
   if (!index || pos === undefined) return; // not indexed yet: the catch-up reads its current values
   const status = l.listing_status;
   if (was !== status) index.byStatus.get(was)?.clear(pos);
@@ -106,7 +106,7 @@ export function reindexListing(store: Store, l: Listing, was: number): void {
 }
 
 /** Called after any change to a listing's fields (funding, verification, status): kept answers and its kept views are stale. */
-export function touchListing(store: Store, l: Listing): void {
-  store.index.listingsVersion++;
-  forgetListingJson(store, l);
+export function touchListing(world: World, l: Listing): void {
+  world.index.listingsVersion++;
+  forgetListingJson(world, l);
 }

@@ -14,7 +14,7 @@
  */
 import { listingView, type ViewOptions } from './listing-view.js';
 import type { Fragments } from '../world/derived.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 import { rowOf } from '../world/listing-table.js';
 
 /** Rows kept per kind of request (about 3 KB each), oldest dropped first. */
@@ -27,8 +27,8 @@ const MARK_TEXT = JSON.stringify(MARK);
 const NONE: ReadonlyMap<number, number> = new Map();
 const PAGE_HEAD = Buffer.from('{"result":[');
 
-function kindOf(store: Store, o: ViewOptions): Map<number, Fragments> {
-  const cache = store.index.listingTexts;
+function kindOf(world: World, o: ViewOptions): Map<number, Fragments> {
+  const cache = world.index.listingTexts;
   const key = `${o.zone ?? ''}|${o.bureaus.bureau1 ? 1 : 0}${o.bureaus.bureau2 ? 1 : 0}${o.showLoanFields ? 1 : 0}`;
   let rows = cache.get(key);
   if (!rows) {
@@ -50,21 +50,21 @@ function splitAtParticipation(l: Listing, o: ViewOptions): readonly [Buffer, Buf
 }
 
 /** The listing's kept fragments in `rows` (its kind of request's, by the listing's row), made if they are not kept. */
-function fragmentsOf(store: Store, rows: Map<number, Fragments>, l: Listing, o: ViewOptions): Fragments {
+function fragmentsOf(world: World, rows: Map<number, Fragments>, l: Listing, o: ViewOptions): Fragments {
   const r = rowOf(l);
   let f = rows.get(r);
   if (!f) {
     if (rows.size >= ROWS_PER_KIND) rows.delete(rows.keys().next().value!);
     f = { uninvested: rowBytes(JSON.stringify(listingView(l, { ...o, participation: NONE }))) };
     rows.set(r, f);
-    markKept(store, r);
+    markKept(world, r);
   }
   return f;
 }
 
 /** Notes that row `r` has bytes kept (a row dropped for room stays noted: forgetting it then only looks in vain). */
-function markKept(store: Store, r: number): void {
-  const index = store.index;
+function markKept(world: World, r: number): void {
+  const index = world.index;
   if (r >= index.textRows.length) {
     const grown = new Uint8Array(Math.max(2 * index.textRows.length, r + 1024));
     grown.set(index.textRows);
@@ -74,8 +74,8 @@ function markKept(store: Store, r: number): void {
 }
 
 /** Pushes `,` + `JSON.stringify(listingView(l, o))` onto `out`, in one to three chunks of kept bytes. */
-function pushRow(out: Buffer[], store: Store, rows: Map<number, Fragments>, l: Listing, o: ViewOptions): void {
-  const f = fragmentsOf(store, rows, l, o);
+function pushRow(out: Buffer[], world: World, rows: Map<number, Fragments>, l: Listing, o: ViewOptions): void {
+  const f = fragmentsOf(world, rows, l, o);
   const amount = o.participation.get(l.listing_number) ?? 0;
   if (amount === 0) return void out.push(f.uninvested);
   if (f.invested === undefined) f.invested = splitAtParticipation(l, o);
@@ -87,10 +87,10 @@ function pushRow(out: Buffer[], store: Store, rows: Map<number, Fragments>, l: L
  * `JSON.stringify(listEnvelope(rows.map(listingView), total))` as UTF-8 chunks, each row's from its
  * listing's kept bytes: written to the socket one after the other (corked), they are that text's bytes.
  */
-export function listingPage(store: Store, rows: readonly Listing[], o: ViewOptions, total: number): Buffer[] {
+export function listingPage(world: World, rows: readonly Listing[], o: ViewOptions, total: number): Buffer[] {
   const out: Buffer[] = [PAGE_HEAD];
-  const kept = kindOf(store, o);
-  for (const l of rows) pushRow(out, store, kept, l, o);
+  const kept = kindOf(world, o);
+  for (const l of rows) pushRow(out, world, kept, l, o);
   // The first row is written past the comma that would join it to a row before.
   if (rows.length > 0) out[1] = out[1]!.subarray(1);
   out.push(Buffer.from(`],"result_count":${rows.length},"total_count":${total}}`));
@@ -98,8 +98,8 @@ export function listingPage(store: Store, rows: readonly Listing[], o: ViewOptio
 }
 
 /** Whether `l` has bytes kept for any kind of request (for tests of `forgetListingJson`). */
-export function hasKeptBytes(store: Store, l: Listing): boolean {
-  for (const rows of store.index.listingTexts.values()) if (rows.has(rowOf(l))) return true;
+export function hasKeptBytes(world: World, l: Listing): boolean {
+  for (const rows of world.index.listingTexts.values()) if (rows.has(rowOf(l))) return true;
   return false;
 }
 
@@ -108,8 +108,8 @@ export function hasKeptBytes(store: Store, l: Listing): boolean {
  * number (by the listing object, each delete hashed an object that was never a key: a tenth of the
  * engine's own work in a clock move on a mock that had served pages), and looked up only for a row noted as kept.
  */
-export function forgetListingJson(store: Store, l: Listing): void {
-  const index = store.index;
+export function forgetListingJson(world: World, l: Listing): void {
+  const index = world.index;
   const r = rowOf(l);
   // Most changes are to listings whose bytes no one keeps (a clock move changes ~300,000 at 100,000 listings, ~20,000 rows are kept at most).
   if (index.textRows[r] !== 1) return;

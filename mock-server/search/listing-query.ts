@@ -11,7 +11,7 @@
 import { LISTING_STATUS, PAGINATION } from '../../src/contract/enums.js';
 import { readListingSearch, type ListingSearch, type RangeFilter, type SortClause } from '../../src/contract/listing-query.js';
 import { asValidation, parsePage, sortBy } from './query-params.js';
-import type { Listing } from '../world/store.js';
+import type { Listing } from '../world/world.js';
 
 type Predicate = (l: Listing) => boolean;
 

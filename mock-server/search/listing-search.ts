@@ -12,7 +12,7 @@ import { orderBy } from './query-params.js';
 import { keyArrays, radixOrder } from '../kit/radix-order.js';
 import type { SortClause } from '../../src/contract/listing-query.js';
 import type { ListingIndex, QueryCacheEntry } from '../world/derived.js';
-import type { Listing, Store } from '../world/store.js';
+import type { Listing, World } from '../world/world.js';
 
 /** How many searches' matches are kept (a few clients paging at once). */
 const CACHE_ENTRIES = 4;
@@ -34,14 +34,14 @@ function union(bits: readonly (Bits | undefined)[], n: number): Uint32Array {
 }
 
 /** The candidates as a word array: the pool ANDed with every filter the indexes can answer. */
-function candidates(store: Store, index: ListingIndex, q: ListingQuery, participation: ReadonlyMap<number, number>): Uint32Array {
+function candidates(world: World, index: ListingIndex, q: ListingQuery, participation: ReadonlyMap<number, number>): Uint32Array {
   const n = (index.size + 31) >>> 5;
   const s = q.search;
   const pool = q.biddable ? index.byStatus.get(LISTING_STATUS.ACTIVE) : index.originated;
   const cand = pool ? copyWords(pool, n) : new Uint32Array(n);
-  andInto(cand, union(positionsWith(store, 'investment_typeid', [q.wholeLoan ? 2 : 1]), n));
-  if (q.excludeCoBorrower) andNotInto(cand, union(positionsWith(store, 'co_borrower_application', [true]), n));
-  for (const { field, value } of s.booleans) andInto(cand, union(positionsWith(store, field, [value]), n));
+  andInto(cand, union(positionsWith(world, 'investment_typeid', [q.wholeLoan ? 2 : 1]), n));
+  if (q.excludeCoBorrower) andNotInto(cand, union(positionsWith(world, 'co_borrower_application', [true]), n));
+  for (const { field, value } of s.booleans) andInto(cand, union(positionsWith(world, field, [value]), n));
   for (const { field, type, values } of s.multivalues) {
     const wanted = type === 'integer' ? values.map(Number) : values;
     if (field === 'listing_status')
@@ -52,11 +52,11 @@ function candidates(store: Store, index: ListingIndex, q: ListingQuery, particip
           n,
         ),
       );
-    else if (field === 'listing_number') andInto(cand, positionsOf(index, store.listings, wanted as number[], n));
-    else andInto(cand, union(positionsWith(store, field, wanted), n));
+    else if (field === 'listing_number') andInto(cand, positionsOf(index, world.listings, wanted as number[], n));
+    else andInto(cand, union(positionsWith(world, field, wanted), n));
   }
   if (q.invested !== null) {
-    const mine = positionsOf(index, store.listings, [...participation.keys()], n);
+    const mine = positionsOf(index, world.listings, [...participation.keys()], n);
     if (q.invested) andInto(cand, mine);
     else andNotInto(cand, mine);
   }
@@ -84,15 +84,15 @@ function pageOf(entry: QueryCacheEntry, q: ListingQuery, all: readonly Listing[]
  * million listings was most of a search). Sorted, they are listed and put in order.
  */
 function search(
-  store: Store,
+  world: World,
   index: ListingIndex,
   q: ListingQuery,
   participation: ReadonlyMap<number, number>,
   key: string,
 ): QueryCacheEntry {
-  const all = store.listings;
+  const all = world.listings;
   const tests = q.search.ranges.map(rangeTest);
-  const cand = candidates(store, index, q, participation);
+  const cand = candidates(world, index, q, participation);
   if (q.sort.length === 0) {
     if (tests.length > 0) {
       // forEachBit reads each word before visiting its bits, so clearing the visited bit is safe.
@@ -120,7 +120,7 @@ function search(
 }
 
 /**
- * `matches` in the order `sortBy` gives (stable: ties keep store order), each key read once. When every
+ * `matches` in the order `sortBy` gives (stable: ties keep the world's order), each key read once. When every
  * key is a number or null, keys sit in typed arrays and a radix sort orders the positions (radix-order.ts):
  * comparing through the field getters, a sort of 900,000 matches took three seconds.
  */
@@ -152,21 +152,21 @@ function ordered(matches: Listing[], clauses: SortClause[], participation: Reado
 
 /** The page of matches and the total count, in the query's order, from the indexes. */
 export function runListingQuery(
-  store: Store,
+  world: World,
   q: ListingQuery,
   participation: ReadonlyMap<number, number>,
 ): { page: Listing[]; total: number } {
-  const index = listingIndex(store);
+  const index = listingIndex(world);
   // The caller's participation is part of the answer when the query filters or sorts by it.
   const byParticipation = q.sort.some((c) => c.field === 'amount_participation');
   const mine = q.invested === null && !byParticipation ? '' : [...participation].join(',');
-  const key = `${q.key}|${store.index.listingsVersion}|${index.size}|${mine}`;
-  const cache = store.index.queryCache;
+  const key = `${q.key}|${world.index.listingsVersion}|${index.size}|${mine}`;
+  const cache = world.index.queryCache;
   let entry = cache.find((e) => e.key === key);
   if (!entry) {
-    entry = search(store, index, q, participation, key);
+    entry = search(world, index, q, participation, key);
     cache.unshift(entry);
     cache.length = Math.min(cache.length, CACHE_ENTRIES);
   }
-  return pageOf(entry, q, store.listings);
+  return pageOf(entry, q, world.listings);
 }

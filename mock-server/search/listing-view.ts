@@ -8,7 +8,7 @@ import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../../src/contract/listing-fields.js';
-import type { Listing } from '../world/store.js';
+import type { Listing } from '../world/world.js';
 
 /** What the caller asked for and who they are. */
 export interface ViewOptions {

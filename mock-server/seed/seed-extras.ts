@@ -6,7 +6,7 @@
  */
 import { LISTING_STATUS, LOAN_STATUS } from '../../src/contract/enums.js';
 import { Rng } from '../kit/rng.js';
-import type { Listing, Store, User } from '../world/store.js';
+import type { Listing, World, User } from '../world/world.js';
 import { LEDGER_KINDS, post } from '../engine/ledger.js';
 import { rngFor } from '../engine/rng-for.js';
 import { investorEmail } from '../engine/notifications.js';
@@ -90,31 +90,31 @@ const EXTRA_USERS: ReadonlyArray<Omit<User, 'accountIds'> & { cash: number; ledg
 export type SpecialRole = 'restricted' | 'not_started' | 'type_unset' | 'young_partial';
 const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
 
-/** Adds the engine's part of the seed to a freshly seeded store. */
-export function seedEngineExtras(store: Store, now: number, activeListings: number): void {
-  const rng = new Rng((store.seed ^ 0x5eed_e4) >>> 0);
+/** Adds the engine's part of the seed to a freshly seeded world. */
+export function seedEngineExtras(world: World, now: number, activeListings: number): void {
+  const rng = new Rng((world.seed ^ 0x5eed_e4) >>> 0);
   for (const u of EXTRA_USERS) {
     const { cash, ledgerFrozen, registeredDaysAgo, ...user } = u;
     const id = `${u.id}-1`;
-    store.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash: 0, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
-    seedFundingHistory(store, id, cash, now);
+    world.accounts.set(id, { id, userId: u.id, externalUserId: rng.uuid(), cash: 0, ...(ledgerFrozen ? { ledgerFrozen } : {}) });
+    seedFundingHistory(world, id, cash, now);
     const registeredAt = registeredDaysAgo === undefined ? undefined : now - registeredDaysAgo * DAY;
-    store.users.set(u.id, {
+    world.users.set(u.id, {
       ...user,
       accountIds: [id],
       email: investorEmail(u.id),
       ...(registeredAt !== undefined ? { registeredAt } : {}),
     });
   }
-  markSpecialListings(store, now);
+  markSpecialListings(world, now);
   // A current history loan late now owes the instalment due before its next (seed-history.ts left it unpaid).
-  for (const loan of store.loans.values()) {
+  for (const loan of world.loans.values()) {
     if (loan.loan_status === LOAN_STATUS.CURRENT && loan.days_past_due > 0) {
       loan.missedPayments = 1;
       loan.oldestMissedDue = now - loan.days_past_due * DAY;
     }
   }
-  store.engine = { lastTick: Math.floor(now / HOUR) * HOUR, arrivalsPerHour: activeListings / (14 * 24), queue: [] };
+  world.engine = { lastTick: Math.floor(now / HOUR) * HOUR, arrivalsPerHour: activeListings / (14 * 24), queue: [] };
 }
 
 /**
@@ -123,34 +123,34 @@ export function seedEngineExtras(store: Store, now: number, activeListings: numb
  * last deposit and last withdrawal (GET /accounts/platform) are real ledger entries. Amounts are whole
  * dollars; the draws come from a stream of the account's own, so the rest of the seed is unchanged.
  */
-export function seedFundingHistory(store: Store, accountId: string, cash: number, now: number): void {
-  const rng = rngFor(store.seed, FUNDING_SALT, ...[...accountId].map((c) => c.charCodeAt(0)));
+export function seedFundingHistory(world: World, accountId: string, cash: number, now: number): void {
+  const rng = rngFor(world.seed, FUNDING_SALT, ...[...accountId].map((c) => c.charCodeAt(0)));
   const withdrawal = Math.max(25, Math.round(cash * rng.range(0.05, 0.25)));
   const later = Array.from({ length: rng.int(1, 2) }, () => Math.floor((cash + withdrawal) * rng.range(0.1, 0.3)));
   const first = cash + withdrawal - later.reduce((s, x) => s + x, 0);
   let at = now - rng.int(300, 360) * DAY - rng.int(0, 86_399) * 1000;
-  post(store, accountId, first, LEDGER_KINDS.DEPOSIT, null, at);
+  post(world, accountId, first, LEDGER_KINDS.DEPOSIT, null, at);
   at += rng.int(20, 60) * DAY;
-  post(store, accountId, -withdrawal, LEDGER_KINDS.WITHDRAWAL, null, at);
+  post(world, accountId, -withdrawal, LEDGER_KINDS.WITHDRAWAL, null, at);
   const step = Math.floor((now - DAY - at) / (later.length + 1));
-  for (const amount of later) post(store, accountId, amount, LEDGER_KINDS.DEPOSIT, null, (at += step));
+  for (const amount of later) post(world, accountId, amount, LEDGER_KINDS.DEPOSIT, null, (at += step));
 }
 
 /** The listing that plays `role` in this world, if the world is big enough to have one. */
-export function specialListing(store: Store, role: SpecialRole): Listing | undefined {
+export function specialListing(world: World, role: SpecialRole): Listing | undefined {
   switch (role) {
     case 'restricted':
-      return store.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
+      return world.listings.find((l) => l.authorizedUsers && l.authorizedUsers.length > 0);
     case 'type_unset':
-      return store.listings.find((l) => l.investmentTypeUnset);
+      return world.listings.find((l) => l.investmentTypeUnset);
     case 'not_started':
     case 'young_partial':
-      return store.listings.find((l) => l.mockRole === role);
+      return world.listings.find((l) => l.mockRole === role);
   }
 }
 
-function markSpecialListings(store: Store, now: number): void {
-  const candidates = store.listings.filter(
+function markSpecialListings(world: World, now: number): void {
+  const candidates = world.listings.filter(
     (l) =>
       l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1 && l.borrowerUserId === null && l.listing_number % 17 !== 3,
   );

@@ -13,8 +13,8 @@
  * it withdrew after their last payment (`sweepSeededIncome`), so its cash is the one the seed gives it.
  */
 import { LOAN_STATUS } from '../../src/contract/enums.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
+import type { Loan, Note, World } from '../world/world.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { startCollections } from '../engine/collections.js';
 import { LEDGER_KINDS, post } from '../engine/ledger.js';
 import { noCents, PAID_FIGURES } from '../engine/payment-log.js';
@@ -46,34 +46,34 @@ const onHour = (ms: number): number => Math.floor(ms / HOUR) * HOUR;
 const daysBetween = (from: number, to: number): number => Math.max(0, Math.floor((to - from) / DAY));
 
 /** Posts every history loan's history, oldest loan first, its holders' purchases first; `now` is the seed time. */
-export function postSeededHistory(store: Store, plans: readonly HistoryPlan[], now: number): void {
-  fundPurchases(store, plans);
+export function postSeededHistory(world: World, plans: readonly HistoryPlan[], now: number): void {
+  fundPurchases(world, plans);
   for (const plan of plans) {
-    const notes = notesOfLoan(store, plan.loan.loan_number);
-    for (const n of notes) buy(store, plan.loan, n);
-    postPayments(store, plan);
-    postEnding(store, plan, now);
+    const notes = notesOfLoan(world, plan.loan.loan_number);
+    for (const n of notes) buy(world, plan.loan, n);
+    postPayments(world, plan);
+    postEnding(world, plan, now);
   }
 }
 
 /** One deposit per holder, at its first purchase, of what its seeded notes cost. */
-function fundPurchases(store: Store, plans: readonly HistoryPlan[]): void {
+function fundPurchases(world: World, plans: readonly HistoryPlan[]): void {
   const funding = new Map<string, { at: number; cents: number }>();
   for (const { loan } of plans) {
-    for (const n of notesOfLoan(store, loan.loan_number)) {
+    for (const n of notesOfLoan(world, loan.loan_number)) {
       const f = funding.get(n.accountId) ?? { at: loan.origination_date, cents: 0 };
       f.cents += Math.round(n.amount * 100);
       funding.set(n.accountId, f);
     }
   }
-  for (const [accountId, f] of funding) post(store, accountId, f.cents / 100, LEDGER_KINDS.DEPOSIT, null, f.at);
+  for (const [accountId, f] of funding) post(world, accountId, f.cents / 100, LEDGER_KINDS.DEPOSIT, null, f.at);
 }
 
 /** A note bought at its loan's origination; on a cancelled loan its money came back at once and it holds nothing. */
-function buy(store: Store, loan: Loan, n: Note): void {
-  post(store, n.accountId, -n.amount, LEDGER_KINDS.NOTE_PURCHASE, n.note_number, loan.origination_date);
+function buy(world: World, loan: Loan, n: Note): void {
+  post(world, n.accountId, -n.amount, LEDGER_KINDS.NOTE_PURCHASE, n.note_number, loan.origination_date);
   const cancelled = loan.loan_status === LOAN_STATUS.CANCELLED;
-  if (cancelled) post(store, n.accountId, n.amount, LEDGER_KINDS.BID_REFUND, n.note_number, loan.origination_date);
+  if (cancelled) post(world, n.accountId, n.amount, LEDGER_KINDS.BID_REFUND, n.note_number, loan.origination_date);
   n.principal = cancelled ? 0 : n.amount;
   n.initialPrincipal = 0;
   n.chargedOff = 0;
@@ -84,16 +84,16 @@ function buy(store: Store, loan: Loan, n: Note): void {
  * next, with the late and failed-payment fees, as servicing catches up; a loan completed early pays its
  * balance off with its last.
  */
-function postPayments(store: Store, plan: HistoryPlan): void {
+function postPayments(world: World, plan: HistoryPlan): void {
   const loan = plan.loan;
   const completed = plan.drawn === LOAN_STATUS.COMPLETED;
   // A loan the seed made completed after no payment paid off at its first due date.
   const paid = completed ? Math.max(1, plan.made) : plan.made;
-  const late = plan.lateOnce && paid >= 2 ? rngFor(store.seed, LATE_SALT, loan.loan_number).int(0, paid - 2) : -1;
+  const late = plan.lateOnce && paid >= 2 ? rngFor(world.seed, LATE_SALT, loan.loan_number).int(0, paid - 2) : -1;
   let balance = loan.principal_balance;
   const level = installment(loan);
   // A loan no account holds a note in keeps no log (postings.ts): its instalments add up to one move of its figures.
-  const unheld = notesOfLoan(store, loan.loan_number).length === 0 ? noCents() : null;
+  const unheld = notesOfLoan(world, loan.loan_number).length === 0 ? noCents() : null;
   let made = loan.paymentsMade;
   for (let m = 0; m < paid && balance > 0; m++) {
     if (m === late) continue;
@@ -108,7 +108,7 @@ function postPayments(store: Store, plan: HistoryPlan): void {
     const at = dueAt(loan, m);
     const dpd = catchUp ? daysBetween(dueAt(loan, late), at) : 0;
     loan.paymentsMade = step.made;
-    postLoanStep(store, loan, { kind: 'payment', at, daysPastDue: dpd, moved: step.moved }, made);
+    postLoanStep(world, loan, { kind: 'payment', at, daysPastDue: dpd, moved: step.moved }, made);
     made = step.made;
   }
   if (unheld) {
@@ -123,7 +123,7 @@ function postPayments(store: Store, plan: HistoryPlan): void {
  * then (the rest of its collections are left to servicing). A default later paid in full or settled: the
  * balance, a month's interest and the late fees, 100 days past the due date missed.
  */
-function postEnding(store: Store, plan: HistoryPlan, now: number): void {
+function postEnding(world: World, plan: HistoryPlan, now: number): void {
   const loan = plan.loan;
   const missed = loan.next_payment_due_date;
   const settled = loan.loan_status === LOAN_STATUS.COMPLETED && plan.drawn !== LOAN_STATUS.COMPLETED;
@@ -132,7 +132,7 @@ function postEnding(store: Store, plan: HistoryPlan, now: number): void {
     const made = loan.paymentsMade;
     const step = payInstalments(loan, loan.principal_balance, made, 1, 1, true);
     loan.paymentsMade = step.made;
-    postLoanStep(store, loan, { kind: 'payment', at, daysPastDue: daysBetween(missed, at), moved: step.moved }, made);
+    postLoanStep(world, loan, { kind: 'payment', at, daysPastDue: daysBetween(missed, at), moved: step.moved }, made);
     return;
   }
   if (loan.loan_status !== LOAN_STATUS.CHARGEOFF) return;
@@ -140,8 +140,8 @@ function postEnding(store: Store, plan: HistoryPlan, now: number): void {
   // Days past due as they stood at each step; the loan keeps the figure the seed drew for the seed time.
   const drawn = loan.days_past_due;
   loan.days_past_due = daysBetween(missed, at);
-  postLoanStep(store, loan, { kind: 'chargeoff', at, daysPastDue: loan.days_past_due, moved: noCents() });
-  startCollections(store, loan, at, now);
+  postLoanStep(world, loan, { kind: 'chargeoff', at, daysPastDue: loan.days_past_due, moved: noCents() });
+  startCollections(world, loan, at, now);
   loan.days_past_due = drawn;
 }
 
@@ -150,11 +150,11 @@ function postEnding(store: Store, plan: HistoryPlan, now: number): void {
  * it held before them), the day after their last posting or its last entry, never after `now`: its cash is
  * then the one the seed gives it, and no later than the withdrawal its ledger shows last.
  */
-export function sweepSeededIncome(store: Store, accountId: string, cashBefore: number, now: number): void {
-  const account = store.accounts.get(accountId)!;
+export function sweepSeededIncome(world: World, accountId: string, cashBefore: number, now: number): void {
+  const account = world.accounts.get(accountId)!;
   const income = Math.round((account.cash - cashBefore) * 100);
   if (income <= 0) return;
   let last = 0;
-  for (const e of store.ledger) if (e.accountId === accountId) last = Math.max(last, e.at);
-  post(store, accountId, -income / 100, LEDGER_KINDS.WITHDRAWAL, null, Math.min(now, last + DAY));
+  for (const e of world.ledger) if (e.accountId === accountId) last = Math.max(last, e.at);
+  post(world, accountId, -income / 100, LEDGER_KINDS.WITHDRAWAL, null, Math.min(now, last + DAY));
 }

@@ -11,10 +11,10 @@ import { Rng } from '../kit/rng.js';
 import { makeListing } from '../engine/listing-maker.js';
 import { reserveListingRows } from '../world/listing-table.js';
 import { reserveLoanRows } from '../world/loan-table.js';
-import { addNote } from '../world/store-index.js';
-import type { ExistingBorrower } from '../world/store.js';
+import { addNote } from '../world/world-index.js';
+import type { ExistingBorrower } from '../world/world.js';
 import type { SeedOptions } from '../world/recipe.js';
-import { addListing, addLoan, emptyStore, type Account, type Listing, type Loan, type Store, type User } from '../world/store.js';
+import { addListing, addLoan, emptyWorld, type Account, type Listing, type Loan, type World, type User } from '../world/world.js';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 
 const DAY = 86_400_000;
@@ -92,48 +92,48 @@ export const EXISTING_BORROWERS: ReadonlyArray<ExistingBorrower> = [
 ];
 
 /** Builds the whole world for `opts`. */
-export function seedStore(opts: SeedOptions): Store {
+export function seedWorld(opts: SeedOptions): World {
   const rng = new Rng(opts.seed);
-  const store = emptyStore(opts.seed);
-  seedUsers(store, rng);
-  store.clients.set(DEMO_CLIENT.clientId, { ...DEMO_CLIENT });
-  store.partnerCodes.set(PARTNER_CODES.valid, { code: PARTNER_CODES.valid, expired: false });
-  store.partnerCodes.set(PARTNER_CODES.expired, { code: PARTNER_CODES.expired, expired: true });
-  store.existingBorrowers = EXISTING_BORROWERS.map((b) => ({ ...b }));
+  const world = emptyWorld(opts.seed);
+  seedUsers(world, rng);
+  world.clients.set(DEMO_CLIENT.clientId, { ...DEMO_CLIENT });
+  world.partnerCodes.set(PARTNER_CODES.valid, { code: PARTNER_CODES.valid, expired: false });
+  world.partnerCodes.set(PARTNER_CODES.expired, { code: PARTNER_CODES.expired, expired: true });
+  world.existingBorrowers = EXISTING_BORROWERS.map((b) => ({ ...b }));
 
   const historyCount = opts.history === 'none' ? 0 : Math.min(2000, Math.max(100, Math.round(opts.listings / 4)));
-  store.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
-  reserveListingRows(store.listingTable, historyCount + opts.listings);
+  world.counters = { listing: FIRST_ACTIVE_LISTING - historyCount, loan: 500_000, note: 900_000 };
+  reserveListingRows(world.listingTable, historyCount + opts.listings);
   // A 15-day clock move originates about three loans for every four listings the world holds.
-  reserveLoanRows(store.loanTable, historyCount + opts.listings);
-  seedHistory(store, rng, historyCount, opts.now);
-  fundUsers(store, opts.now);
+  reserveLoanRows(world.loanTable, historyCount + opts.listings);
+  seedHistory(world, rng, historyCount, opts.now);
+  fundUsers(world, opts.now);
 
-  store.counters.listing = FIRST_ACTIVE_LISTING;
+  world.counters.listing = FIRST_ACTIVE_LISTING;
   const scratch = {} as Listing;
   for (let i = 0; i < opts.listings; i++) {
     const created = opts.now - Math.floor(rng.range(0, 13.5 * DAY));
-    addListing(store, makeListing(rng, store.counters.listing++, created, opts.now, i, scratch));
+    addListing(world, makeListing(rng, world.counters.listing++, created, opts.now, i, scratch));
   }
-  const own = store.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
+  const own = world.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
   if (own) own.borrowerUserId = 'dave';
-  seedEngineExtras(store, opts.now, opts.listings);
-  if (opts.investor) seedInvestor(store, opts.investor, opts.seed, opts.now);
-  return store;
+  seedEngineExtras(world, opts.now, opts.listings);
+  if (opts.investor) seedInvestor(world, opts.investor, opts.seed, opts.now);
+  return world;
 }
 
 /** Adds a fresh investor with account `{id}-1` holding `cash`, drawn from its own stream so the world stays as seeded. */
-function seedInvestor(store: Store, investor: { id: string; cash: number }, seed: number, now: number): void {
-  if (store.users.has(investor.id)) throw new Error(`seed: the investor '${investor.id}' already exists`);
+function seedInvestor(world: World, investor: { id: string; cash: number }, seed: number, now: number): void {
+  if (world.users.has(investor.id)) throw new Error(`seed: the investor '${investor.id}' already exists`);
   const account: Account = {
     id: `${investor.id}-1`,
     userId: investor.id,
     externalUserId: new Rng(seed ^ 0x5eed1e).uuid(),
     cash: investor.cash,
   };
-  store.accounts.set(account.id, account);
-  store.ledger.push({ at: now, accountId: account.id, amount: investor.cash, kind: 'DEPOSIT', ref: null });
-  store.users.set(investor.id, {
+  world.accounts.set(account.id, account);
+  world.ledger.push({ at: now, accountId: account.id, amount: investor.cash, kind: 'DEPOSIT', ref: null });
+  world.users.set(investor.id, {
     id: investor.id,
     name: investor.id,
     state: 'CA',
@@ -146,16 +146,16 @@ function seedInvestor(store: Store, investor: { id: string; cash: number }, seed
 }
 
 /** The fixed users and their accounts, empty: their money comes with `fundUsers`, after the history their notes had. */
-function seedUsers(store: Store, rng: Rng): void {
+function seedUsers(world: World, rng: Rng): void {
   for (const u of USERS) {
     const accountIds: string[] = [];
     u.cash.forEach((_, i) => {
       const account: Account = { id: `${u.id}-${i + 1}`, userId: u.id, externalUserId: rng.uuid(), cash: 0 };
-      store.accounts.set(account.id, account);
+      world.accounts.set(account.id, account);
       accountIds.push(account.id);
     });
     const { cash: _cash, ...user } = u;
-    store.users.set(u.id, { ...user, accountIds, email: investorEmail(u.id) });
+    world.users.set(u.id, { ...user, accountIds, email: investorEmail(u.id) });
   }
 }
 
@@ -164,12 +164,12 @@ function seedUsers(store: Store, rng: Rng): void {
  * notes then withdraws what they paid it (seed-history.ts), so it keeps that cash. Posted after the history, in
  * the order of their times.
  */
-function fundUsers(store: Store, now: number): void {
+function fundUsers(world: World, now: number): void {
   for (const u of USERS) {
     u.cash.forEach((cash, i) => {
       const id = `${u.id}-${i + 1}`;
-      seedFundingHistory(store, id, cash, now);
-      sweepSeededIncome(store, id, cash, now);
+      seedFundingHistory(world, id, cash, now);
+      sweepSeededIncome(world, id, cash, now);
     });
   }
 }
@@ -187,13 +187,13 @@ const HISTORY_STATUSES = [
  * Originated listings with their loans, spread from mid-2015 to a month ago; alice and bob hold notes in some.
  * Each loan's history is then posted as servicing posts it (seed-history.ts), from what was drawn for it here.
  */
-function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
+function seedHistory(world: World, rng: Rng, count: number, now: number): void {
   const end = now - 30 * DAY;
   const scratch = {} as Listing;
   const plans: HistoryPlan[] = [];
   for (let i = 0; i < count; i++) {
     const created = HISTORY_START + Math.floor(((end - HISTORY_START) * i) / count) + rng.int(0, DAY);
-    const listing = makeListing(rng, store.counters.listing++, created, now, i, scratch);
+    const listing = makeListing(rng, world.counters.listing++, created, now, i, scratch);
     // Some old loans carry N/A, the rating of loans made before the ratings (alice holds every fifth history loan, so some of these).
     if (i % 40 === 5) listing.platform_rating = 'N/A';
     listing.investment_typeid = 1;
@@ -205,17 +205,17 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
     listing.listing_status = LISTING_STATUS.COMPLETED;
     listing.listing_status_reason = LISTING_STATUSES[LISTING_STATUS.COMPLETED]!;
     const originated = Math.min(listing.listing_end_date, listing.listing_start_date + rng.int(3, 13) * DAY);
-    const drawn = makeHistoricLoan(rng, listing, store.counters.loan++, originated, now, i);
+    const drawn = makeHistoricLoan(rng, listing, world.counters.loan++, originated, now, i);
     listing.loan_number = drawn.loan.loan_number;
     listing.loan_origination_date = originated;
     listing.last_updated_date = originated;
-    addListing(store, listing);
-    const loan = addLoan(store, drawn.loan);
+    addListing(world, listing);
+    const loan = addLoan(world, drawn.loan);
     plans.push({ ...drawn, loan });
     const holder = i % 5 === 0 ? 'alice-1' : i % 23 === 1 ? 'bob-1' : null;
     if (holder) {
-      addNote(store, {
-        note_number: `${loan.loan_number}-${store.counters.note++}`,
+      addNote(world, {
+        note_number: `${loan.loan_number}-${world.counters.note++}`,
         accountId: holder,
         listingNumber: listing.listing_number,
         loanNumber: loan.loan_number,
@@ -224,8 +224,8 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
       });
     }
   }
-  settleSomeDefaults(store);
-  postSeededHistory(store, plans, now);
+  settleSomeDefaults(world);
+  postSeededHistory(world, plans, now);
 }
 
 /**
@@ -234,9 +234,9 @@ function seedHistory(store: Store, rng: Rng, count: number, now: number): void {
  * fourth after it settled; both end COMPLETED (their history: seed-history.ts). Chosen by position, so the
  * seed's random draws stay as they were.
  */
-function settleSomeDefaults(store: Store): void {
+function settleSomeDefaults(world: World): void {
   let k = 0;
-  for (const loan of [...store.loans.values()].slice(HISTORY_STATUSES.length)) {
+  for (const loan of [...world.loans.values()].slice(HISTORY_STATUSES.length)) {
     if (loan.loan_status !== LOAN_STATUS.DEFAULTED && loan.loan_status !== LOAN_STATUS.CHARGEOFF) continue;
     k += 1;
     if (k % 4 !== 1 && k % 4 !== 3) continue;

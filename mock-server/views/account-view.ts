@@ -7,8 +7,8 @@ import { formatDateTime } from '../../src/contract/dates.js';
 import { ACCOUNT_RATING_KEYS, accountRatingKey } from '../../src/contract/enums.js';
 import type { AccountAnswerFields, AmountsByRating } from '../../src/contract/resources.js';
 import { cents } from '../kit/money.js';
-import type { Account, Store } from '../world/store.js';
-import { notesOf, ordersOf } from '../world/store-index.js';
+import type { Account, World } from '../world/world.js';
+import { notesOf, ordersOf } from '../world/world-index.js';
 import { balancesOf, bidPending, lastEntry, LEDGER_KINDS } from '../engine/ledger.js';
 import { noteOutstanding } from './note-view.js';
 
@@ -24,10 +24,10 @@ function addTo(to: AmountsByRating, rating: string | undefined, amount: number):
 }
 
 /** The outstanding principal of an account's notes as GET /notes shows it (the account answer's figure). */
-export function accountOutstanding(store: Store, accountId: string, now: number): number {
-  const outstandingOf = noteOutstanding(store, now);
+export function accountOutstanding(world: World, accountId: string, now: number): number {
+  const outstandingOf = noteOutstanding(world, now);
   let outstanding = 0;
-  for (const n of notesOf(store, accountId)) outstanding = cents(outstanding + Math.max(0, outstandingOf(n)));
+  for (const n of notesOf(world, accountId)) outstanding = cents(outstanding + Math.max(0, outstandingOf(n)));
   return outstanding;
 }
 
@@ -43,28 +43,28 @@ export function accountOutstanding(store: Store, accountId: string, now: number)
  * - total_account_value = cash + the three pending figures + outstanding principal on active notes.
  * The mock has no secondary market, quick invest or deposits in flight: those figures are 0.
  */
-export function accountView(store: Store, account: Account, now: number, zone: string | undefined): AccountAnswerFields {
-  const b = balancesOf(store, account.id);
+export function accountView(world: World, account: Account, now: number, zone: string | undefined): AccountAnswerFields {
+  const b = balancesOf(world, account.id);
   const invested = byRating();
   const pending = byRating();
-  const outstandingOf = noteOutstanding(store, now);
+  const outstandingOf = noteOutstanding(world, now);
   let investedActive = 0;
   let outstanding = 0;
-  for (const n of notesOf(store, account.id)) {
+  for (const n of notesOf(world, account.id)) {
     const principal = outstandingOf(n);
     if (principal <= 0) continue;
     investedActive += n.amount;
     outstanding = cents(outstanding + principal);
-    addTo(invested, store.loans.get(n.loanNumber)?.platform_rating, principal);
+    addTo(invested, world.loans.get(n.loanNumber)?.platform_rating, principal);
   }
-  for (const o of ordersOf(store, account.id)) {
+  for (const o of ordersOf(world, account.id)) {
     for (const bid of o.bids) {
       const amount = bidPending(bid);
-      if (amount > 0) addTo(pending, store.listingByNumber.get(bid.listing_id)?.platform_rating, amount);
+      if (amount > 0) addTo(pending, world.listingByNumber.get(bid.listing_id)?.platform_rating, amount);
     }
   }
-  const deposit = lastEntry(store, account.id, LEDGER_KINDS.DEPOSIT);
-  const withdrawal = lastEntry(store, account.id, LEDGER_KINDS.WITHDRAWAL);
+  const deposit = lastEntry(world, account.id, LEDGER_KINDS.DEPOSIT);
+  const withdrawal = lastEntry(world, account.id, LEDGER_KINDS.WITHDRAWAL);
   return {
     available_cash_balance: account.cash,
     pending_investments_primary_market: b.pending,

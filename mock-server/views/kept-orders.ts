@@ -6,7 +6,7 @@
  * world's version (`engine.version`, moved by every change) and the caller's row count.
  */
 import type { SortClause } from '../search/query-params.js';
-import type { Store } from '../world/store.js';
+import type { World } from '../world/world.js';
 
 /** How many orders are kept (a few clients paging at once). */
 const KEPT = 4;
@@ -22,7 +22,7 @@ export interface OrderKey {
 
 /** What a kept order reads of the running mock (its context is one): the world, its clock and the world's version. */
 export interface KeptOrderHost {
-  readonly store: Store;
+  readonly world: World;
   readonly clock: { now(): number };
   readonly engine: { readonly version: number };
 }
@@ -30,7 +30,7 @@ export interface KeptOrderHost {
 /** The rows of a list in its order: the kept one while nothing it depends on moved, else `order()`'s, kept. */
 export function keptOrder<T>(ctx: KeptOrderHost, what: OrderKey, order: () => readonly T[]): readonly T[] {
   const key = JSON.stringify([what.list, what.accountId, what.sort, what.zone ?? null, what.count, ctx.clock.now(), ctx.engine.version]);
-  const kept = ctx.store.index.keptOrders;
+  const kept = ctx.world.index.keptOrders;
   let entry = kept.find((e) => e.key === key);
   if (!entry) {
     entry = { key, rows: order() };

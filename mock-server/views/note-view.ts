@@ -14,8 +14,8 @@ import { addMonths } from '../../src/contract/amortisation.js';
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import type { Loan as LoanAnswer, NoteAnswerFields as NoteAnswer } from '../../src/contract/resources.js';
 import { cents } from '../kit/money.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
+import type { Loan, Note, World } from '../world/world.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { loanView, originationDate } from './views.js';
 import { apportion, holderWeights, toWholeCents } from '../engine/note-shares.js';
 
@@ -99,9 +99,9 @@ export function loanShares(view: LoanAnswer, notes: readonly Note[]): Map<string
 }
 
 /** The note as the API returns it at `now`, given its loan's view and its shares. */
-function noteAnswer(store: Store, note: Note, view: LoanAnswer, shares: Shares, now: number): NoteAnswer {
-  const listing = store.listingByNumber.get(note.listingNumber);
-  const loan = store.loans.get(note.loanNumber)!;
+function noteAnswer(world: World, note: Note, view: LoanAnswer, shares: Shares, now: number): NoteAnswer {
+  const listing = world.listingByNumber.get(note.listingNumber);
+  const loan = world.loans.get(note.loanNumber)!;
   return {
     loan_note_id: note.note_number,
     loan_number: view.loan_number,
@@ -149,7 +149,7 @@ class LoanSplits {
   private readonly splits = new Map<number, Map<string, Shares>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly world: World,
     private readonly now: number,
     private readonly zone: string | undefined,
   ) {}
@@ -157,8 +157,8 @@ class LoanSplits {
   view(loanNumber: number): LoanAnswer {
     let view = this.views.get(loanNumber);
     if (!view) {
-      const loan: Loan = this.store.loans.get(loanNumber)!;
-      view = loanView(this.store, loan, this.now, this.zone);
+      const loan: Loan = this.world.loans.get(loanNumber)!;
+      view = loanView(this.world, loan, this.now, this.zone);
       this.views.set(loanNumber, view);
     }
     return view;
@@ -167,7 +167,7 @@ class LoanSplits {
   shares(note: Note): Shares {
     let split = this.splits.get(note.loanNumber);
     if (!split) {
-      split = loanShares(this.view(note.loanNumber), notesOfLoan(this.store, note.loanNumber));
+      split = loanShares(this.view(note.loanNumber), notesOfLoan(this.world, note.loanNumber));
       this.splits.set(note.loanNumber, split);
     }
     return split.get(note.note_number)!;
@@ -175,9 +175,9 @@ class LoanSplits {
 }
 
 /** The notes as the API returns them, in the order given; each loan is viewed and split once. */
-export function noteViews(store: Store, notes: readonly Note[], now: number, zone: string | undefined): NoteAnswer[] {
-  const loans = new LoanSplits(store, now, zone);
-  return notes.map((note) => noteAnswer(store, note, loans.view(note.loanNumber), loans.shares(note), now));
+export function noteViews(world: World, notes: readonly Note[], now: number, zone: string | undefined): NoteAnswer[] {
+  const loans = new LoanSplits(world, now, zone);
+  return notes.map((note) => noteAnswer(world, note, loans.view(note.loanNumber), loans.shares(note), now));
 }
 
 /** Stands for the shares where a field other than a share is read: no share is read from it. */
@@ -188,8 +188,8 @@ const NO_SHARES = {} as Shares;
  * note's own figures and its loan's origination directly, a share (or a figure made of shares) from its
  * loan's split, any other field from its loan's view (each loan viewed and split once per reader).
  */
-export function noteFieldReader(store: Store, now: number, zone: string | undefined): (note: Note, field: string) => unknown {
-  const loans = new LoanSplits(store, now, zone);
+export function noteFieldReader(world: World, now: number, zone: string | undefined): (note: Note, field: string) => unknown {
+  const loans = new LoanSplits(world, now, zone);
   return (note, field) => {
     switch (field) {
       case 'loan_note_id':
@@ -202,11 +202,11 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
         return note.amount;
       case 'origination_date':
       case 'ownership_start_date':
-        return originationDate(store.loans.get(note.loanNumber)!, zone);
+        return originationDate(world.loans.get(note.loanNumber)!, zone);
     }
     if (field in NOTE_SHARES) return loans.shares(note)[field as ShareField];
     const shares = FROM_SHARES.has(field) ? loans.shares(note) : NO_SHARES;
-    return noteAnswer(store, note, loans.view(note.loanNumber), shares, now)[field as keyof NoteAnswer];
+    return noteAnswer(world, note, loans.view(note.loanNumber), shares, now)[field as keyof NoteAnswer];
   };
 }
 
@@ -215,8 +215,8 @@ export function noteFieldReader(store: Store, now: number, zone: string | undefi
  * it, 0 once its loan is charged off (nothing more is owed on it). The account answer sums exactly these,
  * so the account's outstanding principal is the sum of its notes' to the cent (one rounding, the note's).
  */
-export function noteOutstanding(store: Store, now: number): (note: Note) => number {
-  const read = noteFieldReader(store, now, undefined);
+export function noteOutstanding(world: World, now: number): (note: Note) => number {
+  const read = noteFieldReader(world, now, undefined);
   return (note) =>
-    store.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share'));
+    world.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share'));
 }

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { PaymentAnswerFields } from '../../src/contract/resources.js';
-import type { Loan, Note, Store } from '../world/store.js';
-import { notesOfLoan } from '../world/store-index.js';
+import type { Loan, Note, World } from '../world/world.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { loanPayments, type LoanPayment } from '../engine/loan-payments.js';
 import { holderWeights } from '../engine/note-shares.js';
 import { noCents, type PaidCents } from '../engine/payment-log.js';
@@ -33,13 +33,13 @@ export interface PaymentRow {
 }
 
 /** The rows of `accountId`'s notes in `loan`, oldest payment first; none when the account holds no note in it. */
-export function paymentRows(store: Store, loan: Loan, accountId: string): PaymentRow[] {
-  return loanRows(store, loan, (n) => n.accountId === accountId);
+export function paymentRows(world: World, loan: Loan, accountId: string): PaymentRow[] {
+  return loanRows(world, loan, (n) => n.accountId === accountId);
 }
 
 /** The rows of the notes of `loan` that `pick` keeps (all by default), oldest payment first, a payment's rows in the loan's note order. */
-export function loanRows(store: Store, loan: Loan, pick: (n: Note) => boolean = () => true): PaymentRow[] {
-  const notes = notesOfLoan(store, loan.loan_number);
+export function loanRows(world: World, loan: Loan, pick: (n: Note) => boolean = () => true): PaymentRow[] {
+  const notes = notesOfLoan(world, loan.loan_number);
   const mine = notes.flatMap((n, i) => (pick(n) ? [i] : []));
   if (mine.length === 0) return [];
   const weights = holderWeights(loan.amount_borrowed, notes).map(Number);
@@ -47,7 +47,7 @@ export function loanRows(store: Store, loan: Loan, pick: (n: Note) => boolean = 
   const held = weights.slice(0, notes.length);
   const rows: PaymentRow[] = [];
   let before = noCents();
-  for (const payment of loanPayments(store, loan)) {
+  for (const payment of loanPayments(world, loan)) {
     const { parts, balances } = splitStep(weights, before, payment.cumulative, payment.balance, held);
     for (const i of mine) rows.push({ loan, note: notes[i]!, payment, share: parts[i]!, balance: balances[i]! });
     before = payment.cumulative;
@@ -71,11 +71,11 @@ export function paymentDateText(ms: number, zone: string | undefined): string {
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${millis}${text.slice(20)}`;
 }
 
-/** A note's number within the store (the part after the dash), for ids that are unique across notes. */
+/** A note's number within the world (the part after the dash), for ids that are unique across notes. */
 const noteSerial = (note: Note): number => Number(note.note_number.slice(note.note_number.indexOf('-') + 1));
 
 /** The row as the API returns it. */
-export function paymentAnswer(store: Store, row: PaymentRow, zone: string | undefined): PaymentAnswerFields {
+export function paymentAnswer(world: World, row: PaymentRow, zone: string | undefined): PaymentAnswerFields {
   const { payment, share } = row;
   const at = payment.at;
   const payment_amount = share.principal + share.interest + share.lateFees;
@@ -91,7 +91,7 @@ export function paymentAnswer(store: Store, row: PaymentRow, zone: string | unde
     payment_transaction_code: payment.kind === 'payment' ? 'ACH' : 'CAP',
     payment_status: 'Success',
     // One id per loan payment, the same on every note's row of it, as the real answer's 40 hex digits.
-    match_back_id: createHash('sha1').update(`${store.seed}:${row.loan.loan_number}:${payment.seq}`).digest('hex').toUpperCase(),
+    match_back_id: createHash('sha1').update(`${world.seed}:${row.loan.loan_number}:${payment.seq}`).digest('hex').toUpperCase(),
     prior_match_back_id: null,
     loan_payment_cashflow_type: payment.kind === 'payment' ? 'Payment' : 'Other',
     payment_amount: amountText(payment_amount),

@@ -7,8 +7,8 @@ import { LISTING_CATEGORIES, LOAN_DEFAULT_REASONS, LOAN_STATUSES } from '../../s
 import { hasDeprecatedFields } from '../../src/contract/listing-fields.js';
 import { cents } from '../kit/money.js';
 import type { Loan as LoanAnswer, Order as OrderAnswer, OrderListing } from '../../src/contract/resources.js';
-import type { Bid, Listing, Loan, Order, Store } from '../world/store.js';
-import { notesOf } from '../world/store-index.js';
+import type { Bid, Listing, Loan, Order, World } from '../world/world.js';
+import { notesOf } from '../world/world-index.js';
 
 const DAY = 86_400_000;
 
@@ -18,13 +18,13 @@ export function hasDeprecatedYields(l: Listing | undefined): boolean {
 }
 
 /** The deprecated yields of an order: bid-weighted over its old listings, or nothing. */
-function orderYields(store: Store, order: Order): Record<string, number> {
+function orderYields(world: World, order: Order): Record<string, number> {
   let weight = 0;
   let ret = 0;
   let loss = 0;
   let eff = 0;
   for (const b of order.bids) {
-    const l = store.listingByNumber.get(b.listing_id);
+    const l = world.listingByNumber.get(b.listing_id);
     if (!l || !hasDeprecatedYields(l)) continue;
     weight += b.bid_amount;
     ret += l.estimated_return * b.bid_amount;
@@ -37,19 +37,19 @@ function orderYields(store: Store, order: Order): Record<string, number> {
 }
 
 /** The answer to POST /orders: every bid PENDING, the order IN_PROGRESS. */
-export function createdOrderView(store: Store, o: Order, zone: string | undefined): OrderAnswer {
+export function createdOrderView(world: World, o: Order, zone: string | undefined): OrderAnswer {
   return {
     order_id: o.order_id,
     order_date: formatDateTime(o.order_date, zone),
     bid_requests: o.bids.map((b) => ({ listing_id: b.listing_id, bid_amount: b.bid_amount, bid_status: 'PENDING' })),
     order_status: 'IN_PROGRESS',
     source: o.source,
-    ...orderYields(store, o),
+    ...orderYields(world, o),
   };
 }
 
 /** An order as GET /orders/{id} and GET /orders/ return it. */
-export function orderView(store: Store, o: Order, zone: string | undefined): OrderAnswer {
+export function orderView(world: World, o: Order, zone: string | undefined): OrderAnswer {
   const sum = (f: (b: Bid) => number): number => cents(o.bids.reduce((s, b) => s + f(b), 0));
   return {
     order_id: o.order_id,
@@ -67,7 +67,7 @@ export function orderView(store: Store, o: Order, zone: string | undefined): Ord
     // No saved searches in the mock: left out rather than null (the real marketplace's clients do not expect it).
     order_status: o.order_status,
     source: o.source,
-    ...orderYields(store, o),
+    ...orderYields(world, o),
   };
 }
 
@@ -78,10 +78,10 @@ const STATUS_REASON: Readonly<Record<string, string>> = {
 };
 
 /** One listing of an order (GET /orders/{id}/listings), flat values for sorting and filtering. */
-export function orderListingView(store: Store, o: Order, b: Bid, zone: string | undefined): OrderListing {
-  const l = store.listingByNumber.get(b.listing_id)!;
+export function orderListingView(world: World, o: Order, b: Bid, zone: string | undefined): OrderListing {
+  const l = world.listingByNumber.get(b.listing_id)!;
   let invested = 0;
-  for (const n of notesOf(store, o.accountId)) if (n.listingNumber === l.listing_number) invested += n.amount;
+  for (const n of notesOf(world, o.accountId)) if (n.listingNumber === l.listing_number) invested += n.amount;
   const reason =
     b.bid_status === 'PENDING' && b.bid_result === 'NONE'
       ? 'Waiting to be processed'
@@ -136,7 +136,7 @@ export function originationDate(loan: Loan, zone: string | undefined): string {
 }
 
 /** A loan as GET /loans/ and GET /loans/{id} return it. */
-export function loanView(store: Store, loan: Loan, now: number, zone: string | undefined): LoanAnswer {
+export function loanView(world: World, loan: Loan, now: number, zone: string | undefined): LoanAnswer {
   const out: LoanAnswer = {
     loan_number: loan.loan_number,
     age_in_months: monthsBetween(loan.origination_date, now),
@@ -161,6 +161,6 @@ export function loanView(store: Store, loan: Loan, now: number, zone: string | u
     service_fees_paid: loan.service_fees_paid,
     term: loan.term,
   };
-  if (hasDeprecatedYields(store.listingByNumber.get(loan.listingNumber))) out.group_leader_award = 0;
+  if (hasDeprecatedYields(world.listingByNumber.get(loan.listingNumber))) out.group_leader_award = 0;
   return out;
 }

@@ -29,7 +29,7 @@ import {
 import { signatureHeader, SIGNATURE_HEADER } from '../kit/webhook-signature.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { MockContext } from '../context.js';
-import type { Message, Store } from '../world/store.js';
+import type { Message, World } from '../world/world.js';
 import { Lane } from './lane.js';
 import { answerWithin, AnswerTimeoutError } from './written-timeout.js';
 import { basicAuthorization, randomWebhookSecret, readWebhookUrl, shownUrl, webhookSecretProblem, withoutCredentials } from './targets.js';
@@ -88,7 +88,7 @@ export class Webhooks {
   private readonly endedCounts = { delivered: 0, failed: 0, dropped: 0 };
   private seq = 0;
   /** The world watched, and the first outbox id of it not yet looked at. */
-  private world: Store | null = null;
+  private watched: World | null = null;
   private mark = 0;
   /** Bumped by each world replaced: ids stay unique after a reset restarts the outbox's. */
   private generation = 0;
@@ -139,23 +139,23 @@ export class Webhooks {
 
   /** From now on, only messages the current world makes after this moment are sent (at start, and when the world is replaced). */
   watchFromHere(): void {
-    if (this.world !== null) this.generation++;
+    if (this.watched !== null) this.generation++;
     // Looked for on a timer from the first watch on (a mock that fails to start never gets this far).
     if (!this.poll && !this.closing.signal.aborted) {
       this.poll = setInterval(() => this.collect(), POLL_MS);
       this.poll.unref();
     }
-    this.world = this.ctx.store;
-    this.mark = this.ctx.store.outbox.next;
+    this.watched = this.ctx.world;
+    this.mark = this.ctx.world.outbox.next;
   }
 
   /** Sends every outbox message made since the last look (before and after each request, and on a timer). */
   collect(): void {
     if (this.closing.signal.aborted) return;
-    const store = this.ctx.store;
+    const world = this.ctx.world;
     // A world replaced under the engine without a word (a --state rollback) holds only what was made, and sent, before.
-    if (store !== this.world) this.watchFromHere();
-    const outbox = store.outbox;
+    if (world !== this.watched) this.watchFromHere();
+    const outbox = world.outbox;
     if (outbox.next <= this.mark) return;
     // Messages are in id order: only the tail past the mark is new (a long outbox is not walked each time).
     const messages = outbox.messages;

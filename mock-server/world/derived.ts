@@ -1,6 +1,6 @@
 /**
- * What is derived from a world and kept with it, never saved: the store's indexes and every layer's
- * caches of it, typed here so that the store's type shows all it holds. Each is made empty with the
+ * What is derived from a world and kept with it, never saved: the world's indexes and every layer's
+ * caches of it, typed here so that the world's type shows all it holds. Each is made empty with the
  * world (`emptyIndex`) and dropped with it: a reset or a loaded state file is a new world with empty
  * caches, and a cache keyed by a version (`listingsVersion`, the engine's) is read only while it holds.
  * The code that fills each one lives in its own layer (named on each field).
@@ -14,8 +14,8 @@ export interface BidRef {
   bid: Bid;
 }
 
-/** Lookups and caches kept beside the store's own collections (never saved: derived from them). */
-export interface StoreIndex {
+/** Lookups and caches kept beside the world's own collections (never saved: derived from them). */
+export interface WorldIndex {
   ordersByAccount: Map<string, Order[]>;
   notesByAccount: Map<string, Note[]>;
   notesByLoan: Map<number, Note[]>;
@@ -43,7 +43,7 @@ export interface StoreIndex {
 }
 
 /** Empty indexes and caches, for a new world: made with it and dropped with it. */
-export function emptyIndex(): StoreIndex {
+export function emptyIndex(): WorldIndex {
   return {
     ordersByAccount: new Map(),
     notesByAccount: new Map(),
@@ -64,9 +64,9 @@ export function emptyIndex(): StoreIndex {
 
 /** The listing indexes (search/listing-index.ts), built on the first search. */
 export interface ListingIndex {
-  /** Positions of `store.listings` indexed so far (new listings are caught up on the next search). */
+  /** Positions of `world.listings` indexed so far (new listings are caught up on the next search). */
   size: number;
-  /** Listing number of position 0: numbers are handed out in store order, so most sit at number − base. */
+  /** Listing number of position 0: numbers are handed out in the world's order, so most sit at number − base. */
   base: number;
   /** Positions of the few listings that do not sit at number − base (a dense map of a million cost 40 MB). */
   position: Map<number, number>;
@@ -119,7 +119,7 @@ export interface KeptParticipation {
 }
 
 /**
- * The live listings' places in the timeline, by the listing's row in the store (`store.listings[r]`),
+ * The live listings' places in the timeline, by the listing's row in the world (`world.listings[r]`),
  * one typed array per field: a live listing costs ~90 bytes in arrays the garbage collector never walks,
  * instead of three objects (a move of 15 days at 100,000 listings made 200,000 of each).
  */
@@ -179,7 +179,7 @@ export interface Timeline {
   due: number[];
   /** Hour → loans with something due at it. */
   loansAt: Map<number, Loan[]>;
-  /** How many of `store.listings` have been looked at; listings are only ever appended. */
+  /** How many of `world.listings` have been looked at; listings are only ever appended. */
   listingsSeen: number;
   /** The next loan number to look at; loans are numbered in the order they are made. */
   loansSeen: number;

@@ -1,6 +1,6 @@
 /**
  * Listings (and loans: loan-table.ts) kept by column, so a world of a million fits in memory and starts fast: each listing is a
- * small object holding its row, and its fields are accessors over the store's columns. A plain
+ * small object holding its row, and its fields are accessors over the world's columns. A plain
  * listing object costs about 1.2 KB (eight bytes a field and a boxed number per decimal and date);
  * a row's typed columns about 235 bytes (a seeded world's: 424 when every integer took 4 bytes, every
  * other number 8 and every code 2), and making one leaves only young garbage instead of a large object.
@@ -376,7 +376,7 @@ export function rowsAwaiting(t: RowTable): number {
   return t.awaitingCount;
 }
 
-/** A world's listings by column: the store holds its own (`store.listingTable`), made with it. */
+/** A world's listings by column: the world holds its own (`world.listingTable`), made with it. */
 export type ListingTable = RowTable;
 
 /** An empty table, for a new world. */
@@ -389,12 +389,12 @@ export function reserveListingRows(t: ListingTable, rows: number): void {
   reserveRows(t, rows);
 }
 
-/** `listing` as a row of table `t`: the object to keep in the store instead of the plain one. */
+/** `listing` as a row of table `t`: the object to keep in the world instead of the plain one. */
 export function listingRow(t: ListingTable, listing: Listing): Listing {
   return tableRow(t, listing);
 }
 
-/** The row of a listing the store keeps (`addListing`): its position in `store.listings` and in the columns. */
+/** The row of a listing the world keeps (`addListing`): its position in `world.listings` and in the columns. */
 export function rowOf(l: Listing): number {
   return (l as unknown as RowObject)[ROW];
 }

@@ -14,7 +14,7 @@ import type { Loan } from './records.js';
  */
 const LOAN_LATER_FIELDS: readonly (keyof Loan)[] = ['missedPayments', 'oldestMissedDue', 'chargeOffAt', 'paymentLog', 'collections'];
 
-/** A world's loans by column: the store holds its own (`store.loanTable`), made with it. */
+/** A world's loans by column: the world holds its own (`world.loanTable`), made with it. */
 export type LoanTable = RowTable;
 
 /** An empty table, for a new world. */
@@ -27,7 +27,7 @@ export function reserveLoanRows(t: LoanTable, rows: number): void {
   reserveRows(t, rows);
 }
 
-/** `loan` as a row of table `t`: the object to keep in `store.loans` instead of the plain one. */
+/** `loan` as a row of table `t`: the object to keep in `world.loans` instead of the plain one. */
 export function loanRow(t: LoanTable, loan: Loan): Loan {
   return tableRow(t, loan);
 }

@@ -1,5 +1,5 @@
 /**
- * The state file (--state): the whole store and the clock's time, written atomically (a temporary
+ * The state file (--state): the whole world and the clock's time, written atomically (a temporary
  * file, fsync, rename, fsync of the folder) so a crash never leaves a torn file, and checked on load
  * (a header with the body's length and SHA-256) so a torn or edited file is refused with a clear error.
  */
@@ -11,15 +11,15 @@ import { addMonths } from '../../src/contract/amortisation.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import { emptyListingTable, reserveListingRows } from './listing-table.js';
 import { emptyLoanTable, reserveLoanRows } from './loan-table.js';
-import { addListing, addLoan, ByNumber, ListingsByNumber, LoansByNumber, type Listing, type Store } from './store.js';
-import { buildIndex } from './store-index.js';
+import { addListing, addLoan, ByNumber, ListingsByNumber, LoansByNumber, type Listing, type World } from './world.js';
+import { buildIndex } from './world-index.js';
 
 const MAGIC = 'MKT-MOCK-STATE';
 const VERSION = 1;
 
 /** What a state file holds. */
 export interface SavedState {
-  store: Store;
+  world: World;
   /** The virtual time when it was written. */
   now: number;
 }
@@ -69,17 +69,17 @@ export function stateWriteError(path: string, err: unknown): unknown {
   return new StateWriteError(path, problem);
 }
 
-/** Store fields derived from the others: not saved, rebuilt on load. */
+/** World fields derived from the others: not saved, rebuilt on load. */
 const DERIVED = new Set(['listingByNumber', 'listingTable', 'loanTable', 'index']);
 
 /**
- * The store with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
- * at the top level of the store, so this shallow copy lets JSON.stringify run without a replacer
+ * The world with its Maps as `{ $map: entries }` and without its indexes. Maps sit only
+ * at the top level of the world, so this shallow copy lets JSON.stringify run without a replacer
  * function, which is what made a save slow (the text is the same).
  */
-function plainStore(store: Store): Record<string, unknown> {
+function plainWorld(world: World): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(store)) {
+  for (const [key, value] of Object.entries(world)) {
     if (DERIVED.has(key)) plain[key] = undefined;
     else if (value instanceof Map || value instanceof ByNumber) plain[key] = { $map: [...value.entries()] };
     else if (value instanceof Set) plain[key] = { $set: [...value.values()] };
@@ -98,9 +98,9 @@ function reviver(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** The file's text for `store` at virtual time `now`. */
-export function serializeState(store: Store, now: number): string {
-  const body = JSON.stringify({ now, store: plainStore(store) });
+/** The file's text for `world` at virtual time `now`. */
+export function serializeState(world: World, now: number): string {
+  const body = JSON.stringify({ now, store: plainWorld(world) }); // `store`: the format's key for the world (parseState)
   const sha = createHash('sha256').update(body).digest('hex');
   return `${MAGIC} v${VERSION} bytes=${Buffer.byteLength(body)} sha256=${sha}\n${body}`;
 }
@@ -116,55 +116,56 @@ export function parseState(text: string, path = '(state)'): SavedState {
   const bytes = Buffer.byteLength(body);
   if (bytes !== Number(m[2])) throw new StateFileError(path, `is torn: ${bytes} bytes of body where the header promises ${m[2]}`);
   if (createHash('sha256').update(body).digest('hex') !== m[3]) throw new StateFileError(path, 'is corrupt: its checksum does not match');
-  let parsed: { now: number; store: Store };
+  // The file's key for the world is `store`, the world's name when the format was made: kept, so every file written since loads.
+  let parsed: { now: number; store: World };
   try {
-    parsed = JSON.parse(body, reviver) as { now: number; store: Store };
+    parsed = JSON.parse(body, reviver) as { now: number; store: World };
   } catch (err) {
     throw new StateFileError(path, `is not valid JSON (${(err as Error).message})`);
   }
-  const store = parsed.store;
+  const world = parsed.store;
   if (
-    !store
-    || !Array.isArray(store.listings)
-    || !(store.accounts instanceof Map)
-    || !(store.orders instanceof Map)
-    || !Array.isArray(store.notes)
+    !world
+    || !Array.isArray(world.listings)
+    || !(world.accounts instanceof Map)
+    || !(world.orders instanceof Map)
+    || !Array.isArray(world.notes)
     || typeof parsed.now !== 'number'
   ) {
     throw new StateFileError(path, 'does not hold a mock world');
   }
   // A world saved when an ended loan's next_payment_due_date was null: the last due date its payments reached.
-  for (const loan of store.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
+  for (const loan of world.loans.values()) loan.next_payment_due_date ??= addMonths(loan.origination_date, Math.max(1, loan.paymentsMade));
   // A file from before the outbox existed: nothing was sent yet.
-  store.outbox ??= { next: 1, messages: [] };
+  world.outbox ??= { next: 1, messages: [] };
   // A world saved when old loans were rated `NA`: the rating is spelt `N/A`, as the real answers spell it.
-  for (const loan of store.loans.values()) loan.platform_rating = oldRating(loan.platform_rating);
-  // The loaded listings become rows of the store's columns, as seeded ones are (listing-table.ts).
-  const loaded: Listing[] = store.listings;
-  store.listings = [];
-  store.listingByNumber = new ListingsByNumber();
-  store.listingTable = emptyListingTable();
-  reserveListingRows(store.listingTable, loaded.length);
+  for (const loan of world.loans.values()) loan.platform_rating = oldRating(loan.platform_rating);
+  // The loaded listings become rows of the world's columns, as seeded ones are (listing-table.ts).
+  const loaded: Listing[] = world.listings;
+  world.listings = [];
+  world.listingByNumber = new ListingsByNumber();
+  world.listingTable = emptyListingTable();
+  reserveListingRows(world.listingTable, loaded.length);
   for (const l of loaded) {
     l.platform_rating = oldRating(l.platform_rating);
     // A world saved when an ended listing kept `originateAt: null`: cleared, as the engine now clears it.
     if (l.originateAt === null) delete l.originateAt;
-    addListing(store, l);
+    addListing(world, l);
   }
-  // The loaded loans become rows of the store's loan columns, in the order they were saved.
-  const loans = [...store.loans.values()];
-  store.loans = new LoansByNumber();
-  store.loanTable = emptyLoanTable();
-  reserveLoanRows(store.loanTable, loans.length + loaded.length);
+  // The loaded loans become rows of the world's loan columns, in the order they were saved.
+  const loans = [...world.loans.values()];
+  world.loans = new LoansByNumber();
+  world.loanTable = emptyLoanTable();
+  reserveLoanRows(world.loanTable, loans.length + loaded.length);
   for (const loan of loans) {
     // A world saved when every loan carried `missedPayments: 0` and nulls for no arrears or charge-off: cleared, as servicing now clears them.
     if (loan.missedPayments === 0) delete loan.missedPayments;
     if (loan.oldestMissedDue === null) delete loan.oldestMissedDue;
     if (loan.chargeOffAt === null) delete loan.chargeOffAt;
-    addLoan(store, loan);
+    addLoan(world, loan);
   }
-  store.index = buildIndex(store);
-  return { store, now: parsed.now };
+  world.index = buildIndex(world);
+  return { world, now: parsed.now };
 }
 
 /** A rating as this mock spells it: `NA`, which earlier mocks wrote, is `N/A`. */
@@ -223,9 +224,9 @@ export function removeLeftoverTemps(path: string): void {
   }
 }
 
-/** Writes `store` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
-export function saveStateFile(path: string, store: Store, now: number): void {
-  const data = Buffer.from(serializeState(store, now));
+/** Writes `world` to `path` atomically: temporary file, fsync, rename over the old one, fsync of the folder. */
+export function saveStateFile(path: string, world: World, now: number): void {
+  const data = Buffer.from(serializeState(world, now));
   const tmp = tempPath(path);
   const fd = openSync(tmp, 'w', 0o600);
   try {

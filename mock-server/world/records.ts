@@ -1,7 +1,7 @@
 /**
  * The records the world holds: listings, users and accounts, ledger entries, orders and their bids,
  * notes, loans, OAuth clients, grants and tokens, partner codes, offers and sent emails. Types only;
- * the store (store.ts) holds them, and re-exports them so a reader imports the world from one place.
+ * the world (world.ts) holds them, and re-exports them so a reader imports the world from one place.
  */
 import type { BidResult, BidStatus } from '../../src/contract/enums.js';
 import type { OutboxMessage } from '../../src/contract/mock-inspect.js';

@@ -144,7 +144,7 @@ export class SnapshotShelf {
     const base = { name, bytes: size, savedAt: mtimeMs };
     try {
       const saved = parseState(await readFile(this.path(name), 'utf8'), this.path(name));
-      return { ...base, now: saved.now, listings: saved.store.listings.length, problem: null };
+      return { ...base, now: saved.now, listings: saved.world.listings.length, problem: null };
     } catch (err) {
       return { ...base, now: null, listings: null, problem: (err as Error).message };
     }

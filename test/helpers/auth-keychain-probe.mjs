@@ -63,7 +63,7 @@ try {
   const port = catcher.port;
   await catcher.close();
   const redirect = `http://127.0.0.1:${port}/callback`;
-  app.ctx.store.clients.set('kc-test', { clientId: 'kc-test', secret: 'kc-secret', redirectUri: redirect });
+  app.ctx.world.clients.set('kc-test', { clientId: 'kc-test', secret: 'kc-secret', redirectUri: redirect });
   Object.assign(env, { MKT_ROOT_URL: server.origin, MKT_CLIENT_ID: 'kc-test', MKT_REDIRECT_URI: redirect });
   let followed = false;
   const login = await mkt(['login', '--no-browser', '--timeout', '15'], { MKT_CLIENT_SECRET: 'kc-secret' }, (text) => {
@@ -77,7 +77,7 @@ try {
   const account = `default@${new URL(server.origin).host}`;
   const stored = JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, account)) ?? 'null');
   out.storedKeys = stored ? Object.keys(stored).sort() : null;
-  out.storedGrantAccount = stored ? app.ctx.store.grants.find((g) => g.authKey === stored.authKey)?.accountId : null;
+  out.storedGrantAccount = stored ? app.ctx.world.grants.find((g) => g.authKey === stored.authKey)?.accountId : null;
   out.fileStoreUsed = existsSync(join(home, 'config', 'credentials.json'));
 
   const search = await mkt(['listings', 'search', '--limit', '1', '-o', 'json']);

@@ -37,23 +37,23 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
 
 /** Takes one step as `tokens[i]` acts for STEP_ACCOUNTS[i]; answers whether an order step was accepted (null for other steps). A refused order must move nothing. */
 export async function takeStep(app: MockApp, tokens: readonly string[], s: Step): Promise<boolean | null> {
-  const store = app.ctx.store;
+  const world = app.ctx.world;
   // Pick among listings that exist now: active ones mostly, any listing sometimes (ended, originated, whole).
-  const active = store.listings.filter((l) => l.listing_status === 2);
+  const active = world.listings.filter((l) => l.listing_status === 2);
   const choose = (i: number) =>
-    i % 5 === 0 ? store.listings[i % store.listings.length]! : (active[i % active.length] ?? store.listings[0]!);
+    i % 5 === 0 ? world.listings[i % world.listings.length]! : (active[i % active.length] ?? world.listings[0]!);
   if (s.kind === 'order') {
     const once = new Set<number>();
     const bids = s.picks
       .map((p) => ({ listing_id: choose(p.listing).listing_number, bid_amount: p.amount }))
       .filter((b) => !once.has(b.listing_id) && once.add(b.listing_id));
-    const ledger = store.ledger.length;
-    const orders = store.orders.size;
+    const ledger = world.ledger.length;
+    const orders = world.orders.size;
     const res = await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body: { bid_requests: bids } });
     expect(res.status).not.toBe(500);
     if (res.status !== 200) {
-      expect(store.ledger.length).toBe(ledger);
-      expect(store.orders.size).toBe(orders);
+      expect(world.ledger.length).toBe(ledger);
+      expect(world.orders.size).toBe(orders);
     }
     return res.status === 200;
   }

@@ -39,11 +39,11 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
 export async function applyStep(app: MockApp, tokens: readonly string[], s: Step): Promise<void> {
   // Picked from the world as a client sees it: brought up first, as every route does before it reads (a move leaves it to them).
   app.ctx.engine.settle();
-  const store = app.ctx.store;
-  const pool = (whole: boolean) => store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
+  const world = app.ctx.world;
+  const pool = (whole: boolean) => world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
   if (s.kind === 'order') {
     const from = pool(s.whole);
-    const l = from[s.listing % Math.max(1, from.length)] ?? store.listings[s.listing % store.listings.length]!;
+    const l = from[s.listing % Math.max(1, from.length)] ?? world.listings[s.listing % world.listings.length]!;
     const body = { bid_requests: [{ listing_id: l.listing_number, bid_amount: s.whole ? l.listing_amount : s.amount }] };
     expect((await call(app, 'POST', '/v1/orders', { token: tokens[s.account], body })).status).not.toBe(500);
   } else if (s.kind === 'advance') {

@@ -39,7 +39,7 @@ export async function startMock(options: Partial<MockOptions> = {}): Promise<Tes
   };
 }
 
-/** Puts a live access token for `accountId` straight into the mock's store (no OAuth round trip) and returns it. */
+/** Puts a live access token for `accountId` straight into the mock's world (no OAuth round trip) and returns it. */
 export function issueTestToken(
   app: MockApp,
   accountId = 'alice-1',
@@ -47,7 +47,7 @@ export function issueTestToken(
   ttlMs = 3_599_000,
 ): string {
   const value = `test-${accountId}-${Math.random().toString(36).slice(2)}`;
-  app.ctx.store.tokens.set(value, {
+  app.ctx.world.tokens.set(value, {
     value,
     kind: 'access',
     clientId: 'mkt-demo',

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { TestMock } from './mock.js';
 
 /** Every order the mock holds. */
-export const ordersIn = (m: TestMock) => [...m.app.ctx.store.orders.values()];
+export const ordersIn = (m: TestMock) => [...m.app.ctx.world.orders.values()];
 
 /** A bids file with one 25.00 bid on an active fractional listing alice may bid on now. */
 export function bidsFile(m: TestMock, home: string): string {
   const now = m.app.ctx.clock.now();
-  const l = m.app.ctx.store.listings.find(
+  const l = m.app.ctx.world.listings.find(
     (x) =>
       x.listing_status === 2
       && x.investment_typeid === 1

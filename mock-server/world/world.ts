@@ -3,7 +3,7 @@
  * orders, loans and notes, OAuth clients and grants, partner codes. Engines and handlers change it;
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
-import { emptyIndex, type StoreIndex } from './derived.js';
+import { emptyIndex, type WorldIndex } from './derived.js';
 import { describedLaterRow, emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
 import { emptyLoanTable, loanRow, type LoanTable } from './loan-table.js';
 import type {
@@ -26,7 +26,7 @@ import type {
 export type * from './records.js';
 
 /** The whole world of the mock. */
-export interface Store {
+export interface World {
   seed: number;
   listings: Listing[];
   listingByNumber: ListingsByNumber;
@@ -56,7 +56,7 @@ export interface Store {
   /** Emails sent to investors, oldest first: part of the world, so saved with the transition that sent each. */
   outbox: Outbox;
   /** Orders and notes by account, notes by loan, bids by listing, and every layer's caches of this world (derived.ts; never saved). */
-  index: StoreIndex;
+  index: WorldIndex;
 }
 
 /** What the engine keeps between runs: where the hourly market ticks stand and how fast listings arrive. */
@@ -138,14 +138,14 @@ export class ByNumber<T> {
   }
 }
 
-/** Listings by number (the store's `listingByNumber`). */
+/** Listings by number (the world's `listingByNumber`). */
 export class ListingsByNumber extends ByNumber<Listing> {}
 
-/** Loans by number (the store's `loans`). */
+/** Loans by number (the world's `loans`). */
 export class LoansByNumber extends ByNumber<Loan> {}
 
-/** An empty store; `seedStore` fills it. */
-export function emptyStore(seed: number): Store {
+/** An empty world; `seedWorld` fills it. */
+export function emptyWorld(seed: number): World {
   return {
     seed,
     listings: [],
@@ -172,18 +172,18 @@ export function emptyStore(seed: number): Store {
   };
 }
 
-/** Adds a loan (kept as a row of the store's loan columns, loan-table.ts) under its number; returns the kept object. */
-export function addLoan(store: Store, loan: Loan): Loan {
-  const row = loanRow(store.loanTable, loan);
-  store.loans.set(row.loan_number, row);
+/** Adds a loan (kept as a row of the world's loan columns, loan-table.ts) under its number; returns the kept object. */
+export function addLoan(world: World, loan: Loan): Loan {
+  const row = loanRow(world.loanTable, loan);
+  world.loans.set(row.loan_number, row);
   return row;
 }
 
-/** Adds a listing (kept as a row of the store's columns, listing-table.ts) and indexes it by number; returns the kept object. */
-export function addListing(store: Store, listing: Listing): Listing {
-  const row = listingRow(store.listingTable, listing);
-  store.listings.push(row);
-  store.listingByNumber.set(row.listing_number, row);
+/** Adds a listing (kept as a row of the world's columns, listing-table.ts) and indexes it by number; returns the kept object. */
+export function addListing(world: World, listing: Listing): Listing {
+  const row = listingRow(world.listingTable, listing);
+  world.listings.push(row);
+  world.listingByNumber.set(row.listing_number, row);
   return row;
 }
 
@@ -193,14 +193,14 @@ export function addListing(store: Store, listing: Listing): Listing {
  * the table cannot make such a row (the caller then adds the listing whole).
  */
 export function addListingDescribedLater(
-  store: Store,
+  world: World,
   listing: Listing,
   describer: (row: number, key: number) => void,
   key: number,
 ): Listing | null {
-  const row = describedLaterRow(store.listingTable, listing, describer, key);
+  const row = describedLaterRow(world.listingTable, listing, describer, key);
   if (!row) return null;
-  store.listings.push(row);
-  store.listingByNumber.set(row.listing_number, row);
+  world.listings.push(row);
+  world.listingByNumber.set(row.listing_number, row);
   return row;
 }

@@ -1,14 +1,14 @@
 /**
- * The store's indexes (orders and notes by account, notes by loan, bids by listing) stay equal to a
- * full scan of the store after random sequences of orders, processing, clock moves, withdrawals,
+ * The world's indexes (orders and notes by account, notes by loan, bids by listing) stay equal to a
+ * full scan of the world after random sequences of orders, processing, clock moves, withdrawals,
  * resets and a save and reload of the state file; and the reads served from them answer as before.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
-import { buildIndex, type StoreIndex } from '../mock-server/world/store-index.js';
-import type { Store } from '../mock-server/world/store.js';
+import { buildIndex, type WorldIndex } from '../mock-server/world/world-index.js';
+import type { World } from '../mock-server/world/world.js';
 import { call, makeApp, tokenFor } from './engine-fixture.js';
 
 const ACCOUNTS = ['alice-1', 'alice-2', 'bob-1', 'dave-1', 'ivy-1'] as const;
@@ -41,7 +41,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 /** An index as ids, in order, so two indexes compare by value. */
-function ids(index: StoreIndex) {
+function ids(index: WorldIndex) {
   const plain = <K, V>(m: Map<K, V[]>, id: (v: V) => string) =>
     [...m].map(([k, vs]) => [k, vs.map(id)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
   return {
@@ -52,15 +52,15 @@ function ids(index: StoreIndex) {
   };
 }
 
-/** The live index equals a full scan, and holds the store's own objects (not copies). */
-function expectIndexMatchesScan(store: Store, after: string): void {
-  expect(ids(store.index), after).toEqual(ids(buildIndex(store)));
-  const notes = new Set(store.notes);
-  for (const list of store.index.ordersByAccount.values()) for (const o of list) expect(store.orders.get(o.order_id)).toBe(o);
-  for (const list of store.index.notesByAccount.values()) for (const n of list) expect(notes.has(n)).toBe(true);
-  for (const list of store.index.bidsByListing.values()) {
+/** The live index equals a full scan, and holds the world's own objects (not copies). */
+function expectIndexMatchesScan(world: World, after: string): void {
+  expect(ids(world.index), after).toEqual(ids(buildIndex(world)));
+  const notes = new Set(world.notes);
+  for (const list of world.index.ordersByAccount.values()) for (const o of list) expect(world.orders.get(o.order_id)).toBe(o);
+  for (const list of world.index.notesByAccount.values()) for (const n of list) expect(notes.has(n)).toBe(true);
+  for (const list of world.index.bidsByListing.values()) {
     for (const r of list) {
-      expect(store.orders.get(r.order.order_id)).toBe(r.order);
+      expect(world.orders.get(r.order.order_id)).toBe(r.order);
       expect(r.order.bids).toContain(r.bid);
     }
   }
@@ -72,13 +72,13 @@ async function run(app: MockApp, steps: Step[]): Promise<void> {
   const tokens = (): string[] => ACCOUNTS.map((a) => tokenFor(app, a));
   let tok = tokens();
   for (const s of steps) {
-    const store = app.ctx.store;
-    const pool = (whole: boolean) => store.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
+    const world = app.ctx.world;
+    const pool = (whole: boolean) => world.listings.filter((l) => l.listing_status === 2 && l.investment_typeid === (whole ? 2 : 1));
     if (s.kind === 'order') {
       const bids = new Map<number, number>();
       for (const p of s.picks) {
         const from = pool(p.whole);
-        const l = from[p.listing % Math.max(1, from.length)] ?? store.listings[p.listing % store.listings.length]!;
+        const l = from[p.listing % Math.max(1, from.length)] ?? world.listings[p.listing % world.listings.length]!;
         bids.set(l.listing_number, p.whole ? l.listing_amount : p.amount);
       }
       const body = { bid_requests: [...bids].map(([listing_id, bid_amount]) => ({ listing_id, bid_amount })) };
@@ -94,18 +94,18 @@ async function run(app: MockApp, steps: Step[]): Promise<void> {
       if (from.length > 0) await call(app, 'POST', `/__mock/listings/${from[s.listing % from.length]!.listing_number}/withdraw`);
     } else if (s.kind === 'reload') {
       // What a restart with --state does: the indexes are not saved, they are rebuilt from the orders and notes.
-      app.ctx.store = parseState(serializeState(store, app.ctx.clock.now())).store;
+      app.ctx.world = parseState(serializeState(world, app.ctx.clock.now())).world;
       seen.reloads++;
     } else {
       await call(app, 'POST', '/__mock/reset');
       tok = tokens();
     }
-    expectIndexMatchesScan(app.ctx.store, `after ${JSON.stringify(s)}`);
+    expectIndexMatchesScan(app.ctx.world, `after ${JSON.stringify(s)}`);
   }
-  seen.notes += app.ctx.store.notes.filter((n) => n.orderId !== null).length;
+  seen.notes += app.ctx.world.notes.filter((n) => n.orderId !== null).length;
 }
 
-describe('store indexes', () => {
+describe('world indexes', () => {
   test('stay equal to a full scan after random orders, processing, clock moves, withdrawals, resets and reloads', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {
@@ -123,7 +123,7 @@ describe('store indexes', () => {
     const app = makeApp({ listings: 60 });
     const alice = tokenFor(app, 'alice-1');
     const bob = tokenFor(app, 'bob-1');
-    const listing = app.ctx.store.listings.find(
+    const listing = app.ctx.world.listings.find(
       (l) => l.listing_status === 2 && l.investment_typeid === 1 && !l.mockRole && !l.borrowerUserId,
     )!;
     for (let i = 0; i < 3; i++)
@@ -145,9 +145,9 @@ describe('store indexes', () => {
     expect(before.alice.total_count).toBe(3);
     expect(before.bob.total_count).toBe(0);
     expect(before.loans.total_count).toBe(
-      new Set(app.ctx.store.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber)).size,
+      new Set(app.ctx.world.notes.filter((n) => n.accountId === 'alice-1').map((n) => n.loanNumber)).size,
     );
-    app.ctx.store = parseState(serializeState(app.ctx.store, app.ctx.clock.now())).store;
+    app.ctx.world = parseState(serializeState(app.ctx.world, app.ctx.clock.now())).world;
     expect(await read()).toEqual(before);
   });
 });
