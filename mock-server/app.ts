@@ -32,7 +32,7 @@ import { asResponse, RouteHandler, type Answer, type RequestHead } from './route
 import { mockRequestLogHost } from './request-log/mock-host.js';
 import { keepsBody, RequestLog } from './request-log/request-log.js';
 import { normaliseTarget } from './http/request-target.js';
-import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RoutePatterns } from './http/router.js';
+import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RouteMatch, type RoutePatterns } from './http/router.js';
 
 /**
  * A request as the app reads it: its head, on the normalised URL (`parsedUrl`), the body as the
@@ -43,6 +43,9 @@ export interface IncomingRequest extends RequestHead {
   readonly parsedUrl: URL;
   toRequest(): Request;
 }
+
+/** Routes kept found by method and path (app.answer): a few hundred, as PathMemo keeps paths. */
+const ROUTES_KEPT = 512;
 
 /** A running mock, without a transport. */
 export interface MockApp {
@@ -177,9 +180,27 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       return refused;
     }
   };
+  // The route of a method and normalised path asked before (a client asks the same few again and again),
+  // kept as long as the handlers are the same (a test that puts its own in front starts it over), at most
+  // ROUTES_KEPT of them.
+  const routes = new Map<string, RouteMatch | null>();
+  let routesOf = handlers.length;
+  const routeOf = (method: string, path: string): RouteMatch | null => {
+    if (handlers.length !== routesOf || routes.size >= ROUTES_KEPT) {
+      routes.clear();
+      routesOf = handlers.length;
+    }
+    const key = `${method} ${path}`;
+    let match = routes.get(key);
+    if (match === undefined) {
+      match = matchRoute(handlers, method, path, base, patterns);
+      routes.set(key, match);
+    }
+    return match;
+  };
   const answerUnchecked = async (request: IncomingRequest): Promise<Answer> => {
     const url = request.parsedUrl;
-    const match = matchRoute(handlers, request.method, url.pathname, base, patterns);
+    const match = routeOf(request.method, url.pathname);
     if (!match) return unrouted(request.method, url);
     if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
     let params: Record<string, string>;
