@@ -30,9 +30,10 @@ import { Webhooks } from './webhooks/deliveries.js';
 import type { AnswerChecker } from './http/answer-check.js';
 import { asResponse, RouteHandler, type Answer, type RequestHead } from './route-helper/route.js';
 import { mockRequestLogHost } from './request-log/mock-host.js';
-import { keepsBody, RequestLog } from './request-log/request-log.js';
+import { keepsBody, RequestLog, type Seen } from './request-log/request-log.js';
+import { faultAnswer } from './http/faults.js';
 import { normaliseTarget } from './http/request-target.js';
-import { checkRoutes, matchRoute, routedHandlers, routeMethods, type RouteMatch, type RoutePatterns } from './http/router.js';
+import { checkRoutes, matchRoute, routedHandlers, routeMethods, underBase, type RouteMatch, type RoutePatterns } from './http/router.js';
 
 /**
  * A request as the app reads it: its head, on the normalised URL (`parsedUrl`), the body as the
@@ -225,6 +226,19 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     await check?.(request.method, request.parsedUrl, asResponse(result));
     return result;
   };
+  // Every answer carries the virtual clock's Date, as the adapter's do (a Response.error() has no headers to set).
+  const stamped = (response: Response): Response => {
+    const date = new Date(ctx.clock.now()).toUTCString();
+    try {
+      response.headers.set('date', date);
+      return response;
+    } catch {
+      // Headers a Response keeps immutable (Response.redirect's): the same answer with its own copy.
+      const copy = new Response(response.body, response);
+      copy.headers.set('date', date);
+      return copy;
+    }
+  };
   return {
     ctx,
     handlers,
@@ -237,21 +251,33 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       // In-process callers get the reading of the target the adapter gives a request on the wire.
       const sent = new URL(given.url);
       const target = normaliseTarget(sent.pathname + sent.search, sent.origin);
+      const seen: Seen = { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: null };
       if (!target.ok) {
         const refused = Response.json({ code: 'VAL0001', message: target.problem }, { status: 400 });
         await check?.(given.method, sent, refused);
-        requestLog.record(arrival, {
-          method: given.method,
-          path: sent.pathname,
-          search: sent.search,
-          headers: given.headers,
-          bodyText: null,
-          status: 400,
-        });
-        return refused;
+        requestLog.record(arrival, { ...seen, status: 400 });
+        return stamped(refused);
       }
       const url = target.url;
-      const body = given.body === null ? null : Buffer.from(await given.arrayBuffer());
+      seen.path = url.pathname;
+      seen.search = url.search;
+      // The faults as the adapter applies them (http-adapter.ts): a dropped connection is Fetch's network error.
+      const apiPath = underBase(url.pathname, base);
+      const fault = apiPath === null ? null : ctx.faults.decide(given.method, apiPath);
+      if (fault) {
+        seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
+        if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+        if (fault.action === 'drop') {
+          requestLog.record(arrival, seen);
+          return Response.error();
+        }
+        const faulted = faultAnswer(fault);
+        if (faulted) {
+          requestLog.record(arrival, { ...seen, status: faulted.status });
+          return stamped(Response.json(faulted.body, { status: faulted.status, headers: faulted.headers }));
+        }
+      }
+      const body = given.body === null ? null : new Uint8Array(await given.arrayBuffer());
       // As the adapter reads a request on the wire: a body only when there are bytes and the method has one, decoded as Fetch's text() decodes it (UTF-8, BOM dropped).
       const bytes = given.method !== 'GET' && given.method !== 'HEAD' && body !== null && body.length > 0 ? body : null;
       const request: IncomingRequest = {
@@ -261,21 +287,17 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
         headers: given.headers,
         body: bytes,
         text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
-        toRequest: () =>
-          new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: new Uint8Array(bytes) } : {}) }),
+        toRequest: () => new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: bytes } : {}) }),
       };
-      const bodyText =
-        arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')) ? await request.text() : null;
+      if (arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type'))) seen.bodyText = await request.text();
+      if (fault && fault.handlerDelayMs > 0) await new Promise((r) => setTimeout(r, fault.handlerDelayMs));
       const response = asResponse(await answer(request));
-      requestLog.record(arrival, {
-        method: given.method,
-        path: url.pathname,
-        search: url.search,
-        headers: given.headers,
-        bodyText,
-        status: response.status,
-      });
-      return response;
+      if (fault?.action === 'drop_response') {
+        requestLog.record(arrival, seen);
+        return Response.error();
+      }
+      requestLog.record(arrival, { ...seen, status: response.status });
+      return stamped(response);
     },
     async close() {
       await webhooks?.close();

@@ -23,6 +23,7 @@ import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http
 import { isAdminPath, normaliseTarget, PathMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
+import { faultAnswer } from './http/faults.js';
 
 /** Largest request body the mock reads. */
 const MAX_BODY = 1 << 20;
@@ -288,14 +289,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
         fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.action === 'drop') return void req.socket.destroy();
-      if (fault.action === 'error') return await send(500, { code: 'SYS0001', message: 'Application Error' });
-      if (fault.action === 'rate_limit') {
-        return await send(
-          429,
-          { code: 'SYS0429', message: `Too many requests; retry after ${fault.retryAfter} s` },
-          { 'retry-after': String(fault.retryAfter) },
-        );
-      }
+      const faulted = faultAnswer(fault);
+      if (faulted) return await send(faulted.status, faulted.body, faulted.headers);
       const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > MAX_BODY) return await send(413, tooLarge, { connection: 'close' });

@@ -143,3 +143,19 @@ export class Faults {
     return { action, latencyMs: c.latency_ms, handlerDelayMs: c.handler_delay_ms, retryAfter: c.retry_after };
   }
 }
+
+/** The answer of a fault that answers instead of the handler (error, rate_limit), or null: the adapter and app.handle send the same. */
+export function faultAnswer(decision: { action: FaultAction; retryAfter: number }): {
+  status: number;
+  body: { code: string; message: string };
+  headers: Record<string, string>;
+} | null {
+  if (decision.action === 'error') return { status: 500, body: { code: 'SYS0001', message: 'Application Error' }, headers: {} };
+  if (decision.action === 'rate_limit')
+    return {
+      status: 429,
+      body: { code: 'SYS0429', message: `Too many requests; retry after ${decision.retryAfter} s` },
+      headers: { 'retry-after': String(decision.retryAfter) },
+    };
+  return null;
+}

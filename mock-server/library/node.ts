@@ -1,0 +1,35 @@
+/**
+ * `mkt/mock` in Node: the marketplace (marketplace.ts) and what only Node offers, serving it over HTTP on
+ * a loopback port, as `mkt mock serve` does (the same adapter: request log on the wire, Host and admin checks).
+ */
+import { startHttpServer } from '../http-adapter.js';
+import type { Marketplace } from './marketplace.js';
+import { appOf } from './internal.js';
+
+export * from './index.js';
+
+/** A marketplace served over HTTP. */
+export interface ServedMarketplace {
+  /** `http://127.0.0.1:PORT` (with the marketplace's base path, the root URL a client is given). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (the marketplace stays; close it with its own `close`). */
+  close(): Promise<void>;
+}
+
+/** What `serve` binds to. */
+export interface ServeOptions {
+  /** A loopback address (default 127.0.0.1); other addresses are for `mkt mock serve`, which guards its admin routes with a token. */
+  host?: string;
+  /** The port (default 0: a free one). */
+  port?: number;
+}
+
+/** Serves `market` over HTTP on loopback, answering exactly as its msw handlers do. */
+export async function serve(market: Marketplace, options: ServeOptions = {}): Promise<ServedMarketplace> {
+  const app = appOf(market);
+  const host = options.host ?? '127.0.0.1';
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) throw new TypeError(`serve: ${host} is not a loopback address; use \`mkt mock serve\` for others`);
+  const running = await startHttpServer(app, host, options.port ?? 0);
+  return { url: `${running.origin}${app.ctx.options.basePath ?? ''}`, port: running.port, close: () => running.close() };
+}
