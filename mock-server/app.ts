@@ -251,7 +251,14 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       // In-process callers get the reading of the target the adapter gives a request on the wire.
       const sent = new URL(given.url);
       const target = normaliseTarget(sent.pathname + sent.search, sent.origin);
-      const seen: Seen = { method: given.method, path: sent.pathname, search: sent.search, headers: given.headers, bodyText: null, status: null };
+      const seen: Seen = {
+        method: given.method,
+        path: sent.pathname,
+        search: sent.search,
+        headers: given.headers,
+        bodyText: null,
+        status: null,
+      };
       if (!target.ok) {
         const refused = Response.json({ code: 'VAL0001', message: target.problem }, { status: 400 });
         await check?.(given.method, sent, refused);
@@ -265,7 +272,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
       const apiPath = underBase(url.pathname, base);
       const fault = apiPath === null ? null : ctx.faults.decide(given.method, apiPath);
       if (fault) {
-        seen.fault = fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
+        seen.fault =
+          fault.action !== 'none' ? fault.action : fault.latencyMs > 0 ? 'latency' : fault.handlerDelayMs > 0 ? 'handler_delay' : null;
         if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
         if (fault.action === 'drop') {
           requestLog.record(arrival, seen);
@@ -289,7 +297,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
         text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
         toRequest: () => new Request(url, { method: given.method, headers: given.headers, ...(bytes ? { body: bytes } : {}) }),
       };
-      if (arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type'))) seen.bodyText = await request.text();
+      if (arrival && bytes !== null && keepsBody(given.method, url.pathname, given.headers.get('content-type')))
+        seen.bodyText = await request.text();
       if (fault && fault.handlerDelayMs > 0) await new Promise((r) => setTimeout(r, fault.handlerDelayMs));
       const response = asResponse(await answer(request));
       if (fault?.action === 'drop_response') {

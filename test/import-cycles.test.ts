@@ -127,7 +127,8 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['route-helper/'],
   ['routes/'],
   ['proxy/'],
-  ['app.ts', 'http-adapter.ts', 'describe.ts', 'in-process.ts', 'flags.ts'],
+  ['app.ts', 'http-adapter.ts', 'describe.ts', 'flags.ts'],
+  ['library/'],
 ];
 
 /**
@@ -135,9 +136,15 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
  * and the proxy's own (`mkt mock proxy` starts it; nothing of the mock imports it). The CLI reaches the mock
  * through these alone, never a room of it.
  */
-const MOCK_ENTRY_POINTS: readonly string[] = [...MOCK_LAYERS.at(-1)!.filter((p) => !p.endsWith('/')), 'proxy/proxy-server.ts'].map(
-  (p) => `mock-server/${p}`,
-);
+const MOCK_ENTRY_POINTS: readonly string[] = [
+  ...MOCK_LAYERS.at(-2)!.filter((p) => !p.endsWith('/')),
+  'proxy/proxy-server.ts',
+  'library/index.ts',
+  'library/node.ts',
+].map((p) => `mock-server/${p}`);
+
+/** The public entries of `mkt/mock` (package.json exports): all that `mkt demo` and `mkt invest simulate` may import of the mock. */
+const LIBRARY_ENTRIES: readonly string[] = ['mock-server/library/index.ts', 'mock-server/library/node.ts'];
 
 /**
  * The CLI's layers, lowest first (docs/architecture.md, "The CLI's layers", gives each one's rule): as the
@@ -255,6 +262,19 @@ describe("the CLI's layers", () => {
   it('has every file of src/ on a layer, importing only from its own layer or lower ones, and of mock-server/ only its entry points', () => {
     const base = join(ROOT, 'src');
     expect(layerProblems(base, tsFiles(base), SRC_LAYERS, MOCK_ENTRY_POINTS)).toEqual([]);
+  });
+
+  it('has `mkt demo` and `mkt invest simulate` reach the mock through the public `mkt/mock` entries alone', () => {
+    const base = join(ROOT, 'src');
+    const users = tsFiles(base).filter((f) => /^(demo|invest)\//.test(relative(base, f)));
+    const reached: string[] = [];
+    for (const [from, targets] of importGraph(users))
+      for (const to of targets) {
+        const target = relative(ROOT, to);
+        if (target.startsWith('mock-server/') && !LIBRARY_ENTRIES.includes(target)) reached.push(`${relative(ROOT, from)} -> ${target}`);
+      }
+    expect(users.length).toBeGreaterThan(3);
+    expect(reached).toEqual([]);
   });
 
   it('has no two rooms of src/ or of mock-server/ that take from each other, however far round (type imports counted)', () => {

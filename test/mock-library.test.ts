@@ -103,7 +103,9 @@ describe('mkt/mock in setupServer', () => {
     const a = createMarketplace({ seed: 3, listings: 50 });
     const b = createMarketplace({ seed: 3, listings: 50 });
     const page = async (m: Marketplace) => {
-      const res = await m.handle(new Request(`${BASE}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${await m.tokenFor('alice')}` } }));
+      const res = await m.handle(
+        new Request(`${BASE}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${await m.tokenFor('alice')}` } }),
+      );
       return res.text();
     };
     expect(await page(a)).toBe(await page(b));

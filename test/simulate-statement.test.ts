@@ -4,6 +4,7 @@
  * for payments that year, to the cent; the last month's statement reconciles with the account; each
  * month reports a realised and an expected return.
  */
+import { appOf } from '../mock-server/library/internal.js';
 import { expect, test } from 'vitest';
 import { LEDGER_KINDS } from '../mock-server/engine/ledger.js';
 import { readLedgers } from '../src/flows/gather.js';
@@ -28,7 +29,8 @@ test("after 12 months the year's statement adds up to the account's ledger movem
     seed: 5,
     cash: 5000,
     listings: 200,
-    atEnd: async ({ app, client, accountId }) => {
+    atEnd: async ({ market, client, accountId }) => {
+      const app = appOf(market);
       year = statement(await readLedgers(client), Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 31));
       for (const e of app.ctx.world.ledger) {
         if (e.accountId === accountId && e.at >= Date.UTC(2026, 0, 1) && e.at < Date.UTC(2027, 0, 1))
@@ -74,7 +76,8 @@ test("every month's received, as the month table shows it, is what the account's
     seed: 5,
     cash: 5000,
     listings: 200,
-    atEnd: async ({ app, accountId }) => {
+    atEnd: async ({ market, accountId }) => {
+      const app = appOf(market);
       // A month runs from its first day (the simulation's start day, moved by whole months) to the day before the next's.
       for (let m = 0; m < 12; m++) {
         const from = Date.UTC(2026, m, 5);

@@ -195,12 +195,21 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
     clock: {
       now: () => new Date(app.ctx.clock.now()),
       advance: async (by) => {
-        const advance = typeof by === 'number' ? `${by / 1000}s` : by;
-        if (typeof by === 'string' && parseDuration(by) === null) throw new TypeError(`clock.advance: not a duration: ${by}`);
-        const r = await admin<{ now: string }>('POST', '/clock', { advance });
-        return new Date(r.now);
+        // Milliseconds move to the instant they reach (the admin route's `to` carries them exactly); text is its `advance`.
+        if (typeof by === 'number') {
+          if (!Number.isSafeInteger(by) || by < 0) throw new TypeError(`clock.advance: not a whole number of ms >= 0: ${by}`);
+          await admin('POST', '/clock', { to: new Date(app.ctx.clock.now() + by).toISOString() });
+          return new Date(app.ctx.clock.now());
+        }
+        if (parseDuration(by) === null) throw new TypeError(`clock.advance: not a duration: ${by}`);
+        await admin('POST', '/clock', { advance: by });
+        // The clock itself, not the answer's text (whole seconds).
+        return new Date(app.ctx.clock.now());
       },
-      to: async (when) => new Date((await admin<{ now: string }>('POST', '/clock', { to: new Date(instant('clock.to', when)).toISOString() })).now),
+      to: async (when) => {
+        await admin('POST', '/clock', { to: new Date(instant('clock.to', when)).toISOString() });
+        return new Date(app.ctx.clock.now());
+      },
     },
     process: async () => (await admin<{ processed: number }>('POST', '/process')).processed,
     faults: {
@@ -321,7 +330,12 @@ function grantToken(app: MockApp, userId: string, o: TokenOptions): string {
   if (secret === undefined) throw new MarketplaceError(400, 'VAL0001', `tokenFor: no OAuth client '${clientId}'`);
   const scopes = o.scopes ?? scopesFor('read_write');
   const grant = ctx.perform({ kind: 'grant', client: clientId, account: accountId, scopes });
-  const form = new URLSearchParams({ grant_type: 'authorization_key', client_id: clientId, client_secret: secret, auth_key: grant.authKey });
+  const form = new URLSearchParams({
+    grant_type: 'authorization_key',
+    client_id: clientId,
+    client_secret: secret,
+    auth_key: grant.authKey,
+  });
   const tokens = ctx.perform({ kind: 'token', form: form.toString() });
   if (o.expiresIn !== undefined) {
     const ms = typeof o.expiresIn === 'number' ? o.expiresIn : parseDuration(o.expiresIn);

@@ -29,7 +29,8 @@ export interface ServeOptions {
 export async function serve(market: Marketplace, options: ServeOptions = {}): Promise<ServedMarketplace> {
   const app = appOf(market);
   const host = options.host ?? '127.0.0.1';
-  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) throw new TypeError(`serve: ${host} is not a loopback address; use \`mkt mock serve\` for others`);
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host))
+    throw new TypeError(`serve: ${host} is not a loopback address; use \`mkt mock serve\` for others`);
   const running = await startHttpServer(app, host, options.port ?? 0);
   return { url: `${running.origin}${app.ctx.options.basePath ?? ''}`, port: running.port, close: () => running.close() };
 }

@@ -41,10 +41,8 @@ function collector(): { stream: Writable; text: () => string } {
 export async function runDemo(o: DemoOptions): Promise<number> {
   const say = (line: string) => o.io.stderr.write(`\n${line}\n`);
   const home = mkdtempSync(join(tmpdir(), 'mkt-demo-'));
-  const [{ createMockApp, answerCheckOption }, { startHttpServer }] = await Promise.all([
-    import('../../mock-server/app.js'),
-    import('../../mock-server/http-adapter.js'),
-  ]);
+  // The mock through its public entry (mkt/mock), as anyone's tests use it, served over HTTP for the real commands.
+  const { createMarketplace, serve } = await import('../../mock-server/library/node.js');
   const port = await freePort();
   const redirect = `http://127.0.0.1:${port}/callback`;
   const clientId = 'mkt-demo-cli';
@@ -56,21 +54,24 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     `The demo registers its own OAuth client, ${clientId}, with a one-time secret and the redirect ${redirect} on a free port,\n`
       + 'so it never needs the seeded mkt-demo client or its port 8765; config, credentials and journal live in a temporary folder removed at the end.\n',
   );
-  const app = createMockApp({
+  const market = createMarketplace({
     seed: o.seed,
     listings: o.listings,
     autoApprove: ['alice'],
     clients: [`${clientId}:${secret}:${redirect}`],
-    ...answerCheckOption(o.io.env),
+    // Today, running: the demo's steps read real time (a login's expiry, a cron's day).
+    start: Date.now(),
+    frozen: false,
+    ...(o.io.env.MKT_MOCK_CHECK_ANSWERS ? { checkAnswers: o.io.env.MKT_MOCK_CHECK_ANSWERS } : {}),
   });
-  const server = await startHttpServer(app, '127.0.0.1', 0);
+  const server = await serve(market);
   const env: Record<string, string | undefined> = {
     PATH: o.io.env.PATH,
     HOME: home,
     MKT_CONFIG_DIR: join(home, 'config'),
     MKT_STATE_DIR: join(home, 'state'),
     MKT_CREDENTIAL_STORE: 'file',
-    MKT_ROOT_URL: server.origin,
+    MKT_ROOT_URL: server.url,
     MKT_CLIENT_ID: clientId,
     MKT_CLIENT_SECRET: secret,
     MKT_REDIRECT_URI: redirect,
@@ -129,7 +130,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     o.io.stderr.write(`(alice already holds notes in ${heldBefore.length} loans: the seeded history, not the demo's doing)\n`);
 
     say('▶ 3. Search: A and AA listings over a day old with room left, best rate first.');
-    const yesterday = new Date(app.ctx.clock.now() - 86_400_000).toISOString().slice(0, 10);
+    const yesterday = new Date(market.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
     const filters = [
       '--platform_rating',
       'AA,A',
@@ -181,7 +182,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     return EXIT.OK;
   } finally {
     await server.close();
-    await app.close?.();
+    await market.close();
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,7 @@
  * the same report.
  */
 import { tmpdir } from 'node:os';
-import { inProcessMock, type InProcessMock } from '../../mock-server/in-process.js';
+import { createMarketplace, type Marketplace } from '../../mock-server/library/index.js';
 import { platform } from '../api/accounts.js';
 import { ApiClient } from '../api/client.js';
 import { HttpClient, type HttpRequest, type HttpResponse } from '../api/http.js';
@@ -42,7 +42,7 @@ const ORIGIN = 'http://127.0.0.1';
  * decoders as over 127.0.0.1, without a socket, undici and node:http in between (a third of the time).
  */
 class InProcessHttp extends HttpClient {
-  constructor(private readonly app: Pick<InProcessMock, 'handle'>) {
+  constructor(private readonly app: Pick<Marketplace, 'handle'>) {
     super({ maxRetries: 0 });
   }
 
@@ -70,7 +70,7 @@ export interface SimulateOptions {
   /** Told after each month, for progress on stderr. */
   progress?: (row: MonthRow) => void;
   /** Given the world at the end, before it closes (tests look into it). */
-  atEnd?: (world: { app: InProcessMock['app']; client: ApiClient; accountId: string }) => Promise<void>;
+  atEnd?: (world: { market: Marketplace; client: ApiClient; accountId: string }) => Promise<void>;
 }
 
 /** One month of the simulation, at its end. */
@@ -154,11 +154,14 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 /** Runs `strategy` daily for `o.months` months of a fresh mock world; the month rows and the final portfolio report. */
 export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<Simulation> {
   if (!(o.months >= 1)) throw new RangeError('a simulation runs at least one month');
-  const mock = inProcessMock({ seed: o.seed, listings: o.listings, start: SIMULATION_START, investor: { id: INVESTOR, cash: o.cash } });
-  const clock = { now: () => mock.now(), advance: (ms: number) => mock.advance(ms) };
+  // The mock through its public entry (mkt/mock), as anyone's tests use it: a frozen clock, moved by the days below.
+  const mock = createMarketplace({ seed: o.seed, listings: o.listings, start: SIMULATION_START, investor: { id: INVESTOR, cash: o.cash } });
+  const clock = { now: () => mock.clock.now().getTime(), advance: (ms: number) => mock.clock.advance(ms) };
   const end = addMonths(SIMULATION_START, o.months);
-  // The investor's token, granted by the mock without a login: it lasts the whole simulation.
-  const token = mock.grantToken('mkt-demo', READ_WRITE_SCOPES, end + 2 * DAY);
+  // The investor's token, granted and exchanged without a login: it lasts the whole simulation.
+  const token = await mock.tokenFor(INVESTOR, { scopes: READ_WRITE_SCOPES, expiresIn: end + 2 * DAY - SIMULATION_START });
+  const accountId = (await mock.accounts()).find((u) => u.user === INVESTOR)!.accounts[0]!;
+  const books = mock.account(accountId);
   const http = new InProcessHttp(mock);
   try {
     const client = new ApiClient(
@@ -212,7 +215,6 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     };
     const months: MonthRow[] = [];
     let before: Totals = { defaulted: 0, writtenOff: 0 };
-    const { accountId } = mock;
     const differing: Reconciliation['differing'] = [];
     const sums = { statement: 0, ledger: 0 };
     let firstDay = '';
@@ -221,7 +223,7 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     const read = async (monthStart: number) => {
       const account = await platform(client);
       // The notes as GET /notes/ shows them, in one pass (in-process.ts says why).
-      const notes = mock.notes();
+      const notes = books.notes();
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
       const ledgers = noteLedgers(
         notes,
@@ -241,17 +243,14 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       // month's midnight (a payment due then) is the next month's, as its statement's first day holds it.
       while (clock.now() < monthEnd - 1) {
         bid += await runDay();
-        clock.advance(Math.min(DAY, monthEnd - 1 - clock.now()));
+        await clock.advance(Math.min(DAY, monthEnd - 1 - clock.now()));
       }
       const { portfolio, notes, statement: monthStatement } = await read(monthStart);
-      clock.advance(1);
+      await clock.advance(1);
       const now = totals(notes);
       // The month's payment rows (its statement) against the ledger over the same days: its first day's midnight to the midnight after its last.
       const t = monthStatement.total;
-      const ledgerCash = mock.ledgerPayments(
-        Date.parse(`${monthStatement.from}T00:00:00Z`),
-        Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY,
-      );
+      const ledgerCash = books.credited(Date.parse(`${monthStatement.from}T00:00:00Z`), Date.parse(`${monthStatement.to}T00:00:00Z`) + DAY);
       const difference = round(t.net_cash - ledgerCash);
       if (difference !== 0)
         differing.push({
@@ -292,7 +291,7 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
       last = { portfolio, statement: monthStatement };
     }
     const s = last!.statement;
-    await o.atEnd?.({ app: mock.app, client, accountId });
+    await o.atEnd?.({ market: mock, client, accountId });
     return {
       months,
       portfolio: last!.portfolio,
