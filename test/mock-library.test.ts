@@ -6,7 +6,10 @@
 import http from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createMarketplace, MarketplaceError, type Marketplace } from '../mock-server/library/index.js';
+import { createMarketplace as create, MarketplaceError, type Marketplace, type MarketplaceOptions } from '../mock-server/library/index.js';
+
+// Every answer checked against the OpenAPI document, as every mock the suite starts (test/helpers/answer-check-setup.ts).
+const createMarketplace = (o: MarketplaceOptions): Marketplace => create({ ...o, checkAnswers: process.env.MKT_MOCK_CHECK_ANSWERS! });
 
 const BASE = 'https://api.example.test';
 const market: Marketplace = createMarketplace({ seed: 7, listings: 300 });
