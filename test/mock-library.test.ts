@@ -115,3 +115,34 @@ describe('mkt/mock in setupServer', () => {
     await Promise.all([a.close(), b.close()]);
   });
 });
+
+describe("mkt/mock for undici's own API", () => {
+  test('request() through MarketplaceDispatcher answers as the handlers do; other origins go to the fallback', async () => {
+    const { MarketplaceDispatcher } = await import('../mock-server/library/node.js');
+    const { request, MockAgent } = await import('undici');
+    const m = createMarketplace({ seed: 7, listings: 50 });
+    // The fallback: any request it gets is one the marketplace did not take.
+    const fallback = new MockAgent();
+    fallback.disableNetConnect();
+    fallback.get('https://elsewhere.test').intercept({ path: '/x' }).reply(204, '');
+    const dispatcher = new MarketplaceDispatcher(m, BASE, fallback);
+    const token = await m.tokenFor('alice');
+    const res = await request(`${BASE}/v1/accounts/platform`, { dispatcher, headers: { authorization: `bearer ${token}` } });
+    expect(res.statusCode).toBe(200);
+    const body = (await res.body.json()) as { available_cash_balance: number };
+    const same = await m.handle(new Request(`${BASE}/v1/accounts/platform`, { headers: { authorization: `bearer ${token}` } }));
+    expect(body).toEqual(await same.json());
+    const posted = await request(`${BASE}/v1/orders/`, {
+      dispatcher,
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ bid_requests: [] }),
+    });
+    expect(posted.statusCode).toBe(400);
+    expect(((await posted.body.json()) as { code: string }).code).toMatch(/^(ORD|VAL)/);
+    expect((await request('https://elsewhere.test/x', { dispatcher })).statusCode).toBe(204);
+    await m.faults.set({ drop_rate: 1, count: 1 });
+    await expect(request(`${BASE}/v1/loans/`, { dispatcher, headers: { authorization: `bearer ${token}` } })).rejects.toThrow(/closed/);
+    await m.close();
+  });
+});

@@ -7,6 +7,7 @@ import type { Marketplace } from './marketplace.js';
 import { appOf } from './internal.js';
 
 export * from './index.js';
+export { MarketplaceDispatcher } from './undici-door.js';
 
 /** A marketplace served over HTTP. */
 export interface ServedMarketplace {
