@@ -146,3 +146,25 @@ describe("mkt/mock for undici's own API", () => {
     await m.close();
   });
 });
+
+describe('createMarketplace and handlers refuse what they cannot serve, naming it', () => {
+  test.each([
+    [{ seed: -1 }, /seed/],
+    [{ listings: 1.5 }, /listings/],
+    [{ history: 'some' as never }, /history/],
+    [{ start: 'yesterday' }, /start/],
+    [{ basePath: 'no slash?' }, /basePath/],
+  ])('%j', (o, message) => {
+    expect(() => create(o)).toThrow(message);
+  });
+
+  test('a base URL with a query, fragment or credentials, or no URL at all', () => {
+    for (const bad of ['https://a.test/?x=1', 'https://a.test/#top', 'https://u:p@a.test', 'a.test'])
+      expect(() => market.handlers(bad)).toThrow(/handlers/);
+  });
+
+  test('tokenFor an unknown user or client', async () => {
+    await expect(market.tokenFor('mallory')).rejects.toMatchObject({ status: 400, code: 'VAL0001' });
+    await expect(market.tokenFor('alice', { client: 'nobody' })).rejects.toThrow(/no OAuth client/);
+  });
+});

@@ -167,6 +167,12 @@ function instant(what: string, when: string | number | Date): number {
 /** Builds the marketplace. Deterministic: the same options and calls give the same answers (tokens and keys aside, which are random). */
 export function createMarketplace(options: MarketplaceOptions = {}): Marketplace {
   const start = instant('start', options.start ?? DEFAULT_START);
+  for (const key of ['seed', 'listings', 'processDelayMs', 'requestLogSize'] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) throw new TypeError(`${key}: a whole number >= 0, got ${String(v)}`);
+  }
+  if (options.history !== undefined && options.history !== 'seeded' && options.history !== 'none')
+    throw new TypeError(`history: 'seeded' or 'none', got ${String(options.history)}`);
   const basePath = options.basePath === undefined ? '' : checkedBasePath(options.basePath);
   const app = createMockApp(
     {
@@ -297,6 +303,8 @@ function handlersUnder(app: MockApp, basePath: string, baseUrl: string, admin: b
   } catch {
     throw new TypeError(`handlers: not an absolute URL: ${baseUrl}`);
   }
+  if (base.search !== '' || base.hash !== '' || base.username !== '' || base.password !== '')
+    throw new TypeError(`handlers: a base URL is an origin and a path, without query, fragment or credentials: ${baseUrl}`);
   const path = base.pathname.replace(/\/+$/, '');
   if (path !== basePath)
     throw new TypeError(
