@@ -138,6 +138,7 @@ describe('the operation log format, both ways', () => {
     }),
     fc.constant({ kind: 'process' as const }),
     fc.record({ kind: fc.constant('listing' as const), listing: fc.integer(), action: fc.string() }),
+    fc.record({ kind: fc.constant('add-listing' as const), fields: fc.jsonValue() }),
     fc.constant({ kind: 'outbox-clear' as const }),
     fc.record({ kind: fc.constant('grant' as const), client: fc.string(), account: fc.string(), scopes: fc.array(fc.string()) }),
     fc.record({ kind: fc.constant('token' as const), form: fc.string() }),
@@ -164,7 +165,7 @@ describe('a record no mock wrote', () => {
 
   test('of a known kind with any fields fails as the operation, never as the mock', () => {
     const a = world();
-    const kinds = ['order', 'process', 'listing', 'outbox-clear', 'grant', 'token', 'offers'];
+    const kinds = ['order', 'process', 'listing', 'add-listing', 'outbox-clear', 'grant', 'token', 'offers'];
     fc.assert(
       fc.property(
         fc.constantFrom(...kinds),
@@ -198,6 +199,7 @@ describe('one way in', () => {
     'processQueued',
     'processOrder',
     'endListing',
+    'addChosenListing',
     'clearOutbox',
     'operationLog',
     'opLog',

@@ -26,8 +26,10 @@ const BUREAU1_CUTOFF = Date.parse(`${BUREAU1_UNTIL}T00:00:00Z`);
 /** Listings that started before this show the deprecated yields (parsed once: per listing it was a tenth of seeding). */
 const OLD_YIELDS_UNTIL = Date.parse('2018-08-08T23:59:59Z');
 
-const RATING_RATE: Readonly<Record<string, number>> = { AA: 0.06, A: 0.09, B: 0.12, C: 0.16, D: 0.2, E: 0.25, HR: 0.3 };
-const RATING_SCORE: Readonly<Record<string, number>> = { AA: 11, A: 9, B: 8, C: 6, D: 4, E: 3, HR: 1 };
+/** Each rating's central borrower rate: a listing's rate is drawn within 0.015 of it (added-listing.ts holds a chosen rate to the same band). */
+export const RATING_RATE: Readonly<Record<string, number>> = { AA: 0.06, A: 0.09, B: 0.12, C: 0.16, D: 0.2, E: 0.25, HR: 0.3 };
+/** Each rating's central platform score (a listing's is drawn within 1 of it). */
+export const RATING_SCORE: Readonly<Record<string, number>> = { AA: 11, A: 9, B: 8, C: 6, D: 4, E: 3, HR: 1 };
 const OCCUPATIONS = [
   'Accountant/CPA',
   'Analyst',
@@ -41,10 +43,11 @@ const OCCUPATIONS = [
   'Computer Programmer',
 ];
 /** Employment texts of someone employed, and acquisition channels: shared, not rebuilt per listing. */
-const EMPLOYED = EMPLOYMENT_STATUSES.filter((e) => e !== 'Not employed');
+export const EMPLOYED = EMPLOYMENT_STATUSES.filter((e) => e !== 'Not employed');
 const CHANNELS = ['40000', '80000', '90000'] as const;
 const HEX_UPPER = '0123456789ABCDEF';
-const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
+/** The stated monthly income drawn for each income range (range 0, not displayed, and 7, not employed, draw from bands of their own). */
+export const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
   0: [1500, 9000],
   1: [0, 0],
   2: [300, 2080],

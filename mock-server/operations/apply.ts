@@ -7,6 +7,7 @@
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import type { Secrets } from '../kit/entropy.js';
+import { addChosenListing } from '../engine/added-listing.js';
 import { endListing } from '../engine/lifecycle.js';
 import { processQueued, submitOrder } from '../engine/orders.js';
 import { approveGrant, tokenGrant } from '../oauth/grants.js';
@@ -34,6 +35,7 @@ const APPLY: { readonly [K in OperationKind]: Apply<K> } = {
   },
   process: (host) => processQueued(host.world, host.clock.now()),
   listing: (host, op) => changeListing(host, op.listing, op.action),
+  'add-listing': (host, op) => addChosenListing(host.world, op.fields, host.clock.now()),
   // The operation's own sync may have just written messages: the context lets their readers (webhooks) see them before they go.
   'outbox-clear': (host) => host.clearOutbox(),
   grant: (host, op, secrets) => approveGrant(host, op.client, op.account, op.scopes, secrets),

@@ -20,6 +20,8 @@ export type Operation =
   | { readonly kind: 'process' }
   /** POST /__mock/listings/N/ACTION: listing `listing` withdrawn or cancelled (`action`, checked by the operation). */
   | { readonly kind: 'listing'; readonly listing: number; readonly action: string }
+  /** POST /__mock/listings: a listing added with the fields in `fields` (the request's JSON, checked by the operation), the rest drawn. */
+  | { readonly kind: 'add-listing'; readonly fields: unknown }
   /** DELETE /__mock/outbox: the outbox emptied. */
   | { readonly kind: 'outbox-clear' }
   /** The consent page's approval: a grant of `scopes` on `account` to `client`, with a fresh auth key. */
@@ -43,6 +45,7 @@ export interface OperationResults {
   order: Order;
   process: number;
   listing: ListingChange;
+  'add-listing': Listing;
   'outbox-clear': number;
   grant: Grant;
   token: TokenResponse;

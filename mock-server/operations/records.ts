@@ -10,6 +10,7 @@
  * | order | `a` account, `b` body text, `d` delay in ms (absent: DEFAULT_PROCESS_DELAY_MS) |
  * | process, outbox-clear | none |
  * | listing | `n` listing number, `action` |
+ * | add-listing | `b` the fields as JSON |
  * | grant | `c` client, `a` account, `sc` scopes |
  * | token | `f` the form's text |
  * | offers | `b` the body as JSON, `o` the origin |
@@ -45,6 +46,7 @@ const FORMS: { readonly [K in OperationKind]: RecordForm<K> } = {
     write: (op) => ({ n: op.listing, action: op.action }),
     read: (r) => ({ kind: 'listing', listing: Number(r.n), action: text(r, 'action') }),
   },
+  'add-listing': { write: (op) => ({ b: op.fields }), read: (r) => ({ kind: 'add-listing', fields: r.b }) },
   'outbox-clear': { write: () => ({}), read: () => ({ kind: 'outbox-clear' }) },
   grant: {
     write: (op) => ({ c: op.client, a: op.account, sc: op.scopes }),

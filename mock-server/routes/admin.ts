@@ -1,6 +1,6 @@
 /**
  * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock and its move under way, processing,
- * faults, operator actions on a listing, and a look at the state with the invariant check.
+ * faults, operator actions on a listing, listings added with chosen fields, and a look at the state with the invariant check.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
@@ -13,11 +13,14 @@ import { accountOutstanding } from '../views/account-view.js';
 import { cents } from '../kit/money.js';
 import { specialListing, type SpecialRole } from '../seed/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
-import { http, route, type RequestHead } from '../route-helper/route.js';
+import { listingView } from '../search/listing-view.js';
+import { http, JsonText, route, type RequestHead } from '../route-helper/route.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
 export const MAX_CLOCK_MOVE_MS = 400 * 86_400_000;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+const NO_PARTICIPATION: ReadonlyMap<number, number> = new Map();
+const NO_BUREAUS = { bureau1: false, bureau2: false };
 const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
 
 /** Counts, balances, special listings and the invariant check: what a test or a curious user wants to see. */
@@ -170,7 +173,21 @@ export function adminHandlers(ctx: MockContext) {
       '*/__mock/faults',
       route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true }),
     ),
-    // The operation syncs the world itself (operations/perform.ts).
+    // The operation syncs the world itself (operations/perform.ts). The answer is the listing as the search shows it to a caller
+    // who has not bid on it (no bureau objects asked for): what a test then finds in GET /listings, field for field.
+    http.post(
+      '*/__mock/listings',
+      route(
+        ctx,
+        async ({ request, zone }) => {
+          const fields = await jsonBody(request);
+          const l = ctx.perform({ kind: 'add-listing', fields });
+          const view = listingView(l, { zone, participation: NO_PARTICIPATION, bureaus: NO_BUREAUS, showLoanFields: false });
+          return new JsonText(JSON.stringify(view), 201);
+        },
+        { json: true },
+      ),
+    ),
     http.post(
       '*/__mock/listings/:number/:action',
       route(ctx, ({ params }) => ctx.perform({ kind: 'listing', listing: Number(params.number), action: String(params.action) })),

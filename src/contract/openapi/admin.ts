@@ -11,6 +11,7 @@ import { INSPECT_PAGE } from '../mock-inspect.js';
 import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas.js';
 import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookPageSchema } from '../mock-webhooks.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
+import { ADD_LISTING_ENDPOINT } from './admin-listings.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
 import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
 
@@ -312,5 +313,6 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
       409: codes("The listing's status does not allow the action.", 'CONFLICT'),
     },
   },
+  ADD_LISTING_ENDPOINT,
   ...SNAPSHOT_ENDPOINTS,
 ];
