@@ -168,3 +168,22 @@ describe('createMarketplace and handlers refuse what they cannot serve, naming i
     await expect(market.tokenFor('alice', { client: 'nobody' })).rejects.toThrow(/no OAuth client/);
   });
 });
+
+describe('listings.add', () => {
+  test('an empty world filled with a chosen listing, found by search, refused junk naming the field', async () => {
+    const m = createMarketplace({ listings: 0, history: 'none' });
+    const added = await m.listings.add({ platform_rating: 'A', listing_amount: 10000 });
+    expect(added).toMatchObject({ platform_rating: 'A', listing_amount: 10000 });
+    const token = await m.tokenFor('alice');
+    const found = await m.handle(
+      new Request(`${BASE}/listingsvc/v2/listings/?platform_rating=A`, { headers: { authorization: `bearer ${token}` } }),
+    );
+    const page = (await found.json()) as { result: { listing_number: number }[] };
+    expect(page.result.map((l) => l.listing_number)).toEqual([added.listing_number]);
+    await expect(m.listings.add({ platform_rating: 'Z' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('platform_rating'),
+    });
+    await m.close();
+  });
+});
