@@ -89,6 +89,15 @@ describe('GET/POST {auth_url}/oauth', () => {
     expect(app.ctx.world.grants).toHaveLength(0);
   });
 
+  it('a session cookie the mock never set (a bad percent-escape) shows the consent page, never a 500', async () => {
+    const app = smallApp();
+    const response = await app.handle(
+      new Request(authorizeUrl(demoRequest), { headers: { cookie: 'mkt_mock_account=%zz' }, redirect: 'manual' }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+  });
+
   it('a valid existing grant skips the screen and a repeat request makes a new key that replaces the old one', async () => {
     const app = smallApp();
     const allowed = await submit(app, { ...demoRequest, account: 'alice-1', access: 'read_only', decision: 'allow' });

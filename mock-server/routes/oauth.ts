@@ -60,7 +60,13 @@ function approveAndRedirect(ctx: MockContext, client: OAuthClient, accountId: st
 function sessionAccount(request: RequestHead): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === SESSION_COOKIE) return decodeURIComponent(v.join('='));
+    if (k !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      // A cookie the mock never set (a bad percent-escape): no session, the consent page is shown, never a 500.
+      return undefined;
+    }
   }
   return undefined;
 }
