@@ -4,9 +4,9 @@
  * simulation reads of that world without a request. The CLI reaches the mock through its entry points
  * alone (test/import-cycles.test.ts); this is the one for a mock in process.
  */
-import { randomBytes } from 'node:crypto';
 import type { NoteAnswerFields } from '../src/contract/resources.js';
 import { createMockApp, type MockApp } from './app.js';
+import { randomBase64url } from './kit/digest.js';
 import { NOTE_KINDS } from './engine/ledger.js';
 import { noteViews } from './views/note-view.js';
 import { notesOf } from './world/world-index.js';
@@ -63,7 +63,7 @@ export function inProcessMock(o: InProcessOptions): InProcessMock {
     advance: (ms) => void ctx.clock.advance(ms),
     grantToken(clientId, scopes, expiresAt) {
       // Put straight into the world, as the token endpoint's grants do (oauth/grants.ts): no key, no request.
-      const value = randomBytes(24).toString('base64url');
+      const value = randomBase64url(24);
       ctx.world.tokens.set(value, { value, kind: 'access', clientId, accountId, scopes: [...scopes], expiresAt, authKey: 'in-process' });
       return value;
     },
