@@ -10,7 +10,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { rolldown } from 'rolldown';
 
 const root = join(import.meta.dirname, '..');
-const out = join(root, 'dist/browser');
+// `--out DIR`: somewhere else (test/browser-build.test.ts builds into a folder of its own).
+const outFlag = process.argv.indexOf('--out');
+const out = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(root, 'dist/browser');
 
 /**
  * The module the page imports: its exports are the bundle's. The app (createMockApp) until the library's
