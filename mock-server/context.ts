@@ -7,15 +7,15 @@
 import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
 import type { Durability } from './durability/durability.js';
-import { keepWorld } from './durability/keep.js';
-import { OperationLog } from './durability/operation-log.js';
+import { keepWorld, operationLogOf } from './durability/keep.js';
+import type { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
 import { seedWorld } from './seed/seed.js';
 import type { SeedHistory } from './world/recipe.js';
 import { MockSetupError } from './kit/setup-error.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
-import type { SavedState } from './world/persistence.js';
+import type { SavedState } from './world/state-text.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
 import type { World } from './world/world.js';
 import type { WebhookSettings } from '../src/contract/mock-webhooks.js';
@@ -111,7 +111,7 @@ export class MockContext {
 
   /** The operation log of a --state folder, or null: the tests reach its disk through it (routes ask `durability`). */
   get operationLog(): OperationLog | null {
-    return this.durability instanceof OperationLog ? this.durability : null;
+    return operationLogOf(this.durability);
   }
 
   /** Calls `listener` after each reset or snapshot load, the new world in place. */

@@ -5,7 +5,7 @@
  * Content-Security-Policy that runs only this script and this style (their SHA-256 hashes) and lets
  * the page connect only to its own origin.
  */
-import { createHash } from 'node:crypto';
+import { sha256Base64 } from '../kit/digest.js';
 import { LISTING_STATUSES } from '../../src/contract/enums.js';
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
 import { dashboardScript, type DashboardScriptArgs } from './page-script.js';
@@ -68,7 +68,7 @@ const BODY = `
 </main>
 `;
 
-const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const hash = (text: string): string => `'sha256-${sha256Base64(text)}'`;
 
 /** The policy the page is served with: nothing runs but its own script and style, nothing is fetched from elsewhere. */
 export const DASHBOARD_CSP = [

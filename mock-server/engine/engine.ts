@@ -5,6 +5,7 @@
  * the operations that change the world on request run in operations/, which syncs the world through `sync`.
  */
 import type { VirtualClock } from '../kit/clock.js';
+import { aTurn, nextTurn, unrefTimer, type Turn } from '../kit/turns.js';
 import type { World } from '../world/world.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
@@ -89,7 +90,7 @@ export class Engine {
   /** What keeps the world (set by open). */
   private keeper: Keeper = NOT_OPEN;
   /** The next slice of the idle timeline build (prepareIdle), or null. */
-  private preparing: NodeJS.Immediate | null = null;
+  private preparing: Turn | null = null;
   /** Where order numbers stand across the worlds this mock has had (orders.ts): an order accepted draws from it, a keeper keeps it. */
   readonly numbering: OrderNumbering = { before: 0 };
   /** What follows each move of the clock (set by open). */
@@ -159,9 +160,9 @@ export class Engine {
         prepareTimeline(world, world.engine.lastTick / TICK_MS + 1, PREPARE_ROWS)
         && settleSome(world, SETTLE_ROWS)
         && describeAwaiting(world.listingTable, DESCRIBE_ROWS);
-      if (!done) this.preparing = setImmediate(slice);
+      if (!done) this.preparing = nextTurn(slice);
     };
-    this.preparing = setImmediate(slice);
+    this.preparing = nextTurn(slice);
   }
 
   /** Brings the world up to the clock's current time, every listing's columns included (what a reader sees). */
@@ -244,7 +245,7 @@ export class Engine {
         // A running clock has gone on a little since the last step: never set it back.
         clock.set(Math.max(progress.at, clock.now()));
         onStep?.(progress);
-        if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await aTurn();
       }
     } finally {
       this.move = null;
@@ -279,7 +280,7 @@ export class Engine {
         console.error('mock: engine error', err);
       }
     }, TIMER_MS);
-    this.timer.unref();
+    unrefTimer(this.timer);
     this.prepareIdle();
   }
 
@@ -293,7 +294,7 @@ export class Engine {
 
   private stopTimers(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.preparing) clearImmediate(this.preparing);
+    this.preparing?.cancel();
     this.timer = this.preparing = null;
   }
 

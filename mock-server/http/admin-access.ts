@@ -13,8 +13,8 @@
  * which no page can send cross-origin without a preflight the mock never answers. Clients that send
  * neither header (curl, mkt) are not browsers, and go on.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ADMIN_TOKEN_HEADER } from '../../src/contract/mock-admin.js';
+import { randomBase64url, sameSecret } from '../kit/digest.js';
 import { canonicalName, type NamedHost, type ServedHosts } from './host-check.js';
 import { isAdminPath } from './request-target.js';
 
@@ -41,7 +41,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /** A fresh random admin token (for a non-loopback bind without --admin-token). */
 export function randomAdminToken(): string {
-  return randomBytes(24).toString('base64url');
+  return randomBase64url(24);
 }
 
 function presented(headers: AdminAccessInput['headers']): string[] {
@@ -60,12 +60,6 @@ function presented(headers: AdminAccessInput['headers']): string[] {
   return out;
 }
 
-/** Compares in constant time: both sides are hashed first so that their lengths leak nothing either. */
-function sameToken(given: string, expected: string): boolean {
-  const h = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(h(given), h(expected));
-}
-
 /** Whether the request may go on: true for every non-admin path; for admin paths, the rules above. */
 export function adminAccessAllowed(input: AdminAccessInput): boolean {
   if (!isAdminPath(input.path)) return true;
@@ -74,7 +68,7 @@ export function adminAccessAllowed(input: AdminAccessInput): boolean {
   if (token === null || token === '') return false;
   // Every presented value is compared (no early exit), so timing says nothing about which matched.
   let ok = false;
-  for (const given of presented(input.headers)) ok = sameToken(given, token) || ok;
+  for (const given of presented(input.headers)) ok = sameSecret(given, token) || ok;
   return ok;
 }
 

@@ -5,7 +5,7 @@
  * same ones are handed back in order, so a world rebuilt from the log has the very tokens its clients
  * hold. Nothing is kept at module level: two operations never share what they drew.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from './digest.js';
 
 /** The secrets of one operation: fresh ones (recorded in `drawn`), or while it replays the ones it drew then. */
 export class Secrets {
@@ -30,7 +30,7 @@ export class Secrets {
 
   /** A secret of `bytes` random bytes, base64url; while replaying, the next one drawn then. */
   draw(bytes = 24): string {
-    const value = this.next < this.recorded.length ? this.recorded[this.next++]! : randomBytes(bytes).toString('base64url');
+    const value = this.next < this.recorded.length ? this.recorded[this.next++]! : randomBase64url(bytes);
     this.drawn.push(value);
     return value;
   }

@@ -7,3 +7,8 @@ export class MockSetupError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** The refusal of an option only the mock under Node offers (a file, a socket), by the browser build (its `*.browser.ts` twins). */
+export function nodeOnly(option: string): MockSetupError {
+  return new MockSetupError(`${option} needs the mock under Node: the browser build keeps its world in memory and has no files`);
+}

@@ -3,15 +3,14 @@
  * an extension outside the spec: the public clients of the real marketplace sign in this way). Derived from
  * the world's seed and the user's id: each seed has its own, the same seed always the same, none stored.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret, sha256Base64url } from '../kit/digest.js';
 
 /** The password of seeded user `userId` in the world of `seed`. */
 export function userPassword(seed: number, userId: string): string {
-  return createHash('sha256').update(`mkt-mock-password:${seed}:${userId}`).digest('base64url').slice(0, 16);
+  return sha256Base64url(`mkt-mock-password:${seed}:${userId}`).slice(0, 16);
 }
 
 /** True when `given` is the password of `userId` (compared in constant time). */
 export function passwordMatches(seed: number, userId: string, given: string): boolean {
-  const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(userPassword(seed, userId)), digest(given));
+  return sameSecret(given, userPassword(seed, userId));
 }

@@ -3,7 +3,7 @@
  * the offer pages answer. Codes and ids come from the world's counters: deterministic for a given world,
  * unique per response.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../kit/digest.js';
 import type { Offer, OfferRecord, World } from '../world/world.js';
 import type { PricedOffer } from './pricing.js';
 
@@ -15,7 +15,7 @@ const MAX_RECORDS = 10_000;
 
 /** A unique, hard-to-guess-looking referral code for response number `n` of the world seeded with `seed`. */
 export function referralCode(seed: number, n: number): string {
-  const tag = createHash('sha256').update(`${seed}:${n}`).digest('hex').slice(0, 6).toUpperCase();
+  const tag = sha256Hex(`${seed}:${n}`).slice(0, 6).toUpperCase();
   return `${n.toString(36).toUpperCase().padStart(4, '0')}${tag}`;
 }
 

@@ -7,7 +7,7 @@ import { formatDateTime } from '../../src/contract/dates.js';
 import { SNAPSHOT_PAGE, snapshotNameProblem, type SnapshotEntry } from '../../src/contract/mock-snapshots.js';
 import { ApiError, validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
-import { serializeState, StateFileError } from '../world/persistence.js';
+import { serializeState, StateFileError } from '../world/state-text.js';
 import { EXISTS, type SnapshotInfo } from '../world/snapshot-shelf.js';
 import { jsonBody } from './admin.js';
 import { http, route, type RouteParams } from '../route-helper/route.js';

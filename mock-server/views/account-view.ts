@@ -2,7 +2,7 @@
  * The account as GET /accounts/platform returns it, and the outstanding principal it shares with the
  * notes (apart from views.ts: it reads the notes' view, which reads the loans' view there).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../kit/digest.js';
 import { formatDateTime } from '../../src/contract/dates.js';
 import { ACCOUNT_RATING_KEYS, accountRatingKey } from '../../src/contract/enums.js';
 import type { AccountAnswerFields, AmountsByRating } from '../../src/contract/resources.js';
@@ -78,7 +78,7 @@ export function accountView(world: World, account: Account, now: number, zone: s
     ...(deposit ? { last_deposit_amount: deposit.amount, last_deposit_date: formatDateTime(deposit.at, zone) } : {}),
     ...(withdrawal ? { last_withdraw_amount: -withdrawal.amount, last_withdraw_date: formatDateTime(withdrawal.at, zone) } : {}),
     external_user_id: account.externalUserId,
-    platform_account_digest: createHash('sha256').update(`${account.id}:${account.externalUserId}`).digest('hex'),
+    platform_account_digest: sha256Hex(`${account.id}:${account.externalUserId}`),
     invested_notes: invested,
     pending_bids: pending,
   };

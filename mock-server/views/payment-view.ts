@@ -8,7 +8,7 @@
  * figure may be a cent below zero where the note's exact share of the payment's is under a cent: the largest
  * remainder of a larger total can fall to another holder.)
  */
-import { createHash } from 'node:crypto';
+import { sha1Hex } from '../kit/digest.js';
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { PaymentAnswerFields } from '../../src/contract/resources.js';
 import type { Loan, Note, World } from '../world/world.js';
@@ -91,7 +91,7 @@ export function paymentAnswer(world: World, row: PaymentRow, zone: string | unde
     payment_transaction_code: payment.kind === 'payment' ? 'ACH' : 'CAP',
     payment_status: 'Success',
     // One id per loan payment, the same on every note's row of it, as the real answer's 40 hex digits.
-    match_back_id: createHash('sha1').update(`${world.seed}:${row.loan.loan_number}:${payment.seq}`).digest('hex').toUpperCase(),
+    match_back_id: sha1Hex(`${world.seed}:${row.loan.loan_number}:${payment.seq}`).toUpperCase(),
     prior_match_back_id: null,
     loan_payment_cashflow_type: payment.kind === 'payment' ? 'Payment' : 'Other',
     payment_amount: amountText(payment_amount),

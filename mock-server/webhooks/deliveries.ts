@@ -8,7 +8,6 @@
  * a message made while the world is rebuilt (a --state replay, a snapshot brought forward, a
  * rollback) is never sent, since the mock that made it first sent it then.
  */
-import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { formatDateTime } from '../../src/contract/dates.js';
 import {
@@ -26,6 +25,7 @@ import {
   type WebhookSettings,
   type WebhookState,
 } from '../../src/contract/mock-webhooks.js';
+import { randomHex } from '../kit/digest.js';
 import { signatureHeader, SIGNATURE_HEADER } from '../kit/webhook-signature.js';
 import { MockSetupError } from '../kit/setup-error.js';
 import type { MockContext } from '../context.js';
@@ -93,7 +93,7 @@ export class Webhooks {
   /** Bumped by each world replaced: ids stay unique after a reset restarts the outbox's. */
   private generation = 0;
   /** Of this run of the mock: a fresh mock of the same seed makes new ids, so a receiver's record of ids seen still works. */
-  private readonly run = randomBytes(6).toString('hex');
+  private readonly run = randomHex(6);
   private readonly closing = new AbortController();
   private agent: Promise<Dispatcher> | null = null;
   private poll: NodeJS.Timeout | null = null;

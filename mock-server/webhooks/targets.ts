@@ -2,7 +2,7 @@
  * The receivers of `mock serve --webhook URL` and its secret, read once: the CLI (exit 2) and an
  * in-process mock (MockSetupError) refuse the same things with the same words.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../kit/digest.js';
 import { isSecretName, REDACTED } from '../http/redact.js';
 
 /** `text` as a receiver URL, or why it cannot be one. */
@@ -27,7 +27,7 @@ export function webhookSecretProblem(secret: string): string | null {
 
 /** A fresh secret for a mock started without one (printed once at start). */
 export function randomWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64url')}`;
+  return `whsec_${randomBase64url(24)}`;
 }
 
 /** The URL as GET /__mock/webhooks shows it: a password and secret-named query parameters as ***. */

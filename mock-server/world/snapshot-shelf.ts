@@ -2,29 +2,18 @@
  * Named snapshots of the world (/__mock/snapshots, `mkt mock snapshot`): the text serializeState
  * writes, kept under a name. With --state, one file NAME.snapshot each in the folder snapshotsDir
  * names (written to a temporary file, fsynced, renamed, the folder fsynced; mode 0600), so they
- * outlive the mock; without it, in memory for the life of the mock.
+ * outlive the mock; without it, in memory for the life of the mock (snapshot-memory.ts). Node only: the
+ * browser build takes snapshot-shelf.browser.ts, the memory alone.
  */
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseState, writeStateFile, type SavedState } from './persistence.js';
+import { writeStateFile } from './persistence.js';
+import { byName, EXISTS, MemoryShelf, type SnapshotInfo } from './snapshot-memory.js';
+import { parseState, type SavedState } from './state-text.js';
 import { isStateFile } from './state-dir.js';
 
-/** What a listing shows of one snapshot; `problem` says why a file on disk cannot be loaded. */
-export interface SnapshotInfo {
-  name: string;
-  /** The world's virtual time when saved (null: the file cannot be read). */
-  now: number | null;
-  /** Listings in the saved world, every status (null: the file cannot be read). */
-  listings: number | null;
-  bytes: number;
-  /** Real time of the save (for a file: its modification time). */
-  savedAt: number;
-  problem: string | null;
-}
-
-/** A save that would overwrite a snapshot without being told to. */
-export const EXISTS = 'exists' as const;
+export { EXISTS, type SnapshotInfo };
 
 const SUFFIX = '.snapshot';
 /** A temporary file of a save (`.NAME.snapshot.PID.tmp`): names never start with '.', so none is a snapshot's. */
@@ -40,7 +29,7 @@ export function snapshotsDir(stateOption: string): string {
 
 /** Named snapshots: in a folder (--state) or in memory. One operation at a time. */
 export class SnapshotShelf {
-  private readonly memory = new Map<string, { text: string; info: SnapshotInfo }>();
+  private readonly memory: MemoryShelf;
   /** What was read of each file, while its size and time stay the same (a listing parses each file once). */
   private readonly seen = new Map<string, { mtimeMs: number; size: number; info: SnapshotInfo }>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -50,6 +39,7 @@ export class SnapshotShelf {
     readonly folder: string | null,
     private readonly realNow: () => number = Date.now,
   ) {
+    this.memory = new MemoryShelf(realNow);
     if (folder) removeLeftoverTemps(folder);
   }
 
@@ -70,12 +60,8 @@ export class SnapshotShelf {
    */
   save(name: string, text: string, now: number, listings: number, replace: boolean): Promise<SnapshotInfo | typeof EXISTS> {
     return this.serial(async () => {
+      if (!this.folder) return this.memory.save(name, text, now, listings, replace);
       const info: SnapshotInfo = { name, now, listings, bytes: Buffer.byteLength(text), savedAt: this.realNow(), problem: null };
-      if (!this.folder) {
-        if (!replace && this.memory.has(name)) return EXISTS;
-        this.memory.set(name, { text, info });
-        return info;
-      }
       const path = this.path(name);
       if (!replace && (await exists(path))) return EXISTS;
       await mkdir(this.folder, { recursive: true, mode: 0o700 });
@@ -90,10 +76,7 @@ export class SnapshotShelf {
   /** The world saved as `name`, or null when there is none; a file that cannot be used throws StateFileError naming it. */
   read(name: string): Promise<SavedState | null> {
     return this.serial(async () => {
-      if (!this.folder) {
-        const kept = this.memory.get(name);
-        return kept ? parseState(kept.text, `snapshot ${name}`) : null;
-      }
+      if (!this.folder) return this.memory.read(name);
       const text = await readFile(this.path(name), 'utf8').catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return null;
         throw err;
@@ -118,7 +101,7 @@ export class SnapshotShelf {
   /** Every snapshot, by name. */
   list(): Promise<SnapshotInfo[]> {
     return this.serial(async () => {
-      if (!this.folder) return [...this.memory.values()].map((k) => k.info).sort(byName);
+      if (!this.folder) return this.memory.list();
       const names = (await readdir(this.folder).catch(() => [] as string[]))
         .filter((f) => f.endsWith(SUFFIX) && !f.startsWith('.'))
         .map((f) => f.slice(0, -SUFFIX.length));
@@ -153,7 +136,7 @@ export class SnapshotShelf {
   /** Deletes `name`; false when there was none. */
   remove(name: string): Promise<boolean> {
     return this.serial(async () => {
-      if (!this.folder) return this.memory.delete(name);
+      if (!this.folder) return this.memory.remove(name);
       this.seen.delete(name);
       try {
         await unlink(this.path(name));
@@ -166,8 +149,6 @@ export class SnapshotShelf {
     });
   }
 }
-
-const byName = (a: SnapshotInfo, b: SnapshotInfo): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
