@@ -1,20 +1,21 @@
 /**
  * The app behind each marketplace, for the Node entry (node.ts serves it over HTTP) and for this
  * repository's tests: not exported by the public entries, so a user's code reaches the world only
- * through the marketplace's methods and handlers.
+ * through the marketplace's methods and handlers. Kept on the marketplace itself under a symbol (no
+ * module-level map: a module of the mock holds no state, test/module-state.test.ts).
  */
 import type { MockApp } from '../app.js';
 
-const apps = new WeakMap<object, MockApp>();
+const APP = Symbol('mkt/mock app');
 
-/** Notes the app of `market` (createMarketplace). */
+/** Notes the app of `market` (createMarketplace): a hidden, read-only property. */
 export function remember(market: object, app: MockApp): void {
-  apps.set(market, app);
+  Object.defineProperty(market, APP, { value: app, enumerable: false, writable: false });
 }
 
 /** The app of a marketplace made by createMarketplace; throws for anything else. */
 export function appOf(market: object): MockApp {
-  const app = apps.get(market);
+  const app = (market as { [APP]?: MockApp })[APP];
   if (!app) throw new TypeError('not a marketplace made by createMarketplace');
   return app;
 }
