@@ -38,8 +38,8 @@ export function proxyCommand(ctx: CommandContext) {
         if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
         const requestLogSize = requestLogSizeOption(opts, MAX_REQUEST_LOG_SIZE);
         const [{ parseUpstream, startProxy }, { readAllowedHost }] = await Promise.all([
-          import('../../mock-server/proxy/proxy-server.js'),
-          import('../../mock-server/flags.js'),
+          import('../../mock-server/library/server.js'),
+          import('../../mock-server/library/flags.js'),
         ]);
         const allowHosts = (opts.allowHost ?? []).map((text) => {
           const read = readAllowedHost(text);

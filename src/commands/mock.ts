@@ -12,7 +12,7 @@ import {
   readAllowedHost,
   readWebhookUrl,
   webhookSecretProblem,
-} from '../../mock-server/flags.js';
+} from '../../mock-server/library/flags.js';
 import type { HttpClient } from '../api/http.js';
 import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
@@ -276,11 +276,8 @@ export function makeMockCommand(ctx: CommandContext) {
     serveCommand().action(
       ctx.action(async (opts): Promise<Output> => {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
-        const [{ createMockApp, answerCheckOption, snapshotOption }, { startHttpServer }, { describeMock }] = await Promise.all([
-          import('../../mock-server/app.js'),
-          import('../../mock-server/http-adapter.js'),
-          import('../../mock-server/describe.js'),
-        ]);
+        const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
+          await import('../../mock-server/library/server.js');
         let app;
         try {
           app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });

@@ -6,12 +6,12 @@
  */
 
 /** A start the user's options cannot meet (a torn state file, an unknown --auto-approve user): exit 2. */
-export { MockSetupError } from './kit/setup-error.js';
+export { MockSetupError } from '../kit/setup-error.js';
 /** `--base-path`, normalised, or the problem. */
-export { parseBasePath } from './http/request-target.js';
+export { parseBasePath } from '../http/request-target.js';
 /** `--allow-host`: a host name or address alone, or the problem. */
-export { readAllowedHost } from './http/host-check.js';
+export { readAllowedHost } from '../http/host-check.js';
 /** `--client ID:SECRET:REDIRECT`; throws naming what is wrong. */
-export { parseClientSpec } from './oauth/clients.js';
+export { parseClientSpec } from '../oauth/clients.js';
 /** `--webhook URL` and the webhook secret, or the problem. */
-export { readWebhookUrl, webhookSecretProblem } from './webhooks/targets.js';
+export { readWebhookUrl, webhookSecretProblem } from '../webhooks/targets.js';
