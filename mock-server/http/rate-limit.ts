@@ -70,7 +70,9 @@ export function parseRateLimitSpec(text: string): { setting: RateLimitSetting } 
   for (const part of spec.split(',')) {
     const pair = /^\s*([^=\s]*)\s*=\s*(\S*)\s*$/.exec(part);
     if (!pair)
-      return { problem: `${shown}: '${part.trim().slice(0, 40)}' is not GROUP=N (such as listings=20); groups: ${RATE_GROUPS.join(', ')}` };
+      return {
+        problem: `${shown}: ${JSON.stringify(part.trim().slice(0, 40))} is not GROUP=N (such as listings=20); groups: ${RATE_GROUPS.join(', ')}`,
+      };
     const [, group, value] = pair as unknown as [string, string, string];
     if (!(RATE_GROUPS as readonly string[]).includes(group))
       return { problem: `${shown}: unknown group '${group.slice(0, 40)}'; groups: ${RATE_GROUPS.join(', ')}` };
