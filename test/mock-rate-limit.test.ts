@@ -16,6 +16,7 @@ import {
   RATE_LIMIT_ON,
   RateLimiter,
 } from '../mock-server/http/rate-limit.js';
+import { buildOpenApiDocument } from '../src/contract/openapi/document.js';
 import { RATE_LIMITS, rateGroupOf, type RateGroup } from '../src/contract/rate-limits.js';
 import { issueTestToken, TEST_START, testMockApp } from './helpers/mock.js';
 
@@ -208,6 +209,24 @@ describe('the groups', () => {
     const token = issueTestToken(app);
     expect((await app.handle(requestOf('orders', token, '/mock'))).status).toBe(200);
     expect((await app.handle(requestOf('orders', token, '/mock'))).status).toBe(429);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  test('every throttled route documents the service 429 (body and Retry-After), and no other route does', () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    let throttled = 0;
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        const text = JSON.stringify(op.responses['429'] ?? null);
+        const documented = text.includes('#/components/schemas/Throttled');
+        expect({ route: `${method} ${path}`, documented }).toEqual({ route: `${method} ${path}`, documented: rateGroupOf(path) !== null });
+        if (documented) {
+          throttled++;
+          expect(text).toContain('"Retry-After"');
+        }
+      }
+    expect(throttled).toBeGreaterThanOrEqual(12);
   });
 });
 
