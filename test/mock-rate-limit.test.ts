@@ -212,6 +212,33 @@ describe('the groups', () => {
   });
 });
 
+describe('with injected faults', () => {
+  test('a fault answered in front of the service is not counted; an answer dropped after it was admitted is', async () => {
+    const time = manualTime();
+    const app = throttledApp(time.now, { rateLimit: { enabled: true, limits: { ...RATE_LIMITS, listings: 2 } } });
+    const token = issueTestToken(app);
+    // A dropped answer is Response.error() in-process (status 0): what fetch turns into its network error.
+    const send = async () => {
+      const res = await app.handle(requestOf('listings', token));
+      if (res.status === 0) return 'network error';
+      if (res.status !== 429) return String(res.status);
+      return ((await res.json()) as { errors?: unknown }).errors ? '429 throttled' : '429 fault';
+    };
+    // The injected 429 (SYS0429) twice: the service never saw those requests.
+    app.ctx.faults.set({ rate_limit_rate: 1, count: 2 });
+    expect([await send(), await send()]).toEqual(['429 fault', '429 fault']);
+    // The service answered this one, the client never heard: it counts.
+    app.ctx.faults.set({ drop_response_rate: 1, count: 1 });
+    expect(await send()).toBe('network error');
+    expect([await send(), await send()]).toEqual(['200', '429 throttled']);
+    // A throttled request whose answer is dropped: neither counted nor heard.
+    app.ctx.faults.set({ drop_response_rate: 1, count: 1 });
+    expect(await send()).toBe('network error');
+    time.move(1000);
+    expect([await send(), await send(), await send()]).toEqual(['200', '200', '429 throttled']);
+  });
+});
+
 describe('the OpenAPI document', () => {
   test('every throttled route documents the service 429 (body and Retry-After), and no other route does', () => {
     const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
