@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
+import { createMarketplace } from '../mock-server/library/index.js';
 import {
   clientKeyOf,
   MAX_BUCKETS,
@@ -289,6 +290,27 @@ describe('the setting', () => {
     apps.push(app);
     const token = issueTestToken(app);
     expect(await statuses(app, 'listings', token, 40)).not.toContain(429);
+  });
+});
+
+describe('the library', () => {
+  test('rateLimit is off by default, true or a spec turns it on, and a bad spec is a TypeError naming the option', async () => {
+    const small = { listings: 0, history: 'none' } as const;
+    for (const [given, expected] of [
+      [undefined, { enabled: false, limits: RATE_LIMITS }],
+      [true, { enabled: true, limits: RATE_LIMITS }],
+      ['listings=1', { enabled: true, limits: { ...RATE_LIMITS, listings: 1 } }],
+      ['off', { enabled: false, limits: RATE_LIMITS }],
+    ] as const) {
+      const market = createMarketplace({ ...small, ...(given === undefined ? {} : { rateLimit: given }) });
+      expect(await market.rateLimit.get()).toMatchObject(expected);
+      await market.close();
+    }
+    expect(() => createMarketplace({ ...small, rateLimit: 'pages=2' })).toThrow(/^rateLimit: "pages=2": unknown group 'pages'/);
+    const market = createMarketplace(small);
+    expect(await market.rateLimit.set({ limits: { orders: 3 } })).toMatchObject({ enabled: true, limits: { ...RATE_LIMITS, orders: 3 } });
+    await expect(market.rateLimit.set({ limits: { orders: 0 } })).rejects.toThrow(/limits\.orders: must be a whole number/);
+    await market.close();
   });
 });
 
