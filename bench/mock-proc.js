@@ -29,6 +29,12 @@ export function startServer(args) {
   });
 }
 
+/**
+ * The flag that turns the mock's throttle off (on by default, as the service: 20 listings requests a second per
+ * token, …): passed by each bench that sends past the limits by design, to measure the mock, not the limits.
+ */
+export const UNTHROTTLED = ['--rate-limit', 'off'];
+
 /** Starts `mkt mock serve` on a free port (frozen clock, alice auto-approved). */
 export function startMock(listings, extraArgs = [], nodeArgs = []) {
   return startServer([

@@ -28,11 +28,13 @@ import { snapshotHandlers } from './routes/snapshots.js';
 import { webhookHandlers } from './routes/webhooks.js';
 import { Webhooks } from './webhooks/deliveries.js';
 import type { AnswerChecker } from './http/answer-check.js';
-import { asResponse, RouteHandler, type Answer, type RequestHead } from './route-helper/route.js';
+import { asResponse, JsonText, RouteHandler, type Answer, type RequestHead } from './route-helper/route.js';
 import { mockRequestLogHost } from './request-log/mock-host.js';
 import { keepsBody, RequestLog, type Seen } from './request-log/request-log.js';
 import { faultAnswer } from './http/faults.js';
 import { normaliseTarget } from './http/request-target.js';
+import { clientKeyOf } from './http/rate-limit.js';
+import { rateGroupOf, throttledBody } from '../src/contract/rate-limits.js';
 import { checkRoutes, matchRoute, routedHandlers, routeMethods, underBase, type RouteMatch, type RoutePatterns } from './http/router.js';
 
 /**
@@ -199,11 +201,29 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     }
     return match;
   };
+  /**
+   * The service's 429 when the request's client has used its group's limit (http/rate-limit.ts), else null.
+   * Here, in the one place both doors pass, so the HTTP server and the msw handlers throttle alike; after
+   * the injected faults (the network in front of the service) and only on the mock's own routes.
+   */
+  const throttled = async (request: IncomingRequest, path: string): Promise<Answer | null> => {
+    const apiPath = underBase(path, base);
+    const group = apiPath === null ? null : rateGroupOf(apiPath);
+    if (group === null || !ctx.rateLimit.enabled) return null;
+    // The token endpoint has no token yet: its caller is its form's client_id.
+    const clientId = group === 'oauth' ? new URLSearchParams((await request.text()).slice(0, 4096)).get('client_id') : null;
+    const decision = ctx.rateLimit.decide(group, clientKeyOf(request.headers.get('authorization'), clientId));
+    if (decision.admitted) return null;
+    const body = throttledBody(new Date(ctx.clock.now()));
+    return new JsonText(JSON.stringify(body), 429, { 'retry-after': String(decision.retryAfterS) });
+  };
   const answerUnchecked = async (request: IncomingRequest): Promise<Answer> => {
     const url = request.parsedUrl;
     const match = routeOf(request.method, url.pathname);
     if (!match) return unrouted(request.method, url);
     if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
+    const refused = await throttled(request, url.pathname);
+    if (refused) return refused;
     let params: Record<string, string>;
     try {
       params = match.params();

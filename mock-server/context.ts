@@ -2,7 +2,7 @@
  * What every handler and engine of the mock shares, passed to them explicitly: the options it was
  * started with, the virtual clock, the world, the engine that keeps the world in step with the clock,
  * the world's durability (none, a single state file, or an operation log: durability/), the world's
- * operations (`perform`, registered here for the log's replay) and the injected faults.
+ * operations (`perform`, registered here for the log's replay), the injected faults and the rate limits' throttle.
  */
 import { VirtualClock } from './kit/clock.js';
 import { DEFAULT_PROCESS_DELAY_MS, Engine } from './engine/engine.js';
@@ -10,6 +10,7 @@ import type { Durability } from './durability/durability.js';
 import { keepWorld, operationLogOf } from './durability/keep.js';
 import type { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
+import { RateLimiter, type RateLimitSetting } from './http/rate-limit.js';
 import { seedWorld } from './seed/seed.js';
 import type { SeedHistory } from './world/recipe.js';
 import { MockSetupError } from './kit/setup-error.js';
@@ -59,6 +60,8 @@ export interface MockOptions {
   investor?: { id: string; cash: number };
   /** Receivers of the outbox's events as signed webhooks (--webhook, --webhook-secret; the mock's extension). */
   webhooks?: WebhookSettings;
+  /** The service's rate limits (--rate-limit; absent: off, as a test suite in-process wants; `mkt mock serve` turns them on). */
+  rateLimit?: RateLimitSetting;
 }
 
 /** The live mock: options, clock, the current world (replaced on reset), its engine and faults. */
@@ -69,6 +72,8 @@ export class MockContext {
   /** How the world is kept across restarts: what the route helper waits for, and asks about rollbacks and refusals. */
   readonly durability: Durability;
   readonly faults: Faults;
+  /** The throttle of the service's rate limits, over real time (a virtual clock's move is no second passing). */
+  readonly rateLimit: RateLimiter;
   /** The named snapshots: beside the state (--state) or in memory. */
   readonly snapshots: SnapshotShelf;
   /** Told of each world put in place of the running one (a reset, a snapshot loaded): what it holds already is not news. */
@@ -94,6 +99,7 @@ export class MockContext {
     this.engine.open(this.durability, (t) => seedWorld(this.seedOptions(t)));
     // Seeded from the world actually running (a state file's may differ from --seed).
     this.faults = new Faults(this.world.seed);
+    this.rateLimit = new RateLimiter(realNow, options.rateLimit);
   }
 
   private seedOptions(now: number) {

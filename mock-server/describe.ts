@@ -22,6 +22,14 @@ function passwords(app: MockApp): string {
   return [...app.ctx.world.users.keys()].map((id) => `${id} ${userPassword(app.ctx.world.seed, id)}`).join(', ');
 }
 
+/** The throttle in words: the limits per client token, or off, with the flag that changes it. */
+function rateLimitLine(app: MockApp): string {
+  const { enabled, limits } = app.ctx.rateLimit.get();
+  if (!enabled) return 'off (the service throttles: --rate-limit on)';
+  const each = Object.entries(limits).map(([group, n]) => `${group} ${n}/s`);
+  return `${each.join(', ')} per client token, as the service (429 past them; --rate-limit off or GROUP=N to change)`;
+}
+
 /** A human-readable summary of a started mock; its URLs carry the base path (`--base-path`), as every route does. */
 export function describeMock(app: MockApp, origin: string): string {
   const s = app.ctx.world;
@@ -41,6 +49,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  OAuth client: client_id ${DEMO_CLIENT.clientId}, client_secret ${DEMO_CLIENT.secret}, redirect ${DEMO_CLIENT.redirectUri}`,
     `  investors: ${users}`,
     `  passwords, for the password grant (outside the spec; ${app.ctx.options.allowPasswordGrant ? 'on' : 'off, on with --allow-password-grant'}): ${passwords(app)}`,
+    `  rate limits: ${rateLimitLine(app)}`,
     `  partner codes: ${PARTNER_CODES.valid} (valid), ${PARTNER_CODES.expired} (expired)`,
     app.ctx.options.autoApprove?.length
       ? `  grants approved at once for: ${app.ctx.options.autoApprove.join(', ')}`

@@ -41,6 +41,7 @@ const flags = (over: Partial<ServeOptions>): ServeOptions =>
     history: 'seeded',
     admin: true,
     requestLogSize: '100',
+    rateLimit: 'on',
     ...over,
   }) as ServeOptions;
 

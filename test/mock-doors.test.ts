@@ -15,7 +15,10 @@
  * - methods node's HTTP parser does not know (FOO, lower-case `patch`: a 400 before any handler, while
  *   msw reaches the router's 404/405), and CONNECT/TRACE/TRACK, which fetch refuses to send at all;
  * - a dropped connection (`drop`, `drop_response` faults) is a socket reset over HTTP and Fetch's network
- *   error from msw: both reach the caller as fetch's TypeError, which is what is compared.
+ *   error from msw: both reach the caller as fetch's TypeError, which is what is compared;
+ * - the rate limits' throttle: off here (the library's default), since it answers by real time, which two
+ *   doors answering one after the other cannot share; both doors throttle alike over one injected clock
+ *   in test/mock-rate-limit.test.ts.
  */
 import { setupServer } from 'msw/node';
 import fc from 'fast-check';

@@ -22,8 +22,12 @@ afterEach(() => {
 });
 
 async function serve(dir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<ServedMock> {
+  // Throttling off: the orders that fill the log go back to back, past the orders limit by design.
   const m = await serveMock(
-    ['--state', dir, '--listings', '40', '--frozen', '--start', '2026-06-01T12:00:00Z', '--auto-approve', 'alice', ...extra],
+    [
+      ...['--state', dir, '--listings', '40', '--frozen', '--start', '2026-06-01T12:00:00Z', '--auto-approve', 'alice'],
+      ...['--rate-limit', 'off', ...extra],
+    ],
     15_000,
     env,
   );

@@ -15,3 +15,5 @@ export { readAllowedHost } from '../http/host-check.js';
 export { parseClientSpec } from '../oauth/clients.js';
 /** `--webhook URL` and the webhook secret, or the problem. */
 export { readWebhookUrl, webhookSecretProblem } from '../webhooks/targets.js';
+/** `--rate-limit off|on|N|GROUP=N,…`: the throttle's setting, or the problem. */
+export { parseRateLimitSpec } from '../http/rate-limit.js';

@@ -16,3 +16,4 @@ export type { FaultConfig } from '../http/faults.js';
 export type { OutboxMessage, RequestLogEntry } from '../../src/contract/mock-inspect.js';
 export type { SnapshotEntry } from '../../src/contract/mock-snapshots.js';
 export type { NoteAnswerFields } from '../../src/contract/resources.js';
+export type { RateLimitState } from '../http/rate-limit.js';

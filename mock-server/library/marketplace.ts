@@ -16,6 +16,7 @@ import type { NoteAnswerFields } from '../../src/contract/resources.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { createMockApp, type IncomingRequest, type MockApp } from '../app.js';
 import type { FaultConfig } from '../http/faults.js';
+import { parseRateLimitSpec, RATE_LIMIT_OFF, RATE_LIMIT_ON, type RateLimitSetting, type RateLimitState } from '../http/rate-limit.js';
 import { parseBasePath } from '../http/request-target.js';
 import { findClient } from '../oauth/clients.js';
 import { scopesFor } from '../oauth/grants.js';
@@ -54,6 +55,12 @@ export interface MarketplaceOptions {
   investor?: { id: string; cash: number };
   /** Check every answer against the OpenAPI document, mismatches appended to this file (Node only). */
   checkAnswers?: string;
+  /**
+   * Throttle as the service does (429 past a limit, per client token, over real time): true for the stated
+   * limits, or a spec as `mkt mock serve --rate-limit` takes ('listings=5', '20'). Default false: a test
+   * suite in-process runs as fast as its machine, and its answers should not depend on how fast that is.
+   */
+  rateLimit?: boolean | string;
 }
 
 /** An admin call the marketplace refused: the HTTP status and the API's error code and message. */
@@ -116,6 +123,11 @@ export interface Marketplace {
     set(faults: Partial<FaultConfig>): Promise<FaultConfig>;
     clear(): Promise<FaultConfig>;
   };
+  readonly rateLimit: {
+    get(): Promise<RateLimitState>;
+    /** Turns the throttle on or off, or changes limits (POST /__mock/rate-limit); every window starts over. */
+    set(setting: { enabled?: boolean; limits?: Partial<RateLimitSetting['limits']> }): Promise<RateLimitState>;
+  };
   /** Rebuilds the world from the seed at the current virtual time. */
   reset(): Promise<void>;
   /** GET /__mock/state: counts, balances, users, special listings, the invariant check. */
@@ -174,6 +186,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
   if (options.history !== undefined && options.history !== 'seeded' && options.history !== 'none')
     throw new TypeError(`history: 'seeded' or 'none', got ${String(options.history)}`);
   const basePath = options.basePath === undefined ? '' : checkedBasePath(options.basePath);
+  const rateLimit = rateLimitOption(options.rateLimit);
   const app = createMockApp(
     {
       seed: options.seed ?? 1,
@@ -190,6 +203,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
       ...(options.requestLogSize !== undefined ? { requestLogSize: options.requestLogSize } : {}),
       ...(options.investor ? { investor: options.investor } : {}),
       ...(options.checkAnswers ? { checkAnswers: options.checkAnswers } : {}),
+      rateLimit,
     },
     // The real clock: a running virtual clock runs with it from `start` (a frozen one never reads it), the request log stamps it.
     Date.now,
@@ -222,6 +236,10 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
       get: () => admin<FaultConfig>('GET', '/faults'),
       set: (faults) => admin<FaultConfig>('POST', '/faults', faults),
       clear: () => admin<FaultConfig>('POST', '/faults', {}),
+    },
+    rateLimit: {
+      get: () => admin<RateLimitState>('GET', '/rate-limit'),
+      set: (setting) => admin<RateLimitState>('POST', '/rate-limit', setting),
     },
     reset: async () => void (await admin('POST', '/reset')),
     state: () => admin<Record<string, unknown>>('GET', '/state'),
@@ -261,6 +279,15 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
   };
   remember(market, app);
   return market;
+}
+
+/** The `rateLimit` option as the throttle's setting; throws naming what was wrong. */
+function rateLimitOption(given: boolean | string | undefined): RateLimitSetting {
+  if (given === undefined || given === false) return RATE_LIMIT_OFF;
+  if (given === true) return RATE_LIMIT_ON;
+  const parsed = typeof given === 'string' ? parseRateLimitSpec(given) : { problem: `not true, false or a spec: ${String(given)}` };
+  if ('problem' in parsed) throw new TypeError(`rateLimit: ${parsed.problem}`);
+  return parsed.setting;
 }
 
 function checkedBasePath(raw: string): string {

@@ -1,6 +1,6 @@
 /**
  * Admin routes of the mock (who may call them: admin-access.ts; off with --no-admin): reset, the clock and its move under way, processing,
- * faults, operator actions on a listing, listings added with chosen fields, and a look at the state with the invariant check.
+ * faults, the rate limits' throttle, operator actions on a listing, listings added with chosen fields, and a look at the state with the invariant check.
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
@@ -15,6 +15,7 @@ import { specialListing, type SpecialRole } from '../seed/seed-extras.js';
 import { userPassword } from '../oauth/passwords.js';
 import { listingView } from '../search/listing-view.js';
 import { http, JsonText, route, type RequestHead } from '../route-helper/route.js';
+import { RATE_GROUPS, MAX_RATE_LIMIT, type RateLimitSetting } from '../http/rate-limit.js';
 
 /** The most one clock move may cover (each virtual hour is one market tick). */
 export const MAX_CLOCK_MOVE_MS = 400 * 86_400_000;
@@ -79,7 +80,31 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     special_listings: special,
     invariants: checkInvariants(s),
     faults: ctx.faults.get(),
+    rate_limit: ctx.rateLimit.get(),
   };
+}
+
+/** The throttle's setting a POST /__mock/rate-limit asks for, over the one in force; throws a 400 naming what is wrong (nothing changed). */
+export function rateLimitSetting(body: Record<string, unknown>, current: RateLimitSetting): RateLimitSetting {
+  for (const k of Object.keys(body))
+    if (k !== 'enabled' && k !== 'limits') throw validationError(k, 'unknown setting; known: enabled, limits');
+  if (body.enabled !== undefined && typeof body.enabled !== 'boolean') throw validationError('enabled', 'must be true or false');
+  const limits = { ...current.limits };
+  if (body.limits !== undefined) {
+    const given = body.limits;
+    if (given === null || typeof given !== 'object' || Array.isArray(given))
+      throw validationError('limits', 'must be an object of GROUP: N');
+    for (const [group, n] of Object.entries(given)) {
+      if (!(RATE_GROUPS as readonly string[]).includes(group))
+        throw validationError(`limits.${group}`, `unknown group; groups: ${RATE_GROUPS.join(', ')}`);
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1 || n > MAX_RATE_LIMIT)
+        throw validationError(`limits.${group}`, `must be a whole number of requests a second from 1 to ${MAX_RATE_LIMIT}`);
+      limits[group as keyof typeof limits] = n;
+    }
+  }
+  // Limits given alone turn the throttle on: asking for a limit is asking to be held to it.
+  const enabled = typeof body.enabled === 'boolean' ? body.enabled : body.limits !== undefined ? true : current.enabled;
+  return { enabled, limits };
 }
 
 /** The clock, and the move under way if any (GET /__mock/clock: what `mkt mock clock advance` shows as it waits). */
@@ -172,6 +197,14 @@ export function adminHandlers(ctx: MockContext) {
     http.post(
       '*/__mock/faults',
       route(ctx, async ({ request }) => ctx.faults.set(await jsonBody(request)), { json: true }),
+    ),
+    http.get(
+      '*/__mock/rate-limit',
+      route(ctx, () => ctx.rateLimit.get()),
+    ),
+    http.post(
+      '*/__mock/rate-limit',
+      route(ctx, async ({ request }) => ctx.rateLimit.set(rateLimitSetting(await jsonBody(request), ctx.rateLimit.get())), { json: true }),
     ),
     // The operation syncs the world itself (operations/perform.ts). The answer is the listing as the search shows it to a caller
     // who has not bid on it (no bureau objects asked for): what a test then finds in GET /listings, field for field.

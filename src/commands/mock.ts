@@ -9,6 +9,7 @@ import {
   MockSetupError,
   parseBasePath,
   parseClientSpec,
+  parseRateLimitSpec,
   readAllowedHost,
   readWebhookUrl,
   webhookSecretProblem,
@@ -146,6 +147,11 @@ function serveCommand() {
       'serve requests whose Host is this name too (repeatable; loopback names and the bound address always are): the name of a proxy in front',
       collect,
     )
+    .option(
+      '--rate-limit <spec>',
+      'throttle as the service does, per client token: on (listings 20/s, orders 10/s, account 20/s, oauth 10/s), off, one number for every group, or GROUP=N pairs (listings=20,orders=10); past a limit a request is answered 429 with Retry-After',
+      'on',
+    )
     .option('--allow-password-grant', "take grant_type=password with a seeded user's id and password (printed; outside the spec)")
     .option(
       '--request-log-size <n>',
@@ -216,6 +222,9 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
     if ('problem' in read) throw new UsageError(`--allow-host ${read.problem}`);
     return read.name;
   });
+  const rateLimit = parseRateLimitSpec(opts.rateLimit);
+  if ('problem' in rateLimit)
+    throw new UsageError(`--rate-limit ${rateLimit.problem}`, 'give off, on, a number such as 20, or pairs such as listings=20,orders=10');
   return {
     port,
     host: opts.host,
@@ -236,6 +245,7 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
       ...(opts.allowPasswordGrant ? { allowPasswordGrant: true } : {}),
       ...(base.basePath ? { basePath: base.basePath } : {}),
       ...(webhooks ? { webhooks } : {}),
+      rateLimit: rateLimit.setting,
     },
   };
 }

@@ -153,6 +153,20 @@ export function adminRoutes(f: WorldFacts): RouteArb[] {
         fc.constantFrom({ drop_rate: 1, count: 1 }, { drop_response_rate: 1, count: 1, method: 'POST' }, { bogus: 1 }),
       ),
     ),
+    get('GET /__mock/rate-limit', fc.constant('/__mock/rate-limit'), fc.constant('none')),
+    write(
+      'POST /__mock/rate-limit',
+      fc.constant('/__mock/rate-limit'),
+      // Off, or a body refused: a throttle turned on answers by real time, which two doors cannot share
+      // (both doors throttle alike over one injected clock: test/mock-rate-limit.test.ts).
+      fc.constantFrom(
+        { enabled: false },
+        { enabled: false, limits: { listings: 5 } },
+        { limits: { listings: 0 } },
+        { enabled: 'yes' },
+        { bogus: 1 },
+      ),
+    ),
     write(
       'POST /__mock/listings/:number/:action',
       fc

@@ -13,6 +13,7 @@ import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookPageSchema } from '../mock-webhook
 import { listEnvelopeSchema, nullable } from '../resources.js';
 import { ADD_LISTING_ENDPOINT } from './admin-listings.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
+import { RATE_LIMIT_ENDPOINTS, RateLimitStateSchema } from './admin-rate-limit.js';
 import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -89,6 +90,7 @@ export const MockStateSchema = Type.Object(
     special_listings: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()])),
     invariants: Type.Object({ ok: Type.Boolean(), violations: Type.Array(Type.String()) }, strict),
     faults: FaultsSchema,
+    rate_limit: RateLimitStateSchema,
   },
   strict,
 );
@@ -315,4 +317,5 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
   },
   ADD_LISTING_ENDPOINT,
   ...SNAPSHOT_ENDPOINTS,
+  ...RATE_LIMIT_ENDPOINTS,
 ];

@@ -42,6 +42,8 @@ import {
   WebhookEventSchema,
 } from '../mock-webhooks.js';
 import { ADMIN_ENDPOINTS, FaultsSchema, MockStateSchema } from './admin.js';
+import { RateLimitStateSchema, THROTTLED_DESCRIPTION, ThrottledSchema } from './admin-rate-limit.js';
+import { rateGroupOf } from '../rate-limits.js';
 import type { Answer, Endpoint, Parameter } from './endpoint.js';
 import { API_ENDPOINTS, GRANTS, SCOPES } from './endpoints.js';
 import { VERSION } from '../../version.js';
@@ -75,6 +77,8 @@ const COMPONENTS: Readonly<Record<string, TSchema>> = {
   OAuthError: OAuthErrorSchema,
   MockState: MockStateSchema,
   Faults: FaultsSchema,
+  Throttled: ThrottledSchema,
+  RateLimit: RateLimitStateSchema,
   RequestLogEntry: JournalEntrySchema,
   OutboxMessage: OutboxMessageSchema,
   WebhookEvent: WebhookEventSchema,
@@ -185,6 +189,8 @@ function sharedAnswers(e: Endpoint, to: Map<number, StatusAnswers>): void {
       add(to, 415, { description: 'A body not declared as JSON (no content type included).', codes: ['UNSUPPORTED_MEDIA_TYPE'] });
   } else {
     add(to, 429, { description: 'An injected fault: too many requests (Retry-After says when to retry).', codes: ['SYS0429'] });
+    // The service's own throttle, with its body: every route a rate limit applies to (rate-limits.ts).
+    if (rateGroupOf(e.path) !== null) add(to, 429, { description: THROTTLED_DESCRIPTION, json: ThrottledSchema });
     to.get(429)!.retryAfter = true;
   }
 }
