@@ -145,6 +145,15 @@ describe('the pacer', () => {
     expect(pacer.rateOf('orders')).toBe(RATE_LIMITS.orders - 1);
   });
 
+  it('holds no request for ever under a clock that does not move (frozen clocks of in-process tests)', async () => {
+    const waits: number[] = [];
+    const pacer = new Pacer({ now: () => 0, sleep: async (ms) => void waits.push(ms) });
+    for (let i = 0; i < 5; i++) await pacer.take('orders');
+    const spacing = 1000 / (RATE_LIMITS.orders - 1);
+    // Each reserved the slot after the one before: the waits asked are what a moving clock would have slept.
+    waits.forEach((w, i) => expect(w).toBeCloseTo((i + 1) * spacing, 6));
+  });
+
   it('never drops below one request every two seconds, however many 429s come', async () => {
     const clock = new VirtualClock();
     const pacer = new Pacer(clock);

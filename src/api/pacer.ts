@@ -45,19 +45,16 @@ export class Pacer {
     private readonly limits: Readonly<Record<RateGroup, number>> = RATE_LIMITS,
   ) {}
 
-  /** Resolves when a request of `group` may leave, and counts it as sent then. */
+  /**
+   * Resolves when a request of `group` may leave. Its slot is reserved at once, so requests of a group sent
+   * together take successive slots; and a clock that does not move (a test's) holds no request for ever.
+   */
   async take(group: RateGroup): Promise<void> {
     const b = this.bucket(group);
-    // Checked again after each wait: another request of the group may have gone meanwhile, or a 429 come.
-    for (;;) {
-      const now = this.clock.now();
-      const at = Math.max(b.next, b.blockedUntil);
-      if (at <= now) {
-        b.next = now + 1000 / this.rate(b, now);
-        return;
-      }
-      await this.clock.sleep(at - now);
-    }
+    const now = this.clock.now();
+    const at = Math.max(now, b.next, b.blockedUntil);
+    b.next = at + 1000 / this.rate(b, at);
+    if (at > now) await this.clock.sleep(at - now);
   }
 
   /** A request of `group` was answered 429: the group waits `waitMs` (what the service asked), then goes on at half its rate. */
