@@ -110,8 +110,8 @@ describe('the HTTP client under throttling', () => {
     await s.close();
   });
 
-  it('does not wait at all when the first Retry-After asks more than the bound', async () => {
-    const s = await throttling(1000, '120');
+  it('does not wait at all when the first Retry-After asks more than the bound, nor hold the group after', async () => {
+    const s = await throttling(1, '120');
     const clock = steppedClock();
     const client = new HttpClient({ clock });
     const err = (await client.send({ method: 'POST', url: s.url, json: {}, group: 'orders' }).catch((e: unknown) => e)) as ThrottledError;
@@ -120,6 +120,10 @@ describe('the HTTP client under throttling', () => {
     );
     expect(clock.waits).toEqual([]);
     expect(s.seen).toHaveLength(1);
+    // A run that goes on (a later read of the group) is not made to sit out the 120 s: it goes at the group's pace.
+    expect((await client.send({ method: 'GET', url: s.url, group: 'orders' })).status).toBe(200);
+    expect(clock.waits).toHaveLength(1);
+    expect(clock.waits[0]).toBeCloseTo(1000 / 9, 0);
     await client.close();
     await s.close();
   });
@@ -132,8 +136,12 @@ describe('the HTTP client under throttling', () => {
     expect(err).toBeInstanceOf(ThrottledError);
     expect(err.message).toContain(`throttled ${MAX_THROTTLED_RESENDS + 1} times in a row (account group: 20 requests a second)`);
     expect(s.seen).toHaveLength(MAX_THROTTLED_RESENDS + 1);
-    // Each 429 halved the group's pace: the gaps between sends grew.
-    expect(client.pacer.rateOf('account')).toBeLessThan(1);
+    // Each 429 halved the group's pace: the first resend went at the full pace's spacing (the service asked
+    // no wait), every later one at least twice as far apart, and the group is still far below full pace.
+    expect(clock.waits).toHaveLength(MAX_THROTTLED_RESENDS);
+    expect(clock.waits[0]).toBeCloseTo(1000 / 19, 0);
+    for (const w of clock.waits.slice(1)) expect(w).toBeGreaterThan(2 * (1000 / 19) - 1);
+    expect(client.pacer.rateOf('account')).toBeLessThan(19 / 4);
     await client.close();
     await s.close();
   });

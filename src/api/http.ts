@@ -161,7 +161,6 @@ export class HttpClient {
     const ra = res.headers['retry-after'];
     const asked = retryAfterMs(Array.isArray(ra) ? ra[0] : ra, this.now());
     const wait = asked ?? retryDelay(t.resends, undefined, this.random);
-    if (req.group) this.pacer.throttled(req.group, wait);
     if (t.waited + wait > THROTTLE_WAIT_BOUND_MS || t.resends >= MAX_THROTTLED_RESENDS) {
       const refused = errorFromResponse(res.status, res.data, `${req.method} ${new URL(req.url).pathname}`);
       const why =
@@ -171,6 +170,9 @@ export class HttpClient {
       const limit = req.group ? ` (${req.group} group: ${this.pacer.limitOf(req.group)} requests a second)` : '';
       throw new ThrottledError(`${refused.message}; ${why}${limit}`, refused.code, res.data, req.group ?? null, wait);
     }
+    // Only a wait mkt will sit out holds the group: past the bound the request fails at once, and the next
+    // request of the group (a run that goes on after a failure) meets the service's answer itself.
+    if (req.group) this.pacer.throttled(req.group, wait);
     t.waited += wait;
     t.resends++;
     this.opts.trace?.(`  throttled (HTTP 429${req.group ? `, ${req.group}` : ''}): sending again in ${wait} ms`);
