@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ThrottledError } from '../src/api/errors.js';
-import { HttpClient, MAX_THROTTLED_RESENDS, THROTTLE_WAIT_BOUND_MS } from '../src/api/http.js';
+import { HttpClient, MAX_THROTTLED_RESENDS, retryAfterMs, THROTTLE_WAIT_BOUND_MS } from '../src/api/http.js';
 import { throttledBody } from '../src/contract/rate-limits.js';
 import { EXIT } from '../src/errors.js';
 
@@ -160,5 +161,28 @@ describe('the HTTP client under throttling', () => {
     await once.close();
     await s.close();
     await s2.close();
+  });
+
+  it('reads any Retry-After as a wait of zero or more, or none: seconds and HTTP dates as asked', () => {
+    const now = 1_700_000_000_000;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        const ms = retryAfterMs(value, now);
+        expect(ms === undefined || (Number.isFinite(ms) && ms >= 0)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.nat(86_400), (secs) => {
+        expect(retryAfterMs(String(secs), now)).toBe(secs * 1000);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 86_400 }), (secs) => {
+        expect(retryAfterMs(new Date(now + secs * 1000).toUTCString(), now)).toBe(secs * 1000);
+      }),
+    );
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs(' ', now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
  * (pacer.ts) asked before each request of a rate-limited group. GETs are retried on 5xx and connection
  * errors (capped backoff with jitter; Retry-After honoured). A 429 is sent again, whatever the method,
  * after the wait the service asks, up to a bound (THROTTLE_WAIT_BOUND_MS): the service refused the
- * request unread (RFC 6585; the throttled body carries no resource, docs/fidelity.md), so sending it again
+ * request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
  * is sending it once. Any other failed POST, one that moves money, is never sent again here.
  */
 import type { Agent as AgentType } from 'undici';
