@@ -55,7 +55,7 @@ const GROUPS = [
   {
     name: 'client',
     test: matching(
-      /^src\/(api\/(client|errors|http|listings|market-clock|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|request-path)|output\/(render|select)|state-files)\.ts$/,
+      /^src\/(api\/(client|errors|http|listings|market-clock|pacer|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/(render|select)|state-files)\.ts$/,
     ),
     priority: 40,
   },

@@ -7,6 +7,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from './api/client.js';
 import type { HttpClient } from './api/http.js';
+import type { Pacer } from './api/pacer.js';
 import type { Settings } from './config/settings.js';
 import type { Io } from './io.js';
 import { UsageError } from './errors.js';
@@ -53,6 +54,7 @@ export class CommandContext {
   exitCode = 0;
   program!: RootCommand;
   private http?: HttpClient;
+  private pacing?: Pacer;
   private client?: ApiClient;
   private loaded?: Awaited<ReturnType<typeof loadActionModules>>;
 
@@ -122,12 +124,25 @@ export class CommandContext {
     this.io.stderr.write(`${redactUserInfo(line)}\n`);
   }
 
+  /** The run's one pacer (src/api/pacer.ts): every HTTP client of the run keeps under the limits together. */
+  async pacer(): Promise<Pacer> {
+    if (!this.pacing) {
+      const { Pacer } = await import('./api/pacer.js');
+      this.pacing = new Pacer(this.io);
+    }
+    return this.pacing;
+  }
+
   /** The HTTP client (undici is loaded on first use). */
   async httpClient(): Promise<HttpClient> {
     if (!this.http) {
-      const [{ HttpClient }, { httpTimeoutMs }] = await Promise.all([import('./api/http.js'), import('./config/timeouts.js')]);
+      const [{ HttpClient }, { httpTimeoutMs }, pacer] = await Promise.all([
+        import('./api/http.js'),
+        import('./config/timeouts.js'),
+        this.pacer(),
+      ]);
       const trace = this.globals().verbose ? (line: string) => this.info(line) : undefined;
-      this.http = new HttpClient({ trace, sleep: this.io.sleep, timeoutMs: httpTimeoutMs(this.io.env) });
+      this.http = new HttpClient({ trace, clock: this.io, sleep: this.io.sleep, pacer, timeoutMs: httpTimeoutMs(this.io.env) });
     }
     return this.http;
   }

@@ -6,6 +6,7 @@
 import type { Settings } from '../config/settings.js';
 import { DecodeError, type Reader } from '../contract/decode.js';
 import { normalisePath } from '../contract/request-path.js';
+import { rateGroupOf, type RateGroup } from '../contract/rate-limits.js';
 import { CliError } from '../errors.js';
 import { BadAnswerError, errorFromResponse, NotSentError } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
@@ -89,7 +90,8 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { authorization: `bearer ${token}` };
       if (this.settings.timezone) headers.timezone = this.settings.timezone;
-      const res = await this.http.send({ method: c.method, url: this.url(c.base, c.path), query: c.query, json: c.json, headers });
+      const group = rateGroupOfCall(c.base, c.path);
+      const res = await this.http.send({ method: c.method, url: this.url(c.base, c.path), query: c.query, json: c.json, headers, group });
       this.market.heard(res.headers.date);
       if (res.status >= 200 && res.status < 300) return decoded(c, res.data);
       const error = errorFromResponse(res.status, res.data, c.what);
@@ -122,6 +124,15 @@ export function routedBase(root: string): string {
   // The root path is '' under a base URL (paths are appended with their own '/'); the first '/' before
   // the query or the end is the path's: scheme, user info and host hold none.
   return norm.path === '/' ? u.href.replace(/\/(?=[?#]|$)/, '') : u.href;
+}
+
+/**
+ * The rate-limit group a call counts in: its path read as the service's below the root (the base URL is the
+ * root's `/v1`, the spec's {base_url}), whatever addresses the profile configures.
+ */
+export function rateGroupOfCall(base: Base, path: string): RateGroup | null {
+  const p = path.startsWith('/') ? path : `/${path}`;
+  return rateGroupOf(base === 'base' ? `/v1${p}` : p);
 }
 
 /** A token, or the failure to get one marked NotSentError: no request went out with it. */

@@ -3,6 +3,7 @@
  * Each carries the status, the API's code and message, and the CLI exit code it leads to.
  */
 import type { DecodeError } from '../contract/decode.js';
+import type { RateGroup } from '../contract/rate-limits.js';
 import { AUTH_ERRORS, OFFER_ERRORS, ORDER_ERRORS } from '../contract/errors.js';
 import { CliError, clause, EXIT } from '../errors.js';
 
@@ -26,6 +27,31 @@ export class AuthenticationError extends ApiError {}
 export class RejectedError extends ApiError {}
 /** 5xx after retries (exit 5). */
 export class ServerError extends ApiError {}
+
+/**
+ * 429s past the bound mkt waits for one request (exit 5, as for a marketplace that cannot serve now). The
+ * service refused the request unread: nothing it would have done was done (an order POST placed nothing).
+ */
+export class ThrottledError extends ApiError {
+  constructor(
+    message: string,
+    code: string | undefined,
+    body: unknown,
+    /** The rate-limit group the request counted in, when it had one. */
+    readonly group: RateGroup | null,
+    /** The wait the last 429 asked for, in ms. */
+    readonly askedMs: number,
+  ) {
+    super(
+      message,
+      EXIT.UNREACHABLE,
+      429,
+      code,
+      body,
+      'the limit is per set of credentials: another client or mkt run on them may be taking it; try again in a while',
+    );
+  }
+}
 
 /** The marketplace could not be reached at all (exit 5). */
 export class ConnectionError extends CliError {

@@ -1,13 +1,19 @@
 /**
- * The HTTP layer on undici: one keep-alive pool, timeouts, retries for GETs only (429, 5xx,
- * connection errors; capped backoff with jitter; Retry-After honoured), a redacted --verbose trace.
- * A POST that moves money is never retried here.
+ * The HTTP layer on undici: one keep-alive pool, timeouts, a redacted --verbose trace, and the pacer
+ * (pacer.ts) asked before each request of a rate-limited group. GETs are retried on 5xx and connection
+ * errors (capped backoff with jitter; Retry-After honoured). A 429 is sent again, whatever the method,
+ * after the wait the service asks, up to a bound (THROTTLE_WAIT_BOUND_MS): the service refused the
+ * request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
+ * is sending it once. Any other failed POST, one that moves money, is never sent again here.
  */
 import type { Agent as AgentType } from 'undici';
 import { Agent, request } from './undici.js';
 import { systemErrorWords } from '../errors.js';
-import { ConnectionError } from './errors.js';
+import { ConnectionError, errorFromResponse, ThrottledError } from './errors.js';
 import { redactUserInfo } from '../redact-url.js';
+import { systemClock, type Clock } from '../clock.js';
+import type { RateGroup } from '../contract/rate-limits.js';
+import { Pacer } from './pacer.js';
 
 /** One request. */
 export interface HttpRequest {
@@ -21,6 +27,8 @@ export interface HttpRequest {
   form?: Record<string, string>;
   /** This request's answer timeout instead of the client's (0: none, for an answer that takes as long as its work). */
   timeoutMs?: number;
+  /** The rate-limit group it counts in (src/contract/rate-limits.ts): the pacer spaces it; none is not paced. */
+  group?: RateGroup | null;
 }
 
 /** A parsed answer. */
@@ -34,15 +42,28 @@ export interface HttpResponse {
 /** Knobs and injected pieces. */
 export interface HttpOptions {
   timeoutMs?: number;
+  /** Retries of a GET on 5xx or a connection error; 0 also sends no 429 again (the answer is returned as it is). */
   maxRetries?: number;
   /** Receives trace lines when --verbose is on. */
   trace?: (line: string) => void;
+  /** Reads the time (Retry-After dates, the pacer) and waits; `sleep`, when given, waits instead. */
+  clock?: Pick<Clock, 'now' | 'sleep'>;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The process's pacer (CommandContext shares one); a client of its own otherwise, on `clock` and `sleep`. */
+  pacer?: Pacer;
 }
 
 const MAX_BACKOFF_MS = 8000;
 const MAX_RETRY_AFTER_MS = 30_000;
+/**
+ * The most one request waits in all on 429s before it fails (exit 5, ThrottledError): a minute rides out a
+ * throttled second or a busy spell of another client on the same credentials; a longer Retry-After means the
+ * service wants the client gone for longer than a command should sit silent.
+ */
+export const THROTTLE_WAIT_BOUND_MS = 60_000;
+/** The most times one request is sent again after a 429 (Retry-After: 0 in a storm must end too). */
+export const MAX_THROTTLED_RESENDS = 10;
 /** Failures that come before a connection exists: the request cannot have left this machine. */
 const NEVER_CONNECTED = new Set([
   'ECONNREFUSED',
@@ -61,14 +82,19 @@ export function redact(text: string): string {
     .replace(/\b(client_secret|auth_key|refresh_token|access_token)=([^&\s]+)/gi, '$1=***');
 }
 
+/** The wait a Retry-After value asks (delay-seconds or an HTTP date, read against `now`), or undefined when it has none readable. */
+export function retryAfterMs(retryAfter: string | undefined, now: number): number | undefined {
+  if (!retryAfter?.trim()) return undefined;
+  const secs = Number(retryAfter);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(retryAfter);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
 /** Delay before retry `attempt` (0-based): Retry-After when given, else capped exponential backoff with jitter. */
 export function retryDelay(attempt: number, retryAfter: string | undefined, random: () => number, now = Date.now()): number {
-  if (retryAfter) {
-    const secs = Number(retryAfter);
-    if (Number.isFinite(secs) && secs >= 0) return Math.min(secs * 1000, MAX_RETRY_AFTER_MS);
-    const at = Date.parse(retryAfter);
-    if (Number.isFinite(at)) return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
-  }
+  const asked = retryAfterMs(retryAfter, now);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   const base = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt);
   return Math.round(base / 2 + random() * (base / 2));
 }
@@ -80,34 +106,77 @@ export class HttpClient {
   private readonly maxRetries: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly now: () => number;
+  /** Spaces the requests of each rate-limited group (pacer.ts). */
+  readonly pacer: Pacer;
 
   constructor(private readonly opts: HttpOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxRetries = opts.maxRetries ?? 3;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const clock = opts.clock ?? systemClock;
+    this.sleep = opts.sleep ?? ((ms) => clock.sleep(ms));
+    this.now = () => clock.now();
+    this.pacer = opts.pacer ?? new Pacer({ now: this.now, sleep: this.sleep });
     this.random = opts.random ?? Math.random;
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 8, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
   }
 
-  /** Sends `req`, retrying GETs on 429, 5xx and connection errors. */
+  /**
+   * Sends `req` when the pacer lets it go; sends it again after a 429 (within the bound, else ThrottledError),
+   * and a GET after a 5xx or a connection error.
+   */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const retryable = req.method === 'GET';
-    for (let attempt = 0; ; attempt++) {
+    const throttled = { waited: 0, resends: 0 };
+    for (let attempt = 0; ;) {
+      if (req.group) await this.pacer.take(req.group);
       try {
         const res = await this.once(req);
-        const again = retryable && (res.status === 429 || res.status >= 500) && attempt < this.maxRetries;
+        if (res.status === 429 && this.maxRetries > 0) {
+          const wait = this.afterThrottle(req, res, throttled);
+          // A paced group waits in the pacer (its next take), with every other request of the group.
+          if (!req.group) await this.sleep(wait);
+          continue;
+        }
+        const again = retryable && res.status >= 500 && attempt < this.maxRetries;
         if (!again) return res;
         const ra = res.headers['retry-after'];
-        const delay = retryDelay(attempt, Array.isArray(ra) ? ra[0] : ra, this.random);
+        const delay = retryDelay(attempt++, Array.isArray(ra) ? ra[0] : ra, this.random, this.now());
         this.opts.trace?.(`  retrying in ${delay} ms (HTTP ${res.status})`);
         await this.sleep(delay);
       } catch (err) {
         if (!(err instanceof ConnectionError) || !retryable || attempt >= this.maxRetries) throw err;
-        const delay = retryDelay(attempt, undefined, this.random);
+        const delay = retryDelay(attempt++, undefined, this.random);
         this.opts.trace?.(`  retrying in ${delay} ms (${err.message})`);
         await this.sleep(delay);
       }
     }
+  }
+
+  /**
+   * After a 429: the wait before `req` goes again (Retry-After, else backoff), told to the pacer and added to
+   * `t`; a ThrottledError when that wait would take the request's waiting past the bound, or resends run out.
+   */
+  private afterThrottle(req: HttpRequest, res: HttpResponse, t: { waited: number; resends: number }): number {
+    const ra = res.headers['retry-after'];
+    const asked = retryAfterMs(Array.isArray(ra) ? ra[0] : ra, this.now());
+    const wait = asked ?? retryDelay(t.resends, undefined, this.random);
+    if (t.waited + wait > THROTTLE_WAIT_BOUND_MS || t.resends >= MAX_THROTTLED_RESENDS) {
+      const refused = errorFromResponse(res.status, res.data, `${req.method} ${new URL(req.url).pathname}`);
+      const why =
+        t.resends >= MAX_THROTTLED_RESENDS
+          ? `throttled ${t.resends + 1} times in a row`
+          : `the marketplace asked to wait ${seconds(wait)}${t.waited ? ` more after ${seconds(t.waited)}` : ''}, past mkt's bound of ${seconds(THROTTLE_WAIT_BOUND_MS)} of waiting for one request`;
+      const limit = req.group ? ` (${req.group} group: ${this.pacer.limitOf(req.group)} requests a second)` : '';
+      throw new ThrottledError(`${refused.message}; ${why}${limit}`, refused.code, res.data, req.group ?? null, wait);
+    }
+    // Only a wait mkt will sit out holds the group: past the bound the request fails at once, and the next
+    // request of the group (a run that goes on after a failure) meets the service's answer itself.
+    if (req.group) this.pacer.throttled(req.group, wait);
+    t.waited += wait;
+    t.resends++;
+    this.opts.trace?.(`  throttled (HTTP 429${req.group ? `, ${req.group}` : ''}): sending again in ${wait} ms`);
+    return wait;
   }
 
   private async once(req: HttpRequest): Promise<HttpResponse> {
@@ -162,4 +231,9 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+/** `ms` in seconds for a message: "2 s", "0.5 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -75,7 +75,7 @@ export class TokenEndpoint {
 
   /** Posts one grant form as it is (the two helpers above build the valid ones). */
   async grant(form: Record<string, string>): Promise<TokenResponse> {
-    const res = await this.http.send({ method: 'POST', url: this.url, form });
+    const res = await this.http.send({ method: 'POST', url: this.url, form, group: 'oauth' });
     const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
     if (res.status === 200 && typeof body.access_token === 'string' && typeof body.refresh_token === 'string') {
       return {

@@ -37,7 +37,7 @@ async function runChecks(ctx: CommandContext): Promise<Check[]> {
   } else {
     const trace = ctx.globals().verbose ? (line: string) => ctx.info(line) : undefined;
     // No retries: doctor says at once what a run would meet, rather than riding out a failure.
-    const http = new HttpClient({ timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0, trace, sleep: ctx.io.sleep });
+    const http = new HttpClient({ timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0, trace, sleep: ctx.io.sleep, pacer: await ctx.pacer() });
     try {
       const reach = await market.checkMarketplace(settings, http, now);
       checks.push(reach.check);
