@@ -174,7 +174,8 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) throw new TypeError(`${key}: a whole number >= 0, got ${String(v)}`);
   }
-  const releases = options.releases === undefined ? undefined : parseReleaseTimes(options.releases === 'steady' ? 'steady' : options.releases.join(','));
+  const releases =
+    options.releases === undefined ? undefined : parseReleaseTimes(options.releases === 'steady' ? 'steady' : options.releases.join(','));
   if (releases && 'problem' in releases) throw new TypeError(`releases: ${releases.problem}`);
   if (options.history !== undefined && options.history !== 'seeded' && options.history !== 'none')
     throw new TypeError(`history: 'seeded' or 'none', got ${String(options.history)}`);

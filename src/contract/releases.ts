@@ -73,7 +73,8 @@ export function describeNextRelease(now: number, minutes: readonly number[] = DE
   if (at === null) return 'new listings arrive all day (no release times)';
   const inMinutes = Math.round((at - now) / 60_000);
   const hours = Math.floor(inMinutes / 60);
-  const wait = hours >= 24 ? `${Math.floor(hours / 24)} d ${hours % 24} h` : hours >= 1 ? `${hours} h ${inMinutes % 60} min` : `${inMinutes} min`;
+  const wait =
+    hours >= 24 ? `${Math.floor(hours / 24)} d ${hours % 24} h` : hours >= 1 ? `${hours} h ${inMinutes % 60} min` : `${inMinutes} min`;
   const times = minutes.map(releaseTimeText).join(' and ');
   return `next listings release ${formatDateTime(at, RELEASE_ZONE)} (${formatDateTime(at)}), in ${wait}; releases at ${times} ${RELEASE_ZONE}, Monday to Friday`;
 }
