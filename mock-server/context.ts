@@ -12,7 +12,7 @@ import type { OperationLog } from './durability/operation-log.js';
 import { Faults } from './http/faults.js';
 import { RateLimiter, type RateLimitSetting } from './http/rate-limit.js';
 import { seedWorld } from './seed/seed.js';
-import type { SeedHistory } from './world/recipe.js';
+import { recipeFrom, type SeedHistory } from './world/recipe.js';
 import { MockSetupError } from './kit/setup-error.js';
 import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
@@ -26,6 +26,8 @@ export interface MockOptions {
   seed: number;
   /** Active listings to seed (0: none, and none arrive). */
   listings: number;
+  /** When new listings arrive (--releases): minutes after midnight America/New_York, or 'steady'; default noon and 6 pm (src/contract/releases.ts). */
+  releases?: readonly number[] | 'steady';
   /** The seeded history of originated loans and notes ('none': only the investors and their funded accounts; default 'seeded'). */
   history?: SeedHistory;
   /** The named snapshot the world starts from instead of the seed or the state file (--from-snapshot; needs stateFile). */
@@ -103,8 +105,7 @@ export class MockContext {
   }
 
   private seedOptions(now: number) {
-    const { seed, listings, investor, history } = this.options;
-    return { seed, listings, now, ...(history ? { history } : {}), ...(investor ? { investor } : {}) };
+    return { ...recipeFrom(this.options), now };
   }
 
   /**
@@ -143,10 +144,9 @@ export class MockContext {
     const previous = this.world;
     const now = this.clock.now();
     this.world = seedWorld(this.seedOptions(now));
-    const { seed, listings, investor, history } = this.options;
     try {
       // A --state folder begins a new log from this world, seeded at the time its base names (durability/operation-log.ts).
-      this.engine.worldReplaced(previous, { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) }, now);
+      this.engine.worldReplaced(previous, recipeFrom(this.options), now);
     } catch (err) {
       // Not on disk (the 503): the world stays the one the folder holds.
       this.world = previous;

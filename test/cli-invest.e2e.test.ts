@@ -81,8 +81,12 @@ describe('mkt invest check', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('exits 0 on a good file', async () => {
-    expect((await invest(['check', strategyFile(RULE)])).code).toBe(0);
+  it('exits 0 on a good file, and says when the marketplace next releases listings (for timing a cron line)', async () => {
+    const r = await invest(['check', strategyFile(RULE)]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /next listings release \d{4}-\d{2}-\d{2} (12|18):00:00 -0[45]00 \(.*\), in .*; releases at 12:00 and 18:00 America\/New_York, Monday to Friday/,
+    );
   });
 });
 

@@ -39,6 +39,7 @@ const flags = (over: Partial<ServeOptions>): ServeOptions =>
     seed: '1',
     listings: '10',
     history: 'seeded',
+    releases: '12:00,18:00',
     admin: true,
     requestLogSize: '100',
     rateLimit: 'on',

@@ -3,7 +3,7 @@
  * Node only (the files of --state): the browser build takes keep.browser.ts, the memory alone.
  */
 import type { Secrets } from '../kit/entropy.js';
-import type { SeedRecipe } from '../world/recipe.js';
+import { recipeFrom } from '../world/recipe.js';
 import { isStateFile } from '../world/state-dir.js';
 import type { Durability } from './durability.js';
 import { hostOf, type KeptWorld } from './kept-world.js';
@@ -23,9 +23,7 @@ export function keepWorld(kept: KeptWorld, apply: (record: OpRecord, secrets: Se
   const file = options.stateFile;
   if (!file) return new MemoryOnly(host, options.start);
   if (isStateFile(file)) return new SingleFileState(host, file);
-  const { seed, listings, investor, history } = options;
-  const recipe: SeedRecipe = { seed, listings, ...(history ? { history } : {}), ...(investor ? { investor } : {}) };
-  return new OperationLog(host, file, recipe, options.stateRepair, options.snapshotLogBytes);
+  return new OperationLog(host, file, recipeFrom(options), options.stateRepair, options.snapshotLogBytes);
 }
 
 /** The operation log `durability` is, or null (the tests reach a --state folder's disk through it). */

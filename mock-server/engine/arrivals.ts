@@ -1,12 +1,14 @@
 /**
- * New active listings, about as many an hour as keep the seeded number of active listings steady (a
- * 15-day clock move adds about as many as the world holds), drawn one after another from the hour's
- * stream. A listing arrives with the fields the market reads and writes (listing-table.ts MARKET_FIELDS)
+ * New active listings, about as many a day as keep the seeded number of active listings steady (a
+ * 15-day clock move adds about as many as the world holds), released in batches at the marketplace's release
+ * times (noon and 6 pm Eastern on weekdays by default, src/contract/releases.ts) or every hour, drawn one after another
+ * from the hour's stream. A listing arrives with the fields the market reads and writes (listing-table.ts MARKET_FIELDS)
  * and where the stream stood when it was drawn; its description (the borrower, the credit bureau's
  * values: most of its fields and bytes) is drawn again from there the first time anything reads it, or
  * between requests after a move (engine.ts). It reads the same either way, as it did when every listing
  * was written whole on arrival.
  */
+import { isReleaseHour, RELEASE_DAYS_A_WEEK } from '../../src/contract/releases.js';
 import { makeListing } from './listing-maker.js';
 import { rngFor } from './rng-for.js';
 import { Rng } from '../kit/rng.js';
@@ -16,10 +18,20 @@ import { addListing, addListingDescribedLater, type Listing, type World } from '
 /** The market's time step (an hour). */
 const HOUR = 3_600_000;
 
-/** The listings arriving in the tick at `t` (a whole hour). */
+/**
+ * The listings arriving in the tick at `t` (a whole hour): every hour about `arrivalsPerHour`, or, with release
+ * times (world.engine.releases), a week's worth split among the week's releases (weekdays), each at its hour
+ * and none between.
+ */
 export function arrivals(world: World, t: number): void {
+  const releases = world.engine.releases;
+  if (releases && releases.length > 0 && !isReleaseHour(t, releases)) return;
   const rng = rngFor(world.seed, t / HOUR);
-  const rate = world.engine.arrivalsPerHour;
+  // A week's arrivals split among the week's releases (each time, Monday to Friday): the active number stays about steady.
+  const rate =
+    releases && releases.length > 0
+      ? (world.engine.arrivalsPerHour * 24 * 7) / (releases.length * RELEASE_DAYS_A_WEEK)
+      : world.engine.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
   if (count === 0) return;
   const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);

@@ -14,6 +14,7 @@ import type { OutboxMessage, RequestLogEntry } from '../../src/contract/mock-ins
 import type { SnapshotEntry } from '../../src/contract/mock-snapshots.js';
 import type { NoteAnswerFields } from '../../src/contract/resources.js';
 import { parseDuration } from '../../src/contract/duration.js';
+import { parseReleaseTimes } from '../../src/contract/releases.js';
 import { createMockApp, type IncomingRequest, type MockApp } from '../app.js';
 import type { FaultConfig } from '../http/faults.js';
 import { parseRateLimitSpec, RATE_LIMIT_OFF, RATE_LIMIT_ON, type RateLimitSetting, type RateLimitState } from '../http/rate-limit.js';
@@ -39,6 +40,8 @@ export interface MarketplaceOptions {
   autoApprove?: string[];
   /** The virtual time the world starts at (ISO text, epoch ms or a Date; default DEFAULT_START). */
   start?: string | number | Date;
+  /** When new listings arrive: 'HH:00' times in America/New_York (default ['12:00', '18:00'], as the service), or 'steady' (every hour). */
+  releases?: readonly string[] | 'steady';
   /** The clock stands still unless moved with `clock.advance` (default true); false: it runs with real time. */
   frozen?: boolean;
   /** Virtual milliseconds between accepting an order and processing it (default 1500, as `mkt mock serve`). */
@@ -183,6 +186,9 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
     const v = options[key];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 0)) throw new TypeError(`${key}: a whole number >= 0, got ${String(v)}`);
   }
+  const releases =
+    options.releases === undefined ? undefined : parseReleaseTimes(options.releases === 'steady' ? 'steady' : options.releases.join(','));
+  if (releases && 'problem' in releases) throw new TypeError(`releases: ${releases.problem}`);
   if (options.history !== undefined && options.history !== 'seeded' && options.history !== 'none')
     throw new TypeError(`history: 'seeded' or 'none', got ${String(options.history)}`);
   const basePath = options.basePath === undefined ? '' : checkedBasePath(options.basePath);
@@ -196,6 +202,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
       admin: true,
       basePath,
       ...(options.history ? { history: options.history } : {}),
+      ...(releases ? { releases: releases.minutes ?? ('steady' as const) } : {}),
       ...(options.autoApprove ? { autoApprove: options.autoApprove } : {}),
       ...(options.processDelayMs !== undefined ? { processDelayMs: options.processDelayMs } : {}),
       ...(options.clients ? { clients: options.clients } : {}),

@@ -4,6 +4,7 @@
  */
 import { formatDateTime } from '../../src/contract/dates.js';
 import { parseDuration } from '../../src/contract/duration.js';
+import { nextRelease, RELEASE_ZONE, releaseTimeText } from '../../src/contract/releases.js';
 import { validationError } from '../kit/api-error.js';
 import type { MockContext } from '../context.js';
 import { checkInvariants } from '../audit/invariants.js';
@@ -81,6 +82,10 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
     invariants: checkInvariants(s),
     faults: ctx.faults.get(),
     rate_limit: ctx.rateLimit.get(),
+    // When new listings arrive (--releases): the times in the marketplace's zone and the next one, or every hour.
+    releases: s.engine.releases
+      ? { zone: RELEASE_ZONE, times: s.engine.releases.map(releaseTimeText), next: formatDateTime(nextRelease(now, s.engine.releases)!) }
+      : { zone: RELEASE_ZONE, times: 'steady', next: null },
   };
 }
 

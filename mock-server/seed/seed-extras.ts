@@ -91,7 +91,7 @@ export type SpecialRole = 'restricted' | 'not_started' | 'type_unset' | 'young_p
 const ROLES: readonly SpecialRole[] = ['restricted', 'not_started', 'type_unset', 'young_partial'];
 
 /** Adds the engine's part of the seed to a freshly seeded world. */
-export function seedEngineExtras(world: World, now: number, activeListings: number): void {
+export function seedEngineExtras(world: World, now: number, activeListings: number, releases?: readonly number[] | 'steady'): void {
   const rng = new Rng((world.seed ^ 0x5eed_e4) >>> 0);
   for (const u of EXTRA_USERS) {
     const { cash, ledgerFrozen, registeredDaysAgo, ...user } = u;
@@ -114,7 +114,12 @@ export function seedEngineExtras(world: World, now: number, activeListings: numb
       loan.oldestMissedDue = now - loan.days_past_due * DAY;
     }
   }
-  world.engine = { lastTick: Math.floor(now / HOUR) * HOUR, arrivalsPerHour: activeListings / (14 * 24), queue: [] };
+  world.engine = {
+    lastTick: Math.floor(now / HOUR) * HOUR,
+    arrivalsPerHour: activeListings / (14 * 24),
+    queue: [],
+    ...(releases && releases !== 'steady' ? { releases: [...releases] } : {}),
+  };
 }
 
 /**

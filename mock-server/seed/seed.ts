@@ -117,7 +117,7 @@ export function seedWorld(opts: SeedOptions): World {
   }
   const own = world.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
   if (own) own.borrowerUserId = 'dave';
-  seedEngineExtras(world, opts.now, opts.listings);
+  seedEngineExtras(world, opts.now, opts.listings, opts.releases);
   if (opts.investor) seedInvestor(world, opts.investor, opts.seed, opts.now);
   return world;
 }

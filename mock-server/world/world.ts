@@ -67,6 +67,8 @@ export interface EngineState {
   arrivalsPerHour: number;
   /** Orders accepted and not yet processed, oldest first. */
   queue: string[];
+  /** The release times new listings arrive at (minutes after midnight, America/New_York); absent: every hour (a world saved before them too). */
+  releases?: number[];
 }
 
 /**

@@ -1,4 +1,5 @@
 /** `mkt invest check|run STRATEGY`: check a strategy file, or plan from it and place through the order desk. */
+import { describeNextRelease } from '../contract/releases.js';
 import type { Command } from '@commander-js/extra-typings';
 import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
@@ -70,6 +71,8 @@ export function investCommand(ctx: CommandContext): Command {
         const { text, source } = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
         const strategy = checkStrategy(ctx, text, source, (l) => ctx.info(l));
         ctx.info(`${file}: ok (${strategy.rules.length} rule${strategy.rules.length > 1 ? 's' : ''})`);
+        // For a cron line: run a few minutes after a release, when the new listings are there (README, cron).
+        ctx.info(describeNextRelease(ctx.io.now()));
         return { kind: 'none' };
       }),
     );

@@ -19,6 +19,7 @@ import type { ClockMove, ClockMoveProgress } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
 import { parseDuration } from '../contract/duration.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
+import { parseReleaseTimes } from '../contract/releases.js';
 import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from '../contract/mock-inspect.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
@@ -127,6 +128,11 @@ function serveCommand() {
       'seeded',
     )
     .option(
+      '--releases <times>',
+      "when new listings arrive: HH:00 times in America/New_York, comma-separated, or 'steady' (every hour)",
+      '12:00,18:00',
+    )
+    .option(
       '--state <dir>',
       'keep the world in DIR across restarts (a snapshot and an operation log; an earlier single state file still loads), and named snapshots in DIR/snapshots/ (without --state, snapshots live in memory until the mock stops)',
     )
@@ -182,6 +188,8 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
   const port = parseCount('--port', opts.port, 0);
   if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
   if (opts.history !== 'seeded' && opts.history !== 'none') throw new UsageError(`--history must be seeded or none, got '${opts.history}'`);
+  const releases = parseReleaseTimes(opts.releases);
+  if ('problem' in releases) throw new UsageError(`--releases ${releases.problem}`);
   if (opts.fromSnapshot !== undefined) {
     snapshotName(opts.fromSnapshot);
     if (!opts.state)
@@ -233,6 +241,7 @@ export function serveOptions(opts: ServeOptions, env: Readonly<Record<string, st
       seed: parseCount('--seed', opts.seed, 0),
       listings: parseCount('--listings', opts.listings, 0),
       ...(opts.history === 'none' ? { history: 'none' as const } : {}),
+      releases: releases.minutes ?? ('steady' as const),
       ...(opts.fromSnapshot !== undefined ? { fromSnapshot: opts.fromSnapshot } : {}),
       frozen: !!opts.frozen,
       admin: opts.admin,

@@ -102,6 +102,12 @@ export function formatDateTime(ms: number, zone?: string): string {
   return `${p.y}-${pad(p.mo)}-${pad(p.d)} ${pad(p.h)}:${pad(p.mi)}:${pad(p.s)} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
 }
 
+/** The wall clock's hour and minute at `ms` in `zone` (UTC when omitted). */
+export function wallHourMinute(ms: number, zone?: string): { hour: number; minute: number } {
+  const p = partsIn(ms, zone);
+  return { hour: p.h, minute: p.mi };
+}
+
 /** `yyyy-MM-dd` in `zone` (UTC when omitted). */
 export function formatDate(ms: number, zone?: string): string {
   const p = partsIn(ms, zone);

@@ -91,6 +91,16 @@ export const MockStateSchema = Type.Object(
     invariants: Type.Object({ ok: Type.Boolean(), violations: Type.Array(Type.String()) }, strict),
     faults: FaultsSchema,
     rate_limit: RateLimitStateSchema,
+    releases: Type.Object(
+      {
+        zone: Type.String({ description: "The release times' zone (America/New_York)." }),
+        times: Type.Union([Type.Array(Type.String({ description: 'HH:MM' })), Type.Literal('steady')], {
+          description: "When new listings arrive (--releases): the times, or 'steady' (every hour).",
+        }),
+        next: Type.Union([Type.String(), Type.Null()], { description: 'The next release on the virtual clock; null when steady.' }),
+      },
+      strict,
+    ),
   },
   strict,
 );
