@@ -6,6 +6,7 @@ type Order = PlacedOrder & { bid_requests: Bid[] };
 import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
+import { NOT_ACTIVE, whyNotBiddable } from '../src/orders/biddable.js';
 import { OrderDesk } from '../src/orders/desk.js';
 import { type OrdersApi } from '../src/orders/desk-api.js';
 import { MemoryJournal } from './helpers/memory-journal.js';
@@ -61,12 +62,20 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
       yield* orders.map((o) => structuredClone(o));
     },
     availableCash: async () => cash,
-    investedIn: async (ids) =>
-      new Map(
-        listings
-          .filter((l) => l.invested === true && ids.includes(l.listing_number as number))
-          .map((l) => [l.listing_number as number, 25]),
-      ),
+    // As market-holds.ts lookUp: money in the listings found, and which cannot take a bid (not found: not active).
+    lookUp: async (ids) => {
+      const found = listings.filter((l) => ids.includes(l.listing_number as number));
+      const notBiddable = new Map<number, string>();
+      for (const id of ids) {
+        const l = found.find((x) => x.listing_number === id);
+        const why = l ? whyNotBiddable(l, NOW) : NOT_ACTIVE;
+        if (why !== null) notBiddable.set(id, why);
+      }
+      return {
+        invested: new Map(found.filter((l) => l.invested === true).map((l) => [l.listing_number as number, 25])),
+        notBiddable,
+      };
+    },
   };
   return { reads, api, orders, queries };
 }
