@@ -1,0 +1,104 @@
+/**
+ * Not biddable means not sent (issue 41, item 4): the desk looks the whole file up before its first order and
+ * leaves out, with a line each, the listings that cannot take bids; whyNotBiddable judges a listing as a search
+ * shows it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { whyNotBiddable } from '../src/orders/biddable.js';
+import { EXIT } from '../src/errors.js';
+import { bidsOn, range, setup } from './helpers/desk-fakes.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const active = (extra: Record<string, unknown> = {}) => ({
+  listing_number: 7,
+  listing_status: 2,
+  listing_status_reason: 'Active',
+  investment_typeid: 1,
+  listing_start_date: '2026-05-30 09:00:00 +0000',
+  biddable: true,
+  ...extra,
+});
+
+describe('whyNotBiddable', () => {
+  it.each([
+    ['biddable: false', { biddable: false }, /biddable: false/],
+    ['a status other than Active', { listing_status: 8, listing_status_reason: 'Pending' }, /Pending \(8\), not Active.*ORD0019/],
+    ['no investment type', { investment_typeid: undefined }, /no investment type \(ORD0037\)/],
+    ['a null investment type', { investment_typeid: null }, /ORD0037/],
+    ['a start ahead of the marketplace time', { listing_start_date: '2026-06-01 12:50:00 +0000' }, /has not started.*ORD0020/],
+    ['a start ahead in another zone', { listing_start_date: '2026-06-01 08:00:01 -0400' }, /has not started/],
+  ])('names %s', (_name, extra, why) => {
+    expect(whyNotBiddable(active(extra), NOW)).toMatch(why);
+  });
+
+  it('takes an active, started listing of either investment type, and one started exactly now', () => {
+    expect(whyNotBiddable(active(), NOW)).toBeNull();
+    expect(whyNotBiddable(active({ investment_typeid: 2, listing_status: '2' }), NOW)).toBeNull();
+    expect(whyNotBiddable(active({ listing_start_date: '2026-06-01 12:00:00 +0000' }), NOW)).toBeNull();
+  });
+
+  it('never throws, whatever the answer holds', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.integer(), (l, now) => {
+        const why = whyNotBiddable(l, now);
+        expect(why === null || typeof why === 'string').toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the desk leaves out listings that cannot take bids', () => {
+  it('checks a file of 150 whole before its first order: the one in the second hundred is left out, 149 placed', async () => {
+    const { api, desk, lines } = setup();
+    api.cash = 10_000;
+    const ids = range(150);
+    api.unbiddable.set(ids[120]!, 'it has not started (ORD0020)');
+    const placed = await desk.place(bidsOn(ids), { source: 'bids.csv' });
+    expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK, orderIds: ['o1', 'o2'] });
+    expect(api.orders.map((o) => o.bid_requests.length)).toEqual([100, 49]);
+    expect(api.orders.flatMap((o) => o.bid_requests.map((b) => b.listing_id))).not.toContain(ids[120]);
+    // One look-up of every listing, before the first POST.
+    expect(api.investedAsked).toEqual([ids]);
+    expect(lines).toContain(
+      `leaving out 1 bid on listings that cannot take bids now:\n  bids.csv line 122: listing ${ids[120]}: it has not started (ORD0020)`,
+    );
+  });
+
+  it('leaves them out beside held ones with skipHeld, each in its own report', async () => {
+    const { api, desk, lines } = setup();
+    api.participation.set(2, 25);
+    api.unbiddable.set(3, 'its status is Pending (8), not Active: it cannot take bids (ORD0019)');
+    await desk.place(bidsOn([1, 2, 3, 4]), { skipHeld: true });
+    expect(api.orders[0]!.bid_requests.map((b) => b.listing_id)).toEqual([1, 4]);
+    expect(lines).toContain('leaving out 1 bid on listings already held:\n  listing 2: the marketplace shows 25.00 of yours already in it');
+    expect(lines).toContain(
+      'leaving out 1 bid on listings that cannot take bids now:\n  listing 3: its status is Pending (8), not Active: it cannot take bids (ORD0019)',
+    );
+  });
+
+  it('still refuses a file with held bids without skipHeld, sending nothing', async () => {
+    const { api, desk } = setup();
+    api.participation.set(2, 25);
+    api.unbiddable.set(3, 'it has no investment type (ORD0037)');
+    await expect(desk.place(bidsOn([1, 2, 3]))).rejects.toThrow(/refusing 1 bid that could place money twice/);
+    expect(api.orders).toHaveLength(0);
+  });
+
+  it('leaves them out with allowDuplicate too: a bid again on a held listing, never one on a listing that takes none', async () => {
+    const { api, desk } = setup();
+    api.participation.set(2, 25);
+    api.unbiddable.set(3, 'it has no investment type (ORD0037)');
+    await desk.place(bidsOn([1, 2, 3]), { allowDuplicate: true });
+    expect(api.orders[0]!.bid_requests.map((b) => b.listing_id)).toEqual([1, 2]);
+  });
+
+  it('sends nothing and asks nothing when no listing can take bids', async () => {
+    const { api, desk, lines } = setup();
+    api.unbiddable.set(1, 'it has no investment type (ORD0037)');
+    const placed = await desk.place(bidsOn([1]), { confirm: async () => expect.fail('nothing to confirm') });
+    expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK, orderIds: [] });
+    expect(lines).toContain('no bid left on a listing that can take bids: nothing was sent');
+    expect(api.orders).toHaveLength(0);
+  });
+});
