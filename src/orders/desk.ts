@@ -31,7 +31,7 @@ import {
 } from './desk-api.js';
 import type { JournalEntry, ListingHold } from './journal.js';
 import { leaveOutUnbiddable } from './biddable.js';
-import { heldByOrders, heldRefusal, listingIdOf } from './market-holds.js';
+import { heldByOrders, heldRefusal, listingIdOf, type LookedUp } from './market-holds.js';
 import { OverlayJournal } from './memory-journal.js';
 import { otherDoubtReason, otherDoubts, type OtherDoubt } from './other-addresses.js';
 import { doubtEnds, OrdersView, Reconciler, rerunHint, stamp, type Doubt, type Windows } from './reconcile.js';
@@ -198,8 +198,7 @@ export class OrderDesk {
     });
     const orders = shadow.ordersView();
     await shadow.reconciler.run(orders, 'look');
-    const { invested } = await this.deps.api.lookUp([...new Set(bids.map((b) => b.listing_id))]);
-    const held = await shadow.heldBids(bids, orders, invested);
+    const held = await shadow.heldBids(bids, orders, async () => (await this.deps.api.lookUp(numbersOf(bids))).invested);
     return new Map(held.map((h) => [h.bid.listing_id, h.reason]));
   }
 
@@ -210,7 +209,7 @@ export class OrderDesk {
   private async heldBids(
     bids: readonly DeskBid[],
     orders: OrdersView,
-    invested: ReadonlyMap<number, number>,
+    investedIn: () => Promise<ReadonlyMap<number, number>>,
   ): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
     const all = (await orders.read()).orders;
     const ids = new Set(bids.map((b) => b.listing_id));
@@ -226,6 +225,8 @@ export class OrderDesk {
     const holds = stale.size > 0 ? journal.holds(market) : before;
     const byOrders = heldByOrders(all, ids);
     const others = this.otherDoubts();
+    // Asked after the orders (and any stale bid), as always: the listings are the last look before the POST.
+    const invested = await investedIn();
     return bids.flatMap((bid) => {
       const h = holds.get(bid.listing_id);
       const doubt = h?.state === 'unknown' ? this.reconciler.doubts.get(h.batch) : undefined;
@@ -266,8 +267,10 @@ export class OrderDesk {
     orders: OrdersView,
     opts: PlaceOptions,
   ): Promise<{ toSend: DeskBid[]; unbiddable: number }> {
-    const { invested, notBiddable } = await this.deps.api.lookUp([...new Set(bids.map((b) => b.listing_id))]);
-    const held = opts.allowDuplicate ? [] : await this.heldBids(bids, orders, invested);
+    let asked: Promise<LookedUp> | undefined;
+    const lookUp = (): Promise<LookedUp> => (asked ??= this.deps.api.lookUp(numbersOf(bids)));
+    const held = opts.allowDuplicate ? [] : await this.heldBids(bids, orders, async () => (await lookUp()).invested);
+    const { notBiddable } = await lookUp();
     const where = (b: DeskBid): string => (opts.source !== undefined && b.line !== undefined ? `${opts.source} line ${b.line}: ` : '');
     const heldOut = new Set(held.map((h) => h.bid));
     if (held.length > 0) {
@@ -387,3 +390,6 @@ export class OrderDesk {
     }
   }
 }
+
+/** The listing numbers of `bids`, each once. */
+const numbersOf = (bids: readonly DeskBid[]): number[] => [...new Set(bids.map((b) => b.listing_id))];
