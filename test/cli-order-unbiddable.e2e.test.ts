@@ -83,4 +83,21 @@ describe('mkt order submit leaves out listings that cannot take bids', () => {
     expect(r.stderr).toMatch(new RegExp(`line 3: listing ${b}: the marketplace shows no active listing with this number`));
     expect(placedIds(mock)).toEqual([a, c]);
   });
+
+  it('--dry-run names the bid the run would leave out, keeps it out of the count and total, exits 2 and sends nothing', async () => {
+    const home = tempHome();
+    const [a] = biddable(mock, 1);
+    const late = specialListing(mock.app.ctx.world, 'not_started')!;
+    const path = join(home, 'bids.csv');
+    writeFileSync(path, `listing_id,bid_amount\n${a},25\n${late.listing_number},30\n`);
+    const r = await runMkt(['order', 'submit', path, '--dry-run'], { env: mock.env, home });
+    expect(r.code, r.stderr).toBe(2);
+    const rows = JSON.parse(r.stdout) as Array<{ listing_id: number; verdict: string }>;
+    expect(rows.map((x) => x.verdict)).toEqual([
+      'ok',
+      expect.stringMatching(/^cannot take bids now: it has not started: .* \(ORD0020\): the run leaves it out$/),
+    ]);
+    expect(r.stderr).toMatch(/^1 bid, total 25\.00;/m);
+    expect(placedIds(mock)).toEqual([]);
+  });
 });

@@ -42,7 +42,7 @@ export async function dryRun(
   bids: PlannedBid[],
   clock: () => number,
   held: HeldListings = { reasons: new Map(), skip: false },
-): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
+): Promise<{ rows: DryRunRow[]; cash: number; total: number; unbiddable: Set<number> }> {
   const found = new Map<number, Listing>();
   for (const group of chunk(
     bids.map((b) => b.listing_id),
@@ -124,5 +124,5 @@ export async function dryRun(
   } catch (err) {
     throw err instanceof DecodeError ? new BadAnswerError('account', err) : err;
   }
-  return { rows, cash, total };
+  return { rows, cash, total, unbiddable: new Set(bids.flatMap((b) => (unbiddable(b.listing_id) === null ? [] : [b.listing_id]))) };
 }
