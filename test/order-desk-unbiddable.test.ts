@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { whyNotBiddable } from '../src/orders/biddable.js';
+import { RejectedError } from '../src/api/errors.js';
 import { EXIT } from '../src/errors.js';
-import { bidsOn, range, setup } from './helpers/desk-fakes.js';
+import { bidsOn, failure, range, setup } from './helpers/desk-fakes.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const active = (extra: Record<string, unknown> = {}) => ({
@@ -100,5 +101,30 @@ describe('the desk leaves out listings that cannot take bids', () => {
     expect(placed).toMatchObject({ verdict: 'placed', exitCode: EXIT.OK, orderIds: [] });
     expect(lines).toContain('no bid left on a listing that can take bids: nothing was sent');
     expect(api.orders).toHaveLength(0);
+  });
+
+  it('two faults: a listing stops taking bids after the look-up, sinking order 2 of 2; the rerun places the rest, each listing once', async () => {
+    const { api, desk, lines } = setup();
+    api.cash = 10_000;
+    const ids = range(150);
+    const late = ids[130]!;
+    // The look-up saw every listing active; by the time order 2 goes, one is funded: the marketplace refuses it whole.
+    const refusal = `Listing [${late}] is in status [PENDING_COMPLETION] and cannot currently accept bids.`;
+    api.next.push('ok', new RejectedError(refusal, EXIT.REJECTED, 400, 'ORD0019', { code: 'ORD0019', message: refusal }));
+    const first = await failure(desk.place(bidsOn(ids), { source: 'bids.csv' }));
+    expect(first.message).toMatch(/^order 2\/2 rejected: .*PENDING_COMPLETION.*Orders already placed: o1\.$/);
+    expect(api.orders).toHaveLength(1);
+    // The rerun: order 1's listings are held, the funded one is now seen as such; the other 49 go, once.
+    api.unbiddable.set(late, 'the marketplace shows no active listing with this number');
+    const again = await desk.place(bidsOn(ids), { source: 'bids.csv', skipHeld: true });
+    expect(again.orderIds).toEqual(['o2']);
+    const placed = api.orders.flatMap((o) => o.bid_requests.map((b) => b.listing_id));
+    expect(placed).toHaveLength(149);
+    expect(new Set(placed).size).toBe(149);
+    expect(placed).not.toContain(late);
+    expect(lines.some((l) => l.startsWith('leaving out 100 bids on listings already held:'))).toBe(true);
+    expect(lines).toContain(
+      `leaving out 1 bid on listings that cannot take bids now:\n  bids.csv line 132: listing ${late}: the marketplace shows no active listing with this number`,
+    );
   });
 });
