@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ApiClient, Call } from '../src/api/client.js';
 import { whyNotBiddable } from '../src/orders/biddable.js';
+import { lookUp } from '../src/orders/market-holds.js';
 import { RejectedError } from '../src/api/errors.js';
 import { EXIT } from '../src/errors.js';
 import { bidsOn, failure, range, setup } from './helpers/desk-fakes.js';
@@ -126,5 +128,70 @@ describe('the desk leaves out listings that cannot take bids', () => {
     expect(lines).toContain(
       `leaving out 1 bid on listings that cannot take bids now:\n  bids.csv line 132: listing ${late}: the marketplace shows no active listing with this number`,
     );
+  });
+});
+
+/** A client whose listings search answers `pageSize` at most a page, from `listings`, filtered by number unless `ignoresNumbers`. */
+function searchClient(listings: Array<Record<string, unknown>>, pageSize: number, ignoresNumbers = false) {
+  const asked: URLSearchParams[] = [];
+  const client = {
+    call: async <T>(c: Call<T>): Promise<T> => {
+      const q = c.query!;
+      asked.push(new URLSearchParams(q));
+      const numbers = q.get('listing_number')!.split(',').map(Number);
+      const whole = q.get('whole_loan') === 'true';
+      const all = listings.filter(
+        (l) => (ignoresNumbers || numbers.includes(l.listing_number as number)) && (l.investment_typeid === 2) === whole,
+      );
+      const offset = Number(q.get('offset'));
+      const page = all.slice(offset, offset + Math.min(pageSize, Number(q.get('limit'))));
+      return c.decode({ result: page, result_count: page.length, total_count: all.length }, 'answer');
+    },
+  } as unknown as ApiClient;
+  return { client, asked };
+}
+
+describe('the look-up of a file', () => {
+  const active = (n: number, extra: Record<string, unknown> = {}) => ({
+    listing_number: n,
+    listing_status: 2,
+    investment_typeid: 1,
+    listing_start_date: '2026-05-30 09:00:00 +0000',
+    amount_participation: 0,
+    invested: false,
+    biddable: true,
+    ...extra,
+  });
+
+  it('pages a search that answers fewer than asked a page: every listing found, none taken for gone', async () => {
+    const { client, asked } = searchClient(
+      range(60).map((n) => active(n)),
+      25,
+    );
+    const found = await lookUp(client, range(60), () => NOW);
+    expect(found.notBiddable).toEqual(new Map());
+    expect(asked.map((q) => q.get('offset'))).toEqual(['0', '25', '50']);
+  });
+
+  it('asks no more pages than numbers from a search that ignores the numbers, and takes none it did not ask for', async () => {
+    const { client, asked } = searchClient(
+      range(5000, 1).map((n) => active(n)),
+      25,
+      true,
+    );
+    const found = await lookUp(client, [4000, 4001], () => NOW);
+    expect(asked).toHaveLength(2);
+    expect([...found.notBiddable.keys()]).toEqual([4000, 4001]);
+  });
+
+  it('finds a whole loan by its second search, and judges each listing found', async () => {
+    const { client } = searchClient(
+      [active(1), active(2, { investment_typeid: 2 }), active(3, { listing_start_date: '2026-06-02 09:00:00 +0000' })],
+      100,
+    );
+    const found = await lookUp(client, [1, 2, 3, 4], () => NOW);
+    expect([...found.notBiddable.keys()]).toEqual([3, 4]);
+    expect(found.notBiddable.get(3)).toMatch(/has not started/);
+    expect(found.notBiddable.get(4)).toMatch(/no active listing with this number/);
   });
 });

@@ -54,7 +54,7 @@ export interface LookedUp {
 /**
  * Looks up `ids` among active listings: the account's money in each (amount_participation), and which cannot take a
  * bid at the marketplace's time (`now`, read once the answers are in). One request per hundred numbers for
- * fractional listings; whole-loan listings (a separate search) only for the numbers the first did not find; a
+ * fractional listings (more only if the marketplace answers in smaller pages); whole-loan listings (a separate search) only for the numbers the first did not find; a
  * number neither finds is not an active listing.
  */
 export async function lookUp(client: ApiClient, ids: readonly number[], now: () => number): Promise<LookedUp> {
@@ -68,12 +68,19 @@ export async function lookUp(client: ApiClient, ids: readonly number[], now: () 
       offset: '0',
       limit: String(numbers.length),
     });
-    for (const l of (await listings.search(client, q)).result) {
-      const id = listingIdOf(l.listing_number);
-      if (id === null || !numbers.includes(id)) continue;
-      seen.set(id, l);
-      const amount = toNumber(l.amount_participation) ?? 0;
-      if (l.invested === true || amount > 0) invested.set(id, amount);
+    // Paged, should a marketplace answer fewer than asked a page; never past as many as were asked, whatever its total.
+    for (let offset = 0; offset < numbers.length;) {
+      q.set('offset', String(offset));
+      const page = await listings.search(client, q);
+      for (const l of page.result) {
+        const id = listingIdOf(l.listing_number);
+        if (id === null || !numbers.includes(id)) continue;
+        seen.set(id, l);
+        const amount = toNumber(l.amount_participation) ?? 0;
+        if (l.invested === true || amount > 0) invested.set(id, amount);
+      }
+      offset += page.result.length;
+      if (page.result.length === 0 || offset >= (toNumber(page.total_count) ?? 0)) break;
     }
   };
   const unique = [...new Set(ids)];
