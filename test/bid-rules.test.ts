@@ -13,6 +13,8 @@ const listing = (amount: number) => ({
   amount_remaining: amount,
   partial_funding_indicator: true,
   listing_creation_date: '2024-05-01 11:00:00 +0000',
+  // Every real listing answer carries its investment type; without one a listing takes no bid (ORD0037).
+  investment_typeid: 1,
 });
 
 /** A client answering listings searches with `l` and the account with plenty of cash, through the real decoders. */

@@ -102,7 +102,7 @@ describe('mkt order submit', () => {
     expect(ordersIn(mock)).toHaveLength(2);
   });
 
-  it('lets a bid be placed again once its listing expired it', async () => {
+  it('does not hold a listing whose bid expired: a rerun finds it withdrawn and leaves it out as unbiddable, not as held', async () => {
     const home = tempHome();
     const [id] = biddable(mock, 1);
     const file = bidsFile(home, `listing_id,bid_amount\n${id},25\n`);
@@ -110,9 +110,11 @@ describe('mkt order submit', () => {
     const res = await fetch(`${mock.origin}/__mock/listings/${id}/withdraw`, { method: 'POST' });
     expect(res.status).toBe(200);
     const again = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
-    // The listing no longer takes bids: the marketplace rejects it (exit 4), the journal did not.
-    expect(again.code).toBe(4);
+    // The listing no longer takes bids: left out before sending (exit 0, nothing sent), not refused by the journal.
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`listing ${id}: the marketplace shows no active listing with this number`);
     expect(again.stderr).not.toContain('could place money twice');
+    expect(ordersIn(mock)).toHaveLength(1);
   });
 
   it('places money once when two runs of the same file race', async () => {

@@ -6,6 +6,7 @@ type Order = PlacedOrder & { bid_requests: Bid[] };
 import { CliError, EXIT } from '../src/errors.js';
 import { investRun, type ListingPage, type MarketReads, type RunDesk, type SeenOrder } from '../src/invest/run.js';
 import type { Strategy } from '../src/invest/strategy.js';
+import { NOT_ACTIVE, whyNotBiddable } from '../src/orders/biddable.js';
 import { OrderDesk } from '../src/orders/desk.js';
 import { type OrdersApi } from '../src/orders/desk-api.js';
 import { MemoryJournal } from './helpers/memory-journal.js';
@@ -61,25 +62,33 @@ function fakeMarket(listings: Record<string, unknown>[], cash = 1_000) {
       yield* orders.map((o) => structuredClone(o));
     },
     availableCash: async () => cash,
-    investedIn: async (ids) =>
-      new Map(
-        listings
-          .filter((l) => l.invested === true && ids.includes(l.listing_number as number))
-          .map((l) => [l.listing_number as number, 25]),
-      ),
+    // As market-holds.ts lookUp: money in the listings found, and which cannot take a bid (not found: not active).
+    lookUp: async (ids) => {
+      const found = listings.filter((l) => ids.includes(l.listing_number as number));
+      const notBiddable = new Map<number, string>();
+      for (const id of ids) {
+        const l = found.find((x) => x.listing_number === id);
+        const why = l ? whyNotBiddable(l, NOW) : NOT_ACTIVE;
+        if (why !== null) notBiddable.set(id, why);
+      }
+      return {
+        invested: new Map(found.filter((l) => l.invested === true).map((l) => [l.listing_number as number, 25])),
+        notBiddable,
+      };
+    },
   };
   return { reads, api, orders, queries };
 }
 
 /** A real OrderDesk over the fake marketplace, a journal in memory and a lock that refuses a second holder. */
-function deskOver(api: OrdersApi, journal = new MemoryJournal()) {
+function deskOver(api: OrdersApi, journal = new MemoryJournal(), info: (line: string) => void = () => undefined) {
   const lock = { held: false, log: [] as string[] };
   const desk = new OrderDesk({
     api,
     journal,
     clock: { now: () => NOW, sleep: async () => undefined },
     market: { baseUrl: BASE, account: 'acct-1', key: marketplaceKey(BASE, 'acct-1') },
-    info: () => undefined,
+    info,
     lock: async (fn) => {
       if (lock.held) throw new CliError('another mkt invest run or order submit is running', EXIT.USAGE);
       lock.held = true;
@@ -123,6 +132,33 @@ describe('an invest run', () => {
       offset: '0',
       limit: '500',
     });
+  });
+
+  it('leaves out listings that cannot take bids: those the search shows so, and one funded since the search', async () => {
+    const gone = listing(4);
+    const m = fakeMarket([
+      listing(1),
+      listing(2, 'A', { listing_start_date: '2026-06-01 12:50:00 +0000' }),
+      listing(3, 'A', { investment_typeid: null }),
+      gone,
+      listing(5),
+    ]);
+    // Between the run's search and its order, listing 4 fills up: the desk's look-up sees it pending completion.
+    const api: OrdersApi = {
+      ...m.api,
+      lookUp: (ids) => (Object.assign(gone, { listing_status: 8, listing_status_reason: 'Pending' }), m.api.lookUp(ids)),
+    };
+    const lines: string[] = [];
+    const { desk } = deskOver(api, new MemoryJournal(), (l) => lines.push(l));
+    const out = await investRun(strategy(), { ...deps(m.reads, desk), info: (l: string) => lines.push(l) }, { dryRun: false });
+    expect(m.orders.map((o) => o.bid_requests.map((b) => b.listing_id))).toEqual([[1, 5]]);
+    expect(out.exitCode).toBe(EXIT.OK);
+    expect(lines).toEqual([
+      "rule r: listing 2: it has not started: listing_start_date 2026-06-01 12:50:00 +0000 is after the marketplace's time 2026-06-01T12:00:00.000Z (ORD0020); not bid on",
+      'rule r: listing 3: it has no investment type (ORD0037); not bid on',
+      'leaving out 1 bid on listings that cannot take bids now:\n  listing 4: its status is Pending (8), not Active: it cannot take bids (ORD0019)',
+      'order 1/1 accepted: o1 (2 bids)',
+    ]);
   });
 
   it('on a dry run plans from the live market and sends nothing, without the lock', async () => {

@@ -33,6 +33,30 @@ export function orderError(code: string, detail?: string): ApiError {
   return new ApiError(info.status, { code, message: detail ? `${info.message} ${detail}` : info.message });
 }
 
+/**
+ * The status names ORD0019 gives, by listing_status. PENDING_COMPLETION (funded, awaiting origination: our
+ * Pending) is the one the real service is seen to send (cwalsh525/liveLongAndProsperBot,
+ * run_v1/search_and_destroy.py:269 at commit 8188c71); the others are our choice, the reason text in the same form.
+ */
+const REFUSED_STATUS_NAMES: Readonly<Record<number, string>> = {
+  [LISTING_STATUS.WITHDRAWN]: 'WITHDRAWN',
+  [LISTING_STATUS.COMPLETED]: 'COMPLETED',
+  [LISTING_STATUS.CANCELLED]: 'CANCELLED',
+  [LISTING_STATUS.PENDING]: 'PENDING_COMPLETION',
+};
+
+/**
+ * ORD0019 for a listing whose status takes no bids, in the real service's own words (not the spec's
+ * table text): clients read the listing number out of them (the bot above slices it from `Listing [`).
+ */
+export function statusRefusal(l: Pick<Listing, 'listing_number' | 'listing_status' | 'listing_status_reason'>): ApiError {
+  const name = REFUSED_STATUS_NAMES[l.listing_status] ?? l.listing_status_reason.toUpperCase().replace(/\W+/g, '_');
+  return new ApiError(ORDER_ERRORS.ORD0019!.status, {
+    code: 'ORD0019',
+    message: `Listing [${l.listing_number}] is in status [${name}] and cannot currently accept bids.`,
+  });
+}
+
 /** The body of POST /orders: its JSON value, and the same shape with each number as its token's text (json-numbers.ts). */
 export interface OrderBody {
   value: unknown;
@@ -141,9 +165,7 @@ function checkListing(world: World, user: User, id: number, amount: number, i: n
   if (!l) throw orderError('ORD0003', `${at}: no listing ${id}.`);
   if (l.investmentTypeUnset) throw orderError('ORD0037', `${at}: listing ${id}.`);
   if (l.listing_status === LISTING_STATUS.EXPIRED) throw orderError('ORD0013', `${at}: listing ${id} expired.`);
-  if (l.listing_status !== LISTING_STATUS.ACTIVE) {
-    throw orderError('ORD0019', `${at}: listing ${id} is ${l.listing_status_reason} (status ${l.listing_status}).`);
-  }
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) throw statusRefusal(l);
   if (l.listing_start_date > now) throw orderError('ORD0020', `${at}: listing ${id} has not started.`);
   if (biddableUntil(l) <= now) throw orderError('ORD0013', `${at}: listing ${id} ended.`);
   if (l.borrowerUserId === user.id) throw orderError('ORD0011', `${at}: listing ${id} is your own.`);

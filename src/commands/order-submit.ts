@@ -88,7 +88,7 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
           // What the run would refuse as held, asked as the run asks it (--allow-duplicate asks nothing).
           const reasons = opts.allowDuplicate ? new Map<number, string>() : await (await openDeskToRead(client, setting)).review(bids);
           const report = await dryRun(client, bids, () => client.marketNow(), { reasons, skip: opts.skipHeld === true });
-          const sent = opts.skipHeld ? bids.filter((b) => !reasons.has(b.listing_id)) : bids;
+          const sent = bids.filter((b) => !(opts.skipHeld && reasons.has(b.listing_id)) && !report.unbiddable.has(b.listing_id));
           ctx.info(
             `${sent.length} bid${sent.length === 1 ? '' : 's'}, total ${report.total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`,
           );

@@ -11,6 +11,7 @@ import { sortFieldHint, suggest } from '../suggest.js';
 export { MIN_BID, PLATFORM_RATINGS, RATING_ALIASES, suggest, youngPartialCap, type PlatformRating };
 export { checkBoolean, filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
 export { parseApiDateTime } from '../contract/dates.js';
+export { whyNotBiddable } from '../orders/biddable.js';
 
 /** Checks one filter value with the listings search's own reader (the mock's and the CLI's). Returns the problem, or null. */
 export function checkFilterValue(name: string, text: string, zone: string | undefined): string | null {

@@ -20,6 +20,7 @@ import { CliError, EXIT } from '../errors.js';
 import type { DeskBid, PlaceOptions, Placement } from '../orders/desk-api.js';
 import type { ListingHold } from '../orders/journal.js';
 import { candidateFromListing, requestedToday, ruleQuery, type Candidate, type Market, type TakenReason } from './market.js';
+import { whyNotBiddable } from './marketplace-rules.js';
 import { noBidReason } from './no-bid-reason.js';
 import { canStillUse, plan, type Decision } from './planner.js';
 import type { Strategy } from './strategy.js';
@@ -148,7 +149,8 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
     candidates.push(list);
     await ruleCandidates(strategy, market, i, reads, deps.zone, (l) => {
       const c = candidateFromListing(l);
-      const unfit = typeof c === 'string' ? c : notBiddable(l);
+      const why = typeof c === 'string' ? null : whyNotBiddable(l, now);
+      const unfit = typeof c === 'string' ? c : why === null ? null : `listing ${c.listing_number}: ${why}`;
       if (unfit !== null) return info(`rule ${strategy.rules[i]!.name}: ${unfit}; not bid on`);
       if (typeof c === 'string') return;
       if (l.invested === true) taken.set(c.listing_number, 'held');
@@ -157,15 +159,6 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
     });
   }
   return { market, ratings };
-}
-
-/**
- * What makes the marketplace refuse a whole order over one listing that a search still shows
- * (ORD0037), or null. Left out of the plan: one such bid would sink every bid of its order.
- */
-function notBiddable(l: Readonly<Record<string, unknown>>): string | null {
-  if (l.investment_typeid !== 1 && l.investment_typeid !== 2) return `listing ${String(l.listing_number)} has no investment type (ORD0037)`;
-  return null;
 }
 
 /**

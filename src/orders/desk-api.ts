@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import { DEFAULT_HTTP_TIMEOUT_MS, SETTLE_MARGIN_MS } from '../config/timeouts.js';
 import { EXIT } from '../errors.js';
 import type { JournalBase } from './journal.js';
+import type { LookedUp } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import type { OtherJournal } from './other-addresses.js';
 import type { BidRow, FollowPlan, Progress } from './wait.js';
@@ -23,8 +24,11 @@ export interface OrdersApi {
   get(orderId: string): Promise<Order>;
   /** Every order of the account, for reconciling lost answers and finding bids already placed. */
   list(): AsyncIterable<Order>;
-  /** The active listings among `ids` the account already has money in, with its amount_participation. */
-  investedIn(ids: readonly number[]): Promise<Map<number, number>>;
+  /**
+   * Looks `ids` up among active listings: the ones the account already has money in (amount_participation),
+   * and the ones that cannot take a bid now, each with why (market-holds.ts lookUp).
+   */
+  lookUp(ids: readonly number[]): Promise<LookedUp>;
   /** The account's available cash, for the insufficient-funds message. */
   availableCash(): Promise<number>;
 }
@@ -67,7 +71,10 @@ export interface DeskBid extends BidRequest {
 export interface PlaceOptions {
   /** Asked once every check has passed and before anything is sent, with the bids to send; false sends nothing. */
   confirm?: (bids: readonly DeskBid[]) => Promise<boolean>;
-  /** Bid even on listings the journal or the marketplace holds (and do not ask the marketplace). */
+  /**
+   * Bid even on listings the journal or the marketplace holds (the marketplace is not asked what it holds; it is
+   * still asked which listings can take bids: those that cannot are left out all the same).
+   */
   allowDuplicate?: boolean;
   /** Leave out the listings held (instead of refusing the whole file) and place the rest. */
   skipHeld?: boolean;

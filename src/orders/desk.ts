@@ -4,7 +4,8 @@
  * again until its settle window has passed), refuses (or leaves out) listings the journal, a batch in
  * doubt under another address of the account (other-addresses.ts) or the marketplace itself holds —
  * the account's orders and the listings' participation are read first, so a journal lost or
- * emptied cannot lead to a second bid — asks for confirmation, journals each order before it is sent
+ * emptied cannot lead to a second bid — leaves out, with a line each, the listings of the whole file
+ * that cannot take bids now (one would sink its whole order), asks for confirmation, journals each order before it is sent
  * and its result after, splits into orders of at most 100, and follows them if asked; it returns the
  * bids' rows and a verdict from the exit-code table. Its collaborators (marketplace calls, journal,
  * lock, clock) are passed in, so `order submit` and a planner such as `invest run` hand it bids and
@@ -29,7 +30,8 @@ import {
   type Verdict,
 } from './desk-api.js';
 import type { JournalEntry, ListingHold } from './journal.js';
-import { heldByOrders, listingIdOf } from './market-holds.js';
+import { leaveOutUnbiddable } from './biddable.js';
+import { heldByOrders, heldRefusal, listingIdOf, type LookedUp } from './market-holds.js';
 import { OverlayJournal } from './memory-journal.js';
 import { otherDoubtReason, otherDoubts, type OtherDoubt } from './other-addresses.js';
 import { doubtEnds, OrdersView, Reconciler, rerunHint, stamp, type Doubt, type Windows } from './reconcile.js';
@@ -79,9 +81,13 @@ export class OrderDesk {
       const orders = this.ordersView();
       // --allow-duplicate sends whatever is in doubt: it does not wait for it either.
       await this.reconciler.run(orders, opts.allowDuplicate ? 'send' : 'wait');
-      const toSend = opts.allowDuplicate ? bids : await this.screen(bids, orders, opts);
+      const { toSend, unbiddable } = await this.screen(bids, orders, opts);
       if (toSend.length === 0) {
-        this.deps.info('every listing is already held: nothing was sent');
+        this.deps.info(
+          unbiddable > 0
+            ? 'no bid left on a listing that can take bids: nothing was sent'
+            : 'every listing is already held: nothing was sent',
+        );
         return this.verdict('placed', [], []);
       }
       if (opts.confirm && !(await opts.confirm(toSend))) {
@@ -192,7 +198,7 @@ export class OrderDesk {
     });
     const orders = shadow.ordersView();
     await shadow.reconciler.run(orders, 'look');
-    const held = await shadow.heldBids(bids, orders);
+    const held = await shadow.heldBids(bids, orders, async () => (await this.deps.api.lookUp(numbersOf(bids))).invested);
     return new Map(held.map((h) => [h.bid.listing_id, h.reason]));
   }
 
@@ -200,7 +206,11 @@ export class OrderDesk {
    * The bids on listings the journal holds or the marketplace shows a bid or money in, each with why.
    * A journal PENDING hold is first brought up to date from the orders, since the bid may have expired since.
    */
-  private async heldBids(bids: readonly DeskBid[], orders: OrdersView): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
+  private async heldBids(
+    bids: readonly DeskBid[],
+    orders: OrdersView,
+    investedIn: () => Promise<ReadonlyMap<number, number>>,
+  ): Promise<Array<{ bid: DeskBid; reason: string; doubt?: Doubt }>> {
     const all = (await orders.read()).orders;
     const ids = new Set(bids.map((b) => b.listing_id));
     const { journal, market } = this.deps;
@@ -215,7 +225,8 @@ export class OrderDesk {
     const holds = stale.size > 0 ? journal.holds(market) : before;
     const byOrders = heldByOrders(all, ids);
     const others = this.otherDoubts();
-    const invested = await this.deps.api.investedIn([...ids]);
+    // Asked after the orders (and any stale bid), as always: the listings are the last look before the POST.
+    const invested = await investedIn();
     return bids.flatMap((bid) => {
       const h = holds.get(bid.listing_id);
       const doubt = h?.state === 'unknown' ? this.reconciler.doubts.get(h.batch) : undefined;
@@ -246,27 +257,34 @@ export class OrderDesk {
     });
   }
 
-  /** Refuses the held bids (see heldBids), or, with `skipHeld`, leaves them out and returns the rest. */
-  private async screen(bids: readonly DeskBid[], orders: OrdersView, opts: PlaceOptions): Promise<readonly DeskBid[]> {
-    const held = await this.heldBids(bids, orders);
-    if (held.length === 0) return bids;
+  /**
+   * Looks every listing of the file up at once, before its first order is sent: refuses the held bids (see
+   * heldBids; none with `allowDuplicate`), or, with `skipHeld`, leaves them out; and leaves out, always, the
+   * bids on listings that cannot take bids now (biddable.ts), one of which would sink its whole order.
+   */
+  private async screen(
+    bids: readonly DeskBid[],
+    orders: OrdersView,
+    opts: PlaceOptions,
+  ): Promise<{ toSend: DeskBid[]; unbiddable: number }> {
+    let asked: Promise<LookedUp> | undefined;
+    const lookUp = (): Promise<LookedUp> => (asked ??= this.deps.api.lookUp(numbersOf(bids)));
+    const held = opts.allowDuplicate ? [] : await this.heldBids(bids, orders, async () => (await lookUp()).invested);
+    const { notBiddable } = await lookUp();
     const where = (b: DeskBid): string => (opts.source !== undefined && b.line !== undefined ? `${opts.source} line ${b.line}: ` : '');
-    const lines = held.map((h) => `${where(h.bid)}listing ${h.bid.listing_id}: ${h.reason}`).join('\n  ');
-    if (opts.skipHeld) {
+    const heldOut = new Set(held.map((h) => h.bid));
+    if (held.length > 0) {
+      const lines = held.map((h) => `${where(h.bid)}listing ${h.bid.listing_id}: ${h.reason}`).join('\n  ');
+      if (!opts.skipHeld) throw heldRefusal(held, lines);
       this.deps.info(`leaving out ${held.length} bid${plural(held.length)} on listings already held:\n  ${lines}`);
-      const out = new Set(held.map((h) => h.bid));
-      return bids.filter((b) => !out.has(b));
     }
-    const doubts = [...new Map(held.flatMap((h) => (h.doubt ? [[h.doubt.batch, h.doubt] as const] : []))).values()];
-    const last = Math.max(...doubts.map((d) => d.until));
-    const hint =
-      doubts.length > 0
-        ? `${doubts.length > 1 ? 'those orders' : 'that order'} may still reach the marketplace: run again after ${stamp(last)}; a run then sends these bids if the marketplace still shows no order for them, and refuses them as placed if it does. --skip-held places the other bids now; --allow-duplicate sends these now too, even if the first order arrives later`
-        : 'bids from `mkt listings search`: add --invested false to the search to leave out listings you already have money in; or use --skip-held to place only the other bids, or --allow-duplicate if you really mean to bid again on these listings';
-    throw new UsageError(
-      `refusing ${held.length} bid${plural(held.length)} that could place money twice; nothing was sent:\n  ${lines}`,
-      hint,
+    const toSend = leaveOutUnbiddable(
+      bids.filter((b) => !heldOut.has(b)),
+      notBiddable,
+      where,
+      this.deps.info,
     );
+    return { toSend, unbiddable: bids.length - heldOut.size - toSend.length };
   }
 
   /**
@@ -372,3 +390,6 @@ export class OrderDesk {
     }
   }
 }
+
+/** The listing numbers of `bids`, each once. */
+const numbersOf = (bids: readonly DeskBid[]): number[] => [...new Set(bids.map((b) => b.listing_id))];

@@ -1,6 +1,6 @@
 /**
  * `--dry-run`: checks every bid against the marketplace as it stands (listing exists and takes
- * bids, amount remaining, the 10% rule for young partial-funding listings, account cash), and marks
+ * bids (biddable.ts: the run leaves out one that does not), amount remaining, the 10% rule for young partial-funding listings, account cash), and marks
  * the bids the order desk would refuse as held (OrderDesk.review, in the words of the refusal), and
  * sends nothing.
  */
@@ -12,6 +12,7 @@ import { parseApiDateTime } from '../contract/dates.js';
 import { DecodeError, required, toNumber, type Listing } from '../contract/decode.js';
 import { BadAnswerError } from '../api/errors.js';
 import type { PlannedBid } from './bids-file.js';
+import { NOT_ACTIVE, whyNotBiddable } from './biddable.js';
 import { chunk } from './bids-file.js';
 
 /** The verdict on one bid. */
@@ -41,7 +42,7 @@ export async function dryRun(
   bids: PlannedBid[],
   clock: () => number,
   held: HeldListings = { reasons: new Map(), skip: false },
-): Promise<{ rows: DryRunRow[]; cash: number; total: number }> {
+): Promise<{ rows: DryRunRow[]; cash: number; total: number; unbiddable: Set<number> }> {
   const found = new Map<number, Listing>();
   for (const group of chunk(
     bids.map((b) => b.listing_id),
@@ -53,8 +54,15 @@ export async function dryRun(
     }
   }
   const account = await accounts.platform(client);
-  const total = toCents(bids.reduce((s, b) => s + (held.skip && held.reasons.has(b.listing_id) ? 0 : b.bid_amount), 0));
   const now = clock();
+  // As the run: a listing that cannot take bids is left out of the order, so out of the total too.
+  const unbiddable = (id: number): string | null => {
+    const l = found.get(id);
+    return l === undefined ? NOT_ACTIVE : whyNotBiddable(l, now);
+  };
+  const total = toCents(
+    bids.reduce((s, b) => s + ((held.skip && held.reasons.has(b.listing_id)) || unbiddable(b.listing_id) !== null ? 0 : b.bid_amount), 0),
+  );
   const rows = bids.map((b): DryRunRow => {
     const l = found.get(b.listing_id);
     const base = { line: b.line, listing_id: b.listing_id, bid_amount: b.bid_amount };
@@ -69,8 +77,18 @@ export async function dryRun(
         ok: held.skip,
       };
     }
-    if (!l)
-      return { ...base, amount_remaining: null, verdict: 'not an active listing: would end LISTING_NOT_BIDDABLE or be refused', ok: false };
+    // Flagged (exit 2), though the run would place the rest: a file naming such a listing is worth a look.
+    const why = unbiddable(b.listing_id);
+    if (why !== null) {
+      const what = l ? `cannot take bids now: ${why}` : 'not an active listing';
+      return {
+        ...base,
+        amount_remaining: l ? (toNumber(l.amount_remaining) ?? null) : null,
+        verdict: `${what}: the run leaves it out`,
+        ok: false,
+      };
+    }
+    if (!l) return { ...base, amount_remaining: null, verdict: 'not an active listing: the run leaves it out', ok: false };
     const remaining = toNumber(l.amount_remaining);
     const amount = toNumber(l.listing_amount);
     if (remaining === undefined || amount === undefined) {
@@ -106,5 +124,5 @@ export async function dryRun(
   } catch (err) {
     throw err instanceof DecodeError ? new BadAnswerError('account', err) : err;
   }
-  return { rows, cash, total };
+  return { rows, cash, total, unbiddable: new Set(bids.flatMap((b) => (unbiddable(b.listing_id) === null ? [] : [b.listing_id]))) };
 }

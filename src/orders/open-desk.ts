@@ -26,7 +26,7 @@ import {
   readJournalFile,
   type JournalCut,
 } from './journal.js';
-import { investedIn } from './market-holds.js';
+import { lookUp } from './market-holds.js';
 import { checkStateDir, prepareDeskFiles } from '../state-files.js';
 import { identifyMarketplace } from './marketplace.js';
 import { readOtherJournals } from './other-addresses.js';
@@ -59,7 +59,7 @@ export function ordersApi(client: ApiClient): OrdersApi {
     submit: (bids) => orders.submit(client, bids),
     get: (id) => orders.get(client, id),
     list: () => orders.listAll(client),
-    investedIn: (ids) => investedIn(client, ids),
+    lookUp: (ids) => lookUp(client, ids, () => client.marketNow()),
     availableCash: async () => toNumber((await platform(client)).available_cash_balance) ?? 0,
   };
 }

@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../../src/errors.js';
 import { OrderDesk } from '../../src/orders/desk.js';
 import { type DeskBid, type DeskDeps, type OrdersApi } from '../../src/orders/desk-api.js';
 import { MemoryJournal } from './memory-journal.js';
+import type { LookedUp } from '../../src/orders/market-holds.js';
 import { marketplaceKey, type Marketplace } from '../../src/orders/marketplace.js';
 
 /** An order of the fake marketplace: always with its id and bids. */
@@ -108,10 +109,16 @@ export class FakeMarket implements OrdersApi {
 
   /** Money of the account in listings, as the listings search shows it (amount_participation). */
   readonly participation = new Map<number, number>();
+  /** Listings that cannot take a bid now, each with why, as the look-up reports them. */
+  readonly unbiddable = new Map<number, string>();
+  /** The numbers of each look-up, in order. */
   readonly investedAsked: number[][] = [];
-  async investedIn(ids: readonly number[]): Promise<Map<number, number>> {
+  async lookUp(ids: readonly number[]): Promise<LookedUp> {
     this.investedAsked.push([...ids]);
-    return new Map([...this.participation].filter(([id]) => ids.includes(id)));
+    return {
+      invested: new Map([...this.participation].filter(([id]) => ids.includes(id))),
+      notBiddable: new Map([...this.unbiddable].filter(([id]) => ids.includes(id))),
+    };
   }
 
   async availableCash(): Promise<number> {
