@@ -34,6 +34,15 @@ describe('the fields of a 2025–26 listing', () => {
     }
   });
 
+  it('a listing without prior loans shows its largest and smallest prior loan as 0, one with them its amounts', async () => {
+    const page = await search('limit=500');
+    const none = page.filter((l) => l.prior_platform_loans === 0);
+    const some = page.filter((l) => l.prior_platform_loans > 0);
+    expect([none.length > 50, some.length > 50]).toEqual([true, true]);
+    for (const l of none) expect([l.max_prior_platform_loan, l.min_prior_platform_loan]).toEqual([0, 0]);
+    for (const l of some) expect(l.max_prior_platform_loan).toBeGreaterThan(0);
+  });
+
   it('an originated listing the caller holds keeps its loan fields, its end date and its channel', async () => {
     const held = await search('biddable=false&limit=50');
     expect(held.length).toBeGreaterThan(0);

@@ -4,7 +4,8 @@
  * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones)
  * or where the listing has a value (no nulls: an absent occupation is left out). As the 2025–26 answers
  * (docs/fidelity.md): `listing_duration` and `loan_product_id` on every listing, no `channel_code` or
- * `listing_end_date` on a listing not yet originated, no occupation when the employment is Other.
+ * `listing_end_date` on a listing not yet originated, no occupation when the employment is Other, the
+ * largest and smallest prior loan 0 without prior loans.
  */
 import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
 import { bureau2Block } from './bureau2-block.js';
@@ -34,6 +35,7 @@ const COMPUTED = new Set([
 ]);
 /** Sent only once a listing has originated: no 2025–26 answer of a listing not yet originated carries them. */
 const ORIGINATED_ONLY = new Set(['channel_code', 'listing_end_date']);
+const PRIOR_LOAN_BOUNDS = new Set(['max_prior_platform_loan', 'min_prior_platform_loan']);
 const DAY = 86_400_000;
 /** The loan product of every listing in the 2025 answers (the only one seen). */
 const LOAN_PRODUCT_ID = 1;
@@ -59,8 +61,9 @@ export function listingView(l: Listing, o: ViewOptions): Record<string, unknown>
     if (CO_BORROWER_FIELDS.has(name) && !l.co_borrower_application) continue;
     if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
     if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
-    const v = raw[name];
-    // A value the listing does not have (no occupation given, no prior loans, never in the whole-loan pool) is
+    // No prior loans: the largest and smallest prior loan are 0, as every 2025–26 answer sends them.
+    const v = PRIOR_LOAN_BOUNDS.has(name) && l.prior_platform_loans === 0 ? (raw[name] ?? 0) : raw[name];
+    // A value the listing does not have (no occupation given, never in the whole-loan pool) is
     // left out, as the real marketplace does and its clients expect, rather than sent as null.
     if (v === null || v === undefined) continue;
     if (f.type === 'datetime') out[name] = formatDateTime(v as number, o.zone);
