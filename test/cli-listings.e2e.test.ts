@@ -81,7 +81,7 @@ describe('mkt listings search (spawned binary against the mock)', () => {
 
   it('shows dates in the --timezone zone', async () => {
     const r = await runMkt(['listings', 'search', '--limit', '1', '--timezone', 'America/New_York'], { env: mock.env });
-    expect(JSON.parse(r.stdout).result[0].listing_end_date).toMatch(/ -0400$/);
+    expect(JSON.parse(r.stdout).result[0].listing_creation_date).toMatch(/ -0400$/);
   });
 
   it.each([

@@ -60,7 +60,8 @@ describe('adding', () => {
       verification_stage: 1,
       listing_creation_date: '2026-03-02 12:00:00 +0000',
       listing_start_date: '2026-03-02 12:00:00 +0000',
-      listing_end_date: '2026-03-16 12:00:00 +0000',
+      // Fourteen days, shown as the 2025 answers show it: no listing_end_date before origination.
+      listing_duration: 14,
       biddable: true,
       invested: false,
     });

@@ -148,7 +148,6 @@ describe('the proxy in front of the real answers of the corpus', () => {
       'invested',
       'investment_product_id',
       'last_updated_date',
-      'listing_end_date',
       'prior_platform_loans_late_cycles',
       'prior_platform_loans_late_payments_one_month_plus',
     ]),

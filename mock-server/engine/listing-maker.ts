@@ -41,7 +41,17 @@ const OCCUPATIONS = [
   'Teacher',
   'Truck Driver',
   'Computer Programmer',
+  'Other',
 ];
+/**
+ * A new listing's term by its share: 36 months 55%, 48 and 60 months 20% each, 24 months 5% (the 2025–26
+ * answers: five of 36, two of 48, two of 60 in nine listings, none of 24). One draw, as `rng.pick` makes,
+ * and no array walked: the seed draws a million of them.
+ */
+function drawTerm(rng: Rng): (typeof LISTING_TERMS)[number] {
+  const u = rng.next();
+  return u < 0.55 ? 36 : u < 0.75 ? 48 : u < 0.95 ? 60 : 24;
+}
 /** Employment texts of someone employed, and acquisition channels: shared, not rebuilt per listing. */
 export const EMPLOYED = EMPLOYMENT_STATUSES.filter((e) => e !== 'Not employed');
 const CHANNELS = ['40000', '80000', '90000'] as const;
@@ -80,7 +90,7 @@ export function makeListing(
   const o = into ?? ({} as Listing);
   const cycle = index < 128;
   const rating = cycle ? LISTING_RATINGS[index % LISTING_RATINGS.length]! : rng.pick(LISTING_RATINGS);
-  const term = cycle ? LISTING_TERMS[index % LISTING_TERMS.length]! : rng.pick(LISTING_TERMS);
+  const term = cycle ? LISTING_TERMS[index % LISTING_TERMS.length]! : drawTerm(rng);
   const category = cycle ? 1 + (index % 21) : rng.int(1, 21);
   const state = index < US_STATES.length ? US_STATES[index]! : rng.pick(US_STATES);
   const fico = cycle ? FICO_BINS[index % FICO_BINS.length]! : rng.pick(FICO_BINS);
@@ -132,7 +142,9 @@ export function makeListing(
   o.channel_code = rng.pick(CHANNELS);
   o.borrower_state = state;
   o.employment_status_description = employment;
-  o.occupation = rng.chance(0.8) ? rng.pick(OCCUPATIONS) : null;
+  const occupation = rng.chance(0.8) ? rng.pick(OCCUPATIONS) : null;
+  // No occupation when the employment is Other, as the 2025–26 answers (the draw stays, so the stream does not move).
+  o.occupation = employment === 'Other' ? null : occupation;
   o.months_employed = employment === 'Not employed' ? 0 : rng.int(1, 360);
   o.income_range = incomeRange;
   o.income_range_description = INCOME_RANGES[incomeRange]!;

@@ -2,9 +2,13 @@
  * A listing as the API returns it: catalogue order, dates formatted in the request's zone, the
  * caller's participation, and fields present only where the spec says (co-borrower fields on
  * co-borrower listings, deprecated yields through 2018-08-08, loan fields for invested originated ones)
- * or where the listing has a value (no nulls: an absent occupation is left out).
+ * or where the listing has a value (no nulls: an absent occupation is left out). As the 2025–26 answers
+ * (docs/fidelity.md): `listing_duration` and `loan_product_id` on every listing, no `channel_code` or
+ * `listing_end_date` on a listing not yet originated, no occupation when the employment is Other, the
+ * largest and smallest prior loan 0 without prior loans.
  */
 import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
+import { bureau2Block } from './bureau2-block.js';
 import { formatDate, formatDateTime } from '../../src/contract/dates.js';
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { DEPRECATED_YIELD_FIELDS, hasDeprecatedFields, LISTING_FIELDS } from '../../src/contract/listing-fields.js';
@@ -26,7 +30,15 @@ const COMPUTED = new Set([
   'credit_bureau_values_bureau1',
   'credit_bureau_values_bureau2',
   'credit_bureau_values_bureau2_indexed',
+  'listing_duration',
+  'loan_product_id',
 ]);
+/** Sent only once a listing has originated: no 2025–26 answer of a listing not yet originated carries them. */
+const ORIGINATED_ONLY = new Set(['channel_code', 'listing_end_date']);
+const PRIOR_LOAN_BOUNDS = new Set(['max_prior_platform_loan', 'min_prior_platform_loan']);
+const DAY = 86_400_000;
+/** The loan product of every listing in the 2025 answers (the only one seen). */
+const LOAN_PRODUCT_ID = 1;
 
 /** The API object for one listing. */
 export function listingView(l: Listing, o: ViewOptions): Record<string, unknown> {
@@ -39,14 +51,19 @@ export function listingView(l: Listing, o: ViewOptions): Record<string, unknown>
       if (name === 'amount_participation') out[name] = participation;
       else if (name === 'credit_bureau_values_bureau2_indexed') out[name] = indexedBureau2(l, o.zone);
       else if (name === 'credit_bureau_values_bureau1' && o.bureaus.bureau1) out[name] = l.bureau1;
-      else if (name === 'credit_bureau_values_bureau2' && o.bureaus.bureau2) out[name] = rawBureau2(l);
+      else if (name === 'credit_bureau_values_bureau2' && o.bureaus.bureau2) out[name] = bureau2Block(l, o.zone);
+      else if (name === 'listing_duration') out[name] = Math.round((l.listing_end_date - l.listing_start_date) / DAY);
+      else if (name === 'loan_product_id') out[name] = LOAN_PRODUCT_ID;
       continue;
     }
+    if (ORIGINATED_ONLY.has(name) && (l.loan_number ?? null) === null) continue;
+    if (name === 'occupation' && l.employment_status_description === 'Other') continue;
     if (CO_BORROWER_FIELDS.has(name) && !l.co_borrower_application) continue;
     if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
     if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
-    const v = raw[name];
-    // A value the listing does not have (no occupation given, no prior loans, never in the whole-loan pool) is
+    // No prior loans: the largest and smallest prior loan are 0, as every 2025–26 answer sends them.
+    const v = PRIOR_LOAN_BOUNDS.has(name) && l.prior_platform_loans === 0 ? (raw[name] ?? 0) : raw[name];
+    // A value the listing does not have (no occupation given, never in the whole-loan pool) is
     // left out, as the real marketplace does and its clients expect, rather than sent as null.
     if (v === null || v === undefined) continue;
     if (f.type === 'datetime') out[name] = formatDateTime(v as number, o.zone);
@@ -66,12 +83,5 @@ function indexedBureau2(l: Listing, zone: string | undefined): Record<string, un
   // Read once: a listing kept by column (listing-table.ts) builds its bureau values on each read.
   const bureau2 = l.bureau2;
   for (const e of BUREAU2_ELEMENTS) out[e.long] = bureau2[e.short] ?? 0;
-  return out;
-}
-
-function rawBureau2(l: Listing): Record<string, number> {
-  const out: Record<string, number> = {};
-  const bureau2 = l.bureau2;
-  for (const e of BUREAU2_ELEMENTS) out[e.short.toUpperCase()] = bureau2[e.short] ?? 0;
   return out;
 }

@@ -286,8 +286,8 @@ function makeHistoricLoan(
   // The next due date; an ended loan keeps the last one its schedule reached (paid off: its final payment; defaulted: the first one missed).
   const nextDue = Math.round(originated + Math.max(1, completed ? made : made + 1) * SEED_MONTH);
   // The draws in the order the seed has always made them, so the stream (and the rest of the world) stays as it was.
-  const reason = defaulted ? rng.pick([1, 2, 3]) : null;
-  const dpd = daysPastDue(
+  let reason: number | null = defaulted ? rng.pick([1, 2, 3]) : null;
+  let dpd = daysPastDue(
     defaulted ? rng.int(121, 400) : status === LOAN_STATUS.CURRENT && rng.chance(0.1) ? rng.int(1, 29) : 0,
     defaulted,
     made,
@@ -297,6 +297,9 @@ function makeHistoricLoan(
   const lateOnce = made > 0 && rng.chance(0.15);
   // The old seed's collection fee, drawn and set aside: collections now come from what an agency collects (collections.ts).
   if (defaulted) rng.next();
+  // A loan not yet a month old has missed no payment, so it cannot have defaulted: drawn so, it is current (set
+  // after its draws, so the stream stays as it was). Seen once issue 41's terms moved the stream (seed 2, loan 500499).
+  if (defaulted && nextDue > now) [status, reason, dpd] = [LOAN_STATUS.CURRENT, null, 0];
   const loan: Loan = {
     loan_number: number,
     listingNumber: listing.listing_number,

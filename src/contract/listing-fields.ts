@@ -17,7 +17,7 @@ export interface ListingField {
   description: string;
 }
 
-/** Every Listing field, in the spec's order. */
+/** Every Listing field, in the spec's order, and the two the 2025 answers add (ANSWER_ONLY_FIELDS). */
 export const LISTING_FIELDS: readonly ListingField[] = [
   { name: 'amount_funded', type: 'decimal', filter: 'range', description: 'Funded amount.' },
   { name: 'amount_participation', type: 'decimal', filter: 'none', description: 'Already invested by the caller.' },
@@ -26,7 +26,12 @@ export const LISTING_FIELDS: readonly ListingField[] = [
   { name: 'borrower_listing_description', type: 'string', filter: 'none', description: 'Deprecated.' },
   { name: 'borrower_rate', type: 'decimal', filter: 'range', description: 'Borrower interest rate.' },
   { name: 'borrower_state', type: 'string', filter: 'multivalue', description: 'Two-letter state code.' },
-  { name: 'channel_code', type: 'string', filter: 'none', description: 'Deprecated; acquisition channel.' },
+  {
+    name: 'channel_code',
+    type: 'string',
+    filter: 'none',
+    description: 'Deprecated; acquisition channel (the 2025–26 answers send it on no listing not yet originated).',
+  },
   {
     name: 'credit_bureau_values_bureau1',
     type: 'object',
@@ -101,7 +106,18 @@ export const LISTING_FIELDS: readonly ListingField[] = [
   { name: 'listing_amount', type: 'decimal', filter: 'range', description: 'Amount requested.' },
   { name: 'listing_category_id', type: 'integer', filter: 'multivalue', description: 'Borrower-reported purpose; maps to listing_title.' },
   { name: 'listing_creation_date', type: 'datetime', filter: 'range', description: 'Creation date.' },
-  { name: 'listing_end_date', type: 'datetime', filter: 'range', description: 'End date.' },
+  {
+    name: 'listing_duration',
+    type: 'integer',
+    filter: 'none',
+    description: 'Days the listing is active (in the 2025 answers; the spec names it on order listings).',
+  },
+  {
+    name: 'listing_end_date',
+    type: 'datetime',
+    filter: 'range',
+    description: 'End date (the 2025–26 answers send it only once the listing has originated).',
+  },
   { name: 'listing_monthly_payment', type: 'decimal', filter: 'range', description: 'Monthly payment.' },
   { name: 'listing_number', type: 'integer', filter: 'multivalue', description: 'Listing number.' },
   { name: 'listing_purpose', type: 'string', filter: 'none', description: 'Deprecated; use listing_title.' },
@@ -132,6 +148,7 @@ export const LISTING_FIELDS: readonly ListingField[] = [
     filter: 'range',
     description: 'Origination date; present only when biddable=false and invested=true.',
   },
+  { name: 'loan_product_id', type: 'integer', filter: 'none', description: 'Loan product (1 in every 2025 answer).' },
   { name: 'max_prior_platform_loan', type: 'decimal', filter: 'none', description: 'Largest prior loan amount.' },
   { name: 'member_key', type: 'string', filter: 'none', description: 'Borrower unique id.' },
   { name: 'min_prior_platform_loan', type: 'decimal', filter: 'none', description: 'Smallest prior loan amount.' },
@@ -199,8 +216,13 @@ export const LISTING_FIELD_BY_NAME: ReadonlyMap<string, ListingField> = new Map(
 /** Fields that can be filtered (boolean, multivalue or range). */
 export const FILTERABLE_FIELDS: readonly ListingField[] = LISTING_FIELDS.filter((f) => f.filter !== 'none');
 
-/** Fields that can be named in `sort_by`: every scalar field. */
-export const SORTABLE_FIELDS: ReadonlySet<string> = new Set(LISTING_FIELDS.filter((f) => f.type !== 'object').map((f) => f.name));
+/** Fields an answer carries that no listing record holds (the spec's Listing table lacks them; the 2025 answers send them). */
+export const ANSWER_ONLY_FIELDS: ReadonlySet<string> = new Set(['listing_duration', 'loan_product_id']);
+
+/** Fields that can be named in `sort_by`: every scalar field a listing holds. */
+export const SORTABLE_FIELDS: ReadonlySet<string> = new Set(
+  LISTING_FIELDS.filter((f) => f.type !== 'object' && !ANSWER_ONLY_FIELDS.has(f.name)).map((f) => f.name),
+);
 
 /** Fields returned only for listings starting on or before 2018-08-08. */
 export const DEPRECATED_YIELD_FIELDS = ['effective_yield', 'estimated_loss_rate', 'estimated_return'] as const;

@@ -4,6 +4,7 @@
  */
 import { Type, type Static, type TNull, type TOptional, type TSchema, type TUnion } from '@sinclair/typebox';
 import { BUREAU2_ELEMENTS } from './bureau.js';
+import { Bureau2BlockSchema } from './bureau2-block.js';
 import {
   EMPLOYMENT_STATUSES,
   FICO_BINS,
@@ -117,7 +118,7 @@ export type ListingFields<D extends number | string> = Static<
 export const WireListingFields = listingFieldsSchema(WIRE_DATES).properties;
 /** A field the record may hold as null, as the answer carries it: left out when null, as the real marketplace does. */
 export const omittedWhenNull = <T extends TSchema>(schema: TUnion<[T, TNull]>) => Type.Optional(schema.anyOf[0]);
-/** Underwriting data by bureau element (bureau1, and bureau2 by upper-case short name). */
+/** Underwriting data by bureau element (bureau1's; bureau2's full block is Bureau2BlockSchema). */
 export const BureauValues = Type.Record(Type.String(), Type.Number());
 
 /** The indexed bureau2 values (bureau.ts): every element by its long name, its special value allowed, 0 by default. */
@@ -167,7 +168,8 @@ const SOMETIMES_LEFT_OUT = Object.fromEntries(LEFT_OUT_BY_REAL_SEARCH.map((k) =>
 /**
  * A listing as the search answers it: every catalogue field, co-borrower fields only on co-borrower
  * listings, the deprecated yields only for listings started through 2018-08-08, the loan fields only
- * for originated listings the caller invested in, the bureau objects when asked for; plus the
+ * for originated listings the caller invested in, channel_code and listing_end_date only once
+ * originated, the bureau objects when asked for (bureau2's full block of 321 keys); plus the
  * caller's participation and the two flags. A field the listing has no value for is left out, never null.
  */
 export const ListingSchema = Type.Object(
@@ -187,9 +189,15 @@ export const ListingSchema = Type.Object(
     estimated_return: Type.Optional(Rate),
     loan_number: omittedWhenNull(WireListingFields.loan_number),
     loan_origination_date: omittedWhenNull(WireListingFields.loan_origination_date),
+    // The 2025–26 answers: no channel_code or listing_end_date before origination; listing_duration and
+    // loan_product_id in the 2025 answer, not in the 2026 one (docs/fidelity.md).
+    channel_code: Type.Optional(WireListingFields.channel_code),
+    listing_end_date: Type.Optional(WireListingFields.listing_end_date),
+    listing_duration: Type.Optional(Count),
+    loan_product_id: Type.Optional(Int),
     amount_participation: Money,
     credit_bureau_values_bureau1: Type.Optional(nullable(BureauValues)),
-    credit_bureau_values_bureau2: Type.Optional(BureauValues),
+    credit_bureau_values_bureau2: Type.Optional(Bureau2BlockSchema),
     credit_bureau_values_bureau2_indexed: IndexedBureau2Schema,
     invested: Type.Boolean(),
     biddable: Type.Boolean(),

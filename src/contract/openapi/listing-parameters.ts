@@ -83,7 +83,10 @@ export function listingSearchParameters(): Parameter[] {
       style: 'form',
       explode: false,
       schema: { type: 'array', items: { type: 'string', enum: ['bureau1', 'bureau2'] }, minItems: 1 },
-      description: 'Adds the named bureau object(s): bureau1, bureau2 or both, comma-separated.',
+      description:
+        'Adds the named bureau object(s): bureau1, bureau2 or both, comma-separated. bureau2 adds credit_bureau_values_bureau2, '
+        + 'the full block of the 2025 answers: 319 attributes by lower-case short name, credit_report_date and fico_score; '
+        + 'placeholders -1 to -6, -0.5 and 999 stand for no figure.',
     },
     bool('biddable', 'true', "true: active listings; false: originated listings (the caller's, unless listing_number names them)."),
     bool('invested', 'none', 'true: listings the caller invested in; false: the others.'),
