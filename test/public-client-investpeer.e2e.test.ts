@@ -26,7 +26,19 @@ let passwords = new Map<string, string>();
 
 // 1300 listings: enough that the widened search below matches more than the 500 a page holds.
 beforeAll(async () => {
-  mock = await serveMock(['--seed', '7', '--listings', '1300', '--frozen', '--start', '2026-06-01T12:00:00Z', '--allow-password-grant']);
+  // Throttling off: the client's calls are replayed here as fast as the test can send them, not at its Python pace.
+  mock = await serveMock([
+    '--seed',
+    '7',
+    '--listings',
+    '1300',
+    '--frozen',
+    '--start',
+    '2026-06-01T12:00:00Z',
+    '--allow-password-grant',
+    '--rate-limit',
+    'off',
+  ]);
   port = Number(new URL(mock.origin).port);
   const line = /passwords, for the password grant \(outside the spec; on\): (.+)$/m.exec(mock.banner)?.[1] ?? '';
   passwords = new Map(line.split(', ').map((pair) => pair.split(' ') as [string, string]));
