@@ -54,7 +54,8 @@ describe('the messages of bad inputs', () => {
     const listing = (JSON.parse(search.stdout) as { result: { listing_number: number }[] }).result[0]!.listing_number;
     const bids = (id: number, amount: string) => `listing_id,bid_amount\n${id},${amount}\n`;
     const cases: { args: string[]; env?: Record<string, string>; input?: string; code: number }[] = [
-      { args: ['order', 'submit', '-', '--yes'], input: bids(99_999_999, '25'), code: 4 },
+      // A listing the marketplace does not show is left out before sending now (issue 41 item 4), so no rejection
+      // comes back for it; the bid of 1,000,000 below is still the marketplace's own rejection.
       { args: ['order', 'submit', '-', '--yes'], input: bids(listing, '1000000'), code: 4 },
       { args: ['order', 'submit', '-', '--yes'], input: bids(listing, '24'), code: 2 },
       { args: ['order', 'get', '00000000-0000-4000-8000-000000000000'], code: 4 },

@@ -5,9 +5,10 @@ import { RATE_LIMITS, type RateGroup } from '../src/contract/rate-limits.js';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 import { busiestSecond, startThrottleProxy, type ThrottleProxy } from './helpers/throttle-proxy.js';
+import { RATE_LIMIT_ON } from '../mock-server/http/rate-limit.js';
 
-// Issue 41 item 2: mkt keeps under the limits it knows. The mock in this branch does not throttle yet; the
-// proxy in front of it throttles as the service does (the contract's limits, a sliding second per token).
+// Issue 41 item 2: mkt keeps under the limits it knows. The proxy in front of an unthrottled mock counts what
+// passes each second (the contract's limits, a sliding second per token); the last test meets the mock's own throttle.
 let mock: TestMock;
 let proxy: ThrottleProxy;
 let active: number;
@@ -121,4 +122,22 @@ describe('mkt paces itself under the rate limits (spawned binary, throttling pro
     expect(proxy.throttled.get('orders') ?? 0).toBe(0);
     expect(busiestSecond(proxy.passed.get('orders') ?? [])).toBeLessThanOrEqual(RATE_LIMITS.orders);
   }, 45_000);
+});
+
+describe("mkt paces itself under the mock's own throttle (issue 41: the default mock, throttling on)", () => {
+  it('follows ~20,000 listings with --all: the request log holds no 429, every page a 200', async () => {
+    const throttled = await startMock({ listings: 22_000, rateLimit: RATE_LIMIT_ON, requestLogSize: 5000 });
+    try {
+      const r = await runMkt(['listings', 'search', '--all', '-o', 'ndjson', '--limit', '100'], { env: throttled.env, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const listed = throttled.app.requestLog.list(5000, undefined, 0).result;
+      const searches = listed.filter((e) => e.path.startsWith('/listingsvc/'));
+      // Pages of 100: far more than 20 in a second if sent unpaced.
+      expect(searches.length).toBeGreaterThan(RATE_LIMITS.listings * 5);
+      expect(searches.filter((e) => e.status === 429)).toEqual([]);
+      expect(new Set(searches.map((e) => e.status))).toEqual(new Set([200]));
+    } finally {
+      await throttled.close();
+    }
+  }, 90_000);
 });
