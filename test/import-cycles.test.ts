@@ -133,11 +133,12 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
 
 /**
  * The files of mock-server/ that src/ may import: the library's entries alone. `mkt/mock`'s public ones (index.ts,
- * node.ts: `mkt demo`, `invest simulate`), the server's (server.ts: `mkt mock serve` and `proxy` host the mock
- * through it) and the flags' readers (flags.ts, light: a bad flag is refused before a mock loads). The CLI reaches
+ * node.ts: `mkt demo`, `invest simulate`), the server's (server.ts: `mkt mock serve` hosts the mock through it; proxy.ts: `mkt mock proxy`) and the flags' readers (flags.ts, light: a bad flag is refused before a mock loads). The CLI reaches
  * the mock through these alone, never a room of it.
  */
-const MOCK_ENTRY_POINTS: readonly string[] = ['index.ts', 'node.ts', 'server.ts', 'flags.ts'].map((p) => `mock-server/library/${p}`);
+const MOCK_ENTRY_POINTS: readonly string[] = ['index.ts', 'node.ts', 'server.ts', 'proxy.ts', 'flags.ts'].map(
+  (p) => `mock-server/library/${p}`,
+);
 
 /** The public entries of `mkt/mock` (package.json exports): all that `mkt demo` and `mkt invest simulate` may import of the mock. */
 const LIBRARY_ENTRIES: readonly string[] = ['mock-server/library/index.ts', 'mock-server/library/node.ts'];

@@ -38,7 +38,7 @@ export function proxyCommand(ctx: CommandContext) {
         if (port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${opts.port}'`);
         const requestLogSize = requestLogSizeOption(opts, MAX_REQUEST_LOG_SIZE);
         const [{ parseUpstream, startProxy }, { readAllowedHost }] = await Promise.all([
-          import('../../mock-server/library/server.js'),
+          import('../../mock-server/library/proxy.js'),
           import('../../mock-server/library/flags.js'),
         ]);
         const allowHosts = (opts.allowHost ?? []).map((text) => {
