@@ -84,6 +84,26 @@ describe('mkt order submit leaves out listings that cannot take bids', () => {
     expect(placedIds(mock)).toEqual([a, c]);
   });
 
+  it('a listing the search shows without an investment type is left out (it would be ORD0037 for its whole order)', async () => {
+    const home = tempHome();
+    const [a, c] = biddable(mock, 2);
+    const untyped = specialListing(mock.app.ctx.world, 'type_unset')!.listing_number;
+    const search = await runMkt(['listings', 'search', '--listing_number', String(untyped), '-o', 'json'], {
+      env: mock.env,
+      home,
+    });
+    const shown = JSON.parse(search.stdout).result as Array<Record<string, unknown>>;
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).not.toHaveProperty('investment_typeid');
+    const path = join(home, 'bids.csv');
+    writeFileSync(path, `listing_id,bid_amount\n${a},25\n${untyped},25\n${c},25\n`);
+    const r = await runMkt(['order', 'submit', path, '--yes'], { env: mock.env, home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`line 3: listing ${untyped}: it has no investment type \\(ORD0037\\)`));
+    expect(r.stderr).not.toMatch(/ORD0037 |rejected|refused/);
+    expect(placedIds(mock)).toEqual([a, c]);
+  });
+
   it('--dry-run names the bid the run would leave out, keeps it out of the count and total, exits 2 and sends nothing', async () => {
     const home = tempHome();
     const [a] = biddable(mock, 1);

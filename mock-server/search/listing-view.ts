@@ -5,7 +5,8 @@
  * or where the listing has a value (no nulls: an absent occupation is left out). As the 2025–26 answers
  * (docs/fidelity.md): `listing_duration` and `loan_product_id` on every listing, no `channel_code` or
  * `listing_end_date` on a listing not yet originated, no occupation when the employment is Other, the
- * largest and smallest prior loan 0 without prior loans.
+ * largest and smallest prior loan 0 without prior loans. A listing without an investment type (ORD0037)
+ * shows no `investment_typeid`, as a null field is left out.
  */
 import { BUREAU2_ELEMENTS } from '../../src/contract/bureau.js';
 import { bureau2Block } from './bureau2-block.js';
@@ -61,6 +62,8 @@ export function listingView(l: Listing, o: ViewOptions): Record<string, unknown>
     if (CO_BORROWER_FIELDS.has(name) && !l.co_borrower_application) continue;
     if (DEPRECATED_FIELDS.has(name) && !hasDeprecatedFields(l.listing_start_date)) continue;
     if (LOAN_FIELDS.has(name) && !o.showLoanFields) continue;
+    // A listing whose investment type id is null (ORD0037) shows none: a client can leave it out before it sends.
+    if (name === 'investment_typeid' && l.investmentTypeUnset) continue;
     // No prior loans: the largest and smallest prior loan are 0, as every 2025–26 answer sends them.
     const v = PRIOR_LOAN_BOUNDS.has(name) && l.prior_platform_loans === 0 ? (raw[name] ?? 0) : raw[name];
     // A value the listing does not have (no occupation given, never in the whole-loan pool) is

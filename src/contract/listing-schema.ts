@@ -188,6 +188,8 @@ export const ListingSchema = Type.Object(
     estimated_loss_rate: Type.Optional(Rate),
     estimated_return: Type.Optional(Rate),
     loan_number: omittedWhenNull(WireListingFields.loan_number),
+    // The spec's ORD0037 "Listing has a null investment type id": such a listing shows none, as any null.
+    investment_typeid: Type.Optional(WireListingFields.investment_typeid),
     loan_origination_date: omittedWhenNull(WireListingFields.loan_origination_date),
     // The 2025–26 answers: no channel_code or listing_end_date before origination; listing_duration and
     // loan_product_id in the 2025 answer, not in the 2026 one (docs/fidelity.md).
