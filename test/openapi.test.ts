@@ -101,7 +101,12 @@ describe('the OpenAPI document', () => {
     expect(byName.get('listing_end_date_max')!.schema.pattern).toBeDefined();
     const at02s = BUREAU2_ELEMENTS.find((e) => e.short === 'at02s')!;
     expect(byName.get('at02s_min')!.schema).toEqual({ type: 'integer', minimum: at02s.special!.value, maximum: at02s.max });
-    expect(byName.get('limit')!.schema).toMatchObject({ maximum: 500, default: 25 });
+    // A larger limit is clamped, not refused (investpeer-prosper-py sends limit=5000): no maximum to fail a request on.
+    expect(byName.get('limit')).toMatchObject({
+      description: expect.stringMatching(/at most 500: a larger limit is taken and clamped to 500/),
+      schema: { type: 'integer', minimum: 1, default: 25 },
+    });
+    expect(byName.get('limit')!.schema).not.toHaveProperty('maximum');
     for (const control of [
       'offset',
       'sort_by',

@@ -237,8 +237,10 @@ function operation(e: Endpoint): Json {
       {
         name: 'limit',
         in: 'query',
-        description: `Items per page (a larger limit is clamped to ${e.page.max}).`,
-        schema: { type: 'integer', minimum: 1, maximum: e.page.max, default: e.page.default },
+        // No `maximum`: the service takes a larger limit and clamps it (DESIGN.md), and clients rely on that
+        // (investpeer-prosper-py asks for limit=5000); a validator built from this document must take it too.
+        description: `Items per page, at most ${e.page.max}: a larger limit is taken and clamped to ${e.page.max}.`,
+        schema: { type: 'integer', minimum: 1, default: e.page.default },
       },
     );
   }
