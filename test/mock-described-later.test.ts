@@ -32,20 +32,21 @@ describe('listings described later', () => {
     // loans, notes, accounts and outbox left out, each text hashed as the earlier world's did); since issue 41 with terms at
     // the 2025–26 shares and no occupation with employment Other (checked then: with the uniform term draw and the
     // occupation kept, each text hashed to its earlier digest), and no loan defaulted before its first due date (seed 11's
-    // world moved by that alone: checked as in seed.test.ts).
+    // world moved by that alone: checked as in seed.test.ts); since issue 41's bid expiry with simulated investors' appetite
+    // 0.8 to 2.2 (checked then: with 0.3 to 1.7 restored, each text hashed to its earlier digest).
     const worlds: Array<[{ seed: number; listings: number; start: string; days: number }, string]> = [
       [
         { seed: 7, listings: 300, start: '2026-03-02T12:00:00Z', days: 5 },
-        'c0aac552e1853e6b4ed5ef9372f6bd87fa7c1b0497bb240d598624bce4b85977',
+        '417a473a3884f9278dcd5146f853bba63108f08331adfe5dbeac3fce334ccc13',
       ],
       // Before the bureau1 cut-off: arriving listings carry bureau1 values too.
       [
         { seed: 11, listings: 130, start: '2016-02-01T00:00:00Z', days: 3 },
-        '269262c31ef26e229f27c0c806b8736ef9862f02ac75b711f2c5c66e7bc4d4a2',
+        '13092f9189ea510b4ab55217cc602c1d836524b42c5f8de6d70af4b8d978ebf7',
       ],
       [
         { seed: 3, listings: 2000, start: '2026-03-02T12:00:00Z', days: 16 },
-        '864651735965d2423334f28478b2bbc84a3aec30f25cf6a7d5c3d8757f626856',
+        '1ff2fb420b34a2913cf9ae21a7fd7e8c767bf78eb25f7eb20767ffaefc59dc01',
       ],
     ];
     for (const [w, digest] of worlds) {
@@ -83,9 +84,10 @@ describe('listings described later', () => {
       app.ctx.world.notes.filter((n) => n.accountId === 'alice-1' && arrived.some((l) => l.listing_number === n.listingNumber)).length,
     ).toBeGreaterThan(0);
     // The digest of this world's state text as the mock wrote it when every arriving listing was written whole (checked then;
-    // since issue 38 with its books as posted, since issue 41 with the 2025–26 terms and occupations: checked as above).
+    // since issue 38 with its books as posted, since issue 41 with the 2025–26 terms and occupations and the appetite of its
+    // bid expiry: checked as above).
     expect(createHash('sha256').update(stateText(app)).digest('hex')).toBe(
-      '6927cace1824837114e7048670186a2e09eb8498b297583003746932a1ec2b71',
+      '8f4d544f2b61980b1e7adc4807e8dbc17916acf130d20111fa545c595a4ad3db',
     );
   });
 

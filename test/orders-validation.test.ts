@@ -181,7 +181,8 @@ describe('the listing', () => {
   test('a listing past its end date is taken until the hourly tick that ends it, as search shows it; then ORD0013', async () => {
     const app = makeApp({ listings: 2000 });
     const alice = tokenFor(app, 'alice-1');
-    // Half past an hour, a day or more in: an active listing whose end date passed in the last half hour.
+    // Half past an hour, a day or more in: an active listing whose end date passed in the last half hour, and that
+    // the tick will end (not funded in full by then, nor partly funded enough to originate: that makes it Pending, ORD0019).
     const live = (now: number) =>
       app.ctx.world.listings.find(
         (x) =>
@@ -189,7 +190,8 @@ describe('the listing', () => {
           && x.investment_typeid === 1
           && x.listing_end_date <= now
           && Math.ceil(x.listing_end_date / HOUR) * HOUR > now
-          && x.listing_amount - x.amount_funded >= 25,
+          && !x.partial_funding_indicator
+          && x.listing_amount - x.amount_funded >= 500,
       );
     let now = START + 14 * DAY + HOUR / 2;
     await call(app, 'POST', '/__mock/clock', { body: { to: new Date(now).toISOString() } });

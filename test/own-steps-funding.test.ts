@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { fundedAfter, fundingAt, hourOfLots, lotsBy, lotsToFill } from '../mock-server/engine/own-steps.js';
 
-/** A pace as fundingPace gives: 2,000 to 35,000 at appetite 0.3 to 1.7, in lots an hour. */
-const pace = fc.double({ min: (2000 * 0.3) / 336 / 25, max: (35000 * 1.7) / 336 / 25, noNaN: true });
+/** A pace as fundingPace gives: 2,000 to 35,000 at appetite 0.8 to 2.2, in lots an hour. */
+const pace = fc.double({ min: (2000 * 0.8) / 336 / 25, max: (35000 * 2.2) / 336 / 25, noNaN: true });
 /** Hours since the epoch, as the market's are. */
 const hour = fc.integer({ min: 0, max: 600_000 });
 /** Amounts in cents, as investors' bids leave them. */

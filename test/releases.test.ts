@@ -106,6 +106,25 @@ describe('the mock releases new listings at its release times', () => {
     await app.close?.();
   });
 
+  test('a batch starts taking bids 20 to 180 seconds after its hour, as the marketplace posts it; steady arrivals 5 to 60 minutes after', async () => {
+    const offsets = async (releases?: 'steady') => {
+      const app = makeApp({ listings: 600, ...(releases ? { releases } : {}) });
+      const seeded = app.ctx.world.listings.length;
+      await app.ctx.engine.moveClock((now) => now + DAY);
+      const got = app.ctx.world.listings.slice(seeded).map((l) => (l.listing_start_date - l.listing_creation_date) / 1000);
+      await app.close?.();
+      return got;
+    };
+    const batch = await offsets();
+    expect(batch.length).toBeGreaterThan(50);
+    expect(Math.min(...batch)).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...batch)).toBeLessThanOrEqual(180);
+    expect(new Set(batch).size).toBeGreaterThan(20);
+    const steady = await offsets('steady');
+    expect(Math.min(...steady)).toBeGreaterThanOrEqual(5 * 60);
+    expect(Math.max(...steady)).toBeLessThanOrEqual(60 * 60);
+  });
+
   test("'steady' arrives every hour, as before release times", async () => {
     const app = makeApp({ listings: 600, releases: 'steady' });
     const seeded = app.ctx.world.listings.length;

@@ -76,7 +76,7 @@ export const MONTHLY_INCOME: Readonly<Record<number, [number, number]>> = {
  * its columns (a fresh object of ~80 fields per listing was most of the garbage of seeding a million).
  * With `marketOnly`, only the fields the market needs (marketFields), in another scratch object; the
  * stream is left where the whole listing leaves it (skipDescriptionDraws), so the next listing drawn
- * from it is the one it would have been.
+ * from it is the one it would have been. `startAt`, when given, is its start instead of the drawn one.
  */
 export function makeListing(
   rng: Rng,
@@ -86,6 +86,7 @@ export function makeListing(
   index: number,
   into?: Listing,
   marketOnly = false,
+  startAt?: number,
 ): Listing {
   const o = into ?? ({} as Listing);
   const cycle = index < 128;
@@ -110,7 +111,9 @@ export function makeListing(
   const priorOutstanding = priorLoans ? cents(priorBorrowed * rng.range(0, 0.6)) : 0;
   const cyclesBilled = priorLoans ? rng.int(priorLoans * 3, priorLoans * 40) : 0;
   const lateCycles = priorLoans ? rng.int(0, Math.min(5, cyclesBilled)) : 0;
-  const start = created + rng.int(5, 60) * 60_000;
+  // Drawn whether or not `startAt` is given: the stream stays where it was for every draw after.
+  const drawnStart = created + rng.int(5, 60) * 60_000;
+  const start = startAt ?? drawnStart;
   const old = start <= OLD_YIELDS_UNTIL;
   const historical = 0.02 + (RATING_SCORE[rating]! / 11) * 0.05;
   const employment = incomeRange === 7 ? 'Not employed' : rng.pick(EMPLOYED);
