@@ -30,10 +30,7 @@ export function arrivals(world: World, t: number): void {
   if (released && !isReleaseHour(t, releases)) return;
   const rng = rngFor(world.seed, t / HOUR);
   // A week's arrivals split among the week's releases (each time, Monday to Friday): the active number stays about steady.
-  const rate =
-    released
-      ? (world.engine.arrivalsPerHour * 24 * 7) / (releases.length * RELEASE_DAYS_A_WEEK)
-      : world.engine.arrivalsPerHour;
+  const rate = released ? (world.engine.arrivalsPerHour * 24 * 7) / (releases.length * RELEASE_DAYS_A_WEEK) : world.engine.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
   if (count === 0) return;
   const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);
