@@ -80,7 +80,8 @@ describe('kept listing view texts', () => {
     // Not met vacuously: pages held rows, some of them of listings the caller holds a part of.
     expect(seen.rows).toBeGreaterThan(1000);
     expect(seen.investedRows).toBeGreaterThan(10);
-  });
+    // 20 worlds: 5–7 s on a quiet machine, past the 30 s default on a loaded one.
+  }, 120_000);
 
   test('a kept row is not served once its listing is funded, and the funder sees its participation', async () => {
     const app = makeApp({ listings: 60 });

@@ -61,10 +61,27 @@ describe('the IRR solver', () => {
           expect(r.reason).toMatch(/\w/);
           return;
         }
-        const scale = flows.reduce((s, f) => s + Math.abs(f.amount * (1 + r.rate!) ** -f.at), 0);
-        const pv = flows.reduce((s, f) => s + f.amount * (1 + r.rate!) ** -f.at, 0);
+        // Discounted from the last flow when the rate is negative: near −100% a flow ten years out is worth
+        // (1+r)^−120 ≈ 10^720 at time 0, which overflows; the ratio below is the same from any origin.
+        const origin = r.rate < 0 ? Math.max(...flows.map((f) => f.at)) : 0;
+        const term = (f: { at: number; amount: number }) => f.amount * (1 + r.rate!) ** -(f.at - origin);
+        const scale = flows.reduce((s, f) => s + Math.abs(term(f)), 0);
+        const pv = flows.reduce((s, f) => s + term(f), 0);
         expect(Math.abs(pv) / scale).toBeLessThan(1e-9);
       }),
+      // Found by a CI run (seed 201748954): a root near −100% a period, whose check at time 0 overflowed to NaN.
+      {
+        examples: [
+          [
+            1,
+            [
+              { at: 116, amount: -4.31 },
+              { at: 117, amount: 0.01 },
+              { at: 114, amount: -329.26 },
+            ],
+          ],
+        ],
+      },
     );
   });
 });
