@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import type { MockOptions } from '../mock-server/context.js';
@@ -161,8 +162,51 @@ describe('a snapshot loads at its saved time', () => {
     }
   });
 
+  test('any other body is refused before anything is loaded (property): 200 only for {} or {"keep_clock": true|false}', async () => {
+    const a = app();
+    await save(a, 'day0');
+    await advance(a, '1d');
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ keep_clock: fc.jsonValue() }),
+      fc.record({ keep_clock: fc.boolean(), other: fc.jsonValue() }),
+      fc.dictionary(fc.constantFrom('keep_clock', 'keepClock', 'replace', 'now'), fc.jsonValue()),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (value) => {
+        const world = a.ctx.world;
+        const now = a.ctx.clock.now();
+        const res = await call(a, 'POST', '/__mock/snapshots/day0/load', { body: JSON.stringify(value) });
+        const fine =
+          value !== null
+          && typeof value === 'object'
+          && !Array.isArray(value)
+          && Object.keys(value).every((k) => k === 'keep_clock')
+          && (value.keep_clock === undefined || typeof value.keep_clock === 'boolean');
+        if (fine) {
+          expect(res.status).toBe(200);
+          expect(a.ctx.world).not.toBe(world);
+          // Back to 1 day on, for the next run: keep_clock or not, the load left the clock at or after the save.
+          await advance(a, '1d');
+        } else {
+          expect(res.status, JSON.stringify(value)).toBe(400);
+          expect(res.body.code).toBe('VAL0001');
+          expect(a.ctx.world).toBe(world);
+          expect(a.ctx.clock.now()).toBe(now);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   test('through the library: snapshots.load puts the clock back; { keepClock: true } keeps it', async () => {
-    const market = createMarketplace({ seed: 7, listings: 60, frozen: true, start: START, checkAnswers: process.env.MKT_MOCK_CHECK_ANSWERS! });
+    const market = createMarketplace({
+      seed: 7,
+      listings: 60,
+      frozen: true,
+      start: START,
+      checkAnswers: process.env.MKT_MOCK_CHECK_ANSWERS!,
+    });
     try {
       await market.snapshots.save('day0');
       await market.clock.advance('30d');

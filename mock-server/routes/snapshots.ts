@@ -101,7 +101,7 @@ export function snapshotHandlers(ctx: MockContext) {
         async ({ params, request }) => {
           const name = nameParam(params);
           const body = await jsonBody(request);
-          const keepClock = body.keep_clock ?? false;
+          const keepClock = body.keep_clock === undefined ? false : body.keep_clock;
           if (typeof keepClock !== 'boolean')
             throw validationError('keep_clock', `must be true or false, got ${JSON.stringify(keepClock)}`);
           for (const key of Object.keys(body))
