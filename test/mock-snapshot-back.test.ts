@@ -15,7 +15,7 @@ import type { MockOptions } from '../mock-server/context.js';
 import { describeMock } from '../mock-server/describe.js';
 import { createMarketplace } from '../mock-server/library/index.js';
 import { serializeState } from '../mock-server/world/persistence.js';
-import { aliceToken, call, DAY, makeApp, plainListings, START } from './engine-fixture.js';
+import { aliceToken, call, DAY, makeApp, plainListings, START, tokenFor } from './engine-fixture.js';
 import { testMockApp } from './helpers/mock.js';
 
 const START_TEXT = '2026-03-02 12:00:00 +0000';
@@ -263,6 +263,49 @@ describe('with --state', () => {
     await load(a, 'day0');
     ids.push(await place(a));
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('an order and a load under way together, at each step of either: after a kill -9 the world is the loaded one, with the order only if it came after, and its id is never issued again', async () => {
+    /** Event-loop turns until `done` holds (bounded). */
+    const until = async (done: () => boolean): Promise<void> => {
+      for (let i = 0; i < 100_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(done()).toBe(true);
+    };
+    type Step = 'sent' | 'applied' | 'answered';
+    for (const first of ['order', 'load'] as const) {
+      for (const step of ['sent', 'applied', 'answered'] as Step[]) {
+        const dir = folder();
+        let a = app({ stateFile: dir });
+        // A token and a listing good in both worlds: the saved one and the one a day on.
+        const token = tokenFor(a, 'alice-1');
+        const listing = plainListings(a, 3 * DAY)[0]!.listing_number;
+        await save(a, 'day0');
+        await advance(a, '1d');
+        const world = a.ctx.world;
+        const orders = world.orders.size;
+        let answered = false;
+        const order = () => call(a, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
+        const load = () => call(a, 'POST', '/__mock/snapshots/day0/load');
+        const one = (first === 'order' ? order() : load()).finally(() => (answered = true));
+        // The second is sent once the first has reached `step`: sent only, applied (its answer waiting on the disk), or answered.
+        if (step === 'applied') await until(() => (first === 'order' ? world.orders.size > orders : a.ctx.world !== world));
+        if (step === 'answered') await until(() => answered);
+        const two = first === 'order' ? load() : order();
+        const [placed, loaded] = first === 'order' ? [await one, await two] : [await two, await one];
+        expect(loaded.status).toBe(200);
+        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+        const id = placed.body.order_id as string;
+        crash(a);
+        a = app({ stateFile: dir });
+        expect(a.ctx.clock.now()).toBe(START);
+        const kept = [...a.ctx.world.orders.keys()];
+        // Placed after the load: acknowledged, so kept; placed before it: gone with the world it was placed in.
+        expect(kept).toEqual(kept.includes(id) ? [id] : []);
+        if (step !== 'sent') expect(kept.includes(id), `${first} ${step}`).toBe(first === 'load');
+        expect(await place(a)).not.toBe(id);
+        await stop(a);
+      }
+    }
   });
 
   test('a load refused with 503 (its new base cannot be begun) leaves the world and the clock 30 days on, as the folder holds them', async () => {
