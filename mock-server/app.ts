@@ -139,7 +139,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   checkRoutes(handlers, patterns);
   // A --state folder's operations after its base, once the handlers are made (the context registered the operations).
   ctx.durability.replay();
-  // --from-snapshot: the named world replaces the one the folder held (after its replay, so the clock never goes back).
+  // --from-snapshot: the named world, at its saved time, replaces the one the folder held (after its replay, which it supersedes).
   ctx.startFromSnapshot();
   // Webhooks carry only what happens from here on: what the replay and the start rebuilt was sent by the mock that made it.
   webhooks?.watchFromHere();

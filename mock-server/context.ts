@@ -66,6 +66,15 @@ export interface MockOptions {
   rateLimit?: RateLimitSetting;
 }
 
+/**
+ * Where the world served at start came from (the start lines say it): the seed, what a --state folder or an
+ * earlier mock's single file kept (`operations` replayed after its base), or a named snapshot (--from-snapshot).
+ */
+export type StartedFrom =
+  | { from: 'seed'; state: string | null }
+  | { from: 'state'; state: string; operations: number }
+  | { from: 'snapshot'; state: string; name: string; folder: string; savedNow: number };
+
 /** The live mock: options, clock, the current world (replaced on reset), its engine and faults. */
 export class MockContext {
   readonly clock: VirtualClock;
@@ -78,6 +87,8 @@ export class MockContext {
   readonly rateLimit: RateLimiter;
   /** The named snapshots: beside the state (--state) or in memory. */
   readonly snapshots: SnapshotShelf;
+  /** The snapshot --from-snapshot started from (set by startFromSnapshot). */
+  private fromSnapshot: { name: string; savedNow: number } | null = null;
   /** Told of each world put in place of the running one (a reset, a snapshot loaded): what it holds already is not news. */
   private readonly replacedListeners: (() => void)[] = [];
   /** Told just before the outbox is emptied, so what it holds is read first (webhooks: messages a sync made inside the clearing request). */
@@ -121,6 +132,16 @@ export class MockContext {
     return operationLogOf(this.durability);
   }
 
+  /** Where the world served at start came from: the seed, the --state folder (or file), or a named snapshot. */
+  get startedFrom(): StartedFrom {
+    const state = this.options.stateFile ?? null;
+    if (state !== null && this.fromSnapshot)
+      return { from: 'snapshot', state, folder: snapshotsDir(state), name: this.fromSnapshot.name, savedNow: this.fromSnapshot.savedNow };
+    const restored = this.durability.restored;
+    if (state !== null && restored) return { from: 'state', state, operations: restored.operations };
+    return { from: 'seed', state };
+  }
+
   /** Calls `listener` after each reset or snapshot load, the new world in place. */
   onWorldReplaced(listener: () => void): void {
     this.replacedListeners.push(listener);
@@ -156,22 +177,25 @@ export class MockContext {
   }
 
   /**
-   * Puts a saved world in place of this one. The clock never goes back: a world saved later than
-   * the clock moves the clock forward to its time; one saved earlier is brought forward from its time
-   * to the clock as after a restart (orders due are processed, the market's hours run). Call it
+   * Puts a saved world in place of this one at its saved time: the clock goes back (or forward) with it,
+   * and a running clock runs on from there. With `keepClock`, the clock stays (never going back): a world
+   * saved earlier is brought forward from its time to the clock as after a restart (orders due are
+   * processed, the market's hours run); one saved later moves the clock forward to its time. Call it
    * under `engine.afterMove`, as reset is.
    */
-  replaceWorld(saved: SavedState): void {
+  replaceWorld(saved: SavedState, keepClock = false): void {
     const previous = this.world;
     this.world = saved.world;
-    if (saved.now > this.clock.now()) this.clock.set(saved.now);
-    else this.engine.sync();
+    // Set before the keeper writes the new base: a --state folder's base (and a restart from it) is at the clock's time.
+    const undoClock = !keepClock || saved.now > this.clock.now() ? this.clock.putAt(saved.now) : null;
+    if (!undoClock) this.engine.sync();
     try {
       // A --state folder begins a new log from it, its base written first (durability/operation-log.ts).
       this.engine.worldReplaced(previous);
     } catch (err) {
-      // Not on disk (the 503): the world stays the one the folder holds (brought up to the clock).
+      // Not on disk (the 503): the world and the clock stay the ones the folder holds (brought up to the clock).
       this.world = previous;
+      undoClock?.();
       this.engine.sync();
       throw err;
     }
@@ -180,7 +204,8 @@ export class MockContext {
 
   /**
    * --from-snapshot (the app calls it once the --state folder's log is replayed): the named snapshot
-   * replaces the world at start, and the state holds it before anything is served.
+   * replaces the world at start, at its saved time as a load puts it, and the state holds it before
+   * anything is served.
    */
   startFromSnapshot(): void {
     const name = this.options.fromSnapshot;
@@ -194,6 +219,7 @@ export class MockContext {
     if (!saved)
       throw new MockSetupError(`no snapshot '${name}' in ${snapshotsDir(stateFile)}; \`mkt mock snapshot list\` names the saved ones`);
     this.replaceWorld(saved);
+    this.fromSnapshot = { name, savedNow: saved.now };
     // A --state folder has it as its new base already; an earlier mock's single file is written whole.
     this.durability.keepNow();
   }

@@ -1,4 +1,5 @@
 /** What `mkt mock serve` prints on start: the URLs to configure and the seeded credentials. */
+import { join } from 'node:path';
 import { MOCK_ADMIN_PREFIX } from '../src/contract/mock-admin.js';
 import type { MockApp } from './app.js';
 import { userPassword } from './oauth/passwords.js';
@@ -30,6 +31,22 @@ function rateLimitLine(app: MockApp): string {
   return `${each.join(', ')} per client token, as the service (429 past them; --rate-limit off or GROUP=N to change)`;
 }
 
+/** Where the world came from, when --state was given: restored from the folder (or file), a named snapshot, or seeded into a new folder. */
+function stateLine(app: MockApp): string[] {
+  const started = app.ctx.startedFrom;
+  if (started.state === null) return [];
+  if (started.from === 'snapshot')
+    return [
+      `  restored from snapshot ${started.name} (${join(started.folder, `${started.name}.snapshot`)}): the world and the clock as saved at ${new Date(started.savedNow).toISOString()}; kept in ${started.state}`,
+    ];
+  if (started.from === 'state') {
+    const replayed =
+      started.operations === 0 ? '' : ` (${started.operations} operation${started.operations === 1 ? '' : 's'} replayed after its base)`;
+    return [`  restored from ${started.state}: the world it kept${replayed}`];
+  }
+  return [`  state kept in ${started.state} (new: the world seeded)`];
+}
+
 /** A human-readable summary of a started mock; its URLs carry the base path (`--base-path`), as every route does. */
 export function describeMock(app: MockApp, origin: string): string {
   const s = app.ctx.world;
@@ -43,6 +60,7 @@ export function describeMock(app: MockApp, origin: string): string {
     `  root_url  ${root}`,
     `  auth_url  ${root}`,
     ...(app.ctx.options.admin ? [`  dashboard ${root}${MOCK_ADMIN_PREFIX}/ (the world, the clock, the request log, in a browser)`] : []),
+    ...stateLine(app),
     `  seed ${s.seed}, ${active.length} active listings (${s.listings.length} in all), clock ${app.ctx.clock.frozen ? 'frozen' : 'running'} at ${new Date(app.ctx.clock.now()).toISOString()}`,
     // Search shows fractional listings unless asked for whole loans, so its total is not the count above.
     `  of the active: ${active.length - whole} fractional (what \`mkt listings search\` shows), ${whole} whole-loan (shown with --whole-loan)`,

@@ -113,16 +113,44 @@ describe('mkt mock snapshot', () => {
     expect(JSON.parse(replaced.stdout).now).toBe('2026-06-02 12:00:00 +0000');
   });
 
-  test('a snapshot older than the clock: the clock stays, the world is brought forward from the snapshot to it', async () => {
+  test('save, clock advance 30d, load: the world and the clock are back at the saved time', async () => {
+    const m = await mock();
+    const rows = await listingRows(m);
+    const before = digest(m.app);
+    expect((await runMkt(['mock', 'snapshot', 'save', 'day0'], { env: m.env })).code).toBe(0);
+    const [first] = rows as { listing_number: number }[];
+    await fetch(`${m.origin}/__mock/listings/${first!.listing_number}/withdraw`, { method: 'POST' });
+    expect((await runMkt(['mock', 'clock', 'advance', '30d'], { env: m.env })).code).toBe(0);
+    expect(m.app.ctx.clock.now()).toBe(TEST_START + 30 * DAY);
+    const loaded = await runMkt(['mock', 'snapshot', 'load', 'day0', '-o', 'json'], { env: m.env });
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({
+      saved_now: '2026-06-01 12:00:00 +0000',
+      now: '2026-06-01 12:00:00 +0000',
+      kept_clock: false,
+    });
+    expect(loaded.stderr).toContain('loaded snapshot day0: the world as saved at 2026-06-01 12:00:00 UTC, the clock set to it');
+    expect(m.app.ctx.clock.now()).toBe(TEST_START);
+    expect(digest(m.app)).toBe(before);
+    expect(await listingRows(m)).toEqual(rows);
+    const state = (await (await fetch(`${m.origin}/__mock/state`)).json()) as { now: string; invariants: { ok: boolean } };
+    expect(state).toMatchObject({ now: '2026-06-01 12:00:00 +0000', invariants: { ok: true } });
+  });
+
+  test('load --keep-clock: the clock stays, the world is brought forward from the snapshot to it', async () => {
     const m = await mock();
     const rows = await listingRows(m);
     expect((await runMkt(['mock', 'snapshot', 'save', 'day0'], { env: m.env })).code).toBe(0);
     const [first] = rows as { listing_number: number }[];
     await fetch(`${m.origin}/__mock/listings/${first!.listing_number}/withdraw`, { method: 'POST' });
     expect((await runMkt(['mock', 'clock', 'advance', '2d'], { env: m.env })).code).toBe(0);
-    const loaded = await runMkt(['mock', 'snapshot', 'load', 'day0', '-o', 'json'], { env: m.env });
+    const loaded = await runMkt(['mock', 'snapshot', 'load', 'day0', '--keep-clock', '-o', 'json'], { env: m.env });
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(JSON.parse(loaded.stdout)).toMatchObject({ saved_now: '2026-06-01 12:00:00 +0000', now: '2026-06-03 12:00:00 +0000' });
+    expect(JSON.parse(loaded.stdout)).toMatchObject({
+      saved_now: '2026-06-01 12:00:00 +0000',
+      now: '2026-06-03 12:00:00 +0000',
+      kept_clock: true,
+    });
     expect(loaded.stderr).toContain('brought forward to the clock at 2026-06-03 12:00:00 UTC');
     expect(m.app.ctx.clock.now()).toBe(TEST_START + 2 * DAY);
     // The market ran from the snapshot's hour to the clock's: the withdrawn listing is back (the snapshot's), the engine at the clock.

@@ -106,7 +106,9 @@ describe('a world rebuilt from base and log', () => {
     | { kind: 'process' }
     | { kind: 'withdraw'; pick: number }
     | { kind: 'outbox' }
-    | { kind: 'offers'; amount: number };
+    | { kind: 'offers'; amount: number }
+    | { kind: 'save' }
+    | { kind: 'load'; keepClock: boolean };
   const op: fc.Arbitrary<Op> = fc.oneof(
     {
       weight: 5,
@@ -117,6 +119,9 @@ describe('a world rebuilt from base and log', () => {
     fc.record({ kind: fc.constant('withdraw' as const), pick: fc.nat() }),
     fc.record({ kind: fc.constant('outbox' as const) }),
     fc.record({ kind: fc.constant('offers' as const), amount: fc.integer({ min: 1000, max: 40000 }) }),
+    // A load puts the world and the clock back at the save (or, keeping the clock, brings it forward): a new base either way.
+    fc.record({ kind: fc.constant('save' as const) }),
+    fc.record({ kind: fc.constant('load' as const), keepClock: fc.boolean() }),
   );
 
   async function run(app: MockApp, token: string, o: Op): Promise<void> {
@@ -134,6 +139,10 @@ describe('a world rebuilt from base and log', () => {
       await call(app, 'POST', '/__mock/process');
     } else if (o.kind === 'withdraw' && pick(o.pick)) {
       await call(app, 'POST', `/__mock/listings/${pick(o.pick)!.listing_number}/withdraw`);
+    } else if (o.kind === 'save') {
+      await call(app, 'POST', '/__mock/snapshots', { body: { name: 'p', replace: true } });
+    } else if (o.kind === 'load') {
+      await call(app, 'POST', '/__mock/snapshots/p/load', o.keepClock ? { body: { keep_clock: true } } : {});
     } else if (o.kind === 'outbox') {
       await call(app, 'DELETE', '/__mock/outbox');
     } else if (o.kind === 'offers') {
@@ -154,7 +163,7 @@ describe('a world rebuilt from base and log', () => {
     }
   }
 
-  test('is the live world, byte for byte, after random orders, clock moves and admin actions (base snapshots among them)', async () => {
+  test('is the live world, byte for byte, after random orders, clock moves, admin actions and snapshot loads (base snapshots among them)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, smallLog) => {
         const dir = folder();
@@ -172,7 +181,23 @@ describe('a world rebuilt from base and log', () => {
         expect(checkInvariants(rebuilt.ctx.world).ok).toBe(true);
         await rebuilt.close?.();
       }),
-      { numRuns: 10 },
+      {
+        numRuns: 10,
+        // Always among the runs: an order, a save, a clock move, an order, a load back to the save, an order at its time.
+        examples: [
+          [
+            [
+              { kind: 'order', pick: 0, cents: 2500 },
+              { kind: 'save' },
+              { kind: 'clock', minutes: 3 * 24 * 60 },
+              { kind: 'order', pick: 1, cents: 2500 },
+              { kind: 'load', keepClock: false },
+              { kind: 'order', pick: 2, cents: 2500 },
+            ],
+            false,
+          ],
+        ],
+      },
     );
   }, 120_000);
 });

@@ -119,6 +119,40 @@ describe('mock serve --state: snapshots on disk', () => {
     expect((await state(m)).now).toBe('2026-06-06 12:00:00 +0000');
   });
 
+  test('save, advance 30d, load, kill -9: the restart is the saved-time world, and its start lines say restored from DIR', async () => {
+    const dir = join(stateDir(), 'world');
+    const args = ['--state', dir, '--listings', '40', '--start', START];
+    let m = await serve(args);
+    expect(m.banner).toContain(`  state kept in ${dir} (new: the world seeded)\n`);
+    const token = await aliceToken(m.origin);
+    const listing = await someActiveListing(m, token);
+    expect((await mkt(m, ['mock', 'snapshot', 'save', 'day0'])).code).toBe(0);
+    const saved = await state(m);
+    await withdraw(m, listing);
+    expect((await mkt(m, ['mock', 'clock', 'advance', '30d'])).code).toBe(0);
+    expect((await state(m)).now).toBe('2026-07-01 12:00:00 +0000');
+    const loaded = await mkt(m, ['mock', 'snapshot', 'load', 'day0', '-o', 'json']);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({ saved_now: '2026-06-01 12:00:00 +0000', now: '2026-06-01 12:00:00 +0000' });
+    expect(await state(m)).toEqual(saved);
+    // Killed right after the answer: what it acknowledged (the world and the clock back) is on disk.
+    m.child.kill('SIGKILL');
+    await m.exited;
+
+    m = await serve(args);
+    expect(m.banner).toMatch(new RegExp(`^  restored from ${dir}: the world it kept`, 'm'));
+    expect(m.banner).toContain('clock frozen at 2026-06-01T12:00:00.000Z');
+    expect(await state(m)).toEqual(saved);
+    expect(await biddable(m, token, listing)).toBe(true);
+    await stop(m);
+
+    m = await serve([...args, '--from-snapshot', 'day0']);
+    expect(m.banner).toContain(
+      `  restored from snapshot day0 (${join(dir, 'snapshots', 'day0.snapshot')}): the world and the clock as saved at 2026-06-01T12:00:00.000Z; kept in ${dir}\n`,
+    );
+    expect(await state(m)).toEqual(saved);
+  });
+
   test('--from-snapshot: a missing snapshot, a bad name, or no --state is exit 2 naming it', async () => {
     const file = join(stateDir(), 'w.json');
     for (const [args, says] of [

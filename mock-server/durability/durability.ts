@@ -38,6 +38,8 @@ export interface Durability extends Keeper {
    * an answer made before may show a change that is gone), or null when none happened.
    */
   rolledBackSince(mark: number): ApiError | null;
+  /** What `open` found kept (the operations a --state folder replays after its base; 0 for a single state file), or null: the world began from the seed. */
+  readonly restored: { operations: number } | null;
   /** Keeps the whole world now, before anything is served (a start from a named snapshot): a single file is written; a log has it as its base already. */
   keepNow(): void;
 }

@@ -7,6 +7,8 @@ import type { Durability, DurabilityHost } from './durability.js';
 export class MemoryOnly implements Durability {
   readonly refusal: ApiError | null = null;
   readonly owes = false;
+  /** Nothing is kept: the world always begins from the seed. */
+  readonly restored = null;
 
   /** `start`: the time the world is seeded at (the clock's start, which a running clock has left already). */
   constructor(

@@ -50,6 +50,8 @@ export class OperationLog implements Durability {
   /** The folder's (or file's) lock while this mock holds it. */
   private lock: HeldLock | null = null;
   private toReplay: OpRecord[] = [];
+  /** Set by open when the folder held a log: the operations replayed after its base (the start lines say so). */
+  restored: { operations: number } | null = null;
   private failure: ApiError | null = null;
   /** Set when a failed write could not be rolled back: the 503 of every change until a restart. */
   private stoppedBy: ApiError | null = null;
@@ -93,6 +95,7 @@ export class OperationLog implements Durability {
       this.host.numbering.before = loaded.ordersBefore;
       if (loaded.now > this.host.clock.now()) this.host.clock.set(loaded.now);
       this.toReplay = loaded.records;
+      this.restored = { operations: loaded.records.filter((r) => r.k !== 'time').length };
       this.gen = loaded.gen;
       this.appender = new LogAppender(inDir(this.dir, logName(loaded.gen)), loaded.end, (err) => this.failed(err));
     } catch (err) {

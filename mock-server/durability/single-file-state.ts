@@ -26,6 +26,8 @@ export class SingleFileState implements Durability {
   /** A save that fails is told to the answer waiting for it; the world is never rolled back, and never refuses changes. */
   readonly refusal: ApiError | null = null;
   readonly owes = true;
+  /** Chosen only for a file that exists: its world is always the one restored. */
+  readonly restored = { operations: 0 };
   private lazyTimer: NodeJS.Timeout | null = null;
   /** Changes to the world so far; the last one someone was (or is about to be) told of; the last one the file holds. */
   private changes = 0;

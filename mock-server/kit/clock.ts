@@ -1,6 +1,7 @@
 /**
  * The mock's virtual clock. It runs in real time from a chosen start (or stands still when frozen)
- * and can be moved forward; engines listen for moves. Real time comes from an injected source.
+ * and can be moved forward; engines listen for moves. Only a snapshot loaded puts it back (putAt).
+ * Real time comes from an injected source.
  */
 
 /** Called after the clock has moved, with the time before and after. */
@@ -43,6 +44,21 @@ export class VirtualClock {
     this.realBase = this.realNow();
     for (const l of this.listeners) l(from, to);
     return to;
+  }
+
+  /**
+   * Puts the clock at `to`, earlier or later (a named snapshot loaded at its saved time), running on from
+   * there unless frozen; returns what puts it back where it was (the load refused). No listener is told:
+   * the world put in place with it is at `to` already, and nothing follows a move back.
+   */
+  putAt(to: number): () => void {
+    const { base, realBase } = this;
+    this.base = to;
+    this.realBase = this.realNow();
+    return () => {
+      this.base = base;
+      this.realBase = realBase;
+    };
   }
 
   /**

@@ -14,6 +14,6 @@ export {
 } from './marketplace.js';
 export type { FaultConfig } from '../http/faults.js';
 export type { OutboxMessage, RequestLogEntry } from '../../src/contract/mock-inspect.js';
-export type { SnapshotEntry } from '../../src/contract/mock-snapshots.js';
+export type { SnapshotEntry, SnapshotLoaded } from '../../src/contract/mock-snapshots.js';
 export type { NoteAnswerFields } from '../../src/contract/resources.js';
 export type { RateLimitState } from '../http/rate-limit.js';

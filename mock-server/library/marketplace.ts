@@ -11,7 +11,7 @@ import { http, type RequestHandler } from 'msw';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 import { MOCK_ADMIN_PREFIX } from '../../src/contract/mock-admin.js';
 import type { OutboxMessage, RequestLogEntry } from '../../src/contract/mock-inspect.js';
-import type { SnapshotEntry } from '../../src/contract/mock-snapshots.js';
+import type { SnapshotEntry, SnapshotLoaded } from '../../src/contract/mock-snapshots.js';
 import type { NoteAnswerFields } from '../../src/contract/resources.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { parseReleaseTimes } from '../../src/contract/releases.js';
@@ -137,7 +137,8 @@ export interface Marketplace {
   state(): Promise<Record<string, unknown>>;
   readonly snapshots: {
     save(name: string, options?: { replace?: boolean }): Promise<SnapshotEntry>;
-    load(name: string): Promise<SnapshotEntry>;
+    /** The world as saved, at its saved time (the clock goes back with it); `keepClock`: brought forward to the clock instead. */
+    load(name: string, options?: { keepClock?: boolean }): Promise<SnapshotLoaded>;
     list(): Promise<SnapshotEntry[]>;
     remove(name: string): Promise<void>;
   };
@@ -252,7 +253,8 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
     state: () => admin<Record<string, unknown>>('GET', '/state'),
     snapshots: {
       save: (name, o = {}) => admin<SnapshotEntry>('POST', '/snapshots', { name, ...(o.replace ? { replace: true } : {}) }),
-      load: (name) => admin<SnapshotEntry>('POST', `/snapshots/${encodeURIComponent(name)}/load`),
+      load: (name, o = {}) =>
+        admin<SnapshotLoaded>('POST', `/snapshots/${encodeURIComponent(name)}/load`, o.keepClock ? { keep_clock: true } : undefined),
       list: async () => (await admin<{ result: SnapshotEntry[] }>('GET', '/snapshots?limit=1000')).result,
       remove: async (name) => void (await admin('DELETE', `/snapshots/${encodeURIComponent(name)}`)),
     },

@@ -93,12 +93,19 @@ export function snapshotHandlers(ctx: MockContext) {
       ),
     ),
     // Loading changes the world: its answer waits until the state file holds the new one (route-helper/route.ts).
+    // The world comes back at its saved time, the clock with it; `keep_clock: true` brings it forward to the clock instead.
     http.post(
       '*/__mock/snapshots/:name/load',
       route(
         ctx,
-        async ({ params }) => {
+        async ({ params, request }) => {
           const name = nameParam(params);
+          const body = await jsonBody(request);
+          const keepClock = body.keep_clock === undefined ? false : body.keep_clock;
+          if (typeof keepClock !== 'boolean')
+            throw validationError('keep_clock', `must be true or false, got ${JSON.stringify(keepClock)}`);
+          for (const key of Object.keys(body))
+            if (key !== 'keep_clock') throw validationError(key, 'is not a field of a load; the one field is keep_clock');
           let saved;
           try {
             saved = await ctx.snapshots.read(name);
@@ -110,15 +117,16 @@ export function snapshotHandlers(ctx: MockContext) {
           if (!saved) throw noSnapshot(name);
           const savedAt = saved.now;
           // As reset: a world a clock move is stepping through is replaced only once that move has ended.
-          await ctx.engine.afterMove(() => ctx.replaceWorld(saved));
+          await ctx.engine.afterMove(() => ctx.replaceWorld(saved, keepClock));
           return {
             loaded: name,
             saved_now: formatDateTime(savedAt),
             now: formatDateTime(ctx.clock.now()),
             listings: ctx.world.listings.length,
+            kept_clock: keepClock,
           };
         },
-        { sync: true },
+        { json: true, sync: true },
       ),
     ),
   ];

@@ -4,7 +4,7 @@
  */
 import type { RequestLogEntry, OutboxMessage } from '../contract/mock-inspect.js';
 import { mockAdminUrl } from '../contract/mock-admin.js';
-import { SNAPSHOT_PAGE, type SnapshotEntry } from '../contract/mock-snapshots.js';
+import { SNAPSHOT_PAGE, type SnapshotEntry, type SnapshotLoaded } from '../contract/mock-snapshots.js';
 import { errorFromResponse } from './errors.js';
 import type { HttpClient, HttpRequest } from './http.js';
 
@@ -93,18 +93,14 @@ export async function saveSnapshot(to: MockAdminTarget, name: string, replace: b
   })) as SnapshotEntry;
 }
 
-/** What the mock answers to a load. */
-export interface SnapshotLoaded {
-  loaded: string;
-  saved_now: string;
-  now: string;
-  listings: number;
-}
-
-/** POST /__mock/snapshots/NAME/load: the snapshot replaces the world. */
-export async function loadSnapshot(to: MockAdminTarget, name: string): Promise<SnapshotLoaded> {
+/**
+ * POST /__mock/snapshots/NAME/load: the snapshot replaces the world, at its saved time (the clock goes back with it), or with
+ * `keepClock` brought forward to the clock.
+ */
+export async function loadSnapshot(to: MockAdminTarget, name: string, keepClock = false): Promise<SnapshotLoaded> {
   return (await mockAdminCall(to, 'POST', `snapshots/${encodeURIComponent(name)}/load`, `loading snapshot '${name}'`, {
     timeoutMs: 0,
+    ...(keepClock ? { json: { keep_clock: true } } : {}),
   })) as SnapshotLoaded;
 }
 

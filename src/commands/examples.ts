@@ -111,8 +111,9 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'mkt mock snapshot': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot load before-run', '$ mkt mock snapshot list'],
   'mkt mock snapshot save': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot save before-run --replace'],
   'mkt mock snapshot load': [
-    '$ mkt mock snapshot load before-run',
-    '$ mkt mock serve --state mock-state.json --from-snapshot before-run   # start from it',
+    '$ mkt mock snapshot load before-run   # the world and the clock as saved',
+    '$ mkt mock snapshot load before-run --keep-clock   # the saved world brought forward to the clock',
+    '$ mkt mock serve --state mock-state --from-snapshot before-run   # start from it',
   ],
   'mkt mock snapshot list': ['$ mkt mock snapshot list', '$ mkt mock snapshot list -o json'],
   'mkt mock snapshot rm': ['$ mkt mock snapshot rm before-run'],

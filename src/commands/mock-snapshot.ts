@@ -76,17 +76,23 @@ export function addSnapshotCommands(mock: Command, ctx: CommandContext): void {
   snapshot
     .command('load')
     .description(
-      'replace the world of the running mock with snapshot NAME (the clock never goes back: an older world is brought forward to it)',
+      'replace the world of the running mock with snapshot NAME at its saved time: the clock goes back with it (tokens and orders from after that time are gone, as after a reset)',
     )
     .argument('<name>', NAME_HELP)
+    .option('--keep-clock', 'keep the clock instead (it never goes back): an older world is brought forward to it, as after a restart')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .action(
       ctx.action(async (name, opts): Promise<Output> => {
         snapshotName(name);
         const [{ loadSnapshot }, to] = await Promise.all([import('../api/mock-admin.js'), adminTarget(ctx, opts.adminToken)]);
-        const loaded = await loadSnapshot(to, name);
-        const caughtUp = loaded.saved_now === loaded.now ? '' : `, brought forward to the clock at ${when(loaded.now)}`;
-        ctx.info(`loaded snapshot ${loaded.loaded}: the world as saved at ${when(loaded.saved_now)}${caughtUp}`);
+        const loaded = await loadSnapshot(to, name, !!opts.keepClock);
+        // A running clock has run on a little by the answer: the time said is the saved one, unless the clock was kept.
+        const clock = !loaded.kept_clock
+          ? ', the clock set to it'
+          : loaded.saved_now === loaded.now
+            ? ''
+            : `, brought forward to the clock at ${when(loaded.now)}`;
+        ctx.info(`loaded snapshot ${loaded.loaded}: the world as saved at ${when(loaded.saved_now)}${clock}`);
         return { kind: 'item', item: { ...loaded } };
       }),
     );

@@ -21,6 +21,20 @@ export interface SnapshotEntry {
   problem: string | null;
 }
 
+/** What the mock answers to a snapshot load (POST /__mock/snapshots/NAME/load). */
+export interface SnapshotLoaded {
+  /** The snapshot's name. */
+  loaded: string;
+  /** The virtual time it was saved at. */
+  saved_now: string;
+  /** The clock after the load: `saved_now`, unless `kept_clock` kept a later clock (the world brought forward to it). */
+  now: string;
+  /** Listings in the world loaded, every status. */
+  listings: number;
+  /** Whether the load kept the clock (`keep_clock`) instead of putting it back at `saved_now`. */
+  kept_clock: boolean;
+}
+
 /**
  * What is wrong with `name` as a snapshot name, or null when it is fine: 1 to 64 letters, digits,
  * '.', '_' and '-', not starting with '.', without '..'. A name becomes a file name, so no path

@@ -31,15 +31,29 @@ export const SaveRequestSchema = Type.Object({
   replace: Type.Optional(Type.Boolean({ description: 'Overwrite a snapshot of that name (else 409).' })),
 });
 
+/** What POST /__mock/snapshots/{name}/load takes (no body: the world and the clock at the snapshot's time). */
+export const LoadRequestSchema = Type.Object(
+  {
+    keep_clock: Type.Optional(
+      Type.Boolean({
+        description:
+          "Keep the clock (never going back): a snapshot saved earlier is brought forward from its time to the clock, as after a restart; one saved later still moves the clock to its time. Default false: the clock goes back (or forward) to the snapshot's time.",
+      }),
+    ),
+  },
+  strict,
+);
+
 const LoadedSchema = Type.Object(
   {
     loaded: Type.String(),
     saved_now: Type.String({ description: "The snapshot's virtual time." }),
     now: Type.String({
       description:
-        "The clock after the load: the snapshot's time if it was later, else unchanged (the clock never goes back; the world was brought forward to it).",
+        "The clock after the load: the snapshot's time; with keep_clock, the clock as it was when the snapshot is older (the world brought forward to it).",
     }),
     listings: Type.Integer({ minimum: 0 }),
+    kept_clock: Type.Boolean({ description: 'Whether keep_clock was asked.' }),
   },
   strict,
 );
@@ -112,12 +126,18 @@ export const SNAPSHOT_ENDPOINTS: readonly Endpoint[] = [
     access: ADMIN,
     summary: 'Replace the world with a named snapshot (after any clock move under way)',
     description:
-      'The clock never goes back: a snapshot saved later than the clock moves it forward to its time; one saved earlier '
-      + "is brought forward from its time to the clock (orders due processed, the market's hours run), as after a restart.",
+      "The world as saved, at its saved time: the clock goes back (or forward) to the snapshot's time and, unless frozen, runs on "
+      + 'from there. What a client holds from after that time (an access token granted later, an order placed later) is unknown '
+      + 'to it, as after a reset; order ids are never issued twice. With keep_clock the clock never goes back: a snapshot saved '
+      + "earlier is brought forward from its time to the clock (orders due processed, the market's hours run), as after a restart.",
     parameters: [name],
+    body: { schema: LoadRequestSchema },
     answers: {
       200: json('The load done.', LoadedSchema),
-      400: badName,
+      400: codes(
+        'The name breaks the rule, or the body is not a JSON object holding only keep_clock, true or false (the message says how).',
+        VALIDATION_ERROR,
+      ),
       404: missing,
       409: codes('The snapshot file cannot be loaded (damaged or changed on disk; the message says how).', 'CONFLICT'),
     },
