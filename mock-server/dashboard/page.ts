@@ -123,16 +123,13 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-
 /**
  * The page for a mock whose admin routes live at `adminPrefix` (the base path and /__mock), its panels
  * showing `reads` (what each admin route the script reads answered, read by the route as it serves the page).
  */
 export function dashboardHtml(adminPrefix: string, reads: DashboardReads): string {
   const panels = dashboardPanels(DASHBOARD_ARGS);
-  const fills = (Object.keys(panels) as (keyof DashboardReads)[]).flatMap(<K extends keyof DashboardReads>(k: K) =>
-    panels[k](reads[k]),
-  );
+  const fills = (Object.keys(panels) as (keyof DashboardReads)[]).flatMap(<K extends keyof DashboardReads>(k: K) => panels[k](reads[k]));
   return `<!doctype html>
 <html lang="en" data-admin="${attribute(adminPrefix)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>mkt mock dashboard</title>

@@ -205,7 +205,18 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
         rows.push(tr);
       }
     });
-    const heads = ['order', 'account', 'placed at', 'status', 'amount / placed / invested', 'listing', 'bid', 'placed', 'bid status', 'result'];
+    const heads = [
+      'order',
+      'account',
+      'placed at',
+      'status',
+      'amount / placed / invested',
+      'listing',
+      'bid',
+      'placed',
+      'bid status',
+      'result',
+    ];
     const head = node('tr');
     head.children = heads.map((h, i) => node('th', h, i === 4 || i === 6 || i === 7 ? 'num' : ''));
     const thead = node('thead');
