@@ -245,7 +245,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
         nodes: table(
           [
             ['setting', (k) => k],
-            ['value', (k) => (f[k] === null ? '(any)' : f[k]), 'wrap'],
+            ['value', (k) => (f[k] === null ? '(any)' : f[k])],
           ],
           keys,
           'none',
@@ -268,7 +268,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
             ['status', (e) => (e.status === null ? 'dropped' : e.status), 'num'],
             ['ms', (e) => e.duration_ms, 'num ms'],
             ['account', (e) => e.account || ''],
-            ['fault', (e) => e.fault || '', 'wrap'],
+            ['fault', (e) => e.fault || ''],
             ['body', (e) => (e.body === null ? '' : JSON.stringify(e.body).slice(0, 200)), 'body'],
           ],
           page.result,
@@ -286,10 +286,10 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
           [
             ['id', (m) => m.id, 'num'],
             ['sent', (m) => m.sent_at],
-            ['to', (m) => m.to, 'wrap'],
+            ['to', (m) => m.to],
             ['kind', (m) => m.kind],
             ['order', (m) => (m.order_id ? cut(m.order_id, 'id') : '')],
-            ['subject', (m) => m.subject, 'wrap'],
+            ['subject', (m) => m.subject],
           ],
           page.result,
           'no messages',
@@ -321,7 +321,6 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
                 const a = d.attempts[d.attempts.length - 1];
                 return a ? a.error || a.status : '';
               },
-              'wrap',
             ],
           ],
           page.result,
@@ -340,7 +339,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
             ['world at', (s) => s.now || ''],
             ['listings', (s) => (s.listings === null ? '' : s.listings), 'num'],
             ['saved', (s) => s.saved_at, 'real-time'],
-            ['problem', (s) => s.problem || '', 'wrap'],
+            ['problem', (s) => s.problem || ''],
             ['', (s) => ({ tag: 'button', text: 'load', snapshot: s.name, disabled: !!s.problem })],
           ],
           page.result,
