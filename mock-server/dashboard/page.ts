@@ -72,12 +72,12 @@ function nodeHtml(n: PanelNode): string {
 /** The page's body with each element a panel fills (by id) filled from `fills`; an id the body lacks is a bug, thrown. */
 function body(fills: readonly PanelFill[]): string {
   const byId = new Map(fills.map((f) => [f.id, f]));
-  const slot = (tag: string, id: string, attrs = ''): string => {
+  const slot = (tag: string, id: string): string => {
     const f = byId.get(id);
     byId.delete(id);
     const cls = f?.cls ? ` class="${attribute(f.cls)}"` : '';
     const inner = f?.nodes ? f.nodes.map(nodeHtml).join('') : escapeText(f?.text ?? '');
-    return `<${tag} id="${id}"${cls}${attrs}>${inner}</${tag}>`;
+    return `<${tag} id="${id}"${cls}>${inner}</${tag}>`;
   };
   const html = `
 <header>
