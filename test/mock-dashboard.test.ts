@@ -6,7 +6,7 @@
  * /__mock/orders, which its orders panel reads. The page in a real browser: mock-dashboard-browser.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { describeMock } from '../mock-server/describe.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
@@ -270,6 +270,21 @@ describe('the page as sent', () => {
     const state = (await adminJson(port, 'state')) as { users: { password: string }[] };
     const secrets = [token, 'hunter2-hunter2', ...state.users.map((u) => u.password)];
     expect(secrets.filter((s) => page.includes(s))).toEqual([]);
+  });
+});
+
+describe('the page as sent, when a read fails', () => {
+  it('is still sent, that panel left empty for the script (whose read says why), every other filled', async () => {
+    const { app, port } = await serve();
+    // A snapshot folder that cannot be listed (its permissions changed under the mock, say).
+    vi.spyOn(app.ctx.snapshots, 'list').mockRejectedValue(new Error('EACCES: permission denied'));
+    const page = await rawRequest(port, { target: '/__mock/' });
+    expect(page.status).toBe(200);
+    const slots = slotsOf(page.text);
+    expect(slots.get('snapshots')).toBe('');
+    expect(textOf(slots.get('accounts')!)).toContain('alice-1');
+    expect(textOf(slots.get('clock-now')!)).toBe(((await adminJson(port, 'clock')) as { now: string }).now);
+    expect((await rawRequest(port, { target: '/__mock/snapshots' })).status).toBe(500);
   });
 });
 

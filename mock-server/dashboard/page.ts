@@ -124,11 +124,15 @@ export const DASHBOARD_CSP = [
 
 /**
  * The page for a mock whose admin routes live at `adminPrefix` (the base path and /__mock), its panels
- * showing `reads` (what each admin route the script reads answered, read by the route as it serves the page).
+ * showing `reads` (what each admin route the script reads answered, read by the route as it serves the page);
+ * a read the route could not make leaves its panel empty, for the script, whose read of it says why.
  */
-export function dashboardHtml(adminPrefix: string, reads: DashboardReads): string {
+export function dashboardHtml(adminPrefix: string, reads: Partial<DashboardReads>): string {
   const panels = dashboardPanels(DASHBOARD_ARGS);
-  const fills = (Object.keys(panels) as (keyof DashboardReads)[]).flatMap(<K extends keyof DashboardReads>(k: K) => panels[k](reads[k]));
+  const fills = (Object.keys(panels) as (keyof DashboardReads)[]).flatMap(<K extends keyof DashboardReads>(k: K) => {
+    const data = reads[k];
+    return data === undefined ? [] : panels[k](data);
+  });
   return `<!doctype html>
 <html lang="en" data-admin="${attribute(adminPrefix)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>mkt mock dashboard</title>

@@ -46,33 +46,57 @@ function mockOrderView(world: World, o: Order, zone: string | undefined): MockOr
   return { account_id: o.accountId, ...orderView(world, o, zone) } as MockOrder;
 }
 
+/** What `read` gives, or undefined when it throws: one panel's failure leaves that panel to the script, whose read names it. */
+function orNothing<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What each admin route the page reads would answer the page's own reads now (their limits: DASHBOARD_ARGS):
- * the same views, so the page as sent and the page after its first reads show the same. The request log's
- * entries are kept with their secrets already removed (http/redact.ts); the state's users and passwords are
- * read here but no panel shows them.
+ * the same views, so the page as sent and the page after its first reads show the same. A read that fails
+ * (a snapshot folder that cannot be listed) leaves its panel empty, the others filled: the page is still
+ * sent, and the script's read of that route says what is wrong. The request log's entries are kept with
+ * their secrets already removed (http/redact.ts); the state's users and passwords are read here but no
+ * panel shows them.
  */
-async function readsNow(ctx: MockContext, requestLog: RequestLog, webhooks: Webhooks | null): Promise<DashboardReads> {
+async function readsNow(ctx: MockContext, requestLog: RequestLog, webhooks: Webhooks | null): Promise<Partial<DashboardReads>> {
   // The one wait first: everything after it is read from one world, at one time.
-  const snapshots = (await ctx.snapshots.list()).map(snapshotView);
+  const snapshots = await ctx.snapshots.list().then(
+    (list) => list.map(snapshotView),
+    () => undefined,
+  );
   const rows = DASHBOARD_ARGS.rows;
   const world = ctx.world;
-  const logged = requestLog.list(rows.requests);
-  const outbox = world.outbox.messages.slice(-rows.outbox).reverse().map(messageView);
   return {
-    clock: clockState(ctx) as DashboardReads['clock'],
-    state: stateSummary(ctx) as DashboardReads['state'],
-    orders: paged(ordersNewestFirst(world), { offset: 0, limit: rows.orders }, (o) =>
-      mockOrderView(world, o, undefined),
-    ) as DashboardReads['orders'],
-    faults: ctx.faults.get() as DashboardReads['faults'],
-    requests: listEnvelope(logged.result, logged.total) as DashboardReads['requests'],
-    outbox: listEnvelope(outbox, world.outbox.messages.length) as DashboardReads['outbox'],
-    webhooks: {
-      ...paged(webhooks?.list() ?? [], { offset: 0, limit: rows.webhooks }),
-      counts: webhooks?.counts() ?? { pending: 0, delivered: 0, failed: 0, dropped: 0 },
-    } as DashboardReads['webhooks'],
-    snapshots: listEnvelope(snapshots.slice(0, SNAPSHOT_PAGE.default), snapshots.length) as DashboardReads['snapshots'],
+    clock: orNothing(() => clockState(ctx) as DashboardReads['clock']),
+    state: orNothing(() => stateSummary(ctx) as DashboardReads['state']),
+    orders: orNothing(
+      () =>
+        paged(ordersNewestFirst(world), { offset: 0, limit: rows.orders }, (o) =>
+          mockOrderView(world, o, undefined),
+        ) as DashboardReads['orders'],
+    ),
+    faults: orNothing(() => ctx.faults.get() as DashboardReads['faults']),
+    requests: orNothing(() => {
+      const logged = requestLog.list(rows.requests);
+      return listEnvelope(logged.result, logged.total) as DashboardReads['requests'];
+    }),
+    outbox: orNothing(() => {
+      const newest = world.outbox.messages.slice(-rows.outbox).reverse().map(messageView);
+      return listEnvelope(newest, world.outbox.messages.length) as DashboardReads['outbox'];
+    }),
+    webhooks: orNothing(
+      () =>
+        ({
+          ...paged(webhooks?.list() ?? [], { offset: 0, limit: rows.webhooks }),
+          counts: webhooks?.counts() ?? { pending: 0, delivered: 0, failed: 0, dropped: 0 },
+        }) as DashboardReads['webhooks'],
+    ),
+    snapshots: snapshots && (listEnvelope(snapshots.slice(0, SNAPSHOT_PAGE.default), snapshots.length) as DashboardReads['snapshots']),
   };
 }
 
