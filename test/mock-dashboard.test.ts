@@ -273,6 +273,53 @@ describe('the page as sent', () => {
   });
 });
 
+describe('the page as sent: values as text', () => {
+  it('escapes what a client sent (markup in a body, in a path) so that it shows as text and never runs', async () => {
+    const { port } = await serve();
+    const hostile = '<img src=x onerror="window.__pwned=1"><b id="injected">bold</b>&amp;';
+    await rawRequest(port, {
+      method: 'POST',
+      target: '/v1/no-such-route',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ note: hostile }),
+    });
+    // A target the mock refuses (400) is kept as it came: its path shows, as text.
+    expect((await rawRequest(port, { target: '/v1/<script>alert(1)</script>' })).status).toBe(400);
+    const page = (await rawRequest(port, { target: '/__mock/' })).text;
+    const log = slotsOf(page).get('request-log')!;
+    expect(log).not.toMatch(/<(img|b|script|svg)\b/i);
+    expect(textOf(log)).toContain(JSON.stringify({ note: hostile }));
+    expect(textOf(log)).toContain('<script>alert(1)</script>');
+  });
+
+  it('renders an order of more bids than it shows: the first ten, then one row that counts the rest, the order spanning them', () => {
+    const bids = Array.from({ length: 12 }, (_, i) => ({
+      listing_id: 10_000_001 + i,
+      bid_amount: 25,
+      bid_amount_placed: 0,
+      bid_status: 'PENDING',
+      bid_result: 'NONE',
+    }));
+    const order = {
+      account_id: 'alice-1',
+      order_id: '0b8e1c52-2b7e-4d38-9d2f-5f0a3c1e9a77',
+      order_date: '2026-06-01 12:00:00 +0000',
+      order_status: 'IN_PROGRESS',
+      order_amount: 300,
+      order_amount_placed: 0,
+      order_amount_invested: 0,
+      bid_requests: bids,
+      source: 'API',
+    } as DashboardReads['orders']['result'][number];
+    const fills = dashboardPanels(DASHBOARD_ARGS).orders({ result: [order], result_count: 1, total_count: 1 });
+    const rows = fills.find((f) => f.id === 'orders')!.nodes![0]!.children![1]!.children!;
+    expect(rows).toHaveLength(DASHBOARD_ARGS.bidRows + 1);
+    expect(rows[0]!.children![0]).toMatchObject({ rows: DASHBOARD_ARGS.bidRows + 1 });
+    expect(nodesText([rows[DASHBOARD_ARGS.bidRows - 1]!])).toBe('1000001025.000.00PENDINGNONE');
+    expect(nodesText([rows[DASHBOARD_ARGS.bidRows]!])).toBe('and 2 more bids (GET /__mock/orders has them all)');
+  });
+});
+
 describe('the page as sent, when a read fails', () => {
   it('is still sent, that panel left empty for the script (whose read says why), every other filled', async () => {
     const { app, port } = await serve();
