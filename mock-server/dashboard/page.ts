@@ -34,14 +34,16 @@ section{background:#fff;border:1px solid #d5dbe1;border-radius:6px;padding:8px 1
 section.wide{grid-column:1/-1}
 h2{font-size:14px;margin:4px 0 8px;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:2px 8px 2px 0;border-bottom:1px solid #eef1f4;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:2px 8px 2px 0;border-bottom:1px solid #eef1f4;vertical-align:top;white-space:nowrap}
 td.body{font:12px ui-monospace,monospace;min-width:12em}
+td.body,td.wrap{white-space:normal;overflow-wrap:anywhere}
 .cut{display:inline-block;vertical-align:top;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .cut.id{max-width:9ch}
 .cut.path{max-width:40ch}
 .cut.name{max-width:16ch}
 table.orders tr.first td{border-top:1px solid #c5ccd4}
-.num{text-align:right;white-space:nowrap}
+.num{text-align:right}
+td.soft{white-space:normal}
 #status{padding:4px 16px;min-height:1.4em;overflow-wrap:anywhere}
 #status.error{background:#fde8e8;color:#8a1c1c}
 .bad{color:#8a1c1c;font-weight:600}

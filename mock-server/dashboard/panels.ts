@@ -178,12 +178,12 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
       const orderCells: PanelNode[] = [
         { tag: 'td', rows: span, children: [cut(o.order_id, 'id')] },
         { tag: 'td', rows: span, text: o.account_id },
-        { tag: 'td', rows: span, text: o.order_date },
+        { tag: 'td', rows: span, text: o.order_date, cls: 'soft' },
         { tag: 'td', rows: span, text: o.order_status, cls: o.order_status === 'COMPLETED' ? 'ok' : '' },
         {
           tag: 'td',
           rows: span,
-          cls: 'num',
+          cls: 'num soft',
           text: money(o.order_amount) + ' / ' + money(o.order_amount_placed) + ' / ' + money(o.order_amount_invested),
         },
       ];
@@ -245,7 +245,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
         nodes: table(
           [
             ['setting', (k) => k],
-            ['value', (k) => (f[k] === null ? '(any)' : f[k])],
+            ['value', (k) => (f[k] === null ? '(any)' : f[k]), 'wrap'],
           ],
           keys,
           'none',
@@ -268,7 +268,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
             ['status', (e) => (e.status === null ? 'dropped' : e.status), 'num'],
             ['ms', (e) => e.duration_ms, 'num ms'],
             ['account', (e) => e.account || ''],
-            ['fault', (e) => e.fault || ''],
+            ['fault', (e) => e.fault || '', 'wrap'],
             ['body', (e) => (e.body === null ? '' : JSON.stringify(e.body).slice(0, 200)), 'body'],
           ],
           page.result,
@@ -286,10 +286,10 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
           [
             ['id', (m) => m.id, 'num'],
             ['sent', (m) => m.sent_at],
-            ['to', (m) => m.to],
+            ['to', (m) => m.to, 'wrap'],
             ['kind', (m) => m.kind],
             ['order', (m) => (m.order_id ? cut(m.order_id, 'id') : '')],
-            ['subject', (m) => m.subject],
+            ['subject', (m) => m.subject, 'wrap'],
           ],
           page.result,
           'no messages',
@@ -321,6 +321,7 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
                 const a = d.attempts[d.attempts.length - 1];
                 return a ? a.error || a.status : '';
               },
+              'wrap',
             ],
           ],
           page.result,
@@ -336,10 +337,10 @@ export function dashboardPanels(args: DashboardScriptArgs): DashboardPanels {
         nodes: table(
           [
             ['name', (s) => cut(s.name, 'name')],
-            ['world at', (s) => s.now || ''],
+            ['world at', (s) => s.now || '', 'soft'],
             ['listings', (s) => (s.listings === null ? '' : s.listings), 'num'],
-            ['saved', (s) => s.saved_at, 'real-time'],
-            ['problem', (s) => s.problem || ''],
+            ['saved', (s) => s.saved_at, 'soft real-time'],
+            ['problem', (s) => s.problem || '', 'wrap'],
             ['', (s) => ({ tag: 'button', text: 'load', snapshot: s.name, disabled: !!s.problem })],
           ],
           page.result,
