@@ -127,7 +127,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     ...(options.admin
       ? [
           ...adminHandlers(ctx),
-          ...dashboardHandlers(ctx),
+          ...dashboardHandlers(ctx, requestLog, webhooks),
           ...snapshotHandlers(ctx),
           ...inspectHandlers(ctx, requestLog),
           ...webhookHandlers(ctx, webhooks),

@@ -30,8 +30,8 @@ export function readViolationsFilter(params: URLSearchParams): boolean {
   throw validationError('violations', `must be true or false, got '${text}'`);
 }
 
-/** A message as the outbox route answers it. */
-function messageView(m: Message): OutboxMessage {
+/** A message as the outbox route answers it (and the dashboard shows it: routes/dashboard.ts). */
+export function messageView(m: Message): OutboxMessage {
   return { ...m, sent_at: formatDateTime(m.sent_at) };
 }
 

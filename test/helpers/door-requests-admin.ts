@@ -191,6 +191,13 @@ export function adminRoutes(f: WorldFacts): RouteArb[] {
     ),
     get('GET /__mock', fc.constantFrom('/__mock', '/__mock/'), fc.constant('none')),
     get(
+      'GET /__mock/orders',
+      fc
+        .tuple(paging, fc.constantFrom(undefined, ...f.accounts, 'nobody'))
+        .map(([p, account]) => `/__mock/orders${query({ ...p, account_id: account })}`),
+      fc.constant('none'),
+    ),
+    get(
       'GET /__mock/snapshots',
       paging.map((p) => `/__mock/snapshots${query(p)}`),
       fc.constant('none'),

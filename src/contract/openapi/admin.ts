@@ -12,6 +12,7 @@ import { JournalEntrySchema, OutboxMessageSchema } from '../mock-inspect-schemas
 import { WEBHOOK_PAGE, WEBHOOK_STATES, WebhookPageSchema } from '../mock-webhooks.js';
 import { listEnvelopeSchema, nullable } from '../resources.js';
 import { ADD_LISTING_ENDPOINT } from './admin-listings.js';
+import { ORDERS_ENDPOINT } from './admin-orders.js';
 import { SNAPSHOT_ENDPOINTS } from './admin-snapshots.js';
 import { RATE_LIMIT_ENDPOINTS, RateLimitStateSchema } from './admin-rate-limit.js';
 import { codes, html, json, pathParam, queryParam, type Endpoint } from './endpoint.js';
@@ -162,9 +163,9 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
     tags: TAGS,
     access: ADMIN,
     summary:
-      'The dashboard: a page that shows the world, the clock (with buttons to move it), faults, the request log, the outbox and the snapshots',
+      'The dashboard: a page that shows the world, the clock (with buttons to move it), the orders, faults, the request log, the outbox and the snapshots',
     description:
-      'Plain HTML with an inline script that reads the admin routes of the same server; served with a Content-Security-Policy that runs only that script. /__mock without the slash is the same page.',
+      'Plain HTML that carries the state when served (each panel filled in) and an inline script that keeps it up to date from the admin routes of the same server; served with a Content-Security-Policy that runs only that script. /__mock without the slash is the same page.',
     answers: { 200: html('The dashboard.') },
   },
   {
@@ -326,6 +327,7 @@ export const ADMIN_ENDPOINTS: readonly Endpoint[] = [
     },
   },
   ADD_LISTING_ENDPOINT,
+  ORDERS_ENDPOINT,
   ...SNAPSHOT_ENDPOINTS,
   ...RATE_LIMIT_ENDPOINTS,
 ];
