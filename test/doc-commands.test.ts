@@ -92,8 +92,9 @@ describe("the page's doc-test comment", () => {
     ['"mkt nothing" skip: stale', 'directive "mkt nothing" (line 4) names no line'],
     ['"mkt" skip: a\n"mkt account" exit 1: b', 'line 9 is named by 2 directives'],
     ['"curl" skip: not mkt', 'runs no mkt command'],
+    ['', 'line 8 runs in the background'],
   ])('fails the page on %s', (directives, problem) => {
-    const text = page(directives, 'mkt account\ncurl -s x');
+    const text = page(directives, directives ? 'mkt account\ncurl -s x' : 'mkt mock proxy --upstream U &');
     expect(planPage(text).problems.join('\n')).toContain(problem);
   });
 

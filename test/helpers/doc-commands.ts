@@ -149,7 +149,11 @@ export function planPage(text: string, sections?: readonly string[]): { planned:
       const d = matching[0];
       if (d) used.add(d);
       if (d && !line.mkt) problems.push(`line ${line.line} runs no mkt command, yet directive "${d.prefix}" names it`);
-      planned.push(plan(line, d));
+      const next = plan(line, d);
+      // Only a mock is waited for and kept running; any other `… &` would outlive its page unseen.
+      if (next.action === 'run' && /&$/.test(line.text))
+        problems.push(`line ${line.line} runs in the background, which only \`mkt mock serve … &\` may: ${line.text}`);
+      planned.push(next);
     }
   }
   for (const d of directives)
