@@ -162,3 +162,11 @@ describe('a command form against the help', () => {
     ]);
   });
 });
+
+describe('a page cut to some sections', () => {
+  it('keeps the page line numbers and refuses a section it lacks', () => {
+    const text = `# T\n## A\n${fence}sh\nmkt account\n${fence}\n## B\n${fence}sh\nmkt listings fields\n${fence}\n`;
+    expect(planPage(text, ['B']).planned.map((p) => [p.line.line, p.line.text])).toEqual([[8, 'mkt listings fields']]);
+    expect(() => planPage(text, ['C'])).toThrow('no section "## C"');
+  });
+});

@@ -114,6 +114,10 @@ async function runLine(p: Planned, ctx: { dir: string; env: Record<string, strin
       ctx.origin = served.origin;
       return undefined;
     }
+    // Stopped once it has answered a request, as a person would press Ctrl-C: in the instant after the banner its
+    // signal handler may not be in place yet, and a SIGTERM then ends it with 143 instead of a clean stop.
+    const answered = await fetch(`${served.origin}/openapi.json`).then((r) => r.status, String);
+    if (answered !== 200) return `${where}\n  listened but GET /openapi.json answered ${answered}\n${served.output()}`;
     signal(served.child, 'SIGTERM');
     const code = await served.exited;
     return code === p.expect ? undefined : `${where}\n  stopped by SIGTERM with exit ${code}, not ${p.expect}\n${served.output()}`;

@@ -114,16 +114,21 @@ export function directivesOf(text: string): Directive[] {
   return directives;
 }
 
-/** The page cut to the `## ` sections named (each whole, to the next `## ` heading); every section when none is named. */
+/** The page with every line outside the `## ` sections named blanked (so line numbers stay the page's); the whole page when none is named. */
 export function sectionsOf(text: string, headings?: readonly string[]): string {
   if (!headings) return text;
-  return headings
-    .map((h) => {
-      const section = text.split(new RegExp(`^## ${h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'))[1]?.split(/^## /m)[0];
-      if (section === undefined) throw new Error(`no section "## ${h}"`);
-      return section;
-    })
-    .join('\n');
+  let keep = false;
+  const found = new Set<string>();
+  const lines = text.split('\n').map((line) => {
+    if (line.startsWith('## ')) {
+      keep = headings.includes(line.slice(3));
+      if (keep) found.add(line.slice(3));
+    }
+    return keep ? line : '';
+  });
+  const missing = headings.filter((h) => !found.has(h));
+  if (missing.length > 0) throw new Error(`no section "## ${missing[0]!}"`);
+  return lines.join('\n');
 }
 
 /**
