@@ -157,13 +157,18 @@ describe('every command a page shows runs as printed', () => {
       const failures: string[] = [];
       if (runs.length > 0) {
         const { dir, env } = workspace();
-        const mock = await serve('mkt mock serve --auto-approve alice', dir, env);
-        if (!mock.origin) throw new Error(`setup: the page's mock did not start\n${mock.output()}`);
-        const ctx = { dir, env, origin: mock.origin };
-        await logIn(ctx);
-        for (const p of runs) {
-          const failure = await runLine(p, ctx);
-          if (failure) failures.push(failure);
+        try {
+          const mock = await serve('mkt mock serve --auto-approve alice', dir, env);
+          if (!mock.origin) throw new Error(`setup: the page's mock did not start\n${mock.output()}`);
+          const ctx = { dir, env, origin: mock.origin };
+          await logIn(ctx);
+          for (const p of runs) {
+            const failure = await runLine(p, ctx);
+            if (failure) failures.push(failure);
+          }
+        } finally {
+          // The page's mocks (its own and any a line left serving) stop with the page, not at the end of the file.
+          for (const child of children) signal(child, 'SIGTERM');
         }
       }
       const count = (action: string) => planned.filter((p) => p.action === action);
