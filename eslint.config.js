@@ -6,7 +6,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig([
-  globalIgnores(['dist/', 'coverage/', 'test-artifacts/']),
+  globalIgnores(['dist/', '.dist/', 'coverage/', 'test-artifacts/']),
   {
     files: ['**/*.{ts,js,mjs,cjs}'],
     extends: [tseslint.configs.recommendedTypeChecked],

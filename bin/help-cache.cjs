@@ -10,10 +10,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** Where the build's texts are, and the file naming the build (version and a hash of dist/src). */
-const BUILT = path.join(__dirname, '..', 'dist', 'help');
-const BUILD_FILE = path.join(BUILT, 'BUILD');
-
 /** A word of a command path: nothing that could leave the cache directory or be an option. */
 const WORD = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -81,9 +77,9 @@ function commanderVersion() {
  * The build's identity (`0.1.0-<hash of dist>+commander.14.0.3`), or undefined when the build rendered no
  * help, or with another commander than the one installed now (then every help goes to commander).
  */
-function buildId() {
+function buildId(dist) {
   try {
-    const build = fs.readFileSync(BUILD_FILE, 'utf8').trim();
+    const build = fs.readFileSync(path.join(dist, 'help', 'BUILD'), 'utf8').trim();
     return build.endsWith(`+commander.${commanderVersion()}`) ? build : undefined;
   } catch {
     return undefined;
@@ -106,15 +102,19 @@ function stdoutIsTTY() {
   return require('node:tty').isatty(1);
 }
 
-/** Where one help run's text is, or would be kept: the build's own file first, then the user's cache. */
-function locate(argv, env = process.env) {
+/**
+ * Where one help run's text is, or would be kept: the build's own file first, then the user's cache. `dist`
+ * is the build the bin runs (bin/mkt.cjs), read through its real path: a build swapped in meanwhile does not
+ * mix its texts with this one's.
+ */
+function locate(argv, dist, env = process.env) {
   if (!isHelpArgv(argv)) return undefined;
-  const build = buildId();
+  const build = buildId(dist);
   if (build === undefined) return undefined;
   const tty = stdoutIsTTY();
   const width = helpWidth(env, tty, tty ? process.stdout.columns : undefined);
   const key = keyOf(argv, width, hasColors(env, tty));
-  return { width, built: path.join(BUILT, key), cached: path.join(userCacheDir(env, build), key) };
+  return { width, built: path.join(dist, 'help', key), cached: path.join(userCacheDir(env, build), key) };
 }
 
 /** The kept text of `where`, or undefined. */
@@ -161,4 +161,4 @@ function writeStdout(text) {
   }
 }
 
-module.exports = { isHelpArgv, helpWidth, keyOf, locate, read, keep, writeStdout, commanderVersion, BUILT, BUILD_FILE };
+module.exports = { isHelpArgv, helpWidth, keyOf, locate, read, keep, writeStdout, commanderVersion };

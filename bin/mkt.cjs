@@ -4,25 +4,78 @@
 // an ES entry point and commander cost a third of `node -e ''` before anything is done), and hands
 // everything else to main, setting the exit code it returns. Nothing under src/ calls process.exit.
 // main is the CommonJS bundle of src/ (scripts/bundle.mjs): a few files by run path, not ~60 ES modules.
+// The build is never made here (issue 42, item 1): `npx mkt` and a linked `mkt` run the build that is there,
+// and one that is missing (or, under npx, older than the sources) is named with the command that makes it.
+const fs = require('node:fs');
+const path = require('node:path');
+
 const argv = process.argv.slice(2);
+const root = path.join(__dirname, '..');
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Scripts call this to probe for mkt. package.json's version is VERSION (test/http-client.test.ts).
   process.stdout.write(`${require('../package.json').version}\n`);
-} else if (argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h') {
-  // Help by its look alone, so that other commands do not load the cache module; it checks the rest.
-  const help = require('./help-cache.cjs');
-  const where = help.locate(argv);
-  const kept = where && help.read(where);
-  if (kept !== undefined) help.writeStdout(kept);
-  else run(help, where).then((code) => (process.exitCode = code), crashed);
 } else {
-  run(undefined, undefined).then((code) => (process.exitCode = code), crashed);
+  const dist = buildDir();
+  const stale = process.env.npm_lifecycle_event === 'npx' ? staleBy(dist) : undefined;
+  if (stale !== undefined) {
+    process.stderr.write(`mkt: the build (${dist}) is older than ${stale}, changed since: ${rebuild()}\n`);
+    process.exitCode = 1;
+  } else if (argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h') {
+    // Help by its look alone, so that other commands do not load the cache module; it checks the rest.
+    const help = require('./help-cache.cjs');
+    const where = help.locate(argv, dist);
+    const kept = where && help.read(where);
+    if (kept !== undefined) help.writeStdout(kept);
+    else run(dist, help, where).then((code) => (process.exitCode = code), crashed);
+  } else {
+    run(dist, undefined, undefined).then((code) => (process.exitCode = code), crashed);
+  }
+}
+
+/**
+ * The build to run, by its real path: the one .dist/current links to (scripts/build-swap.mjs), so that every
+ * module and text this run loads later is that build's, even once a newer build has been swapped in (Node names
+ * modules by their real paths); dist/ where there is no .dist (a package installed from its tarball).
+ */
+function buildDir() {
+  try {
+    return fs.realpathSync.native(path.join(root, '.dist', 'current'));
+  } catch {
+    return path.join(root, 'dist');
+  }
+}
+
+/** The command that makes the build: in a clone `npm run build` (`npm ci` first without the compiler), else a reinstall. */
+function rebuild() {
+  if (!fs.existsSync(path.join(root, 'scripts', 'build.mjs'))) return 'reinstall mkt';
+  try {
+    require.resolve('typescript/package.json', { paths: [root] });
+  } catch {
+    return `run \`npm ci\` in ${root}`;
+  }
+  return `run \`npm run build\` in ${root}`;
+}
+
+/**
+ * Under npx, the first source file (src/, mock-server/, scripts/, package and tsconfig files) changed after
+ * the build began, or undefined. Only a build scripts/build.mjs made says when it began (.dist/b-STARTED-…);
+ * only npx pays for the look (a few ms against npx's few hundred): a cron job's `mkt` runs what is built.
+ */
+function staleBy(dist) {
+  const began = /[\\/]\.dist[\\/]b-(\d+)-[^\\/]+[\\/]dist$/.exec(dist);
+  if (!began || !fs.existsSync(path.join(root, 'src'))) return undefined;
+  const started = Number(began[1]);
+  const files = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+  for (const dir of ['src', 'mock-server', 'scripts'])
+    for (const e of fs.readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true }))
+      if (e.isFile() && !e.name.endsWith('.md')) files.push(path.relative(root, path.join(e.parentPath, e.name)));
+  return files.find((f) => (fs.statSync(path.join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) > started);
 }
 
 /**
  * main reports its own failures and returns the exit code; a rejection here is a failure to run it at all
- * (dist/ missing or broken: a damaged install). Exit 1, an unexpected failure, with its stack, not left to
+ * (the bundle broken: a damaged install). Exit 1, an unexpected failure, with its stack, not left to
  * Node, whose --unhandled-rejections=warn or none would end the run with 0.
  */
 function crashed(err) {
@@ -30,16 +83,24 @@ function crashed(err) {
   process.exitCode = 1;
 }
 
-/** Runs main; a help run (`where`) that commander answered cleanly is kept for the next time. */
-async function run(help, where) {
+/**
+ * Runs main from the build in `dist`; a help run (`where`) that commander answered cleanly is kept for the next
+ * time. No build there: exit 1, as for a damaged install, naming the command that makes one.
+ */
+async function run(dist, help, where) {
+  const entry = path.join(dist, 'bundle', where === undefined ? 'main.cjs' : 'help-render.cjs');
+  if (!fs.existsSync(entry)) {
+    process.stderr.write(`mkt: no build of mkt here (${entry} is missing): ${rebuild()}\n`);
+    return 1;
+  }
   // Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (a V8 code cache in the
   // temporary directory); Node 20 has no such cache. Enabled before main is imported, so main's modules are cached too.
   require('node:module').enableCompileCache?.();
   // The bundles' stack traces name src/ files and lines through their source maps; reading the maps costs
   // start-up time, so only with --verbose, the flag that prints a stack (or with --enable-source-maps).
   if (argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  if (where === undefined) return require('../dist/bundle/main.cjs').main(argv);
-  const { renderHelp } = require('../dist/bundle/help-render.cjs');
+  if (where === undefined) return require(entry).main(argv);
+  const { renderHelp } = require(entry);
   const { code, stdout, stderr } = await renderHelp(argv, where.width);
   help.writeStdout(stdout);
   process.stderr.write(stderr);

@@ -5,11 +5,13 @@
 // bundles cost a fraction of that (issue 25, item 6). dist/bundle/modules.json names the modules of each
 // bundle, so that tests can tell which of ours a run loaded (test/cli-startup-lean.e2e.test.ts).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { rolldown, RolldownMagicString } from 'rolldown';
 
 const root = join(import.meta.dirname, '..');
-const out = join(root, 'dist/bundle');
+// `--out DIR`: the build's dist folder (scripts/build.mjs builds beside the current one); the bundles go to DIR/bundle.
+const outFlag = process.argv.indexOf('--out');
+const out = join(outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(root, 'dist'), 'bundle');
 
 /**
  * Dependencies left to Node: each is needed by few commands, and a test names them when they load. undici's
