@@ -256,7 +256,10 @@ describe('mkt doctor', () => {
       const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       child.on('error', failed).on('close', () => (clearTimeout(timer), done(out)));
     });
-    expectLines((JSON.parse(started) as Check[]).find((c) => c.check === 'path')!, prefix);
+    expectLines(
+      (JSON.parse(started) as Check[]).find((c) => c.check === 'path')!,
+      prefix,
+    );
   });
 
   it('warns when the mkt on PATH is another build than this one', async () => {

@@ -67,7 +67,9 @@ async function runChecks(ctx: CommandContext): Promise<Check[]> {
   }
   // The file this run was started as, and the node running it: an install PATH does not hold is found by them.
   const candidates = files.installCandidates(env, process.argv[1], process.execPath);
-  checks.push(files.checkPath(env.PATH, files.packageRoot(import.meta.filename) ?? import.meta.dirname, candidates, dirname(process.execPath)));
+  checks.push(
+    files.checkPath(env.PATH, files.packageRoot(import.meta.filename) ?? import.meta.dirname, candidates, dirname(process.execPath)),
+  );
   return checks;
 }
 

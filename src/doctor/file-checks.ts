@@ -202,7 +202,11 @@ const CRON_PATH = ['/usr/bin', '/bin'];
  * `mkt`), `~/.local/bin` (the README's `--prefix ~/.local`), npm's prefix from the environment, and the
  * directory of the node running this (npm's default global prefix puts `mkt` beside `node`).
  */
-export function installCandidates(env: Readonly<Record<string, string | undefined>>, startedAs: string | undefined, nodePath: string): string[] {
+export function installCandidates(
+  env: Readonly<Record<string, string | undefined>>,
+  startedAs: string | undefined,
+  nodePath: string,
+): string[] {
   const prefixes = [env.npm_config_prefix, env.NPM_CONFIG_PREFIX].filter((p): p is string => !!p);
   return [
     ...(startedAs && basename(startedAs) === 'mkt' ? [startedAs] : []),
