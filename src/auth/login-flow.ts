@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Credentials } from './credentials.js';
+import type { CredentialStore, Credentials } from './credentials.js';
 import { followAutoApproval } from './auto-approval.js';
 import { FileStore } from './file-store.js';
 import type { BrowserOpener } from './open-browser.js';
@@ -19,6 +19,8 @@ import { AuthError } from '../errors.js';
 /** Inputs of one login. */
 export interface LoginInput {
   session: AuthSession;
+  /** Where to store the credentials (Stores.forLogin); the session's store for writing when absent. */
+  store?: CredentialStore;
   clientSecret: string;
   openBrowser: BrowserOpener | null;
   /** Standard input: pasted redirect URLs are read from it with --no-browser, or when no browser could be opened. */
@@ -53,7 +55,7 @@ export function authorizationUrl(authUrl: string, clientId: string, state: strin
 export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const { session, stderr } = input;
   const { settings } = session.deps;
-  const store = session.stores.forWriting();
+  const store = input.store ?? session.stores.forWriting();
   const state = randomBytes(32).toString('base64url');
   const catcher = await startCatcher({ redirectUri: settings.redirectUri, state, timeoutMs: input.timeoutMs, notice: stderr });
   let callback: CallbackResult;
