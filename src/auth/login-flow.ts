@@ -81,7 +81,14 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
     const url = authorizationUrl(settings.authUrl, settings.clientId, state);
     stderr('Open this URL in a browser to sign in and allow mkt:');
     stderr(`  ${url}`);
-    stderr(`Waiting for the browser on ${settings.redirectUri} (up to ${Math.round(input.timeoutMs / 1000)} s)…`);
+    const upTo = `(up to ${Math.round(input.timeoutMs / 1000)} s)…`;
+    // Said once a browser is on its way (or with --no-browser, opened by the person): never before "no browser could be opened".
+    let waitingSaid = false;
+    const waitingForBrowser = () => {
+      if (over || waitingSaid) return;
+      waitingSaid = true;
+      stderr(`Waiting for the browser on ${settings.redirectUri} ${upTo}`);
+    };
     // No browser here: the local mock with --auto-approve needs no human, so its redirect is followed
     // here; anything else (a consent page) is for a person, on any machine, then pasted back.
     const followHere = async () => {
@@ -93,19 +100,26 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
           stderr(
             'mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal',
           );
-        return offerPaste();
+        offerPaste();
+        if (!waitingSaid) stderr(`Waiting for the address it is sent to, ${settings.redirectUri}?… ${upTo}`);
+        return;
       }
       stderr('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');
       if (outcome.kind === 'ok') settlePaste.resolve(outcome.result);
       else settlePaste.reject(outcome.error);
     };
     if (input.openBrowser) {
-      input.openBrowser(url, (reason) => {
-        if (over) return;
-        stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
-        followHere().catch((err: unknown) => (over ? undefined : settlePaste.reject(err)));
-      });
+      input.openBrowser(
+        url,
+        (reason) => {
+          if (over) return;
+          stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
+          followHere().catch((err: unknown) => (over ? undefined : settlePaste.reject(err)));
+        },
+        waitingForBrowser,
+      );
     } else {
+      waitingForBrowser();
       offerPaste();
     }
     const stop = input.interrupted?.then((sig) => {
