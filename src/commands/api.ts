@@ -48,9 +48,10 @@ export function makeApiCommand(ctx: CommandContext) {
 Parameters: with GET and DELETE, fields are query parameters; with POST and PUT, they are the
 fields of a JSON body. -F types its value as gh does (true, false, null, numbers); -f never does.
 A query written in the path (/v1/loans/?limit=5) is kept, the fields' parameters after it.
-Output is JSON (or -o ndjson); the output setting of the profile does not apply. --query (JMESPath)
-selects from the answer, as with every command (-o json: the whole answer; -o ndjson: each item). A 4xx answer
-prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`,
+Output is JSON (or -o ndjson); the output setting of the profile does not apply. --query
+(JMESPath) selects from the answer as with every command: with -o json the whole answer, with
+-o ndjson each item. A 4xx answer prints its body (whole) and ends with exit 4, a 401/403 with
+exit 3, a 5xx with exit 5.`,
     )
     .action(async (methodText, pathText, opts) => {
       const method = parseMethod(methodText);
