@@ -32,6 +32,22 @@ describe('mkt config', () => {
     expect((await runMkt(['config', 'get', 'base_url'], { home })).stdout).toBe('http://127.0.0.1:4010/v1\n');
   });
 
+  it('set and unset say on stderr what they did, the profile and the file, a password in a URL as ***; stdout stays empty', async () => {
+    const home = tempHome();
+    const file = join(home, 'config', 'config.json');
+    const set = await runMkt(['--profile', 'work', 'config', 'set', 'root_url', 'https://me:hunter2@api.example.com/'], { home });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toBe('');
+    expect(set.stderr).toBe(`mkt: set root_url = https://***@api.example.com (profile work, ${file})\n`);
+    expect(set.stderr).not.toContain('hunter2');
+    const zone = await runMkt(['config', 'set', 'timezone', 'Europe/Paris'], { home });
+    expect(zone.stderr).toBe(`mkt: set timezone = Europe/Paris (profile default, ${file})\n`);
+    const unset = await runMkt(['--profile', 'work', 'config', 'unset', 'root_url'], { home });
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.stdout).toBe('');
+    expect(unset.stderr).toBe(`mkt: unset root_url (profile work, ${file}); it is now http://127.0.0.1:4010\n`);
+  });
+
   it('environment variables win over the file, and list says so', async () => {
     const home = tempHome();
     await runMkt(['config', 'set', 'auth_url', 'http://127.0.0.1:5001'], { home });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeychainError, KeychainStore, loadKeytar } from '../src/auth/keychain-store.js';
@@ -131,6 +132,45 @@ describe('mkt login with no browser on this machine', () => {
     login.child.stdin!.end(`${await allowOnConsentPage(await login.url)}\n`);
     const r = await login.done;
     expect(r.code, r.stderr).toBe(0);
+    // No browser: that is said first, then the ways to paste; never "waiting for the browser".
+    expect(r.stderr).not.toContain('Waiting for the browser');
+    expect(r.stderr.indexOf('no browser could be opened')).toBeLessThan(r.stderr.indexOf('paste'));
+    expect(r.stderr).toContain(`Waiting for the address it is sent to, ${manual.redirectUri}?… (up to 20 s)…`);
+  });
+
+  it('with a display and an opener that finds no browser, says so and never "waiting for the browser"; one that opens one, is waited for', async () => {
+    const bin = tempHome();
+    for (const [name, status] of [
+      ['none', 3],
+      ['some', 0],
+    ] as const) {
+      mkdirSync(join(bin, name));
+      writeFileSync(join(bin, name, 'xdg-open'), `#!/bin/sh\nexit ${status}\n`, { mode: 0o755 });
+    }
+    const login = (name: string) =>
+      spawnLogin(
+        tempHome(),
+        { ...manual.loginEnv, MKT_CLIENT_SECRET: manual.secret, DISPLAY: ':99', PATH: join(bin, name) },
+        ['--timeout', '20'],
+        25_000,
+        { browser: true },
+      );
+
+    const none = login('none');
+    await until(none.stderr, /no browser could be opened/);
+    await fetch(await allowOnConsentPage(await none.url)).then((r) => r.arrayBuffer());
+    const failed = await none.done;
+    expect(failed.code, failed.stderr).toBe(0);
+    expect(failed.stderr).toContain('mkt: no browser could be opened (xdg-open exited with status 3); open the URL above yourself');
+    expect(failed.stderr).not.toContain('Waiting for the browser');
+
+    const some = login('some');
+    await until(some.stderr, /Waiting for the browser/);
+    await fetch(await allowOnConsentPage(await some.url)).then((r) => r.arrayBuffer());
+    const opened = await some.done;
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stderr).toContain(`Waiting for the browser on ${manual.redirectUri} (up to 20 s)…`);
+    expect(opened.stderr).not.toContain('no browser could be opened');
   });
 
   it('with a display but no opener installed it names the missing opener', async () => {

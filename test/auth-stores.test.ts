@@ -110,6 +110,28 @@ describe('credential stores', () => {
 });
 
 describe('the store chosen at login, per profile', () => {
+  it("mkt login with no store asked for writes where the profile's last login chose, after logout too, and says so", async () => {
+    const dir = join(tempHome(), 'config');
+    const file = new FileStore(dir);
+    await file.save('p@a:1', creds('k'));
+    await file.remember('p', true);
+    expect(await file.remove('p@a:1')).toBe(true); // mkt logout
+    const said: string[] = [];
+    const stores = new Stores('auto', { configDir: dir, warn: (l) => said.push(l), keychain: fakeKeychain('fail') });
+    expect((await stores.forLogin('p')).kind).toBe('file');
+    expect(said[0]).toBe(
+      'mkt: profile p chose the file store at its last login: logging in there again (MKT_CREDENTIAL_STORE=keychain mkt login moves it to the keychain)',
+    );
+    expect(said[1]).toMatch(/warning: credentials are kept in a plain file/);
+    // Another profile chose nothing; a store asked for wins over the choice.
+    expect((await stores.forLogin('q')).kind).toBe('keychain');
+    const asked = new Stores('keychain', { configDir: dir, warn: () => undefined, keychain: fakeKeychain('fail') });
+    expect((await asked.forLogin('p')).kind).toBe('keychain');
+    // A torn credentials file is said before any browser work, not taken as "no choice".
+    writeFileSync(file.location, '{"credentials": ');
+    await expect(stores.forLogin('p')).rejects.toThrow(/is not valid JSON/);
+  });
+
   it('a profile that chose the file reads it at every host and never asks the keychain', async () => {
     const dir = join(tempHome(), 'config');
     const file = new FileStore(dir);

@@ -46,6 +46,38 @@ describe('mkt api (spawned binary against the mock)', () => {
     expect(JSON.parse(paged.stdout)).toEqual(JSON.parse(all.stdout));
   });
 
+  it('--query selects from the answer as with every command: the whole answer with -o json, each item with -o ndjson', async () => {
+    const page = JSON.parse((await runMkt(['api', 'GET', '/listingsvc/v2/listings/', '-F', 'limit=3'], { env: mock.env })).stdout) as {
+      result: { listing_number: number }[];
+    };
+    const numbers = page.result.map((l) => l.listing_number);
+    const picked = await runMkt(['api', 'GET', '/listingsvc/v2/listings/', '-F', 'limit=3', '--query', 'result[].listing_number'], {
+      env: mock.env,
+    });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(JSON.parse(picked.stdout)).toEqual(numbers);
+
+    const all = JSON.parse((await runMkt(['loans', 'list', '--all', '-o', 'json'], { env: mock.env })).stdout) as { loan_number: number }[];
+    const lines = await runMkt(['api', 'GET', '/v1/loans/', '--paginate', '-o', 'ndjson', '--query', 'loan_number'], { env: mock.env });
+    expect(lines.code, lines.stderr).toBe(0);
+    expect(lines.stdout.trim().split('\n').map(Number)).toEqual(all.map((l) => l.loan_number));
+
+    // The error's body is printed whole: a query written for the answer would make nothing of it.
+    const refused = await runMkt(['api', 'GET', '/listingsvc/v2/listings/', '-f', 'fico_score=nonsense', '--query', 'result'], {
+      env: mock.env,
+    });
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).toContain('fico_score');
+  });
+
+  it('keeps a query written in the path, the fields after it, and --paginate starts at its offset', async () => {
+    const all = JSON.parse((await runMkt(['loans', 'list', '--all', '-o', 'json'], { env: mock.env })).stdout) as unknown[];
+    expect(all.length).toBeGreaterThan(3);
+    const paged = await runMkt(['api', 'GET', '/v1/loans/?offset=3', '--paginate', '-F', 'limit=2'], { env: mock.env });
+    expect(paged.code, paged.stderr).toBe(0);
+    expect(JSON.parse(paged.stdout)).toEqual(all.slice(3));
+  });
+
   it('a 4xx answer prints its body on stdout and ends with exit 4', async () => {
     const r = await runMkt(['api', 'GET', '/listingsvc/v2/listings/', '-f', 'fico_score=nonsense'], { env: mock.env });
     expect(r.code).toBe(4);
@@ -71,6 +103,11 @@ describe('mkt api (spawned binary against the mock)', () => {
       [['api', 'POST', '/v1/orders/', '--paginate'], /--paginate follows pages of a GET/],
       [['api', 'POST', '/v1/orders/', '-F', 'a=1', '-F', 'a=2'], /field 'a' is given twice/],
       [['api', 'GET', '/v1/loans/', '-o', 'table'], /-o must be json or ndjson/],
+      [
+        ['api', 'GET', '/v1/loans/', '--query', 'status=x'],
+        /--query is a JMESPath expression selecting from the answer, not a query parameter/,
+      ],
+      [['api', 'GET', '/v1/loans/', '--query', 'result[?'], /--query 'result\[\?'/],
     ];
     for (const [args, message] of cases) {
       const r = await runMkt(args, { env });

@@ -172,7 +172,8 @@ describe('mock serve on a port that is taken', () => {
 test('a bad base_url kept in the config file can still be fixed with config set', async () => {
   const home = homeWithConfig({ default: { base_url: 'not-a-url' } });
   const r = await runMkt(['config', 'set', 'base_url', 'http://127.0.0.1:4010/v1'], { home });
-  expect(r.stderr).toBe('');
+  // Only what was set: no complaint about the bad value it replaces.
+  expect(r.stderr).toBe(`mkt: set base_url = http://127.0.0.1:4010/v1 (profile default, ${join(home, 'config', 'config.json')})\n`);
   expect(r.code).toBe(0);
   const config = JSON.parse(readFileSync(join(home, 'config', 'config.json'), 'utf8')) as {
     profiles: Record<string, Record<string, string>>;

@@ -102,6 +102,37 @@ describe('a file-store profile in a cron HOME, pointed at any host', () => {
   }
 });
 
+describe('a file-store profile after mkt logout, with no keychain', () => {
+  it('logs in again with the bare `mkt login` the hint names: into the file the profile chose, never the keychain', async () => {
+    const home = tempHome();
+    const noKeychain = ['--require', NO_LIBSECRET];
+    await fileLogin(home, mock);
+    const out = await cron(home, ['logout'], { MKT_ROOT_URL: mock.origin }, noKeychain);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(`removed default@${hostOf(mock.origin)} from file`);
+
+    const after = await cron(home, ['account'], { MKT_ROOT_URL: mock.origin }, noKeychain);
+    expect(after.code, after.stderr).toBe(3);
+    const hint = /run `(mkt login[^`]*)`/.exec(after.stderr)?.[1];
+    expect(hint, after.stderr).toBe('mkt login');
+
+    // The hint as given (no display here: the auto-approving mock's redirect is followed by mkt itself).
+    const again = await cron(
+      home,
+      [...hint!.split(' ').slice(1), '--timeout', '20'],
+      { ...mock.loginEnv, MKT_CLIENT_SECRET: mock.secret },
+      noKeychain,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('mkt: profile default chose the file store at its last login: logging in there again');
+    expect(again.stderr).not.toMatch(/libsecret/);
+    expect(JSON.parse(again.stdout)).toMatchObject({ store: 'file' });
+    const back = await cron(home, ['account', '-o', 'json'], { MKT_ROOT_URL: mock.origin }, noKeychain);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toBe('');
+  });
+});
+
 describe('a keychain binding that cannot load, in a cron HOME', () => {
   it("is diagnosed past keytar's own loader, which swallows dlopen's words", async () => {
     const keytarWords = new Error('Failed to load keytar native addon, checked ["../build/Release"] on prebuilds/linux-x64');

@@ -4,7 +4,7 @@
  * its own check, says what to do, and exits 1.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -223,6 +223,43 @@ describe('mkt doctor', () => {
     expect(run.code).toBe(1);
     expect(of('path')).toMatchObject({ status: 'fail', detail: expect.stringContaining('no mkt on PATH') });
     expect(of('path').fix).toContain('npm install -g');
+  });
+
+  it('gives the PATH line to add, not a reinstall, for an mkt installed where PATH does not look (--prefix)', async () => {
+    // Cron's PATH: node is there only when this machine keeps it in /usr/bin or /bin; else its directory joins the line.
+    const nodeDirs = ['/usr/bin', '/bin'].some((d) => existsSync(join(d, 'node'))) ? '' : `:${dirname(process.execPath)}`;
+    const expectLines = (check: Check, dir: string) => {
+      expect(check).toMatchObject({ status: 'fail', detail: expect.stringContaining(`mkt is installed at ${join(dir, 'mkt')}`) });
+      expect(check.fix).toContain(`\`PATH=${dir}${nodeDirs}:/usr/bin:/bin\` at the top of the crontab`);
+      expect(check.fix).toContain(`\`export PATH="${dir}${nodeDirs}:$PATH"\` to your shell profile`);
+      expect(check.fix).not.toContain('npm install');
+    };
+
+    // `npm install -g --ignore-scripts --prefix ~/.local .`, as the README says, then doctor as cron sees it.
+    const home = tempHome();
+    const local = join(home, '.local', 'bin');
+    mkdirSync(local, { recursive: true });
+    symlinkSync(BIN, join(local, 'mkt'));
+    const fromHome = await doctor({ ...mock.env, PATH: '/usr/bin:/bin' }, home);
+    expect(fromHome.run.code).toBe(1);
+    expectLines(fromHome.of('path'), local);
+
+    // Any other prefix: found as the file this doctor was started as (`env -i … "$(command -v mkt)" doctor`).
+    const prefix = join(mkdtempSync(join(tmpdir(), 'mkt-doctor-prefix-')), 'bin');
+    mkdirSync(prefix);
+    symlinkSync(BIN, join(prefix, 'mkt'));
+    const started = await new Promise<string>((done, failed) => {
+      const env = { HOME: tempHome(), PATH: '/usr/bin:/bin', MKT_CREDENTIAL_STORE: 'file', ...mock.env };
+      const child = spawn(process.execPath, [join(prefix, 'mkt'), 'doctor', '-o', 'json'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('error', failed).on('close', () => (clearTimeout(timer), done(out)));
+    });
+    expectLines(
+      (JSON.parse(started) as Check[]).find((c) => c.check === 'path')!,
+      prefix,
+    );
   });
 
   it('warns when the mkt on PATH is another build than this one', async () => {

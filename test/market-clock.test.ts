@@ -65,6 +65,18 @@ describe("the marketplace's clock", () => {
     expect(clock.skew()).toBe(15 * DAY);
   });
 
+  it('tells the last Date it heard, so a Date standing still while time passes can be seen', () => {
+    let local = Date.UTC(2026, 0, 1);
+    const clock = new MarketClock({ now: () => local });
+    expect(clock.lastDate()).toBeNull();
+    const frozen = new Date(local - DAY).toUTCString();
+    clock.heard(frozen);
+    local += 5_000;
+    clock.heard(frozen);
+    clock.heard('yesterday');
+    expect(clock.lastDate()).toBe(Date.parse(frozen));
+  });
+
   it('keeps what it knew when an answer has no Date, a repeated one or one it cannot read', () => {
     const local = Date.UTC(2026, 0, 1);
     const clock = new MarketClock({ now: () => local });

@@ -51,6 +51,7 @@ function utc(year: number, month: string, day: number, hms: readonly (string | u
  */
 export class MarketClock {
   private offset: number | null = null;
+  private last: number | null = null;
 
   constructor(private readonly local: Pick<Clock, 'now'>) {}
 
@@ -58,7 +59,14 @@ export class MarketClock {
   heard(date: string | string[] | undefined): void {
     if (typeof date !== 'string') return;
     const at = parseHttpDate(date);
-    if (at !== null) this.offset = at - this.local.now();
+    if (at === null) return;
+    this.offset = at - this.local.now();
+    this.last = at;
+  }
+
+  /** The latest readable `Date` heard (epoch ms), or null: one that stands still while time passes is a stopped clock (a frozen mock). */
+  lastDate(): number | null {
+    return this.last;
   }
 
   /** The marketplace's time now, in epoch ms (this machine's until an answer told it). */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Credentials } from './credentials.js';
+import type { CredentialStore, Credentials } from './credentials.js';
 import { followAutoApproval } from './auto-approval.js';
 import { FileStore } from './file-store.js';
 import type { BrowserOpener } from './open-browser.js';
@@ -19,6 +19,8 @@ import { AuthError } from '../errors.js';
 /** Inputs of one login. */
 export interface LoginInput {
   session: AuthSession;
+  /** Where to store the credentials (Stores.forLogin); the session's store for writing when absent. */
+  store?: CredentialStore;
   clientSecret: string;
   openBrowser: BrowserOpener | null;
   /** Standard input: pasted redirect URLs are read from it with --no-browser, or when no browser could be opened. */
@@ -53,7 +55,7 @@ export function authorizationUrl(authUrl: string, clientId: string, state: strin
 export async function runLogin(input: LoginInput): Promise<LoginResult> {
   const { session, stderr } = input;
   const { settings } = session.deps;
-  const store = session.stores.forWriting();
+  const store = input.store ?? session.stores.forWriting();
   const state = randomBytes(32).toString('base64url');
   const catcher = await startCatcher({ redirectUri: settings.redirectUri, state, timeoutMs: input.timeoutMs, notice: stderr });
   let callback: CallbackResult;
@@ -79,7 +81,14 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
     const url = authorizationUrl(settings.authUrl, settings.clientId, state);
     stderr('Open this URL in a browser to sign in and allow mkt:');
     stderr(`  ${url}`);
-    stderr(`Waiting for the browser on ${settings.redirectUri} (up to ${Math.round(input.timeoutMs / 1000)} s)…`);
+    const upTo = `(up to ${Math.round(input.timeoutMs / 1000)} s)…`;
+    // Said once a browser is on its way (or with --no-browser, opened by the person): never before "no browser could be opened".
+    let waitingSaid = false;
+    const waitingForBrowser = () => {
+      if (over || waitingSaid) return;
+      waitingSaid = true;
+      stderr(`Waiting for the browser on ${settings.redirectUri} ${upTo}`);
+    };
     // No browser here: the local mock with --auto-approve needs no human, so its redirect is followed
     // here; anything else (a consent page) is for a person, on any machine, then pasted back.
     const followHere = async () => {
@@ -91,19 +100,26 @@ export async function runLogin(input: LoginInput): Promise<LoginResult> {
           stderr(
             'mkt: or open it in a browser on any machine, then paste the address it is sent to (it fails to load there) into `mkt login --no-browser` at a terminal',
           );
-        return offerPaste();
+        offerPaste();
+        if (!waitingSaid) stderr(`Waiting for the address it is sent to, ${settings.redirectUri}?… ${upTo}`);
+        return;
       }
       stderr('mkt: the authorization server approved at once (a local mock started with --auto-approve); following its redirect here');
       if (outcome.kind === 'ok') settlePaste.resolve(outcome.result);
       else settlePaste.reject(outcome.error);
     };
     if (input.openBrowser) {
-      input.openBrowser(url, (reason) => {
-        if (over) return;
-        stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
-        followHere().catch((err: unknown) => (over ? undefined : settlePaste.reject(err)));
-      });
+      input.openBrowser(
+        url,
+        (reason) => {
+          if (over) return;
+          stderr(`mkt: no browser could be opened (${reason}); open the URL above yourself`);
+          followHere().catch((err: unknown) => (over ? undefined : settlePaste.reject(err)));
+        },
+        waitingForBrowser,
+      );
     } else {
+      waitingForBrowser();
       offerPaste();
     }
     const stop = input.interrupted?.then((sig) => {

@@ -66,9 +66,22 @@ export class Stores {
     return this.fs;
   }
 
-  /** Where `mkt login` writes. */
+  /** Where `mkt login` writes when nothing else is known: the store asked for, else the keychain. */
   forWriting(): CredentialStore {
     return this.preference === 'file' ? this.file() : this.keychain();
+  }
+
+  /**
+   * Where `mkt login` of `profile` writes: the store asked for (flag or MKT_CREDENTIAL_STORE), else the one
+   * the profile's last login chose. A file-store profile stays one after `mkt logout` (which keeps the
+   * choice), so the bare `mkt login` every hint names works where no keychain answers.
+   */
+  async forLogin(profile: string): Promise<CredentialStore> {
+    if (this.preference !== 'auto' || !(await this.file(false).chosenBy(profile))) return this.forWriting();
+    this.opts.warn(
+      `mkt: profile ${profile} chose the file store at its last login: logging in there again (MKT_CREDENTIAL_STORE=keychain mkt login moves it to the keychain)`,
+    );
+    return this.file();
   }
 
   /** Finds the credentials of `account`; a keychain failure is reported unless the chosen file holds them. */

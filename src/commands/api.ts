@@ -13,6 +13,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readInput } from '../input.js';
 import type { Format } from '../output/formats.js';
+import type { Query } from '../output/select.js';
 import { render } from '../output/render.js';
 import { groupCommand } from './groups.js';
 
@@ -46,12 +47,16 @@ export function makeApiCommand(ctx: CommandContext) {
       `
 Parameters: with GET and DELETE, fields are query parameters; with POST and PUT, they are the
 fields of a JSON body. -F types its value as gh does (true, false, null, numbers); -f never does.
-Output is JSON (or -o ndjson); the output setting of the profile does not apply. A 4xx answer
-prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`,
+A query written in the path (/v1/loans/?limit=5) is kept, the fields' parameters after it.
+Output is JSON (or -o ndjson); the output setting of the profile does not apply. --query
+(JMESPath) selects from the answer as with every command: with -o json the whole answer, with
+-o ndjson each item. A 4xx answer prints its body (whole) and ends with exit 4, a 401/403 with
+exit 3, a 5xx with exit 5.`,
     )
-    .action(async (methodText, path, opts) => {
+    .action(async (methodText, pathText, opts) => {
       const method = parseMethod(methodText);
       const format = outputFormat(ctx.globals().output);
+      const select = await answerQuery(ctx.globals().query);
       const fields = [...(opts.field ?? []).map((f) => readField(f, true)), ...(opts.rawField ?? []).map((f) => readField(f, false))];
       if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate follows pages of a GET, not a ${method}`);
       const sendsBody = method === 'POST' || method === 'PUT';
@@ -59,9 +64,12 @@ prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`
       if (opts.input !== undefined && fields.length > 0)
         throw new UsageError('--input and --field/--raw-field cannot be combined: put the fields in the input');
       const settings = ctx.settings();
-      const target = checkPath(settings.rootUrl, path);
+      checkPath(settings.rootUrl, pathText);
+      // A query written in the path joins the fields' (appended after it): --paginate reads its offset and limit too.
+      const at = pathText.indexOf('?');
+      const target = at < 0 ? pathText : pathText.slice(0, at);
+      const query = new URLSearchParams(at < 0 ? '' : pathText.slice(at + 1));
       const client = await ctx.api();
-      const query = new URLSearchParams();
       let json: unknown;
       if (opts.input !== undefined) json = await readBody(ctx, opts.input);
       else if (sendsBody) json = bodyOf(fields);
@@ -72,16 +80,17 @@ prints its body and ends with exit 4, a 401/403 with exit 3, a 5xx with exit 5.`
           `mkt: warning: POST ${target} places an order past the order desk: nothing checks what the account already holds, no order journal records it, and if this call gets no answer nothing keeps a rerun from placing it twice; \`mkt order submit\` places bids with those safeguards (and sees this order in the account's orders once the marketplace shows it)`,
         );
       }
-      const what = `${method} ${target}`;
+      const what = `${method} ${pathText}`;
       try {
         if (opts.paginate) {
-          await render(ctx.io.stdout, { kind: 'stream', items: everyPage(client, target, query, what), columns: [] }, format);
+          await render(ctx.io.stdout, { kind: 'stream', items: everyPage(client, target, query, what), columns: [] }, format, select);
           return;
         }
         const data = await client.call({ method, base: 'root', path: target, query, json, what, decode: (v) => v });
-        await printAnswer(ctx, data, format);
+        await printAnswer(ctx, data, format, select);
       } catch (err) {
         // A refused call prints the marketplace's answer on stdout (scripts read it there, as with gh), then fails.
+        // It is printed whole: a --query written for the answer would make nothing of the error.
         const body = (err as Partial<ApiError>).body;
         if (body !== undefined && body !== '') await printAnswer(ctx, body, format);
         throw err;
@@ -164,15 +173,32 @@ async function readBody(ctx: CommandContext, file: string): Promise<unknown> {
   }
 }
 
-/** Prints an answer: JSON through the renderer, text as it came. */
-async function printAnswer(ctx: CommandContext, data: unknown, format: Format): Promise<void> {
+/**
+ * The global --query, compiled before anything is sent (exit 2 on a bad one), as every command does. A
+ * `key=value` is refused: it is what a query parameter looks like, and JMESPath would quietly answer null.
+ */
+async function answerQuery(expression: string | undefined): Promise<{ query?: Query }> {
+  if (expression === undefined) return {};
+  if (/^\s*[A-Za-z_][\w.-]*\s*=(?!=)/.test(expression)) {
+    throw new UsageError(
+      `--query is a JMESPath expression selecting from the answer, not a query parameter: got '${expression}'`,
+      `send a query parameter with -f '${expression.trim()}' (or in the path, after '?'); select with e.g. --query 'result[].listing_number'`,
+    );
+  }
+  const { parseQuery } = await import('../output/select.js');
+  return { query: await parseQuery(expression) };
+}
+
+/** Prints an answer: JSON through the renderer (shaped by --query), text as it came. */
+async function printAnswer(ctx: CommandContext, data: unknown, format: Format, select: { query?: Query } = {}): Promise<void> {
   if (typeof data === 'string') {
+    if (data && select.query) ctx.info('mkt: the answer is not JSON: printed as it came, without --query');
     if (data) ctx.io.stdout.write(data.endsWith('\n') ? data : `${data}\n`);
     return;
   }
-  if (Array.isArray(data)) return render(ctx.io.stdout, { kind: 'rows', rows: data as JsonObject[], columns: [] }, format);
-  if (data !== null && typeof data === 'object') return render(ctx.io.stdout, { kind: 'item', item: data as JsonObject }, format);
-  ctx.io.stdout.write(`${JSON.stringify(data)}\n`);
+  if (Array.isArray(data)) return render(ctx.io.stdout, { kind: 'rows', rows: data as JsonObject[], columns: [] }, format, select);
+  if (data !== null && typeof data === 'object') return render(ctx.io.stdout, { kind: 'item', item: data as JsonObject }, format, select);
+  ctx.io.stdout.write(`${JSON.stringify(select.query ? select.query.apply(data) : data)}\n`);
 }
 
 const decodePage = decodeEnvelope<JsonObject>((v, p) => {

@@ -1,12 +1,16 @@
 /** `mkt config get|set|list|unset`: per-profile settings in `$MKT_CONFIG_DIR/config.json` (never secrets). */
+import { join } from 'node:path';
 import { CONFIG_KEYS, type ConfigKey } from '../config/keys.js';
-import { checkSetting, ENV_OF, readConfig, resolveSettings, writeConfig, type Settings } from '../config/settings.js';
+import { checkSetting, configDir, ENV_OF, readConfig, resolveSettings, writeConfig, type Settings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { redactUserInfo } from '../redact-url.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { suggest } from './options.js';
+
+/** The config file `config set` and `unset` write. */
+const configFile = (env: Readonly<Record<string, string | undefined>>): string => join(configDir(env), 'config.json');
 
 function effective(s: Settings, key: ConfigKey): string | undefined {
   const map: Partial<Record<ConfigKey, string | undefined>> = {
@@ -95,6 +99,8 @@ export function makeConfigCommand(ctx: CommandContext) {
         const followers = key === 'base_url' ? (await import('../config/follow-base.js')).followBase(before, value) : undefined;
         for (const [k, m] of Object.entries(followers?.moved ?? {})) file.profiles[name][k as ConfigKey] = m.to;
         writeConfig(ctx.io.env, file);
+        // Said on stderr, as login and logout say what they did: stdout stays empty for scripts, as before.
+        ctx.info(`mkt: set ${key} = ${redactUserInfo(value)} (profile ${name}, ${configFile(ctx.io.env)})`);
         if (ctx.io.env[ENV_OF[key]]) ctx.info(`mkt: note: ${ENV_OF[key]} is set and overrides ${key}`);
         for (const [k, m] of Object.entries(followers?.moved ?? {}))
           ctx.info(`mkt: ${k} follows base_url to its host: ${redactUserInfo(m.to)} (was ${redactUserInfo(m.from)})`);
@@ -123,6 +129,10 @@ export function makeConfigCommand(ctx: CommandContext) {
         if (Object.keys(p).length) file.profiles[name] = p;
         else delete file.profiles[name];
         writeConfig(ctx.io.env, file);
+        const now = effective(settings(), key);
+        ctx.info(
+          `mkt: unset ${key} (profile ${name}, ${configFile(ctx.io.env)})${now === undefined ? '' : `; it is now ${redactUserInfo(now)}`}`,
+        );
         return { kind: 'none' };
       }),
     );

@@ -3,6 +3,7 @@
  * marketplace reachable, credentials present and renewable, the clock, the journal and its lock, and
  * `mkt` on PATH. Exit 0 when every check passes (a warning passes), 1 otherwise.
  */
+import { dirname } from 'node:path';
 import type { CommandContext } from '../context.js';
 import type { Check } from '../doctor/check.js';
 import type { Marketplace } from '../orders/marketplace.js';
@@ -64,7 +65,11 @@ async function runChecks(ctx: CommandContext): Promise<Check[]> {
   } else {
     checks.push(skip('journal', 'settings'), skip('lock', 'settings'));
   }
-  checks.push(files.checkPath(env.PATH, files.packageRoot(import.meta.filename) ?? import.meta.dirname));
+  // The file this run was started as, and the node running it: an install PATH does not hold is found by them.
+  const candidates = files.installCandidates(env, process.argv[1], process.execPath);
+  checks.push(
+    files.checkPath(env.PATH, files.packageRoot(import.meta.filename) ?? import.meta.dirname, candidates, dirname(process.execPath)),
+  );
   return checks;
 }
 

@@ -46,7 +46,7 @@ export function makeLoginCommand(ctx: CommandContext) {
           import('../auth/open-browser.js'),
         ]);
         // Fail fast, before any browser work, when the store is locked or absent.
-        const store = auth.stores.forWriting();
+        const store = await auth.stores.forLogin(settings.profile);
         await store.check();
         const previous = await store.load(auth.account);
         const interactive = ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
@@ -64,6 +64,7 @@ export function makeLoginCommand(ctx: CommandContext) {
         });
         const result = await runLogin({
           session: auth,
+          store,
           clientSecret: secret,
           timeoutMs,
           stderr: (l) => ctx.info(l),

@@ -45,8 +45,10 @@ export function orderCommand(ctx: CommandContext): Command {
           ctx.api(),
         ]);
         if (wait) {
+          const { clockWatchOf } = await import('../orders/open-desk.js');
           const { rows, incomplete } = await followOrders([id], wait, {
             get: (orderId) => orders.get(client, orderId),
+            watch: clockWatchOf(client),
             clock: ctx.io,
             progress: progressOn(ctx),
             info: (l) => ctx.info(l),

@@ -197,23 +197,79 @@ function buildOf(root: string): string {
 /** Cron's PATH when the crontab sets none. */
 const CRON_PATH = ['/usr/bin', '/bin'];
 
-/** Which `mkt` (and `node`, which its first line runs) the PATH finds, and whether it is this one (`root`). */
-export function checkPath(path: string | undefined, root: string): Check {
+/**
+ * Where an `mkt` may be installed that PATH does not hold: the file this run was started as (a link named
+ * `mkt`), `~/.local/bin` (the README's `--prefix ~/.local`), npm's prefix from the environment, and the
+ * directory of the node running this (npm's default global prefix puts `mkt` beside `node`).
+ */
+export function installCandidates(
+  env: Readonly<Record<string, string | undefined>>,
+  startedAs: string | undefined,
+  nodePath: string,
+): string[] {
+  const prefixes = [env.npm_config_prefix, env.NPM_CONFIG_PREFIX].filter((p): p is string => !!p);
+  return [
+    ...(startedAs && basename(startedAs) === 'mkt' ? [startedAs] : []),
+    ...(env.HOME ? [join(env.HOME, '.local', 'bin', 'mkt')] : []),
+    ...prefixes.map((p) => join(p, 'bin', 'mkt')),
+    join(dirname(nodePath), 'mkt'),
+  ];
+}
+
+/** The first of `candidates` that is an executable `mkt` of this package (`root`), else of any mkt package. */
+function installedOffPath(candidates: readonly string[], root: string): string | undefined {
+  const installs = candidates.filter((file) => onPath(basename(file), dirname(file)) === file);
+  const rootOf = (file: string) => {
+    try {
+      return packageRoot(realpathSync(file));
+    } catch {
+      // Removed since it was found: not an install any more.
+      return undefined;
+    }
+  };
+  const mine = realpathSync(root);
+  return installs.find((file) => rootOf(file) === mine) ?? installs.find((file) => rootOf(file) !== undefined);
+}
+
+/**
+ * The lines that put `dir` on PATH: for the crontab (cron's own PATH is CRON_PATH) and for a shell profile,
+ * with the directory of `node` (which `mkt`'s first line runs) when neither `dir` nor CRON_PATH holds one.
+ */
+function pathLines(dir: string, nodeDir: string): { crontab: string; profile: string } {
+  const dirs = onPath('node', [dir, ...CRON_PATH].join(delimiter)) ? [dir] : [dir, nodeDir];
+  return { crontab: `PATH=${[...dirs, ...CRON_PATH].join(delimiter)}`, profile: `export PATH="${dirs.join(delimiter)}:$PATH"` };
+}
+
+/**
+ * Which `mkt` (and `node`, which its first line runs) the PATH finds, and whether it is this one (`root`).
+ * An `mkt` installed where PATH does not look (`--prefix ~/.local`, one of `candidates`) gets the PATH line
+ * to add; reinstalling would not help it. `nodeDir`: where the node running this is.
+ */
+export function checkPath(path: string | undefined, root: string, candidates: readonly string[] = [], nodeDir?: string): Check {
   const found = onPath('mkt', path);
   const install = `in the clone, after \`npm ci\`, run \`npm install -g --ignore-scripts .\` (it links ${join('$(npm prefix -g)', 'bin', 'mkt')} to ${join(root, 'bin', 'mkt.cjs')}), or call that file by its full path in the crontab line`;
-  if (!found)
+  if (!found) {
+    const off = installedOffPath(candidates, root);
+    const missing = `no mkt on PATH (${path ?? 'unset'}): a crontab line calling \`mkt\` fails with "mkt: not found" (exit 127)`;
+    if (!off) return fail('path', missing, install);
+    const lines = pathLines(dirname(off), nodeDir ?? dirname(off));
     return fail(
       'path',
-      `no mkt on PATH (${path ?? 'unset'}): a crontab line calling \`mkt\` fails with "mkt: not found" (exit 127)`,
-      install,
+      `${missing}; mkt is installed at ${off}, a directory PATH does not hold`,
+      `put \`${lines.crontab}\` at the top of the crontab, and add \`${lines.profile}\` to your shell profile (~/.profile)`,
     );
+  }
   const node = onPath('node', path);
-  if (!node)
+  if (!node) {
+    const lines = nodeDir ? pathLines(dirname(found), nodeDir) : undefined;
     return fail(
       'path',
       `${found} is on PATH, but node is not: its first line runs \`/usr/bin/env node\``,
-      'put the directory of node on PATH (in the crontab: PATH=DIR:/usr/bin:/bin)',
+      lines
+        ? `put \`${lines.crontab}\` at the top of the crontab, and add \`${lines.profile}\` to your shell profile (~/.profile)`
+        : 'put the directory of node on PATH (in the crontab: PATH=DIR:/usr/bin:/bin)',
     );
+  }
   const real = realpathSync(found);
   const theirs = packageRoot(real);
   const cron = CRON_PATH.includes(dirname(found))

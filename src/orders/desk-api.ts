@@ -10,6 +10,7 @@ import type { JournalBase } from './journal.js';
 import type { LookedUp } from './market-holds.js';
 import type { Marketplace } from './marketplace.js';
 import type { OtherJournal } from './other-addresses.js';
+import type { ClockWatch } from './still-clock.js';
 import type { BidRow, FollowPlan, Progress } from './wait.js';
 
 /** The marketplace calls the desk makes. */
@@ -31,6 +32,8 @@ export interface OrdersApi {
   lookUp(ids: readonly number[]): Promise<LookedUp>;
   /** The account's available cash, for the insufficient-funds message. */
   availableCash(): Promise<number>;
+  /** Tells a marketplace whose clock stands still (a mock started with --frozen) while a --wait follows its orders. */
+  clockWatch?: ClockWatch;
 }
 
 /** Runs `fn` holding the account's submit lock (or throws the error that says who holds it). */

@@ -139,6 +139,7 @@ export class OrderDesk {
         info,
         record: (order) => this.record(order),
         stop: stop.signal,
+        ...(api.clockWatch ? { watch: api.clockWatch } : {}),
         progress: progress ?? { change: info, settled: () => undefined },
       });
       if (!stop.signal.aborted) return followed;

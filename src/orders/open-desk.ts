@@ -13,6 +13,7 @@ import { CliError, EXIT } from '../errors.js';
 import { withLock } from '../lock-file.js';
 import { OrderDesk } from './desk.js';
 import { type DeskDeps, type OrdersApi } from './desk-api.js';
+import type { ClockWatch } from './still-clock.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,6 +62,21 @@ export function ordersApi(client: ApiClient): OrdersApi {
     list: () => orders.listAll(client),
     lookUp: (ids) => lookUp(client, ids, () => client.marketNow()),
     availableCash: async () => toNumber((await platform(client)).available_cash_balance) ?? 0,
+    clockWatch: clockWatchOf(client),
+  };
+}
+
+/**
+ * The answers' `Date`, and the bundled mock's word on its clock (GET /__mock/clock on a loopback mock needs
+ * no token): asked only once the `Date` stood still, which a real service's never does.
+ */
+export function clockWatchOf(client: ApiClient): ClockWatch {
+  return {
+    heard: () => client.market.lastDate(),
+    frozen: async () => {
+      const { readClock } = await import('../api/mock-admin.js');
+      return (await readClock({ http: client.http, rootUrl: client.settings.rootUrl })).frozen === true;
+    },
   };
 }
 

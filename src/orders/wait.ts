@@ -7,6 +7,7 @@ import { bidsOf } from '../contract/decode.js';
 import type { Clock } from '../clock.js';
 import { EXIT } from '../errors.js';
 import { resumeCommands, type FollowPlan, type Until } from './resume.js';
+import { FROZEN_GRACE_MS, StillClock, type ClockWatch } from './still-clock.js';
 
 export type { FollowPlan, Until } from './resume.js';
 
@@ -31,6 +32,8 @@ export interface FollowDeps {
   record?(order: Order): void;
   /** Stops following (Ctrl-C): no further poll, no sleep left running. */
   stop?: AbortSignal;
+  /** Tells a marketplace whose clock stands still (a mock started with --frozen), so the wait says so and gives up early. */
+  watch?: ClockWatch;
 }
 
 /** The person's stop (Ctrl-C) while something waits: `signal` aborts on it, `name` says which signal; `end` stops listening. */
@@ -75,7 +78,11 @@ export function bidRows(order: Order): BidRow[] {
   return bidsOf(order).map((b) => ({ order_id: order.order_id, ...b }));
 }
 
-/** Polls one order until done or timed out; returns the last order seen and whether it timed out. */
+/**
+ * Polls one order until done or timed out; returns the last order seen and whether it timed out. With
+ * `still`, a clock found frozen is said (`onFrozen`, once) and, still frozen FROZEN_GRACE_MS later, ends
+ * the wait as a timeout.
+ */
 export async function waitForOrder(
   get: FollowDeps['get'],
   orderId: string,
@@ -83,6 +90,7 @@ export async function waitForOrder(
   clock: Clock,
   onChange: (line: string) => void,
   stop?: AbortSignal,
+  still?: { clock: StillClock; onFrozen: () => void },
 ): Promise<{ order: Order; timedOut: boolean }> {
   const deadline = clock.now() + plan.timeoutMs;
   let delay = 500;
@@ -97,6 +105,9 @@ export async function waitForOrder(
     if (isDone(order, plan.until) || stop?.aborted) return { order, timedOut: false };
     const left = deadline - clock.now();
     if (left <= 0) return { order, timedOut: true };
+    const stillness = await still?.clock.look();
+    if (stillness === 'found') still!.onFrozen();
+    if (stillness === 'give-up') return { order, timedOut: true };
     await clock.sleep(Math.min(delay, left), stop);
     if (stop?.aborted) return { order, timedOut: false };
     delay = Math.min(delay * 2, 5000);
@@ -118,17 +129,26 @@ export async function followOrders(
   const rows: BidRow[] = [];
   let failed = false;
   const waiting: string[] = [];
+  const advance = `mkt mock clock advance ${plan.until === 'completed' ? '15d' : '1m'}`;
+  const still = deps.watch && {
+    clock: new StillClock(deps.watch, deps.clock),
+    onFrozen: () => {
+      deps.progress.settled();
+      deps.info(
+        `mkt: the marketplace's clock stands still: it is a mock started with --frozen, which processes no order until its clock moves; run \`${advance}\` from another terminal (waiting ${FROZEN_GRACE_MS / 1000} s more for it)`,
+      );
+    },
+  };
   for (const id of orderIds) {
-    const { order, timedOut } = await waitForOrder(deps.get, id, plan, deps.clock, (line) => deps.progress.change(line), deps.stop);
+    const { order, timedOut } = await waitForOrder(deps.get, id, plan, deps.clock, (line) => deps.progress.change(line), deps.stop, still);
     deps.progress.settled();
     deps.record?.(order);
     if (deps.stop?.aborted) return { rows, incomplete: true };
     const pending = bidsOf(order).filter((b) => stillPending(b, plan.until)).length;
     if (timedOut) {
       waiting.push(id);
-      deps.info(
-        `order ${id}: gave up after ${plan.timeoutMs / 1000} s with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`,
-      );
+      const why = still?.clock.frozen ? "gave up: the mock's clock is frozen," : `gave up after ${plan.timeoutMs / 1000} s`;
+      deps.info(`order ${id}: ${why} with ${pending} bid${pending === 1 ? '' : 's'} placed and still pending (not yet ${plan.until})`);
     }
     // After a timeout a pending bid is no shortfall yet: only bids that ended short count as failed.
     const ended = timedOut ? { ...order, bid_requests: bidsOf(order).filter((b) => !stillPending(b, plan.until)) } : order;
@@ -136,7 +156,11 @@ export async function followOrders(
     rows.push(...bidRows(order));
   }
   if (failed) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
-  if (waiting.length > 0) {
+  if (waiting.length > 0 && still?.clock.frozen) {
+    deps.info(
+      `the mock's clock is frozen (exit ${EXIT.INCOMPLETE}): its orders are processed once it moves: run \`${advance}\`, then follow with ${resumeCommands(waiting, plan)}`,
+    );
+  } else if (waiting.length > 0) {
     deps.info(
       `the wait timed out with bids placed and pending (exit ${EXIT.INCOMPLETE}); they go on at the marketplace: follow with ${resumeCommands(waiting, plan)}`,
     );
