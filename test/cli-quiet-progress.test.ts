@@ -153,3 +153,17 @@ describe('on a terminal', () => {
     expect(hidden.stderr).toBe('');
   });
 });
+
+describe('invest simulate, off a terminal', () => {
+  it('prints its months only with --progress', async () => {
+    const h = home();
+    const f = strategy(h, 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    amount: 25\n');
+    const args = ['invest', 'simulate', f, '--months', '1', '--listings', '50', '--cash', '1000', '-o', 'json'];
+    const quiet = await mkt(args, { home: h });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const shown = await mkt([...args, '--progress'], { home: h });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toMatch(/^month 1\/1 \(\S+\): account value [\d.]+, \d+ notes$/m);
+  });
+});
