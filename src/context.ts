@@ -26,7 +26,9 @@ export function rootCommand() {
     .option('--columns <names>', 'fields to show, comma-separated, in every format (json and ndjson objects keep only these keys)')
     .option('--query <expr>', 'JMESPath expression applied to JSON output (-o json: the whole answer; -o ndjson: each item)')
     .option('--timezone <zone>', 'IANA time zone for dates in answers (sent as the timezone header)')
-    .option('--verbose', 'trace HTTP requests on stderr (secrets redacted)')
+    .option('--verbose', 'trace HTTP requests on stderr (secrets redacted); shows progress too')
+    .option('--progress', 'progress and per-bid lines on stderr even off a terminal (default: only on a terminal)')
+    .option('--no-progress', 'no progress lines, even on a terminal (failures and warnings still print)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)');
@@ -122,6 +124,21 @@ export class CommandContext {
   /** A message for the person: stderr, a password in a URL shown as `***`. */
   info(line: string): void {
     this.io.stderr.write(`${redactUserInfo(line)}\n`);
+  }
+
+  /**
+   * Whether progress and per-bid lines are printed: --progress / --no-progress when given, else with
+   * --verbose, else only when stderr is a terminal, so that a cron job, which mails whatever reaches
+   * stderr, mails failures and warnings alone.
+   */
+  showsProgress(): boolean {
+    const g = this.globals();
+    return g.progress ?? (g.verbose === true || this.io.stderrIsTTY);
+  }
+
+  /** A progress line (what the run is doing, or what its output already says): stderr when showsProgress(). */
+  progress(line: string): void {
+    if (this.showsProgress()) this.info(line);
   }
 
   /** The run's one pacer (src/api/pacer.ts): every HTTP client of the run keeps under the limits together. */

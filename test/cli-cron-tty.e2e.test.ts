@@ -101,9 +101,13 @@ describe('a cron job with nothing but HOME, PATH and the profile', () => {
     const submit = await cron(home, ['order', 'submit', '-', '--amount', '25', '--yes', '--wait'], `listing_id\n${ids.join('\n')}\n`);
     expect(submit.code, submit.stderr).toBe(0);
     expect(JSON.parse(submit.stdout).map((b: { bid_result: string }) => b.bid_result)).toEqual(['BID_SUCCEEDED', 'BID_SUCCEEDED']);
+    // Cron mails stderr: a submit that succeeds prints nothing there (no "accepted", no --wait progress).
+    expect(submit.stderr).toBe('');
 
     const again = await cron(home, ['order', 'submit', '-', '--amount', '25', '--yes'], `listing_id\n${ids.join('\n')}\n`);
     expect(again.code).toBe(2);
+    // A failure is mailed: its message.
+    expect(again.stderr).toMatch(/could place money twice; nothing was sent/);
 
     const loans = await cron(home, ['loans', 'list']);
     expect(loans.code, loans.stderr).toBe(0);

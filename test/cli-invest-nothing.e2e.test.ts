@@ -1,7 +1,7 @@
 /**
- * `invest run` that bids nothing exits 0 and says why in one line on stderr, and in the `reason` field of
- * `-o json` (and of the --log line): caps used up, no listing matching, every listing found already bid
- * on, cash below the minimum bid.
+ * `invest run` that bids nothing exits 0 and says why in the `reason` field of `-o json` (and of the --log
+ * line), and in one line on stderr where progress is shown (a terminal, or --progress: cron mails stderr):
+ * caps used up, no listing matching, every listing found already bid on, cash below the minimum bid.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,10 +28,10 @@ const invest = (args: string[]) => runMkt(['invest', ...args], { env: mock.env, 
 const bidsInMock = () => [...mock.app.ctx.world.orders.values()].filter((o) => o.accountId === 'alice-1').flatMap((o) => o.bids);
 const RULE = 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    sort_by: lender_yield desc\n    amount: 25\n';
 
-/** Runs the strategy with -o json, expecting exit 0 and no bid: the one stderr line and the report's reason. */
+/** Runs the strategy with -o json --progress, expecting exit 0 and no bid: the one stderr line and the report's reason. */
 async function nothingBid(f: string, extra: string[] = []): Promise<{ line: string; reason: string }> {
   const before = bidsInMock().length;
-  const r = await invest(['run', f, '--yes', '-o', 'json', ...extra]);
+  const r = await invest(['run', f, '--yes', '-o', 'json', '--progress', ...extra]);
   expect(r.code, r.stderr).toBe(0);
   expect(bidsInMock()).toHaveLength(before);
   const report = JSON.parse(r.stdout) as { orders: string[]; total_bid: number; reason: string };
@@ -59,7 +59,7 @@ describe('invest run with nothing to do says why', () => {
     const f = strategyFile('rules:\n  - name: huge\n    filters:\n      listing_amount_min: 1000000\n    amount: 25\n');
     const { line } = await nothingBid(f);
     expect(line).toBe('nothing was bid: no active listing you have not invested in matches the rule');
-    const dry = await invest(['run', f, '--dry-run']);
+    const dry = await invest(['run', f, '--dry-run', '--progress']);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain('dry run: nothing would be bid: no active listing you have not invested in matches the rule');
   });
@@ -85,7 +85,7 @@ describe('invest run with nothing to do says why', () => {
 
   it('a table run says it in one line instead of "bid 0.00 in 0 bids"', async () => {
     const f = strategyFile(`${RULE}max_per_run: 20\n`);
-    const r = await invest(['run', f, '--yes']);
+    const r = await invest(['run', f, '--yes', '-o', 'table', '--progress']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('nothing was bid: max_per_run 20.00 is less than the 25.00 minimum bid');
     expect(r.stderr).not.toMatch(/bid 0\.00 in 0 bids/);

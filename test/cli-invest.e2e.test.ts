@@ -39,7 +39,7 @@ const bidsInMock = () => [...mock.app.ctx.world.orders.values()].filter((o) => o
  * frozen mock nothing is processed until asked, so the run then follows its order while holding the lock.
  */
 async function startHoldingRun(f: string) {
-  const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60'], {
+  const first = spawn(process.execPath, [BIN, 'invest', 'run', f, '--yes', '--wait', '--timeout', '60', '--progress'], {
     env: cliEnv(home, mock.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -133,7 +133,8 @@ describe('a journal that lost its lines: the marketplace is asked', () => {
     rmSync(s.journal);
     const [extra] = fresh(1);
     writeFileSync(s.file, `listing_id,bid_amount\n${[...s.ids, extra].map((i) => `${i},25`).join('\n')}\n`);
-    const skip = await s.submit('--skip-held');
+    // What --skip-held left out is what was asked: said with --progress (or on a terminal).
+    const skip = await s.submit('--skip-held', '--progress');
     expect(skip.code, skip.stderr).toBe(0);
     expect(skip.stderr).toMatch(/leaving out 2 bids on listings already held/);
     expect(ordersIn()).toHaveLength(s.before + 1);
@@ -143,7 +144,7 @@ describe('a journal that lost its lines: the marketplace is asked', () => {
         .bids.map((b) => b.listing_id),
     ).toEqual([extra]);
     // Everything held now: nothing to send is no failure for a cron job.
-    const none = await s.submit('--skip-held');
+    const none = await s.submit('--skip-held', '--progress');
     expect(none.code, none.stderr).toBe(0);
     expect(none.stderr).toContain('every listing is already held: nothing was sent');
     expect(ordersIn()).toHaveLength(s.before + 1);
@@ -197,7 +198,7 @@ describe('a crash mid-write', () => {
       MKT_STATE_DIR: join(s.home, 'state'),
       ...mock.env,
     };
-    const child = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], {
+    const child = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30', '--progress'], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -48,7 +48,7 @@ async function whileOneWaits(secondEnv: Record<string, string>, secondArgs: stri
     ...mock.env,
   };
   const ordersBefore = mock.app.ctx.world.orders.size;
-  const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30'], {
+  const first = spawn(process.execPath, [BIN, 'order', 'submit', '-', '--yes', '--wait', '--timeout', '30', '--progress'], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -56,7 +56,7 @@ describe('mkt order submit leaves out listings that cannot take bids', () => {
     const file = [...ids.slice(0, 120), late.listing_number, ...ids.slice(120)];
     const path = join(home, 'bids.csv');
     writeFileSync(path, `listing_id,bid_amount\n${file.map((id) => `${id},25`).join('\n')}\n`);
-    const r = await runMkt(['order', 'submit', path, '--yes'], { env: mock.env, home });
+    const r = await runMkt(['order', 'submit', path, '--yes', '--progress'], { env: mock.env, home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/rejected|ORD0020 |refused/);
     expect(r.stderr).toMatch(

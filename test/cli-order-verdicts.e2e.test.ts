@@ -98,8 +98,8 @@ describe('mkt order submit says what happened to the money', () => {
 
   it('Ctrl-C during --wait names the placed order and how to resume, then exits 130', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {
-      // The progress line comes once following has begun (and listens for Ctrl-C).
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--progress', '-o', 'json'], {
+      // The progress line (--progress: off a terminal it is quiet) comes once following has begun (and listens for Ctrl-C).
       env: mock.env,
       home,
       interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },

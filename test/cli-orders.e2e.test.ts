@@ -79,7 +79,7 @@ describe('mkt order submit', () => {
     expect(ids).toHaveLength(250);
     const home = tempHome();
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
-    const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
+    const r = await runMkt(['order', 'submit', file, '--yes', '--progress'], { env: mock.env, home });
     expect(r.code, r.stderr).toBe(0);
     const sizes = ordersIn(mock)
       .map((o) => o.bids.length)
@@ -206,7 +206,7 @@ describe('mkt order submit', () => {
       `${JSON.stringify({ t: 'intent', batch: 'old-1', at: '2026-05-31T00:00:00.000Z', base_url: `http://localhost:${port}/v1/`, bids })}\n`,
     );
     const file = bidsFile(home, `listing_id,bid_amount\n${ids.map((i) => `${i},25`).join('\n')}\n`);
-    const r = await runMkt(['order', 'submit', file, '--yes'], { env: mock.env, home });
+    const r = await runMkt(['order', 'submit', file, '--yes', '--progress'], { env: mock.env, home });
     expect(r.stderr).toMatch(/was placed \(the answer had been lost\)/);
     expect(r.stderr).toMatch(/could place money twice; nothing was sent/);
     expect(r.code).toBe(2);

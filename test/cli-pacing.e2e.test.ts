@@ -73,7 +73,7 @@ describe('mkt paces itself under the rate limits (spawned binary, throttling pro
       strategy,
       'max_bids_per_run: 1500\nrules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    amount: 25\n',
     );
-    const r = await runMkt(['invest', 'run', strategy, '--yes'], {
+    const r = await runMkt(['invest', 'run', strategy, '--yes', '--progress'], {
       env: { ...mock.env, MKT_ROOT_URL: proxy.origin },
       home,
       timeoutMs: 40_000,
@@ -112,7 +112,7 @@ describe('mkt paces itself under the rate limits (spawned binary, throttling pro
     expect(ids).toHaveLength(1500);
     const file = join(home, 'bids.csv');
     writeFileSync(file, `listing_id,bid_amount\n${ids.map((id) => `${id},25`).join('\n')}\n`);
-    const r = await runMkt(['order', 'submit', file, '--yes'], {
+    const r = await runMkt(['order', 'submit', file, '--yes', '--progress'], {
       env: { ...mock.env, MKT_ROOT_URL: proxy.origin },
       home,
       timeoutMs: 40_000,

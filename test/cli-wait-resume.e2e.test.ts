@@ -47,9 +47,9 @@ describe('resuming a --wait', () => {
   it('after Ctrl-C (SIGINT to the process) during a --until completed wait, the hint keeps --until completed and --timeout', async () => {
     const home = tempHome();
     const r = await runMkt(
-      ['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '120', '-o', 'json'],
+      ['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--until', 'completed', '--timeout', '120', '--progress', '-o', 'json'],
       {
-        // The progress line comes once following has begun (and listens for Ctrl-C).
+        // The progress line (--progress: off a terminal it is quiet) comes once following has begun (and listens for Ctrl-C).
         env: mock.env,
         home,
         interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },
@@ -89,7 +89,7 @@ describe('resuming a --wait', () => {
 
   it('a wait with the default flags is resumed with none added', async () => {
     const home = tempHome();
-    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '-o', 'json'], {
+    const r = await runMkt(['order', 'submit', bidsFile(mock, home), '--yes', '--wait', '--progress', '-o', 'json'], {
       env: mock.env,
       home,
       interrupt: { when: /IN_PROGRESS: 1 NONE; 1 PENDING/, signal: 'SIGINT' },

@@ -66,4 +66,17 @@ describe('why a plan bids nothing', () => {
       "none of the 3 listings the rules found could be bid on: 2 remaining-below-minimum, 1 filter (see each one's reason)",
     );
   });
+
+  it('counts rating_share skips by the rating they are about', () => {
+    const s: Strategy = { rules: [rule('r')], rating_share: { HR: 0.05, E: 0.1 } };
+    const m = market(
+      [[listing(1, { platform_rating: 'HR' }), listing(2, { platform_rating: 'E' }), listing(3, { platform_rating: 'HR' })]],
+      {
+        principal_by_rating: { A: 100 },
+      },
+    );
+    expect(reason(s, m)).toBe(
+      "none of the 3 listings the rules found could be bid on: 2 rating_share HR, 1 rating_share E (see each one's reason)",
+    );
+  });
 });

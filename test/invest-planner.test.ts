@@ -179,6 +179,23 @@ describe('planner', () => {
     expect(brief(edge)).toEqual(['9:r:bid:57:ok']);
   });
 
+  it('a rating_share skip names the rating, the share the bid would bring it to and its cap', () => {
+    // 100.00 of 1,000.00 held in HR, cap 10%: a 50.00 HR bid would make it 150 of 1,050 (14.29%).
+    const s: Strategy = { rating_share: { HR: 0.1 }, rules: [rule('r')] };
+    const [d] = plan(s, market([[listing(1, { platform_rating: 'HR' })]], { principal_by_rating: { A: 900, HR: 100 } }));
+    expect(d).toMatchObject({ action: 'skip', reason: 'rating_share' });
+    expect(d!.detail).toBe('HR: 14.29% of invested and pending principal with this bid, over its 10.00% cap');
+    // Just over the cap, two decimals would show it equal to the cap: more are shown. 50.01 of 1,000.00 is 5.001%.
+    const close = plan(
+      { rating_share: { E: 0.05 }, rules: [rule('r', { amount: 50.01 })] },
+      market([[listing(2, { platform_rating: 'E' })]], { principal_by_rating: { A: 949.99 } }),
+    );
+    expect(close[0]!.detail).toBe('E: 5.0010% of invested and pending principal with this bid, over its 5.00% cap');
+    // Only rating_share skips carry a detail.
+    const other = plan({ rules: [rule('r')], max_per_run: 60 }, market([[listing(3), listing(4)]]));
+    expect(other.map((x) => x.detail)).toEqual([undefined, undefined]);
+  });
+
   it("rating_share counts the account's NA principal as the old loans' N/A, whichever way the strategy spells it", () => {
     // 900.00 held: 100.00 in old loans (the account keys them NA), 50.00 more in N/A (an originated listing so rated).
     const na = { platform_rating: 'N/A' };

@@ -120,7 +120,7 @@ afterAll(async () => {
 });
 
 describe("the README's crontab line, with mkt installed as the README says", () => {
-  it('installs mkt on PATH, runs the line under env -i: exit 0, a log line, the healthcheck pinged', async () => {
+  it('installs mkt on PATH, runs the line under env -i: exit 0, a log line, the healthcheck pinged, nothing to mail; a failure mailed', async () => {
     // The README's command, into a temporary prefix (npmEnv: offline, and no second build of dist/).
     const args = [...installArgs(), '--prefix', prefix];
     const installed = await run('npm', args, { cwd: ROOT, env: npmEnv(), timeoutMs: 60_000 });
@@ -181,8 +181,10 @@ describe("the README's crontab line, with mkt installed as the README says", () 
     const given = /--healthcheck\s+(\S+)/.exec(line)?.[1];
     expect(given, `the README's crontab line has no --healthcheck URL: ${line}`).toBeDefined();
     const ran = await cron(line.replace(given!, hcUrl), 60_000);
-    await new Promise<void>((r) => hc.close(() => r()));
     expect(ran.code, ran.stderr).toBe(0);
+    // Cron mails what the job prints: the line sends stdout to /dev/null, and a run that bid prints nothing to stderr.
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toBe('');
 
     const logFile = /--log\s+(\S+)/.exec(line)![1]!.replace('$HOME', home);
     const logged = readFileSync(logFile, 'utf8')
@@ -193,6 +195,17 @@ describe("the README's crontab line, with mkt installed as the README says", () 
     expect(logged[0]).toMatchObject({ dry_run: false, exit_code: 0, total_bid: 100 });
     expect(logged[0]!.orders).toHaveLength(1);
     expect(pings).toEqual(['POST /ping/5f0c/start', 'POST /ping/5f0c']);
+
+    // A run that fails is what cron mails: its message on stderr, its exit code, the healthcheck's /fail pinged.
+    const strategyText = readFileSync(join(home, 'strategy.yaml'), 'utf8');
+    writeFileSync(join(home, 'strategy.yaml'), strategyText.replace('amount: 25', 'amount: 10'));
+    const failed = await cron(line.replace(given!, hcUrl), 60_000);
+    writeFileSync(join(home, 'strategy.yaml'), strategyText);
+    await new Promise<void>((r) => hc.close(() => r()));
+    expect(failed.code).toBe(2);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain('rules[0].amount: 10 is below the 25.00 minimum bid');
+    expect(pings.slice(2)).toEqual(['POST /ping/5f0c/start', 'POST /ping/5f0c/fail']);
 
     // What cron has, doctor passes: the installed mkt is this build, the credentials renew.
     const doctor = await cron('mkt doctor -o json');

@@ -121,7 +121,7 @@ named, and the exit code is 1. JSON: {"months": [...], "portfolio": {...}, "stat
         const input = await readInput(ctx.io, file, 1 << 20);
         const strategy = check(input.text, input.source);
         const { simulate } = await import('../invest/simulate.js');
-        const progress = ctx.io.stderrIsTTY
+        const progress = ctx.showsProgress()
           ? (m: MonthRow) =>
               ctx.info(`month ${m.month}/${o.months} (${m.date}): account value ${m.account_value.toFixed(2)}, ${m.notes} notes`)
           : undefined;

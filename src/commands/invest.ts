@@ -5,20 +5,20 @@ import { resolveSettings } from '../config/settings.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, systemErrorWords, UsageError } from '../errors.js';
 import { readInput } from '../input.js';
-import type { Decision } from '../invest/planner.js';
 import { appendLog, below, digest, hookName, hookUrl, logLine, post, tail, type RunReport } from '../invest/report.js';
 import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
 import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
+import { writeOut } from '../io.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
+import { DECISION_COLUMNS, DECISION_FIELDS, decisionTable, totals } from './invest-output.js';
 import { addSimulateCommand } from './invest-simulate.js';
 import { progressOn, waitLock, waitPlan } from './order-wait.js';
 
 /** Largest strategy file read: a hand-written file is a few kB. */
 const MAX_STRATEGY_FILE = 1 << 20;
-const DECISION_COLUMNS = ['listing_id', 'rule', 'action', 'amount', 'reason'];
 
 /** Checks a strategy's text; every problem goes to `info` as FILE:LINE: key: message, then exit 2. */
 function checkStrategy(ctx: CommandContext, text: string, source: string, info: (l: string) => void): Strategy {
@@ -39,23 +39,6 @@ async function confirmPlan(ctx: CommandContext, bids: readonly DeskBid[], total:
     { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${total.toFixed(2)}?`, default: false },
     { input: ctx.io.stdin, output: ctx.io.stderr },
   );
-}
-
-/** Bids and amount per rule and per rating, as rows for a small table on stderr. */
-function totals(outcome: RunOutcome): Record<string, unknown>[] {
-  const rows = new Map<string, { by: string; name: string; bids: number; cents: number }>();
-  const add = (by: string, name: string, d: Decision): void => {
-    const r = rows.get(`${by}\0${name}`) ?? { by, name, bids: 0, cents: 0 };
-    r.bids++;
-    r.cents += Math.round((d.amount ?? 0) * 100);
-    rows.set(`${by}\0${name}`, r);
-  };
-  for (const d of outcome.decisions) {
-    if (d.action !== 'bid') continue;
-    add('rule', d.rule, d);
-    add('rating', outcome.ratings.get(d.listing_id) ?? '?', d);
-  }
-  return [...rows.values()].map((r) => ({ by: r.by, name: r.name, bids: r.bids, amount: (r.cents / 100).toFixed(2) }));
 }
 
 /** The `invest` command group, typed by its definitions. */
@@ -93,6 +76,10 @@ export function investCommand(ctx: CommandContext): Command {
     .option('--notify <url>', 'POST the JSON report to this webhook after the run (also after a dry run or a failure)')
     .option('--healthcheck <url>', "ping a dead-man's switch: URL/start before, URL on success, URL/fail with the messages on failure")
     .option('--log <file>', 'append one JSON line per run: time, strategy sha256, decisions by reason, orders, exit code')
+    .option(
+      '--show-skipped',
+      'in a table, list every skipped listing with its reason (default: the bids, then the skips counted by reason; -o json and csv carry every decision)',
+    )
     .action(
       ctx.action(
         async (file, opts): Promise<Output> => {
@@ -102,10 +89,15 @@ export function investCommand(ctx: CommandContext): Command {
           const wait = opts.wait ? waitPlan(opts, ctx.settings().profile) : undefined;
           const waitLockMs = waitLock(opts.waitLock);
           const format = ctx.format();
+          // Every message goes to a failure's healthcheck ping; progress reaches stderr only on a terminal or with --progress.
           const messages: string[] = [];
           const info = (l: string): void => {
             messages.push(l);
             ctx.info(l);
+          };
+          const progress = (l: string): void => {
+            messages.push(l);
+            ctx.progress(l);
           };
           const hook = async (what: string, url: URL, body: string, type: string): Promise<void> => {
             try {
@@ -118,6 +110,7 @@ export function investCommand(ctx: CommandContext): Command {
           if (health) await hook('healthcheck start ping', below(health, 'start'), '', 'text/plain');
 
           let text = '';
+          let strategy: Strategy | undefined;
           let outcome: RunOutcome | undefined;
           let failure: unknown;
           try {
@@ -129,7 +122,7 @@ export function investCommand(ctx: CommandContext): Command {
             }
             const input = await readInput(ctx.io, file, MAX_STRATEGY_FILE);
             text = input.text;
-            const strategy = checkStrategy(ctx, text, input.source, info);
+            strategy = checkStrategy(ctx, text, input.source, info);
             const [{ investRun, marketReads }, { openDesk }, client, { deskWindows }] = await Promise.all([
               import('../invest/run.js'),
               import('../orders/open-desk.js'),
@@ -142,13 +135,14 @@ export function investCommand(ctx: CommandContext): Command {
               profile: settings.profile,
               clock: ctx.io,
               info,
+              progress,
               holder: 'invest run or order submit',
               waitLockMs,
               ...deskWindows(ctx.io.env),
             });
             outcome = await investRun(
               strategy,
-              { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info },
+              { reads: marketReads(client), desk, now: () => client.marketNow(), zone: settings.timezone, info, progress },
               {
                 dryRun: opts.dryRun === true,
                 ...(opts.yes ? {} : { confirm: (bids, total) => confirmPlan(ctx, bids, total) }),
@@ -191,23 +185,33 @@ export function investCommand(ctx: CommandContext): Command {
           if (failure !== undefined) throw failure;
 
           ctx.exitCode = exitCode;
-          // A run that bid nothing says why, whatever the format (cron mails stderr): caps used up, nothing matched, all skipped.
-          if (report.reason !== null) ctx.info(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
+          // A run that bid nothing says why: on a terminal (or --progress), and always in the report and the --log line.
+          if (report.reason !== null)
+            ctx.progress(`${report.dry_run ? 'dry run: nothing would be bid' : 'nothing was bid'}: ${report.reason}`);
           if (format === 'json') return { kind: 'item', item: { ...report } };
-          const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
-          if (format !== 'table') return rows;
-          await render(ctx.io.stdout, rows, 'table', ctx.color());
+          const all = report.decisions as unknown as Record<string, unknown>[];
+          if (format !== 'table') return { kind: 'rows', rows: all, columns: DECISION_FIELDS };
+          const shown = decisionTable(report.decisions, outcome!.ratings, strategy, opts.showSkipped === true);
+          if (shown.rows.length > 0)
+            await render(ctx.io.stdout, { kind: 'rows', rows: shown.rows, columns: DECISION_COLUMNS }, 'table', ctx.color());
+          if (shown.skipped.length > 0) {
+            if (shown.rows.length > 0) await writeOut(ctx.io.stdout, '\n');
+            await render(ctx.io.stdout, { kind: 'rows', rows: shown.skipped, columns: ['skipped', 'listings'] }, 'table', ctx.color());
+            ctx.progress(
+              `${shown.skips} skipped listing${shown.skips === 1 ? '' : 's'} counted by reason: --show-skipped lists each with its reason (-o json or -o csv: every decision)`,
+            );
+          }
           const sums = totals(outcome!);
-          if (sums.length > 0)
+          if (sums.length > 0 && ctx.showsProgress())
             await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);
           const bids = report.decisions.filter((d) => d.action === 'bid').length;
           if (bids > 0)
-            ctx.info(
+            ctx.progress(
               `${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
             );
           return { kind: 'none' };
         },
-        [...DECISION_COLUMNS, 'decisions', 'orders', 'total_bid', 'dry_run'],
+        [...DECISION_FIELDS, 'decisions', 'orders', 'total_bid', 'dry_run'],
       ),
     );
 

@@ -79,6 +79,8 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
           profile: settings.profile,
           clock: ctx.io,
           info: (l: string) => ctx.info(l),
+          // An order accepted is in the rows on stdout: said on a terminal (or --progress), not mailed by cron.
+          progress: (l: string) => ctx.progress(l),
           holder: 'order submit or invest run',
           waitLockMs,
           ...deskWindows(ctx.io.env),

@@ -29,9 +29,14 @@ export function waitLock(seconds: string | undefined): number {
   return seconds === undefined ? 0 : parseCount('--wait-lock', seconds, 0) * 1000;
 }
 
-/** Progress on stderr: one line redrawn in place on a terminal, a line per change otherwise. */
+/**
+ * Progress on stderr: one line redrawn in place on a terminal; off a terminal nothing (a cron job mails
+ * stderr), or a line per change with --progress. What the wait ends with (timeouts, shortfalls) is not
+ * progress: it goes through the follower's info.
+ */
 export function progressOn(ctx: CommandContext): Progress {
   const tty = ctx.io.stderrIsTTY;
+  if (!ctx.showsProgress()) return { change: () => undefined, settled: () => undefined };
   return {
     change: (line) => (tty ? ctx.io.stderr.write(`\r\x1b[K${line}`) : ctx.info(line)),
     settled: () => {

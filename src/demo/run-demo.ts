@@ -155,7 +155,12 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     const bidsFile = join(home, 'bids.csv');
     writeFileSync(bidsFile, found.out);
     o.io.stderr.write(`(bids.csv: ${found.out.trim().split('\n').length - 1} listings, bid_amount filled by --amount)\n`);
-    must('order submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes', '--wait', '-o', 'table']), [0, 6]);
+    // --progress: the demo shows each order accepted and its wait even when its output is piped (off a terminal they are quiet).
+    must(
+      'order submit',
+      await run(['order', 'submit', bidsFile, '--amount', '25', '--yes', '--wait', '--progress', '-o', 'table']),
+      [0, 6],
+    );
     say('▶ 6. Submitting the same file again is refused: money is never bid twice.');
     must('duplicate submit', await run(['order', 'submit', bidsFile, '--amount', '25', '--yes']), [2]);
 

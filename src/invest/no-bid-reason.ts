@@ -28,6 +28,14 @@ function usedUp(strategy: Strategy, market: Market): string | null {
   return null;
 }
 
+/**
+ * A skip's reason as skips are counted: rating_share with the rating it is about (`rating_share HR`),
+ * since a count of "rating_share" alone does not say which cap to raise; `ratingOf` maps listing to rating.
+ */
+export function skipKey(ratingOf: ReadonlyMap<number, string>): (d: Decision) => string {
+  return (d) => (d.reason === 'rating_share' ? `rating_share ${ratingOf.get(d.listing_id) ?? '?'}` : d.reason);
+}
+
 /** Why nothing was bid, in one line; null when something was. */
 export function noBidReason(strategy: Strategy, market: Market, decisions: readonly Decision[]): string | null {
   if (decisions.some((d) => d.action === 'bid')) return null;
@@ -36,7 +44,8 @@ export function noBidReason(strategy: Strategy, market: Market, decisions: reado
   if (decisions.length === 0)
     return `no active listing you have not invested in matches ${strategy.rules.length === 1 ? 'the rule' : `any of the ${strategy.rules.length} rules`}`;
   const byReason = new Map<string, number>();
-  for (const d of decisions) byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
+  const key = skipKey(new Map(market.candidates.flat().map((c) => [c.listing_number, c.platform_rating])));
+  for (const d of decisions) byReason.set(key(d), (byReason.get(key(d)) ?? 0) + 1);
   const counts = [...byReason]
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => `${n} ${reason}`)

@@ -46,6 +46,8 @@ export interface Decision {
   action: 'bid' | 'skip';
   amount: number | null;
   reason: 'ok' | SkipReason;
+  /** What the reason alone does not say (rating_share: the rating, its share with this bid and its cap); absent otherwise. */
+  detail?: string;
 }
 
 const toCents = (dollars: number): number => Math.round(dollars * 100);
@@ -109,10 +111,10 @@ function run(strategy: Strategy, market: Market): { decisions: Decision[]; total
   const decisions: Decision[] = [];
   strategy.rules.forEach((rule, ri) => {
     for (const c of market.candidates[ri] ?? []) {
-      const { reason, amount } = decide(strategy, market, rule, ri, c, totals, held, heldTotal);
+      const { reason, amount, detail } = decide(strategy, market, rule, ri, c, totals, held, heldTotal);
       const base = { listing_id: c.listing_number, rule: rule.name, amount: amount === null ? null : amount / 100 };
       if (reason !== 'ok') {
-        decisions.push({ ...base, action: 'skip', reason });
+        decisions.push({ ...base, action: 'skip', reason, ...(detail === undefined ? {} : { detail }) });
         continue;
       }
       decisions.push({ ...base, action: 'bid', reason: 'ok' });
@@ -135,7 +137,7 @@ function decide(
   t: Totals,
   held: ReadonlyMap<string, number>,
   heldTotal: number,
-): { reason: Decision['reason']; amount: number | null } {
+): { reason: Decision['reason']; amount: number | null; detail?: string } {
   const skip = (reason: SkipReason, amount: number | null = null) => ({ reason, amount });
   const by = t.chosenBy.get(c.listing_number);
   if (by !== undefined) return skip(by === ri ? 'duplicate' : 'chosen-by-earlier-rule');
@@ -167,9 +169,21 @@ function decide(
   if (share !== undefined) {
     const inRating = (held.get(c.platform_rating) ?? 0) + (t.byRating.get(c.platform_rating) ?? 0) + amount;
     const total = heldTotal + t.spent + amount;
-    if (!withinShare(inRating, total, share)) return skip('rating_share', amount);
+    if (!withinShare(inRating, total, share))
+      return { ...skip('rating_share', amount), detail: shareDetail(c.platform_rating, inRating, total, share) };
   }
   return { reason: 'ok', amount };
+}
+
+/** A percentage with two decimals; more when two would show a share over its cap as equal to it. */
+function percent(share: number, unlike?: number): string {
+  const two = (share * 100).toFixed(2);
+  return unlike !== undefined && two === (unlike * 100).toFixed(2) ? `${(share * 100).toFixed(4)}%` : `${two}%`;
+}
+
+/** Which rating a rating_share skip is about, the share this bid would bring it to, and its cap: `HR: 5.31% … over its 5.00% cap`. */
+function shareDetail(rating: string, partCents: number, wholeCents: number, cap: number): string {
+  return `${rating}: ${percent(partCents / wholeCents, cap)} of invested and pending principal with this bid, over its ${percent(cap)} cap`;
 }
 
 /** The entry for `rating`, own keys only: a rating text from the API such as 'constructor' finds nothing. */

@@ -58,6 +58,8 @@ export interface RunDeps {
   zone?: string | undefined;
   /** Messages for the person (stderr). */
   info(line: string): void;
+  /** Per-listing notes the person may want at a terminal (a listing found that cannot take bids): `info` when absent. */
+  progress?(line: string): void;
 }
 
 /** How to run. */
@@ -117,7 +119,8 @@ export async function investRun(strategy: Strategy, deps: RunDeps, opts: RunOpti
 
 /** Everything the planner needs, read from the marketplace and the journal; `ratings` maps each candidate to its rating. */
 export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{ market: Market; ratings: Map<number, string> }> {
-  const { reads, desk, info } = deps;
+  const { reads, desk } = deps;
+  const note = deps.progress ?? deps.info;
   const account = await reads.account();
   const cash = account.available_cash_balance;
   if (typeof cash !== 'number' || !Number.isFinite(cash)) {
@@ -141,7 +144,7 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
     candidates,
     requested_today: requestedToday(seen, now),
     // Only rating_share reads it: without one, the portfolio is not paged through.
-    principal_by_rating: strategy.rating_share ? await principalByRating(account, pendingBids, reads, info) : {},
+    principal_by_rating: strategy.rating_share ? await principalByRating(account, pendingBids, reads, note) : {},
   };
   const ratings = new Map<number, string>();
   for (let i = 0; i < strategy.rules.length; i++) {
@@ -151,7 +154,7 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
       const c = candidateFromListing(l);
       const why = typeof c === 'string' ? null : whyNotBiddable(l, now);
       const unfit = typeof c === 'string' ? c : why === null ? null : `listing ${c.listing_number}: ${why}`;
-      if (unfit !== null) return info(`rule ${strategy.rules[i]!.name}: ${unfit}; not bid on`);
+      if (unfit !== null) return note(`rule ${strategy.rules[i]!.name}: ${unfit}; not bid on`);
       if (typeof c === 'string') return;
       if (l.invested === true) taken.set(c.listing_number, 'held');
       ratings.set(c.listing_number, c.platform_rating);

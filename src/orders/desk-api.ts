@@ -47,8 +47,10 @@ export interface DeskDeps {
   clock: Clock;
   /** The account the credentials act for: the journal's key. */
   market: Marketplace;
-  /** Messages for the person (stderr). */
+  /** Messages for the person (stderr): warnings, and what needs their action. */
   info(line: string): void;
+  /** Lines about what went as asked (an order accepted): shown only on a terminal or with --progress; `info` when absent. */
+  progress?(line: string): void;
   /** Resolves when the person asks to stop (Ctrl-C); stops listening once `until` aborts. Following ends with exit 130. */
   stopSignal?(until: AbortSignal): Promise<string>;
   /**

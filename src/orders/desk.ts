@@ -83,11 +83,8 @@ export class OrderDesk {
       await this.reconciler.run(orders, opts.allowDuplicate ? 'send' : 'wait');
       const { toSend, unbiddable } = await this.screen(bids, orders, opts);
       if (toSend.length === 0) {
-        this.deps.info(
-          unbiddable > 0
-            ? 'no bid left on a listing that can take bids: nothing was sent'
-            : 'every listing is already held: nothing was sent',
-        );
+        if (unbiddable > 0) this.deps.info('no bid left on a listing that can take bids: nothing was sent');
+        else this.progress('every listing is already held: nothing was sent');
         return this.verdict('placed', [], []);
       }
       if (opts.confirm && !(await opts.confirm(toSend))) {
@@ -151,6 +148,11 @@ export class OrderDesk {
     } finally {
       stop.end();
     }
+  }
+
+  /** What went as asked (an order accepted, held bids left out with --skip-held): only where progress is shown. */
+  private progress(line: string): void {
+    (this.deps.progress ?? this.deps.info)(line);
   }
 
   private verdict(verdict: Verdict, rows: BidRow[], sent: PlacedOrder[]): Placement {
@@ -277,7 +279,7 @@ export class OrderDesk {
     if (held.length > 0) {
       const lines = held.map((h) => `${where(h.bid)}listing ${h.bid.listing_id}: ${h.reason}`).join('\n  ');
       if (!opts.skipHeld) throw heldRefusal(held, lines);
-      this.deps.info(`leaving out ${held.length} bid${plural(held.length)} on listings already held:\n  ${lines}`);
+      this.progress(`leaving out ${held.length} bid${plural(held.length)} on listings already held:\n  ${lines}`);
     }
     const toSend = leaveOutUnbiddable(
       bids.filter((b) => !heldOut.has(b)),
@@ -318,7 +320,7 @@ export class OrderDesk {
 
   /** Sends the bids as orders of at most 100, journalling each before and after. Stops at the first failure. */
   private async send(bids: readonly DeskBid[]): Promise<PlacedOrder[]> {
-    const { api, market, info, clock } = this.deps;
+    const { api, market, clock } = this.deps;
     const sent: PlacedOrder[] = [];
     const groups = chunk(
       bids.map(({ listing_id, bid_amount }) => ({ listing_id, bid_amount })),
@@ -352,7 +354,7 @@ export class OrderDesk {
         this.journal({ t: 'accepted', batch, at: isoNow(clock), order_id: order.order_id });
         this.record(order);
         sent.push(order);
-        info(`${which} accepted: ${order.order_id} (${group.length} bids)`);
+        this.progress(`${which} accepted: ${order.order_id} (${group.length} bids)`);
       } catch (err) {
         if (err instanceof ApiError && err.status < 500) {
           this.journal({ t: 'rejected', batch, at: isoNow(clock), status: err.status, code: err.code, message: err.message });

@@ -39,6 +39,8 @@ export interface DeskSetting {
   /** The command's clock; when it is the command's Io, its stop signal (Ctrl-C) interrupts a --wait. */
   clock: Clock & Partial<Pick<Io, 'stopSignal'>>;
   info(line: string): void;
+  /** Where lines about what went as asked go (DeskDeps.progress); `info` when absent. */
+  progress?(line: string): void;
   /** Who may hold the lock, for the busy message (default 'order submit'). */
   holder?: string;
   /**
@@ -96,6 +98,7 @@ export async function openDesk(client: ApiClient, setting: DeskSetting): Promise
     market,
     clock,
     info: setting.info,
+    ...(setting.progress ? { progress: setting.progress } : {}),
     ...(clock.stopSignal ? { stopSignal: clock.stopSignal } : {}),
     ...windowsOf(setting),
     otherJournals: () => readOtherJournals(setting.stateDir, market.key),
