@@ -11,6 +11,7 @@ import type { RunOutcome } from '../invest/run.js';
 import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.js';
 import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
+import { money } from '../output/columns.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addSimulateCommand } from './invest-simulate.js';
@@ -36,7 +37,7 @@ function checkStrategy(ctx: CommandContext, text: string, source: string, info: 
 async function confirmPlan(ctx: CommandContext, bids: readonly DeskBid[], total: number): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts');
   return confirm(
-    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${total.toFixed(2)}?`, default: false },
+    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${money(total)}?`, default: false },
     { input: ctx.io.stdin, output: ctx.io.stderr },
   );
 }
@@ -203,7 +204,7 @@ export function investCommand(ctx: CommandContext): Command {
           const bids = report.decisions.filter((d) => d.action === 'bid').length;
           if (bids > 0)
             ctx.info(
-              `${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
+              `${report.dry_run ? 'dry run: would bid' : 'bid'} ${money(report.total_bid)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
             );
           return { kind: 'none' };
         },

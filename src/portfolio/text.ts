@@ -3,6 +3,7 @@
  * horizontal bars on a terminal and as plain aligned rows elsewhere.
  */
 import { barLines } from '../output/bars.js';
+import { money, percent } from '../output/columns.js';
 import type { StatusBucket } from '../flows/expected-loss.js';
 import type { Bucket, Portfolio } from './model.js';
 
@@ -20,8 +21,7 @@ export const STATUS_LABELS: Readonly<Record<StatusBucket, string>> = {
   cancelled: 'cancelled',
 };
 
-const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const pct = (x: number): string => percent(x, 1);
 
 /** The annualised (realised) return as text: a percentage, or n/a with the reason. */
 export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_return_reason' | 'realised_return_nominal'>): string {
@@ -31,8 +31,8 @@ export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_
 /** A return as text: the effective annual rate and the nominal one beside it, or n/a with the reason. */
 function rateText(rate: number | null, reason: string | null, nominal: number | null): string {
   if (rate === null) return `n/a (${reason})`;
-  const beside = nominal === null ? '' : `; ${(nominal * 100).toFixed(2)}% nominal (12 × monthly)`;
-  return `${(rate * 100).toFixed(2)}% a year, effective (net, XIRR)${beside}`;
+  const beside = nominal === null ? '' : `; ${percent(nominal)} nominal (12 × monthly)`;
+  return `${percent(rate)} a year, effective (net, XIRR)${beside}`;
 }
 
 /** Where the notes' flows and days past due came from: the payments, the schedule, the marketplace. */
