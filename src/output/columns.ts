@@ -49,7 +49,7 @@ const NOT_AMOUNT = /(_number|_id|_count|_term|_range|(?<!written)_off|_months?|_
 /** Identifiers (ids, numbers, keys, names, codes, field names, flags, URLs): a cut one could not be copied or typed. */
 const IDENTIFIER = /(^|_)(id|number|key|name|code|field|flags?|url)$/;
 /** Free text that reads better wrapped onto more lines than cut. */
-const WRAPPED = /(^|_)(description|detail|meaning|reason|message)$/;
+const WRAPPED = /(^|_)(description|detail|meaning|reason|message|fix|verdict|problems?)$/;
 
 // Built on first use: creating an Intl formatter loads ICU data (~20 ms), which `mkt --help` must not pay.
 let twoDecimals: Intl.NumberFormat | undefined;
