@@ -197,7 +197,7 @@ export function investCommand(ctx: CommandContext): Command {
           if (format === 'json') return { kind: 'item', item: { ...report } };
           const rows = { kind: 'rows', rows: report.decisions as unknown as Record<string, unknown>[], columns: DECISION_COLUMNS } as const;
           if (format !== 'table') return rows;
-          await render(ctx.io.stdout, rows, 'table', ctx.color());
+          await render(ctx.io.stdout, rows, 'table', { color: ctx.color(), width: ctx.tableWidth() });
           const sums = totals(outcome!);
           if (sums.length > 0)
             await render(ctx.io.stderr, { kind: 'rows', rows: sums, columns: ['by', 'name', 'bids', 'amount'] }, 'table', false);

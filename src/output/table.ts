@@ -76,8 +76,9 @@ export function planTable(rows: readonly Record<string, unknown>[], columns: rea
   const need = () => kept.reduce((s, c) => s + c.min, 0) + GAP * (kept.length - 1);
   // Prose and figures give way to identifiers: the lowest-priority column that is neither the key nor an identifier goes first.
   for (let i = kept.length - 1; i > 0 && need() > width; i--) if (!kept[i]!.ident) kept.splice(i, 1);
-  if (need() > width) {
-    // The identifiers alone are wider than the line: one record a row, every value whole, the key first.
+  if (need() > width || (kept.length === 1 && columns.length > 1)) {
+    // The identifiers alone are wider than the line, or the key would be all that is left (a column of order
+    // ids says nothing): one record a row, every value whole, the key first.
     const records = [key, ...all.filter((c) => c !== key)].map((c) => shape({ ...c, width: c.natural }));
     return Object.assign(records, { records: width });
   }

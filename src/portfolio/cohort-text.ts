@@ -5,6 +5,7 @@
  */
 import { barLines } from '../output/bars.js';
 import { money, percent } from '../output/columns.js';
+import { wrapText } from '../output/table.js';
 import type { Cohort, CohortReport } from './cohorts.js';
 
 const pct = (x: number | null, places = 1): string => (x === null ? 'n/a' : percent(x, places));
@@ -92,7 +93,7 @@ export async function vintageChart(r: CohortReport, width: number): Promise<stri
   const first = points[0]!.cohort;
   const last = points[points.length - 1]!.cohort;
   const axis = `${' '.repeat(11)}${first}${last.padStart(Math.max(last.length + 1, points.length * step - first.length))}`;
-  return ['', `realised return by vintage, ${first} to ${last} (a year)`, ...chart.split('\n'), axis];
+  return ['', ...wrapText(`realised return by vintage, ${first} to ${last} (a year)`, width), ...chart.split('\n'), axis];
 }
 
 /** The default rate by principal of each rating, as bars `width` columns wide. */
@@ -103,5 +104,10 @@ export function ratingBars(r: CohortReport, width: number, paint?: (s: string) =
     value: c.default_rate_by_principal ?? 0,
     text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes - c.cancelled_notes} notes`,
   }));
-  return ['', 'defaulted and charged-off principal by rating', ...barLines(bars, width, paint).map((l) => `  ${l}`)];
+  // The bars are indented by 2: they get the rest of the line.
+  return [
+    '',
+    ...wrapText('defaulted and charged-off principal by rating', width),
+    ...barLines(bars, width - 2, paint).map((l) => `  ${l}`),
+  ];
 }
