@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { LISTING_FIELDS } from '../src/contract/listing-fields.js';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
+import { barLines } from '../src/output/bars.js';
 import { display, money, percent } from '../src/output/columns.js';
 import type { Format } from '../src/output/formats.js';
 import { render, type Output } from '../src/output/render.js';
@@ -127,11 +128,34 @@ describe('a table at any width', () => {
     );
   });
 
+  it('prints records when the key would be the only column left', () => {
+    const rows = [{ order_id: '0f8fad5b-d9cb-469f-a165-70867728950e', order_status: 'COMPLETED', order_amount: 11850 }];
+    const plan = planTable(rows, ['order_id', 'order_status', 'order_amount'], { width: 40 });
+    expect(plan.records).toBe(40);
+    expect(tableLines(plan, rows)).toEqual([rows[0]!.order_id, '  order_status  COMPLETED', '  order_amount  11,850.00']);
+  });
+
   it('keeps each identifier on one line when the width allows it', () => {
     const rows = [{ order_id: '0f8fad5b-d9cb-469f-a165-70867728950e', listing_title: 'A long stated reason for the loan', bid_amount: 25 }];
     const lines = tableLines(planTable(rows, ['order_id', 'listing_title', 'bid_amount'], { width: 40 }), rows);
     expect(lines.some((l) => l.includes(rows[0]!.order_id))).toBe(true);
     expect(lines.join('\n')).not.toMatch(/0f8fad5b[^\s]*…/);
+  });
+});
+
+describe('bars at any width', () => {
+  it('draw within the width, and show the figures alone (under their label if need be) where no bar fits', () => {
+    const bars = [
+      { label: 'over 120 days late', value: 3, text: '1,250.00   5.6%      1 notes  30.17 outstanding' },
+      { label: 'current', value: 40, text: '21,000.00  94.4%     17 notes  19,873.20 outstanding' },
+    ];
+    for (const width of [20, 40, 60, 80, 120, 240]) {
+      const lines = barLines(bars, width);
+      for (const line of lines) expect([...line].length, `${width}: ${line}`).toBeLessThanOrEqual(width);
+      const flat = lines.join(' ').replace(/\s+/g, ' ');
+      for (const b of bars) expect(flat, `${width}`).toContain(b.text.replace(/\s+/g, ' '));
+    }
+    expect(barLines(bars, 120).some((l) => l.includes('█'))).toBe(true);
   });
 });
 
