@@ -109,11 +109,15 @@ export class CommandContext {
     return format;
   }
 
-  /** The width tables fit: COLUMNS when set, else the terminal's; none when stdout is not a terminal (piped text is not cut). */
+  /**
+   * The width tables fit: COLUMNS when set, else the terminal's (80 when it reports none or 0, as some
+   * emulators and serial consoles do); none when stdout is not a terminal (piped text is not cut).
+   */
   tableWidth(): number | undefined {
     const env = this.io.env.COLUMNS?.trim();
     if (env && /^\d+$/.test(env) && Number(env) >= 20) return Number(env);
-    return this.io.stdoutIsTTY ? (this.io.stdoutColumns ?? 80) : undefined;
+    const columns = this.io.stdoutColumns;
+    return this.io.stdoutIsTTY ? (columns !== undefined && columns > 0 ? columns : 80) : undefined;
   }
 
   /** Colour only on a terminal, and never with --no-color or NO_COLOR. */

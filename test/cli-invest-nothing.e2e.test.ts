@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { money } from '../src/output/columns.js';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
 
@@ -79,7 +80,7 @@ describe('invest run with nothing to do says why', () => {
     const f = strategyFile(`${RULE}reserve: ${cash - 10}\n`);
     const { reason } = await nothingBid(f);
     expect(reason).toBe(
-      `cash is below the minimum: ${cash.toFixed(2)} available leaves 10.00 after the ${(cash - 10).toFixed(2)} reserve, less than the 25.00 minimum bid`,
+      `cash is below the minimum: ${money(cash)} available leaves 10.00 after the ${money(cash - 10)} reserve, less than the 25.00 minimum bid`,
     );
   });
 

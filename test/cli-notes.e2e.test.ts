@@ -129,8 +129,9 @@ describe('mkt notes get', () => {
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout)).toEqual(first);
     const table = await runMkt(['notes', 'get', first.loan_note_id, '-o', 'table'], { env: mock.env });
-    expect(table.stdout).toMatch(new RegExp(`^loan_note_id\\s+${first.loan_note_id}$`, 'm'));
-    expect(table.stdout).toMatch(/^principal_balance_pro_rata_share\s+[\d.]+$/m);
+    // One record as `field: value` lines, the note's money as money.
+    expect(table.stdout).toMatch(new RegExp(`^loan_note_id:\\s+${first.loan_note_id}$`, 'm'));
+    expect(table.stdout).toMatch(/^principal_balance_pro_rata_share:\s+\d{1,3}(,\d{3})*\.\d\d$/m);
   });
 
   it("a malformed id is exit 2 with nothing sent; an id that is not among your notes is the marketplace's 404 (exit 4)", async () => {

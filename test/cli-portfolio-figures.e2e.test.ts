@@ -7,6 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOAN_STATUS } from '../src/contract/enums.js';
+import { money, percent } from '../src/output/columns.js';
 import { NOWHERE, runMkt } from './helpers/cli.js';
 import { issueTestToken, startMock, type TestMock } from './helpers/mock.js';
 import { plainListings } from './engine-fixture.js';
@@ -184,11 +185,10 @@ describe('mkt portfolio, each figure told one way', () => {
       'cancelled_notes',
     ])
       expect(Number(row![k])).toBe(p[k]);
-    const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
     expect(table).toContain(
-      `realised return        ${pct(p.realised_return)} a year, effective (net, XIRR); ${pct(p.realised_return_nominal)} nominal (12 × monthly)`,
+      `realised return        ${percent(p.realised_return)} a year, effective (net, XIRR); ${percent(p.realised_return_nominal)} nominal (12 × monthly)`,
     );
-    expect(table).toMatch(new RegExp(`^expected loss +${p.expected_loss.toLocaleString('en-US', { minimumFractionDigits: 2 })}$`, 'm'));
+    expect(table).toMatch(new RegExp(`^expected loss +${money(p.expected_loss)}$`, 'm'));
     expect(table).toMatch(/^ {2}not yet originated {2}[\d,]+\.\d\d /m);
   });
 });

@@ -182,7 +182,10 @@ describe('mkt statement and portfolio on the real answers', () => {
       const p = JSON.parse((await mkt(['portfolio', '-o', 'json'], server.env)).stdout);
       expect([p.notes_from_payments, p.notes_rebuilt]).toEqual([0, 1]);
       const table = await mkt(['portfolio', '-o', 'table'], server.env);
-      expect(table.stdout).toMatch(/^flows +0 note\(s\) from their payments; 1 without payment rows rebuilt from their loan's schedule$/m);
+      // On a 100-column terminal the line goes on under its value rather than past the edge.
+      expect(table.stdout.replace(/\s+/g, ' ')).toContain(
+        "flows 0 note(s) from their payments; 1 without payment rows rebuilt from their loan's schedule",
+      );
     } finally {
       await server.close();
     }

@@ -11,6 +11,7 @@ import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { applicantWith, FIXTURES } from './fixtures/offers/applicants.js';
 import { CASES } from './fixtures/offers/cases.js';
+import { money, percent } from '../src/output/columns.js';
 import { runMkt } from './helpers/cli.js';
 import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
 
@@ -125,8 +126,8 @@ describe('mkt offers request (the built binary against the mock)', () => {
     for (const header of ['term', 'amount', 'rate', 'apr', 'monthly_payment', 'url']) expect(r.stdout).toContain(header);
     for (const o of record.offers) {
       expect(r.stdout).toContain(`${o.loan_term_in_months} months`);
-      expect(r.stdout).toContain(o.monthly_payment.toFixed(2));
-      expect(r.stdout).toContain(`${(o.apr * 100).toFixed(2)}%`);
+      expect(r.stdout).toContain(money(o.monthly_payment));
+      expect(r.stdout).toContain(percent(o.apr));
       expect(r.stdout).toContain(o.offer_url);
     }
     expect(record.offers.map((o) => o.loan_term_in_months)).toEqual(expect.arrayContaining([36, 60]));

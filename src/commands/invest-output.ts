@@ -7,6 +7,7 @@ import type { Decision } from '../invest/planner.js';
 import { skipKey } from '../invest/no-bid-reason.js';
 import type { RunOutcome } from '../invest/run.js';
 import type { Strategy } from '../invest/strategy.js';
+import { money, percent } from '../output/columns.js';
 
 /** The decision columns of every format; `detail` only says something on a rating_share skip. */
 export const DECISION_COLUMNS = ['listing_id', 'rule', 'action', 'amount', 'reason'];
@@ -44,7 +45,7 @@ export function decisionTable(
     const caps: Readonly<Record<string, number>> = strategy?.rating_share ?? {};
     const rating = k.startsWith('rating_share ') ? k.slice('rating_share '.length) : undefined;
     const share = rating !== undefined && Object.hasOwn(caps, rating) ? caps[rating] : undefined;
-    return share === undefined ? k : `${k} (cap ${(share * 100).toFixed(2)}%)`;
+    return share === undefined ? k : `${k} (cap ${percent(share)})`;
   };
   const skipped = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => ({ skipped: cap(k), listings: n }));
   return { rows: bids.map(tableRow), skipped, skips: skips.length };
@@ -64,5 +65,5 @@ export function totals(outcome: RunOutcome): Record<string, unknown>[] {
     add('rule', d.rule, d);
     add('rating', outcome.ratings.get(d.listing_id) ?? '?', d);
   }
-  return [...rows.values()].map((r) => ({ by: r.by, name: r.name, bids: r.bids, amount: (r.cents / 100).toFixed(2) }));
+  return [...rows.values()].map((r) => ({ by: r.by, name: r.name, bids: r.bids, amount: money(r.cents / 100) }));
 }

@@ -6,6 +6,7 @@ import { readInput } from '../input.js';
 import type { MonthRow, Simulation } from '../invest/simulate.js';
 import type { Strategy } from '../invest/strategy.js';
 import { writeOut } from '../io.js';
+import { money } from '../output/columns.js';
 import { render, type Output } from '../output/render.js';
 import { parseCount } from './options.js';
 
@@ -68,7 +69,6 @@ async function valueChart(sim: Simulation, cash: number, width: number): Promise
 /** Every month's statement against the account, one line; then each month that differs, one line each. */
 function reconciliationLines(sim: Simulation): string[] {
   const r = sim.reconciliation;
-  const money = (x: number): string => x.toFixed(2);
   if (r.differing.length === 0) {
     return [
       `every month's statement reconciles with the account's ledger (${r.months} of ${r.months} months, ${r.from} to ${r.to}: ${money(r.statement_cash)} from payments, ${money(r.ledger_cash)} credited)`,
@@ -122,8 +122,7 @@ named, and the exit code is 1. JSON: {"months": [...], "portfolio": {...}, "stat
         const strategy = check(input.text, input.source);
         const { simulate } = await import('../invest/simulate.js');
         const progress = ctx.showsProgress()
-          ? (m: MonthRow) =>
-              ctx.info(`month ${m.month}/${o.months} (${m.date}): account value ${m.account_value.toFixed(2)}, ${m.notes} notes`)
+          ? (m: MonthRow) => ctx.info(`month ${m.month}/${o.months} (${m.date}): account value ${money(m.account_value)}, ${m.notes} notes`)
           : undefined;
         const sim = await simulate(strategy, { ...o, ...(progress ? { progress } : {}) });
         // A month whose payment rows and ledger part is a bug of the mock or of mkt's figures: said, and exit 1.

@@ -11,6 +11,7 @@ import { formatProblem, parseStrategy, type Strategy } from '../invest/strategy.
 import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { writeOut } from '../io.js';
+import { money } from '../output/columns.js';
 import { render, type Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { DECISION_COLUMNS, DECISION_FIELDS, decisionTable, totals } from './invest-output.js';
@@ -36,7 +37,7 @@ function checkStrategy(ctx: CommandContext, text: string, source: string, info: 
 async function confirmPlan(ctx: CommandContext, bids: readonly DeskBid[], total: number): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts');
   return confirm(
-    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${total.toFixed(2)}?`, default: false },
+    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${money(total)}?`, default: false },
     { input: ctx.io.stdin, output: ctx.io.stderr },
   );
 }
@@ -192,11 +193,12 @@ export function investCommand(ctx: CommandContext): Command {
           const all = report.decisions as unknown as Record<string, unknown>[];
           if (format !== 'table') return { kind: 'rows', rows: all, columns: DECISION_FIELDS };
           const shown = decisionTable(report.decisions, outcome!.ratings, strategy, opts.showSkipped === true);
+          const fit = { color: ctx.color(), width: ctx.tableWidth() };
           if (shown.rows.length > 0)
-            await render(ctx.io.stdout, { kind: 'rows', rows: shown.rows, columns: DECISION_COLUMNS }, 'table', ctx.color());
+            await render(ctx.io.stdout, { kind: 'rows', rows: shown.rows, columns: DECISION_COLUMNS }, 'table', fit);
           if (shown.skipped.length > 0) {
             if (shown.rows.length > 0) await writeOut(ctx.io.stdout, '\n');
-            await render(ctx.io.stdout, { kind: 'rows', rows: shown.skipped, columns: ['skipped', 'listings'] }, 'table', ctx.color());
+            await render(ctx.io.stdout, { kind: 'rows', rows: shown.skipped, columns: ['skipped', 'listings'] }, 'table', fit);
             ctx.progress(
               `${shown.skips} skipped listing${shown.skips === 1 ? '' : 's'} counted by reason: --show-skipped lists each with its reason (-o json or -o csv: every decision)`,
             );
@@ -207,7 +209,7 @@ export function investCommand(ctx: CommandContext): Command {
           const bids = report.decisions.filter((d) => d.action === 'bid').length;
           if (bids > 0)
             ctx.progress(
-              `${report.dry_run ? 'dry run: would bid' : 'bid'} ${report.total_bid.toFixed(2)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
+              `${report.dry_run ? 'dry run: would bid' : 'bid'} ${money(report.total_bid)} in ${bids} bid${bids === 1 ? '' : 's'}; orders: ${report.orders.join(', ') || 'none'}`,
             );
           return { kind: 'none' };
         },

@@ -168,12 +168,12 @@ export function defineListings(ctx: CommandContext, { search, fields, get }: Lis
           description: `${e.units}, ${e.min}-${e.max}${e.special ? `; ${e.special.value} ${e.special.meaning}` : ''}`,
         });
       }
-      // On a narrow terminal the name and its description matter most; the flags follow from the name.
+      // On a narrow terminal the name, its flags (never cut: they are typed) and its description matter most.
       return {
         kind: 'rows',
         rows,
         columns: ['field', 'type', 'filter', 'flags', 'description'],
-        priority: ['field', 'description', 'type', 'filter', 'flags'],
+        priority: ['field', 'flags', 'description', 'type', 'filter'],
       };
     }),
   );

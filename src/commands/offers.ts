@@ -43,16 +43,15 @@ export function parseApplicant(text: string, source: string): unknown {
   }
 }
 
-const pct = (x: number): string => `${(x * 100).toFixed(2)}%`;
-
 /** The offers as table rows: term, amount, rate, APR, monthly payment, URL. */
 export function offerRows(r: OfferResponse): Record<string, unknown>[] {
   return (r.offers ?? []).map((o) => ({
     term: `${o.loan_term_in_months} months`,
     amount: o.loan_amount,
-    rate: pct(o.loan_rate),
-    apr: pct(o.apr),
-    monthly_payment: o.monthly_payment.toFixed(2),
+    // Numbers, as the API sent them: a table shows the rates as percentages and the payment as money, csv as they are.
+    rate: o.loan_rate,
+    apr: o.apr,
+    monthly_payment: o.monthly_payment,
     url: o.offer_url,
   }));
 }

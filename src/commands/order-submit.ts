@@ -26,13 +26,13 @@ async function confirmBids(ctx: CommandContext, bids: readonly DeskBid[], yes: b
       'add --yes to place these bids without a prompt (or --dry-run to check them)',
     );
   }
-  const { default: Table } = await import('cli-table3');
+  const [{ default: Table }, { money }] = await Promise.all([import('cli-table3'), import('../output/columns.js')]);
   const t = new Table({ head: ['line', 'listing', 'amount'], style: { compact: true } });
-  for (const b of bids) t.push([b.line ?? '', b.listing_id, b.bid_amount.toFixed(2)]);
+  for (const b of bids) t.push([b.line ?? '', b.listing_id, money(b.bid_amount)]);
   ctx.info(t.toString());
   const { confirm } = await import('@inquirer/prompts');
   return confirm(
-    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${total.toFixed(2)}?`, default: false },
+    { message: `Place ${bids.length} bid${bids.length > 1 ? 's' : ''} for a total of ${money(total)}?`, default: false },
     { input: ctx.io.stdin, output: ctx.io.stderr },
   );
 }
@@ -91,8 +91,9 @@ export function addSubmitCommand(ctx: CommandContext, order: Command): void {
           const reasons = opts.allowDuplicate ? new Map<number, string>() : await (await openDeskToRead(client, setting)).review(bids);
           const report = await dryRun(client, bids, () => client.marketNow(), { reasons, skip: opts.skipHeld === true });
           const sent = bids.filter((b) => !(opts.skipHeld && reasons.has(b.listing_id)) && !report.unbiddable.has(b.listing_id));
+          const { money } = await import('../output/columns.js');
           ctx.info(
-            `${sent.length} bid${sent.length === 1 ? '' : 's'}, total ${report.total.toFixed(2)}; available cash ${report.cash.toFixed(2)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`,
+            `${sent.length} bid${sent.length === 1 ? '' : 's'}, total ${money(report.total)}; available cash ${money(report.cash)}${report.cash < report.total ? ' — NOT ENOUGH (ORD0021)' : ''}`,
           );
           if (reasons.size > 0 && !opts.skipHeld) {
             ctx.info(

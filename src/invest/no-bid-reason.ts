@@ -2,12 +2,13 @@
  * Why a run bid nothing, in one line: a run that exits 0 having done nothing must say whether the
  * caps were used up, no listing matched, or every listing found was skipped (and for what).
  */
+import { money } from '../output/columns.js';
 import type { Market } from './market.js';
 import { MIN_BID_CENTS } from './marketplace-rules.js';
 import { moneyCaps, type Decision } from './planner.js';
 import type { Strategy } from './strategy.js';
 
-const dollars = (cents: number): string => (cents / 100).toFixed(2);
+const dollars = (cents: number): string => money(cents / 100);
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What stops any bid before a listing is looked at (a count cap of 0, money caps below the minimum bid), or null. */

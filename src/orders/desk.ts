@@ -39,6 +39,7 @@ import { rejectionHint } from './rejections.js';
 import { resumeCommands } from './resume.js';
 import { bidRows, followOrders, stopListener, type BidRow, type FollowPlan, type Progress } from './wait.js';
 import { redactUserInfo } from '../redact-url.js';
+import { money } from '../output/columns.js';
 
 const plural = (n: number): string => (n > 1 ? 's' : '');
 
@@ -255,7 +256,7 @@ export class OrderDesk {
       const amount = invested.get(bid.listing_id);
       const reason =
         byOrders.get(bid.listing_id)
-        ?? (amount === undefined ? undefined : `the marketplace shows ${amount.toFixed(2)} of yours already in it`);
+        ?? (amount === undefined ? undefined : `the marketplace shows ${money(amount)} of yours already in it`);
       return reason === undefined ? [] : [{ bid, reason }];
     });
   }
@@ -387,9 +388,9 @@ export class OrderDesk {
     const total = group.reduce((sum, b) => sum + b.bid_amount, 0);
     try {
       const cash = await this.deps.api.availableCash();
-      return ` (insufficient funds: available ${cash.toFixed(2)}, order total ${total.toFixed(2)})`;
+      return ` (insufficient funds: available ${money(cash)}, order total ${money(total)})`;
     } catch {
-      return ` (order total ${total.toFixed(2)})`;
+      return ` (order total ${money(total)})`;
     }
   }
 }

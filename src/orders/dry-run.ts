@@ -14,6 +14,7 @@ import { BadAnswerError } from '../api/errors.js';
 import type { PlannedBid } from './bids-file.js';
 import { NOT_ACTIVE, whyNotBiddable } from './biddable.js';
 import { chunk } from './bids-file.js';
+import { money } from '../output/columns.js';
 
 /** The verdict on one bid. */
 export type DryRunRow = {
@@ -105,12 +106,12 @@ export async function dryRun(
         ? null
         : youngPartialCap({ listing_amount: amount, partial_funding_indicator: l.partial_funding_indicator === true }, created, now);
     if (b.bid_amount > amount)
-      return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${amount} (ORD0015)`, ok: false };
+      return { ...base, amount_remaining: remaining, verdict: `above the whole listing amount ${money(amount)} (ORD0015)`, ok: false };
     if (cap !== null && b.bid_amount > cap) {
       return {
         ...base,
         amount_remaining: remaining,
-        verdict: `listing under 24 h old: at most ${cap.toFixed(2)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`,
+        verdict: `listing under 24 h old: at most ${money(cap)} (10%) now, else LENDER_NOT_ELIGIBLE_TO_BID`,
         ok: false,
       };
     }

@@ -38,12 +38,18 @@ export const label = (name: string): string => LABELS[name] ?? name;
 
 /** Fractions the API sends as 0.1299 for 12.99%: rates, yields, returns, debt-to-income, percent funded. */
 const PERCENT = /(^|_)(rate|apr|yield|return|pctl|dti|threshold)(_|$)|^percent_funded$/;
-/** Money: amounts, balances, payments, principal, income and the like. */
-const AMOUNT = /(^|_)(amount|balance|payment|principal|interest|cash|income|expense|borrowed|outstanding|fees?|total|invested|loan)(_|$)/;
+/**
+ * Money: amounts, balances, payments, principal, income and the like; the account's pending investments and
+ * deposits; a simulated month's bid, pending, received, earned, written off and account value.
+ */
+const AMOUNT =
+  /(^|_)(amount|balance|payment|principal|interest|cash|income|expense|borrowed|outstanding|fees?|total|invested|loan|investments|invest_orders|deposit|withdraw|proceeds|received|earned|loss)(_|$)|^(bid|pending|written_off|account_value)$/;
 /** Codes, counts and identifiers whose names contain a money word (income_range, loan_number). */
-const NOT_AMOUNT = /(_number|_id|_count|_term|_range|_off|_months?|_cycles|dpd)$/;
+const NOT_AMOUNT = /(_number|_id|_count|_term|_range|(?<!written)_off|_months?|_cycles|dpd)$/;
+/** Identifiers (ids, numbers, keys, names, codes, field names, flags, URLs): a cut one could not be copied or typed. */
+const IDENTIFIER = /(^|_)(id|number|key|name|code|field|flags?|url)$/;
 /** Free text that reads better wrapped onto more lines than cut. */
-const WRAPPED = /(^|_)(description|detail|meaning|reason|message)$/;
+const WRAPPED = /(^|_)(description|detail|meaning|reason|message|fix|verdict|problems?)$/;
 
 // Built on first use: creating an Intl formatter loads ICU data (~20 ms), which `mkt --help` must not pay.
 let twoDecimals: Intl.NumberFormat | undefined;
@@ -52,8 +58,20 @@ const TWO_DECIMALS = (): Intl.NumberFormat =>
   (twoDecimals ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 const WHOLE = (): Intl.NumberFormat => (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
 
+/** `text` without the sign of a negative zero: -0.004 rounds to "-0.00", which reads as a loss that is not there. */
+const unsigned0 = (text: string): string => (/^-0(\.0+)?$/.test(text) ? text.slice(1) : text);
+
 /** A whole number with thousands separators (1,800). */
-export const count = (n: number): string => WHOLE().format(n);
+export const count = (n: number): string => unsigned0(WHOLE().format(n));
+
+/** Money as every table and text line shows it: two decimals, thousands separators (11,850.00; never -0.00). */
+export const money = (x: number): string => unsigned0(TWO_DECIMALS().format(x));
+
+/** A fraction (0.1299) as a percentage with `places` decimals (12.99%; never -0.00%). */
+export function percent(fraction: number, places = 2): string {
+  const text = places === 2 ? TWO_DECIMALS().format(fraction * 100) : (fraction * 100).toFixed(places);
+  return `${unsigned0(text)}%`;
+}
 
 /** A decimal number written as text. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -65,6 +83,9 @@ function isoAsApi(v: string): string {
   const [, day, time, zone] = ISO_DATE_TIME.exec(v)!;
   return `${day} ${time} ${zone === 'Z' ? '+0000' : zone!.replace(':', '')}`;
 }
+
+/** True when column `name` holds identifiers, which a table never cuts. */
+export const identifies = (name: string): boolean => IDENTIFIER.test(name);
 
 /** True when long text in column `name` wraps rather than being cut with …. */
 export const wraps = (name: string): boolean => WRAPPED.test(name);
@@ -78,8 +99,8 @@ export function display(name: string, v: unknown): { text: string; numeric: bool
   // own times (the journal's `at`) keep their milliseconds.
   if (typeof v === 'string' && name.endsWith('_date') && ISO_DATE_TIME.test(v)) return { text: isoAsApi(v), numeric: false };
   if (typeof v === 'number' && Number.isFinite(v)) {
-    if (PERCENT.test(name)) return { text: `${TWO_DECIMALS().format(v * 100)}%`, numeric: true };
-    if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: TWO_DECIMALS().format(v), numeric: true };
+    if (PERCENT.test(name)) return { text: percent(v), numeric: true };
+    if (AMOUNT.test(name) && !NOT_AMOUNT.test(name)) return { text: money(v), numeric: true };
     return { text: String(v), numeric: true };
   }
   if (v === null || v === undefined) return { text: '', numeric: false };

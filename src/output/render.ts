@@ -9,7 +9,7 @@ import { writeOut } from '../io.js';
 import { toNumber } from '../contract/decode-kit.js';
 import { count } from './columns.js';
 import type { Format } from './formats.js';
-import { sectionLines, type Section } from './sections.js';
+import { fieldLines, sectionLines, type Section } from './sections.js';
 import { checkColumns, pick, type Query } from './select.js';
 import { planTable, tableLines, type TablePlan } from './table.js';
 
@@ -129,11 +129,12 @@ export async function render(out: Writable, output: Output, format: Format, opti
             .map((l) => `${l}\n`)
             .join(''),
         );
-      return table(
+      // One record: `field: value` lines, each value shown as its own field's (money as money), none cut.
+      return write(
         out,
-        cols.map((c) => ({ field: c, value: output.item[c] })),
-        ['field', 'value'],
-        o,
+        fieldLines(pick(output.item, cols), o.width)
+          .map((l) => `${l}\n`)
+          .join(''),
       );
     }
     case 'page':
@@ -213,8 +214,9 @@ async function renderStream(out: Writable, output: Extract<Output, { kind: 'stre
   if (chunk.length > 0 || plan === undefined) await flush();
 }
 
-/** `plan` with each column as wide as in `wider` when that is more. */
+/** `plan` with each column as wide as in `wider` when that is more (records have no widths to grow). */
 function widened(plan: TablePlan, wider: TablePlan): TablePlan {
+  if (plan.records !== undefined) return plan;
   return plan.map((c) => ({ ...c, width: Math.max(c.width, wider.find((w) => w.name === c.name)?.width ?? 0) }));
 }
 

@@ -146,6 +146,11 @@ function blockLines(block: readonly Entry[], indent: number, width: number | und
   return lines;
 }
 
+/** The `field: value` lines of one record (a nested object as its name over its own fields), fitted to `width` when given, nothing cut. */
+export function fieldLines(item: Record<string, unknown>, width?: number): string[] {
+  return blockLines(entries(Object.entries(item)), 0, width);
+}
+
 /** The lines of `item` under `sections` (fields of none go under "other"), fitted to `width` when given. */
 export function sectionLines(
   item: Record<string, unknown>,

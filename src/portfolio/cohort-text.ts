@@ -4,10 +4,11 @@
  * vintage as a line (asciichart, as `invest simulate` draws), the default rate by rating as bars.
  */
 import { barLines } from '../output/bars.js';
+import { money, percent } from '../output/columns.js';
+import { wrapText } from '../output/table.js';
 import type { Cohort, CohortReport } from './cohorts.js';
 
-const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const pct = (x: number | null, places = 1): string => (x === null ? 'n/a' : `${(x * 100).toFixed(places)}%`);
+const pct = (x: number | null, places = 1): string => (x === null ? 'n/a' : percent(x, places));
 
 /** A column of the table: its header, its cell, and how much it is needed (lower is kept longer). */
 interface Column {
@@ -88,11 +89,11 @@ export async function vintageChart(r: CohortReport, width: number): Promise<stri
   // Each vintage a step of equal width, so that the line reads as one value per cohort.
   const step = Math.max(1, Math.floor(Math.min(72, width - 16) / points.length));
   const series = points.flatMap((c) => Array<number>(step).fill(c.realised_return! * 100));
-  const chart = plot(series, { height: 10, format: (v) => `${v.toFixed(1)}%`.padStart(9) });
+  const chart = plot(series, { height: 10, format: (v) => percent(v / 100, 1).padStart(9) });
   const first = points[0]!.cohort;
   const last = points[points.length - 1]!.cohort;
   const axis = `${' '.repeat(11)}${first}${last.padStart(Math.max(last.length + 1, points.length * step - first.length))}`;
-  return ['', `realised return by vintage, ${first} to ${last} (a year)`, ...chart.split('\n'), axis];
+  return ['', ...wrapText(`realised return by vintage, ${first} to ${last} (a year)`, width), ...chart.split('\n'), axis];
 }
 
 /** The default rate by principal of each rating, as bars `width` columns wide. */
@@ -103,5 +104,10 @@ export function ratingBars(r: CohortReport, width: number, paint?: (s: string) =
     value: c.default_rate_by_principal ?? 0,
     text: `${pct(c.default_rate_by_principal)} of principal, ${c.defaulted_notes + c.charged_off_notes} of ${c.notes - c.cancelled_notes} notes`,
   }));
-  return ['', 'defaulted and charged-off principal by rating', ...barLines(bars, width, paint).map((l) => `  ${l}`)];
+  // The bars are indented by 2: they get the rest of the line.
+  return [
+    '',
+    ...wrapText('defaulted and charged-off principal by rating', width),
+    ...barLines(bars, width - 2, paint).map((l) => `  ${l}`),
+  ];
 }

@@ -6,6 +6,7 @@
  * root, which safeguarded Newton refines (a Newton step that leaves the bracket becomes a bisection).
  * No root, or more than one, is an answer too: null with the reason, never a guess.
  */
+import { percent } from '../output/columns.js';
 
 /** One cash flow: `at` in periods (any origin), `amount` positive in, negative out. */
 export interface Flow {
@@ -52,7 +53,8 @@ function presentValue(flows: readonly Flow[], x: number): { value: number; slope
   return { value, slope };
 }
 
-const percent = (x: number): string => `${((Math.exp(x) - 1) * 100).toFixed(2)}%`;
+/** A log rate as the percentage it compounds to. */
+const rateText = (x: number): string => percent(Math.exp(x) - 1);
 
 /** The rate per period of `flows` (see the module comment), or null with a reason naming the period as `per` ('a year'). */
 export function irr(flows: readonly Flow[], per = 'a period'): IrrResult {
@@ -72,9 +74,9 @@ export function irr(flows: readonly Flow[], per = 'a period'): IrrResult {
   }
   if (prev === 0) brackets.push([prevX, prevX]);
   if (brackets.length === 0)
-    return { rate: null, reason: `no rate from ${percent(X_MIN)} to ${percent(X_MAX)} ${per} makes the flows' present value zero` };
+    return { rate: null, reason: `no rate from ${rateText(X_MIN)} to ${rateText(X_MAX)} ${per} makes the flows' present value zero` };
   if (brackets.length > 1) {
-    const near = brackets.map(([lo, hi]) => percent(refine(fs, lo, hi))).join(', ');
+    const near = brackets.map(([lo, hi]) => rateText(refine(fs, lo, hi))).join(', ');
     return { rate: null, reason: `the flows change sign so that several rates fit (about ${near} ${per})` };
   }
   return { rate: Math.exp(refine(fs, brackets[0]![0], brackets[0]![1])) - 1, reason: null };

@@ -3,6 +3,8 @@
  * horizontal bars on a terminal and as plain aligned rows elsewhere.
  */
 import { barLines } from '../output/bars.js';
+import { money, percent } from '../output/columns.js';
+import { wrapText } from '../output/table.js';
 import type { StatusBucket } from '../flows/expected-loss.js';
 import type { Bucket, Portfolio } from './model.js';
 
@@ -20,8 +22,7 @@ export const STATUS_LABELS: Readonly<Record<StatusBucket, string>> = {
   cancelled: 'cancelled',
 };
 
-const money = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const pct = (x: number): string => percent(x, 1);
 
 /** The annualised (realised) return as text: a percentage, or n/a with the reason. */
 export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_return_reason' | 'realised_return_nominal'>): string {
@@ -31,8 +32,8 @@ export function returnText(p: Pick<Portfolio, 'annualized_return' | 'annualized_
 /** A return as text: the effective annual rate and the nominal one beside it, or n/a with the reason. */
 function rateText(rate: number | null, reason: string | null, nominal: number | null): string {
   if (rate === null) return `n/a (${reason})`;
-  const beside = nominal === null ? '' : `; ${(nominal * 100).toFixed(2)}% nominal (12 × monthly)`;
-  return `${(rate * 100).toFixed(2)}% a year, effective (net, XIRR)${beside}`;
+  const beside = nominal === null ? '' : `; ${percent(nominal)} nominal (12 × monthly)`;
+  return `${percent(rate)} a year, effective (net, XIRR)${beside}`;
 }
 
 /** Where the notes' flows and days past due came from: the payments, the schedule, the marketplace. */
@@ -64,15 +65,19 @@ function split(title: string, buckets: Record<string, Bucket>, label: (k: string
   if (rows.length === 0) return [];
   const text = (b: Bucket): string =>
     `${money(b.invested)}  ${pct(b.share).padStart(6)}  ${String(b.notes).padStart(5)} notes  ${money(b.outstanding_principal)} outstanding`;
+  // The rows are indented by 2: the bars get the rest of the line.
   const lines = o.bars
     ? barLines(
         rows.map(([k, b]) => ({ label: label(k), value: b.invested, text: text(b) })),
-        o.width,
+        o.width - 2,
         o.paint,
       )
     : rows.map(([k, b]) => `${label(k).padEnd(Math.max(18, ...rows.map(([r]) => label(r).length + 2)))}${text(b)}`);
-  return ['', `${title} (invested, share, notes, outstanding principal)`, ...lines.map((l) => `  ${l}`)];
+  return ['', ...fit(`${title} (invested, share, notes, outstanding principal)`, o), ...lines.map((l) => `  ${l}`)];
 }
+
+/** `line` wrapped at the width on a terminal (a figure's words never cut); elsewhere as it is. */
+const fit = (line: string, o: TextOptions): string[] => (o.bars ? wrapText(line, o.width) : [line]);
 
 /** The lines of the report. */
 export function portfolioLines(p: Portfolio, o: TextOptions): string[] {
@@ -93,10 +98,12 @@ export function portfolioLines(p: Portfolio, o: TextOptions): string[] {
     ['flows', sourceText(p)],
   ];
   const width = Math.max(...figures.map(([k]) => k.length));
+  // On a terminal a long value goes on under itself, so no line is wider than the terminal.
+  const value = (v: string): string[] => (o.bars ? wrapText(v, Math.max(10, o.width - width - 2)) : [v]);
   return [
-    ...figures.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+    ...figures.flatMap(([k, v]) => value(v).map((l, i) => `${(i === 0 ? k : '').padEnd(width)}  ${l}`)),
     ...(p.by_status === null
-      ? ['', `by status: n/a (${p.by_status_reason})`]
+      ? ['', ...fit(`by status: n/a (${p.by_status_reason})`, o)]
       : split('by status', p.by_status, (k) => STATUS_LABELS[k as StatusBucket] ?? k, o)),
     ...split('by rating', p.by_rating, (k) => k, o),
   ];
