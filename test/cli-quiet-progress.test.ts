@@ -164,6 +164,6 @@ describe('invest simulate, off a terminal', () => {
     expect(quiet.stderr).toBe('');
     const shown = await mkt([...args, '--progress'], { home: h });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stderr).toMatch(/^month 1\/1 \(\S+\): account value [\d.]+, \d+ notes$/m);
+    expect(shown.stderr).toMatch(/^month 1\/1 \(\S+\): account value [\d,]+\.\d\d, \d+ notes$/m);
   });
 });

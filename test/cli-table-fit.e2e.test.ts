@@ -77,7 +77,11 @@ beforeAll(async () => {
     { args: ['order', 'submit', bids, '--dry-run'], ids: column('listing_id') },
     {
       args: ['invest', 'run', strategy, '--dry-run'],
-      ids: (j) => rows({ result: j.decisions } as Json).map((d) => d.listing_id as number),
+      // The table shows the bids; skips are counted by reason (--show-skipped lists them).
+      ids: (j) =>
+        rows({ result: j.decisions } as Json)
+          .filter((d) => d.action === 'bid')
+          .map((d) => d.listing_id as number),
     },
     { args: ['account'], ids: () => [], money: (j) => [j.available_cash_balance as number] },
     { args: ['portfolio'], ids: () => [], money: (j) => [j.invested as number] },
