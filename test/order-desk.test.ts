@@ -256,7 +256,7 @@ describe('the order desk on a rejection', () => {
     const err = await failure(desk.place(bidsOn(range(150))));
     expect(err.exitCode).toBe(EXIT.REJECTED);
     expect(err.message).toBe(
-      'order 2/2 rejected: order submit failed (HTTP 400): ORD0021: insufficient funds (insufficient funds: available 40.00, order total 1250.00). Orders already placed: o1.',
+      'order 2/2 rejected: order submit failed (HTTP 400): ORD0021: insufficient funds (insufficient funds: available 40.00, order total 1,250.00). Orders already placed: o1.',
     );
     expect(err.hint).toMatch(/mkt account/);
     expect(journal.list.at(-1)).toMatchObject({ t: 'rejected', status: 400, code: 'ORD0021' });
