@@ -154,6 +154,11 @@ function readDate(name: string, v: unknown): number {
   return t;
 }
 
+/** A name as a message shows it: as is when it is a plain word, else quoted (a space or a colon would blur where it ends). */
+const named = (k: string): string => (/^\w+$/.test(k) ? k : JSON.stringify(k));
+/** A key of an object field as a message shows it: `field.key`, or `field["odd key"]`. */
+const keyOf = (field: string, k: string): string => (/^\w+$/.test(k) ? `${field}.${k}` : `${field}[${JSON.stringify(k)}]`);
+
 /** The indexed bureau2 values given (by long name), checked each against its element's range or special value. */
 function readBureau(v: unknown): Pick<ChosenFields, 'bureau2' | 'creditReportDate' | 'bureauFico'> {
   const field = 'credit_bureau_values_bureau2_indexed';
@@ -162,7 +167,7 @@ function readBureau(v: unknown): Pick<ChosenFields, 'bureau2' | 'creditReportDat
   let creditReportDate: number | undefined;
   let bureauFico: string | undefined;
   for (const [k, x] of Object.entries(v)) {
-    const name = `${field}.${k}`;
+    const name = keyOf(field, k);
     if (k === 'credit_report_date') creditReportDate = readDate(name, x);
     else if (k === 'fico_score') bureauFico = readField('fico_score', 'string', x) as string;
     else {
@@ -193,7 +198,8 @@ export function readChosenFields(input: unknown): ChosenFields {
       continue;
     }
     const type = TYPES.get(name);
-    if (type === undefined) throw validationError(name, 'is not a field of a listing (GET /listings answers the fields a listing has)');
+    if (type === undefined)
+      throw validationError(named(name), 'is not a field of a listing (GET /listings answers the fields a listing has)');
     fields[name] = readField(name, type, v);
   }
   return { fields, ...bureau };
