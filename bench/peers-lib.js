@@ -30,7 +30,7 @@ export function parseArgs(argv) {
   for (const a of argv) {
     if (a === '--install') out.install = true;
     else if (a === '--help' || a === '-h') out.help = true;
-    else throw new Error(`bench/peers.js: unknown argument '${a}' (it takes --install or --help)`);
+    else throw new Error(`unknown argument '${a}' (it takes --install or --help)`);
   }
   return out;
 }

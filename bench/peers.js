@@ -312,7 +312,6 @@ async function main() {
           ? { name: c.name, figures: summarise(runs.get(c.name), mockRuns), answers: answersOf[c.name][i] }
           : { name: c.name, figures: null, skipped: answersOf[c.name][i] },
       );
-      for (const s of skipped) rows.push({ name: s.name, figures: null, skipped: `not run: ${s.why}` });
       pages.push({ label, rows });
     }
     const end = loadavg();
@@ -323,6 +322,7 @@ async function main() {
         + `contenders alternated, medians of ${ROUNDS}; load average ${load[0].toFixed(2)} at the start, ${end[0].toFixed(2)} at the end.\n`,
     );
     console.log(formatTable(pages));
+    for (const s of skipped) console.log(`\nNot run: ${s.name}: ${s.why}.`);
   } finally {
     await Promise.all([...children].map(stop));
     rmSync(work, { recursive: true, force: true });
