@@ -35,10 +35,7 @@ export function compareBody(expected: Buffer, actual: Buffer): { same: boolean; 
 export function median(xs: number[]): number;
 /** One contender's figures from its rounds and the mock's of the same rounds. */
 export function summarise(runs: Run[], mockRuns: Run[]): Figures;
+/** A note on one answer: empty for the mock's bytes as application/json, else what differs. */
+export function answerNote(body: { same: boolean; note: string }, contentType: string | undefined): string;
 /** The markdown table. */
-export function formatTable(
-  pages: {
-    label: string;
-    rows: ({ name: string; figures: Figures; answers: string } | { name: string; figures: null; skipped: string })[];
-  }[],
-): string;
+export function formatTable(pages: { label: string; rows: { name: string; figures: Figures | null; note: string }[] }[]): string;

@@ -122,17 +122,29 @@ export function summarise(runs, mockRuns) {
 const int = (x) => Math.round(x).toLocaleString('en-US');
 
 /**
- * The markdown table: a row per page and contender (`pages`: [{ label, rows: [{ name, figures, answers }] }],
- * figures from `summarise` or null with `skipped` saying why), ratios to the mock's requests a second.
+ * A note on one answer for the table: empty for the mock's bytes as `application/json`; else what differs
+ * (`body`: compareBody's result; `contentType`: the answer's header).
+ */
+export function answerNote(body, contentType) {
+  const parts = [];
+  if (!body.same) parts.push(body.note);
+  if (contentType !== 'application/json') parts.push(`content-type ${contentType ?? 'none'}`);
+  return parts.join('; ');
+}
+
+/**
+ * The markdown table for docs/performance.md: a row per page and server (`pages`: [{ label, rows: [{ name,
+ * figures, note }] }], figures from `summarise`, or null when the server was not measured, `note` saying
+ * why), the page named on its first row; ratios to the mock's requests a second.
  */
 export function formatTable(pages) {
-  const lines = ['| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | answers |', '|---|---|--:|--:|--:|--:|---|'];
+  const lines = ['| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | notes |', '|---|---|--:|--:|--:|--:|---|'];
   for (const page of pages) {
-    for (const r of page.rows) {
+    page.rows.forEach((r, i) => {
       const f = r.figures;
-      const cells = f ? [int(f.rps), f.p50.toFixed(2), f.p99.toFixed(2), `${f.ratio.toFixed(2)}x`] : ['—', '—', '—', '—'];
-      lines.push(`| ${page.label} | ${r.name} | ${cells.join(' | ')} | ${f ? r.answers : r.skipped} |`);
-    }
+      const cells = f ? [int(f.rps), f.p50.toFixed(2), f.p99.toFixed(2), `${f.ratio.toFixed(2)}×`] : ['—', '—', '—', '—'];
+      lines.push(`| ${i === 0 ? page.label : ''} | ${r.name} | ${cells.join(' | ')} | ${r.note} |`);
+    });
   }
   return lines.join('\n');
 }

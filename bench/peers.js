@@ -18,7 +18,17 @@ import { createServer } from 'node:net';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { accessToken, root, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
-import { compareBody, formatTable, parseArgs, PEER_PACKAGES, prismDocument, summarise, USAGE, wiremockMappings } from './peers-lib.js';
+import {
+  answerNote,
+  compareBody,
+  formatTable,
+  parseArgs,
+  PEER_PACKAGES,
+  prismDocument,
+  summarise,
+  USAGE,
+  wiremockMappings,
+} from './peers-lib.js';
 import { findWrk, wrkLoad } from './wrk.js';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -235,28 +245,25 @@ async function startContenders(mock, token, captured, dir, work) {
   return { contenders, skipped };
 }
 
-/** Each contender's answer to each page against the mock's bytes: `answers[name][i]`; a contender not answering 200 is dropped. */
+/** Each contender's answer to each page against the mock's bytes: `notesOf[name][i]`; a contender not answering 200 is dropped. */
 async function checkAnswers(contenders, captured) {
-  const answersOf = {};
+  const notesOf = {};
   const kept = [];
   for (const c of contenders) {
     const notes = [];
     let ok = true;
     for (const [i, page] of captured.entries()) {
       const r = await get(c.origin + page.path, c.headers(i));
-      if (r.status !== 200) {
-        ok = false;
-        notes.push(`answered ${r.status}`);
-        continue;
-      }
-      const { note } = compareBody(page.body, r.body);
-      notes.push(`${note}, ${r.headers['content-type'] ?? 'no content-type'}`);
+      if (r.status !== 200) ok = false;
+      notes.push(
+        r.status === 200 ? answerNote(compareBody(page.body, r.body), r.headers['content-type']) : `answered ${r.status}, not measured`,
+      );
     }
-    answersOf[c.name] = notes;
-    log(`${c.name}: ${notes.join('; ')}`);
+    notesOf[c.name] = notes;
+    log(`${c.name}: ${notes.map((n) => n || "the mock's bytes").join('; ')}`);
     if (ok) kept.push(c);
   }
-  return { answersOf, kept };
+  return { notesOf, kept };
 }
 
 /** The rounds of one page: per contender, the wrk figures of each round. */
@@ -300,18 +307,18 @@ async function main() {
       captured.push({ ...p, body: r.body, rows: JSON.parse(r.body.toString('utf8')).result_count });
     }
     const { contenders, skipped } = await startContenders(mockProc, token, captured, dir, work);
-    const { answersOf, kept } = await checkAnswers(contenders, captured);
+    const { notesOf, kept } = await checkAnswers(contenders, captured);
     const pages = [];
     for (const [i, page] of captured.entries()) {
       const runs = measurePage(kept, i, page.path);
       const mockRuns = runs.get(contenders[0].name);
       if (!mockRuns) throw new Error('the mock did not answer its own pages');
       const label = `${page.label} (${page.rows} rows, ${Math.round(page.body.length / 1024).toLocaleString('en-US')} KiB)`;
-      const rows = contenders.map((c) =>
-        runs.has(c.name)
-          ? { name: c.name, figures: summarise(runs.get(c.name), mockRuns), answers: answersOf[c.name][i] }
-          : { name: c.name, figures: null, skipped: answersOf[c.name][i] },
-      );
+      const rows = contenders.map((c) => ({
+        name: c.name,
+        figures: runs.has(c.name) ? summarise(runs.get(c.name), mockRuns) : null,
+        note: notesOf[c.name][i],
+      }));
       pages.push({ label, rows });
     }
     const end = loadavg();

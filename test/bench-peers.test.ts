@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  answerNote,
   compareBody,
   formatTable,
   jsonServerLayout,
@@ -80,22 +81,32 @@ describe('summarise and formatTable', () => {
     expect(summarise(mock, mock).ratio).toBe(1);
   });
 
-  it('writes a row per page and server, a skipped one with its reason', () => {
+  it('writes a row per page and server, the page named once, a server not measured with its reason', () => {
     const table = formatTable([
       {
         label: 'unfiltered, limit=25 (25 rows, 68 KiB)',
         rows: [
-          { name: 'mkt mock', figures: { rps: 12345.6, p50: 0.5, p99: 2.345, ratio: 1 }, answers: 'the same bytes' },
-          { name: 'Prism 5.16.0', figures: null, skipped: 'answered 422' },
+          { name: 'mkt mock', figures: { rps: 12345.6, p50: 0.5, p99: 2.345, ratio: 1 }, note: '' },
+          { name: 'json-server', figures: { rps: 500, p50: 18.7, p99: 92.7, ratio: 0.0405 }, note: 'content-type text/json' },
+          { name: 'Prism 5.16.0', figures: null, note: 'answered 422, not measured' },
         ],
       },
     ]);
     expect(table.split('\n')).toEqual([
-      '| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | answers |',
+      '| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | notes |',
       '|---|---|--:|--:|--:|--:|---|',
-      '| unfiltered, limit=25 (25 rows, 68 KiB) | mkt mock | 12,346 | 0.50 | 2.35 | 1.00x | the same bytes |',
-      '| unfiltered, limit=25 (25 rows, 68 KiB) | Prism 5.16.0 | — | — | — | — | answered 422 |',
+      '| unfiltered, limit=25 (25 rows, 68 KiB) | mkt mock | 12,346 | 0.50 | 2.35 | 1.00× |  |',
+      '|  | json-server | 500 | 18.70 | 92.70 | 0.04× | content-type text/json |',
+      '|  | Prism 5.16.0 | — | — | — | — | answered 422, not measured |',
     ]);
+  });
+
+  it("notes nothing for the mock's bytes as application/json, else each difference", () => {
+    const same = { same: true, note: 'the same bytes' };
+    const other = { same: false, note: 'the same JSON in other bytes (9 bytes against 7)' };
+    expect(answerNote(same, 'application/json')).toBe('');
+    expect(answerNote(same, 'application/json; charset=utf-8')).toBe('content-type application/json; charset=utf-8');
+    expect(answerNote(other, undefined)).toBe('the same JSON in other bytes (9 bytes against 7); content-type none');
   });
 });
 
