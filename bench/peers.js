@@ -266,21 +266,38 @@ async function checkAnswers(contenders, captured) {
   return { notesOf, kept };
 }
 
-/** The rounds of one page: per contender, the wrk figures of each round. */
+/**
+ * The rounds of one page: per contender, the wrk figures of each round. A peer that fails under load (an
+ * answer not 2xx, a socket error) is left out of the rounds after it and named in `failed`; the mock's
+ * failure ends the run.
+ */
 function measurePage(contenders, i, path) {
   const wrk = findWrk();
-  const url = (c) => c.origin + path;
-  for (const c of contenders) wrkLoad(wrk, url(c), { seconds: WARM_SECONDS, headers: c.headers(i), warm: false });
+  const failed = new Map();
+  const measure = (c, seconds) => {
+    if (failed.has(c.name)) return null;
+    try {
+      return wrkLoad(wrk, c.origin + path, { seconds, headers: c.headers(i), warm: false });
+    } catch (e) {
+      if (c === contenders[0]) throw e;
+      failed.set(c.name, e.message.split('\n')[0]);
+      log(`  ${PAGES[i].label}: ${c.name} failed under load, left out: ${e.message}`);
+      return null;
+    }
+  };
+  for (const c of contenders) measure(c, WARM_SECONDS);
   const runs = new Map(contenders.map((c) => [c.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const order = [...contenders.slice(r % contenders.length), ...contenders.slice(0, r % contenders.length)];
     for (const c of order) {
-      const x = wrkLoad(wrk, url(c), { seconds: SECONDS, headers: c.headers(i), warm: false });
+      const x = measure(c, SECONDS);
+      if (!x) continue;
       runs.get(c.name).push(x);
       log(`  ${PAGES[i].label}, round ${r + 1}: ${c.name} ${Math.round(x.rps)} req/s, p50 ${x.p50.toFixed(2)}, p99 ${x.p99.toFixed(2)} ms`);
     }
   }
-  return runs;
+  for (const name of failed.keys()) runs.delete(name);
+  return { runs, failed };
 }
 
 async function main() {
@@ -310,14 +327,14 @@ async function main() {
     const { notesOf, kept } = await checkAnswers(contenders, captured);
     const pages = [];
     for (const [i, page] of captured.entries()) {
-      const runs = measurePage(kept, i, page.path);
+      const { runs, failed } = measurePage(kept, i, page.path);
       const mockRuns = runs.get(contenders[0].name);
       if (!mockRuns) throw new Error('the mock did not answer its own pages');
       const label = `${page.label} (${page.rows} rows, ${Math.round(page.body.length / 1024).toLocaleString('en-US')} KiB)`;
       const rows = contenders.map((c) => ({
         name: c.name,
         figures: runs.has(c.name) ? summarise(runs.get(c.name), mockRuns) : null,
-        note: notesOf[c.name][i],
+        note: failed.has(c.name) ? `failed under load: ${failed.get(c.name)}` : notesOf[c.name][i],
       }));
       pages.push({ label, rows });
     }
