@@ -4,13 +4,15 @@ export interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  cpuUs: number;
   ratio: number;
 }
-/** One wrk round's figures. */
+/** One wrk round's figures and the server's CPU time a request, µs. */
 export interface Run {
   rps: number;
   p50: number;
   p99: number;
+  cpuUs: number;
 }
 /** The peers' npm packages and their pinned versions. */
 export const PEER_PACKAGES: Record<string, string>;
@@ -33,6 +35,8 @@ export function jsonServerLayout(pages: { path: string; page: unknown }[]): { db
 export function compareBody(expected: Buffer, actual: Buffer): { same: boolean; note: string };
 /** The median of a list of numbers. */
 export function median(xs: number[]): number;
+/** The CPU time (utime + stime, clock ticks) of a /proc/PID/stat line. */
+export function statCpuTicks(stat: string): number;
 /** One contender's figures from its rounds and the mock's of the same rounds. */
 export function summarise(runs: Run[], mockRuns: Run[]): Figures;
 /** A note on one answer: empty for the mock's bytes as application/json, else what differs. */

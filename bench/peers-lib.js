@@ -107,7 +107,19 @@ export function median(xs) {
 }
 
 /**
- * One contender's figures on one page from its rounds (`runs`: [{ rps, p50, p99 }], and the mock's of the
+ * The CPU time a process has used, in clock ticks, from its /proc/PID/stat line: utime + stime, summed over
+ * its threads (a JVM's compiler and collector included). The process's name, in parentheses, may hold
+ * spaces and parentheses itself: the fields are counted from the last `)`.
+ */
+export function statCpuTicks(stat) {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(ticks)) throw new Error(`cannot read CPU time from '${stat.slice(0, 80)}'`);
+  return ticks;
+}
+
+/**
+ * One contender's figures on one page from its rounds (`runs`: [{ rps, p50, p99, cpuUs }], and the mock's of the
  * same rounds in `mockRuns`): the median of each figure and the median of the rounds' ratios to the mock.
  */
 export function summarise(runs, mockRuns) {
@@ -115,6 +127,7 @@ export function summarise(runs, mockRuns) {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
     ratio: median(runs.map((r, i) => r.rps / mockRuns[i].rps)),
   };
 }
@@ -138,11 +151,14 @@ export function answerNote(body, contentType) {
  * why), the page named on its first row; ratios to the mock's requests a second.
  */
 export function formatTable(pages) {
-  const lines = ['| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | notes |', '|---|---|--:|--:|--:|--:|---|'];
+  const lines = [
+    '| page | server | req/s | p50 ms | p99 ms | server CPU µs/req | ÷ mock req/s | notes |',
+    '|---|---|--:|--:|--:|--:|--:|---|',
+  ];
   for (const page of pages) {
     page.rows.forEach((r, i) => {
       const f = r.figures;
-      const cells = f ? [int(f.rps), f.p50.toFixed(2), f.p99.toFixed(2), `${f.ratio.toFixed(2)}×`] : ['—', '—', '—', '—'];
+      const cells = f ? [int(f.rps), f.p50.toFixed(2), f.p99.toFixed(2), int(f.cpuUs), `${f.ratio.toFixed(2)}×`] : Array(5).fill('—');
       lines.push(`| ${i === 0 ? page.label : ''} | ${r.name} | ${cells.join(' | ')} | ${r.note} |`);
     });
   }

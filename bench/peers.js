@@ -25,6 +25,7 @@ import {
   parseArgs,
   PEER_PACKAGES,
   prismDocument,
+  statCpuTicks,
   summarise,
   USAGE,
   wiremockMappings,
@@ -164,6 +165,12 @@ const answers = (origin, path, headers) => async () => {
   return r?.status === 200 ? origin : null;
 };
 
+/** Clock ticks a second, the unit of /proc's CPU times (100 on Linux, asked of the system all the same). */
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** The CPU time `pid` has used, clock ticks (Linux /proc). */
+const cpuTicks = (pid) => statCpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
 /** `java -version`'s first line, or null when there is no java. */
 function javaVersion() {
   const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
@@ -277,7 +284,10 @@ function measurePage(contenders, i, path) {
   const measure = (c, seconds) => {
     if (failed.has(c.name)) return null;
     try {
-      return wrkLoad(wrk, c.origin + path, { seconds, headers: c.headers(i), warm: false });
+      const before = cpuTicks(c.child.pid);
+      const x = wrkLoad(wrk, c.origin + path, { seconds, headers: c.headers(i), warm: false });
+      // The server's CPU a request: what other load on a shared machine moves far less than requests a second.
+      return { ...x, cpuUs: ((cpuTicks(c.child.pid) - before) * (1e6 / CLK_TCK)) / (x.rps * seconds) };
     } catch (e) {
       if (c === contenders[0]) throw e;
       failed.set(c.name, e.message.split('\n')[0]);

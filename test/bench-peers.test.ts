@@ -12,6 +12,7 @@ import {
   parseArgs,
   PEER_PACKAGES,
   prismDocument,
+  statCpuTicks,
   summarise,
   wiremockMappings,
 } from '../bench/peers-lib.js';
@@ -67,17 +68,17 @@ describe('compareBody', () => {
 describe('summarise and formatTable', () => {
   it("gives each figure's median and the median of the rounds' ratios, not the ratio of medians", () => {
     const mock = [
-      { rps: 100, p50: 1, p99: 5 },
-      { rps: 300, p50: 2, p99: 6 },
-      { rps: 400, p50: 3, p99: 9 },
+      { rps: 100, p50: 1, p99: 5, cpuUs: 60 },
+      { rps: 300, p50: 2, p99: 6, cpuUs: 70 },
+      { rps: 400, p50: 3, p99: 9, cpuUs: 65 },
     ];
     const peer = [
-      { rps: 200, p50: 4, p99: 30 },
-      { rps: 100, p50: 2, p99: 10 },
-      { rps: 800, p50: 3, p99: 20 },
+      { rps: 200, p50: 4, p99: 30, cpuUs: 900 },
+      { rps: 100, p50: 2, p99: 10, cpuUs: 700 },
+      { rps: 800, p50: 3, p99: 20, cpuUs: 800 },
     ];
     // Ratios by round 2, 1/3, 2: median 2 (the machine's load moves both of a round); the ratio of the medians would be 200 / 300.
-    expect(summarise(peer, mock)).toEqual({ rps: 200, p50: 3, p99: 20, ratio: 2 });
+    expect(summarise(peer, mock)).toEqual({ rps: 200, p50: 3, p99: 20, cpuUs: 800, ratio: 2 });
     expect(summarise(mock, mock).ratio).toBe(1);
   });
 
@@ -86,18 +87,22 @@ describe('summarise and formatTable', () => {
       {
         label: 'unfiltered, limit=25 (25 rows, 68 KiB)',
         rows: [
-          { name: 'mkt mock', figures: { rps: 12345.6, p50: 0.5, p99: 2.345, ratio: 1 }, note: '' },
-          { name: 'json-server', figures: { rps: 500, p50: 18.7, p99: 92.7, ratio: 0.0405 }, note: 'content-type text/json' },
+          { name: 'mkt mock', figures: { rps: 12345.6, p50: 0.5, p99: 2.345, cpuUs: 61.6, ratio: 1 }, note: '' },
+          {
+            name: 'json-server',
+            figures: { rps: 500, p50: 18.7, p99: 92.7, cpuUs: 1234.4, ratio: 0.0405 },
+            note: 'content-type text/json',
+          },
           { name: 'Prism 5.16.0', figures: null, note: 'answered 422, not measured' },
         ],
       },
     ]);
     expect(table.split('\n')).toEqual([
-      '| page | server | req/s | p50 ms | p99 ms | ÷ mock req/s | notes |',
-      '|---|---|--:|--:|--:|--:|---|',
-      '| unfiltered, limit=25 (25 rows, 68 KiB) | mkt mock | 12,346 | 0.50 | 2.35 | 1.00× |  |',
-      '|  | json-server | 500 | 18.70 | 92.70 | 0.04× | content-type text/json |',
-      '|  | Prism 5.16.0 | — | — | — | — | answered 422, not measured |',
+      '| page | server | req/s | p50 ms | p99 ms | server CPU µs/req | ÷ mock req/s | notes |',
+      '|---|---|--:|--:|--:|--:|--:|---|',
+      '| unfiltered, limit=25 (25 rows, 68 KiB) | mkt mock | 12,346 | 0.50 | 2.35 | 62 | 1.00× |  |',
+      '|  | json-server | 500 | 18.70 | 92.70 | 1,234 | 0.04× | content-type text/json |',
+      '|  | Prism 5.16.0 | — | — | — | — | — | answered 422, not measured |',
     ]);
   });
 
@@ -107,6 +112,15 @@ describe('summarise and formatTable', () => {
     expect(answerNote(same, 'application/json')).toBe('');
     expect(answerNote(same, 'application/json; charset=utf-8')).toBe('content-type application/json; charset=utf-8');
     expect(answerNote(other, undefined)).toBe('the same JSON in other bytes (9 bytes against 7); content-type none');
+  });
+});
+
+describe('statCpuTicks', () => {
+  it("reads utime + stime after the process's name, whatever the name holds", () => {
+    // Fields 14 and 15 of proc(5): utime 1234, stime 56; the name has a space and a ') ' of its own.
+    const stat = '4242 (java) (x) S 1 4242 4242 0 -1 4194560 9000 0 12 0 1234 56 0 0 20 0 30 0 100 0 0';
+    expect(statCpuTicks(stat)).toBe(1290);
+    expect(() => statCpuTicks('4242 (node)')).toThrow('cannot read CPU time');
   });
 });
 
