@@ -7,7 +7,8 @@
 // chosen by `Prefer: example=`) and json-server (bench/json-server-peer.js). Each answer is checked against
 // the mock's bytes before it is measured; each page is measured under wrk (-t1 -c10, bench/wrk.js) in rounds
 // of 2 s per contender, the contenders' order turned by one each round, after a 3 s warm-up each (the JVM's
-// JIT); figures are medians of BENCH_PEER_ROUNDS rounds (default 3). Prints a markdown table for
+// JIT); figures (requests a second, p50, p99, the server's CPU time a request from /proc) are medians of
+// BENCH_PEER_ROUNDS rounds (default 3). Prints a markdown table for
 // docs/performance.md on stdout, progress on stderr. The peers are installed only by `--install`, with npm,
 // into a folder outside the repository (peers-lib.js USAGE). All traffic goes to 127.0.0.1; every server
 // started here is stopped at the end, on error and on SIGINT too.
@@ -148,7 +149,10 @@ async function spawnPeer(name, command, args, ready) {
   let out = '';
   child.stdout.on('data', (d) => (out = (out + d).slice(-4000)));
   child.stderr.on('data', (d) => (out = (out + d).slice(-4000)));
-  const exited = new Promise((_, fail) => child.once('exit', (code) => fail(new Error(`${name} exited ${code}:\n${out}`))));
+  const exited = new Promise((_, fail) => {
+    child.once('exit', (code) => fail(new Error(`${name} exited ${code}:\n${out}`)));
+    child.once('error', (e) => fail(new Error(`${name} did not start: ${e.message}`)));
+  });
   exited.catch(() => {});
   const until = Date.now() + 90_000;
   for (;;) {
