@@ -17,11 +17,12 @@ node:http server, WireMock, Prism and json-server, checks each answers the same 
 under wrk (-t1 -c10, 2 s rounds, contenders alternated, medians of BENCH_PEER_ROUNDS, default 3). Prints a
 markdown table on stdout, progress on stderr. All traffic goes to 127.0.0.1.
 
-  --install   install the peers (${Object.entries(PEER_PACKAGES)
-    .map(([n, v]) => `${n}@${v}`)
-    .join(', ')}) with npm into the peers'
-              folder first: MKT_BENCH_PEERS_DIR, else $XDG_CACHE_HOME/mkt-bench-peers (~/.cache unless set);
-              never into this repository. Without it a peer missing from that folder is skipped.
+  --install   first install the pinned peers with npm, their install scripts off:
+              ${Object.entries(PEER_PACKAGES)
+                .map(([n, v]) => `${n}@${v}`)
+                .join(', ')},
+              into MKT_BENCH_PEERS_DIR, else $XDG_CACHE_HOME/mkt-bench-peers (~/.cache unless set); never
+              into this repository. Without it a peer missing from there is skipped.
 WireMock needs java (Debian: apt-get install default-jre-headless); the run needs wrk (apt-get install wrk).`;
 
 /** Reads the command line: `{ install, help }`; anything else is an error naming it. */
