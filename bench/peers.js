@@ -120,10 +120,12 @@ function freePort() {
   });
 }
 
-/** Every child started here, stopped at the end whatever happens. */
+/** Every child started here and every scratch folder made here, stopped and removed at the end whatever happens. */
 const children = new Set();
+const scratch = new Set();
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
@@ -282,11 +284,13 @@ async function checkAnswers(contenders, captured) {
  * answer not 2xx, a socket error) is left out of the rounds after it and named in `failed`; the mock's
  * failure ends the run.
  */
-function measurePage(contenders, i, path) {
+async function measurePage(contenders, i, path) {
   const wrk = findWrk();
   const failed = new Map();
-  const measure = (c, seconds) => {
+  const measure = async (c, seconds) => {
     if (failed.has(c.name)) return null;
+    // A turn of the event loop before each run (wrk runs synchronously): a SIGINT is handled within one run.
+    await new Promise((done) => setImmediate(done));
     try {
       const before = cpuTicks(c.child.pid);
       const x = wrkLoad(wrk, c.origin + path, { seconds, headers: c.headers(i), warm: false });
@@ -299,12 +303,12 @@ function measurePage(contenders, i, path) {
       return null;
     }
   };
-  for (const c of contenders) measure(c, WARM_SECONDS);
+  for (const c of contenders) await measure(c, WARM_SECONDS);
   const runs = new Map(contenders.map((c) => [c.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const order = [...contenders.slice(r % contenders.length), ...contenders.slice(0, r % contenders.length)];
     for (const c of order) {
-      const x = measure(c, SECONDS);
+      const x = await measure(c, SECONDS);
       if (!x) continue;
       runs.get(c.name).push(x);
       log(`  ${PAGES[i].label}, round ${r + 1}: ${c.name} ${Math.round(x.rps)} req/s, p50 ${x.p50.toFixed(2)}, p99 ${x.p99.toFixed(2)} ms`);
@@ -327,6 +331,7 @@ async function main() {
   const load = loadavg();
   const started = new Date();
   const work = mkdtempSync(join(tmpdir(), 'mkt-bench-peers-'));
+  scratch.add(work);
   const mockProc = await startMock(LISTINGS, UNTHROTTLED);
   children.add(mockProc.child);
   try {
@@ -341,7 +346,7 @@ async function main() {
     const { notesOf, kept } = await checkAnswers(contenders, captured);
     const pages = [];
     for (const [i, page] of captured.entries()) {
-      const { runs, failed } = measurePage(kept, i, page.path);
+      const { runs, failed } = await measurePage(kept, i, page.path);
       const mockRuns = runs.get(contenders[0].name);
       if (!mockRuns) throw new Error('the mock did not answer its own pages');
       const label = `${page.label} (${page.rows} rows, ${Math.round(page.body.length / 1024).toLocaleString('en-US')} KiB)`;
@@ -364,6 +369,7 @@ async function main() {
   } finally {
     await Promise.all([...children].map(stop));
     rmSync(work, { recursive: true, force: true });
+    scratch.delete(work);
   }
 }
 
