@@ -41,4 +41,22 @@ describe('mkt invest simulate', () => {
     const other = await simulate(strategy(), { ...o, seed: 6 });
     expect(other).not.toEqual(a);
   }, 120_000);
+
+  test("a day's search asks for about the rows it can bid on, not the API's most: a row costs the mock its rendering", async () => {
+    const limits: number[] = [];
+    await simulate(strategy(), {
+      months: 1,
+      seed: 5,
+      cash: 2000,
+      listings: 200,
+      atEnd: async ({ market }) => {
+        for (const r of await market.requests.list({ limit: 1_000 }))
+          if (r.method === 'GET' && r.path.includes('/listings') && r.query.includes('platform_rating='))
+            limits.push(Number(new URLSearchParams(r.query).get('limit')));
+      },
+    });
+    expect(limits.length).toBeGreaterThan(5);
+    // max_listings 10: twice that, or the API's default page when that is more.
+    for (const l of limits) expect(l).toBe(25);
+  }, 120_000);
 });
