@@ -5,13 +5,14 @@
  * Real spawns of the built bin (`npm run build` first); CI runs this file under Node 20 and Node 24.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
 
 /** Whether the running Node (the one the tests spawn the bin with) has a compile cache. */
-const offered = typeof enableCompileCache === 'function';
+// @types/node is Node 20's, which has no compile cache.
+const offered = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** Every file under `dir` (none when it does not exist). */
 function filesUnder(dir: string): string[] {

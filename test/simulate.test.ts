@@ -59,4 +59,21 @@ describe('mkt invest simulate', () => {
     // max_listings 10: twice that, or the API's default page when that is more.
     for (const l of limits) expect(l).toBe(25);
   }, 120_000);
+
+  test("a day's run reads the orders from the first one it can still count, not every order since the start", async () => {
+    const offsets: number[] = [];
+    const r = await simulate(strategy(), {
+      months: 2,
+      seed: 5,
+      cash: 2000,
+      listings: 200,
+      atEnd: async ({ market }) => {
+        for (const q of await market.requests.list({ limit: 1_000 }))
+          if (q.method === 'GET' && /\/orders\/?$/.test(q.path)) offsets.push(Number(new URLSearchParams(q.query).get('offset')));
+      },
+    });
+    expect(r.months).toHaveLength(2);
+    // Orders settle within days (funded or expired): later days start past them.
+    expect(Math.max(...offsets)).toBeGreaterThan(0);
+  }, 120_000);
 });

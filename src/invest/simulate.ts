@@ -29,6 +29,7 @@ import { portfolioReport, type Portfolio } from '../portfolio/model.js';
 import { CliError } from '../errors.js';
 import type { ListingHold } from '../orders/journal.js';
 import { investRun, marketReads, type RunDesk } from './run.js';
+import { ordersStillCounting } from './simulate-orders.js';
 import type { Strategy } from './strategy.js';
 
 const DAY = 86_400_000;
@@ -212,7 +213,9 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
         return holds;
       },
     };
-    const deps = { reads: marketReads(client), desk: run, now: virtual.now, info: quiet, pageRows: simulatedPageRows };
+    // The orders from the first a run may still count (simulate-orders.ts): a year's orders every day were a tenth of the time.
+    const reads = { ...marketReads(client), orders: ordersStillCounting(client, virtual.now) };
+    const deps = { reads, desk: run, now: virtual.now, info: quiet, pageRows: simulatedPageRows };
     const runDay = async (): Promise<number> => {
       for (;;) {
         try {
