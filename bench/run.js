@@ -96,7 +96,11 @@ function pairedRatio(args, env = {}, baselineArgs = ['-e', '']) {
 const rows = [];
 const row = (what, value, bar, ok) => rows.push({ what, value, bar, verdict: ok ? 'ok' : 'OVER' });
 
-/** CLI start-up against `node -e ''` with the bars of DESIGN.md (issue 14, item 6); --version has none. */
+/**
+ * CLI start-up against `node -e ''` with the bars of DESIGN.md (issue 14, item 6; the search's 1.5x is issue 43's,
+ * item 5); --version has none. The bin keeps V8's compile cache in the user's cache directory on Node >= 22.1
+ * (bin/mkt.cjs): the runs after the first pairs' warm-up use it, as a user's every run but the first does.
+ */
 async function startupSection() {
   const small = await startMock(2000);
   try {
@@ -105,7 +109,7 @@ async function startupSection() {
       { what: 'mkt --version', args: ['--version'] },
       { what: 'mkt --help', args: ['--help'], bar: 1.2 },
       { what: 'mkt listings --help', args: ['listings', '--help'], bar: 1.3 },
-      { what: 'mkt listings search (local mock)', args: ['listings', 'search', '--fico_score=760-779', '-o', 'json'], bar: 2 },
+      { what: 'mkt listings search (local mock)', args: ['listings', 'search', '--fico_score=760-779', '-o', 'json'], bar: 1.5 },
     ];
     for (const c of commands) {
       const { ratio, ms, baseline, cpuRatio } = pairedRatio([bin, ...c.args], env);
@@ -526,7 +530,7 @@ const SIMULATE_STRATEGY =
   'max_per_day: 500\nrules:\n  - name: spread\n    filters:\n      platform_rating: [A, B, C, D]\n    sort_by: lender_yield desc\n    amount: 25\n    max_listings: 20\n';
 
 /**
- * `mkt invest simulate` of 12 months in a 2,000-listing world (the issue's bar: within a minute), and
+ * `mkt invest simulate` of 12 months in a 2,000-listing world (issue 43, item 5: within 5 s), and
  * its floor: the same world's 12 months moved a day at a time in-process, with no strategy at all.
  */
 async function simulateSection() {
@@ -556,7 +560,7 @@ async function simulateSection() {
     for (const end = addMonths(SIMULATION_START, 12); app.ctx.clock.now() < end;) app.ctx.clock.advance(86_400_000);
     const floor = Number(process.hrtime.bigint() - floorStarted) / 1e6;
     await app.close();
-    row(`mkt invest simulate, 12 months, 2000 listings (${notes} notes)`, `${(ms / 1000).toFixed(1)} s`, '< 60 s', ms < 60_000);
+    row(`mkt invest simulate, 12 months, 2000 listings (${notes} notes)`, `${(ms / 1000).toFixed(1)} s`, '<= 5 s', ms <= 5_000);
     row('  / the world alone, 12 months a day at a time', `${(ms / floor).toFixed(2)}x (${(floor / 1000).toFixed(1)} s)`, '', true);
   } finally {
     rmSync(dir, { recursive: true, force: true });

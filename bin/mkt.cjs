@@ -93,9 +93,8 @@ async function run(dist, help, where) {
     process.stderr.write(`mkt: no build of mkt here (${entry} is missing): ${rebuild()}\n`);
     return 1;
   }
-  // Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (a V8 code cache in the
-  // temporary directory); Node 20 has no such cache. Enabled before main is imported, so main's modules are cached too.
-  require('node:module').enableCompileCache?.();
+  // Before main is required, so that main's modules are cached too.
+  enableCompileCache();
   // The bundles' stack traces name src/ files and lines through their source maps; reading the maps costs
   // start-up time, so only with --verbose, the flag that prints a stack (or with --enable-source-maps).
   if (argv.includes('--verbose')) process.setSourceMapsEnabled(true);
@@ -106,4 +105,29 @@ async function run(dist, help, where) {
   process.stderr.write(stderr);
   if (code === 0 && stderr === '') help.keep(where, stdout);
   return code;
+}
+
+/**
+ * Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (V8's compile cache: about a
+ * tenth of `mkt listings search`'s CPU time on Node 24); Node 20 has none. The cache is the user's:
+ * NODE_COMPILE_CACHE when set (Node has then enabled it already), else `mkt/compile-cache` in the user's cache
+ * directory (as help-cache.cjs finds it); never the package's folder, which may be read-only, nor the shared
+ * temporary directory (Node's default), where another user's folder of the same name would refuse us.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own switch). A folder that cannot be made or written costs
+ * only the cache: Node says so in its answer, it does not throw (and the try keeps it so).
+ */
+function enableCompileCache() {
+  const { enableCompileCache: enable } = require('node:module');
+  if (typeof enable !== 'function' || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  try {
+    enable(process.env.NODE_COMPILE_CACHE ? undefined : path.join(userCacheBase(process.env), 'mkt', 'compile-cache'));
+  } catch {
+    // Only the cache is lost.
+  }
+}
+
+/** The user's cache directory: XDG_CACHE_HOME when it is an absolute path (the XDG rule), else ~/.cache. */
+function userCacheBase(env) {
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return env.XDG_CACHE_HOME;
+  return path.join(env.HOME || require('node:os').homedir(), '.cache');
 }

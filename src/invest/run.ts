@@ -60,6 +60,12 @@ export interface RunDeps {
   info(line: string): void;
   /** Per-listing notes the person may want at a terminal (a listing found that cannot take bids): `info` when absent. */
   progress?(line: string): void;
+  /**
+   * Rows a page of a rule's search asks for while the rule can still make `bids` more (Infinity: only money
+   * bounds it); the API's most when absent, as over a network a round trip costs more than rows. The
+   * simulation asks for few: its round trips cost nothing and each row the mock's rendering.
+   */
+  pageRows?(bids: number): number;
 }
 
 /** How to run. */
@@ -150,7 +156,7 @@ export async function gatherMarket(strategy: Strategy, deps: RunDeps): Promise<{
   for (let i = 0; i < strategy.rules.length; i++) {
     const list: Candidate[] = [];
     candidates.push(list);
-    await ruleCandidates(strategy, market, i, reads, deps.zone, (l) => {
+    await ruleCandidates(strategy, market, i, deps, (l) => {
       const c = candidateFromListing(l);
       const why = typeof c === 'string' ? null : whyNotBiddable(l, now);
       const unfit = typeof c === 'string' ? c : why === null ? null : `listing ${c.listing_number}: ${why}`;
@@ -177,22 +183,26 @@ export function startedQuery(query: URLSearchParams, now: number, zone: string |
   return q;
 }
 
-/** Pages rule `i`'s search, handing each listing to `add`, while the caps can still use another bid. */
+/**
+ * Pages rule `i`'s search, handing each listing to `add`, while the caps can still use another bid. The
+ * candidates come in the search's order whatever the pages' sizes (the market stands still while a run
+ * reads it), so a page size changes the requests and never the plan.
+ */
 async function ruleCandidates(
   strategy: Strategy,
   market: Market,
   i: number,
-  reads: MarketReads,
-  zone: string | undefined,
+  deps: Pick<RunDeps, 'reads' | 'zone' | 'pageRows'>,
   add: (l: Record<string, unknown>) => void,
 ): Promise<void> {
-  const query = startedQuery(ruleQuery(strategy.rules[i]!), market.now, zone);
-  const limit = PAGINATION.listings.max;
-  for (let offset = 0; canStillUse(strategy, market, i) > 0;) {
+  const query = startedQuery(ruleQuery(strategy.rules[i]!), market.now, deps.zone);
+  const max = PAGINATION.listings.max;
+  for (let offset = 0, usable = canStillUse(strategy, market, i); usable > 0; usable = canStillUse(strategy, market, i)) {
+    const limit = Math.min(max, Math.max(1, Math.ceil(deps.pageRows?.(usable) ?? max)));
     const q = new URLSearchParams(query);
     q.set('offset', String(offset));
     q.set('limit', String(limit));
-    const page = await reads.listingsPage(q);
+    const page = await deps.reads.listingsPage(q);
     page.result.forEach(add);
     offset += page.result.length;
     if (page.result.length < limit || offset >= (toNumber(page.total_count) ?? Infinity)) return;
