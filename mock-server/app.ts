@@ -213,7 +213,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     const group = apiPath === null ? null : rateGroupOf(apiPath);
     if (group === null || !ctx.rateLimit.enabled) return null;
     // The token endpoint has no token yet: its caller is its form's client_id (read from the body, later).
-    if (group === 'oauth') return request.text().then((text) => decide(request, group, new URLSearchParams(text.slice(0, 4096)).get('client_id')));
+    if (group === 'oauth')
+      return request.text().then((text) => decide(request, group, new URLSearchParams(text.slice(0, 4096)).get('client_id')));
     return decide(request, group, null);
   };
   const decide = (request: IncomingRequest, group: RateGroup, clientId: string | null): Answer | null => {
@@ -223,7 +224,11 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     return new JsonText(JSON.stringify(body), 429, { 'retry-after': String(decision.retryAfterS) });
   };
   /** The route's answer once the request was let through (`refused` null) or its 429. */
-  const routed = (request: IncomingRequest, match: RouteMatch & { handler: RouteHandler }, refused: Answer | null): Answer | Promise<Answer> => {
+  const routed = (
+    request: IncomingRequest,
+    match: RouteMatch & { handler: RouteHandler },
+    refused: Answer | null,
+  ): Answer | Promise<Answer> => {
     if (refused) return refused;
     let params: Record<string, string>;
     try {

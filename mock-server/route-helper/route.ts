@@ -300,7 +300,13 @@ function resolver(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput>): Rou
 }
 
 /** Runs the shared checks and the body; the result as JSON text or the body's own Response (a promise of it when the body gave one). */
-function answer(spec: RouteSpec, run: Body<RouteInput>, request: RequestHead, params: RouteParams, basePath: string): Answer | Promise<Answer> {
+function answer(
+  spec: RouteSpec,
+  run: Body<RouteInput>,
+  request: RequestHead,
+  params: RouteParams,
+  basePath: string,
+): Answer | Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = request.parsedUrl ?? new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);
