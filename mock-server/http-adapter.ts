@@ -15,8 +15,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { networkInterfaces, hostname } from 'node:os';
 import { adminAccessAllowed, adminRequestRefusal, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { isHostRefusal, ServedHosts } from './http/host-check.js';
-import { notFound, type IncomingRequest, type MockApp } from './app.js';
-import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './route-helper/route.js';
+import { notFound, type MockApp } from './app.js';
+import { NodeRequest } from './http/node-request.js';
+import { JsonAnswer, JsonText, type Answer } from './route-helper/route.js';
 import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './request-log/request-log.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
@@ -91,56 +92,6 @@ function readBody(req: IncomingMessage, gauge: LoadGauge, hold: Hold): Promise<B
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', () => resolve('aborted'));
   });
-}
-
-/** Turns one node request into a Fetch Request for the app, on the already normalised `url`. */
-export function toFetchRequest(req: IncomingMessage, url: URL, body: Buffer): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
-    else headers.set(k, v);
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
-  return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : undefined });
-}
-
-/** Node's request headers read as Fetch's Headers read them (a repeated header joined with `, `). */
-class NodeHeaders implements HeaderSource {
-  constructor(private readonly req: IncomingMessage) {}
-
-  get(name: string): string | null {
-    const v = this.req.headers[name.toLowerCase()];
-    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-  }
-}
-
-/** A node request as the app reads it (app.ts IncomingRequest): methods of a class, no closures made per request. */
-class NodeRequest implements IncomingRequest {
-  readonly url: string;
-  readonly headers: NodeHeaders;
-
-  constructor(
-    private readonly req: IncomingMessage,
-    readonly method: string,
-    readonly parsedUrl: URL,
-    /** Null when the request has no body (or its method none). */
-    readonly body: Buffer | null,
-    private readonly read: Buffer,
-  ) {
-    this.url = parsedUrl.href;
-    this.headers = new NodeHeaders(req);
-  }
-
-  /** As Fetch's text() reads a body: UTF-8, a BOM dropped. */
-  text(): Promise<string> {
-    return Promise.resolve(this.body ? new TextDecoder().decode(this.body) : '');
-  }
-
-  toRequest(): Request {
-    return toFetchRequest(this.req, this.parsedUrl, this.read);
-  }
 }
 
 /** What a connection gets when node's parser refuses the request itself (before any handler runs). */
