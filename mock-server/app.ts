@@ -209,9 +209,11 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
    * the injected faults (the network in front of the service) and only on the mock's own routes.
    */
   const throttled = (request: IncomingRequest, path: string): Answer | null | Promise<Answer | null> => {
+    // Off (as a bench or a test runs it): no group to find.
+    if (!ctx.rateLimit.enabled) return null;
     const apiPath = underBase(path, base);
     const group = apiPath === null ? null : rateGroupOf(apiPath);
-    if (group === null || !ctx.rateLimit.enabled) return null;
+    if (group === null) return null;
     // The token endpoint has no token yet: its caller is its form's client_id (read from the body, later).
     if (group === 'oauth')
       return request.text().then((text) => decide(request, group, new URLSearchParams(text.slice(0, 4096)).get('client_id')));

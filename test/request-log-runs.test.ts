@@ -65,4 +65,27 @@ describe('the request log’s kept runs', () => {
       { numRuns: 60 },
     );
   });
+
+  it('reads the account of each request from the token live then, the same header asked again or not', () => {
+    const live = new Map<string, { kind: string; accountId: string | null }>([
+      ['plaintoken-a', { kind: 'access', accountId: 'a-1' }],
+      ['plaintoken-b', { kind: 'access', accountId: 'b-1' }],
+    ]);
+    const log = new RequestLog(hostWith(live), 10, () => 0);
+    const seen = { method: 'GET', path: '/v1/x', search: '', headers: {}, bodyText: null, status: 200 };
+    const accounts: (string | null)[] = [];
+    for (const [header, change] of [
+      ['bearer plaintoken-a', () => undefined],
+      ['bearer plaintoken-a', () => live.delete('plaintoken-a')],
+      ['bearer plaintoken-b', () => undefined],
+      ['Bearer  plaintoken-b ', () => undefined],
+      ['basic plaintoken-b', () => undefined],
+      ['bearer plaintoken-a', () => live.set('plaintoken-a', { kind: 'refresh', accountId: 'a-1' })],
+    ] as const) {
+      change();
+      log.record(log.arrive(header), seen);
+      accounts.push(log.list(1).result[0]!.account);
+    }
+    expect(accounts).toEqual(['a-1', null, 'b-1', 'b-1', null, null]);
+  });
 });

@@ -333,10 +333,19 @@ export class RequestLog {
     return n;
   }
 
+  /** The Authorization header read last and the bearer token it names (a client sends the same one again and again). */
+  private lastAuthorization: string | null = null;
+  private lastBearer: string | null = null;
+
   /** The account a bearer token the mock issued acts for (expired or not), else null. */
   private accountOf(authorization: string | null | undefined): string | null {
-    const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    const token = m ? this.host.tokens.get(m[1]!) : undefined;
+    const text = authorization ?? '';
+    // The token a header names is a function of its text, kept; whether it is live is asked each time.
+    if (text !== this.lastAuthorization) {
+      this.lastBearer = /^\s*bearer\s+(\S+)\s*$/i.exec(text)?.[1] ?? null;
+      this.lastAuthorization = text;
+    }
+    const token = this.lastBearer === null ? undefined : this.host.tokens.get(this.lastBearer);
     return token?.kind === 'access' ? token.accountId : null;
   }
 
