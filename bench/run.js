@@ -435,15 +435,17 @@ async function bigMockSection() {
       row(
         `${s.label}: static req/s / mock req/s`,
         `${ratio.toFixed(2)}x (rounds ${rounds.map((r) => (r.st.rps / r.m.rps).toFixed(2)).join(', ')})`,
-        '<= 2x',
-        ratio <= 2,
+        '<= 1.25x',
+        ratio <= 1.25,
       );
       row(`${s.label}: floor req/s / mock req/s`, `${floorRatio.toFixed(2)}x`, `<= ${s.bar}x`, floorRatio <= s.bar);
+      // The mock's tail against the HTTP stack's own under the same load (issue 43): a loaded machine widens both.
+      const staticTail = median(rounds.map((r) => r.st.p99 / r.st.p50));
       row(
         `${s.label}: mock p99 / p50`,
-        `${tail.toFixed(2)}x (static ${median(rounds.map((r) => r.st.p99 / r.st.p50)).toFixed(2)}x)`,
-        '<= 3x',
-        tail <= 3,
+        `${tail.toFixed(2)}x (static ${staticTail.toFixed(2)}x)`,
+        `<= 1.2 x static's (${(1.2 * staticTail).toFixed(2)}x)`,
+        tail <= 1.2 * staticTail,
       );
     }
     const rss = rssMiB(big.child.pid);

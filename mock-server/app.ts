@@ -34,7 +34,7 @@ import { keepsBody, RequestLog, type Seen } from './request-log/request-log.js';
 import { faultAnswer } from './http/faults.js';
 import { normaliseTarget } from './http/request-target.js';
 import { clientKeyOf } from './http/rate-limit.js';
-import { rateGroupOf, throttledBody } from '../src/contract/rate-limits.js';
+import { rateGroupOf, throttledBody, type RateGroup } from '../src/contract/rate-limits.js';
 import { checkRoutes, matchRoute, routedHandlers, routeMethods, underBase, type RouteMatch, type RoutePatterns } from './http/router.js';
 
 /**
@@ -66,6 +66,8 @@ export interface MockApp {
    * `checkAnswers` the answer is checked against the OpenAPI document.
    */
   answer(request: IncomingRequest): Promise<Answer>;
+  /** `answer`, its answer handed back as it is when nothing had to be waited for (the adapter writes it in the same turn). */
+  answerNow(request: IncomingRequest): Answer | Promise<Answer>;
   /** The 405 (with `Allow`) or 404 for a request no handler took; also for methods Fetch cannot carry. */
   unrouted(method: string, url: URL): Response;
   /** Stops timers and flushes state; called when the server stops. */
@@ -206,23 +208,29 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
    * Here, in the one place both doors pass, so the HTTP server and the msw handlers throttle alike; after
    * the injected faults (the network in front of the service) and only on the mock's own routes.
    */
-  const throttled = async (request: IncomingRequest, path: string): Promise<Answer | null> => {
+  const throttled = (request: IncomingRequest, path: string): Answer | null | Promise<Answer | null> => {
+    // Off (as a bench or a test runs it): no group to find.
+    if (!ctx.rateLimit.enabled) return null;
     const apiPath = underBase(path, base);
     const group = apiPath === null ? null : rateGroupOf(apiPath);
-    if (group === null || !ctx.rateLimit.enabled) return null;
-    // The token endpoint has no token yet: its caller is its form's client_id.
-    const clientId = group === 'oauth' ? new URLSearchParams((await request.text()).slice(0, 4096)).get('client_id') : null;
+    if (group === null) return null;
+    // The token endpoint has no token yet: its caller is its form's client_id (read from the body, later).
+    if (group === 'oauth')
+      return request.text().then((text) => decide(request, group, new URLSearchParams(text.slice(0, 4096)).get('client_id')));
+    return decide(request, group, null);
+  };
+  const decide = (request: IncomingRequest, group: RateGroup, clientId: string | null): Answer | null => {
     const decision = ctx.rateLimit.decide(group, clientKeyOf(request.headers.get('authorization'), clientId));
     if (decision.admitted) return null;
     const body = throttledBody(new Date(ctx.clock.now()));
     return new JsonText(JSON.stringify(body), 429, { 'retry-after': String(decision.retryAfterS) });
   };
-  const answerUnchecked = async (request: IncomingRequest): Promise<Answer> => {
-    const url = request.parsedUrl;
-    const match = routeOf(request.method, url.pathname);
-    if (!match) return unrouted(request.method, url);
-    if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
-    const refused = await throttled(request, url.pathname);
+  /** The route's answer once the request was let through (`refused` null) or its 429. */
+  const routed = (
+    request: IncomingRequest,
+    match: RouteMatch & { handler: RouteHandler },
+    refused: Answer | null,
+  ): Answer | Promise<Answer> => {
     if (refused) return refused;
     let params: Record<string, string>;
     try {
@@ -235,17 +243,34 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     // HEAD is GET without the body (the route reads it as a GET: no write); the transport leaves the body off the wire.
     const head = request.method === 'HEAD' ? { ...request, method: 'GET' } : request;
     // Every routed answer waits in its route (route-helper/route.ts) for what it changed to be durable.
-    return match.handler.route.direct(head, params);
+    return match.handler.route.now(head, params);
+  };
+  /** The answer without the check: synchronous as far as the route is (no promise made for a route that answered at once). */
+  const answerUnchecked = (request: IncomingRequest): Answer | Promise<Answer> => {
+    const url = request.parsedUrl;
+    const match = routeOf(request.method, url.pathname);
+    if (!match) return unrouted(request.method, url);
+    if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
+    const ours = match as RouteMatch & { handler: RouteHandler };
+    const refused = throttled(request, url.pathname);
+    return refused instanceof Promise ? refused.then((r) => routed(request, ours, r)) : routed(request, ours, refused);
   };
   // Every answer the routes give, in-process or over HTTP, is checked here (with checkAnswers).
-  const answer = async (request: IncomingRequest): Promise<Answer> => {
+  const answerNow = (request: IncomingRequest): Answer | Promise<Answer> => {
     // Looked for before too: what the engine's timer made is sent before a request could clear the outbox.
     webhooks?.collect();
-    const result = await answerUnchecked(request);
+    const result = answerUnchecked(request);
+    if (result instanceof Promise || check) return checked(request, result);
+    webhooks?.collect();
+    return result;
+  };
+  const checked = async (request: IncomingRequest, pending: Answer | Promise<Answer>): Promise<Answer> => {
+    const result = await pending;
     webhooks?.collect();
     await check?.(request.method, request.parsedUrl, asResponse(result));
     return result;
   };
+  const answer = async (request: IncomingRequest): Promise<Answer> => answerNow(request);
   // Every answer carries the virtual clock's Date, as the adapter's do (a Response.error() has no headers to set);
   // an answer to a HEAD carries no body, as node:http leaves it off the wire (msw hands a Response on as it is).
   const stamped = (method: string, answered: Response): Response => {
@@ -268,6 +293,7 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
     webhooks,
     unrouted,
     answer,
+    answerNow,
     async handle(given) {
       const arrival = requestLog.arrive(given.headers.get('authorization'));
       // In-process callers get the reading of the target the adapter gives a request on the wire.

@@ -16,11 +16,12 @@ import { networkInterfaces, hostname } from 'node:os';
 import { adminAccessAllowed, adminRequestRefusal, isLoopbackAddress, randomAdminToken } from './http/admin-access.js';
 import { isHostRefusal, ServedHosts } from './http/host-check.js';
 import { notFound, type MockApp } from './app.js';
-import { JsonAnswer, JsonText, type Answer, type HeaderSource } from './route-helper/route.js';
+import { NodeRequest } from './http/node-request.js';
+import { JsonAnswer, JsonText, type Answer } from './route-helper/route.js';
 import { JsonPage } from './routes/listings.js';
 import { keepsBody, type Seen } from './request-log/request-log.js';
 import { BUSY_RETRY_AFTER_S, busyBody, LoadGauge, type LoadLimits } from './http/load-limits.js';
-import { isAdminPath, normaliseTarget, PathMemo } from './http/request-target.js';
+import { isAdminPath, TargetMemo } from './http/request-target.js';
 import { DateStamp } from './http/date-stamp.js';
 import { underBase } from './http/router.js';
 import { faultAnswer } from './http/faults.js';
@@ -31,6 +32,8 @@ const MAX_BODY = 1 << 20;
 const NO_FAULT = { action: 'none', latencyMs: 0, handlerDelayMs: 0, retryAfter: 0 } as const;
 /** The body of a request framed without one. */
 const NO_BODY = Buffer.alloc(0);
+/** The 413's body (one object: it is only serialised). */
+const TOO_LARGE = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
 /** Methods node parses but a Fetch Request refuses to carry; no route uses them. */
 const FETCH_FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -89,29 +92,6 @@ function readBody(req: IncomingMessage, gauge: LoadGauge, hold: Hold): Promise<B
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', () => resolve('aborted'));
   });
-}
-
-/** Turns one node request into a Fetch Request for the app, on the already normalised `url`. */
-export function toFetchRequest(req: IncomingMessage, url: URL, body: Buffer): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
-    else headers.set(k, v);
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
-  return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : undefined });
-}
-
-/** Node's request headers read as Fetch's Headers read them (a repeated header joined with `, `). */
-function nodeHeaders(req: IncomingMessage): HeaderSource {
-  return {
-    get(name) {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-  };
 }
 
 /** What a connection gets when node's parser refuses the request itself (before any handler runs). */
@@ -175,6 +155,8 @@ function writeText(res: ServerResponse, answer: JsonText): void {
  */
 function writePage(res: ServerResponse, page: JsonPage, date: string): void {
   res.writeHead(page.status, { date, 'content-type': 'application/json', 'content-length': String(page.size) });
+  // A kept page is one buffer: `end` writes the head and it in one writev as well, with less on the way.
+  if (page.chunks.length === 1) return void res.end(page.chunks[0]);
   // Corked, the head and every chunk leave in one writev when `end` uncorks: the kept bytes are
   // written as they are, never copied into a page buffer first.
   res.cork();
@@ -214,7 +196,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
   // Connections past the bound: each request on one is answered 503 and the connection closed.
   const overBound = new WeakSet<Socket>();
   const dates = new DateStamp();
-  const paths = new PathMemo();
+  const targets = new TargetMemo();
   // Read once the server is bound (the bound address is known then); no request comes before.
   let hosts: ServedHosts;
   /** Answers one request; `expectation` is set when its Expect header asks for something other than 100-continue. */
@@ -240,13 +222,14 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       seen.status = res.headersSent ? res.statusCode : null;
       requestLog.record(arrival, seen);
     });
-    let url = new URL('/', origin);
+    // The normalised URL once read (an answer to a target that cannot be read is checked against '/').
+    let url: URL | null = null;
     // The marketplace's Date is its own clock's, the clock of its data: a client reads "now" from it
     // (src/api/market-clock.ts). Set as the answer is written, so a clock move shows in its own answer.
     const stamp = (): void => void res.setHeader('date', dates.at(app.ctx.clock.now()));
     // An answer the adapter makes itself, checked like the app's own (with checkAnswers).
     const reply = async (response: Response): Promise<void> => {
-      await app.check?.(method, url, response);
+      await app.check?.(method, url ?? new URL('/', origin), response);
       stamp();
       await writeResponse(res, response);
     };
@@ -257,7 +240,7 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       return send(503, busyBody(what), { 'retry-after': String(BUSY_RETRY_AFTER_S), connection: 'close' });
     };
     try {
-      const target = normaliseTarget(raw, origin, paths);
+      const target = targets.read(raw, origin);
       if (!target.ok) return await send(400, { code: 'VAL0001', message: target.problem });
       url = target.url;
       // One normalised path for the access decision, the faults, the router and the request log alike.
@@ -291,9 +274,8 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       if (fault.action === 'drop') return void req.socket.destroy();
       const faulted = faultAnswer(fault);
       if (faulted) return await send(faulted.status, faulted.body, faulted.headers);
-      const tooLarge = { code: 'VAL0001', message: `request body: larger than ${MAX_BODY} bytes (1 MiB)` };
       const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > MAX_BODY) return await send(413, tooLarge, { connection: 'close' });
+      if (declared > MAX_BODY) return await send(413, TOO_LARGE, { connection: 'close' });
       if (FETCH_FORBIDDEN.has(method)) return await reply(app.unrouted(method, url));
       // A declared length is held before a byte is read, so bodies that together pass the bound are refused whole.
       if (declared > 0) {
@@ -305,22 +287,15 @@ export async function startHttpServer(app: MockApp, host = '127.0.0.1', port = 0
       const body = declared === 0 && req.headers['transfer-encoding'] === undefined ? NO_BODY : await readBody(req, gauge, hold);
       if (body === 'aborted') return;
       if (body === 'busy') return await busy('bytes');
-      if (body === 'too-large') return await send(413, tooLarge, { connection: 'close' });
+      if (body === 'too-large') return await send(413, TOO_LARGE, { connection: 'close' });
       if (arrival && keepsBody(method, path, req.headers['content-type'])) seen.bodyText = body.toString('utf8');
       // A slow server: the request is read, and handled later even if the client has stopped waiting.
       if (fault.handlerDelayMs > 0) await new Promise((r) => setTimeout(r, fault.handlerDelayMs));
       // Every route is answered from node's request: no Fetch Request, msw or Response (app.ts `answer`).
       const bytes = method !== 'GET' && method !== 'HEAD' && body.length > 0 ? body : null;
-      const answer = await app.answer({
-        method,
-        url: url.href,
-        parsedUrl: url,
-        headers: nodeHeaders(req),
-        body: bytes,
-        // As Fetch's text() reads a body: UTF-8, a BOM dropped.
-        text: async () => (bytes ? new TextDecoder().decode(bytes) : ''),
-        toRequest: () => toFetchRequest(req, url, body),
-      });
+      // An answer given at once (a listings page of an unchanged world) is written in this same turn.
+      const given = app.answerNow(new NodeRequest(req, method, url, bytes, body));
+      const answer = given instanceof Promise ? await given : given;
       // The handler ran (an order may now exist) but the client never hears back.
       if (fault.action === 'drop_response') return void req.socket.destroy();
       if (answer instanceof JsonPage) return writePage(res, answer, dates.at(app.ctx.clock.now()));

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { adminAccessAllowed, type AdminAccessInput } from '../mock-server/http/admin-access.js';
-import { isAdminPath, normalisePath, normaliseTarget, PathMemo } from '../mock-server/http/request-target.js';
+import {
+  isAdminPath,
+  normalisePath,
+  normaliseTarget,
+  PathMemo,
+  TargetMemo,
+  type TargetResult,
+} from '../mock-server/http/request-target.js';
 import { ADMIN_SPELLINGS } from './helpers/admin-spellings.js';
 
 const ORIGIN = 'http://127.0.0.1:4010';
@@ -161,5 +168,59 @@ describe('PathMemo', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+/** A target's reading as plain values (a URL compares by its text). */
+function reading(t: TargetResult): unknown {
+  return t.ok ? { href: t.url.href, authority: t.authority } : t;
+}
+
+describe('TargetMemo', () => {
+  it('reads every target as normaliseTarget does, asked again or not, past its size and its length bound', () => {
+    // Few distinct targets (most asked again, absolute-form and refused ones among them) among many (the memo fills and starts over).
+    const target = fc.oneof(
+      fc.constantFrom(
+        '/listingsvc/v2/listings/?limit=25',
+        'http://evil.example:99/v1/loans/?limit=5',
+        'HTTPS://h/v1//loans#frag',
+        '/v1/../__mock/state',
+        '/a%zz',
+        'ftp://x/v1',
+        '/x y',
+        'v1/loans',
+      ),
+      fc.string({ maxLength: 10 }).map((s) => `/${s}`),
+      fc.string({ maxLength: 10 }),
+      fc.string({ minLength: 190, maxLength: 260 }).map((s) => `/${s}`),
+    );
+    fc.assert(
+      fc.property(fc.array(target, { maxLength: 400 }), (targets) => {
+        const memo = new TargetMemo();
+        for (const t of targets) expect(reading(memo.read(t, ORIGIN))).toEqual(reading(normaliseTarget(t, ORIGIN)));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('never hands on a URL a reader changed: the next request of that target gets its own reading again', () => {
+    const memo = new TargetMemo();
+    const raw = '/listingsvc/v2/listings/?limit=25';
+    const first = memo.read(raw, ORIGIN);
+    if (!first.ok) throw new Error(first.problem);
+    expect(memo.read(raw, ORIGIN)).toBe(first);
+    first.url.search = '?limit=500';
+    first.url.pathname = '/__mock/state';
+    const again = memo.read(raw, ORIGIN);
+    expect(again.ok && again.url.href).toBe(`${ORIGIN}/listingsvc/v2/listings?limit=25`);
+    expect(again).not.toBe(first);
+  });
+
+  it('reads a target against the origin it is asked for (a memo kept past a change of origin starts over)', () => {
+    const memo = new TargetMemo();
+    const raw = '/v1/loans';
+    memo.read(raw, ORIGIN);
+    const other = memo.read(raw, 'http://127.0.0.1:5020');
+    expect(other.ok && other.url.href).toBe('http://127.0.0.1:5020/v1/loans');
   });
 });

@@ -60,6 +60,37 @@ export class PathMemo {
   }
 }
 
+/** Targets a memo holds; it starts over when full (clients ask the same few again and again). */
+const MEMO_TARGETS = 256;
+
+/**
+ * normaliseTarget's readings of the raw targets a server saw last, each kept with the URL it made: a
+ * target asked again is neither read nor parsed again (a URL is ~1 µs a request, the reading more). The
+ * URL is shared by the requests of one target, so it is read, never changed (no route changes it); one
+ * that was changed anyway (its text no longer the text it was made from) is made again, never handed on.
+ * Kept by whoever reads the targets (the HTTP adapter, one per server, for one origin) and dropped with it.
+ */
+export class TargetMemo {
+  private readonly targets = new Map<string, { result: TargetResult; href: string }>();
+  private readonly paths = new PathMemo();
+  private origin = '';
+
+  /** `normaliseTarget(raw, origin)`, kept. */
+  read(raw: string, origin: string): TargetResult {
+    if (raw.length > MEMO_PATH_CHARS) return normaliseTarget(raw, origin, this.paths);
+    if (origin !== this.origin) {
+      this.targets.clear();
+      this.origin = origin;
+    }
+    const kept = this.targets.get(raw);
+    if (kept !== undefined && (!kept.result.ok || kept.result.url.href === kept.href)) return kept.result;
+    const result = normaliseTarget(raw, origin, this.paths);
+    if (this.targets.size >= MEMO_TARGETS) this.targets.clear();
+    this.targets.set(raw, { result, href: result.ok ? result.url.href : '' });
+    return result;
+  }
+}
+
 /**
  * Reads a raw request target (origin-form `/p?q` or absolute-form `http://h/p?q`; the authority of an
  * absolute-form target is handed back for the Host check and not routed on: this server is the only host) into a URL on

@@ -124,6 +124,8 @@ export function matchRoute(
   });
   if (!handler) return null;
   const pattern = compile(handler, patterns);
+  // Most routes have no parameter: their path is not split again for each request (a new object still, the route's own).
+  if (pattern.every((p) => typeof p === 'string')) return { handler, params: () => ({}) };
   return {
     handler,
     params() {

@@ -108,6 +108,10 @@ interface Recorded {
   violations: ExchangeViolation[] | undefined;
 }
 
+/** Texts whose token-shaped runs a request log keeps (it starts over when full); longer texts are scanned each time. */
+const KEPT_RUN_TEXTS = 256;
+const KEPT_RUN_CHARS = 300;
+
 /** The last `size` requests. */
 export class RequestLog {
   /** Entries as recorded, each replaced by its redacted form when first read. */
@@ -166,15 +170,15 @@ export class RequestLog {
     // this runs for every request.
     const tokens: string[] = [];
     const live = this.host.tokens;
-    liveRuns(seen.path, live, tokens);
-    if (query === null) liveRuns(seen.search, live, tokens);
+    this.liveRuns(seen.path, live, tokens);
+    if (query === null) this.liveRuns(seen.search, live, tokens);
     if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
     if (Array.isArray(headers)) {
-      for (const [, v] of headers) liveRuns(v, live, tokens);
+      for (const [, v] of headers) this.liveRuns(v, live, tokens);
     } else {
       for (const name in headers) {
         const v = headers[name];
-        if (v !== undefined) liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+        if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
       }
     }
     const entry: Recorded = {
@@ -199,6 +203,27 @@ export class RequestLog {
     this.times[slot * 3 + 1] = arrival.virtualAt;
     this.times[slot * 3 + 2] = Math.round((this.elapsed() - arrival.started) * 10) / 10;
     this.count = Math.min(this.count + 1, this.size);
+  }
+
+  /**
+   * The token-shaped runs of the texts seen last (a path, a query, a header value: a client sends the same
+   * ones again and again). Which runs a text holds is a pure function of it, kept; which of them are live
+   * tokens is asked of the host each time, as the world's tokens come and go.
+   */
+  private readonly runs = new Map<string, readonly string[]>();
+
+  /** Adds to `into` each run of `text` shaped like a token that is one of `live`'s keys, in order (liveRuns, its runs kept). */
+  private liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string[]): void {
+    // Shorter than any run: nothing to find (most parts of a request, and every empty one).
+    if (text.length < 8) return;
+    if (text.length > KEPT_RUN_CHARS) return liveRuns(text, live, into);
+    let runs = this.runs.get(text);
+    if (runs === undefined) {
+      runs = text.match(TOKEN_RUN) ?? [];
+      if (this.runs.size >= KEPT_RUN_TEXTS) this.runs.clear();
+      this.runs.set(text, runs);
+    }
+    for (const run of runs) if (live.has(run)) into.push(run);
   }
 
   /** The few-secret list of the last entry recorded (most entries share one list), and the list it is gathered into. */
@@ -308,10 +333,19 @@ export class RequestLog {
     return n;
   }
 
+  /** The Authorization header read last and the bearer token it names (a client sends the same one again and again). */
+  private lastAuthorization: string | null = null;
+  private lastBearer: string | null = null;
+
   /** The account a bearer token the mock issued acts for (expired or not), else null. */
   private accountOf(authorization: string | null | undefined): string | null {
-    const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    const token = m ? this.host.tokens.get(m[1]!) : undefined;
+    const text = authorization ?? '';
+    // The token a header names is a function of its text, kept; whether it is live is asked each time.
+    if (text !== this.lastAuthorization) {
+      this.lastBearer = /^\s*bearer\s+(\S+)\s*$/i.exec(text)?.[1] ?? null;
+      this.lastAuthorization = text;
+    }
+    const token = this.lastBearer === null ? undefined : this.host.tokens.get(this.lastBearer);
     return token?.kind === 'access' ? token.accountId : null;
   }
 

@@ -33,8 +33,10 @@ export function authenticate(ctx: MockContext, request: { headers: HeaderSource 
   if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
   const account = ctx.world.accounts.get(token.accountId);
   if (!account) throw invalidToken('Access token invalid');
-  const anyOf = typeof scope === 'string' ? [scope] : (scope ?? []);
-  if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
+  // One scope (most routes) is looked for without a list made for it.
+  const allowed = typeof scope === 'string' ? token.scopes.includes(scope) : !scope?.length || scope.some((s) => token.scopes.includes(s));
+  if (!allowed) {
+    const anyOf = typeof scope === 'string' ? [scope] : scope!;
     throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
   }
   return { accountId: account.id, userId: account.userId, scopes: token.scopes };
