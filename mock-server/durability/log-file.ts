@@ -37,7 +37,7 @@
  */
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { write as writeCb, fdatasync as fdatasyncCb } from 'node:fs';
-import { crc32 } from '../kit/crc32.js';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { MockSetupError } from '../kit/setup-error.js';
 
 /** The first line of every log file. */
@@ -68,6 +68,11 @@ export class LogCorruptError extends MockSetupError {
           : `start with --state-repair to cut the log there and set the logs after it aside (${later.join(', ')}; a copy of each is kept beside it), or move the folder away`),
     );
   }
+}
+
+/** The CRC-32 (IEEE, zlib's) of `bytes[start, end)`: zlib's own, in C (a JS table loop was ~2 µs a record warm, ~15 cold). */
+function crc32(bytes: Buffer, start = 0, end = bytes.length): number {
+  return zlibCrc32(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
 }
 
 /** One record as framed on disk. */
