@@ -8,15 +8,15 @@
  * Which sync, where. The log is opened O_DSYNC where the platform has it (Linux, macOS): each write
  * returns only once its bytes, and the file's new length (the metadata needed to read them back), are
  * on disk: what a write then an fdatasync give, in one call to the thread pool instead of two. Each
- * call there costs the event loop a wake-up (~40-140 µs of CPU on a shared 2-core VM, more than the
- * write itself), so one is half the log's own cost per group. fdatasync, not fsync: a log's
- * modification time is not needed to read it back. Without O_DSYNC (Windows) a write is followed by an
- * fdatasync. Not preallocated: a file of zeros ahead of its records would let fdatasync skip the
- * journal (no new length to keep), but a reader could no longer tell zeros a crash left from space
- * never written, and a log's length is where its last write ends (the crash and bit-flip tests read it
- * so). A new log's header, and the probe of a disk that failed, are written the same way, on the event
- * loop. Base snapshots (world/persistence.ts) are new files: written, fsync'd, renamed, the folder
- * fsync'd, so the name and the whole file are there or neither.
+ * call there costs the event loop a hand-off and a wake-up (30-130 µs of its CPU a call on a shared
+ * 2-core VM, more than the write itself). Data sync, not fsync: a log's modification time is not
+ * needed to read it back. Without O_DSYNC (Windows) a write is followed by an fdatasync. Not
+ * preallocated: a file of zeros ahead of its records would let a sync skip the journal (no new length
+ * to keep), but a reader could no longer tell zeros a crash left from space never written, and a
+ * log's length is where its last write ends (the crash and bit-flip tests read it so). A new log's
+ * header, and the probe of a disk that failed, are written the same way, on the event loop. Base
+ * snapshots (world/persistence.ts) are new files: written, fsync'd, renamed, the folder fsync'd, so
+ * the name and the whole file are there or neither.
  *
  * A torn tail only at the tail. A kill mid-append leaves a prefix of one write: whole records, then
  * one record cut short, and nothing after it. So a bad record is read as a torn last write (cut, the
