@@ -215,7 +215,7 @@ async function ordersSection() {
   const big = Number(process.env.BENCH_ORDERS_LISTINGS ?? 100_000);
   try {
     const floor = fsyncFloor(stateRoot);
-    row('fsync floor of this disk (200-byte write + fdatasync)', `${floor.toFixed(0)} /s`, '', true);
+    row('fsync floor of this disk (200-byte append + fdatasync, what one O_DSYNC log write costs)', `${floor.toFixed(0)} /s`, '', true);
     for (const listings of [2000, ...(big > 0 ? [big] : [])]) {
       const rates = {};
       // The single state file of earlier mocks (still loaded, and saved whole on every change) as the before figure, at 2,000 only.
@@ -238,14 +238,15 @@ async function ordersSection() {
             const { rate, acked } = await ordersPerSecond(m.origin, token, listingId, clients);
             rates[`${label} ${clients}`] = rate;
             const perOrder = withLog ? `, ${((logBytes(dir) - before) / acked).toFixed(0)} log bytes/order` : '';
-            const bar = withLog ? (clients === 1 ? '>= 50% of min(mem, fsync)' : '>= 50% of mem') : '';
-            const target = clients === 1 ? Math.min(rates[`in memory ${clients}`], floor) : rates[`in memory ${clients}`];
+            // The log's bar (issue 43): at least 80% of the in-memory rate of the same size and clients, measured just before.
+            const bar = withLog ? '>= 80% of mem' : '';
+            const target = rates[`in memory ${clients}`];
             const ratio = withLog ? ` (${((rate / target) * 100).toFixed(0)}%)` : '';
             row(
               `orders/s, ${listings} listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`,
               `${rate.toFixed(0)} orders/s${ratio}${perOrder}`,
               bar,
-              !withLog || rate >= 0.5 * target,
+              !withLog || rate >= 0.8 * target,
             );
             if (single && clients === 8) break;
           }

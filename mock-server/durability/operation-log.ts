@@ -166,6 +166,11 @@ export class OperationLog implements Durability {
     }
   }
 
+  /** The path of the log records are appended to now, or null when none is open (the tests' held disk writes there). */
+  appenderPath(): string | null {
+    return this.appender?.path ?? null;
+  }
+
   /** Puts `io` in place of the disk for the current log (the tests' full disk). */
   useIo(io: LogIo): void {
     if (this.appender) this.appender.io = io;
