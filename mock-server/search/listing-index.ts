@@ -13,7 +13,9 @@
 import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
 import type { ListingIndex } from '../world/derived.js';
+import { read } from '../world/column-kinds.js';
 import { rowOf } from '../world/listing-table.js';
+import { rowsByCode } from '../world/column-read.js';
 import type { Listing, World } from '../world/world.js';
 
 type Getter = (l: Listing) => unknown;
@@ -64,67 +66,25 @@ function valueMapByObjects(listings: readonly Listing[], size: number, field: st
 
 /**
  * The value index of a field held as codes, booleans or small integers in the listing table, built from the column in row
- * order: through the rows' objects, each a scattered read, the first search on a field took a tenth of a second at a
- * million listings. Null when the field is held otherwise. A row awaiting its description is read through its object
- * (which describes it), as is every row after describing one widened the column.
+ * order (world/column-read.ts): through the rows' objects, each a scattered read, the first search on a field took a tenth
+ * of a second at a million listings. Null when the field is held otherwise. A row awaiting its description is read
+ * through its object afterwards (which describes it).
  */
 function valueMapByCodes(world: World, size: number, field: string): Map<unknown, Bits> | null {
   const t = world.listingTable;
-  const j = t.byName.get(field);
-  const c = j === undefined ? undefined : t.columns[j];
-  if (!c) return null;
-  // Codes from 0: a column of codes' own, a boolean's (2 for null), an integer's less the least one (the last code for null).
-  let least = 0;
-  let nil = -1;
-  if (c.kind === 'int') {
-    least = Infinity;
-    let most = -Infinity;
-    for (let i = 0; i < size; i++) {
-      const x = c.data[i]!;
-      if (x === c.nil) continue;
-      if (x < least) least = x;
-      if (x > most) most = x;
-    }
-    if (most - least > 4096) return null;
-    nil = most === -Infinity ? 0 : most - least + 1;
-    if (least === Infinity) least = 0;
-  } else if (c.kind !== 'enum' && c.kind !== 'bool') return null;
-  const value = (code: number): unknown =>
-    c.kind === 'enum' ? c.values[code] : c.kind === 'bool' ? (code === 2 ? null : code === 1) : code === nil ? null : code + least;
-  const describes = t.market !== null && !t.market.has(field);
+  const awaiting = t.market !== null && !t.market.has(field) && t.awaitingCount > 0 ? t.awaiting.slice(0, size) : null;
   const words: Uint32Array[] = [];
-  const n = (size + 31) >>> 5;
-  const get = fieldGetter(field);
-  const slow = new Map<unknown, Bits>();
-  const data = c.data;
-  const cnil = c.kind === 'int' ? c.nil : NaN;
-  for (let i = 0; i < size; i++) {
-    if (describes && t.awaiting[i] === 1) {
-      addTo(slow, get(world.listings[i]!), i);
-      // Describing may widen the column (a new one takes its place): the rest are read through their objects.
-      if (t.columns[j!] !== c) for (let r = i + 1; r < size; r++) addTo(slow, get(world.listings[r]!), r);
-      if (t.columns[j!] !== c) break;
-      continue;
-    }
-    const x = data[i]!;
-    const code = x === cnil ? nil : x - least;
-    (words[code] ??= new Uint32Array(n))[i >>> 5]! |= 1 << (i & 31);
-  }
-  const byCode: Bits[] = [];
+  const value = rowsByCode(t, field, size, words, awaiting);
+  if (!value) return null;
+  const map = new Map<unknown, Bits>();
   words.forEach((w, code) => {
     const b = new Bits(0);
     b.words = w;
-    byCode[code] = b;
+    map.set(value(code), b);
   });
-  const map = new Map<unknown, Bits>();
-  byCode.forEach((b, code) => map.set(value(code), b));
-  for (const [v, b] of slow) {
-    const into = map.get(v);
-    if (!into) map.set(v, b);
-    else {
-      into.ensure(b.words.length * 32);
-      for (let w = 0; w < b.words.length; w++) into.words[w]! |= b.words[w]!;
-    }
+  if (awaiting) {
+    const get = fieldGetter(field);
+    for (let i = 0; i < size; i++) if (awaiting[i] === 1) addTo(map, get(world.listings[i]!), i);
   }
   return map;
 }
@@ -135,13 +95,21 @@ export function listingIndex(world: World): ListingIndex {
   const all = world.listings;
   if (index.size === all.length) return index;
   if (index.size === 0 && all.length > 0) index.base = all[0]!.listing_number;
+  // Number, status and loan number by row from their columns (a read through each of a million objects was most of a first search).
+  const t = world.listingTable;
+  const [jn, js, jl] = ['listing_number', 'listing_status', 'loan_number'].map((f) => t.byName.get(f) ?? -1) as [number, number, number];
+  const [cn, cs, cl] = [t.columns[jn], t.columns[js], t.columns[jl]];
+  // Read through the object where the columns cannot answer: positions not rows, or a column replaced since (never while indexing).
+  const columns = cn !== undefined && cs !== undefined && cl !== undefined;
   for (let i = index.size; i < all.length; i++) {
     const l = all[i]!;
-    if (l.listing_number - index.base !== i) index.position.set(l.listing_number, i);
     // The search reads fields by row from the table's columns only while every position is its listing's row.
     if (index.inPlace && rowOf(l) !== i) index.inPlace = false;
-    addTo(index.byStatus, l.listing_status, i);
-    if (l.loan_number !== null) index.originated.set(i);
+    const byColumns = columns && index.inPlace && i < t.size && t.columns[jn] === cn && t.columns[js] === cs && t.columns[jl] === cl;
+    const number = (byColumns ? read(cn, i) : l.listing_number) as number;
+    if (number - index.base !== i) index.position.set(number, i);
+    addTo(index.byStatus, (byColumns ? read(cs, i) : l.listing_status) as number, i);
+    if ((byColumns ? read(cl, i) : l.loan_number) !== null) index.originated.set(i);
     const raw = l as unknown as Record<string, unknown>;
     for (const [field, map] of index.byValue) addTo(map, raw[field], i);
   }

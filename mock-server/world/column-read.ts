@@ -50,6 +50,15 @@ type KeepLoop = (
   viaObject: ViaObject,
   slowAt: (i: number) => unknown,
 ) => void;
+type CodesLoop = (
+  data: ArrayLike<number>,
+  nil: number,
+  nilCode: number,
+  least: number,
+  size: number,
+  words: Uint32Array[],
+  skip: Uint8Array | null,
+) => void;
 type KeysLoop = (
   data: ArrayLike<number>,
   nil: number,
@@ -85,14 +94,23 @@ const KEYS = `for (let k = 0; k < rows.length; k++) {
   } else { const x = data[i]; out[k] = x === nil ? NaN : x / scale; }
 }
 return true;`;
+const CODES = `const n = (size + 31) >>> 5;
+for (let i = 0; i < size; i++) {
+  if (skip !== null && skip[i] === 1) continue;
+  const x = data[i];
+  const code = x === nil ? nilCode : x - least;
+  let w = words[code];
+  if (w === undefined) words[code] = w = new Uint32Array(n);
+  w[i >>> 5] |= 1 << (i & 31);
+}`;
 
 /**
  * The loops compiled once per kind of array (Int8Array, Float64Array, …): one loop reading arrays of every kind was
  * several times slower (its element load saw them all), and each is run over hundreds of thousands of rows.
  */
-const loops = new Map<string, { keep: KeepLoop; keys: KeysLoop }>();
+const loops = new Map<string, { keep: KeepLoop; keys: KeysLoop; codes: CodesLoop }>();
 
-function loopsFor(data: ArrayLike<number>): { keep: KeepLoop; keys: KeysLoop } {
+function loopsFor(data: ArrayLike<number>): { keep: KeepLoop; keys: KeysLoop; codes: CodesLoop } {
   const kind = data.constructor.name;
   let l = loops.get(kind);
   if (!l) {
@@ -100,6 +118,7 @@ function loopsFor(data: ArrayLike<number>): { keep: KeepLoop; keys: KeysLoop } {
     l = {
       keep: new Function('data', 'nil', 'scale', 'words', 'lo', 'hi', 'viaObject', 'slowAt', KEEP) as KeepLoop,
       keys: new Function('data', 'nil', 'scale', 'rows', 'out', 'viaObject', 'slowAt', KEYS) as KeysLoop,
+      codes: new Function('data', 'nil', 'nilCode', 'least', 'size', 'words', 'skip', CODES) as CodesLoop,
     };
     /* eslint-enable @typescript-eslint/no-implied-eval */
     loops.set(kind, l);
@@ -144,4 +163,40 @@ export function readKeys(
   if (!col) return 'none';
   const { data, nil, scale } = col.d;
   return loopsFor(data).keys(data, nil, scale, rows, out, col.viaObject, (i) => slow(objects[i]!)) ? 'ok' : 'other';
+}
+
+/**
+ * The rows below `size` by their code in a column of codes, booleans or integers, as bit words per code (`words[code]`):
+ * an integer's code is its value less `least`, its null's `nilCode`. Rows marked in `skip` are left out (the caller reads them
+ * through their objects). Null when the field's column is none of those kinds; else what a code stands for.
+ */
+export function rowsByCode(
+  t: RowTable,
+  name: string,
+  size: number,
+  words: Uint32Array[],
+  skip: Uint8Array | null,
+): ((code: number) => unknown) | null {
+  const j = t.byName.get(name);
+  const c = j === undefined ? undefined : t.columns[j];
+  if (!c) return null;
+  if (c.kind === 'enum' || c.kind === 'bool') {
+    loopsFor(c.data).codes(c.data, NaN, 0, 0, size, words, skip);
+    return c.kind === 'enum' ? (code) => c.values[code] : (code) => (code === 2 ? null : code === 1);
+  }
+  if (c.kind !== 'int') return null;
+  let least = Infinity;
+  let most = -Infinity;
+  for (let i = 0; i < size; i++) {
+    const x = c.data[i]!;
+    if (x === c.nil || (skip !== null && skip[i] === 1)) continue;
+    if (x < least) least = x;
+    if (x > most) most = x;
+  }
+  // Integers of many values (amounts, numbers) are no codes: a word array each would be most of the index.
+  if (most - least > 4096) return null;
+  if (least === Infinity) least = most = 0;
+  const nilCode = most - least + 1;
+  loopsFor(c.data).codes(c.data, c.nil, nilCode, least, size, words, skip);
+  return (code) => (code === nilCode ? null : code + least);
 }
