@@ -8,19 +8,20 @@
 /**
  * The first `k` of positions 0..n−1 in the order `radixOrder(keys, desc, n)` gives (each clause ascending, or descending
  * where `desc` says, NaN (null) last either way, -0 and 0 equal, ties in position order), in order; null when a key is
- * infinite (then it would tie with a null here: the caller orders them all). `keys` are overwritten.
+ * infinite (then it would tie with a null here: the caller orders them all, `keys` as they were). Otherwise `keys` are overwritten.
  */
 export function topOrder(keys: readonly Float64Array[], desc: readonly boolean[], n: number, k: number): Uint32Array | null {
   // Ranks, smaller first: the value (negated for a descending clause), a null after every finite number.
   for (let c = 0; c < keys.length; c++) {
     const key = keys[c]!;
-    for (let i = 0; i < n; i++) if (key[i] === Infinity || key[i] === -Infinity) return null;
-  }
-  for (let c = 0; c < keys.length; c++) {
-    const key = keys[c]!;
     const neg = desc[c]!;
     for (let i = 0; i < n; i++) {
       const v = key[i]!;
+      if (v === Infinity || v === -Infinity) {
+        // Put back what was ranked (each step is its own inverse on finite numbers), and decline.
+        for (let d = 0; d <= c; d++) unrank(keys[d]!, desc[d]!, d < c ? n : i);
+        return null;
+      }
       key[i] = v !== v ? Infinity : neg ? -v : v;
     }
   }
@@ -71,4 +72,12 @@ export function topOrder(keys: readonly Float64Array[], desc: readonly boolean[]
     down(0, len);
   }
   return heap;
+}
+
+/** Undoes the ranking of the first `m` keys of a clause: a rank of Infinity was a null (NaN), a descending one's rank its negation. */
+function unrank(key: Float64Array, neg: boolean, m: number): void {
+  for (let i = 0; i < m; i++) {
+    const r = key[i]!;
+    key[i] = r === Infinity ? NaN : neg ? -r : r;
+  }
 }

@@ -125,12 +125,12 @@ function search(
   const cand = candidates(world, index, q, participation);
   for (const r of q.search.ranges) applyRange(world, index.inPlace, cand, r);
   if (q.sort.length === 0) return { key, words: cand, total: countBits(cand) };
+  // The matches' positions in bit order, lowest bit first (a call per match was a tenth of a sorted search).
   const positions = new Uint32Array(countBits(cand));
   let k = 0;
-  forEachBit(cand, (p) => {
-    positions[k++] = p;
-    return true;
-  });
+  for (let w = 0; w < cand.length; w++) {
+    for (let bits = cand[w]!; bits !== 0; bits &= bits - 1) positions[k++] = (w << 5) + 31 - Math.clz32(bits & -bits);
+  }
   const order = sortedPositions(world, positions, q.sort, participation, q.offset + q.limit);
   if (order) return { key, positions, order };
   const matches = Array.from(positions, (p) => world.listings[p]!);
