@@ -128,6 +128,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'scratch: buffers reused from one sort to the next, every entry written before it is read (a sort runs synchronously)',
   'mock-server/search/listing-index.ts:getters':
     'a memo: the compiled getter of a field name from the catalogue, a pure function of the name',
+  'mock-server/world/column-read.ts:loops':
+    "a memo: the tight loops compiled once per kind of typed array from constant source text, a pure function of the array's kind",
   'mock-server/world/column-kinds.ts:keyCodes':
     'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
   'src/contract/dates.ts:formatters': 'a memo: one Intl.DateTimeFormat per zone name, a pure function of the name',

@@ -74,14 +74,20 @@ export interface ListingIndex {
   originated: Bits;
   /** Field → value → positions, for the static filter fields asked for so far. */
   byValue: Map<string, Map<unknown, Bits>>;
+  /** True while every position indexed holds the listing of that row of the listing table: the search may then read fields by row from the columns. */
+  inPlace: boolean;
 }
 
 /**
  * The most recent searches' matches: repeated pages of one query (`--all`) read them instead of searching
- * again. A search with neither range tests nor a sort keeps its candidates' bits (a page is read off them);
- * any other keeps its matches in order.
+ * again. A search without a sort keeps its matches' bits (a page is read off them); a sorted one its
+ * matches' positions and the first of them in order (`order`: all of them once a page past those was asked
+ * for), or, sorted by a field that is not a number, its matches in order.
  */
-export type QueryCacheEntry = { key: string; words: Uint32Array; total: number } | { key: string; matches: Listing[] };
+export type QueryCacheEntry =
+  | { key: string; words: Uint32Array; total: number }
+  | { key: string; positions: Uint32Array; order: Uint32Array }
+  | { key: string; matches: Listing[] };
 
 /** One kept order of a list endpoint (views/kept-orders.ts). */
 export interface KeptOrder {
