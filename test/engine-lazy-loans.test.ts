@@ -80,11 +80,7 @@ function behind(world: World, loan: Loan): boolean {
 
 /** The loan as stored, without bringing it up (the reader set aside). */
 function rawLoan(world: World, n: number): Loan {
-  const reader = world.loans.reader;
-  world.loans.reader = null;
-  const loan = world.loans.get(n)!;
-  world.loans.reader = reader;
-  return loan;
+  return world.loans.kept(n)!;
 }
 
 describe('loans serviced lazily', () => {

@@ -177,21 +177,41 @@ function monthDays(year: number, month: number): number {
 export function scheduleAfter(origination: number, due: number): (() => number) | null {
   const k = Math.round((due - origination) / (30.4375 * DAY));
   const at = [k, k - 1, k + 1].find((n) => n >= 1 && addMonths(origination, n) === due);
-  if (at === undefined || !Number.isSafeInteger(origination)) return null;
-  // addMonths by another road: used only where the two agree on the first step (a time before 1970 would not).
-  return monthStepper(origination, at)() === addMonths(origination, at + 1) ? monthStepper(origination, at) : null;
+  if (at === undefined || !Number.isSafeInteger(origination) || origination < 0) return null;
+  const step = monthStepper(origination, at);
+  // addMonths by another road: used only where the two agree on the first step.
+  let first: number | null = step();
+  if (first !== addMonths(origination, at + 1)) return null;
+  return () => {
+    if (first === null) return step();
+    const next = first;
+    first = null;
+    return next;
+  };
 }
 
-/** Steps from the at-th month after `origination` on: each call, the next month's date on the origination's day (clamped), at its time of day. */
+/** Steps from the at-th month after `origination` (at or after 1970) on: each call, the next month's date on the origination's day (clamped), at its time of day. */
 function monthStepper(origination: number, at: number): () => number {
-  const date = new Date(origination);
-  const d = date.getUTCDate();
-  const time = origination - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), d);
-  const months = date.getUTCMonth() + at;
-  let year = date.getUTCFullYear() + Math.floor(months / 12);
-  let month = months - 12 * Math.floor(months / 12);
-  // The day the month's first falls on, in days since 1970.
-  let first = Date.UTC(year, month, 1) / DAY;
+  const days = Math.floor(origination / DAY);
+  const time = origination - days * DAY;
+  // The origination's calendar date (H. Hinnant's civil_from_days, for days since 1970 ≥ 0).
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m0 = mp < 10 ? mp + 2 : mp - 10;
+  const months = m0 + at;
+  let year = yoe + era * 400 + (m0 <= 1 ? 1 : 0) + Math.floor(months / 12);
+  let month = months % 12;
+  // The day the due date's month begins on, in days since 1970: the origination's month's first, then whole months on.
+  let first = days - (d - 1);
+  for (let y = yoe + era * 400 + (m0 <= 1 ? 1 : 0), m = m0, n = 0; n < at; n++) {
+    first += monthDays(y, m);
+    if (++m === 12) [y, m] = [y + 1, 0];
+  }
   return () => {
     first += monthDays(year, month);
     if (++month === 12) [year, month] = [year + 1, 0];

@@ -206,10 +206,7 @@ function queueLoan(world: World, tl: Timeline, loan: Loan, from: number): void {
 
 /** Every loan brought up to the hour `h` its timeline last ticked (before that timeline goes, or as a reader looks). */
 function bringLoansUpTo(world: World, h: number): void {
-  const reader = world.loans.reader;
-  world.loans.reader = null;
-  for (const loan of world.loans.values()) bringUpToDate(world, loan, h * HOUR);
-  world.loans.reader = reader;
+  for (const loan of world.loans.keptValues()) bringUpToDate(world, loan, h * HOUR);
 }
 
 /**
@@ -228,11 +225,12 @@ function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boo
   }
   if (tl.listingsSeen < all.length) return false;
   if (tl.loansSeen === 0) {
-    for (const loan of world.loans.values()) queueLoan(world, tl, loan, from);
+    for (const loan of world.loans.keptValues()) queueLoan(world, tl, loan, from);
     tl.loansSeen = world.counters.loan;
   }
   for (; tl.loansSeen < world.counters.loan; tl.loansSeen++) {
-    const loan = world.loans.get(tl.loansSeen);
+    // A loan made since the last tick is not behind it: not brought up (loans.get would look).
+    const loan = world.loans.kept(tl.loansSeen);
     if (loan) queueLoan(world, tl, loan, from);
   }
   return true;

@@ -152,6 +152,16 @@ export class LoansByNumber extends ByNumber<Loan> {
   /** Brings a loan up to the last tick run before anyone reads it; null while no loan can be behind. */
   reader: ((loan: Loan) => void) | null = null;
 
+  /** Loan `n` as kept, not brought up: for the engine's own walks (the timeline's, over loans it has yet to look at). */
+  kept(n: number): Loan | undefined {
+    return super.get(n);
+  }
+
+  /** Every loan as kept, not brought up (see `kept`). */
+  keptValues(): IterableIterator<Loan> {
+    return super.values();
+  }
+
   override get(n: number): Loan | undefined {
     const loan = super.get(n);
     if (loan && this.reader) this.reader(loan);
