@@ -13,8 +13,8 @@ import { notesOfLoan } from '../world/world-index.js';
 import { collect, startCollections } from './collections.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
 import { noCents, type PaidCents } from './payment-log.js';
-import { postLoanStep } from './postings.js';
-import { firstDraw3 } from './rng-for.js';
+import { moveFigures, postLoanStep } from './postings.js';
+import { firstDraw3, firstDrawFrom, hashOf } from './rng-for.js';
 
 const DAY = 86_400_000;
 /** Late fee per missed installment, paid on catching up. */
@@ -156,10 +156,18 @@ function payDue(world: World, loan: Loan, t: number, missed: number, payoff: boo
   postLoanStep(world, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
 }
 
-/** True when what the borrower of loan `n` (missing with chance `missChance`) does on `due` departs from paying on schedule (a default, a miss, a payoff), for a loan with no arrears (dueDate's draw). */
-function departs(seed: number, n: number, missChance: number, due: number): boolean {
-  const r = firstDraw3(seed, n, DUE_DATE_SALT, due);
-  return r < 0.0012 + missChance || r > 0.992;
+/**
+ * What a borrower's draws on due dates are made from (dueDate's `firstDraw3(seed, loan, DUE_DATE_SALT, due)`, the seed and
+ * the loan mixed in once: a search draws many) and the chance the borrower misses one.
+ */
+function drawsOf(seed: number, loan: Loan): { hash: number; missChance: number } {
+  return { hash: hashOf(seed, loan.loan_number, DUE_DATE_SALT), missChance: missChanceOf(loan) };
+}
+
+/** True when what the borrower does on `due` departs from paying on schedule (a default, a miss, a payoff), for a loan with no arrears (dueDate's draw). */
+function departs(draws: { hash: number; missChance: number }, due: number): boolean {
+  const r = firstDrawFrom(draws.hash, due);
+  return r < 0.0012 + draws.missChance || r > 0.992;
 }
 
 /** Days in month `month` (0–11) of `year`. */
@@ -235,14 +243,43 @@ function onScheduleLazily(world: World, loan: Loan): boolean {
 
 /**
  * Pays a lazily serviced loan's due dates that the ticks through hour `h` met and that keep to its schedule, as each
- * tick would have (the same `payDue`), stopping at the first that departs from it (the timeline visits that one).
+ * tick would have (`payDue`), stopping at the first that departs from it (the timeline visits that one). Months that
+ * leave a balance are paid at once (`payInstalments` of them all: the figures to the cent of paying each, as a
+ * posting to nobody moves them, postings.ts); the one that completes the loan is paid as its tick paid it.
  */
 function payOnSchedule(world: World, loan: Loan, h: number): void {
   if (loan.loan_status !== LOAN_STATUS.CURRENT || hourAtOrAfter(loan.next_payment_due_date) > h || !onScheduleLazily(world, loan)) return;
-  const [seed, n, missChance] = [world.seed, loan.loan_number, missChanceOf(loan)];
+  const draws = drawsOf(world.seed, loan);
+  let due = loan.next_payment_due_date;
+  const next = scheduleAfter(loan.origination_date, due);
+  // The due dates kept to, all but the last instalment (whose payment completes the loan).
+  let count = 0;
+  for (const left = loan.term - loan.paymentsMade; count < left - 1 && hourAtOrAfter(due) <= h && !departs(draws, due); count++)
+    due = next ? next() : dueAfter(loan, due);
+  if (count > 0) {
+    const level = installment(loan);
+    const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, count, 0, false, level);
+    // A balance paid off before the last instalment (rounding) completes the loan: each month is then paid as its tick paid it.
+    if (paid.balance <= 0 || paid.made !== loan.paymentsMade + count) return payEachOnSchedule(world, loan, h);
+    loan.paymentsMade = paid.made;
+    // What payDue writes after each payment that leaves a balance; the figures moved as postLoanStep moves them.
+    loan.missedPayments = undefined;
+    loan.oldestMissedDue = undefined;
+    loan.days_past_due = 0;
+    loan.next_payment_due_date = due;
+    loan.next_payment_due_amount = level;
+    moveFigures(loan, paid.moved);
+  }
+  // The last instalment, when the ticks met it on schedule.
+  if (hourAtOrAfter(due) <= h && !departs(draws, due)) payEachOnSchedule(world, loan, h);
+}
+
+/** payOnSchedule a month at a time, each through payDue. */
+function payEachOnSchedule(world: World, loan: Loan, h: number): void {
+  const draws = drawsOf(world.seed, loan);
   while (loan.loan_status === LOAN_STATUS.CURRENT && hourAtOrAfter(loan.next_payment_due_date) <= h) {
     const due = loan.next_payment_due_date;
-    if (departs(seed, n, missChance, due)) return;
+    if (departs(draws, due)) return;
     payDue(world, loan, hourAtOrAfter(due) * HOUR, 0, false);
   }
 }
@@ -273,10 +310,10 @@ export function lazyLoanHour(world: World, loan: Loan, from: number): number {
     let due = loan.next_payment_due_date;
     // A due date the ticks skipped past (a load after years): visited each hour from `from`, as before.
     if (hourAtOrAfter(due) < from) return NaN;
-    const [seed, n, missChance] = [world.seed, loan.loan_number, missChanceOf(loan)];
+    const draws = drawsOf(world.seed, loan);
     const left = loan.term - loan.paymentsMade;
     const next = scheduleAfter(loan.origination_date, due);
-    for (let j = 0; j < left - 1 && !departs(seed, n, missChance, due); j++) due = next ? next() : dueAfter(loan, due);
+    for (let j = 0; j < left - 1 && !departs(draws, due); j++) due = next ? next() : dueAfter(loan, due);
     return hourAtOrAfter(due);
   }
   const oldest = loan.oldestMissedDue;
