@@ -33,8 +33,6 @@ const MISS_BY_RATING: Readonly<Record<string, number>> = { AA: 0.01, A: 0.015, B
  * timeline (timeline.ts) brings a loan here only at the hours this can change it.
  */
 export function serviceLoan(world: World, loan: Loan, t: number): void {
-  // A loan serviced lazily (nobody we model holds it) comes here at its next departure: its months on schedule first.
-  payOnSchedule(world, loan, t / HOUR);
   if (loan.loan_status === LOAN_STATUS.CHARGEOFF) return collect(world, loan, t);
   if (loan.loan_status === LOAN_STATUS.DEFAULTED) {
     updateArrears(loan, t);
@@ -247,7 +245,7 @@ function onScheduleLazily(world: World, loan: Loan): boolean {
  * leave a balance are paid at once (`payInstalments` of them all: the figures to the cent of paying each, as a
  * posting to nobody moves them, postings.ts); the one that completes the loan is paid as its tick paid it.
  */
-function payOnSchedule(world: World, loan: Loan, h: number): void {
+export function payOnSchedule(world: World, loan: Loan, h: number): void {
   if (loan.loan_status !== LOAN_STATUS.CURRENT || hourAtOrAfter(loan.next_payment_due_date) > h || !onScheduleLazily(world, loan)) return;
   const draws = drawsOf(world.seed, loan);
   let due = loan.next_payment_due_date;

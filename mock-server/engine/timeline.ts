@@ -27,7 +27,7 @@ import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-proces
 import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
 import { lotAfter, settleThrough, settleWorld } from './settle.js';
-import { bringUpToDate, lazyLoanHour } from './servicing.js';
+import { bringUpToDate, lazyLoanHour, payOnSchedule } from './servicing.js';
 
 export type { ListingEvents };
 
@@ -200,7 +200,11 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
  */
 function queueLoan(world: World, tl: Timeline, loan: Loan, from: number): void {
   const lazy = lazyLoanHour(world, loan, from);
-  const at = Number.isNaN(lazy) ? loanHour(loan, from) : lazy;
+  if (!Number.isNaN(lazy)) {
+    if (lazy !== Infinity) push(tl.lazyLoansAt, lazy, loan);
+    return;
+  }
+  const at = loanHour(loan, from);
   if (at !== Infinity) push(tl.loansAt, at, loan);
 }
 
@@ -253,6 +257,7 @@ function newTimeline(world: World, h: number): Timeline {
     later: new Map(),
     due: [],
     loansAt: new Map(),
+    lazyLoansAt: new Map(),
     listingsSeen: 0,
     loansSeen: 0,
   };
@@ -315,6 +320,13 @@ export function takeDue(world: World, h: number): DueAt {
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
+  const lazy = tl.lazyLoansAt.get(h);
+  if (lazy) {
+    tl.lazyLoansAt.delete(h);
+    // Their months on schedule first (they posted to nobody, so when does not matter); the visit is the departure's.
+    for (const loan of lazy) payOnSchedule(world, loan, h);
+    loans.push(...lazy);
+  }
   loans.sort((a, b) => a.loan_number - b.loan_number);
   return { listings, fired: tl.listings.fired, loans };
 }
