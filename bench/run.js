@@ -14,7 +14,8 @@
 // runs the CLI start-up section alone (for iterating on start-up); BENCH_ONLY=pages runs only the mock's
 // start and its two pages side by side with their floors (for iterating on the pages: no `--all`, peak
 // memory or clock advance). BENCH_PAGE_ROUNDS sets the wrk rounds per page (default 3). BENCH_ONLY=orders
-// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half). BENCH_MOCK_PROF=DIR writes a CPU
+// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half). BENCH_ONLY=year runs
+// a year at 100,000 listings through the CLI alone (bench/year.js). BENCH_MOCK_PROF=DIR writes a CPU
 // profile of the 100,000-listing mock (the one moved first) into DIR when it stops.
 import { spawnSync } from 'node:child_process';
 import {
@@ -36,12 +37,13 @@ import { Agent as UndiciAgent, request as undiciRequest } from 'undici';
 import { load } from './load.js';
 import { findWrk, wrkLoad } from './wrk.js';
 import { accessToken, bin, median, root, rssMiB, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
+import { yearLines, yearWalk } from './year.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['mock', 'startup', 'pages', 'orders'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be mock, startup, pages or orders, got '${ONLY}'`);
+if (ONLY !== undefined && !['mock', 'startup', 'pages', 'orders', 'year'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be mock, startup, pages, orders or year, got '${ONLY}'`);
 const PAGE_ROUNDS = Number(process.env.BENCH_PAGE_ROUNDS ?? 3);
 if (!Number.isInteger(PAGE_ROUNDS) || PAGE_ROUNDS < 1 || PAGE_ROUNDS > 15)
   throw new Error(`BENCH_PAGE_ROUNDS must be a whole number from 1 to 15, got '${process.env.BENCH_PAGE_ROUNDS}'`);
@@ -570,10 +572,28 @@ async function simulateSection() {
   }
 }
 
+/**
+ * A year at 100,000 listings through the CLI (bench/year.js: 12 × `mock clock advance 30d` and one `5d`): the whole walk,
+ * month 12's move over month 1's, and resident memory per loan the year added (issue 43, "Years, not days").
+ */
+async function yearSection() {
+  const y = await yearWalk(100_000);
+  for (const line of yearLines(y)) console.error(`year: ${line}`);
+  row('a year at 100k (12 x clock advance 30d + 5d)', `${(y.total / 1000).toFixed(1)} s`, '<= 15 s', y.total <= 15_000);
+  row('  month 12 / month 1', `${y.ratio.toFixed(2)}x`, '<= 1.5x', y.ratio <= 1.5);
+  row(
+    `  resident memory per loan added (${y.loansAdded} loans)`,
+    `${y.bytesPerLoan.toFixed(0)} B (${y.rssBefore.toFixed(0)} -> ${y.rssAfter.toFixed(0)} MiB)`,
+    '<= 1000 B',
+    y.bytesPerLoan <= 1000,
+  );
+}
+
 if (ONLY === undefined || ONLY === 'startup') await startupSection();
 if (ONLY === undefined || ONLY === 'orders') await ordersSection();
 if (ONLY === undefined || ONLY === 'mock' || ONLY === 'pages') await bigMockSection();
 if (ONLY === undefined) await simulateSection();
+if (ONLY === undefined || ONLY === 'year') await yearSection();
 
 const w = Math.max(...rows.map((r) => r.what.length));
 console.log(`mkt benchmarks (node ${process.version}, ${RUNS} runs each, medians)`);

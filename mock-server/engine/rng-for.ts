@@ -45,3 +45,13 @@ export function streamState(seed: number, a: number, b: number, c: number): numb
 export function firstDraw3(seed: number, a: number, b: number, c: number): number {
   return mulberry32(nextState(streamState(seed, a, b, c)));
 }
+
+/** The hash `firstDraw3(seed, a, b, c)` mixes `c` into: worked out once for many draws of one (a, b) (`firstDrawFrom`). */
+export function hashOf(seed: number, a: number, b: number): number {
+  return mixNumber(mixNumber(hashStart(seed), a), b);
+}
+
+/** `firstDraw3(seed, a, b, c)` from `hashOf(seed, a, b)`. */
+export function firstDrawFrom(hash: number, c: number): number {
+  return mulberry32(nextState(initialState(mixNumber(hash, c))));
+}

@@ -8,11 +8,13 @@
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Loan, World } from '../world/world.js';
+import { addMonths } from '../../src/contract/amortisation.js';
+import { notesOfLoan } from '../world/world-index.js';
 import { collect, startCollections } from './collections.js';
-import { addMonths } from './lifecycle.js';
+import { HOUR, hourAtOrAfter } from './event-hours.js';
 import { noCents, type PaidCents } from './payment-log.js';
-import { postLoanStep } from './postings.js';
-import { firstDraw3 } from './rng-for.js';
+import { moveFigures, postLoanStep } from './postings.js';
+import { firstDraw3, firstDrawFrom, hashOf } from './rng-for.js';
 
 const DAY = 86_400_000;
 /** Late fee per missed installment, paid on catching up. */
@@ -56,6 +58,11 @@ function defaultLoan(loan: Loan, reason: number, t: number): void {
   // next_payment_due_date stays the due date it had: the spec types it as a date, never null.
   // Delinquent loans charge off at 121 days past due; bankruptcy and death 30 days after the default.
   loan.chargeOffAt = reason === 1 && loan.oldestMissedDue != null ? loan.oldestMissedDue + 121 * DAY : t + 30 * DAY;
+}
+
+/** The chance a borrower misses a due date, by the loan's rating. */
+function missChanceOf(loan: Loan): number {
+  return MISS_BY_RATING[loan.platform_rating] ?? 0.03;
 }
 
 /** One instalment (`level`: the loan's level instalment) of a loan owing `balance` (dollars) after `made` payments: its interest, service fee and principal, in dollars. */
@@ -107,7 +114,7 @@ function dueDate(world: World, loan: Loan, t: number): void {
   const due = loan.next_payment_due_date;
   const missed = loan.missedPayments ?? 0;
   const r = firstDraw3(world.seed, loan.loan_number, DUE_DATE_SALT, due);
-  const missChance = MISS_BY_RATING[loan.platform_rating] ?? 0.03;
+  const missChance = missChanceOf(loan);
   if (r < 0.0008) return defaultLoan(loan, 2, t);
   if (r < 0.0012) return defaultLoan(loan, 3, t);
   if (r < 0.0012 + (missed > 0 ? 0.45 : missChance)) {
@@ -118,7 +125,12 @@ function dueDate(world: World, loan: Loan, t: number): void {
     updateArrears(loan, t);
     return;
   }
-  const payoff = missed === 0 && r > 0.992;
+  payDue(world, loan, t, missed, missed === 0 && r > 0.992);
+}
+
+/** Pays the instalments due at `loan`'s next due date at `t`: every one missed (`missed`, with their fees) and this one, or the whole balance (`payoff`). */
+function payDue(world: World, loan: Loan, t: number, missed: number, payoff: boolean): void {
+  const due = loan.next_payment_due_date;
   const paymentsBefore = loan.paymentsMade;
   const daysPastDue = loan.days_past_due;
   // The instalments due: every one missed and this one (a payoff: the whole balance with this one).
@@ -140,6 +152,178 @@ function dueDate(world: World, loan: Loan, t: number): void {
     loan.next_payment_due_amount = installment(loan);
   }
   postLoanStep(world, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
+}
+
+/**
+ * What a borrower's draws on due dates are made from (dueDate's `firstDraw3(seed, loan, DUE_DATE_SALT, due)`, the seed and
+ * the loan mixed in once: a search draws many) and the chance the borrower misses one.
+ */
+function drawsOf(seed: number, loan: Loan): { hash: number; missChance: number } {
+  return { hash: hashOf(seed, loan.loan_number, DUE_DATE_SALT), missChance: missChanceOf(loan) };
+}
+
+/** True when what the borrower does on `due` departs from paying on schedule (a default, a miss, a payoff), for a loan with no arrears (dueDate's draw). */
+function departs(draws: { hash: number; missChance: number }, due: number): boolean {
+  const r = firstDrawFrom(draws.hash, due);
+  return r < 0.0012 + draws.missChance || r > 0.992;
+}
+
+/** Days in month `month` (0–11) of `year`. */
+function monthDays(year: number, month: number): number {
+  if (month !== 1) return month === 3 || month === 5 || month === 8 || month === 10 ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
+ * `addMonths(origination, k)` for the next k, as dueAfter goes on, stepped a month at a time in whole days (a search
+ * walks many; working each out from the origination's calendar date was a tenth of a year's moves); null for a due
+ * date off that schedule (a seeded loan's), whose next ones dueAfter works out.
+ */
+export function scheduleAfter(origination: number, due: number): (() => number) | null {
+  const k = Math.round((due - origination) / (30.4375 * DAY));
+  const at = [k, k - 1, k + 1].find((n) => n >= 1 && addMonths(origination, n) === due);
+  if (at === undefined || !Number.isSafeInteger(origination) || origination < 0) return null;
+  const step = monthStepper(origination, at);
+  // addMonths by another road: used only where the two agree on the first step.
+  let first: number | null = step();
+  if (first !== addMonths(origination, at + 1)) return null;
+  return () => {
+    if (first === null) return step();
+    const next = first;
+    first = null;
+    return next;
+  };
+}
+
+/** Steps from the at-th month after `origination` (at or after 1970) on: each call, the next month's date on the origination's day (clamped), at its time of day. */
+function monthStepper(origination: number, at: number): () => number {
+  const days = Math.floor(origination / DAY);
+  const time = origination - days * DAY;
+  // The origination's calendar date (H. Hinnant's civil_from_days, for days since 1970 ≥ 0).
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m0 = mp < 10 ? mp + 2 : mp - 10;
+  const months = m0 + at;
+  let year = yoe + era * 400 + (m0 <= 1 ? 1 : 0) + Math.floor(months / 12);
+  let month = months % 12;
+  // The day the due date's month begins on, in days since 1970: the origination's month's first, then whole months on.
+  let first = days - (d - 1);
+  for (let y = yoe + era * 400 + (m0 <= 1 ? 1 : 0), m = m0, n = 0; n < at; n++) {
+    first += monthDays(y, m);
+    if (++m === 12) [y, m] = [y + 1, 0];
+  }
+  return () => {
+    first += monthDays(year, month);
+    if (++month === 12) [year, month] = [year + 1, 0];
+    return (first + Math.min(d, monthDays(year, month)) - 1) * DAY + time;
+  };
+}
+
+/**
+ * True for a loan serviced lazily: one no account we model holds a note in (its steps post to nobody: postings.ts) that is
+ * current without arrears. Its months on schedule are paid only when it is read or meets its next departure (`payOnSchedule`).
+ */
+function onScheduleLazily(world: World, loan: Loan): boolean {
+  return (
+    loan.loan_status === LOAN_STATUS.CURRENT
+    && loan.oldestMissedDue == null
+    && (loan.missedPayments ?? 0) === 0
+    && loan.days_past_due === 0
+    && notesOfLoan(world, loan.loan_number).length === 0
+  );
+}
+
+/**
+ * Pays a lazily serviced loan's due dates that the ticks through hour `h` met and that keep to its schedule, as each
+ * tick would have (`payDue`), stopping at the first that departs from it (the timeline visits that one). Months that
+ * leave a balance are paid at once (`payInstalments` of them all: the figures to the cent of paying each, as a
+ * posting to nobody moves them, postings.ts); the one that completes the loan is paid as its tick paid it.
+ */
+export function payOnSchedule(world: World, loan: Loan, h: number): void {
+  if (loan.loan_status !== LOAN_STATUS.CURRENT || hourAtOrAfter(loan.next_payment_due_date) > h || !onScheduleLazily(world, loan)) return;
+  const draws = drawsOf(world.seed, loan);
+  let due = loan.next_payment_due_date;
+  const next = scheduleAfter(loan.origination_date, due);
+  // The due dates kept to, all but the last instalment (whose payment completes the loan).
+  let count = 0;
+  for (const left = loan.term - loan.paymentsMade; count < left - 1 && hourAtOrAfter(due) <= h && !departs(draws, due); count++)
+    due = next ? next() : dueAfter(loan, due);
+  if (count > 0) {
+    const level = installment(loan);
+    const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, count, 0, false, level);
+    // A balance paid off before the last instalment (rounding) completes the loan: each month is then paid as its tick paid it.
+    if (paid.balance <= 0 || paid.made !== loan.paymentsMade + count) return payEachOnSchedule(world, loan, h);
+    loan.paymentsMade = paid.made;
+    // What payDue writes after each payment that leaves a balance; the figures moved as postLoanStep moves them.
+    loan.missedPayments = undefined;
+    loan.oldestMissedDue = undefined;
+    loan.days_past_due = 0;
+    loan.next_payment_due_date = due;
+    loan.next_payment_due_amount = level;
+    moveFigures(loan, paid.moved);
+  }
+  // The last instalment, when the ticks met it on schedule.
+  if (hourAtOrAfter(due) <= h && !departs(draws, due)) payEachOnSchedule(world, loan, h);
+}
+
+/** payOnSchedule a month at a time, each through payDue. */
+function payEachOnSchedule(world: World, loan: Loan, h: number): void {
+  const draws = drawsOf(world.seed, loan);
+  while (loan.loan_status === LOAN_STATUS.CURRENT && hourAtOrAfter(loan.next_payment_due_date) <= h) {
+    const due = loan.next_payment_due_date;
+    if (departs(draws, due)) return;
+    payDue(world, loan, hourAtOrAfter(due) * HOUR, 0, false);
+  }
+}
+
+/**
+ * Brings a loan up to the last tick run, as a reader must see it (world.ts `LoansByNumber` calls it on every loan it hands
+ * out): a lazily serviced loan's months on schedule (`payOnSchedule`), and the days past due of a loan in arrears that
+ * nobody we model holds (the timeline visits such a loan only when more than its days past due can change).
+ */
+export function bringUpToDate(world: World, loan: Loan, lastTick: number): void {
+  const status = loan.loan_status;
+  if (status === LOAN_STATUS.CURRENT) payOnSchedule(world, loan, lastTick / HOUR);
+  if ((loan.loan_status === LOAN_STATUS.CURRENT || status === LOAN_STATUS.DEFAULTED) && loan.oldestMissedDue != null)
+    if (notesOfLoan(world, loan.loan_number).length === 0) updateArrears(loan, lastTick);
+}
+
+/**
+ * The hour at or after `from` at which the timeline next visits a loan nobody we model holds, or NaN for a loan the
+ * timeline visits at each hour it can change (loanHour). A current loan without arrears: its first due date that departs
+ * from its schedule, or its last one (on-schedule months between are paid when it is read or then: `payOnSchedule`). A
+ * loan in arrears: its next due date, its 91st day past due (its default) or its charge-off, not each day past due
+ * between (`bringUpToDate` writes those).
+ */
+export function lazyLoanHour(world: World, loan: Loan, from: number): number {
+  if (notesOfLoan(world, loan.loan_number).length > 0) return NaN;
+  const status = loan.loan_status;
+  if (status === LOAN_STATUS.CURRENT && onScheduleLazily(world, loan)) {
+    let due = loan.next_payment_due_date;
+    // A due date the ticks skipped past (a load after years): visited each hour from `from`, as before.
+    if (hourAtOrAfter(due) < from) return NaN;
+    const draws = drawsOf(world.seed, loan);
+    const left = loan.term - loan.paymentsMade;
+    const next = scheduleAfter(loan.origination_date, due);
+    for (let j = 0; j < left - 1 && !departs(draws, due); j++) due = next ? next() : dueAfter(loan, due);
+    return hourAtOrAfter(due);
+  }
+  const oldest = loan.oldestMissedDue;
+  if (oldest == null || (status !== LOAN_STATUS.CURRENT && status !== LOAN_STATUS.DEFAULTED)) return NaN;
+  // The first whole day past due whose hour is at or after `from`, as loanHour finds it; the default at 91 days comes at
+  // the first such hour at which the loan is 91 days past due.
+  const dayHour = (d: number): number => hourAtOrAfter(oldest + d * DAY);
+  const next = Math.max(-1, Math.floor(((from - 1) * HOUR - oldest) / DAY)) + 1;
+  let at = Infinity;
+  if (status === LOAN_STATUS.CURRENT) at = Math.min(hourAtOrAfter(loan.next_payment_due_date), dayHour(Math.max(91, next)));
+  else if (loan.chargeOffAt != null) at = hourAtOrAfter(loan.chargeOffAt);
+  return Math.max(from, at);
 }
 
 /**

@@ -27,6 +27,7 @@ import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-proces
 import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
 import { lotAfter, settleThrough, settleWorld } from './settle.js';
+import { bringUpToDate, lazyLoanHour, payOnSchedule } from './servicing.js';
 
 export type { ListingEvents };
 
@@ -192,10 +193,24 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
   }
 }
 
-/** Queues a loan at its next event at or after hour `from`, if it has one. */
-function queueLoan(tl: Timeline, loan: Loan, from: number): void {
+/**
+ * Queues a loan at its next event at or after hour `from`, if it has one: a loan nobody we model holds at its next
+ * departure from its schedule (servicing.ts `lazyLoanHour`: what lies between is written when it is read), any other
+ * at each hour it can change.
+ */
+function queueLoan(world: World, tl: Timeline, loan: Loan, from: number): void {
+  const lazy = lazyLoanHour(world, loan, from);
+  if (!Number.isNaN(lazy)) {
+    if (lazy !== Infinity) push(tl.lazyLoansAt, lazy, loan);
+    return;
+  }
   const at = loanHour(loan, from);
   if (at !== Infinity) push(tl.loansAt, at, loan);
+}
+
+/** Every loan brought up to the hour `h` its timeline last ticked (before that timeline goes, or as a reader looks). */
+function bringLoansUpTo(world: World, h: number): void {
+  for (const loan of world.loans.keptValues()) bringUpToDate(world, loan, h * HOUR);
 }
 
 /**
@@ -214,12 +229,13 @@ function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boo
   }
   if (tl.listingsSeen < all.length) return false;
   if (tl.loansSeen === 0) {
-    for (const loan of world.loans.values()) queueLoan(tl, loan, from);
+    for (const loan of world.loans.keptValues()) queueLoan(world, tl, loan, from);
     tl.loansSeen = world.counters.loan;
   }
   for (; tl.loansSeen < world.counters.loan; tl.loansSeen++) {
-    const loan = world.loans.get(tl.loansSeen);
-    if (loan) queueLoan(tl, loan, from);
+    // A loan made since the last tick is not behind it: not brought up (loans.get would look).
+    const loan = world.loans.kept(tl.loansSeen);
+    if (loan) queueLoan(world, tl, loan, from);
   }
   return true;
 }
@@ -241,9 +257,12 @@ function newTimeline(world: World, h: number): Timeline {
     later: new Map(),
     due: [],
     loansAt: new Map(),
+    lazyLoansAt: new Map(),
     listingsSeen: 0,
     loansSeen: 0,
   };
+  // A loan read is first brought up to the last tick run (the ticks leave lazily serviced loans behind: servicing.ts).
+  world.loans.reader = (loan) => bringUpToDate(world, loan, Math.min(world.engine.lastTick, tl.hour * HOUR));
   return (world.index.timeline = tl);
 }
 
@@ -255,7 +274,10 @@ function timelineAt(world: World, h: number): Timeline {
   let tl = world.index.timeline;
   if (!tl || tl.hour !== h - 1) {
     // The old timeline's listings get the steps they are owed before it goes (a skipped stretch after it is skipped for all).
-    if (tl) settleWorld(world);
+    if (tl) {
+      settleWorld(world);
+      bringLoansUpTo(world, tl.hour);
+    }
     tl = newTimeline(world, h);
   }
   catchUp(world, tl, h);
@@ -298,6 +320,13 @@ export function takeDue(world: World, h: number): DueAt {
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
+  const lazy = tl.lazyLoansAt.get(h);
+  if (lazy) {
+    tl.lazyLoansAt.delete(h);
+    // Their months on schedule first (they posted to nobody, so when does not matter); the visit is the departure's.
+    for (const loan of lazy) payOnSchedule(world, loan, h);
+    loans.push(...lazy);
+  }
   loans.sort((a, b) => a.loan_number - b.loan_number);
   return { listings, fired: tl.listings.fired, loans };
 }
@@ -333,7 +362,7 @@ export function requeueListing(world: World, r: number, h: number): void {
 
 /** Puts a loan serviced at hour `h` back at its next event, if it has one. */
 export function requeueLoan(world: World, loan: Loan, h: number): void {
-  queueLoan(world.index.timeline!, loan, h + 1);
+  queueLoan(world, world.index.timeline!, loan, h + 1);
 }
 
 /** Called when a listing changed outside its own event (an order funded it, perhaps to Pending): it is queued at its new next event. */

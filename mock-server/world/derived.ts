@@ -185,6 +185,8 @@ export interface Timeline {
   due: number[];
   /** Hour → loans with something due at it. */
   loansAt: Map<number, Loan[]>;
+  /** Hour → loans nobody we model holds, queued at their next departure from their schedule (engine/servicing.ts `lazyLoanHour`): their months on schedule are paid before the visit. */
+  lazyLoansAt: Map<number, Loan[]>;
   /** How many of `world.listings` have been looked at; listings are only ever appended. */
   listingsSeen: number;
   /** The next loan number to look at; loans are numbered in the order they are made. */

@@ -143,8 +143,53 @@ export class ByNumber<T> {
 /** Listings by number (the world's `listingByNumber`). */
 export class ListingsByNumber extends ByNumber<Listing> {}
 
-/** Loans by number (the world's `loans`). */
-export class LoansByNumber extends ByNumber<Loan> {}
+/**
+ * Loans by number (the world's `loans`). A loan nobody we model holds is serviced lazily (engine/servicing.ts): its
+ * months on schedule are paid when it is read, so every loan this hands out is first brought up to date by `reader`
+ * (set by the engine's timeline, the one that leaves loans behind; none before it).
+ */
+export class LoansByNumber extends ByNumber<Loan> {
+  /** Brings a loan up to the last tick run before anyone reads it; null while no loan can be behind. */
+  reader: ((loan: Loan) => void) | null = null;
+
+  /** Loan `n` as kept, not brought up: for the engine's own walks (the timeline's, over loans it has yet to look at). */
+  kept(n: number): Loan | undefined {
+    return super.get(n);
+  }
+
+  /** Every loan as kept, not brought up (see `kept`). */
+  keptValues(): IterableIterator<Loan> {
+    return super.values();
+  }
+
+  override get(n: number): Loan | undefined {
+    const loan = super.get(n);
+    if (loan && this.reader) this.reader(loan);
+    return loan;
+  }
+
+  override values(): IterableIterator<Loan> {
+    return this.reader ? this.read(super.values()) : super.values();
+  }
+
+  override entries(): IterableIterator<[number, Loan]> {
+    return this.reader ? this.readEntries(super.entries()) : super.entries();
+  }
+
+  private *read(loans: IterableIterator<Loan>): IterableIterator<Loan> {
+    for (const loan of loans) {
+      this.reader?.(loan);
+      yield loan;
+    }
+  }
+
+  private *readEntries(entries: IterableIterator<[number, Loan]>): IterableIterator<[number, Loan]> {
+    for (const entry of entries) {
+      this.reader?.(entry[1]);
+      yield entry;
+    }
+  }
+}
 
 /** An empty world; `seedWorld` fills it. */
 export function emptyWorld(seed: number): World {
