@@ -110,7 +110,7 @@ async function run(dist, help, where) {
 /**
  * Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (V8's compile cache: about a
  * tenth of `mkt listings search`'s CPU time on Node 24); on an older Node, code-cache.cjs keeps that of the
- * bundles (in the folder's `v8-code`, a seventh of the search's CPU time on Node 20). The cache is the user's:
+ * bundles (in the folder's `v8-code-VERSION-ARCH`: a tenth of the search's CPU time on Node 20). The cache is the user's:
  * NODE_COMPILE_CACHE when set (Node has then enabled it already), else `mkt/compile-cache` in the user's cache
  * directory (as help-cache.cjs finds it); never the package's folder, which may be read-only, nor the shared
  * temporary directory (Node's default), where another user's folder of the same name would refuse us.
@@ -123,7 +123,11 @@ function enableCompileCache(bundleDir) {
   const folder = path.join(userCacheBase(process.env), 'mkt', 'compile-cache');
   try {
     if (typeof enable === 'function') enable(process.env.NODE_COMPILE_CACHE ? undefined : folder);
-    else require('./code-cache.cjs').enable(bundleDir, path.join(process.env.NODE_COMPILE_CACHE || folder, 'v8-code'));
+    else
+      require('./code-cache.cjs').enable(
+        bundleDir,
+        path.join(process.env.NODE_COMPILE_CACHE || folder, `v8-code-${process.version}-${process.arch}`),
+      );
   } catch {
     // Only the cache is lost.
   }

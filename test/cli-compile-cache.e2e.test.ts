@@ -1,7 +1,7 @@
 /**
  * V8's compile cache (bin/mkt.cjs `enableCompileCache`): on a Node that offers it (≥ 22.1) the bin keeps the
  * compiled code of its bundles in the user's cache directory, NODE_COMPILE_CACHE when set; on an older Node
- * bin/code-cache.cjs keeps the bundles' code there (in `v8-code`). A cache directory that cannot be
+ * bin/code-cache.cjs keeps the bundles' code there (in `v8-code-VERSION-ARCH`). A cache directory that cannot be
  * made changes nothing but the cache. Real spawns of the built bin (`npm run build` first); CI runs this file
  * under Node 20 and Node 24.
  */
@@ -110,7 +110,7 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
   it("keeps a request's bundles in a way the next run takes: written before V8's flags change (--liftoff-only), not at exit", async () => {
     const home = tempHome();
     const xdg = join(home, 'xdg');
-    const folder = join(xdg, 'mkt', 'compile-cache', 'v8-code');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
     const first = await search(home, xdg);
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const kept = entries(folder);
@@ -127,7 +127,7 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
   it('takes a damaged entry for none: the same answer, no message, the entry made again', async () => {
     const home = tempHome();
     const xdg = join(home, 'xdg');
-    const folder = join(xdg, 'mkt', 'compile-cache', 'v8-code');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
     const first = await search(home, xdg);
     const files = filesUnder(folder);
     for (const f of files) writeFileSync(f, 'not code at all'.repeat(100));
