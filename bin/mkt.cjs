@@ -93,11 +93,11 @@ async function run(dist, help, where) {
     process.stderr.write(`mkt: no build of mkt here (${entry} is missing): ${rebuild()}\n`);
     return 1;
   }
-  // Before main is required, so that main's modules are cached too.
-  enableCompileCache();
   // The bundles' stack traces name src/ files and lines through their source maps; reading the maps costs
   // start-up time, so only with --verbose, the flag that prints a stack (or with --enable-source-maps).
   if (argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // Before main is required, so that main's modules are cached too.
+  enableCompileCache(path.dirname(entry));
   if (where === undefined) return require(entry).main(argv);
   const { renderHelp } = require(entry);
   const { code, stdout, stderr } = await renderHelp(argv, where.width);
@@ -109,18 +109,25 @@ async function run(dist, help, where) {
 
 /**
  * Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (V8's compile cache: about a
- * tenth of `mkt listings search`'s CPU time on Node 24); Node 20 has none. The cache is the user's:
+ * tenth of `mkt listings search`'s CPU time on Node 24); on an older Node, code-cache.cjs keeps that of the
+ * bundles (in the folder's `v8-code-VERSION-ARCH`: a tenth of the search's CPU time on Node 20). The cache is the user's:
  * NODE_COMPILE_CACHE when set (Node has then enabled it already), else `mkt/compile-cache` in the user's cache
  * directory (as help-cache.cjs finds it); never the package's folder, which may be read-only, nor the shared
  * temporary directory (Node's default), where another user's folder of the same name would refuse us.
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own switch). A folder that cannot be made or written costs
  * only the cache: Node says so in its answer, it does not throw (and the try keeps it so).
  */
-function enableCompileCache() {
+function enableCompileCache(bundleDir) {
   const { enableCompileCache: enable } = require('node:module');
-  if (typeof enable !== 'function' || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  const folder = path.join(userCacheBase(process.env), 'mkt', 'compile-cache');
   try {
-    enable(process.env.NODE_COMPILE_CACHE ? undefined : path.join(userCacheBase(process.env), 'mkt', 'compile-cache'));
+    if (typeof enable === 'function') enable(process.env.NODE_COMPILE_CACHE ? undefined : folder);
+    else
+      require('./code-cache.cjs').enable(
+        bundleDir,
+        path.join(process.env.NODE_COMPILE_CACHE || folder, `v8-code-${process.version}-${process.arch}`),
+      );
   } catch {
     // Only the cache is lost.
   }

@@ -53,11 +53,14 @@ const GROUPS = [
     ),
     priority: 50,
   },
+  // --query's reader, which imports JMESPath with import(): a file of its own, so that the client's holds no
+  // import() and bin/code-cache.cjs can keep its compiled code (a vm.Script has no loader for import() on Node 20).
+  { name: 'select', test: matching(/^src\/output\/select\.ts$/), priority: 45 },
   // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
   {
     name: 'client',
     test: matching(
-      /^src\/(api\/(client|errors|http|listings|market-clock|pacer|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/(render|select)|state-files)\.ts$/,
+      /^src\/(api\/(client|errors|http|listings|market-clock|pacer|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/render|state-files)\.ts$/,
     ),
     priority: 40,
   },

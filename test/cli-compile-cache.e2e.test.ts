@@ -1,18 +1,24 @@
 /**
  * V8's compile cache (bin/mkt.cjs `enableCompileCache`): on a Node that offers it (≥ 22.1) the bin keeps the
- * compiled code of its bundles in the user's cache directory, NODE_COMPILE_CACHE when set; Node 20 has none,
- * and then nothing is written. A cache directory that cannot be made changes nothing but the cache.
- * Real spawns of the built bin (`npm run build` first); CI runs this file under Node 20 and Node 24.
+ * compiled code of its bundles in the user's cache directory, NODE_COMPILE_CACHE when set; on an older Node
+ * bin/code-cache.cjs keeps the bundles' code there (in `v8-code-VERSION-ARCH`). A cache directory that cannot be
+ * made changes nothing but the cache. Real spawns of the built bin (`npm run build` first); CI runs this file
+ * under Node 20 and Node 24.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMkt, tempHome } from './helpers/cli.js';
+import { startMock, type TestMock } from './helpers/mock.js';
 
-/** Whether the running Node (the one the tests spawn the bin with) has a compile cache. */
+/** Whether the running Node (the one the tests spawn the bin with) has a compile cache of its own. */
 // @types/node is Node 20's, which has no compile cache.
-const offered = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+const nodes = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+/** Whether the bin keeps the bundles' code itself instead (bin/code-cache.cjs). */
+const bins = !nodes;
+/** Whether a run keeps compiled code at all. */
+const offered = nodes || bins;
 
 /** Every file under `dir` (none when it does not exist). */
 function filesUnder(dir: string): string[] {
@@ -40,7 +46,7 @@ describe('the compile cache', () => {
     const written = kept.map((f) => statSync(f).mtimeMs);
     const second = await configList(home, { XDG_CACHE_HOME: xdg });
     expect(second).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
-    // Used, not made again: Node rewrites an entry only when V8 refused it or compiled more.
+    // Used, not made again: Node (and bin/code-cache.cjs) rewrites an entry only when V8 refused it or compiled more.
     expect(filesUnder(join(xdg, 'mkt', 'compile-cache'))).toEqual(kept);
     expect(kept.map((f) => statSync(f).mtimeMs)).toEqual(written);
   }, 60_000);
@@ -84,5 +90,56 @@ describe('the compile cache', () => {
       expect(r, `run ${run}`).toMatchObject({ code: 0, stdout: plain.stdout, stderr: '' });
     }
     expect(filesUnder(blocked)).toEqual([join(blocked, 'mkt')]);
+  }, 60_000);
+});
+
+/** Every entry with its modification time, by name. */
+const entries = (dir: string) => Object.fromEntries(filesUnder(dir).map((f) => [f, statSync(f).mtimeMs]));
+
+describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
+  let mock: TestMock;
+  beforeAll(async () => {
+    mock = await startMock({ listings: 40 });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+  const search = (home: string, xdg: string) =>
+    runMkt(['listings', 'search', '--fico_score=760-779', '-o', 'json'], { home, env: { ...mock.env, XDG_CACHE_HOME: xdg } });
+
+  it("keeps a request's bundles in a way the next run takes: written before V8's flags change (--liftoff-only), not at exit", async () => {
+    const home = tempHome();
+    const xdg = join(home, 'xdg');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
+    const first = await search(home, xdg);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const kept = entries(folder);
+    // The bundles a search runs: core, the listings catalogue and the HTTP client among them.
+    for (const bundle of ['core', 'catalogue', 'client']) expect(Object.keys(kept).some((f) => f.includes(`+${bundle}.cjs+`))).toBe(true);
+    for (const run of [2, 3]) {
+      const again = await search(home, xdg);
+      expect(again, `run ${run}`).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
+      // Code V8 refused (made under other flags) would be made and written again by every run.
+      expect(entries(folder), `run ${run}`).toEqual(kept);
+    }
+  }, 60_000);
+
+  it('takes a damaged entry for none: the same answer, no message, the entry made again', async () => {
+    const home = tempHome();
+    const xdg = join(home, 'xdg');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
+    const first = await search(home, xdg);
+    const files = filesUnder(folder);
+    for (const f of files) writeFileSync(f, 'not code at all'.repeat(100));
+    const damaged = await search(home, xdg);
+    expect(damaged).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
+    for (const f of files) expect(readFileSync(f).includes('not code at all'), f).toBe(false);
+    // --query imports JMESPath (an external package) with import(): its bundle is compiled as Node does it.
+    const queried = await runMkt(['listings', 'search', '--fico_score=760-779', '--query', 'result[0].listing_number'], {
+      home,
+      env: { ...mock.env, XDG_CACHE_HOME: xdg },
+    });
+    expect(queried).toMatchObject({ code: 0, stderr: '' });
+    expect(queried.stdout).toBe(`${JSON.stringify(JSON.parse(first.stdout).result[0].listing_number)}\n`);
   }, 60_000);
 });

@@ -16,13 +16,25 @@ import apiRequest from 'undici/lib/api/api-request.js';
 /** undici's keep-alive connection pool. */
 export const Agent: typeof AgentType = AgentClass;
 
-// undici parses HTTP with llhttp compiled to WebAssembly, on the first connection. V8 optimises that
-// module on background threads, and Node waits for those jobs before a process may exit: 100-300 ms
-// added to every short-lived command for a handful of responses. The baseline compiler is plenty for
-// a CLI. Set only now, after undici and the Node modules it needs (http, net) are loaded:
-// changing a V8 flag makes V8 refuse the code caches compiled under the old ones, so every module
-// loaded afterwards is compiled from source (loading undici cost twice as much with the flag set first).
-setFlagsFromString('--liftoff-only');
+/** Whether --liftoff-only is set in this process (once, before its first request). */
+let baselineOnly = false;
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly, on the first connection. V8 optimises that
+ * module on background threads, and Node waits for those jobs before a process may exit: 100-300 ms
+ * added to every short-lived command for a handful of responses (on Node 20 a listings search costs 1.8x
+ * the CPU without the flag). The baseline compiler is plenty for a CLI. Set only before the first request,
+ * after undici, the Node modules it needs (http, net) and the command's own are loaded: changing a V8 flag
+ * makes V8 refuse the code caches compiled under the old ones, so every module loaded afterwards is compiled
+ * from source (loading undici cost twice as much with the flag set first). 'mkt:v8-flags' tells the bin's
+ * code cache (bin/code-cache.cjs, Node < 22.1) to write what it keeps while V8 still takes it.
+ */
+function baselineWasm(): void {
+  if (baselineOnly) return;
+  baselineOnly = true;
+  (process.emit as (event: string) => boolean)('mkt:v8-flags');
+  setFlagsFromString('--liftoff-only');
+}
 
 /** Sends one request through `dispatcher` (undici's `request`, without the full package index). */
 export function request(
@@ -30,5 +42,6 @@ export function request(
   url: URL,
   opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
 ): Promise<Dispatcher.ResponseData> {
+  baselineWasm();
   return apiRequest.call(dispatcher, { ...opts, origin: url.origin, path: `${url.pathname}${url.search}` });
 }

@@ -1,0 +1,98 @@
+'use strict';
+// V8's code cache for the bundles on a Node without a compile cache of its own (Node 20 to 22.0; from 22.1 the bin
+// turns on Node's, module.enableCompileCache). Without it every run parses and compiles the ~580 kB of bundles a
+// listings search loads again: about a seventh of its CPU time on Node 20 (issue 43, item 5). Loaded by
+// bin/mkt.cjs only there, before main, so that its modules are cached too.
+//
+// How: each file of the build's bundle folder is compiled as Node's loader would (the same wrapper, filename and
+// `require`), through vm.Script with the code kept by an earlier run. A script whose code was missing or refused
+// is written back once its run has compiled the functions it called: just before V8's flags change (undici.ts
+// emits 'mkt:v8-flags' before it turns on --liftoff-only; V8 refuses code made under other flags, so code made
+// after that would be refused by every next run) or, for a run that never changes them, at exit.
+// What keeps a stale entry out: the entry's name carries the file's size, modification time and inode and the
+// build's folder (a build is a new folder, scripts/build-swap.mjs), and V8 itself refuses code made by another
+// V8 version, under other flags or for a source of another length. Any failure costs only the cache.
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+/**
+ * Keeps the compiled code of the files under `bundleDir` in `cacheDir`. Not when source maps are on (--verbose):
+ * Node reads a file's map in the loader step this replaces. Nor for a file that holds `import()` (a bundle that
+ * imports an external package so): a vm.Script has no loader for it on Node 20 without an experimental flag, so
+ * such a file is compiled as Node does (scripts/bundle.mjs keeps the one a search loads out of the others).
+ */
+function enable(bundleDir, cacheDir) {
+  if (process.sourceMapsEnabled) return;
+  const prefix = bundleDir + path.sep;
+  const build = folderKey(bundleDir);
+  const pending = [];
+  let frozen = false;
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function cachedCompile(content, filename) {
+    if (!filename.startsWith(prefix) || !filename.endsWith('.cjs') || content.includes('import('))
+      return compile.call(this, content, filename);
+    const entry = entryPath(cacheDir, build, filename);
+    const cachedData = entry && readOrNothing(entry);
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    if (entry && !frozen && (cachedData === undefined || script.cachedDataRejected)) pending.push({ script, entry });
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    const require = Module.createRequire(filename);
+    return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+  };
+  const save = () => {
+    frozen = true;
+    for (const { script, entry } of pending.splice(0)) write(entry, script);
+  };
+  process.once('mkt:v8-flags', save);
+  process.once('exit', save);
+}
+
+/** A short, stable name for the build folder (FNV-1a of its path): entries of other builds never match. */
+function folderKey(dir) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < dir.length; i++) h = Math.imul(h ^ dir.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36);
+}
+
+/** The entry of one bundle file, named by the build, the file and its size, modification time and inode. */
+function entryPath(cacheDir, build, filename) {
+  try {
+    const s = fs.statSync(filename);
+    return path.join(cacheDir, `${build}+${path.basename(filename)}+${s.size}+${Math.trunc(s.mtimeMs)}+${s.ino}.v8`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's bytes, or undefined when it cannot be read (none kept yet). */
+function readOrNothing(file) {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the script's code to its entry through a temporary file and a rename, so that a run reading it meanwhile
+ * finds the old entry or the new, never half of one; then removes the entries of that file from other builds.
+ */
+function write(entry, script) {
+  try {
+    const dir = path.dirname(entry);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temp = `${entry}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, script.createCachedData());
+    fs.renameSync(temp, entry);
+    const file = path.basename(entry).split('+')[1];
+    for (const name of fs.readdirSync(dir))
+      if (name.split('+')[1] === file && name.endsWith('.v8') && name !== path.basename(entry))
+        fs.rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // Only the cache is lost.
+  }
+}
+
+module.exports = { enable };
