@@ -192,8 +192,9 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     const virtual = { now: () => clock.now(), sleep: async () => {} };
     const quiet = (): void => {};
     // No lock: no one else can reach this world's account.
+    // The desk looks at the orders before it places, as the run reads them: from the first that may still count (simulate-orders.ts says why that is all it needs).
     const desk = new OrderDesk({
-      api: ordersApi(client),
+      api: { ...ordersApi(client), list: ordersStillCounting(client, virtual.now) },
       journal: new MemoryJournal(),
       lock: (fn) => fn(),
       clock: virtual,
