@@ -22,7 +22,7 @@ import { identifyMarketplace } from '../orders/marketplace.js';
 import { MemoryJournal } from '../orders/memory-journal.js';
 import { ordersApi } from '../orders/open-desk.js';
 import { formatDay } from '../contract/calendar.js';
-import { readPayments } from '../flows/gather.js';
+import { PaymentsSoFar } from '../flows/gather.js';
 import { noteLedgers } from '../flows/note-ledger.js';
 import { statement, type Statement } from '../flows/statement.js';
 import { portfolioReport, type Portfolio } from '../portfolio/model.js';
@@ -43,7 +43,7 @@ const ORIGIN = 'http://127.0.0.1';
  * The HTTP client with the mock's request handler for a network: the same handlers, routes, JSON and
  * decoders as over 127.0.0.1, without a socket, undici and node:http in between (a third of the time).
  */
-class InProcessHttp extends HttpClient {
+export class InProcessHttp extends HttpClient {
   constructor(private readonly app: Pick<Marketplace, 'handle'>) {
     super({ maxRetries: 0 });
   }
@@ -235,16 +235,19 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
     let firstDay = '';
     let bid = 0;
     let last: { portfolio: Portfolio; statement: Statement } | undefined;
+    const payments = new PaymentsSoFar();
     const read = async (monthStart: number) => {
       const account = await platform(client);
       // The notes as GET /notes/ shows them, in one pass (in-process.ts says why).
       const notes = books.notes();
       const today = Date.parse(`${formatDay(clock.now())}T00:00:00Z`);
+      // Each month end asks only for the payments since the last (and a new note's loan for all of its own).
       const ledgers = noteLedgers(
         notes,
-        await readPayments(
+        await payments.read(
           client,
           notes.map((n) => n.loan_number),
+          clock.now(),
         ),
       );
       // The month's statement: its first day to today, its last (read at its last instant, nothing of today is still to come).
