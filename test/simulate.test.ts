@@ -68,9 +68,12 @@ describe('mkt invest simulate', () => {
       seed: 5,
       cash: 2000,
       listings: 200,
-      atEnd: async ({ market }) => {
+      atEnd: async ({ market, accountId }) => {
+        const log = await market.requests.list({ limit: 2_000 });
+        // The account the simulation reads (named without asking the mock's state, which checks every book first) is the investor's one account.
+        expect((await market.accounts()).find((u) => u.user === 'simulated')?.accounts).toEqual([accountId]);
         // The log is newest first: oldest first here.
-        for (const q of (await market.requests.list({ limit: 2_000 })).reverse())
+        for (const q of log.reverse())
           if (q.method === 'GET' && /\/orders\/?$/.test(q.path)) offsets.push(Number(new URLSearchParams(q.query).get('offset')));
       },
     });

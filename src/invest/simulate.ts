@@ -169,7 +169,8 @@ export async function simulate(strategy: Strategy, o: SimulateOptions): Promise<
   const end = addMonths(SIMULATION_START, o.months);
   // The investor's token, granted and exchanged without a login: it lasts the whole simulation.
   const token = await mock.tokenFor(INVESTOR, { scopes: READ_WRITE_SCOPES, expiresIn: end + 2 * DAY - SIMULATION_START });
-  const accountId = (await mock.accounts()).find((u) => u.user === INVESTOR)!.accounts[0]!;
+  // The investor's one account, as the mock names it (docs/mock-library.md): asking (GET /__mock/state) checks every book of the seeded world first.
+  const accountId = `${INVESTOR}-1`;
   const books = mock.account(accountId);
   const http = new InProcessHttp(mock);
   try {
