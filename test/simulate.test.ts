@@ -61,6 +61,29 @@ describe('mkt invest simulate', () => {
     for (const l of limits) expect(l).toBe(25);
   }, 120_000);
 
+  test("the order desk's look before it places reads the orders as the run does: from the first that may still count", async () => {
+    const offsets: number[] = [];
+    const r = await simulate(strategy(), {
+      months: 2,
+      seed: 5,
+      cash: 2000,
+      listings: 200,
+      atEnd: async ({ market, accountId }) => {
+        const log = await market.requests.list({ limit: 2_000 });
+        // The account the simulation reads (named without asking the mock's state, which checks every book first) is the investor's one account.
+        expect((await market.accounts()).find((u) => u.user === 'simulated')?.accounts).toEqual([accountId]);
+        // The log is newest first: oldest first here.
+        for (const q of log.reverse())
+          if (q.method === 'GET' && /\/orders\/?$/.test(q.path)) offsets.push(Number(new URLSearchParams(q.query).get('offset')));
+      },
+    });
+    expect(r.months).toHaveLength(2);
+    // Once the first orders settled, no read starts from the first order again (the desk read every order before each placement).
+    const past = offsets.findIndex((o) => o > 0);
+    expect(past).toBeGreaterThan(0);
+    expect(offsets.slice(past).filter((o) => o === 0)).toEqual([]);
+  }, 120_000);
+
   test("a day's run reads the orders from the first one it can still count, not every order since the start", async () => {
     const offsets: number[] = [];
     const r = await simulate(strategy(), {

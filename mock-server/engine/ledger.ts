@@ -89,11 +89,23 @@ export function balancesOf(world: World, accountId: string): Balances {
 /**
  * The latest entry of `kind` on an account, or undefined: the last posted, as deposits and withdrawals are
  * posted in the order of their times (the seed posts a seeded investor's history before its last year's funding).
+ * The ledger only grows, so the last entry of each account and kind is kept (the world's `lastEntries`) and
+ * caught up with the entries posted since the previous read: the account answer read it daily by a scan of the
+ * whole ledger, back to a deposit made when the world began (a sixth of a simulated year).
  */
 export function lastEntry(world: World, accountId: string, kind: string): LedgerEntry | undefined {
-  for (let i = world.ledger.length - 1; i >= 0; i--) {
-    const e = world.ledger[i]!;
-    if (e.accountId === accountId && e.kind === kind) return e;
+  const ledger = world.ledger;
+  let kept = world.index.lastEntries;
+  // A ledger replaced or cut (nothing does either now) is read again from its start.
+  if (kept === null || kept.ledger !== ledger || kept.seen > ledger.length) {
+    kept = { ledger, seen: 0, byAccount: new Map() };
+    world.index.lastEntries = kept;
   }
-  return undefined;
+  for (; kept.seen < ledger.length; kept.seen++) {
+    const e = ledger[kept.seen]!;
+    let kinds = kept.byAccount.get(e.accountId);
+    if (!kinds) kept.byAccount.set(e.accountId, (kinds = new Map()));
+    kinds.set(e.kind, e);
+  }
+  return kept.byAccount.get(accountId)?.get(kind);
 }

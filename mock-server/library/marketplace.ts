@@ -54,7 +54,7 @@ export interface MarketplaceOptions {
   basePath?: string;
   /** Requests the request log keeps (default 1000; 0: none). */
   requestLogSize?: number;
-  /** A fresh investor besides the seeded users, with one account funded with `cash` dollars (what `mkt invest simulate` starts from). */
+  /** A fresh investor besides the seeded users, with one account (`{id}-1`) funded with `cash` dollars (what `mkt invest simulate` starts from). */
   investor?: { id: string; cash: number };
   /** Check every answer against the OpenAPI document, mismatches appended to this file (Node only). */
   checkAnswers?: string;

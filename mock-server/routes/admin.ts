@@ -35,7 +35,7 @@ export function stateSummary(ctx: MockContext): Record<string, unknown> {
   // Invested and total as the account answer has them: its notes' outstanding principal as GET /notes shows it.
   const accounts = [...s.accounts.values()].map((a) => {
     const b = balances.get(a.id)!;
-    const invested = accountOutstanding(s, a.id, now);
+    const invested = accountOutstanding(s, a.id);
     return {
       account_id: a.id,
       user: a.userId,

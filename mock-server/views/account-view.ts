@@ -24,8 +24,8 @@ function addTo(to: AmountsByRating, rating: string | undefined, amount: number):
 }
 
 /** The outstanding principal of an account's notes as GET /notes shows it (the account answer's figure). */
-export function accountOutstanding(world: World, accountId: string, now: number): number {
-  const outstandingOf = noteOutstanding(world, now);
+export function accountOutstanding(world: World, accountId: string): number {
+  const outstandingOf = noteOutstanding(world);
   let outstanding = 0;
   for (const n of notesOf(world, accountId)) outstanding = cents(outstanding + Math.max(0, outstandingOf(n)));
   return outstanding;
@@ -47,7 +47,7 @@ export function accountView(world: World, account: Account, now: number, zone: s
   const b = balancesOf(world, account.id);
   const invested = byRating();
   const pending = byRating();
-  const outstandingOf = noteOutstanding(world, now);
+  const outstandingOf = noteOutstanding(world);
   let investedActive = 0;
   let outstanding = 0;
   for (const n of notesOf(world, account.id)) {

@@ -214,9 +214,21 @@ export function noteFieldReader(world: World, now: number, zone: string | undefi
  * A reader of a note's outstanding principal: its principal_balance_pro_rata_share as GET /notes shows
  * it, 0 once its loan is charged off (nothing more is owed on it). The account answer sums exactly these,
  * so the account's outstanding principal is the sum of its notes' to the cent (one rounding, the note's).
+ * Only the balance is split, once per loan, as `loanShares` splits it (the loan's balance over its holders'
+ * weights): the account answer, read daily, split every figure of every loan it held for this one.
  */
-export function noteOutstanding(world: World, now: number): (note: Note) => number {
-  const read = noteFieldReader(world, now, undefined);
-  return (note) =>
-    world.loans.get(note.loanNumber)?.loan_status === LOAN_STATUS.CHARGEOFF ? 0 : Number(read(note, 'principal_balance_pro_rata_share'));
+export function noteOutstanding(world: World): (note: Note) => number {
+  const balances = new Map<number, bigint[]>();
+  return (note) => {
+    const loan = world.loans.get(note.loanNumber)!;
+    if (loan.loan_status === LOAN_STATUS.CHARGEOFF) return 0;
+    const notes = notesOfLoan(world, note.loanNumber);
+    let parts = balances.get(note.loanNumber);
+    if (!parts) {
+      parts = apportion(toWholeCents(loan.principal_balance), holderWeights(loan.amount_borrowed, notes));
+      balances.set(note.loanNumber, parts);
+    }
+    // A loan's notes are one or a few: the note's place among them is its weight's.
+    return Number(parts[notes.length === 1 ? 0 : notes.indexOf(note)]!) / 100;
+  };
 }

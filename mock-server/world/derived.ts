@@ -6,7 +6,7 @@
  * The code that fills each one lives in its own layer (named on each field).
  */
 import type { Bits } from '../kit/bitset.js';
-import type { Bid, Listing, Loan, Note, Order } from './records.js';
+import type { Bid, LedgerEntry, Listing, Loan, Note, Order } from './records.js';
 
 /** One bid with the order it belongs to. */
 export interface BidRef {
@@ -20,6 +20,8 @@ export interface WorldIndex {
   notesByAccount: Map<string, Note[]>;
   notesByLoan: Map<number, Note[]>;
   bidsByListing: Map<number, BidRef[]>;
+  /** The last ledger entry of each account and kind (engine/ledger.ts `lastEntry`), made on the first read; null until then. */
+  lastEntries: LastEntries | null;
   /** The listing indexes (search/listing-index.ts), built on the first search; null until then. */
   listings: ListingIndex | null;
   /** Bumped by every change to a listing: part of the key of cached search answers. */
@@ -49,6 +51,7 @@ export function emptyIndex(): WorldIndex {
     notesByAccount: new Map(),
     notesByLoan: new Map(),
     bidsByListing: new Map(),
+    lastEntries: null,
     listings: null,
     listingsVersion: 0,
     queryCache: [],
@@ -60,6 +63,14 @@ export function emptyIndex(): WorldIndex {
     timeline: null,
     passwords: null,
   };
+}
+
+/** The last ledger entry of each account and kind, as of the first `seen` entries of `ledger` (which only grows). */
+export interface LastEntries {
+  ledger: readonly LedgerEntry[];
+  seen: number;
+  /** Account id → kind → its last entry. */
+  byAccount: Map<string, Map<string, LedgerEntry>>;
 }
 
 /** The listing indexes (search/listing-index.ts), built on the first search. */

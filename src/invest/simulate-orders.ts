@@ -6,6 +6,11 @@
  * mock lists an account's orders oldest first, each keeping its place: so the orders before the first that
  * may still count are read once, and every later day reads from that one on. Should the list ever not keep
  * its places (an order id where another was), that day reads every order, as a run against the marketplace does.
+ *
+ * The order desk's own look before it places (desk.ts `heldBids`: a PENDING or INVESTED bid the marketplace shows)
+ * reads the same way: an order left out holds only INVESTED and EXPIRED bids; EXPIRED holds nothing, and a listing
+ * with an INVESTED bid is held by the desk's journal (its batch accepted, its outcome INVESTED or not yet seen) and
+ * never planned again, so the desk finds for the listings it is given what the whole list would show.
  */
 import type { ApiClient } from '../api/client.js';
 import * as orders from '../api/orders.js';
@@ -26,8 +31,8 @@ export function settledBefore(o: SeenOrder, now: number): boolean {
   return at === null || at < Math.floor(now / DAY) * DAY;
 }
 
-/** MarketReads.orders for the simulation: the account's orders from the first that may still count. */
-export function ordersStillCounting(client: ApiClient, now: () => number): () => AsyncIterable<SeenOrder> {
+/** MarketReads.orders (and the order desk's list) for the simulation: the account's orders from the first that may still count. */
+export function ordersStillCounting(client: ApiClient, now: () => number): () => AsyncIterable<orders.Order> {
   // Order ids by their place in the list as last read, and how many at its head count for nothing.
   let ids: string[] = [];
   let settled = 0;

@@ -80,6 +80,43 @@ function readEntries(path: string): JournalEntry[] {
 }
 
 /**
+ * Folds one entry into the batches by id, as `allBatches` reads them. A batch an entry changes is replaced by a
+ * new object, never changed in place: a fold kept and caught up (memory-journal.ts) leaves the states it handed out as they were.
+ */
+export function foldBatch(map: Map<string, BatchState>, e: JournalEntry, account: string): void {
+  if (e.t === 'intent') {
+    // An entry without a key was written by an older version in this profile's own journal: it
+    // is taken as this account's, its URL read through the same normaliser.
+    const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, account);
+    map.set(e.batch, {
+      batch: e.batch,
+      at: e.at,
+      key,
+      bids: e.bids,
+      status: 'unknown',
+      orderId: null,
+      ...(e.settle_ms === undefined ? {} : { settleMs: e.settle_ms }),
+      ...(e.timeout_ms === undefined ? {} : { timeoutMs: e.timeout_ms }),
+    });
+    return;
+  }
+  if (e.t === 'outcome') return;
+  const b = map.get(e.batch);
+  if (!b) return;
+  if (e.t === 'accepted') map.set(e.batch, { ...b, status: 'accepted', orderId: e.order_id });
+  else if (e.t === 'rejected') map.set(e.batch, { ...b, status: 'rejected' });
+  else if (e.t === 'lost') map.set(e.batch, { ...b, status: 'unknown', lostAt: e.at });
+  else if (e.t === 'unsent') map.set(e.batch, { ...b, status: 'not-placed' });
+  else if (e.t === 'reconciled')
+    map.set(e.batch, e.order_id ? { ...b, status: 'accepted', orderId: e.order_id } : { ...b, status: 'not-placed' });
+}
+
+/** Folds one entry into the last bid statuses seen per order, as `outcomes` reads them. */
+export function foldOutcome(out: Map<string, Map<number, string>>, e: JournalEntry): void {
+  if (e.t === 'outcome') out.set(e.order_id, new Map(e.bids.map((b) => [Number(b.listing_id), b.bid_status])));
+}
+
+/**
  * What a journal knows, whatever holds its entries: the file below, or a list in memory in tests of
  * the order desk.
  */
@@ -98,42 +135,14 @@ export abstract class JournalBase {
   /** The state of every batch the journal holds, oldest first; `account` keys the entries that predate keys. */
   allBatches(account: string): BatchState[] {
     const map = new Map<string, BatchState>();
-    for (const e of this.entries()) {
-      if (e.t === 'intent') {
-        // An entry without a key was written by an older version in this profile's own journal: it
-        // is taken as this account's, its URL read through the same normaliser.
-        const key = typeof e.market === 'string' ? e.market : legacyKey(e.base_url, account);
-        map.set(e.batch, {
-          batch: e.batch,
-          at: e.at,
-          key,
-          bids: e.bids,
-          status: 'unknown',
-          orderId: null,
-          ...(e.settle_ms === undefined ? {} : { settleMs: e.settle_ms }),
-          ...(e.timeout_ms === undefined ? {} : { timeoutMs: e.timeout_ms }),
-        });
-        continue;
-      }
-      if (e.t === 'outcome') continue;
-      const b = map.get(e.batch);
-      if (!b) continue;
-      if (e.t === 'accepted') Object.assign(b, { status: 'accepted', orderId: e.order_id });
-      else if (e.t === 'rejected') b.status = 'rejected';
-      else if (e.t === 'lost') Object.assign(b, { status: 'unknown', lostAt: e.at });
-      else if (e.t === 'unsent') b.status = 'not-placed';
-      else if (e.t === 'reconciled') Object.assign(b, e.order_id ? { status: 'accepted', orderId: e.order_id } : { status: 'not-placed' });
-    }
+    for (const e of this.entries()) foldBatch(map, e, account);
     return [...map.values()];
   }
 
   /** The last bid statuses seen per order. */
   outcomes(): Map<string, Map<number, string>> {
     const out = new Map<string, Map<number, string>>();
-    for (const e of this.entries()) {
-      if (e.t !== 'outcome') continue;
-      out.set(e.order_id, new Map(e.bids.map((b) => [Number(b.listing_id), b.bid_status])));
-    }
+    for (const e of this.entries()) foldOutcome(out, e);
     return out;
   }
 
