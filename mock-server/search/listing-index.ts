@@ -40,11 +40,13 @@ export function fieldGetter(name: string, bureau = false): Getter {
   return g;
 }
 
-function emptyListingIndex(): ListingIndex {
+/** A listing index of no rows. */
+export function emptyListingIndex(): ListingIndex {
   return { size: 0, base: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map(), inPlace: true };
 }
 
-function addTo<K>(map: Map<K, Bits>, key: K, pos: number): void {
+/** Adds position `pos` to the set of `key` in `map`. */
+export function addTo<K>(map: Map<K, Bits>, key: K, pos: number): void {
   let b = map.get(key);
   if (!b) map.set(key, (b = new Bits(pos + 1)));
   b.set(pos);
