@@ -25,7 +25,7 @@ const TIMER_MS = 200;
  * Listings a slice of the idle work gives a place in the timeline, rows it settles, arrived listings it describes, and rows of
  * the listing index it builds (prepareIdle): ~10 ms each.
  */
-const [PREPARE_ROWS, SETTLE_ROWS, DESCRIBE_ROWS, INDEX_ROWS] = [8192, 16384, 2048, 65536];
+const [PREPARE_ROWS, SETTLE_ROWS, DESCRIBE_ROWS, INDEX_ROWS] = [8192, 16384, 2048, 16384];
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 

@@ -9,14 +9,22 @@
  * (the status and loan number it read of a row may be gone); rows only ever append, and are read as they come.
  * Installing the index moves no version: it changes no answer (a kept page stays kept).
  */
+import { Bits } from '../kit/bitset.js';
 import { read, type Column } from '../world/column-kinds.js';
 import type { ListingIndex } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { World } from '../world/world.js';
-import { addTo, emptyListingIndex, fieldGetter } from './listing-index.js';
+import { emptyListingIndex, fieldGetter } from './listing-index.js';
 
 /** The value indexes every search reads (the pool of whole or fractional loans: listing-search.ts `candidates`), built after the index. */
 export const IDLE_VALUE_FIELDS: readonly string[] = ['investment_typeid'];
+
+/** Adds position `pos` to the set of `key` in `map`, a new set made for `size` positions (grown by doubling, a million took a few copies). */
+function addSized<K>(map: Map<K, Bits>, key: K, pos: number, size: number): void {
+  let b = map.get(key);
+  if (!b) map.set(key, (b = new Bits(size)));
+  b.set(pos);
+}
 
 /** A column of `name` whose values are the field's as they are (ints, codes, booleans), else undefined. */
 function plainColumn(world: World, name: string): Column | undefined {
@@ -53,6 +61,7 @@ function buildRows(world: World, rows: number): boolean {
   let b = derived.indexBuild;
   if (b === null || b.version !== derived.listingsVersion || b.field !== null) {
     const index = emptyListingIndex();
+    index.originated = new Bits(all.length);
     index.base = all[0]!.listing_number;
     b = derived.indexBuild = { version: derived.listingsVersion, field: null, next: 0, index, values: null };
   }
@@ -66,7 +75,7 @@ function buildRows(world: World, rows: number): boolean {
     }
     const x = cn.data[i]!;
     if (x === cn.nil || x - index.base !== i) index.position.set(x === cn.nil ? (null as unknown as number) : x, i);
-    addTo(index.byStatus, read(cs, i) as number, i);
+    addSized(index.byStatus, read(cs, i) as number, i, all.length);
     if (cl.data[i] !== cl.nil) index.originated.set(i);
   }
   b.next = stop;
@@ -95,7 +104,8 @@ function valueRows(world: World, index: ListingIndex, field: string, rows: numbe
   const get = fieldGetter(field);
   // The index grows as searches catch it up with new listings: the value index covers exactly its rows.
   const stop = Math.min(index.size, b.next + rows);
-  for (let i = b.next; i < stop; i++) addTo(values, awaiting && t.awaiting[i] === 1 ? get(world.listings[i]!) : read(c, i), i);
+  for (let i = b.next; i < stop; i++)
+    addSized(values, awaiting && t.awaiting[i] === 1 ? get(world.listings[i]!) : read(c, i), i, index.size);
   b.next = stop;
   if (stop < index.size) return false;
   index.byValue.set(field, values);

@@ -45,8 +45,7 @@ export function emptyListingIndex(): ListingIndex {
   return { size: 0, base: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map(), inPlace: true };
 }
 
-/** Adds position `pos` to the set of `key` in `map`. */
-export function addTo<K>(map: Map<K, Bits>, key: K, pos: number): void {
+function addTo<K>(map: Map<K, Bits>, key: K, pos: number): void {
   let b = map.get(key);
   if (!b) map.set(key, (b = new Bits(pos + 1)));
   b.set(pos);
