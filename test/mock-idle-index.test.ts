@@ -4,6 +4,7 @@
  * build is under way is indexed as it is now; the idle work keeps a kept listings page, and a change of the world that
  * changes the page (a clock move, a withdrawal, an order) gives the new page.
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { LISTING_STATUS, READ_WRITE_SCOPES } from '../src/contract/enums.js';
@@ -122,6 +123,44 @@ describe('the listing index built between requests', () => {
       expect(built.index.listings!.byStatus.get(LISTING_STATUS.WITHDRAWN)?.has(row)).toBe(true);
       expect(built.index.listings!.byStatus.get(LISTING_STATUS.ACTIVE)?.has(row)).toBe(false);
     }
+  });
+
+  it('under any interleaving of slices, listing changes and searches, the index built is the one a search builds of the world as it ends', () => {
+    const opts = { seed: 4, listings: 300, now: TEST_START, history: 'seeded' } as const;
+    type Step = { kind: 'slice'; rows: number } | { kind: 'status'; row: number; status: number } | { kind: 'search' };
+    const stepArb: fc.Arbitrary<Step> = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('slice' as const), rows: fc.integer({ min: 1, max: 200 }) }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constant('status' as const),
+          row: fc.nat(499),
+          status: fc.constantFrom(LISTING_STATUS.WITHDRAWN, LISTING_STATUS.PENDING, LISTING_STATUS.CANCELLED, LISTING_STATUS.EXPIRED),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('search' as const) }) },
+    );
+    const fields = [...IDLE_VALUE_FIELDS];
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 40 }), (steps) => {
+        const [built, fresh] = [seedWorld(opts), seedWorld(opts)];
+        for (const s of steps) {
+          if (s.kind === 'slice') buildIndexSome(built, s.rows);
+          else if (s.kind === 'search') listingIndex(built);
+          else {
+            const row = s.row % built.listings.length;
+            if (built.listings[row]!.listing_status !== LISTING_STATUS.ACTIVE) continue;
+            for (const w of [built, fresh]) setStatus(w, w.listings[row]!, s.status, TEST_START);
+          }
+        }
+        let n = 0;
+        while (!buildIndexSome(built, 64)) expect(++n).toBeLessThan(1000);
+        listingIndex(fresh);
+        for (const f of fields) positionsWith(fresh, f, []);
+        expect(contents(built.index.listings!, fields)).toEqual(contents(fresh.index.listings!, fields));
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('the idle work keeps a kept page; a clock move, a withdrawal and an order give the new page', async () => {
