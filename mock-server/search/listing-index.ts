@@ -40,7 +40,8 @@ export function fieldGetter(name: string, bureau = false): Getter {
   return g;
 }
 
-function emptyListingIndex(): ListingIndex {
+/** A listing index of no rows. */
+export function emptyListingIndex(): ListingIndex {
   return { size: 0, base: 0, position: new Map(), byStatus: new Map(), originated: new Bits(), byValue: new Map(), inPlace: true };
 }
 

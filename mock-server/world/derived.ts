@@ -24,6 +24,8 @@ export interface WorldIndex {
   lastEntries: LastEntries | null;
   /** The listing indexes (search/listing-index.ts), built on the first search; null until then. */
   listings: ListingIndex | null;
+  /** The listing index (or a value index of it) being built between requests (search/index-build.ts); null when none is. */
+  indexBuild: IndexBuild | null;
   /** Bumped by every change to a listing: part of the key of cached search answers. */
   listingsVersion: number;
   /** The last few searches' matches (search/listing-search.ts), so offset pages of one query do not search again. */
@@ -53,6 +55,7 @@ export function emptyIndex(): WorldIndex {
     bidsByListing: new Map(),
     lastEntries: null,
     listings: null,
+    indexBuild: null,
     listingsVersion: 0,
     queryCache: [],
     keptOrders: [],
@@ -87,6 +90,19 @@ export interface ListingIndex {
   byValue: Map<string, Map<unknown, Bits>>;
   /** True while every position indexed holds the listing of that row of the listing table: the search may then read fields by row from the columns. */
   inPlace: boolean;
+}
+
+/**
+ * A build of the listing index between requests (search/index-build.ts): `index` holds its rows below `next`, read while
+ * the listings' version was `version` (a build of the index itself starts over when it moved); with `field`, the rows
+ * below `next` of that field's value index, `values`.
+ */
+export interface IndexBuild {
+  version: number;
+  field: string | null;
+  next: number;
+  index: ListingIndex;
+  values: Map<unknown, Bits> | null;
 }
 
 /**
