@@ -132,6 +132,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "a memo: the tight loops compiled once per kind of typed array from constant source text, a pure function of the array's kind",
   'mock-server/world/column-kinds.ts:keyCodes':
     'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
+  'src/api/undici.ts:baselineOnly':
+    "a process's own fact: V8's --liftoff-only flag, set once before the first request, is set for the rest of the process",
   'src/contract/dates.ts:formatters': 'a memo: one Intl.DateTimeFormat per zone name, a pure function of the name',
   'src/contract/dates.ts:offsets': "a memo: a zone's UTC offset for an hour, a pure function of zone and hour (bounded, cleared when full)",
   'src/os/exclusive-lock.ts:native': 'a module loaded once (the native lock binding, or why it could not be)',
