@@ -35,15 +35,17 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
   const pendingAt = ev.pendingAt[r]!;
   const upTo = pendingAt <= through ? pendingAt : through;
   const total = l.listing_amount;
+  // Read once: a lot or a verification step in the stretch needs it, and each read is an accessor over a column.
+  const n = l.listing_number;
   // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
-  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(world.seed, l.listing_number, total) : 0;
+  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(world.seed, n, total) : 0;
   if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
   let stage = l.verification_stage;
   let last = -1;
   while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
     last = H[o + 1]!;
     stage++;
-    fireAfter(world.seed, l.listing_number, 1, last + 1, ev.end[r]!, H, ev.states, o);
+    fireAfter(world.seed, n, 1, last + 1, ev.end[r]!, H, ev.states, o);
   }
   const before = l.amount_funded;
   let funded = before;

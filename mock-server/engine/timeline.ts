@@ -128,8 +128,9 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
     aheadHours[1] = ev.hours[o + 1]!;
     aheadStates[1] = ev.states[o + 1]!;
     verified = aheadHours[1]!;
+    const n = l.listing_number;
     for (let s = stage + 1; s < 3 && verified < limit; s++)
-      verified = fireAfter(seed, l.listing_number, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
+      verified = fireAfter(seed, n, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
   }
   const at = Math.max(filled, verified);
   return at < limit ? at : Infinity;
@@ -187,9 +188,11 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
   const o = PROCESS_COUNT * r;
   // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
   const unused = whole ? -1 : 2;
+  // Its number read once (an accessor over a column: a read per process was a cache miss each at a million listings).
+  const n = l.listing_number;
   for (let i = 0; i < PROCESS_COUNT; i++) {
     ev.hours[o + i] = Infinity;
-    if (i !== unused) fireAfter(world.seed, l.listing_number, i, first, end, ev.hours, ev.states, o);
+    if (i !== unused) fireAfter(world.seed, n, i, first, end, ev.hours, ev.states, o);
   }
 }
 

@@ -38,7 +38,9 @@ export type Column =
   /** Keys (`isKey`) of `width` characters, `width / 2` bytes a row from byte `i * width / 2` of `data`. */
   | { name: string; kind: 'key'; width: number; data: Uint8Array }
   | { name: string; kind: 'any'; data: unknown[] }
-  | { name: string; kind: 'sparse'; data: Map<number, unknown> };
+  | { name: string; kind: 'sparse'; data: Map<number, unknown> }
+  /** A number field set later (origination times: a map's entry and boxed number each was garbage), 0 where unset (reads undefined). */
+  | { name: string; kind: 'sparseNum'; data: Float64Array };
 
 type NumberRung = { kind: 'int'; nil: number } | { kind: 'dec'; scale: number } | { kind: 'float' };
 
@@ -106,6 +108,8 @@ export function firstNumberColumn(name: string, v: unknown, n: number): Column {
  * gives them); null when `v` is not a number (nor null) or `c` is no number column.
  */
 export function widerNumberColumn(c: Column, v: unknown, size: number, capacity: number): Column | null {
+  // A number field set later, now set to something else (or 0, its rows' absence): a map, as the other fields set later.
+  if (c.kind === 'sparseNum') return { name: c.name, kind: 'sparse', data: new Map() };
   if (c.kind !== 'int' && c.kind !== 'dec' && c.kind !== 'float') return null;
   for (let r = rungOf(c) + 1; r < LADDER.length; r++) {
     if (!fitsRung(LADDER[r]!, v)) continue;
@@ -114,6 +118,17 @@ export function widerNumberColumn(c: Column, v: unknown, size: number, capacity:
     if (all) return numberColumn(c.name, LADDER[r]!, capacity);
   }
   return null;
+}
+
+/** The column of a field set later: typed when it holds `numbers` only (`sparseNum`), else a map. */
+export function laterColumn(name: string, numbers: boolean, capacity: number): Column {
+  return numbers ? { name, kind: 'sparseNum', data: new Float64Array(capacity) } : { name, kind: 'sparse', data: new Map() };
+}
+
+/** Whether every row of `c` below `size` is null. */
+export function allNull(c: Column, size: number): boolean {
+  for (let i = 0; i < size; i++) if (read(c, i) !== null) return false;
+  return true;
 }
 
 /** The keys of `v` when it is an object of integers under fixed names (the bureau values), else null. */
@@ -206,6 +221,10 @@ export function read(c: Column, i: number): unknown {
     }
     case 'sparse':
       return c.data.get(i);
+    case 'sparseNum': {
+      const x = c.data[i]!;
+      return x === 0 ? undefined : x;
+    }
     case 'enum':
       return c.values[c.data[i]!];
     case 'key':
@@ -243,6 +262,8 @@ export function holds(c: Column, v: unknown): boolean {
     case 'any':
     case 'sparse':
       return true;
+    case 'sparseNum':
+      return v === undefined || (typeof v === 'number' && v === v && v !== 0);
   }
 }
 
@@ -273,6 +294,9 @@ export function put(c: Column, i: number, v: unknown): void {
     case 'sparse':
       if (v === undefined) c.data.delete(i);
       else c.data.set(i, v);
+      return;
+    case 'sparseNum':
+      c.data[i] = v === undefined ? 0 : (v as number);
       return;
     case 'any':
       c.data[i] = v;
@@ -324,6 +348,8 @@ export function storeCode(c: Column, n: Names, slow: string): string {
     }
     case 'sparse':
       return `if (v !== undefined) ${d}.set(i, v);`;
+    case 'sparseNum':
+      return `if (typeof v === 'number' && v === v && v !== 0) ${d}[i] = v; else if (v === undefined) ${d}[i] = 0; else ${slow}`;
     case 'enum':
       return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
     case 'key':
@@ -349,6 +375,8 @@ export function readCode(c: Column, n: Names): string {
       return `{ ${c.keys.map((k, m) => `${JSON.stringify(k)}: ${d}[${m}][i]`).join(', ')} }`;
     case 'sparse':
       return `${d}.get(i)`;
+    case 'sparseNum':
+      return `(x = ${d}[i], x === 0 ? undefined : x)`;
     case 'enum':
       return `${n.values}[${d}[i]]`;
     case 'key':

@@ -21,6 +21,7 @@
  */
 import type { Listing } from './records.js';
 import {
+  allNull,
   BYTE_CODES,
   codeOf,
   firstNumberColumn,
@@ -29,6 +30,7 @@ import {
   intData,
   intObjectKeys,
   keyWidth,
+  laterColumn,
   nilFor,
   ownKeys,
   put,
@@ -112,7 +114,8 @@ function wider(t: Table, c: Column, v: unknown): Column {
     case 'bool':
     case 'key':
     case 'any':
-    case 'sparse': {
+    case 'sparse':
+    case 'sparseNum': {
       const next = widerNumberColumn(c, v, t.size, t.capacity);
       if (next) return next;
       // Null in every row so far, then strings (the owner's user id): codes in a byte, not an array the collector walks.
@@ -125,11 +128,6 @@ function wider(t: Table, c: Column, v: unknown): Column {
     }
   }
   return { name: c.name, kind: 'any', data: [] };
-}
-
-function allNull(c: Column, size: number): boolean {
-  for (let i = 0; i < size; i++) if (read(c, i) !== null) return false;
-  return true;
 }
 
 /** Puts `next` in column `old`'s place `j`, holding the same values for the rows made so far; returns `next`. */
@@ -172,7 +170,7 @@ function addColumn(t: Table, name: string, first: unknown): void {
   // A column appearing after the first rows holds undefined for them: an array from the start.
   const keys = intObjectKeys(first);
   const c: Column = t.later.includes(name)
-    ? { name, kind: 'sparse', data: new Map() }
+    ? laterColumn(name, t.numbersLater.includes(name), n)
     : t.size > 0
       ? { name, kind: 'any', data: new Array<unknown>(t.size).fill(undefined) }
       : first === null || (typeof first === 'number' && first === first)
@@ -203,12 +201,13 @@ function defineAccessor(t: Table, j: number): void {
   Object.defineProperty(t.Row.prototype, t.columns[j]!.name, { get, set, enumerable: false, configurable: true });
 }
 
-function makeTable(later: readonly string[], market: readonly string[] | null): Table {
+function makeTable(later: readonly string[], market: readonly string[] | null, numbersLater: readonly string[] = []): Table {
   const Row = function (this: RowObject, i: number) {
     this[ROW] = i;
   } as unknown as Table['Row'];
   const t: Table = {
     later,
+    numbersLater,
     columns: [],
     byName: new Map(),
     size: 0,
@@ -379,9 +378,9 @@ export function rowsAwaiting(t: RowTable): number {
 /** A world's listings by column: the world holds its own (`world.listingTable`), made with it. */
 export type ListingTable = RowTable;
 
-/** An empty table, for a new world. */
+/** An empty table, for a new world (its origination times in a typed column: the market sets one on most listings it funds). */
 export function emptyListingTable(): ListingTable {
-  return makeTable(LATER_FIELDS, MARKET_FIELDS);
+  return makeTable(LATER_FIELDS, MARKET_FIELDS, ['originateAt']);
 }
 
 /** Makes room for `rows` listings in all (reserveRows). */

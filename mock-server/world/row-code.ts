@@ -18,6 +18,8 @@ export type Write = (t: Table, j: number, i: number, v: unknown) => void;
 export interface Table {
   /** Fields set on a few rows after they are made: sparse columns (LATER_FIELDS for listings, loan-table.ts for loans). */
   later: readonly string[];
+  /** Of `later`, the fields that hold numbers: a typed column each until a value of another kind comes (column-kinds.ts `sparseNum`). */
+  numbersLater: readonly string[];
   columns: Column[];
   byName: Map<string, number>;
   /** Rows made so far. */
