@@ -8,7 +8,7 @@
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Loan, World } from '../world/world.js';
-import { addMonths } from '../../src/contract/amortisation.js';
+import { addMonths, civilFromDays, daysFromCivil, daysInMonth } from '../../src/contract/amortisation.js';
 import { notesOfLoan } from '../world/world-index.js';
 import { collect, startCollections } from './collections.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
@@ -168,12 +168,6 @@ function departs(draws: { hash: number; missChance: number }, due: number): bool
   return r < 0.0012 + draws.missChance || r > 0.992;
 }
 
-/** Days in month `month` (0–11) of `year`. */
-function monthDays(year: number, month: number): number {
-  if (month !== 1) return month === 3 || month === 5 || month === 8 || month === 10 ? 30 : 31;
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-}
-
 /**
  * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
  * `addMonths(origination, k)` for the next k, as dueAfter goes on, stepped a month at a time in whole days (a search
@@ -200,28 +194,16 @@ export function scheduleAfter(origination: number, due: number): (() => number) 
 function monthStepper(origination: number, at: number): () => number {
   const days = Math.floor(origination / DAY);
   const time = origination - days * DAY;
-  // The origination's calendar date (H. Hinnant's civil_from_days, for days since 1970 ≥ 0).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m0 = mp < 10 ? mp + 2 : mp - 10;
-  const months = m0 + at;
-  let year = yoe + era * 400 + (m0 <= 1 ? 1 : 0) + Math.floor(months / 12);
-  let month = months % 12;
-  // The day the due date's month begins on, in days since 1970: the origination's month's first, then whole months on.
-  let first = days - (d - 1);
-  for (let y = yoe + era * 400 + (m0 <= 1 ? 1 : 0), m = m0, n = 0; n < at; n++) {
-    first += monthDays(y, m);
-    if (++m === 12) [y, m] = [y + 1, 0];
-  }
+  const { year: startYear, month: startMonth, day } = civilFromDays(days);
+  // The at-th month after the origination's (month 1–12), and its first day in days since 1970.
+  const total = startYear * 12 + (startMonth - 1) + at;
+  let year = Math.floor(total / 12);
+  let month = total - year * 12 + 1;
+  let first = daysFromCivil(year, month, 1);
   return () => {
-    first += monthDays(year, month);
-    if (++month === 12) [year, month] = [year + 1, 0];
-    return (first + Math.min(d, monthDays(year, month)) - 1) * DAY + time;
+    first += daysInMonth(year, month);
+    if (++month === 13) [year, month] = [year + 1, 1];
+    return (first + Math.min(day, daysInMonth(year, month)) - 1) * DAY + time;
   };
 }
 

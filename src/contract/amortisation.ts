@@ -35,7 +35,7 @@ export function addMonthsByDate(ms: number, months: number): number {
 }
 
 /** Year, month (1–12) and day of the day `days` after 1970-01-01 (H. Hinnant's civil_from_days). */
-function civilFromDays(days: number): { year: number; month: number; day: number } {
+export function civilFromDays(days: number): { year: number; month: number; day: number } {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
@@ -47,7 +47,7 @@ function civilFromDays(days: number): { year: number; month: number; day: number
 }
 
 /** Days from 1970-01-01 to year `y`, month `m` (1–12), day `d` (H. Hinnant's days_from_civil). */
-function daysFromCivil(y: number, m: number, d: number): number {
+export function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
   const yoe = yy - era * 400;
@@ -56,7 +56,8 @@ function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146_097 + doe - 719_468;
 }
 
-function daysInMonth(y: number, m: number): number {
+/** Days in month `m` (1–12) of year `y` (proleptic Gregorian). */
+export function daysInMonth(y: number, m: number): number {
   if (m !== 2) return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
 }
