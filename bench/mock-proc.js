@@ -35,11 +35,11 @@ export function startServer(args) {
  */
 export const UNTHROTTLED = ['--rate-limit', 'off'];
 
-/** Starts `mkt mock serve` on a free port (frozen clock, alice auto-approved). */
-export function startMock(listings, extraArgs = [], nodeArgs = []) {
+/** Starts `mkt mock serve` on a free port (frozen clock, alice auto-approved); `mktBin` another build's bin for a before figure. */
+export function startMock(listings, extraArgs = [], nodeArgs = [], mktBin = bin) {
   return startServer([
     ...nodeArgs,
-    bin,
+    mktBin,
     'mock',
     'serve',
     '--port',

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { accessToken, bin as ownBin, rssMiB, startServer, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, bin as ownBin, rssMiB, startMock, UNTHROTTLED } from './mock-proc.js';
 
 const MONTHS = [...Array.from({ length: 12 }, () => '30d'), '5d'];
 
@@ -30,19 +30,7 @@ function cpuMs(pid) {
  * after (MiB) and the loans and listings before and after.
  */
 export async function yearWalk(listings = 100_000, bin = ownBin) {
-  const m = await startServer([
-    bin,
-    'mock',
-    'serve',
-    '--port',
-    '0',
-    '--listings',
-    String(listings),
-    '--frozen',
-    '--auto-approve',
-    'alice',
-    ...UNTHROTTLED,
-  ]);
+  const m = await startMock(listings, UNTHROTTLED, [], bin);
   try {
     const token = await accessToken(m.origin);
     const env = { ...process.env, MKT_ROOT_URL: m.origin, MKT_ACCESS_TOKEN: token };
