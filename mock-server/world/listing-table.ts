@@ -29,7 +29,6 @@ import {
   grown,
   intData,
   intObjectKeys,
-  keyWidth,
   laterColumn,
   nilFor,
   ownKeys,
@@ -38,6 +37,7 @@ import {
   widerNumberColumn,
   type Column,
 } from './column-kinds.js';
+import { keyWidth } from './column-keys.js';
 import { accessorOf, compileCopyOf, compilePlain, ROW, rowObject, type RowObject, type Table } from './row-code.js';
 
 /**
