@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { listingRow, reserveListingRows, type ListingTable } from '../mock-server/world/listing-table.js';
 import { seedWorld } from '../mock-server/seed/seed.js';
+import { prepareRowObjects } from '../mock-server/world/row-code.js';
 import { emptyWorld, ListingsByNumber, type Listing } from '../mock-server/world/world.js';
 
 const KEYS = ['n', 'x', 'flag', 'text', 'bureau', 'maybe'] as const;
@@ -91,6 +92,25 @@ describe('listings kept by column', () => {
         },
       ),
       { numRuns: 300, seed: 20261123 },
+    );
+  });
+
+  test('row objects made before their rows (as the seed makes a million) are the rows added after, each reading its own record, however many were made', () => {
+    fc.assert(
+      fc.property(fc.array(plain, { minLength: 1, maxLength: 30 }), fc.nat({ max: 30 }), fc.nat({ max: 40 }), (records, at, count) => {
+        const t = emptyWorld(1).listingTable;
+        const before = Math.min(at, records.length);
+        const rows: object[] = [];
+        records.forEach((r, i) => {
+          if (i === before) prepareRowObjects(t, t.size + count);
+          rows.push(listingRow(t, r as unknown as Listing));
+        });
+        expect(new Set(rows).size).toBe(rows.length);
+        rows.forEach((row, i) => expect(JSON.parse(JSON.stringify(row)), `row ${i}`).toEqual(JSON.parse(JSON.stringify(records[i]))));
+        // Every prepared object was handed out: the list is let go (none kept for rows that never came, beyond the last asked for).
+        if (count <= records.length - before) expect(t.prepared).toBeNull();
+      }),
+      { numRuns: 300, seed: 20261129 },
     );
   });
 

@@ -130,7 +130,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'a memo: the compiled getter of a field name from the catalogue, a pure function of the name',
   'mock-server/world/column-read.ts:loops':
     "a memo: the tight loops compiled once per kind of typed array from constant source text, a pure function of the array's kind",
-  'mock-server/world/column-kinds.ts:keyCodes':
+  'mock-server/world/column-keys.ts:keyCodes':
     'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
   'src/api/undici.ts:baselineOnly':
     "a process's own fact: V8's --liftoff-only flag, set once before the first request, is set for the rest of the process",

@@ -10,6 +10,7 @@ import { postSeededHistory, SEED_MONTH, sweepSeededIncome, type HistoryPlan } fr
 import { Rng } from '../kit/rng.js';
 import { makeListing } from '../engine/listing-maker.js';
 import { reserveListingRows } from '../world/listing-table.js';
+import { prepareRowObjects } from '../world/row-code.js';
 import { reserveLoanRows } from '../world/loan-table.js';
 import { addNote } from '../world/world-index.js';
 import type { ExistingBorrower } from '../world/world.js';
@@ -110,6 +111,7 @@ export function seedWorld(opts: SeedOptions): World {
   fundUsers(world, opts.now);
 
   world.counters.listing = FIRST_ACTIVE_LISTING;
+  prepareRowObjects(world.listingTable, world.listingTable.size + opts.listings);
   const scratch = {} as Listing;
   for (let i = 0; i < opts.listings; i++) {
     const created = opts.now - Math.floor(rng.range(0, 13.5 * DAY));

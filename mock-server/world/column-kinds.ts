@@ -10,6 +10,7 @@
  * least integer for null, so a value equal to a narrow rung's null climbs. A value is held only if it
  * reads back as the very same double (-0 included): a row's JSON has the plain record's values.
  */
+import { isKey, putKey, readKey, storeKey } from './column-keys.js';
 
 /** null in a 4-byte integer column and in a decimal column (their least integer). */
 export const NIL32 = -2147483648;
@@ -149,52 +150,6 @@ export function ownKeys(o: object): number {
   return n;
 }
 
-/** The longest key a column of keys holds. */
-const MAX_KEY = 64;
-
-/**
- * Whether `v` is a key a column of keys of `width` holds: a string of `width` upper-case hex digits
- * (the member key: 24 digits, 12 bytes a row instead of a string on the heap and a pointer to it).
- */
-export function isKey(v: unknown, width: number): v is string {
-  if (typeof v !== 'string' || v.length !== width) return false;
-  for (let k = 0; k < width; k++) {
-    const c = v.charCodeAt(k);
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70))) return false;
-  }
-  return true;
-}
-
-/** The width of a column of keys holding `values` (all of one even width, hex digits only), or 0 if there is none. */
-export function keyWidth(values: readonly unknown[]): number {
-  const first = values[0];
-  const width = typeof first === 'string' ? first.length : 0;
-  return width > 0 && width <= MAX_KEY && width % 2 === 0 && values.every((v) => isKey(v, width)) ? width : 0;
-}
-
-const nibble = (c: number) => (c <= 57 ? c - 48 : c - 55);
-
-/** Stores key `v` (`isKey(v, width)`) in row `i` of a column of keys' data. */
-export function putKey(d: Uint8Array, i: number, width: number, v: string): void {
-  const o = i * (width >> 1);
-  for (let k = 0; k < width; k += 2) d[o + (k >> 1)] = (nibble(v.charCodeAt(k)) << 4) | nibble(v.charCodeAt(k + 1));
-}
-
-const HEX_DIGIT = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70];
-/** Where a key being read is spelled (scratch: no state; String.fromCharCode reads its first `width` codes). */
-const keyCodes = new Uint16Array(MAX_KEY);
-
-/** The key in row `i` of a column of keys' data. */
-export function readKey(d: Uint8Array, i: number, width: number): string {
-  const o = i * (width >> 1);
-  for (let k = 0; k < width; k += 2) {
-    const b = d[o + (k >> 1)]!;
-    keyCodes[k] = HEX_DIGIT[b >> 4]!;
-    keyCodes[k + 1] = HEX_DIGIT[b & 15]!;
-  }
-  return String.fromCharCode.apply(null, keyCodes.subarray(0, width) as unknown as number[]);
-}
-
 /** Row `i` of column `c`. */
 export function read(c: Column, i: number): unknown {
   switch (c.kind) {
@@ -314,7 +269,7 @@ export function codeOf(c: Extract<Column, { kind: 'enum' }>, v: unknown): number
 }
 
 /** What compiled code calls by name besides the table's own (the compiled functions take them as parameters, in this order). */
-export const COMPILED_HELPERS = { isKey, putKey, readKey } as const;
+export const COMPILED_HELPERS = { readKey, storeKey } as const;
 
 /** Names of a column's parts in compiled code: its data array, and a column of codes' map and values. */
 export interface Names {
@@ -353,7 +308,7 @@ export function storeCode(c: Column, n: Names, slow: string): string {
     case 'enum':
       return `k = ${n.codes}.get(v); if (k !== undefined) ${d}[i] = k; else ${slow}`;
     case 'key':
-      return `if (isKey(v, ${c.width})) putKey(${d}, i, ${c.width}, v); else ${slow}`;
+      return `if (!storeKey(${d}, i, ${c.width}, v)) ${slow}`;
     case 'any':
       return `${d}[i] = v;`;
   }

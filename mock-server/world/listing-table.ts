@@ -29,7 +29,6 @@ import {
   grown,
   intData,
   intObjectKeys,
-  keyWidth,
   laterColumn,
   nilFor,
   ownKeys,
@@ -38,7 +37,8 @@ import {
   widerNumberColumn,
   type Column,
 } from './column-kinds.js';
-import { accessorOf, compileCopyOf, compilePlain, ROW, type RowObject, type Table } from './row-code.js';
+import { keyWidth } from './column-keys.js';
+import { accessorOf, compileCopyOf, compilePlain, ROW, rowObject, type RowObject, type Table } from './row-code.js';
 
 /**
  * Fields the mock sets on a few listings after making them (seed extras, the engine's origination
@@ -213,6 +213,7 @@ function makeTable(later: readonly string[], market: readonly string[] | null, n
     size: 0,
     capacity: 1024,
     Row,
+    prepared: null,
     copy: () => 0,
     plain: () => ({}),
     compiled: false,
@@ -281,7 +282,7 @@ export function tableRow<T extends object>(t: RowTable, record: T): T {
   const present = t.copy(record, i);
   addColumnsFor(t, record as unknown as Record<string, unknown>, i, present);
   t.size++;
-  return new t.Row(i) as T;
+  return rowObject(t, i) as T;
 }
 
 /** The next row's number, with room and compiled copies for it. */
@@ -336,7 +337,7 @@ export function describedLaterRow<T extends object>(
   t.awaitingCount++;
   t.describer = describer;
   t.size++;
-  return new t.Row(i) as T;
+  return rowObject(t, i) as T;
 }
 
 /** Says that the table's last row was made whole as its describer writes descriptions: every field of one now has a column. */
