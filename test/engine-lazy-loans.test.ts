@@ -194,4 +194,29 @@ describe('loans serviced lazily', () => {
     // A due date off its origination's schedule (a seeded loan's) has none: dueAfter steps it.
     expect(scheduleAfter(jan31, jan31 + 30.4375 * DAY)).toBeNull();
   });
+
+  test('a due date is on its schedule exactly when dueAfter finds it there (the k months within one of the days between)', () => {
+    // dueAfter's rule, which the search once tried month count by month count with addMonths.
+    const onSchedule = (origination: number, due: number): number | undefined => {
+      const k = Math.round((due - origination) / (30.4375 * DAY));
+      return [k, k - 1, k + 1].find((n) => n >= 1 && addMonths(origination, n) === due);
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }),
+        fc.integer({ min: -2, max: 80 }),
+        // Off by a little (a millisecond, an hour, a day, a seeded loan's 30.4375 days) or not at all.
+        fc.constantFrom(0, 0, 0, 1, -1, 3_600_000, DAY, -DAY, 2 * DAY),
+        fc.boolean(),
+        (origination, k, off, seeded) => {
+          const due = (seeded ? origination + k * 30.4375 * DAY : addMonths(origination, k)) + off;
+          const at = onSchedule(origination, due);
+          const next = scheduleAfter(origination, due);
+          if (at === undefined) expect(next).toBeNull();
+          else expect([next?.(), next?.()]).toEqual([addMonths(origination, at + 1), addMonths(origination, at + 2)]);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
 });
