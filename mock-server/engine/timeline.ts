@@ -80,7 +80,8 @@ function eventArrays(capacity: number): ListingEvents {
 function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
-  const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
+  // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every array.
+  const next = eventArrays(Math.max(4 * ev.capacity, r + 1024));
   for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
     (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);

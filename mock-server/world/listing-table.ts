@@ -26,7 +26,6 @@ import {
   codeOf,
   firstNumberColumn,
   holds,
-  grown,
   intData,
   intObjectKeys,
   keyWidth,
@@ -38,6 +37,7 @@ import {
   widerNumberColumn,
   type Column,
 } from './column-kinds.js';
+import { grown, GROWTH } from './typed-growth.js';
 import { accessorOf, compileCopyOf, compilePlain, ROW, type RowObject, type Table } from './row-code.js';
 
 /**
@@ -286,7 +286,7 @@ export function tableRow<T extends object>(t: RowTable, record: T): T {
 
 /** The next row's number, with room and compiled copies for it. */
 function nextRow(t: Table): number {
-  if (t.size === t.capacity) grow(t, t.capacity * 2);
+  if (t.size === t.capacity) grow(t, t.capacity * GROWTH);
   if (!t.compiled) compileCopy(t);
   return t.size;
 }
