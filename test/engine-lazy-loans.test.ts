@@ -10,15 +10,15 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
-import { scheduleAfter, serviceLoan } from '../mock-server/engine/servicing.js';
+import { lazyLoanHour, scheduleAfter, serviceLoan } from '../mock-server/engine/servicing.js';
 import { addMonths } from '../src/contract/amortisation.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
-import { isLive } from '../mock-server/engine/timeline.js';
+import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';
 import { notesOfLoan } from '../mock-server/world/world-index.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import type { Loan, World } from '../mock-server/world/world.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
-import { DAY, makeApp, tokenFor } from './engine-fixture.js';
+import { DAY, makeApp, START, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step as worldStep, type Step as WorldStep } from './helpers/listing-steps.js';
 
 /** The market as a plain hourly walk: every live listing in number order, then every loan (eagerly, each hour), then arrivals. */
@@ -171,6 +171,34 @@ describe('loans serviced lazily', () => {
     );
     expect(held.length).toBeGreaterThan(0);
     for (const l of held) expect(queuedSoon.has(rawLoan(world, l.loan_number))).toBe(true);
+  });
+
+  test('a move shorter than a month searches no departure of the loans it made that nobody holds; the idle work does, as at once', async () => {
+    const app = makeApp({ seed: 11, listings: 1000 });
+    await app.ctx.engine.moveClock((now) => now + 15 * DAY);
+    const world = app.ctx.world;
+    const tl = world.index.timeline!;
+    const queued = (): Map<Loan, number> => {
+      const at = new Map<Loan, number>();
+      for (const queue of [tl.loansAt, tl.lazyLoansAt]) for (const [h, loans] of queue) for (const loan of loans) at.set(loan, h);
+      return at;
+    };
+    // Made by the move and held by nobody: their first due date is a month on, after the move's end.
+    const made = numbers(world)
+      .map((n) => rawLoan(world, n))
+      .filter((l) => l.origination_date > START && notesOfLoan(world, l.loan_number).length === 0);
+    expect(made.length).toBeGreaterThan(50);
+    const before = queued();
+    for (const loan of made) expect(before.has(loan)).toBe(false);
+    // Between requests the engine searches them: each then waits at the hour a search at the next tick finds.
+    const h = tl.hour + 1;
+    expect(prepareTimeline(world, h, Infinity)).toBe(true);
+    const after = queued();
+    for (const loan of made) {
+      const at = lazyLoanHour(world, loan, h);
+      if (at === Infinity) expect(after.has(loan)).toBe(false);
+      else expect(after.get(loan)).toBe(at);
+    }
   });
 
   test('the due dates a departure search steps through are the calendar months dueAfter gives, for any origination time', () => {
