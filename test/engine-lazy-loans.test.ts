@@ -201,6 +201,20 @@ describe('loans serviced lazily', () => {
     }
   });
 
+  test('a loan that keeps to its schedule past the year a search looks ahead is visited there and searched on, as the walk services it', async () => {
+    const lazy = makeApp({ seed: 5, listings: 120 });
+    const walked = makeApp({ seed: 5, listings: 120 });
+    walked.ctx.engine.tick = hourlyWalk;
+    for (const app of [lazy, walked]) {
+      await app.ctx.engine.moveClock((now) => now + 10 * DAY);
+      await app.ctx.engine.moveClock((now) => now + 430 * DAY);
+    }
+    // Loans made in the first days kept to their schedule through more than twelve due dates.
+    const made = [...lazy.ctx.world.loans.values()].filter((l) => l.origination_date > START);
+    expect(made.filter((l) => l.paymentsMade >= 13 && l.loan_status === LOAN_STATUS.CURRENT).length).toBeGreaterThan(0);
+    expect(snapshot(lazy)).toBe(snapshot(walked));
+  }, 120_000);
+
   test('the due dates a departure search steps through are the calendar months dueAfter gives, for any origination time', () => {
     fc.assert(
       fc.property(
