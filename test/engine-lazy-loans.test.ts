@@ -10,15 +10,15 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
-import { scheduleAfter, serviceLoan } from '../mock-server/engine/servicing.js';
+import { lazyLoanHour, scheduleAfter, serviceLoan } from '../mock-server/engine/servicing.js';
 import { addMonths } from '../src/contract/amortisation.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
-import { isLive } from '../mock-server/engine/timeline.js';
+import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';
 import { notesOfLoan } from '../mock-server/world/world-index.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import type { Loan, World } from '../mock-server/world/world.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
-import { DAY, makeApp, tokenFor } from './engine-fixture.js';
+import { DAY, makeApp, START, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step as worldStep, type Step as WorldStep } from './helpers/listing-steps.js';
 
 /** The market as a plain hourly walk: every live listing in number order, then every loan (eagerly, each hour), then arrivals. */
@@ -173,6 +173,48 @@ describe('loans serviced lazily', () => {
     for (const l of held) expect(queuedSoon.has(rawLoan(world, l.loan_number))).toBe(true);
   });
 
+  test('a move shorter than a month searches no departure of the loans it made that nobody holds; the idle work does, as at once', async () => {
+    const app = makeApp({ seed: 11, listings: 1000 });
+    await app.ctx.engine.moveClock((now) => now + 15 * DAY);
+    const world = app.ctx.world;
+    const tl = world.index.timeline!;
+    const queued = (): Map<Loan, number> => {
+      const at = new Map<Loan, number>();
+      for (const queue of [tl.loansAt, tl.lazyLoansAt]) for (const [h, loans] of queue) for (const loan of loans) at.set(loan, h);
+      return at;
+    };
+    // Made by the move and held by nobody: their first due date is a month on, after the move's end.
+    const made = numbers(world)
+      .map((n) => rawLoan(world, n))
+      .filter((l) => l.origination_date > START && notesOfLoan(world, l.loan_number).length === 0);
+    expect(made.length).toBeGreaterThan(50);
+    const before = queued();
+    for (const loan of made) expect(before.has(loan)).toBe(false);
+    // Between requests the engine searches them: each then waits at the hour a search at the next tick finds.
+    const h = tl.hour + 1;
+    expect(prepareTimeline(world, h, Infinity)).toBe(true);
+    const after = queued();
+    for (const loan of made) {
+      const at = lazyLoanHour(world, loan, h);
+      if (at === Infinity) expect(after.has(loan)).toBe(false);
+      else expect(after.get(loan)).toBe(at);
+    }
+  });
+
+  test('a loan that keeps to its schedule past the year a search looks ahead is visited there and searched on, as the walk services it', async () => {
+    const lazy = makeApp({ seed: 5, listings: 120 });
+    const walked = makeApp({ seed: 5, listings: 120 });
+    walked.ctx.engine.tick = hourlyWalk;
+    for (const app of [lazy, walked]) {
+      await app.ctx.engine.moveClock((now) => now + 10 * DAY);
+      await app.ctx.engine.moveClock((now) => now + 430 * DAY);
+    }
+    // Loans made in the first days kept to their schedule through more than twelve due dates.
+    const made = [...lazy.ctx.world.loans.values()].filter((l) => l.origination_date > START);
+    expect(made.filter((l) => l.paymentsMade >= 13 && l.loan_status === LOAN_STATUS.CURRENT).length).toBeGreaterThan(0);
+    expect(snapshot(lazy)).toBe(snapshot(walked));
+  }, 120_000);
+
   test('the due dates a departure search steps through are the calendar months dueAfter gives, for any origination time', () => {
     fc.assert(
       fc.property(
@@ -193,5 +235,30 @@ describe('loans serviced lazily', () => {
     expect([next(), next(), next()]).toEqual([Date.UTC(2024, 2, 31, 17, 5), Date.UTC(2024, 3, 30, 17, 5), Date.UTC(2024, 4, 31, 17, 5)]);
     // A due date off its origination's schedule (a seeded loan's) has none: dueAfter steps it.
     expect(scheduleAfter(jan31, jan31 + 30.4375 * DAY)).toBeNull();
+  });
+
+  test('a due date is on its schedule exactly when dueAfter finds it there (the k months within one of the days between)', () => {
+    // dueAfter's rule, which the search once tried month count by month count with addMonths.
+    const onSchedule = (origination: number, due: number): number | undefined => {
+      const k = Math.round((due - origination) / (30.4375 * DAY));
+      return [k, k - 1, k + 1].find((n) => n >= 1 && addMonths(origination, n) === due);
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }),
+        fc.integer({ min: -2, max: 80 }),
+        // Off by a little (a millisecond, an hour, a day, a seeded loan's 30.4375 days) or not at all.
+        fc.constantFrom(0, 0, 0, 1, -1, 3_600_000, DAY, -DAY, 2 * DAY),
+        fc.boolean(),
+        (origination, k, off, seeded) => {
+          const due = (seeded ? origination + k * 30.4375 * DAY : addMonths(origination, k)) + off;
+          const at = onSchedule(origination, due);
+          const next = scheduleAfter(origination, due);
+          if (at === undefined) expect(next).toBeNull();
+          else expect([next?.(), next?.()]).toEqual([addMonths(origination, at + 1), addMonths(origination, at + 2)]);
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -8,7 +8,7 @@
 import { LOAN_STATUS } from '../../src/contract/enums.js';
 import { cents, monthlyPayment } from '../kit/money.js';
 import type { Loan, World } from '../world/world.js';
-import { addMonths, civilFromDays, daysFromCivil, daysInMonth } from '../../src/contract/amortisation.js';
+import { addMonths, civilFromDays, daysInMonth } from '../../src/contract/amortisation.js';
 import { notesOfLoan } from '../world/world-index.js';
 import { collect, startCollections } from './collections.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
@@ -154,57 +154,85 @@ function payDue(world: World, loan: Loan, t: number, missed: number, payoff: boo
   postLoanStep(world, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
 }
 
-/**
- * What a borrower's draws on due dates are made from (dueDate's `firstDraw3(seed, loan, DUE_DATE_SALT, due)`, the seed and
- * the loan mixed in once: a search draws many) and the chance the borrower misses one.
- */
-function drawsOf(seed: number, loan: Loan): { hash: number; missChance: number } {
-  return { hash: hashOf(seed, loan.loan_number, DUE_DATE_SALT), missChance: missChanceOf(loan) };
+/** The hash a borrower's draws on due dates are made from (dueDate's `firstDraw3(seed, loan, DUE_DATE_SALT, due)`, the seed and the loan mixed in once: a search draws many). */
+function drawHashOf(seed: number, loan: Loan): number {
+  return hashOf(seed, loan.loan_number, DUE_DATE_SALT);
 }
 
 /** True when what the borrower does on `due` departs from paying on schedule (a default, a miss, a payoff), for a loan with no arrears (dueDate's draw). */
-function departs(draws: { hash: number; missChance: number }, due: number): boolean {
-  const r = firstDrawFrom(draws.hash, due);
-  return r < 0.0012 + draws.missChance || r > 0.992;
+function departs(hash: number, missChance: number, due: number): boolean {
+  const r = firstDrawFrom(hash, due);
+  return r < 0.0012 + missChance || r > 0.992;
 }
 
 /**
- * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
- * `addMonths(origination, k)` for the next k, as dueAfter goes on, stepped a month at a time in whole days (a search
- * walks many; working each out from the origination's calendar date was a tenth of a year's moves); null for a due
- * date off that schedule (a seeded loan's), whose next ones dueAfter works out.
+ * The due dates after one on an origination's schedule, one a `next()` (the k-th instalment due `addMonths(origination, k)`),
+ * stepped a month at a time in whole days: a departure search walks many, and working each out from the origination's
+ * calendar date was a tenth of a year's moves. Reused: `start` sets it going (the departure search keeps one, not an object
+ * and two closures a loan).
  */
-export function scheduleAfter(origination: number, due: number): (() => number) | null {
-  const k = Math.round((due - origination) / (30.4375 * DAY));
-  const at = [k, k - 1, k + 1].find((n) => n >= 1 && addMonths(origination, n) === due);
-  if (at === undefined || !Number.isSafeInteger(origination) || origination < 0) return null;
-  const step = monthStepper(origination, at);
-  // addMonths by another road: used only where the two agree on the first step.
-  let first: number | null = step();
-  if (first !== addMonths(origination, at + 1)) return null;
-  return () => {
-    if (first === null) return step();
-    const next = first;
-    first = null;
-    return next;
-  };
+class ScheduleSteps {
+  private day = 0;
+  private time = 0;
+  private year = 0;
+  private month = 0;
+  /** Days since 1970 of the first day of `month` of `year`, the month of the last date handed out. */
+  private first = 0;
+
+  /**
+   * Starts after `due`, if it is on `origination`'s schedule: the month count that `addMonths(origination, count) === due` finds
+   * (the one within a month of the days between, as dueAfter looks), found from the two calendar dates instead of trying
+   * three with addMonths (most of a search's cost for a loan that soon departs). False for a due date off that schedule (a
+   * seeded loan's) or an origination before 1970, whose next dates dueAfter works out.
+   */
+  start(origination: number, due: number): boolean {
+    if (!Number.isSafeInteger(origination) || origination < 0 || origination > 8e15 || !Number.isSafeInteger(due)) return false;
+    const days = Math.floor(origination / DAY);
+    const time = origination - days * DAY;
+    const o = civilFromDays(days);
+    const dueDays = Math.floor(due / DAY);
+    if (due - dueDays * DAY !== time) return false;
+    const d = civilFromDays(dueDays);
+    const at = d.year * 12 + d.month - (o.year * 12 + o.month);
+    const k = Math.round((due - origination) / (30.4375 * DAY));
+    if (at < 1 || at > 10_000 || Math.abs(at - k) > 1 || d.day !== Math.min(o.day, daysInMonth(d.year, d.month))) return false;
+    this.day = o.day;
+    this.time = time;
+    this.year = d.year;
+    this.month = d.month;
+    this.first = dueDays - d.day + 1;
+    return true;
+  }
+
+  /** The next month's date on the origination's day (clamped), at its time of day. */
+  next(): number {
+    this.first += daysInMonth(this.year, this.month);
+    if (++this.month === 13) {
+      this.year++;
+      this.month = 1;
+    }
+    return (this.first + Math.min(this.day, daysInMonth(this.year, this.month)) - 1) * DAY + this.time;
+  }
 }
 
-/** Steps from the at-th month after `origination` (at or after 1970) on: each call, the next month's date on the origination's day (clamped), at its time of day. */
-function monthStepper(origination: number, at: number): () => number {
-  const days = Math.floor(origination / DAY);
-  const time = origination - days * DAY;
-  const { year: startYear, month: startMonth, day } = civilFromDays(days);
-  // The at-th month after the origination's (month 1–12), and its first day in days since 1970.
-  const total = startYear * 12 + (startMonth - 1) + at;
-  let year = Math.floor(total / 12);
-  let month = total - year * 12 + 1;
-  let first = daysFromCivil(year, month, 1);
-  return () => {
-    first += daysInMonth(year, month);
-    if (++month === 13) [year, month] = [year + 1, 1];
-    return (first + Math.min(day, daysInMonth(year, month)) - 1) * DAY + time;
-  };
+/**
+ * How many due dates a departure search looks ahead at most: a loan keeps to its schedule for 20 months on average, most
+ * of them past the end of any move, and a year's 2.4M searches drew ~45M due dates for that; looking a year ahead at most
+ * draws half as many, for a visit a year to a loan that keeps to its schedule that long.
+ */
+const SEARCH_MONTHS = 12;
+
+/** The departure search's steps (lazyLoanHour: one search at a time, none inside another). */
+const searchSteps = new ScheduleSteps();
+
+/**
+ * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
+ * `addMonths(origination, k)` for the next k, as dueAfter goes on; null for a due date off that schedule (a seeded
+ * loan's), whose next ones dueAfter works out.
+ */
+export function scheduleAfter(origination: number, due: number): (() => number) | null {
+  const steps = new ScheduleSteps();
+  return steps.start(origination, due) ? () => steps.next() : null;
 }
 
 /**
@@ -229,12 +257,13 @@ function onScheduleLazily(world: World, loan: Loan): boolean {
  */
 export function payOnSchedule(world: World, loan: Loan, h: number): void {
   if (loan.loan_status !== LOAN_STATUS.CURRENT || hourAtOrAfter(loan.next_payment_due_date) > h || !onScheduleLazily(world, loan)) return;
-  const draws = drawsOf(world.seed, loan);
+  const hash = drawHashOf(world.seed, loan);
+  const missChance = missChanceOf(loan);
   let due = loan.next_payment_due_date;
   const next = scheduleAfter(loan.origination_date, due);
   // The due dates kept to, all but the last instalment (whose payment completes the loan).
   let count = 0;
-  for (const left = loan.term - loan.paymentsMade; count < left - 1 && hourAtOrAfter(due) <= h && !departs(draws, due); count++)
+  for (const left = loan.term - loan.paymentsMade; count < left - 1 && hourAtOrAfter(due) <= h && !departs(hash, missChance, due); count++)
     due = next ? next() : dueAfter(loan, due);
   if (count > 0) {
     const level = installment(loan);
@@ -251,15 +280,16 @@ export function payOnSchedule(world: World, loan: Loan, h: number): void {
     moveFigures(loan, paid.moved);
   }
   // The last instalment, when the ticks met it on schedule.
-  if (hourAtOrAfter(due) <= h && !departs(draws, due)) payEachOnSchedule(world, loan, h);
+  if (hourAtOrAfter(due) <= h && !departs(hash, missChance, due)) payEachOnSchedule(world, loan, h);
 }
 
 /** payOnSchedule a month at a time, each through payDue. */
 function payEachOnSchedule(world: World, loan: Loan, h: number): void {
-  const draws = drawsOf(world.seed, loan);
+  const hash = drawHashOf(world.seed, loan);
+  const missChance = missChanceOf(loan);
   while (loan.loan_status === LOAN_STATUS.CURRENT && hourAtOrAfter(loan.next_payment_due_date) <= h) {
     const due = loan.next_payment_due_date;
-    if (departs(draws, due)) return;
+    if (departs(hash, missChance, due)) return;
     payDue(world, loan, hourAtOrAfter(due) * HOUR, 0, false);
   }
 }
@@ -279,21 +309,25 @@ export function bringUpToDate(world: World, loan: Loan, lastTick: number): void 
 /**
  * The hour at or after `from` at which the timeline next visits a loan nobody we model holds, or NaN for a loan the
  * timeline visits at each hour it can change (loanHour). A current loan without arrears: its first due date that departs
- * from its schedule, or its last one (on-schedule months between are paid when it is read or then: `payOnSchedule`). A
+ * from its schedule, or its last one, or the one SEARCH_MONTHS on, whichever is first (on-schedule months between are paid
+ * when it is read or then: `payOnSchedule`; a visit to a due date kept to pays it and searches on from there). A
  * loan in arrears: its next due date, its 91st day past due (its default) or its charge-off, not each day past due
  * between (`bringUpToDate` writes those).
  */
 export function lazyLoanHour(world: World, loan: Loan, from: number): number {
   if (notesOfLoan(world, loan.loan_number).length > 0) return NaN;
   const status = loan.loan_status;
-  if (status === LOAN_STATUS.CURRENT && onScheduleLazily(world, loan)) {
+  // onScheduleLazily, its notes looked at above.
+  if (status === LOAN_STATUS.CURRENT && loan.oldestMissedDue == null && (loan.missedPayments ?? 0) === 0 && loan.days_past_due === 0) {
     let due = loan.next_payment_due_date;
     // A due date the ticks skipped past (a load after years): visited each hour from `from`, as before.
     if (hourAtOrAfter(due) < from) return NaN;
-    const draws = drawsOf(world.seed, loan);
+    const hash = drawHashOf(world.seed, loan);
+    const missChance = missChanceOf(loan);
     const left = loan.term - loan.paymentsMade;
-    const next = scheduleAfter(loan.origination_date, due);
-    for (let j = 0; j < left - 1 && !departs(draws, due); j++) due = next ? next() : dueAfter(loan, due);
+    const steps = searchSteps.start(loan.origination_date, due) ? searchSteps : null;
+    const stop = Math.min(left - 1, SEARCH_MONTHS);
+    for (let j = 0; j < stop && !departs(hash, missChance, due); j++) due = steps ? steps.next() : dueAfter(loan, due);
     return hourAtOrAfter(due);
   }
   const oldest = loan.oldestMissedDue;

@@ -25,9 +25,12 @@ import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
 import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
-import { HOUR, hourAtOrAfter, loanHour } from './event-hours.js';
+import { HOUR, hourAtOrAfter } from './event-hours.js';
 import { lotAfter, settleThrough, settleWorld } from './settle.js';
-import { bringUpToDate, lazyLoanHour, payOnSchedule } from './servicing.js';
+import { bringUpToDate, payOnSchedule } from './servicing.js';
+import { queueLoan, queueNewLoan, searchUnsearched } from './loan-queue.js';
+
+export { requeueLoan } from './loan-queue.js';
 
 export type { ListingEvents };
 
@@ -80,7 +83,8 @@ function eventArrays(capacity: number): ListingEvents {
 function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
-  const next = eventArrays(Math.max(2 * ev.capacity, r + 1024));
+  // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every array.
+  const next = eventArrays(Math.max(4 * ev.capacity, r + 1024));
   for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
     (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);
@@ -196,21 +200,6 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
   }
 }
 
-/**
- * Queues a loan at its next event at or after hour `from`, if it has one: a loan nobody we model holds at its next
- * departure from its schedule (servicing.ts `lazyLoanHour`: what lies between is written when it is read), any other
- * at each hour it can change.
- */
-function queueLoan(world: World, tl: Timeline, loan: Loan, from: number): void {
-  const lazy = lazyLoanHour(world, loan, from);
-  if (!Number.isNaN(lazy)) {
-    if (lazy !== Infinity) push(tl.lazyLoansAt, lazy, loan);
-    return;
-  }
-  const at = loanHour(loan, from);
-  if (at !== Infinity) push(tl.loansAt, at, loan);
-}
-
 /** Every loan brought up to the hour `h` its timeline last ticked (before that timeline goes, or as a reader looks). */
 function bringLoansUpTo(world: World, h: number): void {
   for (const loan of world.loans.keptValues()) bringUpToDate(world, loan, h * HOUR);
@@ -238,7 +227,7 @@ function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boo
   for (; tl.loansSeen < world.counters.loan; tl.loansSeen++) {
     // A loan made since the last tick is not behind it: not brought up (loans.get would look).
     const loan = world.loans.kept(tl.loansSeen);
-    if (loan) queueLoan(world, tl, loan, from);
+    if (loan) queueNewLoan(world, tl, loan, from);
   }
   return true;
 }
@@ -261,6 +250,8 @@ function newTimeline(world: World, h: number): Timeline {
     due: [],
     loansAt: new Map(),
     lazyLoansAt: new Map(),
+    unsearched: [],
+    unsearchedFrom: 0,
     listingsSeen: 0,
     loansSeen: 0,
   };
@@ -284,6 +275,8 @@ function timelineAt(world: World, h: number): Timeline {
     tl = newTimeline(world, h);
   }
   catchUp(world, tl, h);
+  // Loans made earlier whose first due date is now (kept aside unsearched: loan-queue.ts).
+  searchUnsearched(world, tl, h, h);
   tl.hour = h;
   return tl;
 }
@@ -298,7 +291,7 @@ function timelineAt(world: World, h: number): Timeline {
  */
 export function prepareTimeline(world: World, h: number, rows: number): boolean {
   const tl = world.index.timeline ?? newTimeline(world, h);
-  return tl.hour !== h - 1 || catchUp(world, tl, h, rows);
+  return tl.hour !== h - 1 || (catchUp(world, tl, h, rows) && searchUnsearched(world, tl, h, Infinity, rows));
 }
 
 /** What can change at hour `h`: the listings' rows (in the order queued; `fired`: the processes that fire for each, by row) and the loans (by number) due then. */
@@ -361,11 +354,6 @@ export function requeueListing(world: World, r: number, h: number): void {
   ev.settled[r] = h;
   if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(world.seed, world.listings[r]!, ev, r, h);
   queueListing(world, tl, r, h + 1);
-}
-
-/** Puts a loan serviced at hour `h` back at its next event, if it has one. */
-export function requeueLoan(world: World, loan: Loan, h: number): void {
-  queueLoan(world, world.index.timeline!, loan, h + 1);
 }
 
 /** Called when a listing changed outside its own event (an order funded it, perhaps to Pending): it is queued at its new next event. */

@@ -343,10 +343,3 @@ export function readCode(c: Column, n: Names): string {
 
 /** The typed arrays a column's data is held in. */
 export type TypedData = Int8Array | Int16Array | Int32Array | Float64Array | Uint16Array | Uint8Array | Uint32Array;
-
-/** A copy of `a` with room for `n` values (the data kept, the rest zero). */
-export function grown<A extends TypedData>(a: A, n: number): A {
-  const next = new (a.constructor as new (n: number) => A)(n);
-  next.set(a);
-  return next;
-}

@@ -214,6 +214,12 @@ export interface Timeline {
   loansAt: Map<number, Loan[]>;
   /** Hour → loans nobody we model holds, queued at their next departure from their schedule (engine/servicing.ts `lazyLoanHour`): their months on schedule are paid before the visit. */
   lazyLoansAt: Map<number, Loan[]>;
+  /**
+   * Loans made by the ticks that nobody we model holds, not yet searched for their next departure (engine/loan-queue.ts):
+   * from `unsearchedFrom` on, in the order of their first due dates, each searched by the tick of that due date's hour at the latest.
+   */
+  unsearched: Loan[];
+  unsearchedFrom: number;
   /** How many of `world.listings` have been looked at; listings are only ever appended. */
   listingsSeen: number;
   /** The next loan number to look at; loans are numbered in the order they are made. */

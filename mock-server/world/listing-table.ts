@@ -26,7 +26,6 @@ import {
   codeOf,
   firstNumberColumn,
   holds,
-  grown,
   intData,
   intObjectKeys,
   laterColumn,
@@ -38,6 +37,7 @@ import {
   type Column,
 } from './column-kinds.js';
 import { keyWidth } from './column-keys.js';
+import { grown, GROWTH } from './typed-growth.js';
 import { accessorOf, compileCopyOf, compilePlain, ROW, rowObject, type RowObject, type Table } from './row-code.js';
 
 /**
@@ -287,7 +287,7 @@ export function tableRow<T extends object>(t: RowTable, record: T): T {
 
 /** The next row's number, with room and compiled copies for it. */
 function nextRow(t: Table): number {
-  if (t.size === t.capacity) grow(t, t.capacity * 2);
+  if (t.size === t.capacity) grow(t, t.capacity * GROWTH);
   if (!t.compiled) compileCopy(t);
   return t.size;
 }
