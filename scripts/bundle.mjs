@@ -15,7 +15,7 @@ const out = join(outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(root, '
 
 /**
  * Dependencies left to Node: each is needed by few commands, and a test names them when they load. undici's
- * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP needs them.
+ * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP more than once needs them.
  */
 const EXTERNAL =
   /^(msw|@mswjs|@bundled-es-modules|ajv|ajv-formats|@inquirer|@github\/keytar|yaml|csv-parse|@jmespath-community|cli-table3|asciichart|@sinclair\/typebox)(\/|$)/;
@@ -57,13 +57,17 @@ const GROUPS = [
   // import() and bin/code-cache.cjs can keep its compiled code (a vm.Script has no loader for import() on Node 20).
   { name: 'select', test: matching(/^src\/output\/select\.ts$/), priority: 45 },
   // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
+  // Not undici: a command's first GET goes out over node:http (src/api/one-shot.ts); the pool is the next group's.
   {
     name: 'client',
     test: matching(
-      /^src\/(api\/(client|errors|http|listings|market-clock|pacer|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/render|state-files)\.ts$/,
+      /^src\/(api\/(client|errors|http|listings|market-clock|one-shot|pacer|pagination)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/render|state-files)\.ts$/,
     ),
     priority: 40,
   },
+  // undici's Agent and request (src/api/undici.ts), loaded by a client's second request: a file of its own, so that
+  // a command that sends one request does not read it (and the mock's undici, its whole index, builds on it).
+  { name: 'pool', test: matching(/^src\/api\/undici\.ts$/), priority: 35 },
 ];
 
 /**
