@@ -94,6 +94,28 @@ const lazyHttp2 = {
 };
 
 /**
+ * commander requires Node's child_process as it loads (with dgram, net's handles and more), for the one thing it
+ * does with it: spawning an executable subcommand (`mkt-foo` for `mkt foo`), which mkt never declares. In the
+ * bundle that require runs when a spawn is asked for: the same behaviour, and every command starts without it.
+ */
+const lazyChildProcess = {
+  name: 'mkt-lazy-commander-child-process',
+  transform: {
+    filter: { id: /commander[\\/]lib[\\/]command\.js$/ },
+    handler(code) {
+      const eager = "const childProcess = require('node:child_process');";
+      // A new commander that loads it otherwise fails the build rather than loading child_process unseen.
+      if (code.split(eager).length !== 2 || code.split('childProcess.').length - 1 !== code.split('childProcess.spawn(').length - 1)
+        throw new Error(`commander's command.js no longer has \`${eager}\` used for spawn alone: see scripts/bundle.mjs`);
+      const at = code.indexOf(eager);
+      const edited = new RolldownMagicString(code);
+      edited.overwrite(at, at + eager.length, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };");
+      return { code: edited };
+    },
+  },
+};
+
+/**
  * llhttp without SIMD, a 72 kB WebAssembly text that loads only on a CPU without SIMD: left to Node, so
  * that the bundle every HTTP command loads is that much smaller. It is data alone (a Buffer), no state.
  */
@@ -118,7 +140,7 @@ const bundle = await rolldown({
   // Sources import each other as `.js` (NodeNext); the files are `.ts`.
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   external: (id) => EXTERNAL.test(id),
-  plugins: [lazyHttp2, plainLlhttp],
+  plugins: [lazyHttp2, lazyChildProcess, plainLlhttp],
   logLevel: 'warn',
   // A module imported both statically and dynamically goes with its static importers: expected (a group
   // above holds a lazily imported module with the code that needs it anyway). Any other warning is shown.

@@ -80,9 +80,11 @@ describe('what start-up loads', () => {
     });
 
     it('mkt listings search with MKT_ACCESS_TOKEN: the HTTP client, and no undici, credential store, keychain, prompt or JMESPath', async () => {
-      const { result, modules, bundles } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
+      const { result, modules, bundles, builtins } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).result).toHaveLength(3);
+      // commander's child_process is for executable subcommands, which mkt has none of (scripts/bundle.mjs).
+      expect(builtins).not.toContain('child_process');
       expect(modules).toEqual(expect.arrayContaining(['src/api/http', 'src/api/one-shot', 'src/output/render']));
       // Its one request goes out alone over node:http (src/api/one-shot.ts): undici's pool is for a second.
       const unneeded =
