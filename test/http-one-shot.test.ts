@@ -4,8 +4,13 @@
  * have been sent). Each exchange below is played twice by a scripted server on 127.0.0.1, once to a client whose
  * first GET goes out alone and once to one that sends it through the pool, and the outcomes compared whole.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:https';
 import { createRequire } from 'node:module';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../src/api/http.js';
@@ -236,5 +241,79 @@ describe("the answer's headers", () => {
         expect(headersOf(raw)).toEqual(undiciParse(raw.map((s) => Buffer.from(s, 'latin1'))));
       }),
     );
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1 and localhost (test only; valid until 2126), and its key. */
+const CERT = `-----BEGIN CERTIFICATE-----
+MIIBmjCCAUGgAwIBAgIUZokC776YzWT08qXDQcYWiGPp/uQwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyOTE5MzA0NFoYDzIxMjYxMTA1
+MTkzMDQ0WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAASKSdCVHJPHIaqC0iif3MZhyBKps1WL8v7Fj5TyEkF5Tc4QR8QZftRT
+Xv+XWLbzbPDQ/I5yoCf5k6hRCTk8+QmVo28wbTAdBgNVHQ4EFgQUSE5CeOY6jZt5
+l47Sm+0aydFuydIwHwYDVR0jBBgwFoAUSE5CeOY6jZt5l47Sm+0aydFuydIwDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARhwR/AAABgglsb2NhbGhvc3QwCgYIKoZI
+zj0EAwIDRwAwRAIgdoUZ0601cZBhQwFu352/Io8xIwPT0yRvVceca7GNAj0CIDtS
+G6Z3rHzkFk04EuRDW8riJIKMYa2FA1l2AOm6X3D3
+-----END CERTIFICATE-----`;
+const KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgBXOiazSDhbIH+lkh
+0D9SLliSo3RIv5MTd5oNG6u2+0+hRANCAASKSdCVHJPHIaqC0iif3MZhyBKps1WL
+8v7Fj5TyEkF5Tc4QR8QZftRTXv+XWLbzbPDQ/I5yoCf5k6hRCTk8+QmV
+-----END PRIVATE KEY-----`;
+
+describe('over TLS', () => {
+  let tls: ReturnType<typeof createTlsServer>;
+  let port: number;
+  beforeAll(async () => {
+    tls = createTlsServer({ cert: CERT, key: KEY }, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ path: req.url, sni: (req.socket as { servername?: string | false }).servername || null }));
+    });
+    await new Promise<void>((done) => tls.listen(0, '127.0.0.1', done));
+    port = (tls.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    tls.closeAllConnections();
+    await new Promise((done) => tls.close(done));
+  });
+
+  it('a certificate this machine does not trust: the same failure both ways', async () => {
+    const alone = await outcome(`https://127.0.0.1:${port}/x`, true);
+    expect(alone).toMatchObject({ failure: 'ConnectionError', code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: true });
+    expect(alone).toEqual(await outcome(`https://127.0.0.1:${port}/x`, false));
+  });
+
+  // Trust is read at start (NODE_EXTRA_CA_CERTS): a process of its own, on the built client (npm run build).
+  it('a trusted certificate: the same answer both ways, by address and by name (SNI)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-one-shot-'));
+    writeFileSync(join(dir, 'ca.pem'), CERT);
+    const bundle = resolve(import.meta.dirname, '../dist/bundle/client.cjs');
+    const script = `
+      const { HttpClient } = require(${JSON.stringify(bundle)}).http_exports;
+      (async () => {
+        const out = [];
+        for (const host of ['127.0.0.1', 'localhost'])
+          for (const oneShot of [true, false]) {
+            const client = new HttpClient({ maxRetries: 0, oneShot });
+            const res = await client.send({ method: 'GET', url: 'https://' + host + ':${port}/tls?x=1' });
+            await client.close();
+            delete res.headers.date;
+            out.push({ host, oneShot, res });
+          }
+        console.log(JSON.stringify(out));
+      })();`;
+    const child = spawn(process.execPath, ['-e', script], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    expect(await new Promise((done) => child.on('close', done))).toBe(0);
+    const [ipAlone, ipPooled, nameAlone, namePooled] = JSON.parse(stdout) as { res: { status: number; data: unknown } }[];
+    expect(ipAlone!.res).toEqual(ipPooled!.res);
+    expect(nameAlone!.res).toEqual(namePooled!.res);
+    expect(ipAlone!.res).toMatchObject({ status: 200, data: { path: '/tls?x=1', sni: null } });
+    expect(nameAlone!.res).toMatchObject({ status: 200, data: { path: '/tls?x=1', sni: 'localhost' } });
   });
 });
