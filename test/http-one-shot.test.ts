@@ -120,6 +120,17 @@ const EXCHANGES: Record<string, (s: Socket) => void> = {
   'a head and no body, the connection closed': (s) => s.end(head(['HTTP/1.1 200 OK', 'content-type: application/json'])),
   'silent (headers timeout)': () => undefined,
   'stalls in the body (body timeout)': (s) => s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":'),
+  // Two faults at once: a body that stalls (the 300 ms body timeout runs) and a reset, the one or the other first.
+  'a stalled body reset after its timeout': (s) => {
+    s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
+    setTimeout(() => s.resetAndDestroy(), 700);
+  },
+  'a stalled body reset before its timeout': (s) => {
+    s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
+    setTimeout(() => s.resetAndDestroy(), 50);
+  },
+  'no head, then closed before the timeout': (s) => void setTimeout(() => s.end(), 50),
+  '100 Continue, then closed': (s) => s.end(head(['HTTP/1.1 100 Continue'])),
   '100 Continue first': (s) => s.write(head(['HTTP/1.1 100 Continue']) + head(['HTTP/1.1 200 OK', 'content-length: 2']) + '{}'),
   '103 Early Hints first': (s) =>
     s.write(head(['HTTP/1.1 103 Early Hints', 'link: </a>']) + head(['HTTP/1.1 200 OK', 'content-length: 2']) + '{}'),

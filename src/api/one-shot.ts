@@ -8,15 +8,19 @@
  *
  * What is mirrored, from undici 7's HTTP/1.1 client (dispatcher/client-h1.js): `connection: keep-alive` asked
  * (the socket is closed once the answer is read); a 10 s connect timeout; the headers timeout from the
- * connection to the answer's head, the body timeout between the body's chunks (0: none); a 100 answer is "bad
- * response", an upgrade "bad upgrade"; the other side closing (or resetting) an answer that keeps the
- * connection fails it, one that does not ends its body there unless its length says more was due; repeated
- * headers kept as arrays; the body decoded as UTF-8 without its byte-order mark.
+ * connection to the answer's head, the body timeout between the body's chunks (0: none), all on undici's own
+ * timers (util/timers.js, its one module loaded here: they tick every ~0.5 s); a 100 answer is "bad response",
+ * an upgrade "bad upgrade"; the other side closing (or resetting) an answer that keeps the connection fails it,
+ * one that does not ends its body there unless its length says more was due; a parse error in the head after a
+ * Content-Length is a length mismatch; the head's bound counted on names and values; repeated headers kept as
+ * arrays, values with their trailing blanks; the body decoded as UTF-8 without its first byte-order mark.
+ * Not mirrored (the socket-level rarities left): trailers past 16 KiB, which undici refuses and this reads.
  */
 import * as plainHttp from 'node:http';
 import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import timers from 'undici/lib/util/timers.js';
 
 /** An answer as undici's `request` gives it, as far as http.ts reads it. */
 export interface Answer {
@@ -78,10 +82,17 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
     maxHeaderSize: 4 * maxHeaderSize,
     ...(tls ? { ALPNProtocols: ['http/1.1'] } : {}),
   });
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (ms: number, fail: () => Error) => {
-    clearTimeout(timer);
-    timer = ms > 0 ? setTimeout(() => req.destroy(fail()), ms) : undefined;
+  // undici's own timers (they tick every ~0.5 s: a timeout fires when undici's would), one at a time: connect, then head.
+  let timer: ReturnType<typeof timers.setFastTimeout> | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const disarm = () => {
+    if (timer) timers.clearFastTimeout(timer);
+    clearImmediate(immediate);
+    timer = undefined;
+  };
+  const arm = (ms: number, fire: () => void) => {
+    disarm();
+    if (ms > 0) timer = timers.setFastTimeout(fire, ms);
   };
   /** The socket's own error (refused, reset, TLS): undici fails with it, where Node may wrap it in its own. */
   let socketError: Error | undefined;
@@ -94,15 +105,13 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
     socket.on('error', (e) => (socketError ??= e));
     // Before Node's own listener: the chunk that completes the head (or breaks it) is kept when Node reports it.
     socket.prependListener('data', keepHead);
-    arm(CONNECT_TIMEOUT_MS, () =>
-      undiciError(
-        'ConnectTimeoutError',
-        'UND_ERR_CONNECT_TIMEOUT',
-        `Connect Timeout Error (attempted address: ${hostname}:${url.port || (tls ? 443 : 80)}, timeout: ${CONNECT_TIMEOUT_MS}ms)`,
-      ),
-    );
+    // As undici's setupConnectTimeout: its timer, then a turn of the loop (two on Windows), then the error.
+    const late = () => req.destroy(connectTimeout(socket, `${hostname}:${url.port || (tls ? 443 : 80)}`));
+    arm(CONNECT_TIMEOUT_MS, () => {
+      immediate = setImmediate(() => (process.platform === 'win32' ? (immediate = setImmediate(late)) : late()));
+    });
     socket.once(tls ? 'secureConnect' : 'connect', () =>
-      arm(opts.headersTimeout, () => undiciError('HeadersTimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')),
+      arm(opts.headersTimeout, () => req.destroy(undiciError('HeadersTimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'))),
     );
   });
   req.end();
@@ -111,7 +120,7 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      disarm();
       agent.destroy();
       reject(err);
       req.destroy(err);
@@ -132,7 +141,7 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
       const raw = untrimmed(res.rawHeaders, head);
       if (tooLarge(raw)) return fail(undiciError('HeadersOverflowError', 'UND_ERR_HEADERS_OVERFLOW', 'Headers Overflow Error'));
       settled = true;
-      clearTimeout(timer);
+      disarm();
       const body = readBody(res, opts.bodyTimeout, () => ({ req, socketError, parseError }));
       body.then(
         () => agent.destroy(),
@@ -141,6 +150,17 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
       resolve({ statusCode: res.statusCode ?? 0, headers: headersOf(raw), body: { text: () => body } });
     });
   });
+}
+
+/** undici's ConnectTimeoutError for `socket` (onConnectTimeout): the addresses tried when Node tried several. */
+function connectTimeout(socket: Socket, address: string): Error {
+  const tried = (socket as Socket & { autoSelectFamilyAttemptedAddresses?: string[] }).autoSelectFamilyAttemptedAddresses;
+  const where = Array.isArray(tried) ? `attempted addresses: ${tried.join(', ')}` : `attempted address: ${address}`;
+  return undiciError(
+    'ConnectTimeoutError',
+    'UND_ERR_CONNECT_TIMEOUT',
+    `Connect Timeout Error (${where}, timeout: ${CONNECT_TIMEOUT_MS}ms)`,
+  );
 }
 
 /** Node's parse error: its HPE_ code, llhttp's reason, the chunk it came in and how far into it. */
@@ -219,28 +239,27 @@ function readBody(
     const chunks: Buffer[] = [];
     let received = 0;
     let timedOut: Error | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const idle = () => {
-      if (bodyTimeout <= 0) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = undiciError('BodyTimeoutError', 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
-        state().req.destroy(timedOut);
-      }, bodyTimeout);
-    };
-    idle();
+    // Refreshed by each chunk, as undici's parser refreshes its body timer.
+    const timer =
+      bodyTimeout > 0
+        ? timers.setFastTimeout(() => {
+            timedOut = undiciError('BodyTimeoutError', 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
+            state().req.destroy(timedOut);
+          }, bodyTimeout)
+        : undefined;
+    const stop = () => timer && timers.clearFastTimeout(timer);
     res.on('data', (c: Buffer) => {
       chunks.push(c);
       received += c.length;
-      idle();
+      timer?.refresh();
     });
     res.on('end', () => {
-      clearTimeout(timer);
+      stop();
       resolve(utf8(Buffer.concat(chunks)));
     });
     res.on('error', () => undefined);
     res.on('close', () => {
-      clearTimeout(timer);
+      stop();
       if (res.complete) return;
       const { req, socketError, parseError } = state();
       const length = res.headers['content-length'];
