@@ -67,7 +67,7 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
   const tls = url.protocol === 'https:';
   // node:https (tls, crypto) only for an https: origin, as undici loads tls only then.
   const http = tls ? (createRequire(import.meta.url)('node:https') as typeof plainHttp) : plainHttp;
-  // keepAlive so that the request asks `connection: keep-alive`, as undici's does; destroyed once read.
+  // A keep-alive agent, as the request asks `connection: keep-alive` (undici's does); destroyed once read.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const req = http.request({
@@ -76,7 +76,8 @@ export function sendOneShot(url: URL, opts: SendOptions): Promise<Answer> {
     port: url.port || (tls ? 443 : 80),
     path: `${url.pathname}${url.search}`,
     method: opts.method,
-    headers: opts.headers,
+    // The head undici writes, byte for byte: host and connection first, lower case, then the caller's headers.
+    headers: { host: url.host, connection: 'keep-alive', ...opts.headers },
     // undici counts the headers' names and values against http.maxHeaderSize (`tooLarge`), Node the whole head:
     // Node's bound is set past undici's so that undici's rule is the one that answers.
     maxHeaderSize: 4 * maxHeaderSize,
