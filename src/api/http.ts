@@ -2,10 +2,10 @@
  * The HTTP layer on undici: one keep-alive pool, timeouts, a redacted --verbose trace, and the pacer
  * (pacer.ts) asked before each request of a rate-limited group. A client's first request, when it is a plain
  * GET, goes out on a connection of its own over node:http instead (one-shot.ts, which answers and fails as
- * undici does): a command that sends one request never loads undici; the pool is made at the second. GETs are retried on 5xx and connection
- * errors (capped backoff with jitter; Retry-After honoured). A 429 is sent again, whatever the method,
- * after the wait the service asks, up to a bound (THROTTLE_WAIT_BOUND_MS): the service refused the
- * request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
+ * undici does): a command that sends one request never loads undici; the pool is made at the second (a
+ * retry included). GETs are retried on 5xx and connection errors (capped backoff with jitter; Retry-After
+ * honoured). A 429 is sent again, whatever the method, after the wait the service asks, up to a bound
+ * (THROTTLE_WAIT_BOUND_MS): the service refused the request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
  * is sending it once. Any other failed POST, one that moves money, is never sent again here.
  */
 import type { Agent as AgentType } from 'undici';
