@@ -82,7 +82,8 @@ export function namedOnly(
     for (const o of cmd?.options ?? []) for (const flag of [o.short, ...(o.long ? spellings(o.long) : [])]) if (flag) known.add(flag);
   const named = new Set<string>();
   for (const arg of argv) {
-    if (arg === '--') break;
+    // Not the end of the flags: `--` may be a flag's value (`--limit -- --fico_score=1` names fico_score).
+    if (arg === '--') continue;
     if (arg === 'help' || arg === '-h' || arg === '--help') return undefined;
     if (!arg.startsWith('-') || arg === '-') continue;
     const flag = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
