@@ -121,9 +121,14 @@ const EXCHANGES: Record<string, (s: Socket) => void> = {
   'silent (headers timeout)': () => undefined,
   'stalls in the body (body timeout)': (s) => s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":'),
   // Two faults at once: a body that stalls (the 300 ms body timeout runs) and a reset, the one or the other first.
-  'a stalled body reset after its timeout': (s) => {
+  // undici's timers tick every 499 ms: a 300 ms timeout fires 0.5 to 1 s after it is armed, never before.
+  'a stalled body reset after its timeout fired': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
-    setTimeout(() => s.resetAndDestroy(), 700);
+    setTimeout(() => s.resetAndDestroy(), 1500);
+  },
+  'a stalled body reset once its timeout is due, before it fires': (s) => {
+    s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
+    setTimeout(() => s.resetAndDestroy(), 400);
   },
   'a stalled body reset before its timeout': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
