@@ -81,15 +81,15 @@ const EXCHANGES: Record<string, (s: Socket) => void> = {
     s.end(head(['HTTP/1.1 200 OK', 'transfer-encoding: chunked', 'connection: close']) + '20\r\n{"a":'),
   'reset in the body': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
-    setTimeout(() => s.resetAndDestroy(), 20);
+    setTimeout(() => s.resetAndDestroy(), 100);
   },
   'reset in the body of a closing connection': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'content-length: 100', 'connection: close']) + '{"a":');
-    setTimeout(() => s.resetAndDestroy(), 20);
+    setTimeout(() => s.resetAndDestroy(), 100);
   },
   'reset in a body read to the end': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'connection: close']) + '{"a":');
-    setTimeout(() => s.resetAndDestroy(), 20);
+    setTimeout(() => s.resetAndDestroy(), 100);
   },
   'not HTTP': (s) => s.end('hello there\r\n\r\n'),
   'a bad header line': (s) => s.end(head(['HTTP/1.1 200 OK', 'no colon here', 'content-length: 2']) + '{}'),
@@ -132,7 +132,7 @@ const EXCHANGES: Record<string, (s: Socket) => void> = {
   },
   'a stalled body reset before its timeout': (s) => {
     s.write(head(['HTTP/1.1 200 OK', 'content-length: 100']) + '{"a":');
-    setTimeout(() => s.resetAndDestroy(), 50);
+    setTimeout(() => s.resetAndDestroy(), 100);
   },
   'no head, then closed before the timeout': (s) => void setTimeout(() => s.end(), 50),
   '100 Continue, then closed': (s) => s.end(head(['HTTP/1.1 100 Continue'])),
