@@ -118,8 +118,8 @@ async function startupSection() {
       const value = `${ratio.toFixed(2)}x (${ms.toFixed(1)} vs ${baseline.toFixed(1)} ms; CPU ${cpuRatio.toFixed(2)}x)`;
       row(`${c.what} / node -e ''`, value, c.bar ? `<= ${c.bar}x` : '', c.bar ? ratio <= c.bar : true);
     }
-    // The search's share that is loading code: the bundle holding the HTTP client (dist/bundle/client.cjs,
-    // with undici's HTTP/1.1 half) and the bundles it requires (the program, the listings catalogue),
+    // The search's share that is loading code: the bundle holding the HTTP client (dist/bundle/client.cjs; undici,
+    // in pool.cjs, loads at a second request only) and the bundles it requires (the program, the listings catalogue),
     // paired with `node -e ''`; no bar, the excess over 1x is what loading costs before any work.
     const client = pairedRatio(['-e', `require(${JSON.stringify(join(root, 'dist', 'bundle', 'client.cjs'))})`]);
     row(

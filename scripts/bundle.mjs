@@ -15,7 +15,7 @@ const out = join(outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(root, '
 
 /**
  * Dependencies left to Node: each is needed by few commands, and a test names them when they load. undici's
- * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP needs them.
+ * Agent and request (src/api/undici.ts) and commander are bundled: every command that talks HTTP more than once needs them.
  */
 const EXTERNAL =
   /^(msw|@mswjs|@bundled-es-modules|ajv|ajv-formats|@inquirer|@github\/keytar|yaml|csv-parse|@jmespath-community|cli-table3|asciichart|@sinclair\/typebox)(\/|$)/;
@@ -57,13 +57,17 @@ const GROUPS = [
   // import() and bin/code-cache.cjs can keep its compiled code (a vm.Script has no loader for import() on Node 20).
   { name: 'select', test: matching(/^src\/output\/select\.ts$/), priority: 45 },
   // What a command that talks to the marketplace needs: settings, output, the HTTP and API clients, a handed-in token.
+  // Not undici: a command's first GET goes out over node:http (src/api/one-shot.ts); the pool is the next group's.
   {
     name: 'client',
     test: matching(
-      /^src\/(api\/(client|errors|http|listings|market-clock|pacer|pagination|undici)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/render|state-files)\.ts$/,
+      /^src\/(api\/(client|errors|http|listings|market-clock|one-shot|pacer|pagination)|auth\/(index|token-provider)|config\/(settings|timeouts)|contract\/(decode-kit|decode|demo-client|errors|rate-limits|request-path)|output\/render|state-files)\.ts$/,
     ),
     priority: 40,
   },
+  // undici's Agent and request (src/api/undici.ts), loaded by a client's second request: a file of its own, so that
+  // a command that sends one request does not read it (and the mock's undici, its whole index, builds on it).
+  { name: 'pool', test: matching(/^src\/api\/undici\.ts$/), priority: 35 },
 ];
 
 /**
@@ -84,6 +88,28 @@ const lazyHttp2 = {
       // Through a magic string, so that the source map follows the edit.
       const edited = new RolldownMagicString(code);
       edited.overwrite(at, at + eager.length, "const connectH2 = (...args) => require('./client-h2.js')(...args)");
+      return { code: edited };
+    },
+  },
+};
+
+/**
+ * commander requires Node's child_process as it loads (with dgram, net's handles and more), for the one thing it
+ * does with it: spawning an executable subcommand (`mkt-foo` for `mkt foo`), which mkt never declares. In the
+ * bundle that require runs when a spawn is asked for: the same behaviour, and every command starts without it.
+ */
+const lazyChildProcess = {
+  name: 'mkt-lazy-commander-child-process',
+  transform: {
+    filter: { id: /commander[\\/]lib[\\/]command\.js$/ },
+    handler(code) {
+      const eager = "const childProcess = require('node:child_process');";
+      // A new commander that loads it otherwise fails the build rather than loading child_process unseen.
+      if (code.split(eager).length !== 2 || code.split('childProcess.').length - 1 !== code.split('childProcess.spawn(').length - 1)
+        throw new Error(`commander's command.js no longer has \`${eager}\` used for spawn alone: see scripts/bundle.mjs`);
+      const at = code.indexOf(eager);
+      const edited = new RolldownMagicString(code);
+      edited.overwrite(at, at + eager.length, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };");
       return { code: edited };
     },
   },
@@ -114,7 +140,7 @@ const bundle = await rolldown({
   // Sources import each other as `.js` (NodeNext); the files are `.ts`.
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   external: (id) => EXTERNAL.test(id),
-  plugins: [lazyHttp2, plainLlhttp],
+  plugins: [lazyHttp2, lazyChildProcess, plainLlhttp],
   logLevel: 'warn',
   // A module imported both statically and dynamically goes with its static importers: expected (a group
   // above holds a lazily imported module with the code that needs it anyway). Any other warning is shown.

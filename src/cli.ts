@@ -57,6 +57,7 @@ export async function buildProgram(ctx: CommandContext, argv: readonly string[])
   const invoked = invokedGroup(argv);
   // Shell completion needs every group's flags; it loads the factories, which import nothing heavy at the top.
   const completing = invoked === COMPLETE;
+  if (!completing) ctx.argv = argv;
   for (const { name } of GROUPS) {
     program.addCommand(name === invoked || completing ? (await FACTORIES[name]())(ctx) : groupCommand(name));
   }

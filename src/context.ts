@@ -55,6 +55,11 @@ export class CommandContext {
   /** Set by commands that end with a code other than 0 without an error (e.g. --wait: 6). */
   exitCode = 0;
   program!: RootCommand;
+  /**
+   * The run's arguments, set by buildProgram unless the run is shell completion (which reads every flag): a
+   * command with a long catalogue of flags defines the ones they name (options.ts, namedOnly). Unset: all of them.
+   */
+  argv?: readonly string[];
   private http?: HttpClient;
   private pacing?: Pacer;
   private client?: ApiClient;

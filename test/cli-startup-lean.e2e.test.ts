@@ -2,10 +2,11 @@
  * Start-up stays lean (issue 14, item 6), checked by what a run loads rather than by timing: `--version`
  * and help the build kept load nothing but the bin (no ES module, no commander); help rendered through
  * commander loads no renderer, settings reader, listing catalogue, other group, HTTP client or heavy
- * dependency; and a search with a handed-in token loads the HTTP client but no credential store, and of
- * undici only its HTTP/1.1 half: the HTTP/2 client (Node's http2, tls and crypto with it) loads only when a
- * connection speaks h2. The bin runs bundles (scripts/bundle.mjs, issue 25 item 6): a loaded bundle counts
- * as every module of ours or package it holds (test/helpers/loaded-modules.ts), so these say what code ran.
+ * dependency; a search with a handed-in token loads the HTTP client but no credential store and no undici
+ * (its one request goes out over node:http, issue 43 item 5); and a run that sends more loads of undici only
+ * its HTTP/1.1 half: the HTTP/2 client (Node's http2, tls and crypto with it) loads only when a connection
+ * speaks h2. The bin runs bundles (scripts/bundle.mjs, issue 25 item 6): a loaded bundle counts as every
+ * module of ours or package it holds (test/helpers/loaded-modules.ts), so these say what code ran.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Http2Server } from 'node:http2';
@@ -78,13 +79,19 @@ describe('what start-up loads', () => {
       await mock.close();
     });
 
-    it('mkt listings search with MKT_ACCESS_TOKEN: the HTTP client, and no credential store, keychain, prompt or JMESPath', async () => {
-      const { result, modules, bundles } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
+    it('mkt listings search with MKT_ACCESS_TOKEN: the HTTP client, and no undici, credential store, keychain, prompt or JMESPath', async () => {
+      const { result, modules, bundles, builtins } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout).result).toHaveLength(3);
-      expect(modules).toEqual(expect.arrayContaining(['undici', 'src/api/http', 'src/output/render']));
+      // commander's child_process is for executable subcommands, which mkt has none of (scripts/bundle.mjs).
+      expect(builtins).not.toContain('child_process');
+      expect(modules).toEqual(expect.arrayContaining(['src/api/http', 'src/api/one-shot', 'src/output/render']));
+      // Its one request goes out alone over node:http (src/api/one-shot.ts): undici's pool is for a second. Of
+      // undici only its timers, so that the one-shot's timeouts fire when undici's would.
+      const undici = bundles.flatMap((b) => bundleContents()[b] ?? []).filter((m) => m.startsWith('node_modules/undici/'));
+      expect(undici).toEqual(['node_modules/undici/lib/util/timers.js']);
       const unneeded =
-        /^(msw|@mswjs\/.*|ajv|ajv-formats|@sinclair\/typebox|yaml|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/.*)$/;
+        /^(src\/api\/undici|msw|@mswjs\/.*|ajv|ajv-formats|@sinclair\/typebox|yaml|@github\/keytar|@inquirer\/.*|@jmespath-community\/.*|cli-table3|src\/auth\/(session|stores|keychain-store|file-store|token-endpoint)|mock-server\/.*)$/;
       expect(modules.filter((m) => unneeded.test(m))).toEqual([]);
       // A few files, one per step of the run path: the program, the group, its catalogue, the client, and --query's
       // reader (its import() of JMESPath kept out of the client's file, whose code bin/code-cache.cjs keeps).
@@ -99,9 +106,15 @@ describe('what start-up loads', () => {
       ]);
     });
 
-    it('mkt listings search over HTTP/1.1: undici without its HTTP/2 client, so no http2, tls or crypto', async () => {
-      const { result, builtins } = await loadedBy(['listings', 'search', '--limit', '3', '-o', 'json'], mock.env);
+    it('mkt listings search --all over HTTP/1.1: undici for the pages after the first, without its HTTP/2 client, so no http2, tls or crypto', async () => {
+      const { result, builtins, modules, bundles } = await loadedBy(
+        ['listings', 'search', '--all', '--limit', '3', '-o', 'ndjson'],
+        mock.env,
+      );
       expect(result.code).toBe(0);
+      expect(result.stdout.trim().split('\n').length).toBeGreaterThan(3);
+      expect(modules).toEqual(expect.arrayContaining(['undici', 'src/api/undici']));
+      expect(bundles).toContain('pool.cjs');
       // The recorder sees Node's modules: the HTTP/1.1 client's own are there.
       expect(builtins).toEqual(expect.arrayContaining(['http', 'net']));
       // undici's client-h2.js requires http2 as it loads, so its absence says the real module never ran.

@@ -1,13 +1,15 @@
 /**
  * The HTTP layer on undici: one keep-alive pool, timeouts, a redacted --verbose trace, and the pacer
- * (pacer.ts) asked before each request of a rate-limited group. GETs are retried on 5xx and connection
- * errors (capped backoff with jitter; Retry-After honoured). A 429 is sent again, whatever the method,
- * after the wait the service asks, up to a bound (THROTTLE_WAIT_BOUND_MS): the service refused the
- * request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
+ * (pacer.ts) asked before each request of a rate-limited group. A client's first request, when it is a plain
+ * GET, goes out on a connection of its own over node:http instead (one-shot.ts, which answers and fails as
+ * undici does): a command that sends one request never loads undici; the pool is made at the second (a
+ * retry included). GETs are retried on 5xx and connection errors (capped backoff with jitter; Retry-After
+ * honoured). A 429 is sent again, whatever the method, after the wait the service asks, up to a bound
+ * (THROTTLE_WAIT_BOUND_MS): the service refused the request unread (RFC 6585; the throttled body carries no resource: src/contract/rate-limits.ts), so sending it again
  * is sending it once. Any other failed POST, one that moves money, is never sent again here.
  */
 import type { Agent as AgentType } from 'undici';
-import { Agent, request } from './undici.js';
+import { canSendOneShot, sendOneShot, type Answer, type SendOptions } from './one-shot.js';
 import { systemErrorWords } from '../errors.js';
 import { ConnectionError, errorFromResponse, ThrottledError } from './errors.js';
 import { redactUserInfo } from '../redact-url.js';
@@ -52,6 +54,8 @@ export interface HttpOptions {
   random?: () => number;
   /** The process's pacer (CommandContext shares one); a client of its own otherwise, on `clock` and `sleep`. */
   pacer?: Pacer;
+  /** false: the first GET goes through undici's pool too, as every other request (test/http-one-shot.test.ts compares the two). */
+  oneShot?: boolean;
 }
 
 const MAX_BACKOFF_MS = 8000;
@@ -99,9 +103,17 @@ export function retryDelay(attempt: number, retryAfter: string | undefined, rand
   return Math.round(base / 2 + random() * (base / 2));
 }
 
-/** A client over one undici keep-alive pool. */
+/** undici's pool and its `request`, loaded with the pool (src/api/undici.ts). */
+interface Pool {
+  agent: AgentType;
+  request: (agent: AgentType, url: URL, opts: SendOptions) => Promise<Answer>;
+}
+
+/** A client over one undici keep-alive pool (made at its first request that does not go out alone). */
 export class HttpClient {
-  private readonly agent: AgentType;
+  private pool: Promise<Pool> | undefined;
+  /** Whether the next request may go out alone (one-shot.ts): only the client's first. */
+  private firstRequest: boolean;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -118,7 +130,20 @@ export class HttpClient {
     this.now = () => clock.now();
     this.pacer = opts.pacer ?? new Pacer({ now: this.now, sleep: this.sleep });
     this.random = opts.random ?? Math.random;
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 8, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    this.firstRequest = opts.oneShot ?? true;
+  }
+
+  /** How `url` goes out: alone when it is the client's first request and one-shot.ts sends it as undici would, else through the pool. */
+  private async sender(url: URL, opts: SendOptions): Promise<() => Promise<Answer>> {
+    const alone = this.firstRequest && canSendOneShot(url, opts);
+    this.firstRequest = false;
+    if (alone) return () => sendOneShot(url, opts);
+    this.pool ??= import('./undici.js').then(({ Agent, request }) => ({
+      agent: new Agent({ keepAliveTimeout: 10_000, connections: 8, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
+      request,
+    }));
+    const { agent, request } = await this.pool;
+    return () => request(agent, url, opts);
   }
 
   /**
@@ -200,8 +225,9 @@ export class HttpClient {
     }
     let res;
     const timeout = req.timeoutMs ?? this.timeoutMs;
+    const send = await this.sender(url, { method: req.method, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
     try {
-      res = await request(this.agent, url, { method: req.method, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
+      res = await send();
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       throw new ConnectionError(`cannot reach ${url.origin}: ${systemErrorWords(err)}`, err, !NEVER_CONNECTED.has(String(code)));
@@ -227,9 +253,9 @@ export class HttpClient {
     return { status: res.statusCode, headers: res.headers, data };
   }
 
-  /** Closes the pool so the process can end. */
+  /** Closes the pool so the process can end (a request that went out alone closes its own connection). */
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.pool) await (await this.pool).agent.close();
   }
 }
 

@@ -2,7 +2,7 @@
  * What the `listings` commands do, loaded when one of them runs (`listings.ts` defers it): a flag of
  * `search` per filterable catalogue field, grouped for help, the query those flags build, and the actions.
  */
-import { Option } from '@commander-js/extra-typings';
+import { Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { BUREAU2_BY_SHORT, BUREAU2_ELEMENTS } from '../contract/bureau.js';
 import { PAGINATION } from '../contract/enums.js';
 import { filterParamNames, resolveFilterParam } from '../contract/listing-filters.js';
@@ -14,7 +14,7 @@ import type { Output } from '../output/render.js';
 import { LISTING_SECTIONS } from '../output/sections.js';
 import { sortFieldHint } from '../suggest.js';
 import type { ListingsCommands } from './listings-commands.js';
-import { acceptBothSpellings, parseCount, parseLimit, type OptionsOf } from './options.js';
+import { acceptBothSpellings, namedOnly, parseCount, parseLimit, type OptionsOf } from './options.js';
 
 /** Columns a table shows when --columns is not given. */
 export const DEFAULT_LISTING_COLUMNS = [
@@ -133,12 +133,22 @@ export function buildSearchQuery(opts: SearchOptions, zone: string | undefined):
   return q;
 }
 
-/** Adds the catalogue's filter flags to `search`, and the actions of the three commands. */
-export function defineListings(ctx: CommandContext, { search, fields, get }: ListingsCommands): void {
+/**
+ * Adds the catalogue's filter flags to `search`, both spellings: those `argv` names when that is all its run needs
+ * (options.ts, namedOnly), else every one. Without `argv`, every one.
+ */
+export function defineFilterFlags(search: ListingsCommands['search'], argv: readonly string[] | undefined, root: CommandUnknownOpts): void {
+  const named = argv && namedOnly(argv, filterParamNames(), [search, search.parent, root]);
   for (const name of filterParamNames()) {
+    if (named && !named.has(name)) continue;
     search.addOption(new Option(`--${name} <value>`, filterDescription(name)).helpGroup(filterHelpGroup(name)));
   }
   acceptBothSpellings(search);
+}
+
+/** Adds the catalogue's filter flags to `search`, and the actions of the three commands. */
+export function defineListings(ctx: CommandContext, { search, fields, get }: ListingsCommands): void {
+  defineFilterFlags(search, ctx.argv, ctx.program);
   search.action(
     ctx.action(async (opts): Promise<Output> => {
       const settings = ctx.settings();
