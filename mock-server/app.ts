@@ -190,17 +190,24 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   // ROUTES_KEPT of them.
   const routes = new Map<string, RouteMatch | null>();
   let routesOf = handlers.length;
+  // The route found last (a client asks the same again and again): compared before a key text is made and looked up.
+  const last: { method: string; path: string; match: RouteMatch | null } = { method: '', path: '', match: null };
   const routeOf = (method: string, path: string): RouteMatch | null => {
     if (handlers.length !== routesOf || routes.size >= ROUTES_KEPT) {
       routes.clear();
       routesOf = handlers.length;
+      last.method = '';
     }
+    if (method === last.method && path === last.path) return last.match;
     const key = `${method} ${path}`;
     let match = routes.get(key);
     if (match === undefined) {
       match = matchRoute(handlers, method, path, base, patterns);
       routes.set(key, match);
     }
+    last.method = method;
+    last.path = path;
+    last.match = match;
     return match;
   };
   /**

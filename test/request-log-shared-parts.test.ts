@@ -3,7 +3,8 @@
  * headers and live tokens a client sends again and again), and refills a slot's entry in place while it is
  * still as recorded: so a loaded mock's entries hold nothing new for a collection to copy. What any entry
  * shows must be what a request log that saw only that request would show: whatever the headers' order,
- * repeated values, tokens coming and going, reads between records (a read entry is never refilled) and clears.
+ * repeated values, escaped queries, the request log's own route, tokens coming and going, reads between records (a read
+ * entry is never refilled) and clears.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -47,8 +48,15 @@ const headers = fc.oneof(
   }),
 );
 const step = fc.record({
-  path: fc.constantFrom('/v1/x', '/v1/x/plaintokenvalue1', '/v1/y'),
-  search: fc.constantFrom('', '?limit=25', '?note=plaintokenvalue2', '?note=fewsecretvalue9'),
+  path: fc.constantFrom('/v1/x', '/v1/x/plaintokenvalue1', '/v1/y', '/__mock/requests'),
+  search: fc.constantFrom(
+    '',
+    '?limit=25',
+    '?note=plaintokenvalue2',
+    '?note=fewsecretvalue9',
+    '?note=%70laintokenvalue2',
+    '?a+b=fewsecretvalue9',
+  ),
   headers,
   live: fc.subarray(RUNS),
   few: fc.subarray(['fewsecretvalue9']),
@@ -78,7 +86,8 @@ describe('the request log’s shared parts', () => {
           log.record(log.arrive(undefined), seenOf(s));
           const own = new RequestLog(hostWith(live, few), 1, () => 0);
           own.record(own.arrive(undefined), seenOf(s));
-          fresh.push(own);
+          // The request log's own route is not recorded (no id is given to it): list(0) counts without reading.
+          if (own.list(0).total > 0) fresh.push(own);
           // A read redacts what it shows with what is known then: every request log is read at the same moment.
           if (s.then === 'read') for (const l of [log, ...fresh]) l.list(size);
           if (s.then === 'clear') log.clear();
@@ -93,7 +102,7 @@ describe('the request log’s shared parts', () => {
         // Durations are the real clock's: not what is compared.
         expect(shown.map((e) => ({ id: e.id, shown: { ...e, duration_ms: 0 } }))).toEqual(expected);
       }),
-      { numRuns: 200 },
+      { numRuns: 600 },
     );
   });
 });

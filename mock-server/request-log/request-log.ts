@@ -127,14 +127,19 @@ export class RequestLog {
 
   /** Records one answered (or dropped) request, unless it was a call of the request log itself. */
   record(arrival: Arrival | null, seen: Seen): void {
-    if (!arrival || JOURNAL_PATH.test(seen.path) || dashboardRead(seen)) return;
+    if (!arrival) return;
+    // The path of the entry before is not the request log's own (that is never recorded): no pattern is run for it again.
+    const prev = this.prev;
+    const samePath = prev !== null && seen.path === prev.path;
+    if ((!samePath && JOURNAL_PATH.test(seen.path)) || dashboardRead(seen)) return;
     // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
     // only when a part must be redacted now (rarely): this runs for every request.
     const few = this.fewNow();
     const secrets: KnownSecrets = { few, isToken: this.isToken };
     const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
     // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
-    const query = /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
+    const sameSearch = prev !== null && seen.search === prev.search;
+    const query = (!sameSearch || prev.query !== null) && /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
     // So is a body too long to keep (its size is kept), so that no entry holds a large text.
     const text = seen.bodyText;
     const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
@@ -156,7 +161,6 @@ export class RequestLog {
     // An entry outlives a young-generation collection or two: what it holds that equals the entry before's
     // (a client sends the same path, query, headers and token again and again) is that entry's, so the
     // request's own copies die young and a collection copies nothing new (it was most of what one copied).
-    const prev = this.prev;
     const slot = (this.nextId - 1) % this.size;
     // The slot's entry is refilled when it is still as recorded (never read, so nothing else holds it).
     let entry = this.ring[slot];
@@ -164,8 +168,8 @@ export class RequestLog {
     entry.id = this.nextId++;
     entry.account = arrival.account;
     entry.method = seen.method;
-    entry.path = prev !== null && seen.path === prev.path ? prev.path : seen.path;
-    entry.search = prev !== null && seen.search === prev.search ? prev.search : seen.search;
+    entry.path = samePath ? prev.path : seen.path;
+    entry.search = sameSearch ? prev.search : seen.search;
     entry.status = seen.status;
     entry.fault = seen.fault ?? null;
     entry.bodyText = body === undefined ? seen.bodyText : null;
