@@ -143,24 +143,29 @@ export class RequestLog {
     // So is a body too long to keep (its size is kept), so that no entry holds a large text.
     const text = seen.bodyText;
     const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
-    // Each part scanned on its own, in order (a run never spans two parts), without joining them first:
-    // this runs for every request.
-    const tokens = this.tokenScratch;
-    const live = this.host.tokens;
-    this.liveRuns(seen.path, live, tokens);
-    if (query === null) this.liveRuns(seen.search, live, tokens);
-    if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
-    if (Array.isArray(headers)) {
-      for (const [, v] of headers) this.liveRuns(v, live, tokens);
-    } else {
-      for (const name in headers) {
-        const v = headers[name];
-        if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
-      }
-    }
     // An entry outlives a young-generation collection or two: what it holds that equals the entry before's
     // (a client sends the same path, query, headers and token again and again) is that entry's, so the
     // request's own copies die young and a collection copies nothing new (it was most of what one copied).
+    const shared = prev !== null && sameHeaders(headers, prev.headers, this.prevNames);
+    if (!shared) this.prevNames = headerNames(headers);
+    const path = samePath ? prev.path : seen.path;
+    const search = sameSearch ? prev.search : seen.search;
+    const kept = shared ? prev.headers : headers;
+    // Each part scanned on its own, in order (a run never spans two parts), without joining them first: this
+    // runs for every request. The texts kept are scanned, the entry before's when equal (their hashes known).
+    const tokens = this.tokenScratch;
+    const live = this.host.tokens;
+    this.liveRuns(path, live, tokens);
+    if (query === null) this.liveRuns(search, live, tokens);
+    if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
+    if (Array.isArray(kept)) {
+      for (const [, v] of kept) if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+    } else {
+      for (const name in kept) {
+        const v = kept[name];
+        if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+      }
+    }
     const slot = (this.nextId - 1) % this.size;
     // The slot's entry is refilled when it is still as recorded (never read, so nothing else holds it).
     let entry = this.ring[slot];
@@ -168,14 +173,12 @@ export class RequestLog {
     entry.id = this.nextId++;
     entry.account = arrival.account;
     entry.method = seen.method;
-    entry.path = samePath ? prev.path : seen.path;
-    entry.search = sameSearch ? prev.search : seen.search;
+    entry.path = path;
+    entry.search = search;
     entry.status = seen.status;
     entry.fault = seen.fault ?? null;
     entry.bodyText = body === undefined ? seen.bodyText : null;
-    const shared = prev !== null && sameHeaders(headers, prev.headers, this.prevNames);
-    if (!shared) this.prevNames = headerNames(headers);
-    entry.headers = shared ? prev.headers : headers;
+    entry.headers = kept;
     entry.query = query;
     entry.body = body;
     entry.few = few;
