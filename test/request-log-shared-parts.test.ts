@@ -106,3 +106,28 @@ describe('the request log’s shared parts', () => {
     );
   });
 });
+
+describe('a loaded request log', () => {
+  it('keeps one copy of the parts its requests repeat, and refills the entries it has not shown', () => {
+    const log = new RequestLog(hostWith(new Map(), []), 4, () => 0);
+    const ring = (log as unknown as { ring: { path: string; headers: unknown; tokens: unknown }[] }).ring;
+    const request = (): Seen => ({
+      method: 'GET',
+      path: ['/v1', 'x'].join('/'),
+      search: '?limit=25',
+      headers: { host: '127.0.0.1:1', authorization: 'bearer abc' },
+      bodyText: null,
+      status: 200,
+    });
+    for (let i = 0; i < 4; i++) log.record(log.arrive(undefined), request());
+    const first = ring[0]!;
+    // Every entry holds the first request's headers and path: what each later request made of them died young.
+    expect(ring.every((e) => e.headers === first.headers && e.path === first.path)).toBe(true);
+    // The ring's entries are refilled in place once it wraps, unless they were shown.
+    log.list(1);
+    const [unread, shown] = [ring[1], ring[3]];
+    for (let i = 0; i < 4; i++) log.record(log.arrive(undefined), request());
+    expect(ring[1]).toBe(unread);
+    expect(ring[3]).not.toBe(shown);
+  });
+});
