@@ -190,17 +190,24 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   // ROUTES_KEPT of them.
   const routes = new Map<string, RouteMatch | null>();
   let routesOf = handlers.length;
+  // The route found last (a client asks the same again and again): compared before a key text is made and looked up.
+  const last: { method: string; path: string; match: RouteMatch | null } = { method: '', path: '', match: null };
   const routeOf = (method: string, path: string): RouteMatch | null => {
     if (handlers.length !== routesOf || routes.size >= ROUTES_KEPT) {
       routes.clear();
       routesOf = handlers.length;
+      last.method = '';
     }
+    if (method === last.method && path === last.path) return last.match;
     const key = `${method} ${path}`;
     let match = routes.get(key);
     if (match === undefined) {
       match = matchRoute(handlers, method, path, base, patterns);
       routes.set(key, match);
     }
+    last.method = method;
+    last.path = path;
+    last.match = match;
     return match;
   };
   /**
@@ -248,11 +255,13 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   /** The answer without the check: synchronous as far as the route is (no promise made for a route that answered at once). */
   const answerUnchecked = (request: IncomingRequest): Answer | Promise<Answer> => {
     const url = request.parsedUrl;
-    const match = routeOf(request.method, url.pathname);
+    // Read once: each read of a URL's pathname makes a new text.
+    const path = url.pathname;
+    const match = routeOf(request.method, path);
     if (!match) return unrouted(request.method, url);
     if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);
     const ours = match as RouteMatch & { handler: RouteHandler };
-    const refused = throttled(request, url.pathname);
+    const refused = throttled(request, path);
     return refused instanceof Promise ? refused.then((r) => routed(request, ours, r)) : routed(request, ours, refused);
   };
   // Every answer the routes give, in-process or over HTTP, is checked here (with checkAnswers).

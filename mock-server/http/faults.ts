@@ -98,6 +98,14 @@ function parseFaults(body: unknown): FaultConfig {
   return config;
 }
 
+/** What a request meets: an action, a delay before it is read and one before it is handled (0: none), a 429's Retry-After. */
+export interface FaultDecision {
+  readonly action: FaultAction;
+  readonly latencyMs: number;
+  readonly handlerDelayMs: number;
+  readonly retryAfter: number;
+}
+
 /** The faults of one mock: its settings and the random source that picks who gets one (survives a reset). */
 export class Faults {
   private config: FaultConfig = { ...NONE };
@@ -122,7 +130,7 @@ export class Faults {
    * Decides the fault for one request (admin routes never get one); returns the latency and handler delay to add too.
    * `path` is the normalised path (request-target.ts) the router sees, below the base path.
    */
-  decide(method: string, path: string): { action: FaultAction; latencyMs: number; handlerDelayMs: number; retryAfter: number } {
+  decide(method: string, path: string): FaultDecision {
     const c = this.config;
     const none = NO_FAULT;
     // Settings that do nothing first: most requests meet no fault at all, and are told so without a pattern run.

@@ -164,5 +164,6 @@ export function parseBasePath(raw: string): { basePath: string } | { problem: st
  * no base path or later route can open a spelling the access check does not cover.
  */
 export function isAdminPath(path: string): boolean {
-  return /(^|\/)__mock(\/|$)/i.test(path);
+  // `__` has no other case: a path without it (most requests) is told without the pattern.
+  return path.includes('__') && /(^|\/)__mock(\/|$)/i.test(path);
 }

@@ -18,6 +18,7 @@ import type { ExchangeViolation, RequestLogEntry } from '../../src/contract/mock
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
 import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from '../http/redact.js';
 import { isAdminPath } from '../http/request-target.js';
+import { blankRecorded, headerNames, sameHeaders, sameList, type Recorded } from './recorded.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;
@@ -79,35 +80,6 @@ export function keepsBody(method: string, path: string, contentType: string | nu
   return type === '' || JSON_TYPE.test(type);
 }
 
-/**
- * An entry as recorded: what was seen, and the secrets known then that a later read may no longer know.
- * Flat, one object besides the headers, its times in the request log's typed array (a time in a field is an
- * object of its own): every entry outlives a young-generation collection or two, and each object it holds
- * is copied by each (with the arrival, what was seen and the times as objects of their own, an entry kept
- * 520 bytes, now 320, and the request log tripled the collection pauses of a loaded mock).
- */
-interface Recorded {
-  id: number;
-  account: string | null;
-  method: string;
-  path: string;
-  search: string;
-  status: number | null;
-  fault: string | null;
-  /** The body text when it is redacted at read (`body` undefined); null otherwise. */
-  bodyText: string | null;
-  /** Header pairs (node's header object is never changed once parsed; Fetch's Headers are copied). */
-  headers: [string, string | string[] | undefined][] | Record<string, string | string[] | undefined>;
-  /** The query and body already redacted when a scan could not see every token in their raw text. */
-  query: string | null;
-  body: unknown;
-  few: readonly string[];
-  /** The live tokens found in the request's text; null when none (most requests). */
-  tokens: readonly string[] | null;
-  /** A proxy's differences (undefined in a mock's request log: its entries have no such field). */
-  violations: ExchangeViolation[] | undefined;
-}
-
 /** Texts whose token-shaped runs a request log keeps (it starts over when full); longer texts are scanned each time. */
 const KEPT_RUN_TEXTS = 256;
 const KEPT_RUN_CHARS = 300;
@@ -155,55 +127,76 @@ export class RequestLog {
 
   /** Records one answered (or dropped) request, unless it was a call of the request log itself. */
   record(arrival: Arrival | null, seen: Seen): void {
-    if (!arrival || JOURNAL_PATH.test(seen.path) || dashboardRead(seen)) return;
+    if (!arrival) return;
+    // The path of the entry before is not the request log's own (that is never recorded): no pattern is run for it again.
+    const prev = this.prev;
+    const samePath = prev !== null && seen.path === prev.path;
+    if ((!samePath && JOURNAL_PATH.test(seen.path)) || dashboardRead(seen)) return;
     // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
     // only when a part must be redacted now (rarely): this runs for every request.
     const few = this.fewNow();
     const secrets: KnownSecrets = { few, isToken: this.isToken };
     const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
     // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
-    const query = /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
+    const sameSearch = prev !== null && seen.search === prev.search;
+    const query = (!sameSearch || prev.query !== null) && /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
     // So is a body too long to keep (its size is kept), so that no entry holds a large text.
     const text = seen.bodyText;
     const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
-    // Each part scanned on its own, in order (a run never spans two parts), without joining them first:
-    // this runs for every request.
-    const tokens: string[] = [];
+    // An entry outlives a young-generation collection or two: what it holds that equals the entry before's
+    // (a client sends the same path, query, headers and token again and again) is that entry's, so the
+    // request's own copies die young and a collection copies nothing new (it was most of what one copied).
+    const shared = prev !== null && sameHeaders(headers, prev.headers, this.prevNames);
+    if (!shared) this.prevNames = headerNames(headers);
+    const path = samePath ? prev.path : seen.path;
+    const search = sameSearch ? prev.search : seen.search;
+    const kept = shared ? prev.headers : headers;
+    // Each part scanned on its own, in order (a run never spans two parts), without joining them first: this
+    // runs for every request. The texts kept are scanned, the entry before's when equal (their hashes known).
+    const tokens = this.tokenScratch;
     const live = this.host.tokens;
-    this.liveRuns(seen.path, live, tokens);
-    if (query === null) this.liveRuns(seen.search, live, tokens);
+    this.liveRuns(path, live, tokens);
+    if (query === null) this.liveRuns(search, live, tokens);
     if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
-    if (Array.isArray(headers)) {
-      for (const [, v] of headers) this.liveRuns(v, live, tokens);
+    if (Array.isArray(kept)) {
+      for (const [, v] of kept) if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
     } else {
-      for (const name in headers) {
-        const v = headers[name];
+      for (const name in kept) {
+        const v = kept[name];
         if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
       }
     }
-    const entry: Recorded = {
-      id: this.nextId++,
-      account: arrival.account,
-      method: seen.method,
-      path: seen.path,
-      search: seen.search,
-      status: seen.status,
-      fault: seen.fault ?? null,
-      bodyText: body === undefined ? seen.bodyText : null,
-      headers,
-      query,
-      body,
-      few,
-      tokens: tokens.length > 0 ? tokens : null,
-      violations: seen.violations,
-    };
-    const slot = (entry.id - 1) % this.size;
-    this.ring[slot] = entry;
+    const slot = (this.nextId - 1) % this.size;
+    // The slot's entry is refilled when it is still as recorded (never read, so nothing else holds it).
+    let entry = this.ring[slot];
+    if (entry === undefined || 'at' in entry) this.ring[slot] = entry = blankRecorded();
+    entry.id = this.nextId++;
+    entry.account = arrival.account;
+    entry.method = seen.method;
+    entry.path = path;
+    entry.search = search;
+    entry.status = seen.status;
+    entry.fault = seen.fault ?? null;
+    entry.bodyText = body === undefined ? seen.bodyText : null;
+    entry.headers = kept;
+    entry.query = query;
+    entry.body = body;
+    entry.few = few;
+    entry.tokens = tokens.length === 0 ? null : prev?.tokens != null && sameList(tokens, prev.tokens) ? prev.tokens : tokens.slice();
+    entry.violations = seen.violations;
+    while (tokens.length > 0) tokens.pop();
+    this.prev = entry;
     this.times[slot * 3] = arrival.realAt;
     this.times[slot * 3 + 1] = arrival.virtualAt;
     this.times[slot * 3 + 2] = Math.round((this.elapsed() - arrival.started) * 10) / 10;
     this.count = Math.min(this.count + 1, this.size);
   }
+
+  /** The entry recorded last (null after a clear), whose parts a new entry shares when equal; the list its live runs are found into. */
+  private prev: Recorded | null = null;
+  /** The names of `prev`'s headers in order (node's object), read once per headers kept. */
+  private prevNames: readonly string[] = [];
+  private readonly tokenScratch: string[] = [];
 
   /**
    * The token-shaped runs of the texts seen last (a path, a query, a header value: a client sends the same
@@ -330,6 +323,7 @@ export class RequestLog {
     const n = this.count;
     this.count = 0;
     this.ring.fill(undefined);
+    this.prev = null;
     return n;
   }
 

@@ -12,9 +12,9 @@ export interface HeaderSource {
 
 /** The authenticated caller of a resource call. */
 export interface Caller {
-  accountId: string;
-  userId: string;
-  scopes: readonly string[];
+  readonly accountId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
 }
 
 /**
@@ -23,12 +23,22 @@ export interface Caller {
  * read-only one read_invest_order). 401 invalid_token when missing, unknown or expired; 403
  * insufficient_scope when the grant does not allow the call.
  */
-export function authenticate(ctx: MockContext, request: { headers: HeaderSource }, scope?: string | readonly string[]): Caller {
+export function authenticate(
+  ctx: MockContext,
+  request: { headers: HeaderSource },
+  scope?: string | readonly string[],
+  memo: CallerMemo = new CallerMemo(),
+): Caller {
   const header = request.headers.get('authorization');
   if (!header) throw invalidToken('Missing access token: send Authorization: bearer <access_token>');
-  const m = /^bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
-  const token = ctx.world.tokens.get(m[1]!);
+  // The token a header names is a function of its text: read again only when the text differs from the last.
+  if (header !== memo.header) {
+    const m = /^bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw invalidToken('Malformed Authorization header: expected bearer <access_token>');
+    memo.header = header;
+    memo.token = m[1]!;
+  }
+  const token = ctx.world.tokens.get(memo.token);
   if (!token || token.kind !== 'access') throw invalidToken('Access token invalid');
   if (token.expiresAt <= ctx.clock.now()) throw invalidToken('Access token expired');
   const account = ctx.world.accounts.get(token.accountId);
@@ -39,5 +49,19 @@ export function authenticate(ctx: MockContext, request: { headers: HeaderSource 
     const anyOf = typeof scope === 'string' ? [scope] : scope!;
     throw new ApiError(403, { error: 'insufficient_scope', error_description: `This call needs the ${anyOf.join(' or ')} scope` });
   }
-  return { accountId: account.id, userId: account.userId, scopes: token.scopes };
+  // The caller found last again (a client sends the same token again and again): the same object, nothing made.
+  const last = memo.caller;
+  if (last !== null && last.accountId === account.id && last.userId === account.userId && last.scopes === token.scopes) return last;
+  return (memo.caller = { accountId: account.id, userId: account.userId, scopes: token.scopes });
+}
+
+/**
+ * What `authenticate` read last for one route (kept by the route, as long as the app): the Authorization header's text and
+ * the token it names, and the caller it answered. Only what follows from them is kept: whether the token is live, what it
+ * allows and whose it is are read from the world each time.
+ */
+export class CallerMemo {
+  header = '';
+  token = '';
+  caller: Caller | null = null;
 }

@@ -10,7 +10,7 @@
 import { HttpHandler, type JsonBodyType } from 'msw';
 import { isValidTimeZone } from '../../src/contract/dates.js';
 import { ApiError, validationError } from '../kit/api-error.js';
-import { authenticate, type Caller, type HeaderSource } from './auth.js';
+import { authenticate, CallerMemo, type Caller, type HeaderSource } from './auth.js';
 import type { MockContext } from '../context.js';
 import { parsePage, type Page } from '../search/query-params.js';
 
@@ -221,23 +221,17 @@ export function route(ctx: MockContext, body: Body<RouteInput>, spec: RouteSpec 
 
 /** Wraps the body of a route for a caller whose token holds one of `scope` ([]: any live token); the world is synced first unless told. */
 export function authedRoute(ctx: MockContext, scope: string | readonly string[], body: Body<AuthedInput>, spec: RouteSpec = {}): Route {
+  const memo = new CallerMemo();
   return resolver(ctx, spec, (input) => {
-    const caller = authenticate(ctx, input.request, scope);
+    const caller = authenticate(ctx, input.request, scope, memo);
     if (spec.sync ?? true) ctx.engine.sync();
-    // Named field by field: a spread of `input` made V8 build a new hidden class on every request.
-    return body({
-      request: input.request,
-      url: input.url,
-      root: input.root,
-      params: input.params,
-      zone: input.zone,
-      page: input.page,
-      caller,
-    });
+    // The same input, its caller set: no second object per request.
+    input.caller = caller;
+    return body(input);
   });
 }
 
-function resolver(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput>): Route {
+function resolver(ctx: MockContext, spec: RouteSpec, run: Body<Input>): Route {
   const answerError = spec.browser ?? jsonError;
   /** What follows the body: the wait for durability (only when something is owed), then the rollback check. */
   const settled = (result: Answer, since: number): Answer | Promise<Answer> => {
@@ -299,27 +293,47 @@ function resolver(ctx: MockContext, spec: RouteSpec, run: Body<RouteInput>): Rou
   return Object.assign(viaMsw, { direct, now });
 }
 
+/**
+ * What a route body receives (RouteInput, and AuthedInput once `caller` is set), one object per request whose `root` is
+ * worked out only when read (few routes read it: it was a URL's origin made into text for every request).
+ */
+class Input implements AuthedInput {
+  /** Set by authedRoute before its body runs; undefined for a route anyone may call. */
+  caller!: Caller;
+
+  constructor(
+    readonly request: RequestHead,
+    readonly url: URL,
+    readonly params: RouteParams,
+    readonly zone: string | undefined,
+    readonly page: () => Page,
+    private readonly basePath: string,
+  ) {}
+
+  get root(): string {
+    return `${this.url.origin}${this.basePath}`;
+  }
+}
+
+/** The `page` of a route that is not a list (one function for all: none is made per request). */
+function notAList(): Page {
+  throw new Error('page() called on a route that is not a list');
+}
+
 /** Runs the shared checks and the body; the result as JSON text or the body's own Response (a promise of it when the body gave one). */
-function answer(
-  spec: RouteSpec,
-  run: Body<RouteInput>,
-  request: RequestHead,
-  params: RouteParams,
-  basePath: string,
-): Answer | Promise<Answer> {
+function answer(spec: RouteSpec, run: Body<Input>, request: RequestHead, params: RouteParams, basePath: string): Answer | Promise<Answer> {
   if (spec.json) checkJsonContentType(request);
   const url = request.parsedUrl ?? new URL(request.url);
   const zone = spec.browser ? undefined : zoneOf(request);
   const limits = spec.list;
   let page: Page | undefined;
-  const pageOf = (): Page => {
-    if (!limits) throw new Error('page() called on a route that is not a list');
-    return (page ??= parsePage(url.searchParams, limits));
-  };
-  const result = run({ request, url, root: `${url.origin}${basePath}`, params, zone, page: pageOf });
-  const done = (r: RouteResult): Answer => {
-    if (r instanceof Response || r instanceof JsonText) return r;
-    return new JsonText(JSON.stringify(limits && Array.isArray(r) ? paged(r, pageOf()) : r));
-  };
-  return result instanceof Promise ? result.then(done) : done(result);
+  const pageOf = limits ? (): Page => (page ??= parsePage(url.searchParams, limits)) : notAList;
+  const result = run(new Input(request, url, params, zone, pageOf, basePath));
+  return result instanceof Promise ? result.then((r) => done(r, limits, pageOf)) : done(result, limits, pageOf);
+}
+
+/** A body's result as an answer: JSON text or a Response as it is, any other value serialised (a list route's array paged). */
+function done(r: RouteResult, limits: RouteSpec['list'], pageOf: () => Page): Answer {
+  if (r instanceof Response || r instanceof JsonText) return r;
+  return new JsonText(JSON.stringify(limits && Array.isArray(r) ? paged(r, pageOf()) : r));
 }

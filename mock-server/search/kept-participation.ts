@@ -14,13 +14,23 @@ const KEPT_CALLERS = 16;
 
 /** `participationOf(world, accountId)`, kept in the world while nothing it depends on moved (`worldVersion`: the engine's). */
 export function keptParticipation(world: World, worldVersion: number, accountId: string): ReadonlyMap<number, number> {
-  const key = `${worldVersion}|${world.index.listingsVersion}|${notesOf(world, accountId).length}|${ordersOf(world, accountId).length}`;
+  // Compared as numbers: a key text made of them was a string built and compared per search.
+  const listings = world.index.listingsVersion;
+  const notes = notesOf(world, accountId).length;
+  const orders = ordersOf(world, accountId).length;
   const callers = world.index.participation;
   const entry = callers.get(accountId);
-  if (entry?.key === key) return entry.participation;
+  if (
+    entry !== undefined
+    && entry.version === worldVersion
+    && entry.listings === listings
+    && entry.notes === notes
+    && entry.orders === orders
+  )
+    return entry.participation;
   callers.delete(accountId);
   if (callers.size >= KEPT_CALLERS) callers.delete(callers.keys().next().value!);
   const participation = participationOf(world, accountId);
-  callers.set(accountId, { key, participation });
+  callers.set(accountId, { version: worldVersion, listings, notes, orders, participation });
   return participation;
 }

@@ -147,7 +147,11 @@ export interface KeptPage {
 
 /** A caller's participation as the listings search last worked it out, and the versions it holds for. */
 export interface KeptParticipation {
-  key: string;
+  /** The world's version, the listings' version and the caller's counts of notes and orders it was worked out at. */
+  version: number;
+  listings: number;
+  notes: number;
+  orders: number;
   participation: ReadonlyMap<number, number>;
 }
 
