@@ -353,7 +353,8 @@ export function lazyLoanHour(world: World, loan: Loan, from: number): number {
 function dueAfter(loan: Loan, due: number): number {
   const origination = loan.origination_date;
   // On its schedule (most loans): the month found from the two calendar dates, as a departure search finds it, not by trials.
-  if (dueSteps.start(origination, due)) return dueSteps.next();
+  // A due date at another time of day than its origination (most of a seeded loan's) is off it: the trials, without a try.
+  if ((due - origination) % DAY === 0 && dueSteps.start(origination, due)) return dueSteps.next();
   const k = Math.round((due - origination) / (30.4375 * DAY));
   for (const n of [k, k - 1, k + 1]) if (n >= 1 && addMonths(origination, n) === due) return addMonths(origination, n + 1);
   return addMonths(due, 1);
