@@ -1,5 +1,7 @@
-/** Date-times in a zone: the zone's offset is asked of Intl once per hour, and the answers stay exact across offset changes. */
+/** Date-times in a zone: the zone's offset is asked of Intl once per day (per hour on a day it changes), and the answers stay exact across offset changes. */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RELEASE_ZONE } from '../src/contract/releases.js';
 import { formatDate, formatDateTime, wallToInstant } from '../src/contract/dates.js';
 
 /** The reference: Intl asked for every instant, as the formatter did before the cache. */
@@ -34,6 +36,53 @@ describe('zone offsets', () => {
     for (let i = 0; i < 500; i++) formatDateTime(hour + i * 7001, 'America/Chicago');
     for (let i = 0; i < 500; i++) formatDate(hour + i * 7001, 'America/Chicago');
     expect(spy.mock.calls.length).toBeLessThanOrEqual(2);
+  });
+
+  it("asks Intl a bounded number of times for a day's hours (the mock's hourly ticks: not twice an hour)", () => {
+    const spy = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    const day = Date.parse('2033-05-17T00:00:00Z');
+    for (let h = 0; h < 24; h++) formatDateTime(day + h * 3_600_000, 'America/Denver');
+    expect(spy.mock.calls.length).toBeLessThanOrEqual(2);
+  });
+
+  it('matches Intl for any instants, days apart or minutes apart, across years and offset changes (property)', () => {
+    // The zones the code uses (the releases' zone, UTC) and zones of every kind a timezone header may name: DST north and
+    // south, half-hour and 45-minute offsets, a 30-minute DST, offsets in seconds before 1972, a zone that moved its day.
+    const zones = [
+      RELEASE_ZONE,
+      'UTC',
+      'Europe/London',
+      'Europe/Berlin',
+      'America/St_Johns',
+      'Australia/Lord_Howe',
+      'Australia/Sydney',
+      'Pacific/Chatham',
+      'Pacific/Apia',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Africa/Monrovia',
+      'America/Sao_Paulo',
+    ];
+    const YEAR = 365.2425 * 86_400_000;
+    const from = Date.UTC(1900, 0, 1);
+    // A start anywhere in two centuries, or within days of the spring and autumn changes (March-April, September-November).
+    const anywhere = fc.integer({ min: 0, max: Math.floor(200 * YEAR) }).map((x) => from + x);
+    const nearChange = fc
+      .tuple(fc.integer({ min: 1900, max: 2100 }), fc.constantFrom(2, 3, 8, 9, 10), fc.integer({ min: 0, max: 40 * 86_400_000 }))
+      .map(([y, m, x]) => Date.UTC(y, m, 1) + x);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.oneof(anywhere, nearChange),
+        fc.array(fc.integer({ min: -3 * 86_400_000, max: 3 * 86_400_000 }), { minLength: 1, maxLength: 30 }),
+        (zone, start, steps) => {
+          // Instants near each other, in any order: each answer read from a cache an earlier one filled, or not.
+          for (const step of steps)
+            expect(`${zone} ${formatDateTime(start + step, zone)}`).toBe(`${zone} ${reference(start + step, zone)}`);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('matches Intl for every instant around offset changes, half-hour zones and pre-1972 offsets in seconds', () => {

@@ -5,7 +5,7 @@
  * same market fields.
  */
 import fc from 'fast-check';
-import { expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { makeListing } from '../mock-server/engine/listing-maker.js';
 import { Rng } from '../mock-server/kit/rng.js';
 import type { Listing } from '../mock-server/world/world.js';
@@ -53,6 +53,20 @@ test('drawing only the market fields leaves the stream where the whole listing l
     ),
     { numRuns: 3000, seed: 20261126 },
   );
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+test("an arrival's market fields work out no monthly payment (its description does, when drawn)", () => {
+  const created = Date.parse('2026-03-02T17:00:00Z');
+  const pow = vi.spyOn(Math, 'pow');
+  for (let index = 0; index < 300; index++) makeListing(Rng.resume(index * 7919 + 1), index, created, created, index, {} as Listing, true);
+  expect(pow).not.toHaveBeenCalled();
+  const full = makeListing(Rng.resume(12345), 500, created, created, 500);
+  expect(pow).toHaveBeenCalled();
+  expect(full.listing_monthly_payment).toBeGreaterThan(0);
 });
 
 test('skipping draws leaves a stream where drawing them would', () => {

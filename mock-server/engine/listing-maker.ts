@@ -101,7 +101,6 @@ export function makeListing(
 
   const amount = rng.int(80, 1400) * 25;
   const rate = Math.round((RATING_RATE[rating]! + rng.range(-0.015, 0.015)) * 10000) / 10000;
-  const payment = monthlyPayment(amount, rate, term);
   const fundedShare = whole ? 0 : index % 17 === 3 ? 1 - (rng.int(1, 4) * 25) / amount : rng.range(0, 0.97);
   const funded = Math.min(amount - 25, Math.floor((amount * fundedShare) / 25) * 25);
   const [incLo, incHi] = MONTHLY_INCOME[incomeRange]!;
@@ -131,7 +130,9 @@ export function makeListing(
   o.investment_type_description = INVESTMENT_TYPES[whole ? 2 : 1]!;
   o.investment_product_id = 1;
   o.listing_term = term;
-  o.listing_monthly_payment = payment;
+  // Worked out only for a whole listing (no draw: the stream is the same): an arrival's market fields have none, and its
+  // description works it out when drawn (a Math.pow an arrival was ~a third of a year's monthlyPayment).
+  o.listing_monthly_payment = monthlyPayment(amount, rate, term);
   o.borrower_rate = rate;
   o.borrower_apr = Math.round((rate + 0.02 + rng.range(0, 0.01)) * 10000) / 10000;
   o.lender_yield = Math.round((rate - 0.01) * 10000) / 10000;

@@ -134,7 +134,8 @@ function payDue(world: World, loan: Loan, t: number, missed: number, payoff: boo
   const paymentsBefore = loan.paymentsMade;
   const daysPastDue = loan.days_past_due;
   // The instalments due: every one missed and this one (a payoff: the whole balance with this one).
-  const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, payoff ? 1 : missed + 1, missed, payoff);
+  const level = installment(loan);
+  const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, payoff ? 1 : missed + 1, missed, payoff, level);
   loan.paymentsMade = paid.made;
   // Caught up: no arrears left (cleared, so the loan table's sparse columns keep only loans in arrears).
   loan.missedPayments = undefined;
@@ -149,7 +150,7 @@ function payDue(world: World, loan: Loan, t: number, missed: number, payoff: boo
   } else {
     // The schedule never skips: the instalments caught up were those due up to this one, so the next is a month on.
     loan.next_payment_due_date = dueAfter(loan, due);
-    loan.next_payment_due_amount = installment(loan);
+    loan.next_payment_due_amount = level;
   }
   postLoanStep(world, loan, { kind: 'payment', at: t, daysPastDue, moved: paid.moved }, paymentsBefore);
 }
@@ -224,6 +225,8 @@ const SEARCH_MONTHS = 12;
 
 /** The departure search's steps (lazyLoanHour: one search at a time, none inside another). */
 const searchSteps = new ScheduleSteps();
+/** dueAfter's steps (started and read in one call). */
+const dueSteps = new ScheduleSteps();
 
 /**
  * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
@@ -349,6 +352,9 @@ export function lazyLoanHour(world: World, loan: Loan, from: number): number {
  */
 function dueAfter(loan: Loan, due: number): number {
   const origination = loan.origination_date;
+  // On its schedule (most loans): the month found from the two calendar dates, as a departure search finds it, not by trials.
+  // A due date at another time of day than its origination (most of a seeded loan's) is off it: the trials, without a try.
+  if ((due - origination) % DAY === 0 && dueSteps.start(origination, due)) return dueSteps.next();
   const k = Math.round((due - origination) / (30.4375 * DAY));
   for (const n of [k, k - 1, k + 1]) if (n >= 1 && addMonths(origination, n) === due) return addMonths(origination, n + 1);
   return addMonths(due, 1);

@@ -47,9 +47,16 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 const HOUR_MS = 3_600_000;
-/** Offsets (ms) of zones by `zone hour` bucket; a bucket holds only an hour with one offset throughout. */
+const DAY_MS = 86_400_000;
+/**
+ * Offsets (ms) of each zone by UTC day: a day whose first and last millisecond have one offset (every day but a change
+ * of offset's); null for a day with a change, whose hours are cached instead. By day, not hour: the mock's hourly ticks ask
+ * for a new hour every time (isReleaseHour), and two Intl calls an hour were ~0.4 s of a year's moves.
+ */
+const dayOffsets = new Map<string, Map<number, number | null>>();
+/** Offsets (ms) of zones by `zone hour` bucket, on a day with a change of offset; a bucket holds only an hour with one offset throughout. */
 const offsets = new Map<string, number>();
-/** Enough buckets for every zone callers use over years of hours; cleared, not evicted, when full. */
+/** Enough buckets for every zone callers use over years of hours (or centuries of days); cleared, not evicted, when full. */
 const MAX_OFFSETS = 100_000;
 
 /** The zone's offset from UTC at `ms`, in whole seconds as ms, read from the zone's own wall clock. */
@@ -63,10 +70,21 @@ function offsetAt(ms: number, zone: string): number {
 }
 
 /**
- * The zone's offset at `ms`, asking Intl (slow: formatToParts) once per zone and hour. An hour whose
- * first and last millisecond have different offsets (a change of offset inside it) is never cached.
+ * The zone's offset at `ms`, asking Intl (slow: formatToParts) once per zone and UTC day, or on a day with a change
+ * of offset (its first and last millisecond differ) once per hour; an hour with a change inside it is never cached.
  */
 function zoneOffset(ms: number, zone: string): number {
+  const day = Math.floor(ms / DAY_MS);
+  let days = dayOffsets.get(zone);
+  if (!days) dayOffsets.set(zone, (days = new Map()));
+  let whole = days.get(day);
+  if (whole === undefined) {
+    const start = offsetAt(day * DAY_MS, zone);
+    whole = offsetAt(day * DAY_MS + DAY_MS - 1, zone) === start ? start : null;
+    if (days.size >= MAX_OFFSETS) days.clear();
+    days.set(day, whole);
+  }
+  if (whole !== null) return whole;
   const hour = Math.floor(ms / HOUR_MS);
   const key = `${zone} ${hour}`;
   const cached = offsets.get(key);
