@@ -127,7 +127,7 @@ const MOCK_LAYERS: readonly (readonly string[])[] = [
   ['route-helper/'],
   ['routes/'],
   ['proxy/'],
-  ['app.ts', 'http-adapter.ts', 'describe.ts'],
+  ['app.ts', 'http-adapter.ts', 'http-exchange.ts', 'describe.ts'],
   ['library/'],
 ];
 
