@@ -135,6 +135,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'src/api/undici.ts:baselineOnly':
     "a process's own fact: V8's --liftoff-only flag, set once before the first request, is set for the rest of the process",
   'src/contract/dates.ts:formatters': 'a memo: one Intl.DateTimeFormat per zone name, a pure function of the name',
+  'src/contract/dates.ts:dayOffsets':
+    "a memo: a zone's UTC offset for a UTC day (null on a day the offset changes), a pure function of zone and day (bounded per zone, cleared when full)",
   'src/contract/dates.ts:offsets': "a memo: a zone's UTC offset for an hour, a pure function of zone and hour (bounded, cleared when full)",
   'src/os/exclusive-lock.ts:native': 'a module loaded once (the native lock binding, or why it could not be)',
   'src/output/columns.ts:twoDecimals': 'a memo: one Intl.NumberFormat of constant options, made on first use',
