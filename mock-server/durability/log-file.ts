@@ -10,7 +10,10 @@
  * on disk: what a write then an fdatasync give, in one call to the thread pool instead of two. Each
  * call there costs the event loop a hand-off and a wake-up (30-130 µs of its CPU a call on a shared
  * 2-core VM, more than the write itself). Data sync, not fsync: a log's modification time is not
- * needed to read it back. Without O_DSYNC (Windows) a write is followed by an fdatasync. Not
+ * needed to read it back. Without O_DSYNC (Windows) a write is followed by an fdatasync. Records
+ * queued in one turn of the event loop are written at its end: a lone record on the loop itself (one
+ * client: nothing else to serve while it waits, and the pool's hand-off and wake-up cost more CPU than
+ * the write), several through the pool (the loop serves other clients meanwhile). Not
  * preallocated: a file of zeros ahead of its records would let a sync skip the journal (no new length
  * to keep), but a reader could no longer tell zeros a crash left from space never written, and a
  * log's length is where its last write ends (the crash and bit-flip tests read it so). A new log's
@@ -179,6 +182,8 @@ export function readLog(path: string): LogRead {
 export interface LogIo {
   write(fd: number, data: Buffer, position: number): Promise<void>;
   datasync(fd: number): Promise<void>;
+  /** Where the disk has it: a write on the calling thread that returns once the bytes are on disk (a lone record's, LogAppender). */
+  writeNow?(fd: number, data: Buffer, position: number): void;
 }
 
 /**
@@ -195,6 +200,11 @@ export const diskIo: LogIo = {
       next(0);
     }),
   datasync: (fd) => new Promise((resolve, reject) => fdatasyncCb(fd, (err) => (err ? reject(err) : resolve()))),
+  writeNow: DSYNC
+    ? (fd, data, position) => {
+        for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off, position + off);
+      }
+    : undefined,
 };
 
 interface Group {
@@ -262,9 +272,41 @@ export class LogAppender {
     g.parts.push(framed);
     g.bytes += framed.length;
     g.records++;
-    if (!this.inflight) void this.flush();
+    if (!this.inflight && !this.turnEnd) {
+      // Gathered until the end of this turn of the event loop: every request read in it shares the write.
+      this.turnEnd = setImmediate(this.writeGathered);
+    }
     return g.done;
   }
+
+  /** The end of the turn in which records were first queued, while nothing was being written. */
+  private turnEnd: NodeJS.Immediate | null = null;
+
+  /**
+   * At the end of a turn: a lone record, on a disk with `writeNow`, is written here, on the event loop (no other
+   * request was read meanwhile, so there is nothing to serve while it waits, and the thread pool's
+   * hand-off and wake-up cost more CPU than the write); several records, or a log waiting on an older
+   * one, go to the thread pool, so that the loop serves the requests of other clients meanwhile.
+   */
+  private readonly writeGathered = (): void => {
+    this.turnEnd = null;
+    if (this.inflight || this.open.records === 0) return;
+    const writeNow = this.io.writeNow;
+    if (this.open.records > 1 || this.after || !writeNow) return void this.flush();
+    const g = this.open;
+    this.open = newGroup();
+    const data = g.parts[0]!;
+    try {
+      writeNow(this.fd, data, this.size);
+    } catch (err) {
+      this.dropFrom(g, err);
+      return;
+    }
+    this.size += data.length;
+    this.records += g.records;
+    this.written += data.length;
+    g.settle();
+  };
 
   /** Settles when every record appended so far is on disk. */
   synced(): Promise<void> {
@@ -292,22 +334,26 @@ export class LogAppender {
         this.written += data.length;
         g.settle();
       } catch (err) {
-        // Every record not on disk is dropped: the file is cut back to what is, and the world rolled back (onFailure).
-        const later = this.open;
-        this.open = newGroup();
-        this.inflight = null;
-        try {
-          ftruncateSync(this.fd, this.size);
-        } catch {
-          /* the next probe cuts it */
-        }
-        const told = this.onFailure(err);
-        g.settle(told);
-        later.settle(told);
+        this.dropFrom(g, err);
         return;
       }
     }
     this.inflight = null;
+  }
+
+  /** A failed write of group `g`: every record not on disk is dropped, the file cut back to what is, and the world rolled back (onFailure). */
+  private dropFrom(g: Group, err: unknown): void {
+    const later = this.open;
+    this.open = newGroup();
+    this.inflight = null;
+    try {
+      ftruncateSync(this.fd, this.size);
+    } catch {
+      /* the next probe cuts it */
+    }
+    const told = this.onFailure(err);
+    g.settle(told);
+    later.settle(told);
   }
 
   /**
@@ -326,6 +372,8 @@ export class LogAppender {
 
   /** Closes the file (after `synced()`, or records queued are lost). */
   close(): void {
+    if (this.turnEnd) clearImmediate(this.turnEnd);
+    this.turnEnd = null;
     try {
       closeSync(this.fd);
     } catch {

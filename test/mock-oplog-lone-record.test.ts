@@ -1,0 +1,168 @@
+/**
+ * The operation log's lone record (durability/log-file.ts): a record queued alone in a turn of the
+ * event loop is written on the loop at the turn's end (the disk's `writeNow`), several records of one
+ * turn go to the thread pool as one group. The faults where this path meets another (STYLE.md habit 24):
+ * its write failing (a full disk) must drop it and roll the world back exactly as a pooled write's failure
+ * does, and when the rollback fails too every change is refused; a lone record never bypasses an
+ * older log still writing its last records.
+ */
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { MockApp } from '../mock-server/app.js';
+import { checkInvariants } from '../mock-server/audit/invariants.js';
+import { diskIo, type LogIo } from '../mock-server/durability/log-file.js';
+import { serializeState } from '../mock-server/world/persistence.js';
+import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
+
+const open: MockApp[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const a of open.splice(0)) await a.close?.().catch(() => undefined);
+});
+
+const folder = (): string => join(mkdtempSync(join(tmpdir(), 'mkt-lone-record-')), 'world');
+
+function stateApp(dir: string): MockApp {
+  const app = makeApp({ stateFile: dir, listings: 60, autoApprove: ['alice'] });
+  open.push(app);
+  return app;
+}
+
+const digest = (app: MockApp): string => {
+  app.ctx.engine.settle();
+  return serializeState(app.ctx.world, app.ctx.clock.now());
+};
+
+const lastLog = (dir: string): string =>
+  join(
+    dir,
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.log'))
+      .sort()
+      .at(-1)!,
+  );
+
+/** Records in one write: each framed with its 4-byte length first. */
+function recordKinds(data: Buffer): string[] {
+  const out: string[] = [];
+  for (let off = 0; off < data.length;) {
+    const len = data.readUInt32LE(off);
+    out.push((JSON.parse(data.subarray(off + 8, off + 8 + len).toString('utf8')) as { k: string }).k);
+    off += 8 + len;
+  }
+  return out;
+}
+
+/** The real disk, counting which way each write went (and able to refuse the ones made on the loop). */
+function countingDisk(refuseNow = false) {
+  const seen: { way: 'now' | 'pool'; kinds: string[] }[] = [];
+  const io: LogIo = {
+    write: (fd, data, position) => {
+      seen.push({ way: 'pool', kinds: recordKinds(data) });
+      return diskIo.write(fd, data, position);
+    },
+    datasync: (fd) => diskIo.datasync(fd),
+    writeNow: (fd, data, position) => {
+      seen.push({ way: 'now', kinds: recordKinds(data) });
+      if (refuseNow) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      // Where the platform has no O_DSYNC the real disk has no writeNow: a write then a data sync stand for it.
+      for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off, position + off);
+      if (!diskIo.writeNow) fdatasyncSync(fd);
+    },
+  };
+  return { io, seen };
+}
+
+async function setUp() {
+  const dir = folder();
+  const app = stateApp(dir);
+  const token = await aliceToken(app);
+  const listings = plainListings(app, 0).map((l) => l.listing_number);
+  const bid = (i: number) => ({ token, body: { bid_requests: [{ listing_id: listings[i]!, bid_amount: 25 }] } });
+  return { dir, app, token, bid };
+}
+
+describe('a lone record is written on the event loop, a group through the pool', () => {
+  test('one order alone: one write on the loop carrying its record, answered 200 and on disk; two orders of one turn: one pooled write carrying both', async () => {
+    const { dir, app, bid } = await setUp();
+    const disk = countingDisk();
+    app.ctx.operationLog!.useIo(disk.io);
+    const before = statSync(lastLog(dir)).size;
+
+    const alone = await call(app, 'POST', '/v1/orders', bid(0));
+    expect(alone.status).toBe(200);
+    expect(disk.seen).toEqual([{ way: 'now', kinds: ['order'] }]);
+    expect(statSync(lastLog(dir)).size).toBeGreaterThan(before);
+
+    disk.seen.length = 0;
+    const both = await Promise.all([call(app, 'POST', '/v1/orders', bid(1)), call(app, 'POST', '/v1/orders', bid(2))]);
+    expect(both.map((a) => a.status)).toEqual([200, 200]);
+    expect(disk.seen).toEqual([{ way: 'pool', kinds: ['order', 'order'] }]);
+
+    // A restart has all three.
+    const ids = [alone, ...both].map((a) => a.body.order_id as string).sort();
+    await app.close?.();
+    open.splice(open.indexOf(app), 1);
+    expect([...stateApp(dir).ctx.world.orders.keys()].sort()).toEqual(ids);
+  });
+
+  test('a lone record whose write fails: 503, the world rolled back to the disk, the file as it was; the disk well again, the next order is kept', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { dir, app, bid } = await setUp();
+    expect((await call(app, 'POST', '/v1/orders', bid(0))).status).toBe(200);
+    const onDisk = digest(app);
+    const log = lastLog(dir);
+    const size = statSync(log).size;
+
+    const disk = countingDisk(true);
+    app.ctx.operationLog!.useIo(disk.io);
+    const refused = await call(app, 'POST', '/v1/orders', bid(1));
+    expect([refused.status, refused.body.code]).toEqual([503, 'STATE_WRITE_FAILED']);
+    expect(disk.seen).toEqual([{ way: 'now', kinds: ['order'] }]);
+    expect(digest(app)).toBe(onDisk);
+    expect(statSync(log).size).toBe(size);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
+
+    app.ctx.operationLog!.useIo(diskIo);
+    const kept = await call(app, 'POST', '/v1/orders', bid(2));
+    expect(kept.status).toBe(200);
+    await app.close?.();
+    open.splice(open.indexOf(app), 1);
+    const restarted = stateApp(dir);
+    expect(restarted.ctx.world.orders.has(kept.body.order_id as string)).toBe(true);
+    expect(restarted.ctx.world.orders.size).toBe(2);
+  });
+
+  test('two faults: a lone record whose write fails and whose rollback fails too stops every change until a restart', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { dir, app, bid } = await setUp();
+    const acked = await call(app, 'POST', '/v1/orders', bid(0));
+    expect(acked.status).toBe(200);
+    const onDisk = digest(app);
+    const log = lastLog(dir);
+
+    app.ctx.operationLog!.useIo(countingDisk(true).io);
+    // The log's header damaged on disk: the rollback cannot read it back.
+    const fd = openSync(log, 'r+');
+    const held = Buffer.alloc(1);
+    readSync(fd, held, 0, 1, 0);
+    writeSync(fd, Buffer.from([0x58]), 0, 1, 0);
+    const refused = await call(app, 'POST', '/v1/orders', bid(1));
+    expect([refused.status, refused.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
+
+    writeSync(fd, held, 0, 1, 0);
+    closeSync(fd);
+    app.ctx.operationLog!.useIo(diskIo);
+    const again = await call(app, 'POST', '/v1/orders', bid(2));
+    expect([again.status, again.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
+
+    await app.close?.();
+    open.splice(open.indexOf(app), 1);
+    const restarted = stateApp(dir);
+    expect(digest(restarted)).toBe(onDisk);
+    expect([...restarted.ctx.world.orders.keys()]).toEqual([acked.body.order_id]);
+  });
+});
