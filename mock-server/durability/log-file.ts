@@ -200,12 +200,13 @@ export const diskIo: LogIo = {
       next(0);
     }),
   datasync: (fd) => new Promise((resolve, reject) => fdatasyncCb(fd, (err) => (err ? reject(err) : resolve()))),
-  writeNow: DSYNC
-    ? (fd, data, position) => {
-        for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off, position + off);
-      }
-    : undefined,
+  writeNow: DSYNC ? writeAllSync : undefined,
 };
+
+/** Writes all of `data` at `position` on the calling thread (on a file opened O_DSYNC: on disk when it returns). */
+function writeAllSync(fd: number, data: Buffer, position: number): void {
+  for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off, position + off);
+}
 
 interface Group {
   parts: Buffer[];
@@ -302,9 +303,7 @@ export class LogAppender {
       this.dropFrom(g, err);
       return;
     }
-    this.size += data.length;
-    this.records += g.records;
-    this.written += data.length;
+    this.landed(g.records, data.length);
     g.settle();
   };
 
@@ -329,9 +328,7 @@ export class LogAppender {
         const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
         await this.io.write(this.fd, data, this.size);
         if (!this.writeIsDurable) await this.io.datasync(this.fd);
-        this.size += data.length;
-        this.records += g.records;
-        this.written += data.length;
+        this.landed(g.records, data.length);
         g.settle();
       } catch (err) {
         this.dropFrom(g, err);
@@ -363,11 +360,16 @@ export class LogAppender {
   appendNow(payload: Buffer): void {
     const framed = frameRecord(payload);
     ftruncateSync(this.fd, this.size);
-    for (let off = 0; off < framed.length;) off += writeSync(this.fd, framed, off, framed.length - off, this.size + off);
+    writeAllSync(this.fd, framed, this.size);
     if (!DSYNC) fdatasyncSync(this.fd);
-    this.size += framed.length;
-    this.records++;
-    this.written += framed.length;
+    this.landed(1, framed.length);
+  }
+
+  /** `records` records of `bytes` in all are on disk at the end of the file. */
+  private landed(records: number, bytes: number): void {
+    this.size += bytes;
+    this.records += records;
+    this.written += bytes;
   }
 
   /** Closes the file (after `synced()`, or records queued are lost). */
