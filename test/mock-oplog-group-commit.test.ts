@@ -6,32 +6,13 @@
  * only once the sync that carries its record is done; two orders of one group are both unanswered until
  * then (a crash before it answers neither); an order made while a sync runs waits for a sync of its own.
  */
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import type { MockApp } from '../mock-server/app.js';
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
 import type { LogIo } from '../mock-server/durability/log-file.js';
-import { aliceToken, call, makeApp, plainListings, type Answer } from './engine-fixture.js';
+import { aliceToken, call, plainListings, type Answer } from './engine-fixture.js';
+import { stateApps } from './helpers/state-apps.js';
 
-const open: MockApp[] = [];
-afterEach(async () => {
-  for (const a of open.splice(0)) await a.close?.().catch(() => undefined);
-});
-
-const folder = (): string => join(mkdtempSync(join(tmpdir(), 'mkt-group-commit-')), 'world');
-
-function stateApp(dir: string): MockApp {
-  const app = makeApp({ stateFile: dir, listings: 40, autoApprove: ['alice'] });
-  open.push(app);
-  return app;
-}
-
-/** As kill -9 leaves it: nothing more written, the folder let go. */
-function crash(app: MockApp): void {
-  app.ctx.engine.abandon();
-  open.splice(open.indexOf(app), 1);
-}
+const { folder, start: stateApp, crash } = stateApps('mkt-group-commit-', { listings: 40, autoApprove: ['alice'] });
 
 /** One write or sync the log asked of the disk, held until the test lets it go. */
 interface Step {

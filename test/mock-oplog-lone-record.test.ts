@@ -6,34 +6,16 @@
  * does, and when the rollback fails too every change is refused; a lone record never bypasses an
  * older log still writing its last records.
  */
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fdatasyncSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { diskIo, type LogIo } from '../mock-server/durability/log-file.js';
-import { serializeState } from '../mock-server/world/persistence.js';
-import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, plainListings } from './engine-fixture.js';
+import { stateApps, worldDigest as digest } from './helpers/state-apps.js';
 
-const open: MockApp[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const a of open.splice(0)) await a.close?.().catch(() => undefined);
-});
-
-const folder = (): string => join(mkdtempSync(join(tmpdir(), 'mkt-lone-record-')), 'world');
-
-function stateApp(dir: string): MockApp {
-  const app = makeApp({ stateFile: dir, listings: 60, autoApprove: ['alice'] });
-  open.push(app);
-  return app;
-}
-
-const digest = (app: MockApp): string => {
-  app.ctx.engine.settle();
-  return serializeState(app.ctx.world, app.ctx.clock.now());
-};
+afterEach(() => vi.restoreAllMocks());
+const { folder, start: stateApp, stop } = stateApps('mkt-lone-record-', { listings: 60, autoApprove: ['alice'] });
 
 const lastLog = (dir: string): string =>
   join(
@@ -103,8 +85,7 @@ describe('a lone record is written on the event loop, a group through the pool',
 
     // A restart has all three.
     const ids = [alone, ...both].map((a) => a.body.order_id as string).sort();
-    await app.close?.();
-    open.splice(open.indexOf(app), 1);
+    await stop(app);
     expect([...stateApp(dir).ctx.world.orders.keys()].sort()).toEqual(ids);
   });
 
@@ -128,8 +109,7 @@ describe('a lone record is written on the event loop, a group through the pool',
     app.ctx.operationLog!.useIo(diskIo);
     const kept = await call(app, 'POST', '/v1/orders', bid(2));
     expect(kept.status).toBe(200);
-    await app.close?.();
-    open.splice(open.indexOf(app), 1);
+    await stop(app);
     const restarted = stateApp(dir);
     expect(restarted.ctx.world.orders.has(kept.body.order_id as string)).toBe(true);
     expect(restarted.ctx.world.orders.size).toBe(2);
@@ -159,8 +139,7 @@ describe('a lone record is written on the event loop, a group through the pool',
     const again = await call(app, 'POST', '/v1/orders', bid(2));
     expect([again.status, again.body.code]).toEqual([503, 'STATE_ROLLBACK_FAILED']);
 
-    await app.close?.();
-    open.splice(open.indexOf(app), 1);
+    await stop(app);
     const restarted = stateApp(dir);
     expect(digest(restarted)).toBe(onDisk);
     expect([...restarted.ctx.world.orders.keys()]).toEqual([acked.body.order_id]);

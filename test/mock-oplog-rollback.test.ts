@@ -7,34 +7,16 @@
  * is the one before the rollback, each operation whole (never half replayed); nothing refused reaches
  * the disk, not even through a clean stop; and a restart has every acknowledged change.
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
 import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
-import { serializeState } from '../mock-server/world/persistence.js';
-import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
+import { aliceToken, call, plainListings } from './engine-fixture.js';
+import { stateApps, worldDigest as digest } from './helpers/state-apps.js';
 
-const open: MockApp[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const a of open.splice(0)) await a.close?.().catch(() => undefined);
-});
-
-const folder = (): string => join(mkdtempSync(join(tmpdir(), 'mkt-rollback-')), 'world');
-
-function stateApp(dir: string): MockApp {
-  const app = makeApp({ stateFile: dir, listings: 60, autoApprove: ['alice'] });
-  open.push(app);
-  return app;
-}
-
-const digest = (app: MockApp): string => {
-  app.ctx.engine.settle();
-  return serializeState(app.ctx.world, app.ctx.clock.now());
-};
+afterEach(() => vi.restoreAllMocks());
+const { folder, start: stateApp, stop } = stateApps('mkt-rollback-', { listings: 60, autoApprove: ['alice'] });
 
 /** Swaps the first byte of a file with `byte`, in place (the appender keeps its own descriptor); returns the byte it held. */
 function putFirstByte(path: string, byte: number): number {
@@ -115,8 +97,7 @@ describe('a failed write whose rollback fails too', () => {
     expect((await call(app, 'GET', '/__mock/state')).status).toBe(200);
 
     // A clean stop writes no base from this world; a restart has what was acknowledged and nothing refused.
-    await app.close?.();
-    open.splice(open.indexOf(app), 1);
+    await stop(app);
     const restarted = stateApp(dir);
     expect(digest(restarted)).toBe(onDisk);
     expect([...restarted.ctx.world.orders.keys()]).toEqual([acked.body.order_id]);
