@@ -62,8 +62,11 @@ export function order(app: MockApp, token: string, bids: { listing_id: number; b
   return call(app, 'POST', '/v1/orders', { token, body: { bid_requests: bids } });
 }
 
-/** Active fractional listings nobody special owns, oldest first (older than a day: no 10% rule), none the operator will cancel. */
-export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
+/**
+ * Active fractional listings nobody special owns, oldest first (numbered as created; older than `minAgeMs`: no 10% rule),
+ * none the operator will cancel, each with more than `minLeftMs` to run (a clock move of the test's does not end it).
+ */
+export function plainListings(app: MockApp, minAgeMs = 2 * DAY, minLeftMs = 2 * DAY) {
   const now = app.ctx.clock.now();
   return app.ctx.world.listings.filter(
     (l) =>
@@ -73,7 +76,7 @@ export function plainListings(app: MockApp, minAgeMs = 2 * DAY) {
       && !l.mockRole
       && !cancelledAtOrigination(app.ctx.world, l)
       && now - l.listing_creation_date >= minAgeMs
-      && l.listing_end_date - now > 2 * DAY,
+      && l.listing_end_date - now > minLeftMs,
   );
 }
 

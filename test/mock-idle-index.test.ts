@@ -14,7 +14,7 @@ import { listingIndex, positionsWith } from '../mock-server/search/listing-index
 import { seedWorld } from '../mock-server/seed/seed.js';
 import type { ListingIndex } from '../mock-server/world/derived.js';
 import type { World } from '../mock-server/world/world.js';
-import { call, plainListings } from './engine-fixture.js';
+import { call, DAY, plainListings } from './engine-fixture.js';
 import { issueTestToken, startMock, TEST_START, testMockApp, type TestMock } from './helpers/mock.js';
 
 const SEARCHES = [
@@ -196,7 +196,8 @@ describe('the listing index built between requests', () => {
     expect((JSON.parse(withdrawn) as { result: { listing_number: number }[] }).result.map((l) => l.listing_number)).not.toContain(shown[0]);
 
     // An order for a listing on the page, processed: the page shows the caller's participation in it.
-    const target = plainListings(app).find(
+    // The page's listings are the oldest (numbered as created): any that takes a bid now will do, the order is processed at once.
+    const target = plainListings(app, DAY, 0).find(
       (l) =>
         l.amount_remaining >= 100
         && (JSON.parse(withdrawn) as { result: { listing_number: number }[] }).result.some((r) => r.listing_number === l.listing_number),

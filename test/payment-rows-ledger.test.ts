@@ -12,7 +12,8 @@ test("every note's payment rows add up to what the ledger posted to its account 
   const app = makeApp({ listings: 400 });
   const world = app.ctx.world;
   // Two accounts holding equal notes in the same loans: their shares of every split tie.
-  const listings = plainListings(app).slice(0, 24);
+  // The youngest (the last in numbering order): the longest left to fund, so that most of them originate.
+  const listings = plainListings(app).slice(-24);
   expect(listings.length).toBe(24);
   for (const account of ['alice-1', 'alice-2']) {
     const placed = await order(
@@ -47,7 +48,8 @@ test("every note's payment rows add up to what the ledger posted to its account 
       principal: sum('principal'),
       interest: sum('interest'),
       lateFees: sum('lateFees'),
-      serviceFees: -sum('serviceFees'),
+      // 0 - x, not -x: a note whose rows hold no service fee (a loan that defaulted before paying) sums to 0, not -0.
+      serviceFees: 0 - sum('serviceFees'),
     }).toEqual({
       note: note.note_number,
       principal: ledger[LEDGER_KINDS.PRINCIPAL] ?? 0,

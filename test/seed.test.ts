@@ -23,6 +23,20 @@ describe('the seeded world', () => {
     expect(originated.length).toBeGreaterThanOrEqual(100);
   });
 
+  it('numbers its active listings as they were created: a higher number is never older, over the 13.5 days before the seed time', () => {
+    // The special listings (mockRole) are set up after the seed with dates of their own (seed-extras.ts).
+    const plain = active.filter((l) => !l.mockRole).sort((a, b) => a.listing_number - b.listing_number);
+    expect(plain.length).toBeGreaterThan(1900);
+    for (let i = 1; i < plain.length; i++)
+      expect(plain[i]!.listing_creation_date).toBeGreaterThanOrEqual(plain[i - 1]!.listing_creation_date);
+    const ages = plain.map((l) => (NOW - l.listing_creation_date) / 86_400_000);
+    expect(Math.max(...ages)).toBeLessThanOrEqual(13.5);
+    expect(Math.max(...ages)).toBeGreaterThan(13.4);
+    expect(Math.min(...ages)).toBeLessThan(0.1);
+    // Every day of the span holds about its share (2000 / 13.5 a day), as the age drawn anywhere in the span gave.
+    for (let d = 0; d < 13; d++) expect(ages.filter((a) => a >= d && a < d + 1).length).toBeGreaterThan(120);
+  });
+
   it('is the same for the same seed and different for another seed', () => {
     const again = seedWorld({ seed: 3, listings: 2000, now: NOW });
     expect(JSON.stringify(again.listings)).toBe(JSON.stringify(world.listings));
@@ -40,17 +54,19 @@ describe('the seeded world', () => {
     // and since issue 41 terms drawn at the 2025–26 shares and no occupation with employment Other (checked then: with
     // the uniform term draw and the occupation kept, each text hashed to its earlier digest: the draws did not move), and
     // no loan defaulted before its first due date (checked then: without that rule, the digests of the line above; it
-    // turns seed 3's loan 500499 and seed 11's 500098, charged off at under a month and then paid in full, current).
+    // turns seed 3's loan 500499 and seed 11's 500098, charged off at under a month and then paid in full, current), and
+    // since issue 43 the active listings created in numbering order (checked then: with every field naming a date or a
+    // time left out, each text hashed as the earlier world's did: the same draws, only the listings' ages placed in order).
     const worlds: Array<[SeedOptions, string]> = [
-      [{ seed: 3, listings: 2000, now: NOW }, 'a60f78007dc1f42356194b2627283102966cfef6b9f1e7c4729020ba86df6b58'],
+      [{ seed: 3, listings: 2000, now: NOW }, '9ac811a2c1eb296841668fa0c4f7c6c19e890aa9f0f86860c9df2ca5d879c381'],
       // Before the bureau1 cut-off: listings carry bureau1 values too.
       [
         { seed: 11, listings: 130, now: Date.parse('2016-02-01T00:00:00Z') },
-        '8297f820be37bfde30267324d069e53839a1419a563c5d6183ced7a1074a4d3d',
+        'edb53252034d1cc39bb531fa832abda6148700df0bd41704308569a9eed3c782',
       ],
       [
         { seed: 5, listings: 700, now: NOW, investor: { id: 'zed', cash: 1000 } },
-        'c14a452b691dfe3083076ffbcfd129ce36adfb1b87a11e406c897488fdd6682d',
+        '3560ae57dfa030371519e8cc701217b956b29212d9717233c49ac344055d5bb7',
       ],
     ];
     for (const [opts, digest] of worlds) {
