@@ -227,6 +227,7 @@ function makeTable(later: readonly string[], market: readonly string[] | null, n
     awaitingKey: new Uint32Array(1024),
     describer: null,
     describable: false,
+    ascending: true,
   };
   Object.defineProperty(Row.prototype, 'toJSON', {
     /** The plain record: its columns in order, then the properties it got later (as the plain object had them). */
@@ -264,12 +265,11 @@ export function emptyRowTable(later: readonly string[]): RowTable {
 }
 
 /**
- * Makes room for `rows` rows in all, before they are added, and half as many again as the listings the
- * market adds later (a clock move of 15 days adds about as many as a world holds): allocated once, in
- * typed columns that cost memory only once written. Growing a million rows by doubling copied every
- * column twenty times and made the garbage collector mark the whole heap again on every new buffer;
- * growing by a move's arrivals copied every row the world held and took a third of the move's time
- * in page faults.
+ * Makes room for `rows` rows in all, before they are added, and half as many again as the listings the market adds
+ * later (a clock move of 15 days adds about as many as a world holds): allocated once, in typed columns that cost
+ * memory only once written. Growing a million rows by doubling copied every column twenty times and made the garbage
+ * collector mark the whole heap again on every new buffer; growing by a move's arrivals copied every row the world
+ * held and took a third of the move's time in page faults.
  */
 export function reserveRows(t: RowTable, rows: number): void {
   const capacity = Math.ceil(2.5 * rows) + 1024;

@@ -59,6 +59,11 @@ export interface Table {
   awaitingKey: Uint32Array;
   /** Writes row `i`'s description (with `describe`), given by whoever made the row, with its key. */
   describer: ((i: number, key: number) => void) | null;
+  /**
+   * True while each row added holds a higher listing number than the row before (world.ts `addListing` keeps it: a
+   * listing table's), so that its rows in order are its listings in number order (engine/market.ts `inNumberOrder`).
+   */
+  ascending: boolean;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -229,9 +229,16 @@ export function addLoan(world: World, loan: Loan): Loan {
 /** Adds a listing (kept as a row of the world's columns, listing-table.ts) and indexes it by number; returns the kept object. */
 export function addListing(world: World, listing: Listing): Listing {
   const row = listingRow(world.listingTable, listing);
+  noteNumberOrder(world, row);
   world.listings.push(row);
   world.listingByNumber.set(row.listing_number, row);
   return row;
+}
+
+/** Notes in the listing table whether `row`, about to be added last, keeps the listings in number order (RowTable `ascending`). */
+function noteNumberOrder(world: World, row: Listing): void {
+  const last = world.listings.at(-1);
+  if (last !== undefined && !(row.listing_number > last.listing_number)) world.listingTable.ascending = false;
 }
 
 /**
@@ -247,6 +254,7 @@ export function addListingDescribedLater(
 ): Listing | null {
   const row = describedLaterRow(world.listingTable, listing, describer, key);
   if (!row) return null;
+  noteNumberOrder(world, row);
   world.listings.push(row);
   world.listingByNumber.set(row.listing_number, row);
   return row;
