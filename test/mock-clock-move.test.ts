@@ -278,7 +278,8 @@ describe('mkt mock clock advance follows the move', () => {
   });
 });
 
-test('on a terminal, mkt mock clock advance draws the days done in place and clears them before its own line', async () => {
+/** `mkt mock clock advance 20d` against a mock of its own over HTTP, with `args` and stderr a terminal or not: its exit code and stderr. */
+async function advanceCli(args: string[], stderrIsTTY: boolean): Promise<{ code: number; err: string; app: MockApp }> {
   const app = makeApp({ listings: 150 });
   const server = await startHttpServer(app, '127.0.0.1', 0);
   servers.push(server);
@@ -287,18 +288,40 @@ test('on a terminal, mkt mock clock advance draws the days done in place and cle
   let err = '';
   stderr.on('data', (d) => (err += String(d)));
   stdout.resume();
-  const code = await main(['mock', 'clock', 'advance', '20d'], {
+  const code = await main(['mock', 'clock', 'advance', '20d', ...args], {
     stdout,
     stderr,
     stdin: new PassThrough(),
     stdoutIsTTY: false,
-    stderrIsTTY: true,
+    stderrIsTTY,
     stdinIsTTY: false,
     env: { MKT_ROOT_URL: server.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' },
     sleep: () => new Promise((r) => setImmediate(r)),
     now: () => 0,
     stopSignal: () => new Promise(() => undefined),
   });
+  return { code, err, app };
+}
+
+test('off a terminal, mkt mock clock advance --progress prints a line each time the days done move, then its own line', async () => {
+  const { code, err, app } = await advanceCli(['--progress'], false);
+  expect(code).toBe(0);
+  const m = /^((?:moving the clock: day \d+ of 20\n)+)moved the clock 20 days forward, to 2026-03-22 12:00:00 UTC\n$/.exec(err);
+  expect(m, JSON.stringify(err)).not.toBeNull();
+  // Each line a new count, never fewer than the one before: a cron log gets a line a day at most.
+  const days = [...m![1]!.matchAll(/day (\d+) of/g)].map((d) => Number(d[1]));
+  expect(days).toEqual([...new Set(days)].sort((a, b) => a - b));
+  expect(app.ctx.clock.now()).toBe(START + 20 * DAY);
+});
+
+test('with --no-progress, even on a terminal, mkt mock clock advance prints only its own line', async () => {
+  const { code, err } = await advanceCli(['--no-progress'], true);
+  expect(code).toBe(0);
+  expect(err).toBe('moved the clock 20 days forward, to 2026-03-22 12:00:00 UTC\n');
+});
+
+test('on a terminal, mkt mock clock advance draws the days done in place and clears them before its own line', async () => {
+  const { code, err, app } = await advanceCli([], true);
   expect(code).toBe(0);
   // How many looks land during the move is the machine's; each shows days done of 20, never fewer than the look before.
   const m =

@@ -354,12 +354,18 @@ export function makeMockCommand(ctx: CommandContext) {
     .action(
       ctx.action(async (duration, opts): Promise<Output> => {
         const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
-        // On a terminal, the days done redrawn in place while the mock moves (a long move takes a while); the line is cleared at the end.
+        // The days done while the mock moves (a long move takes a while), when progress is shown (--progress, --verbose, a
+        // terminal): on a terminal redrawn in place and cleared at the end; elsewhere a line each time the count moves.
         let drawn = false;
-        const follow: ClockFollow | undefined = ctx.io.stderrIsTTY
+        let last = -1;
+        const tty = ctx.io.stderrIsTTY;
+        const follow: ClockFollow | undefined = ctx.showsProgress()
           ? {
               sleep: ctx.io.sleep,
-              show: (p) => void ((drawn = true), ctx.io.stderr.write(`\r\x1b[Kmoving the clock: day ${p.days_done} of ${p.days}`)),
+              show: (p) => {
+                if (tty) return void ((drawn = true), ctx.io.stderr.write(`\r\x1b[Kmoving the clock: day ${p.days_done} of ${p.days}`));
+                if (p.days_done !== last) ctx.io.stderr.write(`moving the clock: day ${(last = p.days_done)} of ${p.days}\n`);
+              },
             }
           : undefined;
         let moved;
