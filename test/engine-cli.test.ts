@@ -1,4 +1,4 @@
-/** `mkt mock clock advance` in-process against a real mock on 127.0.0.1. */
+/** `mkt mock clock advance` in-process against a real mock on 127.0.0.1; `mkt mock serve` and `proxy` stopped as a supervisor stops them. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,4 +70,39 @@ test('mkt mock serve refuses a torn state file with exit 2 and says why', async 
   const run = io({ MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
   expect(await main(['mock', 'serve', '--port', '0', '--listings', '10', '--state', file], run.io)).toBe(2);
   expect(run.err()).toMatch(/is torn.*delete it to start a fresh world/);
+});
+
+/** Runs `mkt args` (a server command), stops it as a supervisor does on reading its banner, and returns what happened in order. */
+async function stopOnBanner(args: string[]): Promise<{ code: number; events: string[]; out: string; err: string }> {
+  const run = io({ MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  const events: string[] = [];
+  let stop: ((signal: string) => void) | null = null;
+  run.io.stopSignal = () => {
+    events.push('stop signal listened for');
+    return new Promise((resolve) => (stop = resolve));
+  };
+  const write = run.io.stdout.write.bind(run.io.stdout) as (chunk: string) => boolean;
+  run.io.stdout.write = ((chunk: string) => (events.push('stdout'), write(chunk))) as typeof run.io.stdout.write;
+  const served = main(args, run.io);
+  // What a supervisor does: read the banner, then send SIGTERM at once.
+  while (!events.includes('stdout')) await new Promise((r) => setTimeout(r, 5));
+  expect(stop, 'nothing listened for the stop signal').not.toBeNull();
+  stop!('SIGTERM');
+  return { code: await served, events, out: run.out(), err: run.err() };
+}
+
+test('mkt mock serve listens for the stop signal before it prints its banner: a supervisor that stops it on the banner stops it cleanly', async () => {
+  const r = await stopOnBanner(['mock', 'serve', '--port', '0', '--listings', '10', '--frozen']);
+  expect(r.code).toBe(0);
+  expect(r.events[0]).toBe('stop signal listened for');
+  expect(r.out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  expect(r.err).toContain('mock: SIGTERM, stopping');
+});
+
+test('mkt mock proxy, likewise', async () => {
+  const r = await stopOnBanner(['mock', 'proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0']);
+  expect(r.code).toBe(0);
+  expect(r.events[0]).toBe('stop signal listened for');
+  expect(r.out).toMatch(/mkt mock proxy: http:\/\/127\.0\.0\.1:\d+ -> http:\/\/127\.0\.0\.1:9/);
+  expect(r.err).toContain('mkt mock proxy: SIGTERM, stopping');
 });

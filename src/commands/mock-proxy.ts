@@ -57,6 +57,8 @@ export function proxyCommand(ctx: CommandContext) {
             throw new UsageError(`port ${port} is in use; pick another with --port`, '--port 0 picks a free one');
           throw err;
         }
+        // Listened for before the banner, as `mock serve` does: a stop sent on reading it finds a listener.
+        const stopped = ctx.io.stopSignal();
         ctx.io.stdout.write(
           [
             `mkt mock proxy: ${proxy.origin} -> ${opts.upstream}`,
@@ -67,7 +69,7 @@ export function proxyCommand(ctx: CommandContext) {
             '',
           ].join('\n'),
         );
-        const signal = await ctx.io.stopSignal();
+        const signal = await stopped;
         await proxy.close();
         ctx.io.stderr.write(`mkt mock proxy: ${signal}, stopping\n${proxy.tally.text()}`);
         return { kind: 'none' };

@@ -313,6 +313,9 @@ export function makeMockCommand(ctx: CommandContext) {
           await app.close?.(); // its timers would keep the process alive after the error
           throw listenError(err, host, port);
         }
+        // Listened for before the banner: a supervisor that reads it and stops the mock at once stops it cleanly (no signal
+        // may come while nothing listens and end the process before its close).
+        const stopped = ctx.io.stopSignal();
         ctx.io.stdout.write(describeMock(app, server.origin));
         // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
         if (app.webhooks?.secretGenerated)
@@ -323,7 +326,7 @@ export function makeMockCommand(ctx: CommandContext) {
             `  admin token (bound off loopback, ${MOCK_ADMIN_PREFIX}/* needs it): ${server.adminToken}\n    send it as Authorization: Bearer TOKEN or x-mock-admin-token: TOKEN; mkt mock clock advance --admin-token TOKEN\n`,
           );
         }
-        const signal = await ctx.io.stopSignal();
+        const signal = await stopped;
         ctx.info(`mock: ${signal}, stopping`);
         await server.close();
         await app.close?.();
