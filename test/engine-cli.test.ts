@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../src/main.js';
 import type { Io } from '../src/io.js';
+import { order, plainListings, tokenFor } from './engine-fixture.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
 function io(env: Record<string, string>): { io: Io; out: () => string; err: () => string } {
@@ -105,4 +106,30 @@ test('mkt mock proxy, likewise', async () => {
   expect(r.events[0]).toBe('stop signal listened for');
   expect(r.out).toMatch(/mkt mock proxy: http:\/\/127\.0\.0\.1:\d+ -> http:\/\/127\.0\.0\.1:9/);
   expect(r.err).toContain('mkt mock proxy: SIGTERM, stopping');
+});
+
+test('mkt mock process processes the orders the running mock queued, now, and says how many; the clock stays', async () => {
+  const token = tokenFor(mock.app, 'alice-1');
+  const listing = plainListings(mock.app)[0]!;
+  const placed = await order(mock.app, token, [{ listing_id: listing.listing_number, bid_amount: 25 }]);
+  expect(placed.status).toBe(200);
+  const id = (placed.body as { order_id: string }).order_id;
+  expect(mock.app.ctx.world.orders.get(id)!.processed).toBeFalsy();
+  const before = mock.app.ctx.clock.now();
+  const run = io({ MKT_ROOT_URL: mock.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'process', '-o', 'json'], run.io)).toBe(0);
+  expect(JSON.parse(run.out())).toEqual({ processed: 1 });
+  expect(run.err()).toBe('processed 1 queued order\n');
+  expect(mock.app.ctx.world.orders.get(id)!.processed).toBe(true);
+  expect(mock.app.ctx.clock.now()).toBe(before);
+  // Nothing queued: nothing to do, said so.
+  const again = io({ MKT_ROOT_URL: mock.origin, MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'process', '-o', 'json'], again.io)).toBe(0);
+  expect(JSON.parse(again.out())).toEqual({ processed: 0 });
+  expect(again.err()).toBe('processed 0 queued orders\n');
+});
+
+test('mkt mock process with no mock listening is exit 5', async () => {
+  const run = io({ MKT_ROOT_URL: 'http://127.0.0.1:9', MKT_CONFIG_DIR: '/nonexistent-mkt-config' });
+  expect(await main(['mock', 'process'], run.io)).toBe(5);
 });

@@ -73,6 +73,11 @@ export async function moveClock(to: MockAdminTarget, advance: string): Promise<C
   return (await mockAdminCall(to, 'POST', 'clock', 'moving the mock clock', { json: { advance }, timeoutMs: 0 })) as ClockMove;
 }
 
+/** POST /__mock/process: every queued order processed now, the clock left where it is; how many there were. */
+export async function processQueued(to: MockAdminTarget): Promise<{ processed: number }> {
+  return (await mockAdminCall(to, 'POST', 'process', "processing the mock's queued orders")) as { processed: number };
+}
+
 /** GET /__mock/clock. */
 export async function readClock(to: MockAdminTarget): Promise<ClockState> {
   return (await mockAdminCall(to, 'GET', 'clock', "reading the mock's clock")) as ClockState;

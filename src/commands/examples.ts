@@ -107,6 +107,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     '$ mkt mock requests --follow -o ndjson | jq .status',
     '$ mkt mock requests --violations   # at a mkt mock proxy',
   ],
+  'mkt mock process': ['$ mkt mock process', '$ mkt order submit bids.csv --yes && mkt mock process'],
   'mkt mock outbox': ['$ mkt mock outbox', '$ mkt mock outbox --to alice@investors.example -o json'],
   'mkt mock snapshot': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot load before-run', '$ mkt mock snapshot list'],
   'mkt mock snapshot save': ['$ mkt mock snapshot save before-run', '$ mkt mock snapshot save before-run --replace'],

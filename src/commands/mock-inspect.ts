@@ -10,6 +10,7 @@ import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
 import { INSPECT_PAGE, type RequestLogEntry } from '../contract/mock-inspect.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { ADMIN_TOKEN_HELP, adminTarget } from './mock-admin-target.js';
 import { parseCount, parseLimit } from './options.js';
 
 /** Columns of the request log and outbox tables. */
@@ -25,17 +26,6 @@ function withProblems(e: RequestLogEntry): Record<string, unknown> {
 const OUTBOX_COLUMNS = ['sent_at', 'to', 'kind', 'order_id', 'subject'];
 /** How often --follow asks for new entries. */
 const FOLLOW_POLL_MS = 500;
-
-const ADMIN_TOKEN_HELP = 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)';
-
-/** Where the admin calls go: root_url, with the admin token of the flag or the environment. */
-async function adminTarget(ctx: CommandContext, flag: string | undefined): Promise<MockAdminTarget> {
-  return {
-    http: await ctx.httpClient(),
-    rootUrl: ctx.settings().rootUrl,
-    adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined),
-  };
-}
 
 /**
  * The request log's new entries, oldest first, from after `since` on, until Ctrl-C or SIGTERM: each poll

@@ -4,26 +4,16 @@
  * without it, they live in the mock's memory until it stops.
  */
 import type { Command } from '@commander-js/extra-typings';
-import type { MockAdminTarget } from '../api/mock-admin.js';
 import type { CommandContext } from '../context.js';
 import { MOCK_ADMIN_PREFIX } from '../contract/mock-admin.js';
 import { snapshotNameProblem } from '../contract/mock-snapshots.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
+import { ADMIN_TOKEN_HELP, adminTarget } from './mock-admin-target.js';
 
 /** Columns of the snapshot table. */
 const SNAPSHOT_COLUMNS = ['name', 'now', 'listings', 'bytes', 'saved_at'];
-const ADMIN_TOKEN_HELP = 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)';
 const NAME_HELP = "the snapshot's name: letters, digits, '.', '_' and '-' (at most 64)";
-
-/** Where the admin calls go: root_url, with the admin token of the flag or the environment. */
-async function adminTarget(ctx: CommandContext, flag: string | undefined): Promise<MockAdminTarget> {
-  return {
-    http: await ctx.httpClient(),
-    rootUrl: ctx.settings().rootUrl,
-    adminToken: flag ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined),
-  };
-}
 
 /** NAME as given, or exit 2 naming what is wrong with it (nothing is sent). */
 export function snapshotName(name: string): string {

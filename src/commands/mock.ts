@@ -25,6 +25,7 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
 import { addInspectCommands } from './mock-inspect.js';
+import { addProcessCommand } from './mock-process.js';
 import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, requestLogSizeOption, type OptionsOf } from './options.js';
@@ -384,6 +385,7 @@ export function makeMockCommand(ctx: CommandContext) {
       }),
     );
   addInspectCommands(mock, ctx);
+  addProcessCommand(mock, ctx);
   addSnapshotCommands(mock, ctx);
   return mock;
 }
