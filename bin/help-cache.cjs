@@ -86,9 +86,13 @@ function buildId(dist) {
   }
 }
 
-/** The user's cache directory for this build's help texts. */
+/**
+ * The user's cache directory for this build's help texts: under XDG_CACHE_HOME when it is an absolute path (the XDG
+ * rule, as bin/mkt.cjs reads it for the code cache), else ~/.cache; a relative one would put texts under the working directory.
+ */
 function userCacheDir(env, build) {
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || require('node:os').homedir(), '.cache');
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || require('node:os').homedir(), '.cache');
   return path.join(base, 'mkt', 'help', build);
 }
 

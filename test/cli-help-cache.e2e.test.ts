@@ -94,6 +94,18 @@ describe('kept help is commander help', () => {
     300_000,
   );
 
+  it('a relative XDG_CACHE_HOME is ignored, as the XDG rule and the code cache ignore it: texts go to ~/.cache, never under the working directory', () => {
+    const require = createRequire(import.meta.url);
+    const { locate } = require('../bin/help-cache.cjs') as {
+      locate: (argv: string[], dist: string, env: Record<string, string>) => { cached: string } | undefined;
+    };
+    const dist = resolve(import.meta.dirname, '../dist');
+    const cached = (XDG_CACHE_HOME: string) => locate(['--help'], dist, { HOME: '/home/someone', XDG_CACHE_HOME })!.cached;
+    expect(cached('relative/cache')).toMatch(/^\/home\/someone\/\.cache\/mkt\/help\//);
+    expect(cached('')).toMatch(/^\/home\/someone\/\.cache\/mkt\/help\//);
+    expect(cached('/elsewhere/cache')).toMatch(/^\/elsewhere\/cache\/mkt\/help\//);
+  });
+
   it("a kept text is used only under its build's name, which names the commander that formats help", () => {
     // The commander that @commander-js/extra-typings (what mkt imports) loads.
     const require = createRequire(import.meta.url);
