@@ -11,6 +11,9 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { accessToken, bin as ownBin, rssMiB, startMock, UNTHROTTLED } from './mock-proc.js';
 
+/** Where the walk's world begins (its seed's time). */
+const YEAR_START = '2026-06-01T12:00:00Z';
+
 const MONTHS = [...Array.from({ length: 12 }, () => '30d'), '5d'];
 
 /** The mock's loans and listings (GET /__mock/state), on a connection of its own (a kept one may have timed out meanwhile). */
@@ -30,7 +33,9 @@ function cpuMs(pid) {
  * after (MiB) and the loans and listings before and after.
  */
 export async function yearWalk(listings = 100_000, bin = ownBin) {
-  const m = await startMock(listings, UNTHROTTLED, [], bin);
+  // A fixed start: the seeded world, and so the loans a year makes, are the same in every run (with the real time as
+  // the start they moved with it, and a before and an after figure walked different worlds).
+  const m = await startMock(listings, [...UNTHROTTLED, '--start', YEAR_START], [], bin);
   try {
     const token = await accessToken(m.origin);
     const env = { ...process.env, MKT_ROOT_URL: m.origin, MKT_ACCESS_TOKEN: token };
