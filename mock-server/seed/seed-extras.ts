@@ -159,8 +159,11 @@ function markSpecialListings(world: World, now: number): void {
     (l) =>
       l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1 && l.borrowerUserId === null && l.listing_number % 17 !== 3,
   );
+  // From the middle of the numbering: listings about a week old with a week to run (the seed creates them in numbering
+  // order, so the last ones are minutes old, not yet started, and the first end within a day).
+  const first = Math.max(0, Math.min(candidates.length >> 1, candidates.length - ROLES.length));
   ROLES.forEach((role, i) => {
-    const l = candidates[candidates.length - 1 - i];
+    const l = candidates[first + i];
     if (!l) return;
     l.mockRole = role;
     if (role === 'restricted') l.authorizedUsers = ['alice'];

@@ -96,16 +96,25 @@ export const EXISTING_BORROWERS: ReadonlyArray<ExistingBorrower> = [
 const SEEDED_AGES_MS = 13.5 * DAY;
 
 /**
- * How long before the seed time active listing `i` of `count` was created: in numbering order, as the
- * marketplace numbers listings as they are created (and the mock's arrivals are: arrivals.ts), so a
- * higher number is never older. Listing `i` draws its age within the i-th of `count` equal slices of
- * SEEDED_AGES_MS, counted back from the oldest: one draw, as the age drawn anywhere in the span took, so every draw
- * after it is the one it was. In numbering order the listings that end in one hour are neighbours in the
- * world's columns: a clock move at a million listings visits them in ~3,000 runs a tick, not ~3,000
- * rows scattered across the table (a quarter of the move went to reading them from memory).
+ * How long before the seed time active listing `i` of `count` was created: in numbering order, as the marketplace
+ * numbers listings as they are created (and the mock's arrivals are: arrivals.ts), so a higher number is never older
+ * (the special listings of seed-extras.ts aside: their dates are their own). Listing `i` draws its age within the i-th
+ * of `count` equal slices of SEEDED_AGES_MS, counted back from the oldest: one draw, as the age drawn anywhere in the
+ * span took, so every draw after it is the one it was. In numbering order the listings that end in one hour are
+ * neighbours in the world's columns: a clock move at a million listings visits ~3,000 neighbouring rows a tick, not
+ * ~3,000 rows scattered across the table (a quarter of the move went to reading them from memory).
  */
 function seededAge(rng: Rng, i: number, count: number): number {
   return ((count - 1 - i + rng.range(0, 1)) / count) * SEEDED_AGES_MS;
+}
+
+/** The first active fractional listing at or after row `from`. */
+function ownListingFrom(listings: readonly Listing[], from: number): Listing | undefined {
+  for (let i = from; i < listings.length; i++) {
+    const l = listings[i]!;
+    if (l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1) return l;
+  }
+  return undefined;
 }
 
 /** Builds the whole world for `opts`. */
@@ -133,7 +142,9 @@ export function seedWorld(opts: SeedOptions): World {
     const created = opts.now - Math.floor(seededAge(rng, i, opts.listings));
     addListing(world, makeListing(rng, world.counters.listing++, created, opts.now, i, scratch));
   }
-  const own = world.listings.find((l) => l.listing_status === LISTING_STATUS.ACTIVE && l.investment_typeid === 1);
+  // Dave's own listing: the first active fractional one from the middle of the numbering on (a week old, a week to run;
+  // the first listings end within a day), as the special listings are picked (seed-extras.ts).
+  const own = ownListingFrom(world.listings, world.listings.length >> 1) ?? ownListingFrom(world.listings, 0);
   if (own) own.borrowerUserId = 'dave';
   seedEngineExtras(world, opts.now, opts.listings, opts.releases);
   if (opts.investor) seedInvestor(world, opts.investor, opts.seed, opts.now);
