@@ -85,8 +85,13 @@ async function stopOnBanner(args: string[]): Promise<{ code: number; events: str
   const write = run.io.stdout.write.bind(run.io.stdout) as (chunk: string) => boolean;
   run.io.stdout.write = ((chunk: string) => (events.push('stdout'), write(chunk))) as typeof run.io.stdout.write;
   const served = main(args, run.io);
+  let ended: number | null = null;
+  void served.then((code) => (ended = code));
   // What a supervisor does: read the banner, then send SIGTERM at once.
-  while (!events.includes('stdout')) await new Promise((r) => setTimeout(r, 5));
+  while (!events.includes('stdout')) {
+    if (ended !== null) throw new Error(`mkt ${args.join(' ')} exited ${ended} before its banner: ${run.err()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
   expect(stop, 'nothing listened for the stop signal').not.toBeNull();
   stop!('SIGTERM');
   return { code: await served, events, out: run.out(), err: run.err() };

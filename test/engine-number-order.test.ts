@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { serializeState } from '../mock-server/world/persistence.js';
+import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { call, makeApp } from './engine-fixture.js';
 
 const apps: MockApp[] = [];
@@ -35,8 +35,11 @@ test('a seeded world, moved, keeps its listings in number order by row; one adde
   // The next number is still in order; a number below the last one is not.
   expect((await call(a, 'POST', '/__mock/listings', { body: {} })).status).toBe(201);
   expect(a.ctx.world.listingTable.ascending).toBe(true);
+  // A world read back from its state file works it out again from its rows: in order still, then not.
+  expect(parseState(stateText(a)).world.listingTable.ascending).toBe(true);
   expect((await call(a, 'POST', '/__mock/listings', { body: { listing_number: 5 } })).status).toBe(201);
   expect(a.ctx.world.listingTable.ascending).toBe(false);
+  expect(parseState(stateText(a)).world.listingTable.ascending).toBe(false);
 });
 
 test("ending an hour's listings by their rows gives the world reading their numbers gives", async () => {

@@ -60,8 +60,9 @@ export interface Table {
   /** Writes row `i`'s description (with `describe`), given by whoever made the row, with its key. */
   describer: ((i: number, key: number) => void) | null;
   /**
-   * True while each row added holds a higher listing number than the row before (world.ts `addListing` keeps it: a
-   * listing table's), so that its rows in order are its listings in number order (engine/market.ts `inNumberOrder`).
+   * True while each row added holds a higher listing number than the row before (world.ts `addListing` keeps it), so
+   * that its rows in order are its listings in number order (engine/market.ts `inNumberOrder`): a listing table's;
+   * other tables leave it true and unread.
    */
   ascending: boolean;
 }

@@ -24,6 +24,7 @@ import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from '../contract/mock
 import { UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { groupCommand } from './groups.js';
+import { ADMIN_TOKEN_HELP } from './mock-admin-target.js';
 import { addInspectCommands } from './mock-inspect.js';
 import { addProcessCommand } from './mock-process.js';
 import { proxyCommand } from './mock-proxy.js';
@@ -33,7 +34,7 @@ import { readSecret, type ReadSecret } from './secret-options.js';
 
 export type { ClockMove };
 
-/** How often a clock move shown on a terminal is looked at. */
+/** How often a clock move shown as progress is looked at. */
 const PROGRESS_EVERY_MS = 250;
 
 /** Following a clock move as it runs: how to wait between looks, and what to do with each look's progress. */
@@ -354,7 +355,7 @@ export function makeMockCommand(ctx: CommandContext) {
     .command('advance')
     .description('move the clock of the running mock (at root_url) forward')
     .argument('<duration>', 'how far: 90m, 24h, 15d or ISO 8601 (PT1H)')
-    .option('--admin-token <token>', 'admin token of a mock bound off loopback (env MKT_MOCK_ADMIN_TOKEN)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .action(
       ctx.action(async (duration, opts): Promise<Output> => {
         const token = opts.adminToken ?? (ctx.io.env.MKT_MOCK_ADMIN_TOKEN || undefined);
