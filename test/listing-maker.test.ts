@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterEach, expect, test, vi } from 'vitest';
 import { makeListing } from '../mock-server/engine/listing-maker.js';
 import { Rng } from '../mock-server/kit/rng.js';
+import { Bureau2, fillBureau2, skipBureau2 } from '../mock-server/engine/seed-bureau.js';
 import type { Listing } from '../mock-server/world/world.js';
 
 const MARKET: (keyof Listing)[] = [
@@ -88,4 +89,31 @@ test('a stream resumed from its state draws what the stream would have drawn nex
   for (let k = 0; k < 17; k++) rng.next();
   const again = Rng.resume(rng.state);
   expect(Array.from({ length: 5 }, () => again.next())).toEqual(Array.from({ length: 5 }, () => rng.next()));
+});
+
+test('a stream moved to a state draws what a stream resumed from it draws (skipBureau2 steps a plain number and hands it back)', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (from, to) => {
+      const moved = Rng.resume(from);
+      moved.next();
+      moved.state = to;
+      expect(moved.state).toBe(to);
+      const resumed = Rng.resume(to);
+      expect(Array.from({ length: 3 }, () => moved.next())).toEqual(Array.from({ length: 3 }, () => resumed.next()));
+    }),
+    { numRuns: 300, seed: 20261130 },
+  );
+});
+
+test('skipBureau2 leaves the stream where drawing the bureau2 values leaves it', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (state) => {
+      const drawn = Rng.resume(state);
+      fillBureau2(new Bureau2(), drawn);
+      const skipped = Rng.resume(state);
+      skipBureau2(skipped);
+      expect(skipped.state).toBe(drawn.state);
+    }),
+    { numRuns: 1000, seed: 20261130 },
+  );
 });

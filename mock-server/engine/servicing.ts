@@ -227,6 +227,8 @@ const SEARCH_MONTHS = 12;
 const searchSteps = new ScheduleSteps();
 /** dueAfter's steps (started and read in one call). */
 const dueSteps = new ScheduleSteps();
+/** payOnSchedule's steps (read before anything it calls starts dueSteps; a steps object and a closure a call were garbage of every visit). */
+const paySteps = new ScheduleSteps();
 
 /**
  * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
@@ -263,11 +265,11 @@ export function payOnSchedule(world: World, loan: Loan, h: number): void {
   const hash = drawHashOf(world.seed, loan);
   const missChance = missChanceOf(loan);
   let due = loan.next_payment_due_date;
-  const next = scheduleAfter(loan.origination_date, due);
+  const steps = paySteps.start(loan.origination_date, due) ? paySteps : null;
   // The due dates kept to, all but the last instalment (whose payment completes the loan).
   let count = 0;
   for (const left = loan.term - loan.paymentsMade; count < left - 1 && hourAtOrAfter(due) <= h && !departs(hash, missChance, due); count++)
-    due = next ? next() : dueAfter(loan, due);
+    due = steps ? steps.next() : dueAfter(loan, due);
   if (count > 0) {
     const level = installment(loan);
     const paid = payInstalments(loan, loan.principal_balance, loan.paymentsMade, count, 0, false, level);

@@ -13,7 +13,7 @@ import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
-import { fundedAfter, fundingPace, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
+import { fundedAfter, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
 import { setPending } from './listing-status.js';
 
 /**
@@ -37,8 +37,8 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
   const total = l.listing_amount;
   // Read once: a lot or a verification step in the stretch needs it, and each read is an accessor over a column.
   const n = l.listing_number;
-  // The funding pace, worked out once (a hash of the listing), and only when a lot completes in the stretch.
-  const pace = ev.whole[r] === 0 && ev.lotAt[r]! <= upTo ? fundingPace(world.seed, n, total) : 0;
+  // The funding pace (0 for a whole loan: timeline.ts worked it out when the row got its place), when a lot completes in the stretch.
+  const pace = ev.lotAt[r]! <= upTo ? ev.pace[r]! : 0;
   if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
   let stage = l.verification_stage;
   let last = -1;

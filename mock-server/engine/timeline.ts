@@ -72,6 +72,7 @@ function eventArrays(capacity: number): ListingEvents {
     settled: new Float64Array(capacity),
     fired: new Uint8Array(capacity),
     whole: new Uint8Array(capacity),
+    pace: new Float64Array(capacity),
     hours: new Float64Array(PROCESS_COUNT * capacity),
     states: new Uint32Array(PROCESS_COUNT * capacity),
     lotAt: new Float64Array(capacity),
@@ -85,7 +86,7 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   if (r < ev.capacity) return ev;
   // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every array.
   const next = eventArrays(Math.max(4 * ev.capacity, r + 1024));
-  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
+  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'pace', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
     (next[k] as Float64Array).set(ev[k] as Float64Array);
   return (tl.listings = next);
 }
@@ -121,7 +122,7 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
   if (funded < total) {
     // A whole loan fills only by a buyer or a bid: events of their own.
     if (ev.whole[r] === 1) return Infinity;
-    const pace = fundingPace(seed, l.listing_number, total);
+    const pace = ev.pace[r]!;
     const start = ev.start[r]!;
     filled = hourOfLots(pace, start, lotsBy(pace, start, from) + lotsToFill(total - funded));
     if (filled >= limit) return Infinity;
@@ -140,9 +141,9 @@ function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, lim
   return at < limit ? at : Infinity;
 }
 
-/** The first hour after `after` at which simulated funding completes a lot on row `r`'s listing (Infinity for a whole loan). */
-function nextLot(seed: number, l: Listing, ev: ListingEvents, r: number, after: number): number {
-  return ev.whole[r] === 1 ? Infinity : lotAfter(fundingPace(seed, l.listing_number, l.listing_amount), ev.start[r]!, after);
+/** The first hour after `after` at which simulated funding completes a lot on row `r` (Infinity for a whole loan). */
+function nextLot(ev: ListingEvents, r: number, after: number): number {
+  return ev.whole[r] === 1 ? Infinity : lotAfter(ev.pace[r]!, ev.start[r]!, after);
 }
 
 /** Queues row `r` at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
@@ -187,13 +188,14 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
   ev.fired[r] = 0;
   const first = Math.max(from, start);
   ev.settled[r] = first - 1;
-  ev.lotAt[r] = nextLot(world.seed, l, ev, r, first - 1);
+  // Its number read once (an accessor over a column: a read per process was a cache miss each at a million listings).
+  const n = l.listing_number;
+  ev.pace[r] = whole ? 0 : fundingPace(world.seed, n, l.listing_amount);
+  ev.lotAt[r] = nextLot(ev, r, first - 1);
   ev.pendingAt[r] = Infinity;
   const o = PROCESS_COUNT * r;
   // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
   const unused = whole ? -1 : 2;
-  // Its number read once (an accessor over a column: a read per process was a cache miss each at a million listings).
-  const n = l.listing_number;
   for (let i = 0; i < PROCESS_COUNT; i++) {
     ev.hours[o + i] = Infinity;
     if (i !== unused) fireAfter(world.seed, n, i, first, end, ev.hours, ev.states, o);
@@ -352,7 +354,7 @@ export function requeueListing(world: World, r: number, h: number): void {
   for (let i = 0; i < PROCESS_COUNT; i++)
     if (fired & (1 << i)) fireAfter(world.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
   ev.settled[r] = h;
-  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(world.seed, world.listings[r]!, ev, r, h);
+  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(ev, r, h);
   queueListing(world, tl, r, h + 1);
 }
 

@@ -39,6 +39,12 @@ export class Rng {
     return ((this.hi << 16) | this.lo) >>> 0;
   }
 
+  /** Moves the stream to `state` (read from `state`: a hot loop steps a plain number with nextState and hands it back). */
+  set state(state: number) {
+    this.hi = state >>> 16;
+    this.lo = state & 0xffff;
+  }
+
   /** A source continuing a stream from `state`, read earlier from `state`. */
   static resume(state: number): Rng {
     const rng = new Rng(1);

@@ -176,6 +176,11 @@ export interface ListingEvents {
   fired: Uint8Array;
   /** 1 for a whole loan (never changes once listed: the hot loop reads no column for it). */
   whole: Uint8Array;
+  /**
+   * Simulated funding's pace (engine/own-steps.ts `fundingPace`, a hash of the listing), 0 for a whole loan: worked out
+   * once when the row gets its place (the amount never changes), not at each visit (a hash and two column reads each).
+   */
+  pace: Float64Array;
   /** Per chance process (PROCESS_COUNT a row, at PROCESS_COUNT × r + i: engine/chance-processes.ts): the next hour it fires, and where its stream stood then. */
   hours: Float64Array;
   states: Uint32Array;
