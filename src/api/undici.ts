@@ -8,10 +8,10 @@
  * undici's HTTP/2 client (client-h2.js, with Node's http2, tls and crypto) is loaded only when a
  * connection speaks h2, which ours never does (ALPN offers http/1.1 alone): test/cli-startup-lean.e2e.test.ts.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { Agent as AgentType, Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
+import { setV8Flags } from '../os/v8-flags.js';
 
 /** undici's keep-alive connection pool. */
 export const Agent: typeof AgentType = AgentClass;
@@ -26,14 +26,12 @@ let baselineOnly = false;
  * the CPU without the flag). The baseline compiler is plenty for a CLI. Set only before the first request,
  * after undici, the Node modules it needs (http, net) and the command's own are loaded: changing a V8 flag
  * makes V8 refuse the code caches compiled under the old ones, so every module loaded afterwards is compiled
- * from source (loading undici cost twice as much with the flag set first). 'mkt:v8-flags' tells the bin's
- * code cache (bin/code-cache.cjs, Node < 22.1) to write what it keeps while V8 still takes it.
+ * from source (loading undici cost twice as much with the flag set first: src/os/v8-flags.ts).
  */
 function baselineWasm(): void {
   if (baselineOnly) return;
   baselineOnly = true;
-  (process.emit as (event: string) => boolean)('mkt:v8-flags');
-  setFlagsFromString('--liftoff-only');
+  setV8Flags('--liftoff-only');
 }
 
 /** Sends one request through `dispatcher` (undici's `request`, without the full package index). */

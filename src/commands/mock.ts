@@ -31,6 +31,7 @@ import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, requestLogSizeOption, type OptionsOf } from './options.js';
 import { readSecret, type ReadSecret } from './secret-options.js';
+import { widenInliningForEngine } from '../os/v8-flags.js';
 
 export type { ClockMove };
 
@@ -299,6 +300,8 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
           await import('../../mock-server/library/server.js');
+        // Before the world is seeded and its code optimised; after the mock's modules are loaded (from the code cache).
+        widenInliningForEngine();
         let app;
         try {
           app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });

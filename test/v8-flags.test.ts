@@ -1,0 +1,99 @@
+/**
+ * The V8 flags mkt sets in its own processes (src/os/v8-flags.ts): the engine's inlining budget for `mkt mock serve` and
+ * `mkt invest simulate`, set after the bin's code cache is told, only on a Node whose V8 has the flag. What the budget is
+ * worth is bench/year.js's to measure, not a test's.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type * as V8 from 'node:v8';
+import { afterEach, expect, test, vi } from 'vitest';
+
+const calls = vi.hoisted(() => [] as string[]);
+vi.mock('node:v8', async (original) => ({
+  ...(await original<typeof V8>()),
+  setFlagsFromString: (flags: string) => void calls.push(`flags ${flags}`),
+}));
+
+const { ENGINE_INLINING, widenInliningForEngine } = await import('../src/os/v8-flags.js');
+const { main } = await import('../src/main.js');
+import type { Io } from '../src/io.js';
+
+afterEach(() => {
+  calls.length = 0;
+});
+
+/** An io for `main` whose stop signal comes when `stop` is called. */
+function io(): { io: Io; out: () => string; err: () => string; stop: () => void } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  let stop: (signal: string) => void = () => undefined;
+  return {
+    io: {
+      stdout,
+      stderr,
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      env: { MKT_CONFIG_DIR: '/nonexistent-mkt-config', HOME: mkdtempSync(join(tmpdir(), 'mkt-v8-flags-')) },
+      sleep: async () => undefined,
+      now: () => 0,
+      stopSignal: () => new Promise((resolve) => (stop = resolve)),
+    },
+    out: () => out,
+    err: () => err,
+    stop: () => stop('SIGTERM'),
+  };
+}
+
+test("the running Node's V8 has the inlining flag mkt sets (an unknown one is an error on stderr)", () => {
+  const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+  expect(options.status).toBe(0);
+  const name = ENGINE_INLINING.split('=')[0]!.replace(/^--/, '');
+  expect(options.stdout).toContain(`--${name} `);
+});
+
+test('the inlining budget is set on Node 20 to 24, after the code cache is told; never outside them', () => {
+  const listener = (): void => void calls.push('code cache told');
+  process.on('mkt:v8-flags' as 'exit', listener);
+  try {
+    for (const version of ['18.20.0', '19.9.0', '25.0.0', '26.1.2']) expect(widenInliningForEngine(version)).toBe(false);
+    expect(calls).toEqual([]);
+    expect(widenInliningForEngine('20.19.0')).toBe(true);
+    expect(widenInliningForEngine('24.21.0')).toBe(true);
+    expect(calls).toEqual(['code cache told', `flags ${ENGINE_INLINING}`, 'code cache told', `flags ${ENGINE_INLINING}`]);
+  } finally {
+    process.off('mkt:v8-flags' as 'exit', listener);
+  }
+});
+
+test('mkt mock serve sets it before it serves', async () => {
+  const run = io();
+  const served = main(['mock', 'serve', '--port', '0', '--listings', '10', '--frozen'], run.io);
+  for (let i = 0; i < 2000 && !run.out().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(run.out()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  expect(calls).toEqual([`flags ${ENGINE_INLINING}`]);
+  run.stop();
+  expect(await served).toBe(0);
+});
+
+test('mkt invest simulate sets it; a command that runs no engine does not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-v8-flags-'));
+  const strategy = join(dir, 'strategy.yaml');
+  writeFileSync(strategy, 'rules:\n  - name: abc\n    filters:\n      platform_rating: [A, B, C]\n    amount: 25\n');
+  const run = io();
+  const code = await main(['invest', 'simulate', strategy, '--months', '1', '--listings', '50', '--cash', '1000', '-o', 'json'], run.io);
+  expect(code, run.err()).toBe(0);
+  expect(calls).toEqual([`flags ${ENGINE_INLINING}`]);
+  calls.length = 0;
+  const check = io();
+  expect(await main(['invest', 'check', strategy], check.io), check.err()).toBe(0);
+  expect(calls).toEqual([]);
+});
