@@ -15,7 +15,7 @@ import type { ClockMoveProgress } from '../mock-server/engine/engine.js';
 import { startHttpServer, type RunningServer } from '../mock-server/http-adapter.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import type { HttpClient, HttpRequest } from '../src/api/http.js';
-import { advanceMockClock } from '../src/commands/mock.js';
+import { advanceMockClock } from '../src/commands/mock-clock.js';
 import { main } from '../src/main.js';
 import { mockAdminUrl } from '../src/contract/mock-admin.js';
 import { call, DAY, HOUR, makeApp, order, plainListings, START, tokenFor } from './engine-fixture.js';
