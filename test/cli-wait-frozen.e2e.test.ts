@@ -27,15 +27,18 @@ describe('order submit --wait against a frozen mock', () => {
     expect(r.code, r.stderr).toBe(6);
     const id = ordersIn(mock)[0]!.order_id;
     expect(r.stderr).toContain(
-      "mkt: the marketplace's clock stands still: it is a mock started with --frozen, which processes no order until its clock moves; run `mkt mock clock advance 1m` from another terminal",
+      "mkt: the marketplace's clock stands still: it is a mock started with --frozen, which processes no order until its clock moves or it is told to; run `mkt mock process` from another terminal",
     );
     expect(r.stderr).toContain(`order ${id}: gave up: the mock's clock is frozen, with 1 bid placed and still pending (not yet processed)`);
     expect(r.stderr).toContain(
-      `the mock's clock is frozen (exit 6): its orders are processed once it moves: run \`mkt mock clock advance 1m\`, then follow with \`mkt order get ${id} --wait --timeout 12\``,
+      `the mock's clock is frozen (exit 6): its orders are processed once it moves or is told to: run \`mkt mock process\`, then follow with \`mkt order get ${id} --wait --timeout 12\``,
     );
 
-    const moved = await runMkt(['mock', 'clock', 'advance', '1m'], { env: mock.env, home });
-    expect(moved.code, moved.stderr).toBe(0);
+    // The command it names, as named: the order processed, the clock where it was frozen.
+    const clockBefore = mock.app.ctx.clock.now();
+    const processed = await runMkt(['mock', 'process'], { env: mock.env, home });
+    expect(processed.code, processed.stderr).toBe(0);
+    expect(mock.app.ctx.clock.now()).toBe(clockBefore);
     const again = await runMkt(['order', 'get', id, '--wait', '--timeout', '12', '-o', 'json'], { env: mock.env, home });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('stands still');

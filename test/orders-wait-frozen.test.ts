@@ -72,12 +72,13 @@ describe('--wait against a mock whose clock is frozen', () => {
     expect(w.asked()).toBe(1);
     const [said, gaveUp1, gaveUp2, last] = w.lines;
     expect(said).toContain("the marketplace's clock stands still: it is a mock started with --frozen");
-    expect(said).toContain('run `mkt mock clock advance 1m` from another terminal');
+    // Bid results: the queued orders processed now, the clock left where it was frozen.
+    expect(said).toContain('which processes no order until its clock moves or it is told to; run `mkt mock process` from another terminal');
     expect(gaveUp1).toBe("order o-1: gave up: the mock's clock is frozen, with 1 bid placed and still pending (not yet processed)");
     // The second order is not waited for all over again.
     expect(gaveUp2).toBe("order o-2: gave up: the mock's clock is frozen, with 1 bid placed and still pending (not yet processed)");
     expect(last).toBe(
-      "the mock's clock is frozen (exit 6): its orders are processed once it moves: run `mkt mock clock advance 1m`, then follow with `mkt order get o-1 --wait`, `mkt order get o-2 --wait`",
+      "the mock's clock is frozen (exit 6): its orders are processed once it moves or is told to: run `mkt mock process`, then follow with `mkt order get o-1 --wait`, `mkt order get o-2 --wait`",
     );
     // Virtual time: the wait ended after the stillness and the grace (with one poll's backoff), far from its 600 s.
     expect(w.clock.t - START).toBeLessThan(STILL_MS + FROZEN_GRACE_MS + 10_000);

@@ -129,13 +129,15 @@ export async function followOrders(
   const rows: BidRow[] = [];
   let failed = false;
   const waiting: string[] = [];
-  const advance = `mkt mock clock advance ${plan.until === 'completed' ? '15d' : '1m'}`;
+  // Bid results: `mkt mock process` processes the queued orders now and leaves the clock where the user froze it. Funding
+  // and origination take the market's time: a clock move.
+  const nudge = plan.until === 'completed' ? 'mkt mock clock advance 15d' : 'mkt mock process';
   const still = deps.watch && {
     clock: new StillClock(deps.watch, deps.clock),
     onFrozen: () => {
       deps.progress.settled();
       deps.info(
-        `mkt: the marketplace's clock stands still: it is a mock started with --frozen, which processes no order until its clock moves; run \`${advance}\` from another terminal (waiting ${FROZEN_GRACE_MS / 1000} s more for it)`,
+        `mkt: the marketplace's clock stands still: it is a mock started with --frozen, which processes no order until its clock moves or it is told to; run \`${nudge}\` from another terminal (waiting ${FROZEN_GRACE_MS / 1000} s more for it)`,
       );
     },
   };
@@ -158,7 +160,7 @@ export async function followOrders(
   if (failed) deps.info(`some bids were not placed or not invested (exit ${EXIT.INCOMPLETE})`);
   if (waiting.length > 0 && still?.clock.frozen) {
     deps.info(
-      `the mock's clock is frozen (exit ${EXIT.INCOMPLETE}): its orders are processed once it moves: run \`${advance}\`, then follow with ${resumeCommands(waiting, plan)}`,
+      `the mock's clock is frozen (exit ${EXIT.INCOMPLETE}): its orders are processed once it moves or is told to: run \`${nudge}\`, then follow with ${resumeCommands(waiting, plan)}`,
     );
   } else if (waiting.length > 0) {
     deps.info(
