@@ -85,6 +85,9 @@ describe('what start-up loads', () => {
       expect(JSON.parse(result.stdout).result).toHaveLength(3);
       // commander's child_process is for executable subcommands, which mkt has none of (scripts/bundle.mjs).
       expect(builtins).not.toContain('child_process');
+      // Node's v8 module is for the V8 flags a pool or an engine sets (src/os/v8-flags.ts, a file of its own): loading it
+      // costs a start ~1 ms.
+      expect(builtins).not.toContain('v8');
       expect(modules).toEqual(expect.arrayContaining(['src/api/http', 'src/api/one-shot', 'src/output/render']));
       // Its one request goes out alone over node:http (src/api/one-shot.ts): undici's pool is for a second. Of
       // undici only its timers, so that the one-shot's timeouts fire when undici's would.
