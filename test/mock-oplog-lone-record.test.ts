@@ -1,10 +1,10 @@
 /**
- * The operation log's lone record (durability/log-file.ts): a record queued alone in a turn of the
- * event loop is written on the loop at the turn's end (the disk's `writeNow`), several records of one
- * turn go to the thread pool as one group. The faults where this path meets another (STYLE.md habit 24):
- * its write failing (a full disk) must drop it and roll the world back exactly as a pooled write's failure
- * does, and when the rollback fails too every change is refused; a lone record never bypasses an
- * older log still writing its last records.
+ * The operation log's writes on the event loop (durability/log-file.ts): the records queued in a turn of
+ * the event loop, one or several, are written on the loop at the turn's end in one write (the disk's
+ * `writeNow`), not through the thread pool. The faults where this path meets another (STYLE.md habit 24):
+ * its write failing (a full disk) must drop every record of it and roll the world back exactly as a pooled
+ * write's failure does, and when the rollback fails too every change is refused; a turn's records never
+ * bypass an older log still writing its last records.
  */
 import { closeSync, fdatasyncSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,8 +66,8 @@ async function setUp() {
   return { dir, app, token, bid };
 }
 
-describe('a lone record is written on the event loop, a group through the pool', () => {
-  test('one order alone: one write on the loop carrying its record, answered 200 and on disk; two orders of one turn: one pooled write carrying both', async () => {
+describe("a turn's records are written on the event loop, in one write", () => {
+  test('one order alone: one write on the loop carrying its record, answered 200 and on disk; two orders of one turn: one write on the loop carrying both', async () => {
     const { dir, app, bid } = await setUp();
     const disk = countingDisk();
     app.ctx.operationLog!.useIo(disk.io);
@@ -81,7 +81,7 @@ describe('a lone record is written on the event loop, a group through the pool',
     disk.seen.length = 0;
     const both = await Promise.all([call(app, 'POST', '/v1/orders', bid(1)), call(app, 'POST', '/v1/orders', bid(2))]);
     expect(both.map((a) => a.status)).toEqual([200, 200]);
-    expect(disk.seen).toEqual([{ way: 'pool', kinds: ['order', 'order'] }]);
+    expect(disk.seen).toEqual([{ way: 'now', kinds: ['order', 'order'] }]);
 
     // A restart has all three.
     const ids = [alone, ...both].map((a) => a.body.order_id as string).sort();
@@ -113,6 +113,35 @@ describe('a lone record is written on the event loop, a group through the pool',
     const restarted = stateApp(dir);
     expect(restarted.ctx.world.orders.has(kept.body.order_id as string)).toBe(true);
     expect(restarted.ctx.world.orders.size).toBe(2);
+  });
+
+  test("a turn's two records whose one write fails: both 503, the world rolled back to the disk, the file as it was; the next orders are kept", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { dir, app, bid } = await setUp();
+    expect((await call(app, 'POST', '/v1/orders', bid(0))).status).toBe(200);
+    const onDisk = digest(app);
+    const log = lastLog(dir);
+    const size = statSync(log).size;
+
+    const disk = countingDisk(true);
+    app.ctx.operationLog!.useIo(disk.io);
+    const refused = await Promise.all([call(app, 'POST', '/v1/orders', bid(1)), call(app, 'POST', '/v1/orders', bid(2))]);
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([
+      [503, 'STATE_WRITE_FAILED'],
+      [503, 'STATE_WRITE_FAILED'],
+    ]);
+    expect(disk.seen).toEqual([{ way: 'now', kinds: ['order', 'order'] }]);
+    expect(digest(app)).toBe(onDisk);
+    expect(statSync(log).size).toBe(size);
+    expect(checkInvariants(app.ctx.world).ok).toBe(true);
+
+    app.ctx.operationLog!.useIo(diskIo);
+    const kept = await Promise.all([call(app, 'POST', '/v1/orders', bid(3)), call(app, 'POST', '/v1/orders', bid(4))]);
+    expect(kept.map((r) => r.status)).toEqual([200, 200]);
+    await stop(app);
+    const restarted = stateApp(dir);
+    expect([...restarted.ctx.world.orders.keys()].sort()).toEqual([...app.ctx.world.orders.keys()].sort());
+    expect(restarted.ctx.world.orders.size).toBe(3);
   });
 
   test('two faults: a lone record whose write fails and whose rollback fails too stops every change until a restart', async () => {

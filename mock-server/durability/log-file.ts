@@ -11,9 +11,11 @@
  * call there costs the event loop a hand-off and a wake-up (30-130 µs of its CPU a call on a shared
  * 2-core VM, more than the write itself). Data sync, not fsync: a log's modification time is not
  * needed to read it back. Without O_DSYNC (Windows) a write is followed by an fdatasync. Records
- * queued in one turn of the event loop are written at its end: a lone record on the loop itself (one
- * client: nothing else to serve while it waits, and the pool's hand-off and wake-up cost more CPU than
- * the write), several through the pool (the loop serves other clients meanwhile). Not
+ * queued in one turn of the event loop are written at its end, in one write on the loop itself: the
+ * pool's hand-off and wake-up cost the loop more CPU than the write, for one record or several (requests
+ * that come meanwhile wait in their sockets and make the next turn's group; eight clients' orders ran
+ * 5-19 points of the in-memory rate faster so than with groups through the pool, bench/run.js, 4 paired
+ * runs). The pool writes for a log waiting on an older one, and where there is no O_DSYNC. Not
  * preallocated: a file of zeros ahead of its records would let a sync skip the journal (no new length
  * to keep), but a reader could no longer tell zeros a crash left from space never written, and a
  * log's length is where its last write ends (the crash and bit-flip tests read it so). A new log's
@@ -182,7 +184,7 @@ export function readLog(path: string): LogRead {
 export interface LogIo {
   write(fd: number, data: Buffer, position: number): Promise<void>;
   datasync(fd: number): Promise<void>;
-  /** Where the disk has it: a write on the calling thread that returns once the bytes are on disk (a lone record's, LogAppender). */
+  /** Where the disk has it: a write on the calling thread that returns once the bytes are on disk (a turn's records', LogAppender). */
   writeNow?(fd: number, data: Buffer, position: number): void;
 }
 
@@ -284,19 +286,18 @@ export class LogAppender {
   private turnEnd: NodeJS.Immediate | null = null;
 
   /**
-   * At the end of a turn: a lone record, on a disk with `writeNow`, is written here, on the event loop (no other
-   * request was read meanwhile, so there is nothing to serve while it waits, and the thread pool's
-   * hand-off and wake-up cost more CPU than the write); several records, or a log waiting on an older
-   * one, go to the thread pool, so that the loop serves the requests of other clients meanwhile.
+   * At the end of a turn, on a disk with `writeNow`: the turn's records are written here, on the event loop, in one
+   * write (the thread pool's hand-off and wake-up cost the loop more than the write: see above). A log waiting on an
+   * older one goes to the thread pool (flush), after it.
    */
   private readonly writeGathered = (): void => {
     this.turnEnd = null;
     if (this.inflight || this.open.records === 0) return;
     const writeNow = this.io.writeNow;
-    if (this.open.records > 1 || this.after || !writeNow) return void this.flush();
+    if (this.after || !writeNow) return void this.flush();
     const g = this.open;
     this.open = newGroup();
-    const data = g.parts[0]!;
+    const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
     try {
       writeNow(this.fd, data, this.size);
     } catch (err) {
