@@ -6,9 +6,10 @@
 //
 // How: each file of the build's bundle folder is compiled as Node's loader would (the same wrapper, filename and
 // `require`), through vm.Script with the code kept by an earlier run. A script whose code was missing or refused
-// is written back once its run has compiled the functions it called: just before V8's flags change (undici.ts
-// emits 'mkt:v8-flags' before it turns on --liftoff-only; V8 refuses code made under other flags, so code made
-// after that would be refused by every next run) or, for a run that never changes them, at exit.
+// is written back once its run has compiled the functions it called: just before V8's flags change (src/os/v8-flags.ts
+// emits 'mkt:v8-flags' before undici's --liftoff-only or the engine commands' inlining budget; V8 refuses code made under
+// other flags, so code made after that would be refused by every next run; an engine command's cache so holds what it
+// ran before the world was made) or, for a run that never changes them, at exit.
 // What keeps a stale entry out: the entry's name carries the file's size, modification time and inode and the
 // build's folder (a build is a new folder, scripts/build-swap.mjs), and V8 itself refuses code made by another
 // V8 version, under other flags or for a source of another length. Any failure costs only the cache.

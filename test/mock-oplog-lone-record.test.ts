@@ -48,7 +48,11 @@ function countingDisk(refuseNow = false) {
     datasync: (fd) => diskIo.datasync(fd),
     writeNow: (fd, data, position) => {
       seen.push({ way: 'now', kinds: recordKinds(data) });
-      if (refuseNow) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      if (refuseNow) {
+        // A full disk mid-write: part of the bytes land before the refusal (the file must be cut back to what was on disk).
+        writeSync(fd, data, 0, data.length >> 1, position);
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
       // Where the platform has no O_DSYNC the real disk has no writeNow: a write then a data sync stand for it.
       for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off, position + off);
       if (!diskIo.writeNow) fdatasyncSync(fd);
@@ -142,6 +146,27 @@ describe("a turn's records are written on the event loop, in one write", () => {
     const restarted = stateApp(dir);
     expect([...restarted.ctx.world.orders.keys()].sort()).toEqual([...app.ctx.world.orders.keys()].sort());
     expect(restarted.ctx.world.orders.size).toBe(3);
+  });
+
+  test("after a base snapshot begins a new log, that log's writes wait for the old one's last records, then go on the loop again", async () => {
+    const dir = folder();
+    const app = stateApp(dir, { snapshotLogBytes: 1500 });
+    const token = await aliceToken(app);
+    const listings = plainListings(app, 0).map((l) => l.listing_number);
+    const bid = (i: number) => ({ token, body: { bid_requests: [{ listing_id: listings[i]!, bid_amount: 25 }] } });
+    const logs = () => readdirSync(dir).filter((n) => n.endsWith('.log')).length;
+    const first = logs();
+    let i = 0;
+    while (logs() === first && i < 40) expect((await call(app, 'POST', '/v1/orders', bid(i++))).status).toBe(200);
+    expect(logs()).toBeGreaterThan(first);
+    const disk = countingDisk();
+    app.ctx.operationLog!.useIo(disk.io);
+    for (const k of [i, i + 1, i + 2]) expect((await call(app, 'POST', '/v1/orders', bid(k))).status).toBe(200);
+    // The first after the rotation waits for the old log through the pool; once it has, the log's turns are on the loop.
+    expect(disk.seen.map((w) => w.way)).toEqual(['pool', 'now', 'now']);
+    const ids = [...app.ctx.world.orders.keys()].sort();
+    await stop(app);
+    expect([...stateApp(dir).ctx.world.orders.keys()].sort()).toEqual(ids);
   });
 
   test('two faults: a lone record whose write fails and whose rollback fails too stops every change until a restart', async () => {

@@ -325,7 +325,11 @@ export class LogAppender {
       this.open = newGroup();
       this.inflight = g;
       try {
-        if (this.after) await this.after;
+        if (this.after) {
+          await this.after;
+          // The older log's records are on disk: this log's next turns are written on the loop again (writeGathered).
+          this.after = null;
+        }
         const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
         await this.io.write(this.fd, data, this.size);
         if (!this.writeIsDurable) await this.io.datasync(this.fd);

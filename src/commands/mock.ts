@@ -28,7 +28,6 @@ import { proxyCommand } from './mock-proxy.js';
 import { addSnapshotCommands, snapshotName } from './mock-snapshot.js';
 import { parseCount, requestLogSizeOption, type OptionsOf } from './options.js';
 import { readSecret, type ReadSecret } from './secret-options.js';
-import { widenInliningForEngine } from '../os/v8-flags.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -219,8 +218,9 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
           await import('../../mock-server/library/server.js');
-        // Before the world is seeded and its code optimised; after the mock's modules are loaded (from the code cache).
-        widenInliningForEngine();
+        // Before the world is seeded and its code optimised; after the mock's modules are loaded (from the code cache). Loaded
+        // here: the group's other commands need neither it nor Node's v8 module.
+        (await import('../os/v8-flags.js')).widenInliningForEngine();
         let app;
         try {
           app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });

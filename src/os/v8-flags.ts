@@ -22,15 +22,20 @@ export function setV8Flags(flags: string): void {
 export const ENGINE_INLINING = '--max-inlined-bytecode-size-cumulative=6000';
 
 /**
- * The Node majors whose V8 has that flag (the ones CI runs, and those between): an unknown flag is an "unrecognized flag"
- * error on stderr, so a Node outside them keeps V8's default.
+ * The Node majors whose V8 is known to have that flag (the ones CI runs, and those between): an unknown flag is an
+ * "unrecognized flag" error on stderr, so a Node outside them keeps V8's default until CI runs it.
  */
 const INLINING_MAJORS = [20, 24] as const;
 
+/** Whether `widenInliningForEngine` sets the flag on Node `version`. */
+export function inliningApplies(version = process.versions.node): boolean {
+  const major = Number(version.split('.')[0]);
+  return major >= INLINING_MAJORS[0] && major <= INLINING_MAJORS[1];
+}
+
 /** Widens V8's inlining budget in this process (ENGINE_INLINING) on a Node known to have the flag; true when set. */
 export function widenInliningForEngine(version = process.versions.node): boolean {
-  const major = Number(version.split('.')[0]);
-  if (!(major >= INLINING_MAJORS[0] && major <= INLINING_MAJORS[1])) return false;
+  if (!inliningApplies(version)) return false;
   setV8Flags(ENGINE_INLINING);
   return true;
 }
