@@ -2,37 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../src/main.js';
-import type { Io } from '../src/io.js';
+import { captureIo } from './helpers/capture-io.js';
 import { order, plainListings, tokenFor } from './engine-fixture.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
-function io(env: Record<string, string>): { io: Io; out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  return {
-    io: {
-      stdout,
-      stderr,
-      stdin: new PassThrough(),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env,
-      sleep: async () => undefined,
-      now: () => 0,
-      stopSignal: () => new Promise(() => undefined),
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
+const io = captureIo;
 
 let mock: TestMock;
 beforeAll(async () => {

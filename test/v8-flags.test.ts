@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type * as V8 from 'node:v8';
 import { afterEach, expect, test, vi } from 'vitest';
 
@@ -21,39 +20,14 @@ const { ENGINE_INLINING, inliningApplies, widenInliningForEngine } = await impor
 /** What the engine's commands set on the Node running the tests. */
 const SET = inliningApplies() ? [`flags ${ENGINE_INLINING}`] : [];
 const { main } = await import('../src/main.js');
-import type { Io } from '../src/io.js';
+import { captureIo } from './helpers/capture-io.js';
 
 afterEach(() => {
   calls.length = 0;
 });
 
-/** An io for `main` whose stop signal comes when `stop` is called. */
-function io(): { io: Io; out: () => string; err: () => string; stop: () => void } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  let stop: (signal: string) => void = () => undefined;
-  return {
-    io: {
-      stdout,
-      stderr,
-      stdin: new PassThrough(),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: { MKT_CONFIG_DIR: '/nonexistent-mkt-config', HOME: mkdtempSync(join(tmpdir(), 'mkt-v8-flags-')) },
-      sleep: async () => undefined,
-      now: () => 0,
-      stopSignal: () => new Promise((resolve) => (stop = resolve)),
-    },
-    out: () => out,
-    err: () => err,
-    stop: () => stop('SIGTERM'),
-  };
-}
+/** `main`'s io, with a home of its own. */
+const io = () => captureIo({ MKT_CONFIG_DIR: '/nonexistent-mkt-config', HOME: mkdtempSync(join(tmpdir(), 'mkt-v8-flags-')) });
 
 test.runIf(inliningApplies())("the running Node's V8 has the inlining flag mkt sets (an unknown one is an error on stderr)", () => {
   const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
