@@ -121,8 +121,6 @@ named, and the exit code is 1. JSON: {"months": [...], "portfolio": {...}, "stat
         const input = await readInput(ctx.io, file, 1 << 20);
         const strategy = check(input.text, input.source);
         const { simulate } = await import('../invest/simulate.js');
-        // A simulation runs the mock's engine in this process (src/os/v8-flags.ts; loaded here, not by the group's other commands).
-        (await import('../os/v8-flags.js')).widenInliningForEngine();
         const progress = ctx.showsProgress()
           ? (m: MonthRow) => ctx.info(`month ${m.month}/${o.months} (${m.date}): account value ${money(m.account_value)}, ${m.notes} notes`)
           : undefined;
