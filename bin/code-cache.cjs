@@ -10,6 +10,10 @@
 // emits 'mkt:v8-flags' before undici's --liftoff-only or the engine commands' inlining budget; V8 refuses code made under
 // other flags, so code made after that would be refused by every next run; an engine command's cache so holds what it
 // ran before the world was made) or, for a run that never changes them, at exit.
+// An entry written at a flags change holds only what its run compiled until then (an engine command: its start,
+// not the commands a user runs next against it); it is marked so (its first byte, PARTIAL), and the next run that
+// keeps V8's flags to its exit writes it again whole (COMPLETE), once: after `mkt mock serve`, a search took the
+// serve's entries of the bundles they share and compiled the rest of its own functions at every run.
 // What keeps a stale entry out: the entry's name carries the file's size, modification time and inode and the
 // build's folder (a build is a new folder, scripts/build-swap.mjs), and V8 itself refuses code made by another
 // V8 version, under other flags or for a source of another length. Any failure costs only the cache.
@@ -17,6 +21,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
+
+/** An entry's first byte: written at a flags change (what the run had compiled by then), or at exit. */
+const PARTIAL = 0x50;
+const COMPLETE = 0x43;
 
 /**
  * Keeps the compiled code of the files under `bundleDir` in `cacheDir`. Not when source maps are on (--verbose):
@@ -28,6 +36,8 @@ function enable(bundleDir, cacheDir) {
   if (process.sourceMapsEnabled) return;
   const prefix = bundleDir + path.sep;
   const build = folderKey(bundleDir);
+  // Scripts to write: a missing or refused entry at the first save; a partial one at exit only (after a flags
+  // change, code made since would be refused, so it stays as it is).
   const pending = [];
   let frozen = false;
   const compile = Module.prototype._compile;
@@ -35,19 +45,24 @@ function enable(bundleDir, cacheDir) {
     if (!filename.startsWith(prefix) || !filename.endsWith('.cjs') || content.includes('import('))
       return compile.call(this, content, filename);
     const entry = entryPath(cacheDir, build, filename);
-    const cachedData = entry && readOrNothing(entry);
+    const kept = entry && readOrNothing(entry);
+    const kind = kept?.[0];
+    const cachedData = kind === PARTIAL || kind === COMPLETE ? kept.subarray(1) : undefined;
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-    if (entry && !frozen && (cachedData === undefined || script.cachedDataRejected)) pending.push({ script, entry });
+    if (entry && !frozen) {
+      if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, entry, missing: true });
+      else if (kind === PARTIAL) pending.push({ script, entry, missing: false });
+    }
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };
-  const save = () => {
+  const save = (kind) => {
     frozen = true;
-    for (const { script, entry } of pending.splice(0)) write(entry, script);
+    for (const { script, entry, missing } of pending.splice(0)) if (kind === COMPLETE || missing) write(entry, script, kind);
   };
-  process.once('mkt:v8-flags', save);
-  process.once('exit', save);
+  process.once('mkt:v8-flags', () => save(PARTIAL));
+  process.once('exit', () => save(COMPLETE));
 }
 
 /** A short, stable name for the build folder (FNV-1a of its path): entries of other builds never match. */
@@ -77,15 +92,15 @@ function readOrNothing(file) {
 }
 
 /**
- * Writes the script's code to its entry through a temporary file and a rename, so that a run reading it meanwhile
+ * Writes the script's code, after its kind's byte, to its entry through a temporary file and a rename, so that a run reading it meanwhile
  * finds the old entry or the new, never half of one; then removes the entries of that file from other builds.
  */
-function write(entry, script) {
+function write(entry, script, kind) {
   try {
     const dir = path.dirname(entry);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = `${entry}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, script.createCachedData());
+    fs.writeFileSync(temp, Buffer.concat([Buffer.of(kind), script.createCachedData()]));
     fs.renameSync(temp, entry);
     const file = path.basename(entry).split('+')[1];
     for (const name of fs.readdirSync(dir))

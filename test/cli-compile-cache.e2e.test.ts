@@ -141,6 +141,32 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
     60_000,
   );
 
+  it("completes, once, the entries a run wrote when V8's flags changed: the next run that keeps them to its exit writes them whole", async () => {
+    const home = tempHome();
+    const xdg = join(home, 'xdg');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
+    // Paging turns on --liftoff-only: its entries hold what the run had compiled by then (as `mkt mock serve`'s do).
+    const paged = await search(home, xdg, ['listings', 'search', '--all', '--limit', '3', '-o', 'ndjson']);
+    expect(paged).toMatchObject({ code: 0, stderr: '' });
+    const partial = entries(folder);
+    const shared = Object.keys(partial).filter((f) => /\+(core|catalogue|client)\.cjs\+/.test(f));
+    expect(shared).toHaveLength(3);
+    for (const f of shared) expect(readFileSync(f)[0], f).toBe(0x50);
+    const first = await search(home, xdg);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const completed = entries(folder);
+    for (const f of shared) {
+      expect(completed[f], f).not.toBe(partial[f]);
+      expect(readFileSync(f)[0], f).toBe(0x43);
+    }
+    // Once: the next runs, of either kind, take the whole entries and write nothing.
+    for (const args of [SEARCH, ['listings', 'search', '--all', '--limit', '3', '-o', 'ndjson']]) {
+      const again = await search(home, xdg, args);
+      expect(again).toMatchObject({ code: 0, stderr: '' });
+      for (const f of shared) expect(entries(folder)[f], f).toBe(completed[f]);
+    }
+  }, 60_000);
+
   it('takes a damaged entry for none: the same answer, no message, the entry made again', async () => {
     const home = tempHome();
     const xdg = join(home, 'xdg');
