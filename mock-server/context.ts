@@ -62,6 +62,11 @@ export interface MockOptions {
   investor?: { id: string; cash: number };
   /** Receivers of the outbox's events as signed webhooks (--webhook, --webhook-secret; the mock's extension). */
   webhooks?: WebhookSettings;
+  /**
+   * Called once, as the first long clock move begins (Engine.moveClock: LONG_MOVE_ARRIVALS): `mkt mock serve` widens
+   * V8's inlining budget then (src/os/v8-flags.ts), which pays only over such moves. Not for a library user's process.
+   */
+  beforeLongMove?: () => void;
   /** The service's rate limits (--rate-limit; absent: off, as a test suite in-process wants; `mkt mock serve` turns them on). */
   rateLimit?: RateLimitSetting;
 }

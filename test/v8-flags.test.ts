@@ -1,6 +1,7 @@
 /**
- * The V8 flags mkt sets in its own processes (src/os/v8-flags.ts): the engine's inlining budget for `mkt mock serve` (not
- * `mkt invest simulate`: a short run), set after the bin's code cache is told, only on a Node whose V8 has the flag. What the budget is
+ * The V8 flags mkt sets in its own processes (src/os/v8-flags.ts): the engine's inlining budget for `mkt mock serve`, as its
+ * first long clock move begins (not to start, nor for a short move; nor for `mkt invest simulate`: a short run), set after
+ * the bin's code cache is told, only on a Node whose V8 has the flag. What the budget is
  * worth is bench/year.js's to measure, not a test's.
  */
 import { spawnSync } from 'node:child_process';
@@ -53,14 +54,26 @@ test('the inlining budget is set on Node 20 to 24, after the code cache is told;
   }
 });
 
-test('mkt mock serve sets it before it serves', async () => {
+test('mkt mock serve sets it as its first long clock move begins: not to serve, nor for a short move', async () => {
   const run = io();
-  const served = main(['mock', 'serve', '--port', '0', '--listings', '10', '--frozen'], run.io);
+  // 6,000 listings: about 18 arrive an hour, so 400 days (the longest move) bring ~171,000 (LONG_MOVE_ARRIVALS: 150,000), 14 days ~6,000.
+  const served = main(['mock', 'serve', '--port', '0', '--listings', '6000', '--frozen', '--rate-limit', 'off'], run.io);
   for (let i = 0; i < 2000 && !run.out().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(run.out()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  const origin = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.out())?.[1];
+  expect(origin, run.err()).toBeDefined();
+  expect(calls).toEqual([]);
+  const move = (advance: string) =>
+    fetch(`${origin}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance }) });
+  const short = await move('14d');
+  expect(short.status, await short.text()).toBe(200);
+  expect(calls).toEqual([]);
+  // The long move is not waited for: the flag is set as it begins, and stopping the mock ends it at its next day.
+  const long = move('400d').catch(() => undefined);
+  for (let i = 0; i < 2000 && calls.length < SET.length; i++) await new Promise((r) => setTimeout(r, 5));
   expect(calls).toEqual(SET);
   run.stop();
   expect(await served).toBe(0);
+  await long;
 });
 
 test('mkt invest simulate, a short run of the engine, and a command that runs none leave it', async () => {

@@ -26,6 +26,14 @@ const TIMER_MS = 200;
  * the listing index it builds (prepareIdle): ~10 ms each (the index's ~1 ms at a million listings; its first slice, not yet compiled, ~10).
  */
 const [PREPARE_ROWS, SETTLE_ROWS, DESCRIBE_ROWS, INDEX_ROWS] = [8192, 16384, 2048, 16384];
+/**
+ * A clock move is long (EngineHost `beforeLongMove`) when the listings due to arrive in it are at least this many: a
+ * move's work grows with the listings that pass through the market in it (30 days at 100,000 listings, ~214,000; 15
+ * days there, ~107,000, is not: V8's wider inlining made that move ~15% slower, bench/run.js, and a year of 30-day
+ * moves ~10% faster, bench/year.js).
+ */
+export const LONG_MOVE_ARRIVALS = 150_000;
+
 /** A stepped clock move (moveClock) brings the world up a virtual day at a time. */
 export const MOVE_STEP_MS = 86_400_000;
 
@@ -48,6 +56,7 @@ export interface ClockMoveProgress {
 export interface EngineHost {
   world: World;
   readonly clock: VirtualClock;
+  readonly options: { readonly beforeLongMove?: () => void };
 }
 
 /**
@@ -97,6 +106,8 @@ export class Engine {
   private preparing: Turn | null = null;
   /** Where order numbers stand across the worlds this mock has had (orders.ts): an order accepted draws from it, a keeper keeps it. */
   readonly numbering: OrderNumbering = { before: 0 };
+  /** Whether `beforeLongMove` has been called (it is, once). */
+  private longMoveBegun = false;
   /** What follows each move of the clock (set by open). */
   private follow: (from: number, to: number) => void = () => undefined;
 
@@ -251,6 +262,7 @@ export class Engine {
       return begun;
     });
     const { from, to } = progress;
+    this.noteLongMove(to - from);
     try {
       while (progress.at < to && !this.stopping) {
         progress.at = Math.min(to, progress.at + MOVE_STEP_MS);
@@ -267,6 +279,14 @@ export class Engine {
       this.prepareIdle();
     }
     return { from, to: progress.at };
+  }
+
+  /** Calls `beforeLongMove`, once, before a move of `ms` in which LONG_MOVE_ARRIVALS listings or more are due to arrive. */
+  private noteLongMove(ms: number): void {
+    const hook = this.ctx.options.beforeLongMove;
+    if (!hook || this.longMoveBegun || (ms / TICK_MS) * this.ctx.world.engine.arrivalsPerHour < LONG_MOVE_ARRIVALS) return;
+    this.longMoveBegun = true;
+    hook();
   }
 
   /** Notes a background change no one was told of: the keeper keeps it soon; what it added is described between requests. */

@@ -218,12 +218,18 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
           await import('../../mock-server/library/server.js');
-        // Before the world is seeded and its code optimised; after the mock's modules are loaded (from the code cache). Loaded
-        // here: the group's other commands need neither it nor Node's v8 module.
-        (await import('../os/v8-flags.js')).widenInliningForEngine();
+        // V8's wider inlining budget, as the first long clock move begins (before the engine's hot code is optimised by
+        // it): it costs a start and a short move more than it gives. Loaded here: the group's other commands need
+        // neither it nor Node's v8 module.
+        const { widenInliningForEngine } = await import('../os/v8-flags.js');
         let app;
         try {
-          app = createMockApp({ ...options, ...answerCheckOption(ctx.io.env), ...snapshotOption(ctx.io.env) });
+          app = createMockApp({
+            ...options,
+            ...answerCheckOption(ctx.io.env),
+            ...snapshotOption(ctx.io.env),
+            beforeLongMove: () => void widenInliningForEngine(),
+          });
         } catch (err) {
           // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
           // seeded ones), is the user's to fix, not a bug: exit 2 with the reason.

@@ -12,13 +12,14 @@ export function setV8Flags(flags: string): void {
 }
 
 /**
- * How many bytes of bytecode the optimising compiler may inline into one function, for `mkt mock serve`, whose engine
- * runs for long. V8's default (920) runs out inside the engine's larger hot functions (settling a listing, servicing a
- * loan), so the row accessors and small helpers they call after that stay calls, each number a call returns a new heap
- * object: with 6000, a year of clock moves at 100,000 listings took ~10% less time on Node 20 and 24 (bench/year.js,
- * paired runs; issue 43). Not for a short run: `mkt invest simulate` (2,000 listings, 12 months) took ~9% longer with
- * it, the larger compiles not paid back. The process is the CLI's own: a library user's (`mkt/mock` in their tests)
- * keeps its flags.
+ * How many bytes of bytecode the optimising compiler may inline into one function, for `mkt mock serve`'s engine. V8's
+ * default (920) runs out inside the engine's larger hot functions (settling a listing, servicing a loan), so the row
+ * accessors and small helpers they call after that stay calls, each number a call returns a new heap object: with 6000, a
+ * year of clock moves at 100,000 listings took ~10% less time on Node 20 and 24 (bench/year.js, paired runs; issue 43).
+ * Only for long runs, where the larger compiles pay back: the serve sets it as its first long clock move begins
+ * (mock-server/engine/engine.ts LONG_MOVE_ARRIVALS); set from its start, it made a 15-day move at 100,000 listings ~15%
+ * slower, and `mkt invest simulate` (2,000 listings, 12 months) ~9%. The process is the CLI's own: a library user's
+ * (`mkt/mock` in their tests) keeps its flags.
  */
 export const ENGINE_INLINING = '--max-inlined-bytecode-size-cumulative=6000';
 
