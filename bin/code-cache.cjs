@@ -14,6 +14,9 @@
 // not the commands a user runs next against it); it is marked so (its first byte, PARTIAL), and the next run that
 // keeps V8's flags to its exit writes it again whole (COMPLETE), once: after `mkt mock serve`, a search took the
 // serve's entries of the bundles they share and compiled the rest of its own functions at every run.
+// A run of `mkt mock serve` keeps entries of its own (`kind`, from bin/mkt.cjs): it runs other functions of the bundles
+// it shares with the commands (core, client), and for long, so its entries, written at its exit or flags change, held
+// little of what a search runs, and took the place of the search's.
 // What keeps a stale entry out: the entry's name carries the file's size, modification time and inode and the
 // build's folder (a build is a new folder, scripts/build-swap.mjs), and V8 itself refuses code made by another
 // V8 version, under other flags or for a source of another length. Any failure costs only the cache.
@@ -22,7 +25,7 @@ const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-/** An entry's first byte: written at a flags change (what the run had compiled by then), or at exit. */
+/** An entry's first byte, its mark: written at a flags change (what the run had compiled by then), or at exit. */
 const PARTIAL = 0x50;
 const COMPLETE = 0x43;
 
@@ -32,7 +35,7 @@ const COMPLETE = 0x43;
  * imports an external package so): a vm.Script has no loader for it on Node 20 without an experimental flag, so
  * such a file is compiled as Node does (scripts/bundle.mjs keeps the one a search loads out of the others).
  */
-function enable(bundleDir, cacheDir) {
+function enable(bundleDir, cacheDir, kind = 'cli') {
   if (process.sourceMapsEnabled) return;
   const prefix = bundleDir + path.sep;
   const build = folderKey(bundleDir);
@@ -44,22 +47,22 @@ function enable(bundleDir, cacheDir) {
   Module.prototype._compile = function cachedCompile(content, filename) {
     if (!filename.startsWith(prefix) || !filename.endsWith('.cjs') || content.includes('import('))
       return compile.call(this, content, filename);
-    const entry = entryPath(cacheDir, build, filename);
+    const entry = entryPath(cacheDir, build, filename, kind);
     const kept = entry && readOrNothing(entry);
-    const kind = kept?.[0];
-    const cachedData = kind === PARTIAL || kind === COMPLETE ? kept.subarray(1) : undefined;
+    const mark = kept?.[0];
+    const cachedData = mark === PARTIAL || mark === COMPLETE ? kept.subarray(1) : undefined;
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     if (entry && !frozen) {
       if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, entry, missing: true });
-      else if (kind === PARTIAL) pending.push({ script, entry, missing: false });
+      else if (mark === PARTIAL) pending.push({ script, entry, missing: false });
     }
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };
-  const save = (kind) => {
+  const save = (mark) => {
     frozen = true;
-    for (const { script, entry, missing } of pending.splice(0)) if (kind === COMPLETE || missing) write(entry, script, kind);
+    for (const { script, entry, missing } of pending.splice(0)) if (mark === COMPLETE || missing) write(entry, script, mark);
   };
   process.once('mkt:v8-flags', () => save(PARTIAL));
   process.once('exit', () => save(COMPLETE));
@@ -72,11 +75,11 @@ function folderKey(dir) {
   return h.toString(36);
 }
 
-/** The entry of one bundle file, named by the build, the file and its size, modification time and inode. */
-function entryPath(cacheDir, build, filename) {
+/** The entry of one bundle file for runs of `kind`, named by the build, the file and its size, modification time and inode. */
+function entryPath(cacheDir, build, filename, kind) {
   try {
     const s = fs.statSync(filename);
-    return path.join(cacheDir, `${build}+${path.basename(filename)}+${s.size}+${Math.trunc(s.mtimeMs)}+${s.ino}.v8`);
+    return path.join(cacheDir, `${build}+${path.basename(filename)}+${s.size}+${Math.trunc(s.mtimeMs)}+${s.ino}+${kind}.v8`);
   } catch {
     return undefined;
   }
@@ -92,20 +95,21 @@ function readOrNothing(file) {
 }
 
 /**
- * Writes the script's code, after its kind's byte, to its entry through a temporary file and a rename, so that a run reading it meanwhile
+ * Writes the script's code, after its mark (PARTIAL or COMPLETE), to its entry through a temporary file and a rename, so that a run reading it meanwhile
  * finds the old entry or the new, never half of one; then removes the entries of that file from other builds.
  */
-function write(entry, script, kind) {
+function write(entry, script, mark) {
   try {
     const dir = path.dirname(entry);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = `${entry}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, Buffer.concat([Buffer.of(kind), script.createCachedData()]));
+    fs.writeFileSync(temp, Buffer.concat([Buffer.of(mark), script.createCachedData()]));
     fs.renameSync(temp, entry);
-    const file = path.basename(entry).split('+')[1];
-    for (const name of fs.readdirSync(dir))
-      if (name.split('+')[1] === file && name.endsWith('.v8') && name !== path.basename(entry))
-        fs.rmSync(path.join(dir, name), { force: true });
+    const [build, file] = path.basename(entry).split('+');
+    for (const name of fs.readdirSync(dir)) {
+      const [otherBuild, otherFile] = name.split('+');
+      if (otherFile === file && otherBuild !== build && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });
+    }
   } catch {
     // Only the cache is lost.
   }

@@ -110,7 +110,8 @@ async function run(dist, help, where) {
 /**
  * Node ≥ 22.1 keeps the compiled code of mkt and its dependencies between runs (V8's compile cache: about a
  * tenth of `mkt listings search`'s CPU time on Node 24); on an older Node, code-cache.cjs keeps that of the
- * bundles (in the folder's `v8-code-VERSION-ARCH`: a tenth of the search's CPU time on Node 20). The cache is the user's:
+ * bundles (in the folder's `v8-code-VERSION-ARCH`: a tenth of the search's CPU time on Node 20; `mkt mock serve`'s
+ * entries apart from the commands'). The cache is the user's:
  * NODE_COMPILE_CACHE when set (Node has then enabled it already), else `mkt/compile-cache` in the user's cache
  * directory (as help-cache.cjs finds it); never the package's folder, which may be read-only, nor the shared
  * temporary directory (Node's default), where another user's folder of the same name would refuse us.
@@ -127,6 +128,7 @@ function enableCompileCache(bundleDir) {
       require('./code-cache.cjs').enable(
         bundleDir,
         path.join(process.env.NODE_COMPILE_CACHE || folder, `v8-code-${process.version}-${process.arch}`),
+        argv[0] === 'mock' && argv[1] === 'serve' ? 'serve' : 'cli',
       );
   } catch {
     // Only the cache is lost.

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMkt, tempHome } from './helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
 
 /** Whether the running Node (the one the tests spawn the bin with) has a compile cache of its own. */
@@ -165,6 +166,36 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
       expect(again).toMatchObject({ code: 0, stderr: '' });
       for (const f of shared) expect(entries(folder)[f], f).toBe(completed[f]);
     }
+  }, 60_000);
+
+  it("keeps mkt mock serve's entries apart: a search after a serve writes and takes its own", async () => {
+    const home = tempHome();
+    const xdg = join(home, 'xdg');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
+    const serve = spawn(process.execPath, [BIN, 'mock', 'serve', '--port', '0', '--listings', '40', '--frozen'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CACHE_HOME: xdg },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    serve.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; i < 2000 && !out.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(out).toContain('listening on');
+    const exited = new Promise((r) => serve.once('exit', r));
+    serve.kill('SIGTERM');
+    await exited;
+    // The serve wrote the bundles it shares with a search at its exit, as its own.
+    const core = (kind: string) => Object.keys(entries(folder)).filter((f) => f.includes('+core.cjs+') && f.endsWith(`+${kind}.v8`));
+    expect(core('serve')).toHaveLength(1);
+    expect(core('cli')).toEqual([]);
+    const served = entries(folder);
+    const first = await search(home, xdg);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(core('cli')).toHaveLength(1);
+    // Written beside the serve's, not over them; the next search takes its own and writes nothing.
+    for (const [f, at] of Object.entries(served)) expect(entries(folder)[f], f).toBe(at);
+    const kept = entries(folder);
+    expect(await search(home, xdg)).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
+    expect(entries(folder)).toEqual(kept);
   }, 60_000);
 
   it('takes a damaged entry for none: the same answer, no message, the entry made again', async () => {
