@@ -10,7 +10,16 @@ import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
-import { lazyLoanHour, scheduleAfter, serviceLoan } from '../mock-server/engine/servicing.js';
+import { lazyLoanHour, ScheduleSteps, serviceLoan } from '../mock-server/engine/servicing.js';
+
+/**
+ * The due dates after `due`, one a call, from a ScheduleSteps started there (as the departure search and payOnSchedule
+ * step them); null for a due date off its origination's schedule (a seeded loan's), whose next ones dueAfter works out.
+ */
+function scheduleAfter(origination: number, due: number): (() => number) | null {
+  const steps = new ScheduleSteps();
+  return steps.start(origination, due) ? () => steps.next() : null;
+}
 import { addMonths } from '../src/contract/amortisation.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
 import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';

@@ -172,7 +172,7 @@ function departs(hash: number, missChance: number, due: number): boolean {
  * calendar date was a tenth of a year's moves. Reused: `start` sets it going (the departure search keeps one, not an object
  * and two closures a loan).
  */
-class ScheduleSteps {
+export class ScheduleSteps {
   private day = 0;
   private time = 0;
   private year = 0;
@@ -229,16 +229,6 @@ const searchSteps = new ScheduleSteps();
 const dueSteps = new ScheduleSteps();
 /** payOnSchedule's steps (read before anything it calls starts dueSteps; a steps object and a closure a call were garbage of every visit). */
 const paySteps = new ScheduleSteps();
-
-/**
- * The due dates after `due`, one a call, for a loan whose due date `due` is on its origination's schedule: each
- * `addMonths(origination, k)` for the next k, as dueAfter goes on; null for a due date off that schedule (a seeded
- * loan's), whose next ones dueAfter works out.
- */
-export function scheduleAfter(origination: number, due: number): (() => number) | null {
-  const steps = new ScheduleSteps();
-  return steps.start(origination, due) ? () => steps.next() : null;
-}
 
 /**
  * True for a loan serviced lazily: one no account we model holds a note in (its steps post to nobody: postings.ts) that is
