@@ -56,6 +56,7 @@ function heldDisk(path: () => string) {
           },
         }),
       ),
+    now: () => 0,
   };
   /** Waits (a bounded number of event-loop turns) for the log's next step, checks its kind, and hands it over unlet. */
   async function next(kind: Step['kind']): Promise<Step> {

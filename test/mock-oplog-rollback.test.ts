@@ -36,6 +36,7 @@ const full: LogIo = {
     throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   },
   datasync: async () => undefined,
+  now: () => 0,
 };
 
 describe('a failed write whose rollback fails too', () => {

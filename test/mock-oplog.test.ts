@@ -302,6 +302,7 @@ describe('faults', () => {
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       },
       datasync: async () => undefined,
+      now: () => 0,
     };
     app.ctx.operationLog!.useIo(full);
     const refused = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });

@@ -15,7 +15,8 @@
  * pool's hand-off and wake-up cost the loop more CPU than the write, for one record or several (requests
  * that come meanwhile wait in their sockets and make the next turn's group; eight clients' orders ran
  * 5-19 points of the in-memory rate faster so than with groups through the pool, bench/run.js, 4 paired
- * runs). The pool writes for a log waiting on an older one, and where there is no O_DSYNC. Not
+ * runs). The pool writes for a log waiting on an older one, where there is no O_DSYNC, and for a disk whose writes
+ * average over 1 ms (SLOW_WRITE_MS: a write on the loop holds every request that long). Not
  * preallocated: a file of zeros ahead of its records would let a sync skip the journal (no new length
  * to keep), but a reader could no longer tell zeros a crash left from space never written, and a
  * log's length is where its last write ends (the crash and bit-flip tests read it so). A new log's
@@ -186,6 +187,8 @@ export interface LogIo {
   datasync(fd: number): Promise<void>;
   /** Where the disk has it: a write on the calling thread that returns once the bytes are on disk (a turn's records', LogAppender). */
   writeNow?(fd: number, data: Buffer, position: number): void;
+  /** The clock writes are timed by (ms; the real disk's: performance.now), to tell a slow disk (LogAppender SLOW_WRITE_MS). */
+  now(): number;
 }
 
 /**
@@ -203,7 +206,17 @@ export const diskIo: LogIo = {
     }),
   datasync: (fd) => new Promise((resolve, reject) => fdatasyncCb(fd, (err) => (err ? reject(err) : resolve()))),
   writeNow: DSYNC ? writeAllSync : undefined,
+  now: () => performance.now(),
 };
+
+/**
+ * A write on the event loop holds every request for its length. Past this many ms a write on average (a networked or
+ * spinning disk: a sync there takes 2-10 ms, against 0.1-0.3 ms on an SSD), the thread pool writes instead, as it did
+ * before the loop took a turn's records; back on the loop once the writes average under it again.
+ */
+const SLOW_WRITE_MS = 1;
+/** The newest write's weight in that average (the ones before it fade: ten quick writes bring 5 ms under 1). */
+const WRITE_WEIGHT = 0.2;
 
 /** Writes all of `data` at `position` on the calling thread (on a file opened O_DSYNC: on disk when it returns). */
 function writeAllSync(fd: number, data: Buffer, position: number): void {
@@ -235,11 +248,24 @@ export class LogAppender {
   /** Records on disk in this file, and bytes of records written since it was opened. */
   records = 0;
   written = 0;
-  io: LogIo = diskIo;
+  private disk: LogIo = diskIo;
   /** Records of this file are written only after this settles: the log before it, still writing its last records. */
   after: Promise<void> | null = null;
   private open = newGroup();
   private inflight: Group | null = null;
+  /** The ms a write takes, on average (either way: the pool's with its hand-off); 0 before the first. */
+  private writeMs = 0;
+
+  /** The disk written to (tests put a failing or counting one in its place). */
+  get io(): LogIo {
+    return this.disk;
+  }
+
+  /** Another disk: its writes are timed afresh. */
+  set io(io: LogIo) {
+    this.disk = io;
+    this.writeMs = 0;
+  }
 
   /**
    * Opens `path` for appending after `end` (a torn tail beyond it is cut first), writing the header
@@ -288,25 +314,36 @@ export class LogAppender {
   /**
    * At the end of a turn, on a disk with `writeNow`: the turn's records are written here, on the event loop, in one
    * write (the thread pool's hand-off and wake-up cost the loop more than the write: see above). A log waiting on an
-   * older one goes to the thread pool (flush), after it.
+   * older one goes to the thread pool (flush), after it; so do a slow disk's writes (SLOW_WRITE_MS).
    */
   private readonly writeGathered = (): void => {
     this.turnEnd = null;
     if (this.inflight || this.open.records === 0) return;
-    const writeNow = this.io.writeNow;
-    if (this.after || !writeNow) return void this.flush();
+    if (!this.onTheLoop()) return void this.flush();
     const g = this.open;
     this.open = newGroup();
     const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
+    const began = this.io.now();
     try {
-      writeNow(this.fd, data, this.size);
+      this.io.writeNow!(this.fd, data, this.size);
     } catch (err) {
       this.dropFrom(g, err);
       return;
     }
+    this.took(this.io.now() - began);
     this.landed(g.records, data.length);
     g.settle();
   };
+
+  /** Whether the next group is written on the event loop: the disk has `writeNow`, no older log waits, and its writes are quick. */
+  private onTheLoop(): boolean {
+    return this.after === null && this.io.writeNow !== undefined && this.writeMs <= SLOW_WRITE_MS;
+  }
+
+  /** A write took `ms`: into the average. */
+  private took(ms: number): void {
+    this.writeMs = this.writeMs === 0 ? ms : this.writeMs + WRITE_WEIGHT * (ms - this.writeMs);
+  }
 
   /** Settles when every record appended so far is on disk. */
   synced(): Promise<void> {
@@ -331,12 +368,20 @@ export class LogAppender {
           this.after = null;
         }
         const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
+        const began = this.io.now();
         await this.io.write(this.fd, data, this.size);
         if (!this.writeIsDurable) await this.io.datasync(this.fd);
+        this.took(this.io.now() - began);
         this.landed(g.records, data.length);
         g.settle();
       } catch (err) {
         this.dropFrom(g, err);
+        return;
+      }
+      if (this.open.records > 0 && this.onTheLoop()) {
+        // Quick again (or the older log done): the records queued meanwhile are written at this turn's end, on the loop.
+        this.inflight = null;
+        this.turnEnd ??= setImmediate(this.writeGathered);
         return;
       }
     }
