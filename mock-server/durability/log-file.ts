@@ -16,7 +16,8 @@
  * that come meanwhile wait in their sockets and make the next turn's group; eight clients' orders ran
  * 5-19 points of the in-memory rate faster so than with groups through the pool, bench/run.js, 4 paired
  * runs). The pool writes for a log waiting on an older one, where there is no O_DSYNC, and for a disk whose writes
- * average over 1 ms (SLOW_WRITE_MS: a write on the loop holds every request that long). Not
+ * average over 1 ms (SLOW_WRITE_MS: a write on the loop holds every request that long; one group in 16 still goes on
+ * the loop, to time the disk again). Not
  * preallocated: a file of zeros ahead of its records would let a sync skip the journal (no new length
  * to keep), but a reader could no longer tell zeros a crash left from space never written, and a
  * log's length is where its last write ends (the crash and bit-flip tests read it so). A new log's
@@ -212,11 +213,15 @@ export const diskIo: LogIo = {
 /**
  * A write on the event loop holds every request for its length. Past this many ms a write on average (a networked or
  * spinning disk: a sync there takes 2-10 ms, against 0.1-0.3 ms on an SSD), the thread pool writes instead, as it did
- * before the loop took a turn's records; back on the loop once the writes average under it again.
+ * before the loop took a turn's records. Only the loop's writes are timed (a pool write's time is mostly the loop's own
+ * wait to hear of it): one group in PROBE_EVERY goes on the loop to time the disk again, and a quick one brings the
+ * writes back.
  */
 const SLOW_WRITE_MS = 1;
-/** The newest write's weight in that average (the ones before it fade: ten quick writes bring 5 ms under 1). */
+/** The newest write's weight in that average. */
 const WRITE_WEIGHT = 0.2;
+/** Groups written through the pool, for a slow disk, between two written on the loop to time it. */
+const PROBE_EVERY = 16;
 
 /** Writes all of `data` at `position` on the calling thread (on a file opened O_DSYNC: on disk when it returns). */
 function writeAllSync(fd: number, data: Buffer, position: number): void {
@@ -249,12 +254,14 @@ export class LogAppender {
   records = 0;
   written = 0;
   private disk: LogIo = diskIo;
-  /** Records of this file are written only after this settles: the log before it, still writing its last records. */
+  /** Records of this file are written only after this settles: the log before it, still writing its last records (waitFor). */
   after: Promise<void> | null = null;
   private open = newGroup();
   private inflight: Group | null = null;
-  /** The ms a write takes, on average (either way: the pool's with its hand-off); 0 before the first. */
-  private writeMs = 0;
+  /** The ms a write on the loop takes, on average; NaN before the first. */
+  private writeMs = NaN;
+  /** Groups written through the pool since the last on the loop. */
+  private pooled = 0;
 
   /** The disk written to (tests put a failing or counting one in its place). */
   get io(): LogIo {
@@ -264,7 +271,7 @@ export class LogAppender {
   /** Another disk: its writes are timed afresh. */
   set io(io: LogIo) {
     this.disk = io;
-    this.writeMs = 0;
+    this.writeMs = NaN;
   }
 
   /**
@@ -331,18 +338,36 @@ export class LogAppender {
       return;
     }
     this.took(this.io.now() - began);
+    this.pooled = 0;
     this.landed(g.records, data.length);
     g.settle();
   };
 
-  /** Whether the next group is written on the event loop: the disk has `writeNow`, no older log waits, and its writes are quick. */
+  /**
+   * Whether the next group is written on the event loop: the disk has `writeNow`, no older log waits, and its writes are
+   * quick, or it is time to time them again.
+   */
   private onTheLoop(): boolean {
-    return this.after === null && this.io.writeNow !== undefined && this.writeMs <= SLOW_WRITE_MS;
+    return this.after === null && this.io.writeNow !== undefined && (!(this.writeMs > SLOW_WRITE_MS) || this.pooled >= PROBE_EVERY);
   }
 
-  /** A write took `ms`: into the average. */
+  /** A write on the loop took `ms`: into the average; a quick one after slow ones (a probe's) starts it again. */
   private took(ms: number): void {
-    this.writeMs = this.writeMs === 0 ? ms : this.writeMs + WRITE_WEIGHT * (ms - this.writeMs);
+    const fresh = Number.isNaN(this.writeMs) || (this.writeMs > SLOW_WRITE_MS && ms <= SLOW_WRITE_MS);
+    this.writeMs = fresh ? ms : this.writeMs + WRITE_WEIGHT * (ms - this.writeMs);
+  }
+
+  /**
+   * Writes this file's records only once `older` settles (the log before it, still writing its last records). Let go as
+   * it settles, either way: the records queued meanwhile fail with it when it fails (they came after the records
+   * dropped, and the world was rolled back without them), but not the ones queued later, after the rollback.
+   */
+  waitFor(older: Promise<void>): void {
+    this.after = older;
+    const letGo = (): void => {
+      if (this.after === older) this.after = null;
+    };
+    older.then(letGo, letGo);
   }
 
   /** Settles when every record appended so far is on disk. */
@@ -362,16 +387,12 @@ export class LogAppender {
       this.open = newGroup();
       this.inflight = g;
       try {
-        if (this.after) {
-          await this.after;
-          // The older log's records are on disk: this log's next turns are written on the loop again (writeGathered).
-          this.after = null;
-        }
+        // Its records on disk (`after` then let go: waitFor), this log's next turns are written on the loop again (writeGathered).
+        if (this.after) await this.after;
         const data = g.parts.length === 1 ? g.parts[0]! : Buffer.concat(g.parts, g.bytes);
-        const began = this.io.now();
         await this.io.write(this.fd, data, this.size);
         if (!this.writeIsDurable) await this.io.datasync(this.fd);
-        this.took(this.io.now() - began);
+        this.pooled++;
         this.landed(g.records, data.length);
         g.settle();
       } catch (err) {
@@ -379,7 +400,7 @@ export class LogAppender {
         return;
       }
       if (this.open.records > 0 && this.onTheLoop()) {
-        // Quick again (or the older log done): the records queued meanwhile are written at this turn's end, on the loop.
+        // The older log done, or time to time the disk: the records queued meanwhile are written at this turn's end, on the loop.
         this.inflight = null;
         this.turnEnd ??= setImmediate(this.writeGathered);
         return;

@@ -326,9 +326,12 @@ export class OperationLog implements Durability {
       const old = this.appender;
       // A new log that cannot be begun (a full disk, no file handles) leaves the current one in force: nothing to undo.
       this.startLog(n, { t, k: 'base', from: 'snapshot', cont: true });
-      this.appender.after = old.synced();
-      await writeStateFile(inDir(this.dir, snapshotName(n)), text);
+      this.appender.waitFor(old.synced());
+      // The text holds the old log's last records: written only once they are on disk. When they fail (their changes
+      // refused and rolled back), no base is written and the new log goes on from the old (`cont`); a base written
+      // first would have brought the refused changes back at the next start.
       await old.synced();
+      await writeStateFile(inDir(this.dir, snapshotName(n)), text);
       this.dropBefore(n);
     } catch (err) {
       // After abandon (the tests' crash) the next mock may already have swept its temporary file.
