@@ -7,13 +7,12 @@
 // How: each file of the build's bundle folder is compiled as Node's loader would (the same wrapper, filename and
 // `require`), through vm.Script with the code kept by an earlier run. A script whose code was missing or refused
 // is written back once its run has compiled the functions it called: just before V8's flags change (src/os/v8-flags.ts
-// emits 'mkt:v8-flags' before undici's --liftoff-only or the engine commands' inlining budget; V8 refuses code made under
-// other flags, so code made after that would be refused by every next run; an engine command's cache so holds what it
-// ran before the world was made) or, for a run that never changes them, at exit.
-// An entry written at a flags change holds only what its run compiled until then (an engine command: its start,
-// not the commands a user runs next against it); it is marked so (its first byte, PARTIAL), and the next run that
-// keeps V8's flags to its exit writes it again whole (COMPLETE), once: after `mkt mock serve`, a search took the
-// serve's entries of the bundles they share and compiled the rest of its own functions at every run.
+// emits 'mkt:v8-flags' before undici's --liftoff-only or `mkt mock serve`'s inlining budget at its first long clock move;
+// V8 refuses code made under other flags, so code made after that would be refused by every next run) or, for a run
+// that never changes them, at exit.
+// An entry written at a flags change holds only what its run compiled until then (a search that pages: what it ran
+// before undici); it is marked so (its first byte, PARTIAL), and the next run that keeps V8's flags to its exit writes
+// it again whole (COMPLETE), once.
 // A run of `mkt mock serve` keeps entries of its own (`kind`, from bin/mkt.cjs): it runs other functions of the bundles
 // it shares with the commands (core, client), and for long, so its entries, written at its exit or flags change, held
 // little of what a search runs, and took the place of the search's.
@@ -96,7 +95,7 @@ function readOrNothing(file) {
 
 /**
  * Writes the script's code, after its mark (PARTIAL or COMPLETE), to its entry through a temporary file and a rename, so that a run reading it meanwhile
- * finds the old entry or the new, never half of one; then removes the entries of that file from other builds.
+ * finds the old entry or the new, never half of one; then removes the entries it replaces (below).
  */
 function write(entry, script, mark) {
   try {
@@ -105,10 +104,15 @@ function write(entry, script, mark) {
     const temp = `${entry}.${process.pid}.tmp`;
     fs.writeFileSync(temp, Buffer.concat([Buffer.of(mark), script.createCachedData()]));
     fs.renameSync(temp, entry);
-    const [build, file] = path.basename(entry).split('+');
+    const ours = path.basename(entry);
+    const [build, file, , , , kind] = ours.slice(0, -'.v8'.length).split('+');
     for (const name of fs.readdirSync(dir)) {
-      const [otherBuild, otherFile] = name.split('+');
-      if (otherFile === file && otherBuild !== build && name.endsWith('.v8')) fs.rmSync(path.join(dir, name), { force: true });
+      if (!name.endsWith('.v8') || name === ours) continue;
+      const [otherBuild, otherFile, , , , otherKind] = name.slice(0, -'.v8'.length).split('+');
+      // Another build's, or this kind's for another version of the file (an installed package's dist/ is the same folder
+      // after an upgrade), or one named before kinds: the other kind's entry of this build is its own.
+      if (otherFile === file && (otherBuild !== build || otherKind === kind || otherKind === undefined))
+        fs.rmSync(path.join(dir, name), { force: true });
     }
   } catch {
     // Only the cache is lost.

@@ -128,7 +128,8 @@ function enableCompileCache(bundleDir) {
       require('./code-cache.cjs').enable(
         bundleDir,
         path.join(process.env.NODE_COMPILE_CACHE || folder, `v8-code-${process.version}-${process.arch}`),
-        argv[0] === 'mock' && argv[1] === 'serve' ? 'serve' : 'cli',
+        // Global options may come first (`mkt --profile x mock serve`).
+        argv.some((a, i) => a === 'mock' && argv[i + 1] === 'serve') ? 'serve' : 'cli',
       );
   } catch {
     // Only the cache is lost.

@@ -64,7 +64,8 @@ export interface MockOptions {
   webhooks?: WebhookSettings;
   /**
    * Called once, as the first long clock move begins (Engine.moveClock: LONG_MOVE_ARRIVALS): `mkt mock serve` widens
-   * V8's inlining budget then (src/os/v8-flags.ts), which pays only over such moves. Not for a library user's process.
+   * V8's inlining budget then (src/os/v8-flags.ts), which pays only over such moves. The CLI's own: the `mkt/mock`
+   * library passes none, so a library user's process keeps its flags.
    */
   beforeLongMove?: () => void;
   /** The service's rate limits (--rate-limit; absent: off, as a test suite in-process wants; `mkt mock serve` turns them on). */

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { BIN, runMkt, tempHome } from './helpers/cli.js';
@@ -149,15 +149,16 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
     // Paging turns on --liftoff-only: its entries hold what the run had compiled by then (as `mkt mock serve`'s do).
     const paged = await search(home, xdg, ['listings', 'search', '--all', '--limit', '3', '-o', 'ndjson']);
     expect(paged).toMatchObject({ code: 0, stderr: '' });
-    const partial = entries(folder);
-    const shared = Object.keys(partial).filter((f) => /\+(core|catalogue|client)\.cjs\+/.test(f));
+    const shared = Object.keys(entries(folder)).filter((f) => /\+(core|catalogue|client)\.cjs\+/.test(f));
     expect(shared).toHaveLength(3);
     for (const f of shared) expect(readFileSync(f)[0], f).toBe(0x50);
+    // Written again means a new file renamed into place: a new inode (modification times may be whole seconds).
+    const inodes = Object.fromEntries(shared.map((f) => [f, statSync(f).ino]));
     const first = await search(home, xdg);
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const completed = entries(folder);
     for (const f of shared) {
-      expect(completed[f], f).not.toBe(partial[f]);
+      expect(statSync(f).ino, f).not.toBe(inodes[f]);
       expect(readFileSync(f)[0], f).toBe(0x43);
     }
     // Once: the next runs, of either kind, take the whole entries and write nothing.
@@ -196,6 +197,32 @@ describe.runIf(bins)("the bin's own code cache (Node < 22.1)", () => {
     const kept = entries(folder);
     expect(await search(home, xdg)).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
     expect(entries(folder)).toEqual(kept);
+  }, 60_000);
+
+  it("removes the entries one it writes replaces: another build's, this kind's for another version of the file, one named before kinds; not the other kind's", async () => {
+    const home = tempHome();
+    const xdg = join(home, 'xdg');
+    const folder = join(xdg, 'mkt', 'compile-cache', `v8-code-${process.version}-${process.arch}`);
+    expect(await search(home, xdg)).toMatchObject({ code: 0, stderr: '' });
+    const core = Object.keys(entries(folder)).find((f) => f.includes('+core.cjs+'))!;
+    const [build, file, size, mtime, ino] = basename(core).slice(0, -'.v8'.length).split('+');
+    const planted = {
+      otherBuild: join(folder, `x${build}+${file}+${size}+${mtime}+${ino}+cli.v8`),
+      // An installed package's dist/ after an upgrade: the same folder (build), the file another size and inode.
+      olderVersion: join(folder, `${build}+${file}+1+${mtime}+1+cli.v8`),
+      beforeKinds: join(folder, `${build}+${file}+${size}+${mtime}+${ino}.v8`),
+      otherKind: join(folder, `${build}+${file}+1+${mtime}+1+serve.v8`),
+    };
+    for (const f of Object.values(planted)) writeFileSync(f, 'stale');
+    rmSync(core);
+    expect(await search(home, xdg)).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(core)).toBe(true);
+    expect(Object.fromEntries(Object.entries(planted).map(([k, f]) => [k, existsSync(f)]))).toEqual({
+      otherBuild: false,
+      olderVersion: false,
+      beforeKinds: false,
+      otherKind: true,
+    });
   }, 60_000);
 
   it('takes a damaged entry for none: the same answer, no message, the entry made again', async () => {

@@ -11,15 +11,6 @@ import type { MockApp } from '../mock-server/app.js';
 import { stepListing, TICK_MS } from '../mock-server/engine/market.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
 import { lazyLoanHour, ScheduleSteps, serviceLoan } from '../mock-server/engine/servicing.js';
-
-/**
- * The due dates after `due`, one a call, from a ScheduleSteps started there (as the departure search and payOnSchedule
- * step them); null for a due date off its origination's schedule (a seeded loan's), whose next ones dueAfter works out.
- */
-function scheduleAfter(origination: number, due: number): (() => number) | null {
-  const steps = new ScheduleSteps();
-  return steps.start(origination, due) ? () => steps.next() : null;
-}
 import { addMonths } from '../src/contract/amortisation.js';
 import { firesAt } from '../mock-server/engine/chance-processes.js';
 import { isLive, prepareTimeline } from '../mock-server/engine/timeline.js';
@@ -29,6 +20,15 @@ import type { Loan, World } from '../mock-server/world/world.js';
 import { LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, makeApp, START, tokenFor } from './engine-fixture.js';
 import { ACCOUNTS, applyStep, step as worldStep, type Step as WorldStep } from './helpers/listing-steps.js';
+
+/**
+ * The due dates after `due`, one a call, from a ScheduleSteps started there (as the departure search and payOnSchedule
+ * step them); null for a due date off its origination's schedule (a seeded loan's), whose next ones dueAfter works out.
+ */
+function scheduleAfter(origination: number, due: number): (() => number) | null {
+  const steps = new ScheduleSteps();
+  return steps.start(origination, due) ? () => steps.next() : null;
+}
 
 /** The market as a plain hourly walk: every live listing in number order, then every loan (eagerly, each hour), then arrivals. */
 function hourlyWalk(world: World, t: number): void {

@@ -262,8 +262,9 @@ export class Engine {
       return begun;
     });
     const { from, to } = progress;
-    this.noteLongMove(to - from);
     try {
+      // Inside: a hook that throws ends the move (its route answers 500) and lets the next one begin.
+      this.noteLongMove(to - from);
       while (progress.at < to && !this.stopping) {
         progress.at = Math.min(to, progress.at + MOVE_STEP_MS);
         // A running clock has gone on a little since the last step: never set it back.

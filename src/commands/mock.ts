@@ -218,9 +218,9 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
           await import('../../mock-server/library/server.js');
-        // V8's wider inlining budget, as the first long clock move begins (before the engine's hot code is optimised by
-        // it): it costs a start and a short move more than it gives. Loaded here: the group's other commands need
-        // neither it nor Node's v8 module.
+        // V8's wider inlining budget, as the first long clock move begins: it costs a start and a short move more than it
+        // gives. It applies to code optimised after it; a serve whose first moves were short keeps the code they optimised
+        // until V8 optimises it again. Loaded here: the group's other commands need neither it nor Node's v8 module.
         const { widenInliningForEngine } = await import('../os/v8-flags.js');
         let app;
         try {
