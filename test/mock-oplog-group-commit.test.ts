@@ -1,5 +1,5 @@
 /**
- * The operation log's group commit (durability/log-file.ts), under interleavings the test drives one
+ * The operation log's group commit (durability/log-appender.ts), under interleavings the test drives one
  * step at a time (STYLE.md habit 24): a disk whose every write and sync waits until the test lets it
  * go, so "a crash between the write and the sync" and "an order arriving while a sync runs" are
  * orders of events made on purpose, not the luck of a stress run. What must hold: an order is answered
@@ -8,7 +8,7 @@
  */
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { LogIo } from '../mock-server/durability/log-file.js';
+import type { LogIo } from '../mock-server/durability/log-appender.js';
 import { aliceToken, call, plainListings, type Answer } from './engine-fixture.js';
 import { stateApps } from './helpers/state-apps.js';
 

@@ -1,5 +1,5 @@
 /**
- * The operation log's writes on the event loop (durability/log-file.ts): the records queued in a turn of
+ * The operation log's writes on the event loop (durability/log-appender.ts): the records queued in a turn of
  * the event loop, one or several, are written on the loop at the turn's end in one write (the disk's
  * `writeNow`), not through the thread pool. The faults where this path meets another (STYLE.md habit 24):
  * its write failing (a full disk) must drop every record of it and roll the world back exactly as a pooled
@@ -10,7 +10,8 @@ import { closeSync, fdatasyncSync, openSync, readdirSync, readSync, statSync, wr
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
-import { diskIo, readLog, type LogIo } from '../mock-server/durability/log-file.js';
+import { readLog } from '../mock-server/durability/log-file.js';
+import { diskIo, type LogIo } from '../mock-server/durability/log-appender.js';
 import { aliceToken, call, plainListings } from './engine-fixture.js';
 import { stateApps, worldDigest as digest } from './helpers/state-apps.js';
 

@@ -11,7 +11,8 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, writeSync } f
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
-import { diskIo, frameRecord, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
+import { frameRecord, parseLog } from '../mock-server/durability/log-file.js';
+import { diskIo, type LogIo } from '../mock-server/durability/log-appender.js';
 import { aliceToken, call, plainListings } from './engine-fixture.js';
 import { stateApps, worldDigest as digest } from './helpers/state-apps.js';
 

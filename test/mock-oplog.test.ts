@@ -1,5 +1,5 @@
 /**
- * The operation log of `--state DIR` (durability/operation-log.ts, durability/log-file.ts): its framing (a torn
+ * The operation log of `--state DIR` (durability/operation-log.ts, durability/log-file.ts, log-appender.ts): its framing (a torn
  * tail cut, a bad record in the middle refused with file and offset), a world rebuilt from base and
  * log equal to the live one, one mock per folder, a failed write answered 503 and rolled back, and a
  * base snapshot cut short that leaves the previous base in force.
@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
 import { checkInvariants } from '../mock-server/audit/invariants.js';
-import { frameRecord, LOG_HEADER, LogCorruptError, parseLog, type LogIo } from '../mock-server/durability/log-file.js';
+import { frameRecord, LOG_HEADER, LogCorruptError, parseLog } from '../mock-server/durability/log-file.js';
+import { type LogIo } from '../mock-server/durability/log-appender.js';
 import { serializeState } from '../mock-server/world/persistence.js';
 import { StateLockedError } from '../mock-server/world/state-dir.js';
 import { aliceToken, call, makeApp, plainListings } from './engine-fixture.js';
@@ -316,7 +317,7 @@ describe('faults', () => {
     expect((await call(app, 'GET', '/openapi.json')).status).toBe(200);
     expect((await call(app, 'GET', '/v1/orders', { token })).body.total_count).toBe(0);
 
-    app.ctx.operationLog!.useIo((await import('../mock-server/durability/log-file.js')).diskIo);
+    app.ctx.operationLog!.useIo((await import('../mock-server/durability/log-appender.js')).diskIo);
     const placed = await call(app, 'POST', '/v1/orders', { token, body: { bid_requests: [{ listing_id: listing, bid_amount: 25 }] } });
     expect(placed.status).toBe(200);
     const after = digest(app);

@@ -1,6 +1,6 @@
 /**
  * The world of `mock serve --state DIR` as operations: a base (a seed recipe or a snapshot) and a log
- * of every operation that changed the world since, each with its virtual time (log-file.ts,
+ * of every operation that changed the world since, each with its virtual time (log-file.ts, log-appender.ts,
  * world/state-dir.ts). The engine is deterministic per seed and clock, so replaying the operations at
  * their times rebuilds the world the mock had. A record is on disk (group commit) before the answer;
  * a failed write rolls the world back to what the disk holds and answers 503 until the disk takes
@@ -15,7 +15,7 @@ import type { ApiError } from '../kit/api-error.js';
 import { rollbackFailed, writeFailed } from './log-errors.js';
 import { Secrets } from '../kit/entropy.js';
 import { MockSetupError } from '../kit/setup-error.js';
-import { LogAppender, type LogIo } from './log-file.js';
+import { LogAppender, type LogIo } from './log-appender.js';
 import { saveStateFile, serializeState, stateWriteError, writeStateFile } from '../world/persistence.js';
 import {
   ensureStateDir,
