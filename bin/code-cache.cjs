@@ -74,7 +74,7 @@ function folderKey(dir) {
   return h.toString(36);
 }
 
-/** The entry of one bundle file for runs of `kind`, named by the build, the file and its size, modification time and inode. */
+/** The entry of one bundle file for runs of `kind`, named by the build, the file, its size, modification time and inode. */
 function entryPath(cacheDir, build, filename, kind) {
   try {
     const s = fs.statSync(filename);
@@ -94,8 +94,9 @@ function readOrNothing(file) {
 }
 
 /**
- * Writes the script's code, after its mark (PARTIAL or COMPLETE), to its entry through a temporary file and a rename, so that a run reading it meanwhile
- * finds the old entry or the new, never half of one; then removes the entries it replaces (below).
+ * Writes the script's code, after its mark (PARTIAL or COMPLETE), to its entry through a temporary file and a rename, so
+ * that a run reading it meanwhile finds the old entry or the new, never half of one; then removes the entries it
+ * replaces (below).
  */
 function write(entry, script, mark) {
   try {

@@ -100,7 +100,7 @@ export class LogAppender {
   written = 0;
   private disk: LogIo = diskIo;
   /** Records of this file are written only after this settles: the log before it, still writing its last records (waitFor). */
-  after: Promise<void> | null = null;
+  private after: Promise<void> | null = null;
   private open = newGroup();
   private inflight: Group | null = null;
   /** The ms a write on the loop takes, on average; NaN before the first. */

@@ -106,7 +106,7 @@ function baseWorld(dir: string, n: number, base: BaseRecord): { world: World; no
  * Log `n`'s records; `later`: the logs after it, `chain`: those of them read (each holds a base
  * record at least). A bad record before its end refuses (log-file.ts). So does a torn tail when a
  * later log holds a record past its base: that log's records are written only after this log's last
- * write is on disk (LogAppender.after), so its bad last record was acknowledged, and damaged since.
+ * write is on disk (LogAppender.waitFor), so its bad last record was acknowledged, and damaged since.
  * A base record may follow a torn write (a new log's base is written at once): base records alone
  * after it leave it a torn tail, unless the torn record is its own base (written whole before a later
  * log is begun). With `repair`, the log is cut at the bad record and the later logs
