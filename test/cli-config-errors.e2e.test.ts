@@ -5,12 +5,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { runMkt, tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
+import { captureIo } from './helpers/capture-io.js';
 
 /** Writes `profiles` as the config file of a fresh home and returns the home. */
 function homeWithConfig(profiles: Record<string, Record<string, string>>): string {
@@ -183,9 +183,6 @@ test('a bad base_url kept in the config file can still be fixed with config set'
 
 /** An Io whose environment throws on every read: an internal failure no user input can explain. */
 function brokenIo(): { io: Io; err: () => string } {
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (d) => (err += String(d)));
   const env = new Proxy(
     {},
     {
@@ -194,21 +191,8 @@ function brokenIo(): { io: Io; err: () => string } {
       },
     },
   );
-  return {
-    io: {
-      stdout: new PassThrough(),
-      stderr,
-      stdin: new PassThrough(),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env,
-      sleep: async () => undefined,
-      now: () => 0,
-      stopSignal: () => new Promise(() => undefined),
-    },
-    err: () => err,
-  };
+  const { io, err } = captureIo(env);
+  return { io, err };
 }
 
 describe('a real bug', () => {

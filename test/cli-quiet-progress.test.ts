@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
-import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { startMock, type TestMock } from './helpers/mock.js';
+import { captureIo } from './helpers/capture-io.js';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -27,27 +27,12 @@ afterAll(async () => {
 /** Runs mkt in-process with stderr a terminal or not; stdout is never one (cron sends it to a file). */
 async function mkt(args: string[], o: { tty?: boolean; input?: string; home?: string } = {}) {
   const home = o.home ?? mkdtempSync(join(tmpdir(), 'mkt-quiet-'));
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
   const stdin = new PassThrough();
   stdin.end(o.input ?? '');
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin,
-    stdoutIsTTY: false,
-    stderrIsTTY: o.tty === true,
-    stdinIsTTY: false,
-    env: { ...mock.env, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), MKT_CREDENTIAL_STORE: 'file' },
-    ...systemClock,
-    stopSignal: () => new Promise(() => undefined),
-  };
-  const code = await main(args, io);
-  return { code, stdout: out, stderr: err, home };
+  const env = { ...mock.env, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), MKT_CREDENTIAL_STORE: 'file' };
+  const run = captureIo(env, { stdin, stderrIsTTY: o.tty === true, ...systemClock });
+  const code = await main(args, run.io);
+  return { code, stdout: run.out(), stderr: run.err(), home };
 }
 
 /** Listings the mock will take a bid on now, not yet bid on by anyone in this file. */

@@ -7,14 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { STATEMENT_COLUMNS } from '../src/flows/statement.js';
 import { startFixtureServer } from './helpers/marketplace-fixtures.js';
 import { issueTestToken, startMock, TEST_START, type TestMock } from './helpers/mock.js';
+import { captureIo } from './helpers/capture-io.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -22,26 +21,13 @@ type Json = Record<string, any>;
 
 /** Runs `mkt args…` in-process, off a terminal, with its own config dir. */
 async function mkt(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  let [out, err] = ['', ''];
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
   const home = mkdtempSync(join(tmpdir(), 'mkt-statement-'));
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    stdoutColumns: 100,
-    env: { MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, MKT_CREDENTIAL_STORE: 'file', ...env },
-    sleep: async () => undefined,
-    now: () => TEST_START,
-    stopSignal: () => new Promise(() => undefined),
-  };
-  const code = await main(args, io);
-  return { code, stdout: out, stderr: err };
+  const run = captureIo(
+    { MKT_CONFIG_DIR: home, MKT_STATE_DIR: home, MKT_CREDENTIAL_STORE: 'file', ...env },
+    { stdoutColumns: 100, now: () => TEST_START },
+  );
+  const code = await main(args, run.io);
+  return { code, stdout: run.out(), stderr: run.err() };
 }
 
 const cents = (x: unknown): number => Math.round(Number(x) * 100);

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { decisionTable } from '../src/commands/invest-output.js';
 import type { Decision } from '../src/invest/planner.js';
-import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
 import { startMock, TEST_START, type TestMock } from './helpers/mock.js';
+import { captureIo } from './helpers/capture-io.js';
 
 describe('decisionTable', () => {
   // 24 bids among 700 skips, the bids scattered through the plan as a greedy plan leaves them.
@@ -71,27 +71,12 @@ describe('mkt invest run --dry-run -o table with hundreds of skips', () => {
   });
 
   async function mkt(args: string[]) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (d) => (out += String(d)));
-    stderr.on('data', (d) => (err += String(d)));
     const stdin = new PassThrough();
     stdin.end();
-    const io: Io = {
-      stdout,
-      stderr,
-      stdin,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      env: { ...mock.env, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), NO_COLOR: '1' },
-      ...systemClock,
-      stopSignal: () => new Promise(() => undefined),
-    };
-    const code = await main(args, io);
-    return { code, stdout: out, stderr: err };
+    const env = { ...mock.env, MKT_CONFIG_DIR: join(home, 'config'), MKT_STATE_DIR: join(home, 'state'), NO_COLOR: '1' };
+    const run = captureIo(env, { stdin, ...systemClock });
+    const code = await main(args, run.io);
+    return { code, stdout: run.out(), stderr: run.err() };
   }
 
   it('shows the bids, then the skips counted; --show-skipped and -o json have every decision', async () => {

@@ -73,6 +73,19 @@ async function setUp() {
   return { dir, app, token, bid };
 }
 
+/** One order kept, then a disk that refuses the loop's writes (console errors quiet): the world and log as on disk before. */
+async function refusingAfterOne() {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const set = await setUp();
+  expect((await call(set.app, 'POST', '/v1/orders', set.bid(0))).status).toBe(200);
+  const onDisk = digest(set.app);
+  const log = lastLog(set.dir);
+  const size = statSync(log).size;
+  const disk = countingDisk(true);
+  set.app.ctx.operationLog!.useIo(disk.io);
+  return { ...set, onDisk, log, size, disk };
+}
+
 describe("a turn's records are written on the event loop, in one write", () => {
   test('one order alone: one write on the loop carrying its record, answered 200 and on disk; two orders of one turn: one write on the loop carrying both', async () => {
     const { dir, app, bid } = await setUp();
@@ -97,15 +110,7 @@ describe("a turn's records are written on the event loop, in one write", () => {
   });
 
   test('a lone record whose write fails: 503, the world rolled back to the disk, the file as it was; the disk well again, the next order is kept', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { dir, app, bid } = await setUp();
-    expect((await call(app, 'POST', '/v1/orders', bid(0))).status).toBe(200);
-    const onDisk = digest(app);
-    const log = lastLog(dir);
-    const size = statSync(log).size;
-
-    const disk = countingDisk(true);
-    app.ctx.operationLog!.useIo(disk.io);
+    const { dir, app, bid, onDisk, log, size, disk } = await refusingAfterOne();
     const refused = await call(app, 'POST', '/v1/orders', bid(1));
     expect([refused.status, refused.body.code]).toEqual([503, 'STATE_WRITE_FAILED']);
     expect(disk.seen).toEqual([{ way: 'now', kinds: ['order'] }]);
@@ -123,15 +128,7 @@ describe("a turn's records are written on the event loop, in one write", () => {
   });
 
   test("a turn's two records whose one write fails: both 503, the world rolled back to the disk, the file as it was; the next orders are kept", async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { dir, app, bid } = await setUp();
-    expect((await call(app, 'POST', '/v1/orders', bid(0))).status).toBe(200);
-    const onDisk = digest(app);
-    const log = lastLog(dir);
-    const size = statSync(log).size;
-
-    const disk = countingDisk(true);
-    app.ctx.operationLog!.useIo(disk.io);
+    const { dir, app, bid, onDisk, log, size, disk } = await refusingAfterOne();
     const refused = await Promise.all([call(app, 'POST', '/v1/orders', bid(1)), call(app, 'POST', '/v1/orders', bid(2))]);
     expect(refused.map((r) => [r.status, r.body.code])).toEqual([
       [503, 'STATE_WRITE_FAILED'],

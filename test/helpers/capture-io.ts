@@ -2,8 +2,14 @@
 import { PassThrough } from 'node:stream';
 import type { Io } from '../../src/io.js';
 
-/** `main`'s io with `env`; its stop signal (SIGINT/SIGTERM of a server) comes when `stop` is called, never otherwise. */
-export function captureIo(env: Record<string, string>): { io: Io; out: () => string; err: () => string; stop: () => void } {
+/**
+ * `main`'s io with `env` and any of its fields `overrides` sets (a terminal, stdin's text, the real clock); its stop signal
+ * (SIGINT/SIGTERM of a server) comes when `stop` is called, never otherwise.
+ */
+export function captureIo(
+  env: Record<string, string>,
+  overrides: Partial<Io> = {},
+): { io: Io; out: () => string; err: () => string; stop: () => void } {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -23,6 +29,7 @@ export function captureIo(env: Record<string, string>): { io: Io; out: () => str
       sleep: async () => undefined,
       now: () => 0,
       stopSignal: () => new Promise((resolve) => (stop = resolve)),
+      ...overrides,
     },
     out: () => out,
     err: () => err,
