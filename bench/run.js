@@ -7,7 +7,8 @@
 //   and a three-filter limit=500 page, side by side with a raw node:http server answering a Buffer of
 //   the same page made once (bench/static-server.js: the HTTP stack's own speed) and one answering
 //   JSON.stringify of it (bench/floor-server.js), under wrk (-t1 -c10, bench/wrk.js; three rounds of
-//   2 s, medians) when it is installed, else a node loop (bench/load.js); `search --all` vs a bare
+//   2 s, medians) when it is installed, else a node loop (bench/load.js), and the 25-row page's CPU a
+//   request in-process against node:http's (bench/request-cpu.js); `search --all` vs a bare
 //   undici paging loop kept under the listings rate limit, as mkt keeps itself; `mock clock advance 15d`; start time
 //   and resident memory.
 // All traffic goes to 127.0.0.1; every loop is bounded (2-3 s windows after a warm-up). Run after `npm run build`.
@@ -345,6 +346,29 @@ async function restartSection(stateRoot, listings) {
   );
 }
 
+/**
+ * The 25-row page's CPU a request in the server's own process, without the kernel or wrk (bench/request-cpu.js): the
+ * mock against a bare node:http server given the same request bytes, each in a process of its own. What the mock's own
+ * JavaScript adds, as a figure that does not move with the load tool's share of the machine.
+ */
+function requestCpuRow() {
+  const run = (server) => {
+    const r = spawnSync(process.execPath, [join(root, 'bench', 'request-cpu.js'), server, '--listings', String(LISTINGS)], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (r.status !== 0) throw new Error(`request-cpu ${server}: ${r.stderr || r.signal}`);
+    return JSON.parse(r.stdout.trim().split('\n').at(-1));
+  };
+  const [mock, http] = [run('mock'), run('http')];
+  row(
+    'unfiltered, limit=25: CPU a request in-process, same request bytes (no kernel, no wrk)',
+    `mock ${mock.usPerRequest.toFixed(2)} µs, node:http ${http.usPerRequest.toFixed(2)} µs (+${(mock.usPerRequest - http.usPerRequest).toFixed(2)} µs; rounds ${mock.rounds.join(', ')})`,
+    '',
+    true,
+  );
+}
+
 /** The two searches the bars name: an unfiltered page of 25, and three filters with a page of 500. */
 const SEARCHES = [
   { label: 'unfiltered, limit=25', path: '/listingsvc/v2/listings/?limit=25', bar: 2 },
@@ -490,6 +514,7 @@ async function bigMockSection() {
         tail <= 1.2 * staticTail,
       );
     }
+    requestCpuRow();
     const rss = rssMiB(big.child.pid);
     row('mock resident memory', `${rss.toFixed(0)} MiB`, '< 1024 MiB', rss < 1024);
     if (ONLY === 'pages') return;
