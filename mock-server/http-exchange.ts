@@ -156,7 +156,7 @@ function writeAnswer(res: ServerResponse, answer: Answer): void | Promise<void> 
 }
 
 /** One request and its answer (see the file's comment); `run` answers it. */
-export class Exchange implements Seen {
+export class Exchange implements Seen, Arrival {
   readonly method: string;
   /** The target as sent, and its path (until the target is read: what a target that cannot be read is recorded as). */
   private readonly raw: string;
@@ -169,6 +169,11 @@ export class Exchange implements Seen {
   readonly violations = undefined;
   /** Body bytes held of the gauge (a Hold). */
   bytes = 0;
+  /** When and from whom it arrived, as the request log notes it (an Arrival: no object of its own a request). */
+  realAt = 0;
+  virtualAt = 0;
+  started = 0;
+  account: string | null = null;
   /** The normalised URL once read (an answer to a target that cannot be read is checked against '/'). */
   private url: URL | null = null;
   private readonly arrival: Arrival | null;
@@ -179,7 +184,7 @@ export class Exchange implements Seen {
     private readonly res: ExchangeResponse,
   ) {
     this.method = req.method ?? 'GET';
-    this.arrival = door.requestLog.arrive(req.headers.authorization);
+    this.arrival = door.requestLog.arrive(req.headers.authorization, this);
     const raw = (this.raw = req.url ?? '/');
     const q = raw.indexOf('?');
     this.path = (q < 0 ? raw : raw.slice(0, q)).slice(0, 200);

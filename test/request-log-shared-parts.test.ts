@@ -131,3 +131,40 @@ describe('a loaded request log', () => {
     expect(ring[3]).not.toBe(shown);
   });
 });
+
+describe('a request repeated while its token comes and goes', () => {
+  it('shows the token hidden in exactly the entries recorded while it was live', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 2, maxLength: 12 }), fc.boolean(), (liveAt, asHeaders) => {
+        const live: Live = new Map();
+        const log = new RequestLog(hostWith(live, []), 16, () => 0);
+        // The same request each time (its path, query and headers equal, copies of its own): the parts the request log
+        // shares with the entry before, and the token in its path and a header (an Authorization header's value is hidden always).
+        const request = (): Seen => {
+          const headers = { 'x-ref': 'plaintokenvalue1', 'x-note': 'plaintokenvalue2' };
+          return {
+            method: 'GET',
+            path: '/v1/x/plaintokenvalue1',
+            search: '?limit=25',
+            headers: asHeaders ? new Headers(headers) : { ...headers },
+            bodyText: null,
+            status: 200,
+          };
+        };
+        for (const on of liveAt) {
+          live.clear();
+          if (on) live.set('plaintokenvalue1', { kind: 'access', accountId: null });
+          log.record(log.arrive(undefined), request());
+        }
+        // Read once no token is live: only what each entry noted when recorded can hide it.
+        live.clear();
+        const shown = log.list(16).result.reverse();
+        expect(shown.map((e) => e.path.includes('plaintokenvalue1'))).toEqual(liveAt.map((on) => !on));
+        expect(shown.map((e) => e.headers['x-ref'])).toEqual(liveAt.map((on) => (on ? '***' : 'plaintokenvalue1')));
+        // A run that was never a token stays as sent.
+        for (const e of shown) expect(e.headers['x-note']).toBe('plaintokenvalue2');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -119,10 +119,18 @@ export class RequestLog {
     return violations.map((v) => scrubViolation(v, secrets));
   }
 
-  /** Notes that a request arrived with this Authorization header; null when the request log is off. */
-  arrive(authorization: string | null | undefined): Arrival | null {
+  /**
+   * Notes that a request arrived with this Authorization header, in `into` (the HTTP adapter's exchange holds its
+   * own: no object a request) or a new Arrival; null when the request log is off.
+   */
+  arrive(authorization: string | null | undefined, into?: Arrival): Arrival | null {
     if (this.size === 0) return null;
-    return { realAt: this.realNow(), virtualAt: this.host.virtualNow(), started: this.elapsed(), account: this.accountOf(authorization) };
+    const a = into ?? { realAt: 0, virtualAt: 0, started: 0, account: null };
+    a.realAt = this.realNow();
+    a.virtualAt = this.host.virtualNow();
+    a.started = this.elapsed();
+    a.account = this.accountOf(authorization);
+    return a;
   }
 
   /** Records one answered (or dropped) request, unless it was a call of the request log itself. */
@@ -135,14 +143,13 @@ export class RequestLog {
     // The few-secret list of this moment, kept with the entry; the rest of what is secret is asked for
     // only when a part must be redacted now (rarely): this runs for every request.
     const few = this.fewNow();
-    const secrets: KnownSecrets = { few, isToken: this.isToken };
     const headers = seen.headers instanceof Headers ? headerPairs(seen.headers) : seen.headers;
     // Escapes could spell a token that a scan of the raw text would not see: such parts are redacted now.
     const sameSearch = prev !== null && seen.search === prev.search;
-    const query = (!sameSearch || prev.query !== null) && /[%+]/.test(seen.search) ? redactQuery(seen.search, secrets) : null;
+    const query = (!sameSearch || prev.query !== null) && /[%+]/.test(seen.search) ? redactQuery(seen.search, this.secretsWith(few)) : null;
     // So is a body too long to keep (its size is kept), so that no entry holds a large text.
     const text = seen.bodyText;
-    const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, secrets) : undefined;
+    const body = text !== null && (text.length > MAX_KEPT_BODY || text.includes('\\')) ? keptBody(text, this.secretsWith(few)) : undefined;
     // An entry outlives a young-generation collection or two: what it holds that equals the entry before's
     // (a client sends the same path, query, headers and token again and again) is that entry's, so the
     // request's own copies die young and a collection copies nothing new (it was most of what one copied).
@@ -155,16 +162,29 @@ export class RequestLog {
     // runs for every request. The texts kept are scanned, the entry before's when equal (their hashes known).
     const tokens = this.tokenScratch;
     const live = this.host.tokens;
-    this.liveRuns(path, live, tokens);
-    if (query === null) this.liveRuns(search, live, tokens);
-    if (body === undefined && seen.bodyText !== null) liveRuns(seen.bodyText, live, tokens);
-    if (Array.isArray(kept)) {
-      for (const [, v] of kept) if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+    // A request without a body whose path, query and headers are the entry before's has that entry's token-shaped runs
+    // (kept in `prevRuns` when it was scanned): only which of them are live now is asked (most requests of a loaded mock).
+    const noBody = seen.bodyText === null;
+    if (samePath && sameSearch && shared && noBody && query === null && this.prevRuns !== null) {
+      for (const run of this.prevRuns) if (live.has(run)) tokens.push(run);
     } else {
-      for (const name in kept) {
-        const v = kept[name];
-        if (v !== undefined) this.liveRuns(typeof v === 'string' ? v : v.join(', '), live, tokens);
+      const runs: string[] = [];
+      this.runsOf(path, runs);
+      if (query === null) this.runsOf(search, runs);
+      const headersFrom = runs.length;
+      if (Array.isArray(kept)) {
+        for (const [, v] of kept) if (v !== undefined) this.runsOf(typeof v === 'string' ? v : v.join(', '), runs);
+      } else {
+        for (const name in kept) {
+          const v = kept[name];
+          if (v !== undefined) this.runsOf(typeof v === 'string' ? v : v.join(', '), runs);
+        }
       }
+      // In the order the parts come: path, query, body (scanned each time: bodies differ), headers.
+      for (let at = 0; at < headersFrom; at++) if (live.has(runs[at]!)) tokens.push(runs[at]!);
+      if (body === undefined && text !== null) liveRuns(text, live, tokens);
+      for (let at = headersFrom; at < runs.length; at++) if (live.has(runs[at]!)) tokens.push(runs[at]!);
+      this.prevRuns = noBody && query === null ? runs : null;
     }
     const slot = (this.nextId - 1) % this.size;
     // The slot's entry is refilled when it is still as recorded (never read, so nothing else holds it).
@@ -205,19 +225,26 @@ export class RequestLog {
    */
   private readonly runs = new Map<string, readonly string[]>();
 
-  /** Adds to `into` each run of `text` shaped like a token that is one of `live`'s keys, in order (liveRuns, its runs kept). */
-  private liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string[]): void {
+  /** Adds to `into` each run of `text` shaped like a token, in order (TOKEN_RUN; a text's runs kept when it is short). */
+  private runsOf(text: string, into: string[]): void {
     // Shorter than any run: nothing to find (most parts of a request, and every empty one).
     if (text.length < 8) return;
-    if (text.length > KEPT_RUN_CHARS) return liveRuns(text, live, into);
+    if (text.length > KEPT_RUN_CHARS) {
+      TOKEN_RUN.lastIndex = 0;
+      for (let m = TOKEN_RUN.exec(text); m !== null; m = TOKEN_RUN.exec(text)) into.push(m[0]);
+      return;
+    }
     let runs = this.runs.get(text);
     if (runs === undefined) {
       runs = text.match(TOKEN_RUN) ?? [];
       if (this.runs.size >= KEPT_RUN_TEXTS) this.runs.clear();
       this.runs.set(text, runs);
     }
-    for (const run of runs) if (live.has(run)) into.push(run);
+    for (const run of runs) into.push(run);
   }
+
+  /** The token-shaped runs of the entry before's path, query and headers, in order (null when it had a body or a query redacted at once). */
+  private prevRuns: readonly string[] | null = null;
 
   /** The few-secret list of the last entry recorded (most entries share one list), and the list it is gathered into. */
   private lastFew: readonly string[] = [];
@@ -232,6 +259,11 @@ export class RequestLog {
     for (let i = 0; same && i < n; i++) same = few[i] === last[i];
     if (!same) this.lastFew = few.slice(0, n);
     return this.lastFew;
+  }
+
+  /** The secrets a part redacted as it is recorded is redacted with: the few-secret list of the moment, and the tokens. */
+  private secretsWith(few: readonly string[]): KnownSecrets {
+    return { few, isToken: this.isToken };
   }
 
   /** Whether a token-shaped run is a live token of the world, or shaped like a random credential. */
@@ -324,6 +356,7 @@ export class RequestLog {
     this.count = 0;
     this.ring.fill(undefined);
     this.prev = null;
+    this.prevRuns = null;
     return n;
   }
 
