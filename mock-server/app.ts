@@ -255,8 +255,8 @@ function appOver(ctx: MockContext, realNow: () => number): MockApp {
   /** The answer without the check: synchronous as far as the route is (no promise made for a route that answered at once). */
   const answerUnchecked = (request: IncomingRequest): Answer | Promise<Answer> => {
     const url = request.parsedUrl;
-    // Read once: each read of a URL's pathname makes a new text.
-    const path = url.pathname;
+    // Read once: each read of a URL's pathname makes a new text (the adapter's is read once per target it keeps).
+    const path = request.path ?? url.pathname;
     const match = routeOf(request.method, path);
     if (!match) return unrouted(request.method, url);
     if (!(match.handler instanceof RouteHandler)) return viaMsw(request, url);

@@ -206,11 +206,11 @@ export class Exchange implements Seen, Arrival {
     const { door, req, method } = this;
     const target = door.targets.read(this.raw, door.origin);
     if (!target.ok) return this.send(400, { code: 'VAL0001', message: target.problem });
-    const url = (this.url = target.url);
+    this.url = target.url;
     // One normalised path for the access decision, the faults, the router and the request log alike.
-    const path = url.pathname;
+    const path = target.path;
     this.path = path;
-    this.search = url.search;
+    this.search = target.search;
     const named = door.hosts.check(target.authority, req.rawHeaders);
     if (isHostRefusal(named)) return this.send(named.status, named.body);
     if (door.overBound.has(req.socket)) return this.busy('connections');
@@ -286,7 +286,7 @@ export class Exchange implements Seen, Arrival {
     const method = this.method;
     // Every route is answered from node's request: no Fetch Request, msw or Response (app.ts `answer`).
     const bytes = method !== 'GET' && method !== 'HEAD' && body.length > 0 ? body : null;
-    const given = this.door.app.answerNow(new NodeRequest(this.req, method, this.url!, bytes, body));
+    const given = this.door.app.answerNow(new NodeRequest(this.req, method, this.url!, bytes, body, this.path, this.search));
     if (given instanceof Promise) return given.then((answer) => this.write(answer, fault));
     return this.write(given, fault);
   }

@@ -172,8 +172,11 @@ describe('PathMemo', () => {
 });
 
 /** A target's reading as plain values (a URL compares by its text). */
+/** What a reading says; its path and query are the URL's own, whether read now or kept. */
 function reading(t: TargetResult): unknown {
-  return t.ok ? { href: t.url.href, authority: t.authority } : t;
+  if (!t.ok) return t;
+  expect([t.path, t.search]).toEqual([t.url.pathname, t.url.search]);
+  return { href: t.url.href, authority: t.authority };
 }
 
 describe('TargetMemo', () => {
@@ -214,6 +217,16 @@ describe('TargetMemo', () => {
     const again = memo.read(raw, ORIGIN);
     expect(again.ok && again.url.href).toBe(`${ORIGIN}/listingsvc/v2/listings?limit=25`);
     expect(again).not.toBe(first);
+    // Its path and query are read again with it: the kept ones were of the URL as it was.
+    expect(again.ok && [again.path, again.search]).toEqual(['/listingsvc/v2/listings', '?limit=25']);
+  });
+
+  it('hands a target asked again the same path and query texts (a step comparing them with the request before compares no characters)', () => {
+    const memo = new TargetMemo();
+    const raw = '/listingsvc/v2/listings/?limit=25';
+    const [a, b] = [memo.read(raw, ORIGIN), memo.read(`${raw}`, ORIGIN)];
+    if (!a.ok || !b.ok) throw new Error('unread');
+    expect(Object.is(a.path, b.path) && Object.is(a.search, b.search)).toBe(true);
   });
 
   it('reads a target against the origin it is asked for (a memo kept past a change of origin starts over)', () => {

@@ -40,6 +40,9 @@ export class NodeRequest {
     /** Null when the request has no body (or its method none). */
     readonly body: Buffer | null,
     private readonly read: Buffer,
+    /** `parsedUrl`'s pathname and search, read once (request-target.ts TargetResult). */
+    readonly path: string,
+    readonly search: string,
   ) {
     this.url = parsedUrl.href;
     this.headers = new NodeHeaders(req);

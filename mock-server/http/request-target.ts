@@ -24,8 +24,10 @@ export { normalisePath };
 /**
  * A normalised target and the authority an absolute-form target names (null for origin-form: the Host
  * line names the host then; host-check.ts reads either), or the reason it cannot be read (a 400 naming it).
+ * `path` and `search` are the URL's pathname and search, read once: each read of a URL's makes a new text, and a
+ * target read again (TargetMemo) hands the same texts to every step that compares them with the last request's.
  */
-export type TargetResult = { ok: true; url: URL; authority: string | null } | { ok: false; problem: string };
+export type TargetResult = { ok: true; url: URL; authority: string | null; path: string; search: string } | { ok: false; problem: string };
 
 function fail(problem: string): TargetResult {
   return { ok: false, problem: `request target: ${problem}` };
@@ -135,7 +137,8 @@ export function normaliseTarget(raw: string, origin: string, memo?: PathMemo): T
   try {
     // The path starts with one '/' and holds no '\', so the parser cannot read an authority into it.
     // Read whole rather than against a base URL, which is the same URL for such a path and cheaper.
-    return { ok: true, url: new URL(origin + norm.path + search), authority };
+    const url = new URL(origin + norm.path + search);
+    return { ok: true, url, authority, path: url.pathname, search: url.search };
   } catch {
     return fail(`'${raw}' cannot be read as a URL`);
   }

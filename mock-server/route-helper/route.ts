@@ -31,6 +31,9 @@ export interface RequestHead {
   readonly url: string;
   /** The same URL already parsed, when the caller has it (the app), so it is not parsed twice. */
   readonly parsedUrl?: URL;
+  /** Its pathname and search as the caller read them, when it has (the HTTP adapter's kept target: request-target.ts). */
+  readonly path?: string;
+  readonly search?: string;
   readonly headers: HeaderSource;
   /** Null when the request has no body. */
   readonly body: unknown;

@@ -57,8 +57,7 @@ export function listingsSearch(ctx: MockContext): Route {
   const queries = new Map<string, ListingQuery>();
   // The query read last, always one of `queries` (a clear comes only with a new query, which becomes the last).
   const last: { search: string; zone: string | undefined; query: ListingQuery | null } = { search: '', zone: undefined, query: null };
-  const parse = (url: URL, zone: string | undefined): ListingQuery => {
-    const search = url.search;
+  const parse = (url: URL, search: string, zone: string | undefined): ListingQuery => {
     // A client polling or paging asks the same query again and again: then no key text is made and looked up.
     if (last.query !== null && search === last.search && zone === last.zone) return last.query;
     if (search.length > KEPT_QUERY_CHARS) return parseListingQuery(url.searchParams, zone);
@@ -75,9 +74,11 @@ export function listingsSearch(ctx: MockContext): Route {
     last.query = query;
     return query;
   };
-  return authedRoute(ctx, 'read_listing', ({ caller, url, zone }) => {
+  return authedRoute(ctx, 'read_listing', ({ caller, url, zone, request }) => {
+    // The query string as the adapter read it (the same text for a target asked again), else the URL's.
+    const search = request.search ?? url.search;
     // The listing query pages itself (its limits are part of the query), so this is not a `list` route.
-    const query = parse(url, zone);
+    const query = parse(url, search, zone);
     const world = ctx.world;
     const participation = keptParticipation(world, ctx.engine.version, caller.accountId);
     // A page asked again of an unchanged world (a client polling a search) is written as one kept buffer, kept by the world
@@ -96,7 +97,7 @@ export function listingsSearch(ctx: MockContext): Route {
     const view = { zone, participation, bureaus: query.bureaus, showLoanFields: query.showLoanFields };
     const answer = new JsonPage(listingPage(world, page, view, total));
     // Only a query this route keeps parsed can be asked again as the same object (a long one is parsed afresh each time).
-    if (answer.size <= KEPT_PAGE_BYTES && queries.get(queryKey(url.search, zone)) === query) {
+    if (answer.size <= KEPT_PAGE_BYTES && queries.get(queryKey(search, zone)) === query) {
       if (pages.size >= KEPT_QUERIES || keptBytes(pages) + answer.size > KEPT_PAGES_BYTES) pages.clear();
       // Kept under the versions as they stand after the search: a search may bring the listing indexes up, which moves the
       // listings' version, and with it the caller's participation map (the same holdings: the search changes none).
