@@ -16,9 +16,10 @@
 import { formatDateTime } from '../../src/contract/dates.js';
 import type { ExchangeViolation, RequestLogEntry } from '../../src/contract/mock-inspect.js';
 import { DASHBOARD_HEADER } from '../../src/contract/mock-admin.js';
-import { redactHeaders, redactJson, redactQuery, scrub, TOKEN_RUN, type KnownSecrets } from '../http/redact.js';
+import { redactHeaders, redactJson, redactQuery, scrub, type KnownSecrets } from '../http/redact.js';
 import { isAdminPath } from '../http/request-target.js';
 import { blankRecorded, headerNames, sameHeaders, sameList, type Recorded } from './recorded.js';
+import { liveRuns, TokenRuns } from './token-runs.js';
 
 /** A JSON body longer than this is not kept (its size is). */
 const MAX_KEPT_BODY = 64 * 1024;
@@ -79,10 +80,6 @@ export function keepsBody(method: string, path: string, contentType: string | nu
   const type = contentType?.trim() ?? '';
   return type === '' || JSON_TYPE.test(type);
 }
-
-/** Texts whose token-shaped runs a request log keeps (it starts over when full); longer texts are scanned each time. */
-const KEPT_RUN_TEXTS = 256;
-const KEPT_RUN_CHARS = 300;
 
 /** The last `size` requests. */
 export class RequestLog {
@@ -169,15 +166,15 @@ export class RequestLog {
       for (const run of this.prevRuns) if (live.has(run)) tokens.push(run);
     } else {
       const runs: string[] = [];
-      this.runsOf(path, runs);
-      if (query === null) this.runsOf(search, runs);
+      this.runs.of(path, runs);
+      if (query === null) this.runs.of(search, runs);
       const headersFrom = runs.length;
       if (Array.isArray(kept)) {
-        for (const [, v] of kept) if (v !== undefined) this.runsOf(typeof v === 'string' ? v : v.join(', '), runs);
+        for (const [, v] of kept) if (v !== undefined) this.runs.of(typeof v === 'string' ? v : v.join(', '), runs);
       } else {
         for (const name in kept) {
           const v = kept[name];
-          if (v !== undefined) this.runsOf(typeof v === 'string' ? v : v.join(', '), runs);
+          if (v !== undefined) this.runs.of(typeof v === 'string' ? v : v.join(', '), runs);
         }
       }
       // In the order the parts come: path, query, body (scanned each time: bodies differ), headers.
@@ -218,30 +215,8 @@ export class RequestLog {
   private prevNames: readonly string[] = [];
   private readonly tokenScratch: string[] = [];
 
-  /**
-   * The token-shaped runs of the texts seen last (a path, a query, a header value: a client sends the same
-   * ones again and again). Which runs a text holds is a pure function of it, kept; which of them are live
-   * tokens is asked of the host each time, as the world's tokens come and go.
-   */
-  private readonly runs = new Map<string, readonly string[]>();
-
-  /** Adds to `into` each run of `text` shaped like a token, in order (TOKEN_RUN; a text's runs kept when it is short). */
-  private runsOf(text: string, into: string[]): void {
-    // Shorter than any run: nothing to find (most parts of a request, and every empty one).
-    if (text.length < 8) return;
-    if (text.length > KEPT_RUN_CHARS) {
-      TOKEN_RUN.lastIndex = 0;
-      for (let m = TOKEN_RUN.exec(text); m !== null; m = TOKEN_RUN.exec(text)) into.push(m[0]);
-      return;
-    }
-    let runs = this.runs.get(text);
-    if (runs === undefined) {
-      runs = text.match(TOKEN_RUN) ?? [];
-      if (this.runs.size >= KEPT_RUN_TEXTS) this.runs.clear();
-      this.runs.set(text, runs);
-    }
-    for (const run of runs) into.push(run);
-  }
+  /** Which token-shaped runs the texts seen last hold (a client sends the same ones again and again). */
+  private readonly runs = new TokenRuns();
 
   /** The token-shaped runs of the entry before's path, query and headers, in order (null when it had a body or a query redacted at once). */
   private prevRuns: readonly string[] | null = null;
@@ -383,14 +358,6 @@ export class RequestLog {
     this.gatherFew(few);
     return { few, isToken: (run) => tokens.has(run) || RANDOM_CREDENTIAL.test(run) };
   }
-}
-
-/** Adds to `into` each run of `text` shaped like a token (TOKEN_RUN) that is one of `live`'s keys, in order. */
-function liveRuns(text: string, live: ReadonlyMap<string, unknown>, into: string[]): void {
-  // Shorter than any run: nothing to find (most parts of a request, and every empty one).
-  if (text.length < 8) return;
-  TOKEN_RUN.lastIndex = 0;
-  for (let m = TOKEN_RUN.exec(text); m !== null; m = TOKEN_RUN.exec(text)) if (live.has(m[0])) into.push(m[0]);
 }
 
 /**
