@@ -7,7 +7,7 @@
 //   node bench/request-cpu.js [mock|http] [--listings N] [--requests N] [--rounds R] [--path P] [--request-log-size N]
 //
 // Prints one JSON line: { server, usPerRequest (median of the rounds), rounds (µs a request, in order), bytes }.
-// No socket is opened: the token and the page are asked of the mock in-process (app.handle). Run after `npm run build`.
+// No connection is made: the token and the page are asked of the mock in-process (app.handle). Run after `npm run build`.
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { Duplex } from 'node:stream';
@@ -29,14 +29,33 @@ if (server !== 'mock' && server !== 'http') throw new Error(`request-cpu: '${ser
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 
-/** A connection that is only memory: what the server writes is counted, and each answer's last write resolves `answered`. */
+/**
+ * A connection that is only memory: what the server writes is counted, and each answer's last write settles `answered`
+ * once node has finished with that response (its 'finish' and 'close' come on process.nextTick: a request sent before
+ * them would wait in node's pipelining queue, which neither wrk's requests nor a client's meet). A server that ends or
+ * drops the connection fails it.
+ */
 class MemorySocket extends Duplex {
   remoteAddress = '127.0.0.1';
   remotePort = 40000;
   localAddress = '127.0.0.1';
   written = 0;
   answered = null;
+  failed = null;
   _read() {}
+  _final(done) {
+    this.lost('ended the connection');
+    done();
+  }
+  _destroy(err, done) {
+    this.lost('dropped the connection');
+    done(err);
+  }
+  lost(what) {
+    const fail = this.failed;
+    this.answered = this.failed = null;
+    if (fail) fail(new Error(`request-cpu: the ${server} server ${what} instead of answering`));
+  }
   _write(chunk, _encoding, done) {
     this.written += chunk.length;
     done();
@@ -49,8 +68,8 @@ class MemorySocket extends Duplex {
   }
   wrote() {
     const resolve = this.answered;
-    this.answered = null;
-    if (resolve) queueMicrotask(resolve);
+    this.answered = this.failed = null;
+    if (resolve) setImmediate(() => resolve());
   }
   setTimeout() {
     return this;
@@ -88,9 +107,9 @@ if (server === 'mock') {
   host = new URL(running.origin).host;
 } else {
   host = '127.0.0.1:9';
-  // What the mock's answer carries: its Date, type and length.
+  // What the mock's answer carries: a Date (node's own, kept a second as the mock keeps its), type and length.
   target = createServer((_req, res) => {
-    res.writeHead(200, { date: new Date().toUTCString(), 'content-type': 'application/json', 'content-length': String(page.length) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(page.length) });
     res.end(page);
   });
 }
@@ -114,12 +133,13 @@ const socket = new MemorySocket();
 target.emit('connection', socket);
 const request = Buffer.from(`GET ${values.path} HTTP/1.1\r\nHost: ${host}\r\nauthorization: bearer ${token}\r\n\r\n`);
 const one = () =>
-  new Promise((resolve) => {
+  new Promise((resolve, reject) => {
     socket.answered = resolve;
+    socket.failed = reject;
     socket.push(Buffer.from(request));
   });
-// Warm-up: the request path compiled as a loaded server's is.
-for (let i = 0; i < Math.max(50000, requests); i++) await one();
+// Warm-up, a round's worth: the request path compiled as a loaded server's is.
+for (let i = 0; i < requests; i++) await one();
 const measured = [];
 for (let r = 0; r < rounds; r++) {
   const from = socket.written;

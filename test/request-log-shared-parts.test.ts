@@ -132,39 +132,44 @@ describe('a loaded request log', () => {
   });
 });
 
-describe('a request repeated while its token comes and goes', () => {
-  it('shows the token hidden in exactly the entries recorded while it was live', () => {
+describe('a request repeated while its tokens come and go', () => {
+  it("shows each token hidden in exactly the entries recorded while it was live, a body's too", () => {
+    // Each time: whether the token of the path and a header is live, whether the body's is, whether there is a body.
+    const turn = fc.record({ pathToken: fc.boolean(), bodyToken: fc.boolean(), body: fc.boolean() });
     fc.assert(
-      fc.property(fc.array(fc.boolean(), { minLength: 2, maxLength: 12 }), fc.boolean(), (liveAt, asHeaders) => {
+      fc.property(fc.array(turn, { minLength: 2, maxLength: 12 }), fc.boolean(), (turns, asHeaders) => {
         const live: Live = new Map();
         const log = new RequestLog(hostWith(live, []), 16, () => 0);
-        // The same request each time (its path, query and headers equal, copies of its own): the parts the request log
-        // shares with the entry before, and the token in its path and a header (an Authorization header's value is hidden always).
-        const request = (): Seen => {
+        // The same path, query and headers each time (copies of their own: the parts the request log shares with the
+        // entry before), the token in the path and a header (an Authorization header's value is hidden always); a body,
+        // when there is one, holds another token.
+        const request = (body: boolean): Seen => {
           const headers = { 'x-ref': 'plaintokenvalue1', 'x-note': 'plaintokenvalue2' };
           return {
-            method: 'GET',
+            method: body ? 'POST' : 'GET',
             path: '/v1/x/plaintokenvalue1',
             search: '?limit=25',
             headers: asHeaders ? new Headers(headers) : { ...headers },
-            bodyText: null,
+            bodyText: body ? '{"note":"plaintokenvalue3"}' : null,
             status: 200,
           };
         };
-        for (const on of liveAt) {
+        for (const t of turns) {
           live.clear();
-          if (on) live.set('plaintokenvalue1', { kind: 'access', accountId: null });
-          log.record(log.arrive(undefined), request());
+          if (t.pathToken) live.set('plaintokenvalue1', { kind: 'access', accountId: null });
+          if (t.bodyToken) live.set('plaintokenvalue3', { kind: 'access', accountId: null });
+          log.record(log.arrive(undefined), request(t.body));
         }
-        // Read once no token is live: only what each entry noted when recorded can hide it.
+        // Read once no token is live: only what each entry noted when recorded can hide one.
         live.clear();
         const shown = log.list(16).result.reverse();
-        expect(shown.map((e) => e.path.includes('plaintokenvalue1'))).toEqual(liveAt.map((on) => !on));
-        expect(shown.map((e) => e.headers['x-ref'])).toEqual(liveAt.map((on) => (on ? '***' : 'plaintokenvalue1')));
+        expect(shown.map((e) => e.path.includes('plaintokenvalue1'))).toEqual(turns.map((t) => !t.pathToken));
+        expect(shown.map((e) => e.headers['x-ref'])).toEqual(turns.map((t) => (t.pathToken ? '***' : 'plaintokenvalue1')));
+        expect(shown.map((e) => e.body)).toEqual(turns.map((t) => (t.body ? { note: t.bodyToken ? '***' : 'plaintokenvalue3' } : null)));
         // A run that was never a token stays as sent.
         for (const e of shown) expect(e.headers['x-note']).toBe('plaintokenvalue2');
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });
