@@ -53,9 +53,12 @@ export function startMock(listings, extraArgs = [], nodeArgs = [], mktBin = bin)
   ]);
 }
 
-/** A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. */
-export async function accessToken(origin) {
-  const res = await fetch(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
+/**
+ * A real access token from the mock: the auth-key redirect (auto-approved) and the token endpoint. `send` asks the
+ * mock (a fetch over HTTP; bench/request-cpu.js asks its mock in-process).
+ */
+export async function accessToken(origin, send = fetch) {
+  const res = await send(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`, { redirect: 'manual' });
   const key = new URL(res.headers.get('location')).searchParams.get('auth_key');
   const form = new URLSearchParams({
     grant_type: 'authorization_key',
@@ -63,7 +66,7 @@ export async function accessToken(origin) {
     client_secret: 'mkt-demo-secret',
     auth_key: key,
   });
-  const tok = await fetch(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+  const tok = await send(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
   return (await tok.json()).access_token;
 }
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { Duplex } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { median, root } from './mock-proc.js';
+import { accessToken, median, root } from './mock-proc.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -95,7 +95,7 @@ const app = createMockApp({
 // No request goes over a real socket in this process: node's HTTP code meets only the memory socket, as a server's
 // meets only TCP sockets (a second kind of socket made its compiled code differ from run to run).
 const origin = 'http://127.0.0.1:9';
-const token = await inProcessToken();
+const token = await accessToken(origin, (url, init) => app.handle(new Request(url, init)));
 const pageAnswer = await app.handle(new Request(`${origin}${values.path}`, { headers: { authorization: `bearer ${token}` } }));
 if (pageAnswer.status !== 200) throw new Error(`request-cpu: ${values.path} answered ${pageAnswer.status}`);
 const page = Buffer.from(await pageAnswer.arrayBuffer());
@@ -116,21 +116,6 @@ if (server === 'mock') {
   });
 }
 
-/** An access token by the auth-key redirect (auto-approved) and the token endpoint, as bench/mock-proc.js gets one, in-process. */
-async function inProcessToken() {
-  const grant = await app.handle(new Request(`${origin}/oauth?client_id=mkt-demo&response_type=auth_key&state=bench`));
-  const key = new URL(grant.headers.get('location')).searchParams.get('auth_key');
-  const form = new URLSearchParams({
-    grant_type: 'authorization_key',
-    client_id: 'mkt-demo',
-    client_secret: 'mkt-demo-secret',
-    auth_key: key,
-  });
-  const answer = await app.handle(
-    new Request(`${origin}/v1/security/oauth/token`, { method: 'POST', body: form, headers: { accept: 'application/json' } }),
-  );
-  return (await answer.json()).access_token;
-}
 const socket = new MemorySocket();
 target.emit('connection', socket);
 const request = Buffer.from(`GET ${values.path} HTTP/1.1\r\nHost: ${host}\r\nauthorization: bearer ${token}\r\n\r\n`);

@@ -162,7 +162,7 @@ export class RequestLog {
     // A request without a body whose path, query and headers are the entry before's has that entry's token-shaped runs
     // (kept in `prevRuns` when it was scanned): only which of them are live now is asked (most requests of a loaded mock).
     const noBody = seen.bodyText === null;
-    if (samePath && sameSearch && shared && noBody && query === null && this.prevRuns !== null) {
+    if (samePath && sameSearch && shared && noBody && this.prevRuns !== null) {
       for (const run of this.prevRuns) if (live.has(run)) tokens.push(run);
     } else {
       const runs: string[] = [];
@@ -181,7 +181,7 @@ export class RequestLog {
       for (let at = 0; at < headersFrom; at++) if (live.has(runs[at]!)) tokens.push(runs[at]!);
       if (body === undefined && text !== null) liveRuns(text, live, tokens);
       for (let at = headersFrom; at < runs.length; at++) if (live.has(runs[at]!)) tokens.push(runs[at]!);
-      this.prevRuns = noBody && query === null ? runs : null;
+      this.prevRuns = runs;
     }
     const slot = (this.nextId - 1) % this.size;
     // The slot's entry is refilled when it is still as recorded (never read, so nothing else holds it).
@@ -218,7 +218,7 @@ export class RequestLog {
   /** Which token-shaped runs the texts seen last hold (a client sends the same ones again and again). */
   private readonly runs = new TokenRuns();
 
-  /** The token-shaped runs of the entry before's path, query and headers, in order (null when it had a body or a query redacted at once). */
+  /** The token-shaped runs of the entry before's path, query (unless redacted at once, as its equal will be) and headers, in order; null after a clear. */
   private prevRuns: readonly string[] | null = null;
 
   /** The few-secret list of the last entry recorded (most entries share one list), and the list it is gathered into. */
