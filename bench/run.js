@@ -2,7 +2,8 @@
 // Benchmarks, each figure as a ratio against its floor measured in the same run (DESIGN.md "Bars"):
 //   CLI start-up (mkt --version / --help / listings --help / listings search, paired runs) vs `node -e ''`;
 //   orders per second the mock acknowledges in memory and with the operation log (--state DIR) at 2,000
-//   and 100,000 listings, the disk's fsync floor, log bytes per order, restart after kill -9 of a 100k world;
+//   and 100,000 listings, in rounds of side-by-side windows, the disk's fsync floor, log bytes per order, restart
+//   after kill -9 of a 100k world (bench/orders.js);
 //   the mock with 100,000 listings, 10 connections: req/s, p50 and p99 of an unfiltered limit=25 page
 //   and a three-filter limit=500 page, side by side with a raw node:http server answering a Buffer of
 //   the same page made once (bench/static-server.js: the HTTP stack's own speed) and one answering
@@ -16,27 +17,18 @@
 // runs the CLI start-up section alone (for iterating on start-up); BENCH_ONLY=pages runs only the mock's
 // start and its two pages side by side with their floors (for iterating on the pages: no `--all`, peak
 // memory or clock advance). BENCH_PAGE_ROUNDS sets the wrk rounds per page (default 3). BENCH_ONLY=orders
-// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half). BENCH_ONLY=year runs
+// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half, BENCH_ORDER_ROUNDS sets its
+// rounds, default 3). BENCH_ONLY=year runs
 // a year at 100,000 listings through the CLI alone (bench/year.js). BENCH_MOCK_PROF=DIR writes a CPU
 // profile of the 100,000-listing mock (the one moved first) into DIR when it stops.
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  fdatasyncSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent as UndiciAgent, request as undiciRequest } from 'undici';
 import { load } from './load.js';
+import { ordersSection } from './orders.js';
 import { findWrk, wrkLoad } from './wrk.js';
 import { accessToken, bin, median, root, rssMiB, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
 import { yearLines, yearWalk } from './year.js';
@@ -133,217 +125,6 @@ async function startupSection() {
   } finally {
     small.child.kill('SIGTERM');
   }
-}
-
-/**
- * Orders acknowledged per second by `origin` with `clients` in flight: a `windowMs` window (2 s), at most `cap`
- * orders (4,000; alice has cash for 10,000 across a mock's warm-up and windows).
- */
-async function ordersPerSecond(origin, token, listingId, clients, windowMs = 2000, cap = 4000) {
-  const post = () =>
-    fetch(`${origin}/v1/orders/`, {
-      method: 'POST',
-      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
-    });
-  const started = process.hrtime.bigint();
-  const until = Date.now() + windowMs;
-  let sent = 0;
-  let acked = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (Date.now() < until && sent < cap) {
-        sent++;
-        const res = await post();
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`order answered ${res.status}`);
-        acked++;
-      }
-    }),
-  );
-  return { rate: acked / (Number(process.hrtime.bigint() - started) / 1e9), acked };
-}
-
-/** The first listed listing that accepts alice's 25.00 bid. */
-async function biddableListing(origin, token) {
-  const res = await fetch(`${origin}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${token}` } });
-  for (const l of (await res.json()).result) {
-    const r = await fetch(`${origin}/v1/orders/`, {
-      method: 'POST',
-      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] }),
-    });
-    await r.arrayBuffer();
-    if (r.status === 200) return l.listing_number;
-  }
-  throw new Error('no listing accepts a bid');
-}
-
-/**
- * The median µs of one 200-byte append + fdatasync on the disk that holds `dir` after the disk idled ~1 ms, as it
- * does between the orders of one client (the client's own turn): slower than back to back (a sync after an idle
- * gap pays the journal thread's and the device's wake-up; 150 against 220-240 µs on this 2-core VM).
- */
-async function spacedSyncUs(dir) {
-  const fd = openSync(join(dir, 'fsync-spaced'), 'w');
-  const rec = Buffer.alloc(200, 1);
-  const took = [];
-  for (let k = 0, pos = 0; k < 300; k++, pos += rec.length) {
-    await new Promise((r) => setTimeout(r, 1));
-    const t = process.hrtime.bigint();
-    writeSync(fd, rec, 0, rec.length, pos);
-    fdatasyncSync(fd);
-    took.push(Number(process.hrtime.bigint() - t) / 1e3);
-  }
-  closeSync(fd);
-  return median(took);
-}
-
-/** Writes and fdatasyncs of a 200-byte record per second on the disk that holds `dir`, for 1 s: the floor of one durable write per order. */
-function fsyncFloor(dir) {
-  const fd = openSync(join(dir, 'fsync-floor'), 'w');
-  const rec = Buffer.alloc(200, 1);
-  let n = 0;
-  const until = Date.now() + 1000;
-  const started = process.hrtime.bigint();
-  for (let pos = 0; Date.now() < until; n++, pos += rec.length) {
-    writeSync(fd, rec, 0, rec.length, pos);
-    fdatasyncSync(fd);
-  }
-  const s = Number(process.hrtime.bigint() - started) / 1e9;
-  closeSync(fd);
-  return n / s;
-}
-
-/** A state file in the single-file format of earlier mocks: the seeded world of `listings`, as the mock started with --frozen would seed it. */
-async function writeSingleStateFile(file, listings) {
-  const [{ createMockApp }, { serializeState }] = await Promise.all([
-    import(pathToFileURL(join(root, 'dist', 'mock-server', 'app.js')).href),
-    import(pathToFileURL(join(root, 'dist', 'mock-server', 'world', 'persistence.js')).href),
-  ]);
-  const app = createMockApp({ seed: 1, listings, frozen: true, admin: true });
-  writeFileSync(file, serializeState(app.ctx.world, app.ctx.clock.now()));
-  await app.close();
-}
-
-/** Bytes of the files in `dir` whose name ends in `.log`. */
-const logBytes = (dir) =>
-  readdirSync(dir)
-    .filter((n) => n.endsWith('.log'))
-    .reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
-
-/**
- * Orders acknowledged per second in memory and with the operation log (--state DIR), side by side,
- * at 2,000 listings and at BENCH_ORDERS_LISTINGS (100,000 unless told; 0 skips it); the disk's fsync
- * floor; log bytes per order; and the restart of a world with a day of operations after kill -9.
- */
-async function ordersSection() {
-  const stateRoot = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
-  const big = Number(process.env.BENCH_ORDERS_LISTINGS ?? 100_000);
-  try {
-    const floor = fsyncFloor(stateRoot);
-    row('fsync floor of this disk (200-byte append + fdatasync, what one O_DSYNC log write costs)', `${floor.toFixed(0)} /s`, '', true);
-    const spaced = await spacedSyncUs(stateRoot);
-    row("one append + fdatasync after the disk idled 1 ms (as between one client's orders)", `${spaced.toFixed(0)} µs`, '', true);
-    for (const listings of [2000, ...(big > 0 ? [big] : [])]) {
-      const rates = {};
-      // The single state file of earlier mocks (still loaded, and saved whole on every change) as the before figure, at 2,000 only.
-      const modes = [
-        ['in memory', false],
-        ['with the log', true],
-        ...(listings <= 2000 ? [['single state file (before)', false, true]] : []),
-      ];
-      for (const [label, withLog, single] of modes) {
-        const dir = join(stateRoot, `w-${listings}-${withLog ? 'log' : 'mem'}`);
-        const file = join(stateRoot, `w-${listings}.json`);
-        if (single) await writeSingleStateFile(file, listings);
-        // Orders as fast as 1 and 8 clients send them: past the orders limit by design.
-        const m = await startMock(listings, [...UNTHROTTLED, ...(withLog ? ['--state', dir] : single ? ['--state', file] : [])]);
-        try {
-          const token = await accessToken(m.origin);
-          const listingId = await biddableListing(m.origin, token);
-          // A warm-up window, not counted: a fresh mock's idle work (the listing index built in slices after start,
-          // ~0.5 s at 100k) and its first compilations would otherwise fall in the first window, and cost the log's
-          // path, which waits twice an order (the request, then the write), about twice what they cost in memory.
-          await ordersPerSecond(m.origin, token, listingId, 1, 1000, 1000);
-          for (const clients of [1, 8]) {
-            const before = withLog ? logBytes(dir) : 0;
-            const { rate, acked } = await ordersPerSecond(m.origin, token, listingId, clients);
-            rates[`${label} ${clients}`] = rate;
-            const perOrder = withLog ? `, ${((logBytes(dir) - before) / acked).toFixed(0)} log bytes/order` : '';
-            // The log's bar (issue 43): at least 80% of the in-memory rate of the same size and clients, measured just before.
-            const bar = withLog ? '>= 80% of mem' : '';
-            const target = rates[`in memory ${clients}`];
-            // One client waits for each order's write: with the log its rate is at most 1 / (1/memory + one spaced sync).
-            const ceiling =
-              withLog && clients === 1 ? `; at most ${(100 / target / (1 / target + spaced / 1e6)).toFixed(0)}% with a write an order` : '';
-            const ratio = withLog ? ` (${((rate / target) * 100).toFixed(0)}%${ceiling})` : '';
-            row(
-              `orders/s, ${listings} listings, ${label}, ${clients} client${clients > 1 ? 's' : ''}`,
-              `${rate.toFixed(0)} orders/s${ratio}${perOrder}`,
-              bar,
-              !withLog || rate >= 0.8 * target,
-            );
-            if (single && clients === 8) break;
-          }
-        } finally {
-          m.child.kill('SIGTERM');
-          await new Promise((r) => m.child.once('exit', r));
-        }
-      }
-    }
-    if (big > 0) await restartSection(stateRoot, big);
-  } finally {
-    rmSync(stateRoot, { recursive: true, force: true });
-  }
-}
-
-/** A world of `listings` given a day of operations (orders every virtual 10 minutes, the clock moved a day), killed -9, started again: how long until it listens. */
-async function restartSection(stateRoot, listings) {
-  const dir = join(stateRoot, `restart-${listings}`);
-  // A day of operations sent back to back (the figure is the restart after them): past the orders limit by design.
-  const m = await startMock(listings, ['--state', dir, ...UNTHROTTLED]);
-  let orders = 0;
-  try {
-    let token = await accessToken(m.origin);
-    let listingId = await biddableListing(m.origin, token);
-    for (let step = 0; step < 144; step++) {
-      // An access token lives an hour of the mock's clock: a fresh one every virtual 50 minutes.
-      if (step % 5 === 4) token = await accessToken(m.origin);
-      for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${m.origin}/v1/orders/`, {
-          method: 'POST',
-          headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
-        });
-        await r.arrayBuffer();
-        if (r.status === 200) orders++;
-        // A listing funded or ended takes no more bids: the next one that does.
-        else listingId = await biddableListing(m.origin, token).catch(() => listingId);
-      }
-      const c = await fetch(`${m.origin}/__mock/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"advance":"10m"}',
-      });
-      await c.arrayBuffer();
-    }
-  } finally {
-    m.child.kill('SIGKILL');
-    await new Promise((r) => m.child.once('exit', r));
-  }
-  const bytes = logBytes(dir);
-  const again = await startMock(listings, ['--state', dir]);
-  again.child.kill('SIGTERM');
-  await new Promise((r) => again.child.once('exit', r));
-  const fresh = await startMock(listings, []);
-  fresh.child.kill('SIGTERM');
-  row(
-    `restart after kill -9, ${listings} listings, a day of operations (${orders} orders, 144 clock moves, ${(bytes / 1024).toFixed(0)} KiB of log)`,
-    `${(again.startMs / 1000).toFixed(2)} s (fresh start ${(fresh.startMs / 1000).toFixed(2)} s)`,
-    '<= 2 s',
-    again.startMs <= 2000,
-  );
 }
 
 /**
@@ -659,7 +440,7 @@ async function yearSection() {
 }
 
 if (ONLY === undefined || ONLY === 'startup') await startupSection();
-if (ONLY === undefined || ONLY === 'orders') await ordersSection();
+if (ONLY === undefined || ONLY === 'orders') await ordersSection(row);
 if (ONLY === undefined || ONLY === 'mock' || ONLY === 'pages') await bigMockSection();
 if (ONLY === undefined) await simulateSection();
 if (ONLY === undefined || ONLY === 'year') await yearSection();
