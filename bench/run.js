@@ -17,10 +17,10 @@
 // runs the CLI start-up section alone (for iterating on start-up); BENCH_ONLY=pages runs only the mock's
 // start and its two pages side by side with their floors (for iterating on the pages: no `--all`, peak
 // memory or clock advance). BENCH_PAGE_ROUNDS sets the wrk rounds per page (default 3). BENCH_ONLY=orders
-// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half, BENCH_ORDER_ROUNDS sets its
-// rounds, default 3). BENCH_ONLY=year runs
-// a year at 100,000 listings through the CLI alone (bench/year.js). BENCH_MOCK_PROF=DIR writes a CPU
-// profile of the 100,000-listing mock (the one moved first) into DIR when it stops.
+// runs the orders section alone (BENCH_ORDERS_LISTINGS=0 leaves out its 100,000-listing half,
+// BENCH_ORDER_ROUNDS sets its rounds, default 3). BENCH_ONLY=year runs a year at 100,000 listings through
+// the CLI alone (bench/year.js). BENCH_MOCK_PROF=DIR writes a CPU profile of the 100,000-listing mock (the
+// one moved first) into DIR when it stops.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,8 @@ describe('steady', () => {
     // One client's orders a second, window by window, from a run of the bench on 2026-11-30.
     const ramp = [642, 700, 724, 720, 766, 770, 875, 938, 1046, 1229, 1371, 1569, 1438, 1644, 1522, 1737, 1781, 1711, 1728, 1750];
     const stop = ramp.findIndex((_, k) => steady(ramp.slice(0, k + 1)));
-    // 1781 is within 5% of 1737 (the best before it); the four after it add nothing: it stops at the last of them.
+    // At 20 windows the last four (1781, 1711, 1728, 1750) are within 5% of 1737, the best of the 16 before them; at 19,
+    // 1781 is more than 5% over 1644, the best of the 15 before those four.
     expect(stop).toBe(19);
   });
 
@@ -27,6 +28,23 @@ describe('steady', () => {
         (first, n, step) => {
           const rates = Array.from({ length: n }, (_, k) => first * step ** k);
           return !steady(rates);
+        },
+      ),
+    );
+  });
+
+  it('does not stop while any one of the last four windows is more than 5% faster than the best before them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 100, max: 5000 }), { minLength: 4, maxLength: 30 }),
+        fc.array(fc.double({ min: 0, max: 1.05, noNaN: true }), { minLength: 3, maxLength: 3 }),
+        fc.double({ min: 1.051, max: 2, noNaN: true }),
+        fc.integer({ min: 0, max: 3 }),
+        (before, shares, faster, at) => {
+          const peak = Math.max(...before);
+          const last = shares.map((x) => x * peak);
+          last.splice(at, 0, faster * peak);
+          return !steady([...before, ...last]);
         },
       ),
     );
