@@ -9,17 +9,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { accessToken, median, root, startMock, UNTHROTTLED } from './mock-proc.js';
 
+/** Alice's order of one 25.00 bid on `listingId`, as every order of this section is sent. */
+function postOrder(origin, token, listingId) {
+  return fetch(`${origin}/v1/orders/`, {
+    method: 'POST',
+    headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
+  });
+}
+
 /**
  * Orders acknowledged per second by `origin` with `clients` in flight: a `windowMs` window (2 s), at most `cap`
  * orders (4,000; alice has cash for 10,000 across a mock's warm-up and windows).
  */
 async function ordersPerSecond(origin, token, listingId, clients, windowMs = 2000, cap = 4000) {
-  const post = () =>
-    fetch(`${origin}/v1/orders/`, {
-      method: 'POST',
-      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
-    });
   const started = process.hrtime.bigint();
   const until = Date.now() + windowMs;
   let sent = 0;
@@ -28,7 +31,7 @@ async function ordersPerSecond(origin, token, listingId, clients, windowMs = 200
     Array.from({ length: clients }, async () => {
       while (Date.now() < until && sent < cap) {
         sent++;
-        const res = await post();
+        const res = await postOrder(origin, token, listingId);
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`order answered ${res.status}`);
         acked++;
@@ -42,11 +45,7 @@ async function ordersPerSecond(origin, token, listingId, clients, windowMs = 200
 async function biddableListing(origin, token) {
   const res = await fetch(`${origin}/listingsvc/v2/listings/?limit=50`, { headers: { authorization: `bearer ${token}` } });
   for (const l of (await res.json()).result) {
-    const r = await fetch(`${origin}/v1/orders/`, {
-      method: 'POST',
-      headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ bid_requests: [{ listing_id: l.listing_number, bid_amount: 25 }] }),
-    });
+    const r = await postOrder(origin, token, l.listing_number);
     await r.arrayBuffer();
     if (r.status === 200) return l.listing_number;
   }
@@ -279,11 +278,7 @@ async function restartSection(row, stateRoot, listings) {
       // An access token lives an hour of the mock's clock: a fresh one every virtual 50 minutes.
       if (step % 5 === 4) token = await accessToken(m.origin);
       for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${m.origin}/v1/orders/`, {
-          method: 'POST',
-          headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ bid_requests: [{ listing_id: listingId, bid_amount: 25 }] }),
-        });
+        const r = await postOrder(m.origin, token, listingId);
         await r.arrayBuffer();
         if (r.status === 200) orders++;
         // A listing funded or ended takes no more bids: the next one that does.
@@ -302,8 +297,7 @@ async function restartSection(row, stateRoot, listings) {
   }
   const bytes = logBytes(dir);
   const again = await startMock(listings, ['--state', dir]);
-  again.child.kill('SIGTERM');
-  await new Promise((r) => again.child.once('exit', r));
+  await stopMock(again);
   const fresh = await startMock(listings, []);
   await stopMock(fresh);
   row(
