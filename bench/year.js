@@ -7,9 +7,8 @@
 // bench/run.js runs it as its year section (BENCH_ONLY=year). MKT_BENCH_BIN runs another build's bin/mkt.cjs
 // (an old copy of dist beside its own bin, for a before figure).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { accessToken, bin as ownBin, rssMiB, startMock, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, bin as ownBin, cpuMs, rssMiB, startMock, UNTHROTTLED } from './mock-proc.js';
 
 /** Where the walk's world begins (its seed's time). */
 const YEAR_START = '2026-06-01T12:00:00Z';
@@ -20,12 +19,6 @@ const MONTHS = [...Array.from({ length: 12 }, () => '30d'), '5d'];
 async function counts(origin) {
   const s = await (await fetch(`${origin}/__mock/state`, { headers: { connection: 'close' } })).json();
   return { loans: s.loans, listings: s.listings };
-}
-
-/** CPU time (user + system) of process `pid` so far, ms (Linux /proc, ticks of 10 ms): steadier than wall time on a shared machine. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
