@@ -61,9 +61,10 @@ export function wrkLoad(wrk, url, { seconds = 4, connections = 10, headers = {},
     return out;
   };
   if (warm) run(1);
-  const cpu = pid === undefined ? NaN : cpuMs(pid);
+  const cpu = () => (pid === undefined ? NaN : cpuMs(pid));
+  const before = cpu();
   const out = run(Math.min(seconds, MAX_SECONDS));
-  return { ...out, cpuUs: cpuPerRequestUs(cpu, pid === undefined ? NaN : cpuMs(pid), out.requests) };
+  return { ...out, cpuUs: cpuPerRequestUs(before, cpu(), out.requests) };
 }
 
 /** µs of CPU a request from a process's CPU ms before and after `requests` requests (NaN when unknown or none). */
