@@ -91,6 +91,23 @@ async function run(app: MockApp, steps: Step[], restarts: boolean): Promise<void
   for (const s of steps) await apply(app, tokens, s, restarts);
 }
 
+/**
+ * The timeline's own books: its count of live rows is the rows it marks live, each one a listing a tick can still change,
+ * and every such listing it has looked at is one of them (a listing that ends in its visit leaves it, counted once).
+ */
+function expectTimelineConsistent(world: World): void {
+  const tl = world.index.timeline;
+  if (!tl) return;
+  const ev = tl.listings;
+  let marked = 0;
+  for (let r = 0; r < Math.min(tl.listingsSeen, ev.capacity); r++) {
+    const live = isLive(world.listings[r]!);
+    if (ev.live[r] === 1) marked++;
+    expect({ row: r, live: ev.live[r] === 1 }).toEqual({ row: r, live });
+  }
+  expect(tl.liveCount).toBe(marked);
+}
+
 function countActivity(world: World): void {
   for (const loan of world.loans.values()) {
     if (loan.loan_number >= 500_000 + 100) seen.originated++;
@@ -113,6 +130,7 @@ describe('the market timeline', () => {
           await apply(walked, tokens[1]!, s, false);
           timed.ctx.engine.settle();
           expect(snapshot(timed)).toBe(snapshot(walked));
+          expectTimelineConsistent(timed.ctx.world);
         }
         expect(checkInvariants(timed.ctx.world)).toEqual({ ok: true, violations: [] });
         countActivity(timed.ctx.world);

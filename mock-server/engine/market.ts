@@ -14,7 +14,7 @@ import { firstDraw } from './rng-for.js';
 import { arrivals } from './arrivals.js';
 import { serviceLoan } from './servicing.js';
 import { BUY, VERIFY, WITHDRAW } from './chance-processes.js';
-import { HOUR, hourAtOrAfter, requeueListing, requeueLoan, takeDue } from './timeline.js';
+import { HOUR, hourAtOrAfter, requeueListing, requeueLoan, SETTLED_PENDING, takeDue } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;
@@ -89,17 +89,21 @@ function inNumberOrder(world: World, rows: number[]): void {
 
 /** True when the step at `t` ends listing `l` (it reaches its end, is withdrawn, originates or is cancelled). */
 function endsAt(l: Listing, t: number, fired: number): boolean {
+  if (fired & SETTLED_PENDING) return true;
   if (l.listing_status === LISTING_STATUS.ACTIVE) return t >= l.listing_start_date && (t >= l.listing_end_date || (fired & WITHDRAW) !== 0);
   return l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t;
 }
 
 /** One listing's hour at `t`, given the chance processes that `fired` for it then. */
 export function stepListing(world: World, l: Listing, t: number, fired: number): void {
-  if (l.listing_status === LISTING_STATUS.ACTIVE) tickActive(world, l, t, fired);
-  else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t) {
+  const status = l.listing_status;
+  if (fired & SETTLED_PENDING || (status === LISTING_STATUS.PENDING && l.originateAt != null && l.originateAt <= t)) {
+    // Pending with its origination due; or Active, its own steps having made it Pending since its last visit (timeline.ts
+    // SETTLED_PENDING): both end Completed or Cancelled here as the walk of every hour leaves them (the Pending between, its
+    // status, reason, time and origination time, is overwritten by this step).
     if (cancelledAtOrigination(world, l)) endListing(world, l, LISTING_STATUS.CANCELLED, t);
     else originate(world, l, t);
-  }
+  } else if (status === LISTING_STATUS.ACTIVE) tickActive(world, l, t, fired);
 }
 
 /** Whether the operator cancels this listing when it would originate: fixed per listing, so tests can avoid it. */

@@ -20,17 +20,21 @@ import { setPending } from './listing-status.js';
  * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
  * `through` (none of them meets another listing or ends it: the timeline queued it no later than that), writing its
  * columns once, as the hourly walk would have left them; the last may make it Pending (`ListingEvents.pendingAt`).
+ * True when they make it Pending and `visiting` (the tick's visit at the next hour, timeline.ts takeListings): that visit
+ * is its origination (the timeline queued it at that hour), so the Pending is left for it to write with the origination
+ * (market.ts `SETTLED_PENDING`): a status, a reason, an index move and an origination time written and overwritten within
+ * one tick, by the listing's largest share of a clock move's visits.
  */
-export function settleThrough(world: World, ev: ListingEvents, r: number, through: number): void {
+export function settleThrough(world: World, ev: ListingEvents, r: number, through: number, visiting = false): boolean {
   const from = ev.settled[r]!;
-  if (through <= from) return;
+  if (through <= from) return false;
   ev.settled[r] = through;
   const o = PROCESS_COUNT * r;
   const H = ev.hours;
   // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
-  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return;
+  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return false;
   const l = world.listings[r]!;
-  if (l.listing_status !== LISTING_STATUS.ACTIVE) return;
+  if (l.listing_status !== LISTING_STATUS.ACTIVE) return false;
   // Its own steps make it Pending inside the stretch (the hour the timeline worked out when it queued it): they end there.
   const pendingAt = ev.pendingAt[r]!;
   const upTo = pendingAt <= through ? pendingAt : through;
@@ -70,10 +74,11 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
     l.last_updated_date = last * HOUR;
     touchListing(world, l);
   }
-  if (upTo === pendingAt) {
-    // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
-    setPending(world, l, pendingAt * HOUR);
-  }
+  if (upTo !== pendingAt) return false;
+  if (visiting) return true;
+  // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
+  setPending(world, l, pendingAt * HOUR);
+  return false;
 }
 
 /** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */

@@ -329,6 +329,13 @@ export function takeDue(world: World, h: number): DueAt {
   return { listings, fired: tl.listings.fired, loans };
 }
 
+/**
+ * A bit of `DueAt.fired` beside the chance processes': the listing's own steps made it Pending before the hour it is
+ * taken out at (settle.ts), and that hour is its origination's (queueListing queued it there), so the visit originates it
+ * (or the operator cancels it) from Active, writing no Pending first (market.ts stepListing).
+ */
+export const SETTLED_PENDING = 1 << PROCESS_COUNT;
+
 /** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
 function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
   const ev = tl.listings;
@@ -337,10 +344,11 @@ function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: 
     const r = bucket[k]!;
     if (ev.at[r] !== h) continue; // moved since, or a second copy
     ev.at[r] = NaN;
-    // The visit at h sees the listing as every hour before it left it.
-    settleThrough(world, ev, r, h - 1);
+    // The visit at h sees the listing as every hour before it left it (Pending by then, it originates at h: SETTLED_PENDING).
+    const pending = settleThrough(world, ev, r, h - 1, true);
     const o = PROCESS_COUNT * r;
-    ev.fired[r] = (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? BUY : 0);
+    ev.fired[r] =
+      (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? BUY : 0) | (pending ? SETTLED_PENDING : 0);
     out.push(r);
   }
 }
@@ -349,8 +357,17 @@ function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: 
 export function requeueListing(world: World, r: number, h: number): void {
   const tl = world.index.timeline!;
   const ev = tl.listings;
+  const l = world.listings[r]!;
+  if (!isLive(l)) {
+    // Ended by its step (most visits of a clock move end their listing: an origination): it leaves the timeline, as
+    // queueListing would let it go, without drawing the next firing of what fired or the next lot first.
+    ev.at[r] = NaN;
+    ev.live[r] = 0;
+    tl.liveCount--;
+    return;
+  }
   const fired = ev.fired[r]!;
-  const n = world.listings[r]!.listing_number;
+  const n = l.listing_number;
   for (let i = 0; i < PROCESS_COUNT; i++)
     if (fired & (1 << i)) fireAfter(world.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
   ev.settled[r] = h;
