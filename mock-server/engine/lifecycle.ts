@@ -31,8 +31,10 @@ export function fund(world: World, l: Listing, amount: number, at: number): void
 }
 
 /** Every bid on listing `n` whose order is not yet completed, with its order. */
-export function bidsOn(world: World, n: number): BidRef[] {
-  return bidsOnListing(world, n).filter(({ order }) => order.order_status !== 'COMPLETED');
+export function bidsOn(world: World, n: number): readonly BidRef[] {
+  const refs = bidsOnListing(world, n);
+  // Most listings that end or originate hold no bid of anyone we model: no new array for them.
+  return refs.length === 0 ? refs : refs.filter(({ order }) => order.order_status !== 'COMPLETED');
 }
 
 /** True while an order not yet processed holds a PENDING bid on listing `n` (a whole loan is then taken). */

@@ -14,7 +14,7 @@ import { firstDraw } from './rng-for.js';
 import { arrivals } from './arrivals.js';
 import { serviceLoan } from './servicing.js';
 import { BUY, VERIFY, WITHDRAW } from './chance-processes.js';
-import { HOUR, hourAtOrAfter, requeueListing, requeueLoan, SETTLED_PENDING, takeDue } from './timeline.js';
+import { catchUpTimeline, HOUR, hourAtOrAfter, requeueListing, requeueLoan, SETTLED_PENDING, takeDue } from './timeline.js';
 
 /** The market's time step. */
 export const TICK_MS = HOUR;
@@ -54,6 +54,10 @@ export function runTick(world: World, t: number): void {
     requeueLoan(world, loan, h);
   }
   arrivals(world, t);
+  // The hour's new listings and loans get their places now, while their rows are still in the cache (the next tick's
+  // catch-up would find them as it finds them here: nothing between two ticks of a move changes them; an order between
+  // two ticks of a running mock queues its listing again, placed or not: timeline.ts listingChanged).
+  catchUpTimeline(world, h + 1);
 }
 
 /** Rows below this and numbers below 2^30 make a sort key (number × ROWS + row) that a double holds exactly. */

@@ -234,6 +234,12 @@ function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boo
   return true;
 }
 
+/** Adds the listings and loans made since the timeline last looked, from hour `from` (the tick before it, at its end: market.ts). */
+export function catchUpTimeline(world: World, from: number): void {
+  const tl = world.index.timeline;
+  if (tl && tl.hour === from - 1) catchUp(world, tl, from);
+}
+
 /** An empty timeline whose last tick was at hour `h - 1`. */
 function newTimeline(world: World, h: number): Timeline {
   const ring = Array.from({ length: RING }, () => []);
