@@ -164,12 +164,20 @@ function queueListing(world: World, tl: Timeline, r: number, from: number): void
     }
   } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
   if (at === ev.at[r]) return;
-  ev.at[r] = at;
-  if (Number.isNaN(at)) {
-    ev.live[r] = 0;
-    tl.liveCount--;
-  } else if (at - tl.hour < RING) tl.ring[at % RING]!.push(r);
-  else push(tl.later, at, r);
+  if (Number.isNaN(at)) leave(tl, r);
+  else {
+    ev.at[r] = at;
+    if (at - tl.hour < RING) tl.ring[at % RING]!.push(r);
+    else push(tl.later, at, r);
+  }
+}
+
+/** Row `r` leaves the timeline: its listing can no longer change. */
+function leave(tl: Timeline, r: number): void {
+  const ev = tl.listings;
+  ev.at[r] = NaN;
+  ev.live[r] = 0;
+  tl.liveCount--;
 }
 
 /** Gives row `r` (listing `l`) its place: the next firing of every process at or after `from` (or the listing's start), up to its end. */
@@ -367,9 +375,7 @@ export function requeueListing(world: World, r: number, h: number): void {
   if (!isLive(l)) {
     // Ended by its step (most visits of a clock move end their listing: an origination): it leaves the timeline, as
     // queueListing would let it go, without drawing the next firing of what fired or the next lot first.
-    ev.at[r] = NaN;
-    ev.live[r] = 0;
-    tl.liveCount--;
+    leave(tl, r);
     return;
   }
   const fired = ev.fired[r]!;
