@@ -246,6 +246,29 @@ describe('loans serviced lazily', () => {
     expect(scheduleAfter(jan31, jan31 + 30.4375 * DAY)).toBeNull();
   });
 
+  test('one ScheduleSteps started again and again steps as a new one would (it keeps the last calendar dates it worked out)', () => {
+    // Loans from a few days, at a few times of day, due a few months on or off their schedule: starts that share the
+    // origination's day or the due date's, and starts that share neither, one after another in any order.
+    const day = fc.integer({ min: 0, max: 3 }).map((d) => Date.UTC(2024, 0, 29 + d * 31));
+    const start = fc.record({
+      origination: fc.tuple(day, fc.constantFrom(0, 3_600_000, 61_000)).map(([d, t]) => d + t),
+      months: fc.integer({ min: 1, max: 14 }),
+      off: fc.constantFrom(0, 0, 0, DAY, -DAY),
+    });
+    fc.assert(
+      fc.property(fc.array(start, { minLength: 1, maxLength: 30 }), (starts) => {
+        const reused = new ScheduleSteps();
+        for (const { origination, months, off } of starts) {
+          const due = addMonths(origination, months) + off;
+          const fresh = scheduleAfter(origination, due);
+          expect(reused.start(origination, due)).toBe(fresh !== null);
+          if (fresh) expect([reused.next(), reused.next()]).toEqual([fresh(), fresh()]);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test('a due date is on its schedule exactly when dueAfter finds it there (the k months within one of the days between)', () => {
     // dueAfter's rule, which the search once tried month count by month count with addMonths.
     const onSchedule = (origination: number, due: number): number | undefined => {

@@ -166,6 +166,20 @@ function departs(hash: number, missChance: number, due: number): boolean {
   return r < 0.0012 + missChance || r > 0.992;
 }
 
+/** The calendar date of the last day asked for (`civilFromDays`), kept until another is asked for. */
+class CivilMemo {
+  private days = NaN;
+  private date = { year: 0, month: 0, day: 0 };
+
+  of(days: number): { year: number; month: number; day: number } {
+    if (days !== this.days) {
+      this.date = civilFromDays(days);
+      this.days = days;
+    }
+    return this.date;
+  }
+}
+
 /**
  * The due dates after one on an origination's schedule, one a `next()` (the k-th instalment due `addMonths(origination, k)`),
  * stepped a month at a time in whole days: a departure search walks many, and working each out from the origination's
@@ -179,6 +193,13 @@ export class ScheduleSteps {
   private month = 0;
   /** Days since 1970 of the first day of `month` of `year`, the month of the last date handed out. */
   private first = 0;
+  /**
+   * The calendar dates of the last origination and due date started from, by their days since 1970: the loans a search or a
+   * tick takes one after another mostly share both (made the same day, due the same day), and working each out again was
+   * most of a start.
+   */
+  private readonly origin = new CivilMemo();
+  private readonly dueOn = new CivilMemo();
 
   /**
    * Starts after `due`, if it is on `origination`'s schedule: the month count that `addMonths(origination, count) === due` finds
@@ -190,10 +211,10 @@ export class ScheduleSteps {
     if (!Number.isSafeInteger(origination) || origination < 0 || origination > 8e15 || !Number.isSafeInteger(due)) return false;
     const days = Math.floor(origination / DAY);
     const time = origination - days * DAY;
-    const o = civilFromDays(days);
+    const o = this.origin.of(days);
     const dueDays = Math.floor(due / DAY);
     if (due - dueDays * DAY !== time) return false;
-    const d = civilFromDays(dueDays);
+    const d = this.dueOn.of(dueDays);
     const at = d.year * 12 + d.month - (o.year * 12 + o.month);
     const k = Math.round((due - origination) / (30.4375 * DAY));
     if (at < 1 || at > 10_000 || Math.abs(at - k) > 1 || d.day !== Math.min(o.day, daysInMonth(d.year, d.month))) return false;
