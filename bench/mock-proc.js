@@ -30,6 +30,20 @@ export function startServer(args) {
 }
 
 /**
+ * Stops a server started here (`startServer`, `startMock`) and waits until it has exited: SIGTERM, then SIGKILL after
+ * `graceMs`; at once for one that exited already. The next figure is then taken without it (a mock of a million listings
+ * still exiting, or two mocks at once, slow each other's figures on a small machine).
+ */
+export async function stopServer({ child }, graceMs = 5000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
  * The flag that turns the mock's throttle off (on by default, as the service: 20 listings requests a second per
  * token, …): passed by each bench that sends past the limits by design, to measure the mock, not the limits.
  */

@@ -7,7 +7,7 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, readdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { accessToken, median, root, startMock, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, median, root, startMock, stopServer, UNTHROTTLED } from './mock-proc.js';
 
 /** Alice's order of one 25.00 bid on `listingId`, as every order of this section is sent. */
 function postOrder(origin, token, listingId) {
@@ -135,16 +135,8 @@ async function warmOrderClient() {
     const s = Number(process.hrtime.bigint() - started) / 1e9;
     return { orders, seconds: s, first: rates[0], last: median(rates.slice(-4)), steady: steady(rates) };
   } finally {
-    await stopMock(m);
+    await stopServer(m);
   }
-}
-
-async function stopMock(m) {
-  // A mock that died already (its window then threw) has sent its 'exit': waiting for another would hang the bench.
-  if (m.child.exitCode !== null || m.child.signalCode !== null) return;
-  const exited = new Promise((r) => m.child.once('exit', r));
-  m.child.kill('SIGTERM');
-  await exited;
 }
 
 /** A mock for the orders' windows, with alice's token, a listing that takes her bids, and a 1 s warm-up window of its own. */
@@ -165,7 +157,7 @@ async function orderMock(listings, args) {
     await ordersPerSecond(m.origin, token, listingId, 8, 1000, 1000);
     return { ...m, token, listingId };
   } catch (err) {
-    await stopMock(m);
+    await stopServer(m);
     throw err;
   }
 }
@@ -218,7 +210,7 @@ export async function ordersSection(row) {
             rates[`ratio${clients}`].push(rates[`log${clients}`].at(-1) / rates[`mem${clients}`].at(-1));
           }
         } finally {
-          await Promise.all([stopMock(mem), log && stopMock(log)]);
+          await Promise.all([stopServer(mem), log && stopServer(log)]);
         }
       }
       const each = (xs, f) => xs.map(f).join(', ');
@@ -260,7 +252,7 @@ export async function ordersSection(row) {
             );
           }
         } finally {
-          await stopMock(m);
+          await stopServer(m);
         }
       }
     }
@@ -302,9 +294,9 @@ async function restartSection(row, stateRoot, listings) {
   }
   const bytes = logBytes(dir);
   const again = await startMock(listings, ['--state', dir]);
-  await stopMock(again);
+  await stopServer(again);
   const fresh = await startMock(listings, []);
-  await stopMock(fresh);
+  await stopServer(fresh);
   row(
     `restart after kill -9, ${listings} listings, a day of operations (${orders} orders, 144 clock moves, ${(bytes / 1024).toFixed(0)} KiB of log)`,
     `${(again.startMs / 1000).toFixed(2)} s (fresh start ${(fresh.startMs / 1000).toFixed(2)} s)`,

@@ -18,7 +18,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { accessToken, root, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, root, startMock, startServer, stopServer, UNTHROTTLED } from './mock-proc.js';
 import {
   answerNote,
   compareBody,
@@ -129,15 +129,9 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-/** Stops `child` (SIGTERM, then SIGKILL after 5 s) and waits for it. */
+/** Stops `child` (SIGTERM, then SIGKILL after 5 s), waits for it, and forgets it. */
 async function stop(child) {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await stopServer({ child });
   children.delete(child);
 }
 

@@ -30,7 +30,7 @@ import { Agent as UndiciAgent, request as undiciRequest } from 'undici';
 import { load } from './load.js';
 import { ordersSection } from './orders.js';
 import { findWrk, wrkLoad } from './wrk.js';
-import { accessToken, bin, median, root, rssMiB, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, bin, median, root, rssMiB, startMock, startServer, stopServer, UNTHROTTLED } from './mock-proc.js';
 import { yearLines, yearWalk } from './year.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -123,7 +123,7 @@ async function startupSection() {
       true,
     );
   } finally {
-    small.child.kill('SIGTERM');
+    await stopServer(small);
   }
 }
 
@@ -221,10 +221,7 @@ async function movedFreshWorld() {
     if (all.status !== 0) throw new Error(`search --all exited ${all.status}: ${all.stderr}`);
     return advanceFifteenDays(env);
   } finally {
-    // Gone before the next starts: two mocks at once on a small machine would slow each other's figures.
-    const exited = new Promise((resolve) => m.child.once('exit', resolve));
-    m.child.kill('SIGTERM');
-    await exited;
+    await stopServer(m);
   }
 }
 
@@ -384,9 +381,7 @@ async function bigMockSection() {
       true,
     );
   } finally {
-    big.child.kill('SIGTERM');
-    floor?.child.kill('SIGTERM');
-    staticServer?.child.kill('SIGTERM');
+    await Promise.all([big, floor, staticServer].filter((s) => s !== null).map((s) => stopServer(s)));
     rmSync(pagesDir, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './load.js';
-import { accessToken, median, root, rssMiB, startMock, startServer, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, median, root, rssMiB, startMock, startServer, stopServer, UNTHROTTLED } from './mock-proc.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,300000,1000000').split(',').map(Number);
 const MS = Math.min(5, Number(process.env.BENCH_SECONDS ?? 3)) * 1000;
@@ -121,8 +121,7 @@ try {
         );
       }
     } finally {
-      mock.child.kill('SIGTERM');
-      floor?.child.kill('SIGTERM');
+      await Promise.all([mock, floor].filter((s) => s !== null).map((s) => stopServer(s)));
     }
   }
 } finally {

@@ -8,7 +8,7 @@
 // (an old copy of dist beside its own bin, for a before figure).
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { accessToken, bin as ownBin, cpuMs, rssMiB, startMock, UNTHROTTLED } from './mock-proc.js';
+import { accessToken, bin as ownBin, cpuMs, rssMiB, startMock, stopServer, UNTHROTTLED } from './mock-proc.js';
 
 /** Where the walk's world begins (its seed's time). */
 const YEAR_START = '2026-06-01T12:00:00Z';
@@ -61,9 +61,7 @@ export async function yearWalk(listings = 100_000, bin = ownBin) {
       bytesPerLoan: ((rssAfter - rssBefore) * 1024 * 1024) / Math.max(1, loansAdded),
     };
   } finally {
-    const exited = new Promise((resolve) => m.child.once('exit', resolve));
-    m.child.kill('SIGTERM');
-    await exited;
+    await stopServer(m);
   }
 }
 
