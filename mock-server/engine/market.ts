@@ -72,7 +72,8 @@ const ROWS = 2 ** 23;
  */
 function inNumberOrder(world: World, rows: number[]): void {
   if (world.listingTable.ascending) {
-    const sorted = Float64Array.from(rows).sort();
+    // Rows are below 2^31 (a table's rows are array indexes): 32-bit integers sort in ~2/3 of a double's time.
+    const sorted = Int32Array.from(rows).sort();
     for (let k = 0; k < rows.length; k++) rows[k] = sorted[k]!;
     return;
   }
