@@ -18,6 +18,7 @@ import type { Operation, OperationResult } from './operations/operation.js';
 import { perform, replayOperation } from './operations/perform.js';
 import type { SavedState } from './world/state-text.js';
 import { SnapshotShelf, snapshotsDir } from './world/snapshot-shelf.js';
+import type { ArrivalsAhead } from './world/derived.js';
 import type { World } from './world/world.js';
 import type { WebhookSettings } from '../src/contract/mock-webhooks.js';
 
@@ -68,6 +69,11 @@ export interface MockOptions {
    * library passes none, so a library user's process keeps its flags.
    */
   beforeLongMove?: () => void;
+  /**
+   * Draws a clock move's arrivals ahead of its ticks on another thread (engine/arrivals-thread.ts), or gives null: asked
+   * as each move begins, let go as it ends. `mkt mock serve`'s, for a long move; without it the ticks draw them.
+   */
+  arrivalsAhead?: (world: World, from: number, to: number) => ArrivalsAhead | null;
   /** The service's rate limits (--rate-limit; absent: off, as a test suite in-process wants; `mkt mock serve` turns them on). */
   rateLimit?: RateLimitSetting;
 }

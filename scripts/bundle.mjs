@@ -136,7 +136,12 @@ const plainLlhttp = {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundle = await rolldown({
-  input: { main: join(root, 'src/main.ts'), 'help-render': join(root, 'src/help-render.ts') },
+  input: {
+    main: join(root, 'src/main.ts'),
+    'help-render': join(root, 'src/help-render.ts'),
+    // The thread a long clock move draws its arrivals on (mock-server/engine/arrivals-thread.ts starts it from this file).
+    'arrivals-worker': join(root, 'mock-server/engine/arrivals-worker.ts'),
+  },
   platform: 'node',
   cwd: root,
   tsconfig: join(root, 'tsconfig.build.json'),

@@ -47,6 +47,8 @@ const NODE_ADAPTERS: Record<string, string> = {
   'world/snapshot-shelf.ts': 'twin world/snapshot-shelf.browser.ts',
   'world/persistence.ts': 'the state files: imported by durability/ and the Node shelf only',
   'world/state-dir.ts': 'the --state folder: imported by durability/ and the Node shelf only',
+  'engine/arrivals-thread.ts': "a long move's arrivals on another thread: imported by library/server.ts (`mkt mock serve`) only",
+  'engine/arrivals-worker.ts': "that thread's own file: started by arrivals-thread.ts, imported by no module",
 };
 
 const builtins = new Set(builtinModules);

@@ -116,9 +116,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'mock-server/engine/chance-processes.ts:scratchHours': 'scratch: set before fireAfter reads it, in one synchronous call',
   'mock-server/engine/seed-bureau.ts:b2Values':
     'scratch: every element written by drawBureau2 before its caller copies them out, in one synchronous call',
-  'mock-server/engine/timeline.ts:aheadHours':
+  'mock-server/engine/listing-place.ts:aheadHours':
     "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
-  'mock-server/engine/timeline.ts:aheadStates':
+  'mock-server/engine/listing-place.ts:aheadStates':
     "scratch: a look ahead's copy of one listing's stream, written before it is read within one synchronous call",
   'mock-server/http/document-check.ts:shared':
     'a memo: the OpenAPI document and its compiled validators, built from constant input once per process',

@@ -9,9 +9,9 @@
  * between requests after a move (engine.ts). It reads the same either way, as it did when every listing
  * was written whole on arrival.
  */
-import { isReleaseHour, RELEASE_DAYS_A_WEEK } from '../../src/contract/releases.js';
+import { ARRIVAL_WIDTH, arrived, drawArrival, hourArrivals, placeAt, readArrival } from './arrival-batch.js';
 import { makeListing } from './listing-maker.js';
-import { firstDraw, rngFor } from './rng-for.js';
+import { placeArrived } from './timeline.js';
 import { Rng } from '../kit/rng.js';
 import { describe, markDescribable } from '../world/listing-table.js';
 import { addListing, addListingDescribedLater, type Listing, type World } from '../world/world.js';
@@ -20,52 +20,41 @@ import { addListing, addListingDescribedLater, type Listing, type World } from '
 const HOUR = 3_600_000;
 
 /**
- * The listings arriving in the tick at `t` (a whole hour): every hour about `arrivalsPerHour`, or, with release
- * times (world.engine.releases), a week's worth split among the week's releases (weekdays), each at its hour
- * and none between.
+ * The listings arriving in the tick at `t` (a whole hour; arrival-batch.ts `hourArrivals`), drawn here one after another,
+ * or read from the batch drawn ahead for the hour (a long clock move's: arrivals-thread.ts) with their places in the timeline.
  */
 export function arrivals(world: World, t: number): void {
-  const releases = world.engine.releases;
-  const released = releases !== undefined && releases.length > 0;
-  if (released && !isReleaseHour(t, releases)) return;
-  const rng = rngFor(world.seed, t / HOUR);
-  // A week's arrivals split among the week's releases (each time, Monday to Friday): the active number stays about steady.
-  const rate = released ? (world.engine.arrivalsPerHour * 24 * 7) / (releases.length * RELEASE_DAYS_A_WEEK) : world.engine.arrivalsPerHour;
-  const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
-  if (count === 0) return;
+  const hour = hourArrivals({ seed: world.seed, arrivalsPerHour: world.engine.arrivalsPerHour, releases: world.engine.releases }, t);
+  if (!hour) return;
   const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);
-  for (let i = 0; i < count; i++) {
-    const number = world.counters.listing++;
+  const batch = world.index.arrivalsAhead?.take(t, world.counters.listing);
+  if (batch !== undefined && batch[2] === hour.count) {
+    const row = world.listings.length;
+    for (let i = 0; i < hour.count; i++) {
+      const drawnFrom = readArrival(batch, i, arriving);
+      add(world, arriving, describer, drawnFrom);
+    }
+    // Their places, worked out with them, unless the timeline is not the tick's (then its catch-up works them out).
+    placeArrived(world, row, hour.count, batch, placeAt(0), ARRIVAL_WIDTH, t / HOUR);
+    return;
+  }
+  const rng = hour.rng;
+  for (let i = 0; i < hour.count; i++) {
     const drawnFrom = rng.state;
     // Drawn into one scratch object, as the seed does: the world copies it into a row of its columns.
-    const start = released ? releasedAt(world.seed, number, t) : undefined;
-    const l = arrived(makeListing(rng, number, t, t, number, arriving, true, start), t);
-    // The world's first arrival is added whole: every field of a drawn listing then has a column (a world loaded
-    // from an older mock's file may lack one, which an awaiting row would read as undefined instead of describing).
-    if (addListingDescribedLater(world, l, describer, drawnFrom)) continue;
-    addListing(world, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number, undefined, false, start), t));
-    markDescribable(world.listingTable);
+    add(world, drawArrival(world.seed, rng, world.counters.listing, t, hour.released, arriving), describer, drawnFrom);
   }
 }
 
-/**
- * When a listing released at `t` starts taking bids: 20 to 180 seconds after the hour, as the marketplace posts
- * a release's listings ("typically 20 - 180 seconds after the hour", cwalsh525/liveLongAndProsperBot README.md:12
- * at 8188c71), a whole second drawn from the listing's own stream. (Steady arrivals keep the 5 to 60 minutes the
- * listing's stream draws, as before release times.)
- */
-function releasedAt(seed: number, number: number, t: number): number {
-  return t + (20 + Math.floor(firstDraw(seed, number, 0x2e1ea5) * 161)) * 1000;
-}
-
-/** A listing drawn as arriving at `t`: active and unfunded, at the first verification stage. */
-function arrived(l: Listing, t: number): Listing {
-  l.amount_funded = 0;
-  l.amount_remaining = l.listing_amount;
-  l.percent_funded = 0;
-  l.verification_stage = 1;
-  l.last_updated_date = t;
-  return l;
+/** Adds the arrived listing `l` (its market fields; its stream stood at `drawnFrom`), numbered next. */
+function add(world: World, l: Listing, describer: (i: number, drawnFrom: number) => void, drawnFrom: number): void {
+  const number = world.counters.listing++;
+  // The world's first arrival is added whole: every field of a drawn listing then has a column (a world loaded
+  // from an older mock's file may lack one, which an awaiting row would read as undefined instead of describing).
+  if (addListingDescribedLater(world, l, describer, drawnFrom)) return;
+  const t = l.listing_creation_date;
+  addListing(world, arrived(makeListing(Rng.resume(drawnFrom), number, t, t, number, undefined, false, l.listing_start_date), t));
+  markDescribable(world.listingTable);
 }
 
 /** Writes the description of the arrived listing in row `i`, drawn again from where its hour's stream stood (its market fields stay as the market left them). */

@@ -6,6 +6,7 @@
  */
 import type { VirtualClock } from '../kit/clock.js';
 import { aTurn, nextTurn, unrefTimer, type Turn } from '../kit/turns.js';
+import type { ArrivalsAhead } from '../world/derived.js';
 import type { World } from '../world/world.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
@@ -56,7 +57,10 @@ export interface ClockMoveProgress {
 export interface EngineHost {
   world: World;
   readonly clock: VirtualClock;
-  readonly options: { readonly beforeLongMove?: () => void };
+  readonly options: {
+    readonly beforeLongMove?: () => void;
+    readonly arrivalsAhead?: (world: World, from: number, to: number) => ArrivalsAhead | null;
+  };
 }
 
 /**
@@ -262,9 +266,13 @@ export class Engine {
       return begun;
     });
     const { from, to } = progress;
+    const world = this.ctx.world;
+    let ahead: ArrivalsAhead | null = null;
     try {
       // Inside: a hook that throws ends the move (its route answers 500) and lets the next one begin.
       this.noteLongMove(to - from);
+      // The move's arrivals drawn on another thread (the ticks take them, or draw their own: arrivals.ts).
+      world.index.arrivalsAhead = ahead = this.ctx.options.arrivalsAhead?.(world, from, to) ?? null;
       while (progress.at < to && !this.stopping) {
         progress.at = Math.min(to, progress.at + MOVE_STEP_MS);
         // A running clock has gone on a little since the last step: never set it back.
@@ -273,6 +281,10 @@ export class Engine {
         if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await aTurn();
       }
     } finally {
+      if (ahead) {
+        ahead.stop();
+        if (world.index.arrivalsAhead === ahead) world.index.arrivalsAhead = null;
+      }
       this.move = null;
       end();
       // Background saves waited for the move (markDirty): the keeper catches up now, and keeps where the move got to.

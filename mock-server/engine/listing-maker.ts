@@ -214,7 +214,7 @@ function activeWithFunding(o: Listing, number: number, amount: number, funded: n
  * The market's fields of a listing (listing-table.ts MARKET_FIELDS, but for the verification stage and the
  * last update, which the market's caller sets): what an arriving listing gets until it is described.
  */
-function marketFields(
+export function marketFields(
   o: Listing,
   number: number,
   amount: number,

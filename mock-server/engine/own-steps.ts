@@ -51,6 +51,11 @@ export function lotsBy(pace: number, start: number, h: number): number {
   return h <= start ? 0 : Math.floor(pace * (h - start));
 }
 
+/** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */
+export function lotAfter(pace: number, start: number, after: number): number {
+  return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
+}
+
 /** The first hour at which `lotsBy(pace, start, ·)` reaches `lots` (at least 1). */
 export function hourOfLots(pace: number, start: number, lots: number): number {
   let h = start + Math.ceil(lots / pace);

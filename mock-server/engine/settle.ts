@@ -13,7 +13,7 @@ import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
-import { fundedAfter, hourOfLots, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
+import { fundedAfter, hourOfLots, lotAfter, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
 import { setPending } from './listing-status.js';
 
 /**
@@ -79,11 +79,6 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
   // As the visit at that hour would have made it Pending (market.ts stepOpen, lifecycle.ts makePending); it is queued at its origination already.
   setPending(world, l, pendingAt * HOUR);
   return false;
-}
-
-/** The first hour after `after` at which funding at `pace` from hour `start` completes a lot. */
-export function lotAfter(pace: number, start: number, after: number): number {
-  return hourOfLots(pace, start, lotsBy(pace, start, after) + 1);
 }
 
 /** Brings every live listing's columns up to the last tick (the engine calls it before anyone reads the world). */

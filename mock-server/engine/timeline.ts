@@ -24,9 +24,9 @@ import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
-import { fundingPace, hourOfLots, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
-import { lotAfter, settleThrough, settleWorld } from './settle.js';
+import { activeAt, eventArrays, nextLot, placeEvents, takePlace } from './listing-place.js';
+import { settleThrough, settleWorld } from './settle.js';
 import { bringUpToDate, payOnSchedule } from './servicing.js';
 import { queueLoan, queueNewLoan, searchUnsearched } from './loan-queue.js';
 
@@ -61,25 +61,6 @@ function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   else map.set(hour, [item]);
 }
 
-/** Empty event arrays with room for `capacity` rows (typed arrays: memory is taken only as rows are written). */
-function eventArrays(capacity: number): ListingEvents {
-  return {
-    capacity,
-    live: new Uint8Array(capacity),
-    at: new Float64Array(capacity),
-    start: new Float64Array(capacity),
-    end: new Float64Array(capacity),
-    settled: new Float64Array(capacity),
-    fired: new Uint8Array(capacity),
-    whole: new Uint8Array(capacity),
-    pace: new Float64Array(capacity),
-    hours: new Float64Array(PROCESS_COUNT * capacity),
-    states: new Uint32Array(PROCESS_COUNT * capacity),
-    lotAt: new Float64Array(capacity),
-    pendingAt: new Float64Array(capacity),
-  };
-}
-
 /** The event arrays with room for row `r`: the same, or larger ones holding the same rows (room for the world's growth, as its columns have). */
 function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
@@ -91,78 +72,19 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   return (tl.listings = next);
 }
 
-/**
- * The next hour at which an active listing meets more than itself: its end, a withdrawal, or a
- * whole-loan buyer while it is unfunded (the buyer looks at other investors' unprocessed bids).
- */
-function sharedHour(l: Listing, ev: ListingEvents, r: number): number {
-  const o = PROCESS_COUNT * r;
-  const at = Math.min(ev.end[r]!, ev.hours[o]!);
-  return ev.whole[r] && l.amount_funded === 0 && l.amount_remaining > 0 ? Math.min(at, ev.hours[o + 2]!) : at;
-}
-
-/** Where a look ahead keeps its own copy of a listing's verification stream, so that the listing's stays where its columns are. */
-const aheadHours = new Float64Array(PROCESS_COUNT);
-const aheadStates = new Uint32Array(PROCESS_COUNT);
-
-/**
- * The first hour before `limit` at which the listing's own steps (from its settled hour on) leave it
- * verified and funded in full, so that settling that hour makes it Pending (settle.ts); Infinity if none. The
- * verification stream is followed for the stages it lacks (two at most); simulated funding is a
- * steady pace, so the hour it fills is worked out, not walked.
- */
-function pendingHour(seed: number, l: Listing, ev: ListingEvents, r: number, limit: number): number {
-  const stage = l.verification_stage;
-  const total = l.listing_amount;
-  const funded = l.amount_funded;
-  const from = ev.settled[r]!;
-  // Ready already (a state no tick leaves, a file can hold): Pending at the next hour, unless something else meets it then.
-  if (readyToOriginate(stage, funded, total)) return from + 1 < limit ? from + 1 : Infinity;
-  let filled = from;
-  if (funded < total) {
-    // A whole loan fills only by a buyer or a bid: events of their own.
-    if (ev.whole[r] === 1) return Infinity;
-    const pace = ev.pace[r]!;
-    const start = ev.start[r]!;
-    filled = hourOfLots(pace, start, lotsBy(pace, start, from) + lotsToFill(total - funded));
-    if (filled >= limit) return Infinity;
-  }
-  let verified = from;
-  if (stage < 3) {
-    const o = PROCESS_COUNT * r;
-    aheadHours[1] = ev.hours[o + 1]!;
-    aheadStates[1] = ev.states[o + 1]!;
-    verified = aheadHours[1]!;
-    const n = l.listing_number;
-    for (let s = stage + 1; s < 3 && verified < limit; s++)
-      verified = fireAfter(seed, n, 1, verified + 1, ev.end[r]!, aheadHours, aheadStates, 0);
-  }
-  const at = Math.max(filled, verified);
-  return at < limit ? at : Infinity;
-}
-
-/** The first hour after `after` at which simulated funding completes a lot on row `r` (Infinity for a whole loan). */
-function nextLot(ev: ListingEvents, r: number, after: number): number {
-  return ev.whole[r] === 1 ? Infinity : lotAfter(ev.pace[r]!, ev.start[r]!, after);
-}
-
 /** Queues row `r` at its next event at or after hour `from`; one that can no longer change leaves the timeline. */
 function queueListing(world: World, tl: Timeline, r: number, from: number): void {
   const ev = tl.listings;
   const l = world.listings[r]!;
   let at = NaN;
-  if (l.listing_status === LISTING_STATUS.ACTIVE) {
-    const shared = sharedHour(l, ev, r);
-    const pending = pendingHour(world.seed, l, ev, r, shared);
-    // Pending by its own steps before it meets anything else: settling makes it so then (settle.ts), and the visit it
-    // gets is its origination's (a visit to make it Pending was a third of a clock move's visits).
-    ev.pendingAt[r] = pending;
-    if (pending === Infinity) at = Math.max(from, shared);
-    else {
-      if (ev.lotAt[r]! > pending) ev.lotAt[r] = pending;
-      at = Math.max(from, hourAtOrAfter(originationTime(world.seed, l.listing_number, l.listing_start_date, pending * HOUR)));
-    }
-  } else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
+  if (l.listing_status === LISTING_STATUS.ACTIVE) at = activeAt(world.seed, l, ev, r, from);
+  else if (l.listing_status === LISTING_STATUS.PENDING && l.originateAt != null) at = Math.max(from, hourAtOrAfter(l.originateAt));
+  queueAt(tl, r, at);
+}
+
+/** Queues row `r` at hour `at` (NaN: it leaves the timeline); nothing when it is queued there already. */
+function queueAt(tl: Timeline, r: number, at: number): void {
+  const ev = tl.listings;
   if (at === ev.at[r]) return;
   if (Number.isNaN(at)) leave(tl, r);
   else {
@@ -186,28 +108,36 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
   ev.live[r] = 1;
   tl.liveCount++;
   if (r < tl.firstLive) tl.firstLive = r;
-  ev.at[r] = NaN;
-  const whole = l.investment_typeid === 2;
-  ev.whole[r] = whole ? 1 : 0;
-  const start = hourAtOrAfter(l.listing_start_date);
-  const end = hourAtOrAfter(l.listing_end_date);
-  ev.start[r] = start;
-  ev.end[r] = end;
-  ev.fired[r] = 0;
-  const first = Math.max(from, start);
-  ev.settled[r] = first - 1;
-  // Its number read once (an accessor over a column: a read per process was a cache miss each at a million listings).
-  const n = l.listing_number;
-  ev.pace[r] = whole ? 0 : fundingPace(world.seed, n, l.listing_amount);
-  ev.lotAt[r] = nextLot(ev, r, first - 1);
-  ev.pendingAt[r] = Infinity;
-  const o = PROCESS_COUNT * r;
-  // A fractional listing meets no whole-loan buyer (process 2): that stream is never drawn.
-  const unused = whole ? -1 : 2;
-  for (let i = 0; i < PROCESS_COUNT; i++) {
-    ev.hours[o + i] = Infinity;
-    if (i !== unused) fireAfter(world.seed, n, i, first, end, ev.hours, ev.states, o);
+  placeEvents(world.seed, l, ev, r, from);
+}
+
+/**
+ * Gives the `count` listings the tick at hour `h` just added, from row `row` on, the places worked out for them ahead
+ * (arrivals-ahead.ts: packed by listing-place.ts `packPlace` in `places`, from `k`, `stride` apart), as catching up at
+ * the tick's end gives them: true when it did, which is when the timeline is that tick's and has seen every row before
+ * them; false otherwise, and catching up works theirs out.
+ */
+export function placeArrived(
+  world: World,
+  row: number,
+  count: number,
+  places: Float64Array,
+  k: number,
+  stride: number,
+  h: number,
+): boolean {
+  const tl = world.index.timeline;
+  if (!tl || tl.hour !== h || tl.listingsSeen !== row || world.listings.length !== row + count) return false;
+  for (let j = 0; j < count; j++) {
+    const r = row + j;
+    const ev = roomFor(tl, r);
+    ev.live[r] = 1;
+    tl.liveCount++;
+    if (r < tl.firstLive) tl.firstLive = r;
+    queueAt(tl, r, takePlace(places, k + j * stride, ev, r));
   }
+  tl.listingsSeen = row + count;
+  return true;
 }
 
 /** Every loan brought up to the hour `h` its timeline last ticked (before that timeline goes, or as a reader looks). */

@@ -42,6 +42,8 @@ export interface WorldIndex {
   participation: Map<string, KeptParticipation>;
   /** The market's timeline (engine/timeline.ts), made by the first tick; null until then. */
   timeline: Timeline | null;
+  /** The arrivals drawn ahead of the ticks for the clock move under way (engine/engine.ts, a long move's), or null. */
+  arrivalsAhead: ArrivalsAhead | null;
   /** The seeded users' passwords, which the request log redacts (routes/request log.ts), and how many users they are of. */
   passwords: { users: number; list: string[] } | null;
 }
@@ -64,8 +66,19 @@ export function emptyIndex(): WorldIndex {
     keptPages: new Map(),
     participation: new Map(),
     timeline: null,
+    arrivalsAhead: null,
     passwords: null,
   };
+}
+
+/**
+ * Arrivals drawn ahead of the ticks (engine/arrivals-thread.ts, for a long clock move): `take` gives the batch of the
+ * hour `t` whose first listing is `number` (engine/arrival-batch.ts `drawBatch`) when it is ready, and says that the
+ * ticks reached `t`; undefined when it is not (the tick draws its own). `stop` lets it go.
+ */
+export interface ArrivalsAhead {
+  take(t: number, number: number): Float64Array | undefined;
+  stop(): void;
 }
 
 /** The last ledger entry of each account and kind, as of the first `seen` entries of `ledger` (which only grows). */

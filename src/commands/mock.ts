@@ -216,7 +216,7 @@ export function makeMockCommand(ctx: CommandContext) {
     serveCommand().action(
       ctx.action(async (opts): Promise<Output> => {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
-        const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock } =
+        const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock, arrivalsThread } =
           await import('../../mock-server/library/server.js');
         // V8's wider inlining budget, as the first long clock move begins: it costs a start and a short move more than it
         // gives. It applies to code optimised after it; a serve whose first moves were short keeps the code they optimised
@@ -229,6 +229,8 @@ export function makeMockCommand(ctx: CommandContext) {
             ...answerCheckOption(ctx.io.env),
             ...snapshotOption(ctx.io.env),
             beforeLongMove: () => void widenInliningForEngine(),
+            // A long move's arrivals drawn on another thread (the machine's second core) while its ticks run on this one.
+            arrivalsAhead: arrivalsThread,
           });
         } catch (err) {
           // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the

@@ -1,0 +1,134 @@
+/**
+ * A long clock move's arrivals drawn on another thread (engine/arrivals-thread.ts): the ticks take each hour's
+ * batch, its listings and their places in the timeline, and the world ends as the ticks' own drawing leaves it. Run
+ * against the build (npm test builds first): a worker starts from a built file, tsc's or the CLI bundle's.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type * as AppModule from '../mock-server/app.js';
+import type * as ThreadModule from '../mock-server/engine/arrivals-thread.js';
+import type * as PersistenceModule from '../mock-server/world/persistence.js';
+import type { ArrivalsAhead } from '../mock-server/world/derived.js';
+import type { World } from '../mock-server/world/world.js';
+
+const dist = resolve(import.meta.dirname, '../dist');
+const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(dist, path)).href) as Promise<T>;
+const { createMockApp } = await built<typeof AppModule>('mock-server/app.js');
+const { arrivalsThread } = await built<typeof ThreadModule>('mock-server/engine/arrivals-thread.js');
+const { serializeState } = await built<typeof PersistenceModule>('mock-server/world/persistence.js');
+
+const START = Date.parse('2026-06-01T12:00:00Z');
+const DAY = 86_400_000;
+const LISTINGS = 6000;
+
+/** What a move asked of the thread and got from it. */
+interface Counts {
+  asked: number;
+  taken: number;
+}
+
+/** `ahead` counted: each hour it is asked for, each batch it gives. */
+function counted(ahead: ArrivalsAhead | null, counts: Counts): ArrivalsAhead | null {
+  if (!ahead) return null;
+  return {
+    take(t, number) {
+      counts.asked++;
+      const batch = ahead.take(t, number);
+      if (batch) counts.taken++;
+      return batch;
+    },
+    stop: () => ahead.stop(),
+  };
+}
+
+/**
+ * Moves a world of LISTINGS `days` forward, its arrivals drawn by the worker in `file` (none: by the ticks), with
+ * `between(day)` run after each day; returns the settled world's digest, as a restart would read it.
+ */
+async function moved(
+  days: number,
+  file: string | null,
+  counts: Counts = { asked: 0, taken: 0 },
+  between?: (app: AppModule.MockApp, day: number) => Promise<unknown>,
+): Promise<string> {
+  const arrivalsAhead =
+    file === null ? undefined : (world: World, from: number, to: number) => counted(arrivalsThread(world, from, to, 0, file), counts);
+  const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, admin: true, arrivalsAhead }, () => START);
+  try {
+    const done: Promise<unknown>[] = [];
+    let day = 0;
+    await app.ctx.engine.moveClock(
+      (now) => now + days * DAY,
+      () => void (between && done.push(between(app, ++day))),
+    );
+    await Promise.all(done);
+    app.ctx.engine.settle();
+    return createHash('sha256').update(serializeState(app.ctx.world, app.ctx.clock.now())).digest('hex');
+  } finally {
+    await app.close?.();
+  }
+}
+
+const worker = join(dist, 'mock-server/engine/arrivals-worker.js');
+const bundled = join(dist, 'bundle/arrivals-worker.cjs');
+
+describe("a long move's arrivals drawn on another thread", () => {
+  test('the world ends the same, every release taken from the thread (tsc build and CLI bundle)', async () => {
+    const plain = await moved(20, null);
+    for (const file of [worker, bundled]) {
+      const counts = { asked: 0, taken: 0 };
+      expect(await moved(20, file, counts)).toBe(plain);
+      // 20 days from a Monday's 8 am in New York: three weeks of weekdays, two releases each (the ticks wait for a batch under way).
+      expect(counts.asked).toBe(30);
+      expect(counts.taken).toBe(counts.asked);
+    }
+  });
+
+  test('a listing added between two days of the move lets the later batches go, and the world is the one the ticks would draw', async () => {
+    // The listing is added on the fourth day's turn, as a request answered between days is.
+    const add = (app: AppModule.MockApp, day: number) =>
+      day === 4
+        ? app.handle(
+            new Request('http://mock.test/__mock/listings', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ listing_amount: 5000 }),
+            }),
+          )
+        : Promise.resolve();
+    const plain = await moved(10, null, undefined, add);
+    const counts = { asked: 0, taken: 0 };
+    expect(await moved(10, worker, counts, add)).toBe(plain);
+    // Taken until the added listing took the next number (the days before it hold its releases), none after.
+    expect(counts.taken).toBeGreaterThan(0);
+    expect(counts.taken).toBeLessThan(counts.asked);
+    // The listing was added (the world differs from one moved without it).
+    expect(await moved(10, null)).not.toBe(plain);
+  });
+
+  test('a worker that dies is waited for once, then the ticks draw every arrival: the same world', async () => {
+    const dies = join(mkdtempSync(join(tmpdir(), 'mkt-arrivals-')), 'dies.mjs');
+    writeFileSync(dies, "throw new Error('this worker dies as it starts');\n");
+    const counts = { asked: 0, taken: 0 };
+    expect(await moved(8, dies, counts)).toBe(await moved(8, null));
+    expect(counts.asked).toBeGreaterThan(0);
+    expect(counts.taken).toBe(0);
+  });
+
+  test('a short move starts no thread', () => {
+    const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START }, () => START);
+    try {
+      // ~15 listings an hour at this size: 15 days bring ~5,000, far below a long move's 150,000.
+      expect(arrivalsThread(app.ctx.world, START, START + 15 * DAY)).toBeNull();
+      const started = arrivalsThread(app.ctx.world, START, START + 15 * DAY, 0, worker);
+      expect(started).not.toBeNull();
+      started!.stop();
+    } finally {
+      void app.close?.();
+    }
+  });
+});
