@@ -18,7 +18,7 @@ import type { World } from '../mock-server/world/world.js';
 const dist = resolve(import.meta.dirname, '../dist');
 const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(dist, path)).href) as Promise<T>;
 const { createMockApp } = await built<typeof AppModule>('mock-server/app.js');
-const { arrivalsThread } = await built<typeof ThreadModule>('mock-server/engine/arrivals-thread.js');
+const { ArrivalsThread } = await built<typeof ThreadModule>('mock-server/engine/arrivals-thread.js');
 const { serializeState } = await built<typeof PersistenceModule>('mock-server/world/persistence.js');
 
 const START = Date.parse('2026-06-01T12:00:00Z');
@@ -46,30 +46,34 @@ function counted(ahead: ArrivalsAhead | null, counts: Counts): ArrivalsAhead | n
 }
 
 /**
- * Moves a world of LISTINGS `days` forward, its arrivals drawn by the worker in `file` (none: by the ticks), with
- * `between(day)` run after each day; returns the settled world's digest, as a restart would read it.
+ * Moves a world of LISTINGS `days` forward, `moves` times, its arrivals drawn by the worker in `file` (one thread for
+ * every move; none: by the ticks), with `between(day)` run after each day; returns the settled world's digest, as a
+ * restart would read it.
  */
 async function moved(
   days: number,
   file: string | null,
   counts: Counts = { asked: 0, taken: 0 },
   between?: (app: AppModule.MockApp, day: number) => Promise<unknown>,
+  moves = 1,
 ): Promise<string> {
-  const arrivalsAhead =
-    file === null ? undefined : (world: World, from: number, to: number) => counted(arrivalsThread(world, from, to, 0, file), counts);
+  const thread = file === null ? null : new ArrivalsThread(0, file);
+  const arrivalsAhead = thread ? (world: World, from: number, to: number) => counted(thread.ahead(world, from, to), counts) : undefined;
   const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, admin: true, arrivalsAhead }, () => START);
   try {
     const done: Promise<unknown>[] = [];
     let day = 0;
-    await app.ctx.engine.moveClock(
-      (now) => now + days * DAY,
-      () => void (between && done.push(between(app, ++day))),
-    );
+    for (let m = 0; m < moves; m++)
+      await app.ctx.engine.moveClock(
+        (now) => now + days * DAY,
+        () => void (between && done.push(between(app, ++day))),
+      );
     await Promise.all(done);
     app.ctx.engine.settle();
     return createHash('sha256').update(serializeState(app.ctx.world, app.ctx.clock.now())).digest('hex');
   } finally {
     await app.close?.();
+    await thread?.close();
   }
 }
 
@@ -119,14 +123,24 @@ describe("a long move's arrivals drawn on another thread", () => {
     expect(counts.taken).toBe(0);
   });
 
-  test('a short move starts no thread', () => {
+  test('one thread serves the next moves too', async () => {
+    const counts = { asked: 0, taken: 0 };
+    expect(await moved(7, worker, counts, undefined, 3)).toBe(await moved(7, null, undefined, undefined, 3));
+    // Three weeks from a Monday's 8 am in New York, a week a move: 15 weekdays, two releases each.
+    expect(counts.asked).toBe(30);
+    expect(counts.taken).toBe(30);
+  });
+
+  test('a short move asks no thread', () => {
     const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START }, () => START);
     try {
       // ~15 listings an hour at this size: 15 days bring ~5,000, far below a long move's 150,000.
-      expect(arrivalsThread(app.ctx.world, START, START + 15 * DAY)).toBeNull();
-      const started = arrivalsThread(app.ctx.world, START, START + 15 * DAY, 0, worker);
-      expect(started).not.toBeNull();
-      started!.stop();
+      expect(new ArrivalsThread(undefined, worker).ahead(app.ctx.world, START, START + 15 * DAY)).toBeNull();
+      const thread = new ArrivalsThread(0, worker);
+      const ahead = thread.ahead(app.ctx.world, START, START + 15 * DAY);
+      expect(ahead).not.toBeNull();
+      ahead!.stop();
+      void thread.close();
     } finally {
       void app.close?.();
     }

@@ -3,16 +3,19 @@
  * listings a 15-day move adds ~1.1 million, and drawing each and working out its place in the timeline was about a
  * quarter of the move. A tick takes its hour's batch (`take`) with `receiveMessageOnPort` (the ticks of a day run
  * without a turn of the event loop), waiting for one under way; it draws its own when the thread failed or is stuck, or
- * when the batch was drawn for other numbers (something else added a listing: every later batch is let go too). Node only: the engine's host
- * passes it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival as before.
+ * when the batch was drawn for other numbers (something else added a listing: every later batch is let go too). One
+ * thread serves every long move of a mock, started at the first (or as the mock starts, `warm`). Node only: the
+ * engine's host passes it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { ArrivalsAhead } from '../world/derived.js';
 import type { World } from '../world/world.js';
-import type { ArrivalsWork } from './arrivals-worker.js';
+import { POSTED, REACHED, SHARED_COUNTS, STOPPED, type ArrivalsJob } from './arrivals-job.js';
 import { LONG_MOVE_ARRIVALS } from './engine.js';
+
+const HOUR = 3_600_000;
 
 /** The worker's file: beside this module as tsc built it (.js), or as the CLI's bundle (.cjs); none when run from the sources. */
 function workerFile(): string | undefined {
@@ -25,40 +28,33 @@ function workerFile(): string | undefined {
 
 /**
  * How long a tick waits for its batch, drawn under way, before it lets the thread go and draws its own: far longer
- * than a batch takes (~0.1 s at a million listings), so that only a thread that is stuck or gone is let go.
+ * than a batch takes (~0.05 s at a million listings), so that only a thread that is stuck or gone is let go.
  */
 const WAIT_MS = 3000;
 
-/** Arrivals of a move drawn by the worker. */
-class ArrivalsThread implements ArrivalsAhead {
+/** One move's arrivals, drawn by the thread. */
+class MoveArrivals implements ArrivalsAhead {
   private waiting: Float64Array | undefined;
   private stopped = false;
-  /** [0]: the arrival hours the ticks have reached; [1]: the batches the worker posted (-1: it failed). */
-  private readonly shared: Int32Array;
 
   constructor(
-    private readonly worker: Worker,
     private readonly port: MessagePort,
-    shared: SharedArrayBuffer,
-  ) {
-    this.shared = new Int32Array(shared);
-    // A worker that fails leaves the ticks drawing their own; an error is not the move's.
-    worker.on('error', () => this.stop());
-  }
+    private readonly shared: Int32Array,
+  ) {}
 
   take(t: number, number: number): Float64Array | undefined {
     if (this.stopped) return undefined;
     const shared = this.shared;
-    Atomics.add(shared, 0, 1);
-    Atomics.notify(shared, 0);
+    Atomics.add(shared, REACHED, 1);
+    Atomics.notify(shared, REACHED);
     for (;;) {
       // The count first: a batch posted before it was read is on the port now, and one posted after wakes the wait.
-      const posted = Atomics.load(shared, 1);
+      const posted = Atomics.load(shared, POSTED);
       const batch = this.waiting ?? (receiveMessageOnPort(this.port)?.message as Float64Array | undefined);
       this.waiting = undefined;
       if (batch === undefined) {
         // Under way (the thread draws in hour order, as the ticks ask): its rest is less than drawing it here.
-        if (posted >= 0 && Atomics.wait(shared, 1, posted, WAIT_MS) !== 'timed-out') continue;
+        if (posted >= 0 && Atomics.wait(shared, POSTED, posted, WAIT_MS) !== 'timed-out') continue;
         this.stop();
         return undefined;
       }
@@ -79,38 +75,68 @@ class ArrivalsThread implements ArrivalsAhead {
     if (this.stopped) return;
     this.stopped = true;
     this.waiting = undefined;
+    Atomics.store(this.shared, STOPPED, 1);
+    Atomics.notify(this.shared, REACHED);
     this.port.close();
-    void this.worker.terminate();
   }
 }
 
 /**
- * Starts drawing the arrivals of the clock move from `from` to `to` (epoch ms) of `world` on another thread, when at
- * least `least` listings are due to arrive in it (a long move: engine.ts LONG_MOVE_ARRIVALS); null when not, or when
- * there is no worker's `file` to start (run from the sources).
+ * The thread of a mock's long moves: started at the first (or ahead, `warm`) and kept for the next, unreferenced (it
+ * keeps no process alive). `ahead` is the engine host's `arrivalsAhead`.
  */
-export function arrivalsThread(
-  world: World,
-  from: number,
-  to: number,
-  least = LONG_MOVE_ARRIVALS,
-  file = workerFile(),
-): ArrivalsAhead | null {
-  const e = world.engine;
-  if (((to - from) / 3_600_000) * e.arrivalsPerHour < least || file === undefined) return null;
-  const { port1, port2 } = new MessageChannel();
-  const shared = new SharedArrayBuffer(8);
-  const work: ArrivalsWork = {
-    terms: { seed: world.seed, arrivalsPerHour: e.arrivalsPerHour, releases: e.releases },
-    from: e.lastTick + 3_600_000,
-    to,
-    number: world.counters.listing,
-    port: port2,
-    shared,
+export class ArrivalsThread {
+  private worker: Worker | null = null;
+
+  /** `least`: the listings due to arrive in a move for it to be drawn here (a long move); `file`: the worker's. */
+  constructor(
+    private readonly least = LONG_MOVE_ARRIVALS,
+    private readonly file = workerFile(),
+  ) {}
+
+  /** The arrivals of the move from `from` to `to` (epoch ms) of `world` drawn on the thread; null for a move that is not long, or with no worker's file (run from the sources). */
+  readonly ahead = (world: World, from: number, to: number): ArrivalsAhead | null => {
+    const e = world.engine;
+    if (((to - from) / HOUR) * e.arrivalsPerHour < this.least) return null;
+    const worker = this.started();
+    if (!worker) return null;
+    const { port1, port2 } = new MessageChannel();
+    const shared = new SharedArrayBuffer(4 * SHARED_COUNTS);
+    const job: ArrivalsJob = {
+      terms: { seed: world.seed, arrivalsPerHour: e.arrivalsPerHour, releases: e.releases },
+      from: e.lastTick + HOUR,
+      to,
+      number: world.counters.listing,
+      port: port2,
+      shared,
+    };
+    worker.postMessage(job, [port2]);
+    port1.unref();
+    return new MoveArrivals(port1, new Int32Array(shared));
   };
-  const worker = new Worker(file, { workerData: work, transferList: [port2] });
-  // Neither keeps the process alive: a move that ends (or a server that closes) stops it.
-  worker.unref();
-  port1.unref();
-  return new ArrivalsThread(worker, port1, shared);
+
+  /** Starts the thread now when a 15-day move of `world` would be long, so that its first move waits for no start. */
+  warm(world: World): void {
+    if (15 * 24 * world.engine.arrivalsPerHour >= this.least) this.started();
+  }
+
+  /** Lets the thread go. */
+  close(): Promise<unknown> {
+    const worker = this.worker;
+    this.worker = null;
+    return worker ? worker.terminate() : Promise.resolve();
+  }
+
+  private started(): Worker | null {
+    if (this.worker || this.file === undefined) return this.worker;
+    const worker = new Worker(this.file);
+    worker.unref();
+    // A thread that fails is let go (a job under way stops waiting for it: arrivals-worker.ts); the next long move starts another.
+    const gone = (): void => {
+      if (this.worker === worker) this.worker = null;
+    };
+    worker.on('error', gone);
+    worker.on('exit', gone);
+    return (this.worker = worker);
+  }
 }

@@ -8,4 +8,4 @@
 export { answerCheckOption, createMockApp, snapshotOption, type MockApp } from '../app.js';
 export { startHttpServer, type RunningServer, type ServerOptions } from '../http-adapter.js';
 export { describeMock } from '../describe.js';
-export { arrivalsThread } from '../engine/arrivals-thread.js';
+export { ArrivalsThread } from '../engine/arrivals-thread.js';

@@ -216,12 +216,14 @@ export function makeMockCommand(ctx: CommandContext) {
     serveCommand().action(
       ctx.action(async (opts): Promise<Output> => {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
-        const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock, arrivalsThread } =
+        const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock, ArrivalsThread } =
           await import('../../mock-server/library/server.js');
         // V8's wider inlining budget, as the first long clock move begins: it costs a start and a short move more than it
         // gives. It applies to code optimised after it; a serve whose first moves were short keeps the code they optimised
         // until V8 optimises it again. Loaded here: the group's other commands need neither it nor Node's v8 module.
         const { widenInliningForEngine } = await import('../os/v8-flags.js');
+        // A long move's arrivals drawn on another thread (the machine's second core) while its ticks run on this one.
+        const arrivals = new ArrivalsThread();
         let app;
         try {
           app = createMockApp({
@@ -229,8 +231,7 @@ export function makeMockCommand(ctx: CommandContext) {
             ...answerCheckOption(ctx.io.env),
             ...snapshotOption(ctx.io.env),
             beforeLongMove: () => void widenInliningForEngine(),
-            // A long move's arrivals drawn on another thread (the machine's second core) while its ticks run on this one.
-            arrivalsAhead: arrivalsThread,
+            arrivalsAhead: arrivals.ahead,
           });
         } catch (err) {
           // A torn or foreign --state file, or an --auto-approve user the world lacks (the mock names the
@@ -249,6 +250,8 @@ export function makeMockCommand(ctx: CommandContext) {
         // may come while nothing listens and end the process before its close).
         const stopped = ctx.io.stopSignal();
         ctx.io.stdout.write(describeMock(app, server.origin));
+        // Started while the mock is idle, where its moves are long (a million listings): its first move waits for no start.
+        arrivals.warm(app.ctx.world);
         // Only a secret the user did not choose is printed, once, and on stderr: the data on stdout may be kept.
         if (app.webhooks?.secretGenerated)
           ctx.info(`mock: webhook secret (verify Mkt-Signature with it; set your own with --webhook-secret): ${app.webhooks.secret}`);
@@ -262,6 +265,7 @@ export function makeMockCommand(ctx: CommandContext) {
         ctx.info(`mock: ${signal}, stopping`);
         await server.close();
         await app.close?.();
+        await arrivals.close();
         return { kind: 'none' };
       }),
     ),
