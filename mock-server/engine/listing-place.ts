@@ -3,8 +3,8 @@
  * end, the next firing of each chance process, its funding pace and next lot, the hour its own steps make it Pending,
  * and the hour it is queued at. Pure arithmetic on the seed and the listing's values (no world), so that a listing's
  * place can be worked out where the world is not: another thread works out the places of a clock move's arrivals ahead
- * of the ticks (arrivals-ahead.ts), and a tick copies each into its row (`takePlace`), the place this code gives it
- * either way.
+ * of the ticks (arrival-batch.ts `drawBatch`, arrivals-worker.ts), and a tick copies each into its row (`takePlace`),
+ * the place this code gives it either way.
  */
 import type { ListingEvents } from '../world/derived.js';
 import type { Listing } from '../world/world.js';

@@ -113,9 +113,9 @@ function addEvents(world: World, tl: Timeline, l: Listing, r: number, from: numb
 
 /**
  * Gives the `count` listings the tick at hour `h` just added, from row `row` on, the places worked out for them ahead
- * (arrivals-ahead.ts: packed by listing-place.ts `packPlace` in `places`, from `k`, `stride` apart), as catching up at
- * the tick's end gives them: true when it did, which is when the timeline is that tick's and has seen every row before
- * them; false otherwise, and catching up works theirs out.
+ * (arrival-batch.ts `drawBatch`, on the arrivals' thread: packed by listing-place.ts `packPlace` in `places`, from
+ * `k`, `stride` apart), as catching up at the tick's end gives them: true when it did, which is when the timeline is
+ * that tick's and has seen every row before them; false otherwise, and catching up works theirs out.
  */
 export function placeArrived(
   world: World,
