@@ -1,7 +1,7 @@
 /**
  * A long clock move's arrivals drawn on another thread (engine/arrivals-thread.ts): the ticks take each hour's
- * batch, its listings and their places in the timeline, and the world ends as the ticks' own drawing leaves it. Run
- * against the build (npm test builds first): a worker starts from a built file, tsc's or the CLI bundle's.
+ * batch, its listings and their places in the timeline, and the world ends as the ticks' own drawing leaves it. The
+ * thread is the build's (npm test builds first): a worker starts from a built file, tsc's or the CLI bundle's.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -9,17 +9,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type * as AppModule from '../mock-server/app.js';
+import type { MockApp } from '../mock-server/app.js';
 import type * as ThreadModule from '../mock-server/engine/arrivals-thread.js';
-import type * as PersistenceModule from '../mock-server/world/persistence.js';
 import type { ArrivalsAhead } from '../mock-server/world/derived.js';
+import { serializeState } from '../mock-server/world/persistence.js';
 import type { World } from '../mock-server/world/world.js';
+import { testMockApp } from './helpers/mock.js';
 
 const dist = resolve(import.meta.dirname, '../dist');
-const built = <T>(path: string): Promise<T> => import(pathToFileURL(join(dist, path)).href) as Promise<T>;
-const { createMockApp } = await built<typeof AppModule>('mock-server/app.js');
-const { ArrivalsThread } = await built<typeof ThreadModule>('mock-server/engine/arrivals-thread.js');
-const { serializeState } = await built<typeof PersistenceModule>('mock-server/world/persistence.js');
+const { ArrivalsThread } = (await import(pathToFileURL(join(dist, 'mock-server/engine/arrivals-thread.js')).href)) as typeof ThreadModule;
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const DAY = 86_400_000;
@@ -54,12 +52,12 @@ async function moved(
   days: number,
   file: string | null,
   counts: Counts = { asked: 0, taken: 0 },
-  between?: (app: AppModule.MockApp, day: number) => Promise<unknown>,
+  between?: (app: MockApp, day: number) => Promise<unknown>,
   moves = 1,
 ): Promise<string> {
   const thread = file === null ? null : new ArrivalsThread(0, file);
   const arrivalsAhead = thread ? (world: World, from: number, to: number) => counted(thread.ahead(world, from, to), counts) : undefined;
-  const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, admin: true, arrivalsAhead }, () => START);
+  const app = testMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, admin: true, arrivalsAhead }, () => START);
   try {
     const done: Promise<unknown>[] = [];
     let day = 0;
@@ -94,7 +92,7 @@ describe("a long move's arrivals drawn on another thread", () => {
 
   test('a listing added between two days of the move lets the later batches go, and the world is the one the ticks would draw', async () => {
     // The listing is added on the fourth day's turn, as a request answered between days is.
-    const add = (app: AppModule.MockApp, day: number) =>
+    const add = (app: MockApp, day: number) =>
       day === 4
         ? app.handle(
             new Request('http://mock.test/__mock/listings', {
@@ -132,7 +130,7 @@ describe("a long move's arrivals drawn on another thread", () => {
   });
 
   test('a short move asks no thread', () => {
-    const app = createMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START }, () => START);
+    const app = testMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START }, () => START);
     try {
       // ~15 listings an hour at this size: 15 days bring ~5,000, far below a long move's 150,000.
       expect(new ArrivalsThread(undefined, worker).ahead(app.ctx.world, START, START + 15 * DAY)).toBeNull();
