@@ -9,18 +9,20 @@ import { LISTING_RATINGS } from '../../src/contract/enums.js';
 import { isReleaseHour, RELEASE_DAYS_A_WEEK } from '../../src/contract/releases.js';
 import type { Rng } from '../kit/rng.js';
 import type { Listing } from '../world/world.js';
+import { HOUR } from './event-hours.js';
 import { activeAt, eventArrays, packPlace, PLACE_WIDTH, placeEvents } from './listing-place.js';
 import { makeListing, marketFields } from './listing-maker.js';
 import { firstDraw, rngFor } from './rng-for.js';
 
-/** The market's time step (an hour). */
-const HOUR = 3_600_000;
-
-/** What decides the arrivals of an hour: the world's seed and its engine's rate and release times. */
-export interface ArrivalTerms {
-  readonly seed: number;
+/** How fast listings arrive: the engine's rate and release times (world.engine holds them). */
+export interface ArrivalRate {
   readonly arrivalsPerHour: number;
   readonly releases?: readonly number[];
+}
+
+/** What decides the arrivals of an hour: the world's seed and its engine's rate. */
+export interface ArrivalTerms extends ArrivalRate {
+  readonly seed: number;
 }
 
 /** The listings arriving at an hour: how many, the stream they are drawn from one after another, and whether at a release. */
@@ -31,14 +33,15 @@ export interface HourArrivals {
 }
 
 /**
- * The listings arriving in the tick at `t` (a whole hour), none when null: every hour about `arrivalsPerHour`, or,
- * with release times, a week's worth split among the week's releases (weekdays), each at its hour and none between.
+ * The listings arriving in the tick at `t` (a whole hour) of a world of `seed`, none when null: every hour about
+ * `arrivalsPerHour`, or, with release times, a week's worth split among the week's releases (weekdays), each at its
+ * hour and none between.
  */
-export function hourArrivals(terms: ArrivalTerms, t: number): HourArrivals | null {
+export function hourArrivals(seed: number, terms: ArrivalRate, t: number): HourArrivals | null {
   const releases = terms.releases;
   const released = releases !== undefined && releases.length > 0;
   if (released && !isReleaseHour(t, releases)) return null;
-  const rng = rngFor(terms.seed, t / HOUR);
+  const rng = rngFor(seed, t / HOUR);
   // A week's arrivals split among the week's releases (each time, Monday to Friday): the active number stays about steady.
   const rate = released ? (terms.arrivalsPerHour * 24 * 7) / (releases.length * RELEASE_DAYS_A_WEEK) : terms.arrivalsPerHour;
   const count = Math.floor(rate) + (rng.chance(rate - Math.floor(rate)) ? 1 : 0);
@@ -57,7 +60,7 @@ export function drawArrival(seed: number, rng: Rng, number: number, t: number, r
  * at 8188c71), a whole second drawn from the listing's own stream. (Steady arrivals keep the 5 to 60 minutes the
  * listing's stream draws, as before release times.)
  */
-export function releasedAt(seed: number, number: number, t: number): number {
+function releasedAt(seed: number, number: number, t: number): number {
   return t + (20 + Math.floor(firstDraw(seed, number, 0x2e1ea5) * 161)) * 1000;
 }
 
@@ -82,7 +85,7 @@ export const ARRIVAL_WIDTH = FIELDS + PLACE_WIDTH;
  * them: timeline.ts `placeArrived`) into one array: BATCH_HEAD numbers, then ARRIVAL_WIDTH a listing. Null when none arrive.
  */
 export function drawBatch(terms: ArrivalTerms, t: number, number: number): Float64Array | null {
-  const hour = hourArrivals(terms, t);
+  const hour = hourArrivals(terms.seed, terms, t);
   if (!hour) return null;
   const { count, rng, released } = hour;
   const out = new Float64Array(BATCH_HEAD + count * ARRIVAL_WIDTH);

@@ -14,8 +14,7 @@ import type { ArrivalsAhead } from '../world/derived.js';
 import type { World } from '../world/world.js';
 import { POSTED, REACHED, SHARED_COUNTS, STOPPED, type ArrivalsJob } from './arrivals-job.js';
 import { LONG_MOVE_ARRIVALS } from './engine.js';
-
-const HOUR = 3_600_000;
+import { HOUR } from './event-hours.js';
 
 /** The worker's file: beside this module as tsc built it (.js), or as the CLI's bundle (.cjs); none when run from the sources. */
 function workerFile(): string | undefined {

@@ -9,10 +9,10 @@
 import { parentPort } from 'node:worker_threads';
 import { drawBatch } from './arrival-batch.js';
 import { POSTED, REACHED, STOPPED, type ArrivalsJob } from './arrivals-job.js';
+import { HOUR } from './event-hours.js';
 
 /** Batches drawn beyond the hour the ticks have reached: each is ~1/20 of a 15-day move's work at a million listings. */
 const AHEAD = 3;
-const HOUR = 3_600_000;
 
 /** Draws the job's batches, in hour order, until the last hour or the move's end. */
 function run(job: ArrivalsJob): void {

@@ -11,20 +11,18 @@
  */
 import { ARRIVAL_WIDTH, arrived, drawArrival, hourArrivals, placeAt, readArrival } from './arrival-batch.js';
 import { makeListing } from './listing-maker.js';
+import { HOUR } from './event-hours.js';
 import { placeArrived } from './timeline.js';
 import { Rng } from '../kit/rng.js';
 import { describe, markDescribable } from '../world/listing-table.js';
 import { addListing, addListingDescribedLater, type Listing, type World } from '../world/world.js';
-
-/** The market's time step (an hour). */
-const HOUR = 3_600_000;
 
 /**
  * The listings arriving in the tick at `t` (a whole hour; arrival-batch.ts `hourArrivals`), drawn here one after another,
  * or read from the batch drawn ahead for the hour (a long clock move's: arrivals-thread.ts) with their places in the timeline.
  */
 export function arrivals(world: World, t: number): void {
-  const hour = hourArrivals({ seed: world.seed, arrivalsPerHour: world.engine.arrivalsPerHour, releases: world.engine.releases }, t);
+  const hour = hourArrivals(world.seed, world.engine, t);
   if (!hour) return;
   const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);
   const batch = world.index.arrivalsAhead?.take(t, world.counters.listing);
