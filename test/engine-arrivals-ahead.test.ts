@@ -23,10 +23,11 @@ const START = Date.parse('2026-06-01T12:00:00Z');
 const DAY = 86_400_000;
 const LISTINGS = 6000;
 
-/** What a move asked of the thread and got from it. */
+/** What a move asked of the thread and got from it; the jobs the thread was given (ArrivalsThread `jobs`) as the mock ends. */
 interface Counts {
   asked: number;
   taken: number;
+  jobs?: number;
 }
 
 /** `ahead` counted: each hour it is asked for, each batch it gives. */
@@ -43,10 +44,13 @@ function counted(ahead: ArrivalsAhead | null, counts: Counts): ArrivalsAhead | n
   };
 }
 
+/** Run before the moves, while the mock waits (`thread` is null when the ticks draw every arrival). */
+type Before = (app: MockApp, thread: InstanceType<typeof ArrivalsThread> | null) => Promise<unknown>;
+
 /**
  * Moves a world of LISTINGS `days` forward, `moves` times, its arrivals drawn by the worker in `file` (one thread for
- * every move; none: by the ticks), with `between(day)` run after each day; returns the settled world's digest, as a
- * restart would read it.
+ * every move, given the moves of `least` arrivals or more; none: by the ticks), with `before` run first and
+ * `between(day)` after each day; returns the settled world's digest, as a restart would read it.
  */
 async function moved(
   days: number,
@@ -54,11 +58,13 @@ async function moved(
   counts: Counts = { asked: 0, taken: 0 },
   between?: (app: MockApp, day: number) => Promise<unknown>,
   moves = 1,
+  { before, least = 0 }: { before?: Before; least?: number } = {},
 ): Promise<string> {
-  const thread = file === null ? null : new ArrivalsThread(0, file);
+  const thread = file === null ? null : new ArrivalsThread(least, file);
   const arrivalsAhead = thread ? (world: World, from: number, to: number) => counted(thread.ahead(world, from, to), counts) : undefined;
   const app = testMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, admin: true, arrivalsAhead }, () => START);
   try {
+    await before?.(app, thread);
     const done: Promise<unknown>[] = [];
     let day = 0;
     for (let m = 0; m < moves; m++)
@@ -68,12 +74,23 @@ async function moved(
       );
     await Promise.all(done);
     app.ctx.engine.settle();
+    counts.jobs = thread?.jobs;
     return createHash('sha256').update(serializeState(app.ctx.world, app.ctx.clock.now())).digest('hex');
   } finally {
     await app.close?.();
     await thread?.close();
   }
 }
+
+/** A listing added through the admin route, as a client developer's test adds one: it takes the world's next number. */
+const addListing = (app: MockApp) =>
+  app.handle(
+    new Request('http://mock.test/__mock/listings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ listing_amount: 5000 }),
+    }),
+  );
 
 const worker = join(dist, 'mock-server/engine/arrivals-worker.js');
 const bundled = join(dist, 'bundle/arrivals-worker.cjs');
@@ -92,16 +109,7 @@ describe("a long move's arrivals drawn on another thread", () => {
 
   test('a listing added between two days of the move lets the later batches go, and the world is the one the ticks would draw', async () => {
     // The listing is added on the fourth day's turn, as a request answered between days is.
-    const add = (app: MockApp, day: number) =>
-      day === 4
-        ? app.handle(
-            new Request('http://mock.test/__mock/listings', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ listing_amount: 5000 }),
-            }),
-          )
-        : Promise.resolve();
+    const add = (app: MockApp, day: number) => (day === 4 ? addListing(app) : Promise.resolve());
     const plain = await moved(10, null, undefined, add);
     const counts = { asked: 0, taken: 0 };
     expect(await moved(10, worker, counts, add)).toBe(plain);
@@ -127,6 +135,42 @@ describe("a long move's arrivals drawn on another thread", () => {
     // Three weeks from a Monday's 8 am in New York, a week a move: 15 weekdays, two releases each.
     expect(counts.asked).toBe(30);
     expect(counts.taken).toBe(30);
+  });
+
+  test("the next move's first release is drawn while the mock waits, and that move takes it", async () => {
+    const warm: Before = async (app, thread) => thread?.warm(app.ctx.world);
+    const plain = await moved(7, null, undefined, undefined, 2, { before: warm });
+    const counts: Counts = { asked: 0, taken: 0 };
+    expect(await moved(7, worker, counts, undefined, 2, { before: warm })).toBe(plain);
+    expect(counts.taken).toBe(counts.asked);
+    // One job drawn as the mock waited, taken by the first move; one drawn as it ended, taken by the second; one for a
+    // third move that does not come. A job a move (none taken) would make five.
+    expect(counts.jobs).toBe(3);
+  });
+
+  test('a release drawn ahead is let go when the world moved on before the move (a listing added, the clock moved), and the world is the same', async () => {
+    // 6,000 listings bring ~15 an hour: a 7-day move (~2,500) is long for a least of 1,000, a 2-hour one is not.
+    const cases: Record<string, Before> = {
+      'a listing added': async (app, thread) => {
+        thread?.warm(app.ctx.world);
+        await addListing(app);
+      },
+      'a short move over a release': async (app, thread) => {
+        thread?.warm(app.ctx.world);
+        // From a Monday's 8 am in New York, over its 9:00 release (it draws no thread: below the least).
+        await app.ctx.engine.moveClock((now) => now + 2 * 3_600_000);
+      },
+    };
+    for (const [name, before] of Object.entries(cases)) {
+      const plain = await moved(7, null, undefined, undefined, 1, { before, least: 1000 });
+      const counts: Counts = { asked: 0, taken: 0 };
+      expect(await moved(7, worker, counts, undefined, 1, { before, least: 1000 }), name).toBe(plain);
+      // Every release is the move's own: a stale one taken would fail its numbers and leave the ticks to draw the rest.
+      expect(counts.taken, name).toBe(counts.asked);
+      expect(counts.asked, name).toBeGreaterThan(5);
+      // The job drawn ahead, the move's own, and the next move's.
+      expect(counts.jobs, name).toBe(3);
+    }
   });
 
   test('a short move asks no thread', () => {

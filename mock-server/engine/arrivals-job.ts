@@ -24,4 +24,12 @@ export const REACHED = 0;
 export const POSTED = 1;
 /** 1 once the move ended: the thread stops drawing for it. */
 export const STOPPED = 2;
-export const SHARED_COUNTS = 3;
+/**
+ * How many batches the thread draws beyond the hour the ticks reached: LEAD_MOVING in a move, each ~1/20 of a 15-day
+ * move's work at a million listings (the batches waiting are a few megabytes, not the whole move's); LEAD_IDLE in a job
+ * drawn while the mock waits for its next move (arrivals-thread.ts `warm`), until that move takes it.
+ */
+export const LEAD = 3;
+export const SHARED_COUNTS = 4;
+export const LEAD_MOVING = 3;
+export const LEAD_IDLE = 1;

@@ -4,15 +4,18 @@
  * quarter of the move. A tick takes its hour's batch (`take`) with `receiveMessageOnPort` (the ticks of a day run
  * without a turn of the event loop), waiting for one under way; it draws its own when the thread failed or is stuck, or
  * when the batch was drawn for other numbers (something else added a listing: every later batch is let go too). One
- * thread serves every long move of a mock, started at the first (or as the mock starts, `warm`). Node only: the
- * engine's host passes it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival.
+ * thread serves every long move of a mock, started at the first (or as the mock starts, `warm`). While the mock waits
+ * for its next move, the thread draws that move's first release (`warm`, and again as each long move ends): the move
+ * that begins where it was drawn from takes it, and waits for none (the first release at a million listings is ~50,000
+ * listings, ~0.1 s to draw, and the ticks reach it within the move's first hours). Node only: the engine's host passes
+ * it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { ArrivalsAhead } from '../world/derived.js';
 import type { World } from '../world/world.js';
-import { POSTED, REACHED, SHARED_COUNTS, STOPPED, type ArrivalsJob } from './arrivals-job.js';
+import { LEAD, LEAD_IDLE, LEAD_MOVING, POSTED, REACHED, SHARED_COUNTS, STOPPED, type ArrivalsJob } from './arrivals-job.js';
 import { LONG_MOVE_ARRIVALS } from './engine.js';
 import { HOUR } from './event-hours.js';
 
@@ -39,6 +42,8 @@ class MoveArrivals implements ArrivalsAhead {
   constructor(
     private readonly port: MessagePort,
     private readonly shared: Int32Array,
+    /** Called once, as the move ends (not when its batches are let go inside it). */
+    private readonly ended: () => void,
   ) {}
 
   take(t: number, number: number): Float64Array | undefined {
@@ -54,7 +59,7 @@ class MoveArrivals implements ArrivalsAhead {
       if (batch === undefined) {
         // Under way (the thread draws in hour order, as the ticks ask): its rest is less than drawing it here.
         if (posted >= 0 && Atomics.wait(shared, POSTED, posted, WAIT_MS) !== 'timed-out') continue;
-        this.stop();
+        this.letGo();
         return undefined;
       }
       const at = batch[0]!;
@@ -65,19 +70,44 @@ class MoveArrivals implements ArrivalsAhead {
       }
       if (batch[1] === number) return batch;
       // Drawn for other numbers: so is every later one.
-      this.stop();
+      this.letGo();
       return undefined;
     }
   }
 
+  /** The engine's call as the move ends. */
   stop(): void {
+    this.letGo();
+    this.ended();
+  }
+
+  private letGo(): void {
     if (this.stopped) return;
     this.stopped = true;
     this.waiting = undefined;
-    Atomics.store(this.shared, STOPPED, 1);
-    Atomics.notify(this.shared, REACHED);
-    this.port.close();
+    stopJob(this.port, this.shared);
   }
+}
+
+/** Tells the thread to stop drawing for a job, and lets its batches go. */
+function stopJob(port: MessagePort, shared: Int32Array): void {
+  Atomics.store(shared, STOPPED, 1);
+  Atomics.notify(shared, REACHED);
+  port.close();
+}
+
+/** A job posted to the thread: its port (the batches arrive there), its shared counts, and what it was drawn for. */
+interface Posted {
+  readonly port: MessagePort;
+  readonly shared: Int32Array;
+  /** The world's seed, rate and release times, its next hour and next listing number when it was posted. */
+  readonly from: string;
+}
+
+/** What the arrivals of a world's next move follow from: the thread's batches are the move's when it begins here. */
+function drawnFrom(world: World): string {
+  const e = world.engine;
+  return JSON.stringify([world.seed, e.arrivalsPerHour, e.releases ?? null, e.lastTick, world.counters.listing]);
 }
 
 /**
@@ -86,6 +116,9 @@ class MoveArrivals implements ArrivalsAhead {
  */
 export class ArrivalsThread {
   private worker: Worker | null = null;
+  /** A job drawn while the mock waits for its next move (`warm`): the next move's, when it begins where this was drawn from. */
+  private next: Posted | null = null;
+  private posted = 0;
 
   /** `least`: the listings due to arrive in a move for it to be drawn here (a long move); `file`: the worker's. */
   constructor(
@@ -95,35 +128,70 @@ export class ArrivalsThread {
 
   /** The arrivals of the move from `from` to `to` (epoch ms) of `world` drawn on the thread; null for a move that is not long, or with no worker's file (run from the sources). */
   readonly ahead = (world: World, from: number, to: number): ArrivalsAhead | null => {
-    const e = world.engine;
-    if (((to - from) / HOUR) * e.arrivalsPerHour < this.least) return null;
+    if (((to - from) / HOUR) * world.engine.arrivalsPerHour < this.least) return null;
+    // The job drawn ahead, when the move begins where it was drawn from (its lead raised to a move's); else a new one.
+    let job = this.takeNext(drawnFrom(world));
+    if (job) {
+      Atomics.store(job.shared, LEAD, LEAD_MOVING);
+      Atomics.notify(job.shared, REACHED);
+    } else job = this.post(world, to, LEAD_MOVING);
+    if (!job) return null;
+    return new MoveArrivals(job.port, job.shared, () => this.warm(world));
+  };
+
+  /**
+   * When a 15-day move of `world` would be long: starts the thread now, so that its first move waits for no start, and
+   * has it draw the next move's first release (a job drawn ahead before is let go unless it is this one).
+   */
+  warm(world: World): void {
+    if (15 * 24 * world.engine.arrivalsPerHour < this.least) return;
+    const from = drawnFrom(world);
+    const kept = this.takeNext(from);
+    this.next = kept ?? this.post(world, Infinity, LEAD_IDLE);
+  }
+
+  /** Jobs posted to the thread: each move's, or one drawn ahead of a move. */
+  get jobs(): number {
+    return this.posted;
+  }
+
+  /** Lets the thread go. */
+  close(): Promise<unknown> {
+    this.takeNext(null);
+    const worker = this.worker;
+    this.worker = null;
+    return worker ? worker.terminate() : Promise.resolve();
+  }
+
+  /** The job drawn ahead when it was drawn from `from`; otherwise it is let go (the thread stops drawing it), and null. */
+  private takeNext(from: string | null): Posted | null {
+    const next = this.next;
+    this.next = null;
+    if (next === null || next.from === from) return next;
+    stopJob(next.port, next.shared);
+    return null;
+  }
+
+  /** Posts the job of `world`'s arrivals from its next hour up to `to`, drawn `lead` batches ahead; null without a thread. */
+  private post(world: World, to: number, lead: number): Posted | null {
     const worker = this.started();
     if (!worker) return null;
+    const e = world.engine;
     const { port1, port2 } = new MessageChannel();
-    const shared = new SharedArrayBuffer(4 * SHARED_COUNTS);
+    const shared = new Int32Array(new SharedArrayBuffer(4 * SHARED_COUNTS));
+    shared[LEAD] = lead;
     const job: ArrivalsJob = {
       terms: { seed: world.seed, arrivalsPerHour: e.arrivalsPerHour, releases: e.releases },
       from: e.lastTick + HOUR,
       to,
       number: world.counters.listing,
       port: port2,
-      shared,
+      shared: shared.buffer as SharedArrayBuffer,
     };
     worker.postMessage(job, [port2]);
     port1.unref();
-    return new MoveArrivals(port1, new Int32Array(shared));
-  };
-
-  /** Starts the thread now when a 15-day move of `world` would be long, so that its first move waits for no start. */
-  warm(world: World): void {
-    if (15 * 24 * world.engine.arrivalsPerHour >= this.least) this.started();
-  }
-
-  /** Lets the thread go. */
-  close(): Promise<unknown> {
-    const worker = this.worker;
-    this.worker = null;
-    return worker ? worker.terminate() : Promise.resolve();
+    this.posted++;
+    return { port: port1, shared, from: drawnFrom(world) };
   }
 
   private started(): Worker | null {

@@ -2,17 +2,14 @@
  * The thread that draws a long clock move's arrivals ahead of its ticks (arrivals-thread.ts starts it and keeps it for
  * the next move): for each move it is given (a job), each hour's listings in turn, drawn and placed (arrival-batch.ts
  * `drawBatch`), handed over as one array of numbers whose memory moves to the engine's thread, and counted in the job's
- * `shared` (the ticks wait on that count for a batch under way). It keeps at most AHEAD batches beyond the hour the
- * ticks have reached (the engine's thread counts each arrival hour it takes in `shared`), so that the batches waiting
- * are a few megabytes, not the whole move's; it stops a job when the move ends (`shared`'s third number).
+ * `shared` (the ticks wait on that count for a batch under way). It keeps at most `shared`'s LEAD batches beyond the
+ * hour the ticks have reached (the engine's thread counts each arrival hour it takes in `shared`); it stops a job when
+ * the move ends (`shared`'s STOPPED).
  */
 import { parentPort } from 'node:worker_threads';
 import { drawBatch } from './arrival-batch.js';
-import { POSTED, REACHED, STOPPED, type ArrivalsJob } from './arrivals-job.js';
+import { LEAD, POSTED, REACHED, STOPPED, type ArrivalsJob } from './arrivals-job.js';
 import { HOUR } from './event-hours.js';
-
-/** Batches drawn beyond the hour the ticks have reached: each is ~1/20 of a 15-day move's work at a million listings. */
-const AHEAD = 3;
 
 /** Draws the job's batches, in hour order, until the last hour or the move's end. */
 function run(job: ArrivalsJob): void {
@@ -21,10 +18,11 @@ function run(job: ArrivalsJob): void {
     let number = job.number;
     let drawn = 0;
     for (let t = job.from; t <= job.to && Atomics.load(shared, STOPPED) === 0; t += HOUR) {
-      // Waits while AHEAD batches are ready beyond the hour the ticks reached (the ticks' thread wakes it as it takes one, or stops).
+      // Waits while LEAD batches are ready beyond the hour the ticks reached (the ticks' thread wakes it as it takes one,
+      // raises the lead or stops).
       for (
         let seen = Atomics.load(shared, REACHED);
-        drawn - seen >= AHEAD && Atomics.load(shared, STOPPED) === 0;
+        drawn - seen >= Atomics.load(shared, LEAD) && Atomics.load(shared, STOPPED) === 0;
         seen = Atomics.load(shared, REACHED)
       )
         Atomics.wait(shared, REACHED, seen);
