@@ -38,35 +38,41 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
   // Its own steps make it Pending inside the stretch (the hour the timeline worked out when it queued it): they end there.
   const pendingAt = ev.pendingAt[r]!;
   const upTo = pendingAt <= through ? pendingAt : through;
-  const total = l.listing_amount;
-  // Read once: a lot or a verification step in the stretch needs it, and each read is an accessor over a column.
-  const n = l.listing_number;
   // The funding pace (0 for a whole loan: timeline.ts worked it out when the row got its place), when a lot completes in the stretch.
   const pace = ev.lotAt[r]! <= upTo ? ev.pace[r]! : 0;
   if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
-  let stage = l.verification_stage;
+  // Each column is read only when the stretch needs it (each read is an accessor over a column, and a cache miss at a
+  // million listings): the verification's stage and the number its stream follows when it fires in the stretch, the
+  // amounts when a lot completes.
+  const verifies = H[o + 1]! > from && H[o + 1]! <= upTo;
+  const before = verifies ? l.verification_stage : 3;
+  let stage = before;
   let last = -1;
-  while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
-    last = H[o + 1]!;
-    stage++;
-    fireAfter(world.seed, n, 1, last + 1, ev.end[r]!, H, ev.states, o);
+  if (stage < 3) {
+    const n = l.listing_number;
+    while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
+      last = H[o + 1]!;
+      stage++;
+      fireAfter(world.seed, n, 1, last + 1, ev.end[r]!, H, ev.states, o);
+    }
   }
-  const before = l.amount_funded;
-  let funded = before;
-  if (funded < total && pace > 0) {
+  const funding = pace > 0 ? l.amount_funded : 0;
+  let funded = funding;
+  const total = pace > 0 ? l.listing_amount : 0;
+  if (funded < total) {
     const start = ev.start[r]!;
     const lotsBefore = lotsBy(pace, start, from);
     const lots = lotsBy(pace, start, upTo) - lotsBefore;
     if (lots > 0) {
       funded = fundedAfter(total, funded, 25 * lots);
       // The hour of the last lot placed: the one that filled it, or the last completed by `through`.
-      const fundedAt = hourOfLots(pace, start, lotsBefore + Math.min(lots, lotsToFill(total - before)));
+      const fundedAt = hourOfLots(pace, start, lotsBefore + Math.min(lots, lotsToFill(total - funding)));
       if (fundedAt > last) last = fundedAt;
     }
   }
   if (last >= 0) {
-    l.verification_stage = stage;
-    if (funded !== before) {
+    if (stage !== before) l.verification_stage = stage;
+    if (funded !== funding) {
       l.amount_funded = funded;
       l.amount_remaining = cents(total - funded);
       l.percent_funded = percentFunded(funded, total);
