@@ -91,16 +91,22 @@ export { addMonths };
 export function originate(world: World, l: Listing, at: number): Loan {
   const amount = l.amount_funded;
   // Arrears and a charge-off time come with servicing (sparse columns of the loan table: loan-table.ts). Written into one
-  // scratch record, every field each time, which the world copies into a row of its columns (a new object per loan was a
-  // fifth of what a 15-day move allocated).
+  // scratch record, every field each time (the due date each new time), which the world copies into a row of its columns
+  // (a new object per loan was a fifth of what a 15-day move allocated).
   const o = originated;
+  const rate = l.borrower_rate;
+  const term = l.listing_term;
+  // A tick's originations share their time: the first due date is worked out once a time (the record keeps the last).
+  if (o.origination_date !== at) {
+    o.origination_date = at;
+    o.next_payment_due_date = addMonths(at, 1);
+  }
   o.loan_number = world.counters.loan++;
   o.listingNumber = l.listing_number;
   o.amount_borrowed = amount;
-  o.borrower_rate = l.borrower_rate;
-  o.term = l.listing_term;
+  o.borrower_rate = rate;
+  o.term = term;
   o.platform_rating = l.platform_rating;
-  o.origination_date = at;
   o.loan_status = LOAN_STATUS.CURRENT;
   o.loan_default_reason = null;
   o.days_past_due = 0;
@@ -112,8 +118,7 @@ export function originate(world: World, l: Listing, at: number): Loan {
   o.service_fees_paid = 0;
   o.collection_fees_paid = 0;
   o.debt_sale_proceeds_received = 0;
-  o.next_payment_due_date = addMonths(at, 1);
-  o.next_payment_due_amount = monthlyPayment(amount, l.borrower_rate, l.listing_term);
+  o.next_payment_due_amount = monthlyPayment(amount, rate, term);
   o.paymentsMade = 0;
   const loan = addLoan(world, o);
   // The loan first: setStatus moves the listing to the originated ones with its status.
