@@ -129,6 +129,14 @@ describe("a long move's arrivals drawn on another thread", () => {
     expect(counts.taken).toBe(0);
   });
 
+  test('a thread that cannot start (its file refused as Worker is made) leaves every move to the ticks, drawn ahead or not', async () => {
+    // A relative path: worker_threads refuses it at once (ERR_WORKER_PATH), as it would a thread it cannot make.
+    const warm: Before = async (app, thread) => thread?.warm(app.ctx.world);
+    const counts: Counts = { asked: 0, taken: 0 };
+    expect(await moved(7, 'not-a-path.js', counts, undefined, 2, { before: warm })).toBe(await moved(7, null, undefined, undefined, 2));
+    expect(counts).toEqual({ asked: 0, taken: 0, jobs: 0 });
+  });
+
   test('one thread serves the next moves too', async () => {
     const counts = { asked: 0, taken: 0 };
     expect(await moved(7, worker, counts, undefined, 3)).toBe(await moved(7, null, undefined, undefined, 3));

@@ -196,7 +196,14 @@ export class ArrivalsThread {
 
   private started(): Worker | null {
     if (this.worker || this.file === undefined) return this.worker;
-    const worker = new Worker(this.file);
+    let worker: Worker;
+    try {
+      worker = new Worker(this.file);
+    } catch {
+      // A thread that cannot be made (refused at once): the ticks draw every arrival. Thrown here, it would have ended
+      // the move that asked, or, from the warm after a move (MoveArrivals `ended`), the engine's close of that move.
+      return null;
+    }
     worker.unref();
     // A thread that fails is let go (a job under way stops waiting for it: arrivals-worker.ts); the next long move starts another.
     const gone = (): void => {
