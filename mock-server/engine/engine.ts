@@ -281,15 +281,18 @@ export class Engine {
         if (progress.at < to) for (let i = 0; i < TURNS_BETWEEN_DAYS; i++) await aTurn();
       }
     } finally {
-      if (ahead) {
-        ahead.stop();
+      try {
         if (world.index.arrivalsAhead === ahead) world.index.arrivalsAhead = null;
+        // The host's hook (it lets the thread's job go, and may start drawing the next move's): a throw from it ends this
+        // move with an error, as one from its start does, and leaves the engine to take the next.
+        ahead?.stop();
+      } finally {
+        this.move = null;
+        end();
+        // Background saves waited for the move (markDirty): the keeper catches up now, and keeps where the move got to.
+        this.keeper.moveEnded(from, progress.at);
+        this.prepareIdle();
       }
-      this.move = null;
-      end();
-      // Background saves waited for the move (markDirty): the keeper catches up now, and keeps where the move got to.
-      this.keeper.moveEnded(from, progress.at);
-      this.prepareIdle();
     }
     return { from, to: progress.at };
   }
