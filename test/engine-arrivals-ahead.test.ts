@@ -165,8 +165,8 @@ describe("a long move's arrivals drawn on another thread", () => {
       },
       'a short move over a release': async (app, thread) => {
         thread?.warm(app.ctx.world);
-        // From a Monday's 8 am in New York, over its 9:00 release (it draws no thread: below the least).
-        await app.ctx.engine.moveClock((now) => now + 2 * 3_600_000);
+        // From a Monday's 8 am in New York, over its noon release (~250 listings: it draws no thread, below the least).
+        await app.ctx.engine.moveClock((now) => now + 5 * 3_600_000);
       },
     };
     for (const [name, before] of Object.entries(cases)) {
@@ -178,6 +178,42 @@ describe("a long move's arrivals drawn on another thread", () => {
       expect(counts.asked, name).toBeGreaterThan(5);
       // The job drawn ahead, the move's own, and the next move's.
       expect(counts.jobs, name).toBe(3);
+    }
+  });
+
+  test("a host's hook that throws as the move ends fails that move, and the engine takes the next", async () => {
+    let stops = 0;
+    const arrivalsAhead = (): ArrivalsAhead => ({
+      take: () => undefined,
+      stop: () => {
+        stops++;
+        throw new Error('the hook failed as the move ended');
+      },
+    });
+    const app = testMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START, arrivalsAhead }, () => START);
+    try {
+      await expect(app.ctx.engine.moveClock((now) => now + DAY)).rejects.toThrow('the hook failed as the move ended');
+      // The first move was closed all the same: the second begins (it waited for the first to end), and ends.
+      await expect(app.ctx.engine.moveClock((now) => now + DAY)).rejects.toThrow('the hook failed as the move ended');
+      expect(stops).toBe(2);
+      expect(app.ctx.clock.now()).toBe(START + 2 * DAY);
+    } finally {
+      await app.close?.();
+    }
+  });
+
+  test('a closed thread is not started again by a move that begins or ends after it', async () => {
+    const app = testMockApp({ seed: 11, listings: LISTINGS, frozen: true, start: START }, () => START);
+    try {
+      const thread = new ArrivalsThread(0, worker);
+      thread.warm(app.ctx.world);
+      expect(thread.jobs).toBe(1);
+      await thread.close();
+      expect(thread.ahead(app.ctx.world, START, START + 15 * DAY)).toBeNull();
+      thread.warm(app.ctx.world);
+      expect(thread.jobs).toBe(1);
+    } finally {
+      await app.close?.();
     }
   });
 

@@ -6,8 +6,8 @@
  * when the batch was drawn for other numbers (something else added a listing: every later batch is let go too). One
  * thread serves every long move of a mock, started at the first (or as the mock starts, `warm`). While the mock waits
  * for its next move, the thread draws that move's first release (`warm`, and again as each long move ends): the move
- * that begins where it was drawn from takes it, and waits for none (the first release at a million listings is ~50,000
- * listings, ~0.1 s to draw, and the ticks reach it within the move's first hours). Node only: the engine's host passes
+ * that begins where it was drawn from takes it, and its first release waits for no drawing (~50,000 listings at a million,
+ * ~0.1 s to draw, which a move began without it waited for). Node only: the engine's host passes
  * it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival.
  */
 import { existsSync } from 'node:fs';
@@ -15,7 +15,19 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { ArrivalsAhead } from '../world/derived.js';
 import type { World } from '../world/world.js';
-import { LEAD, LEAD_IDLE, LEAD_MOVING, POSTED, REACHED, SHARED_COUNTS, STOPPED, type ArrivalsJob } from './arrivals-job.js';
+import {
+  hourReached,
+  LAST,
+  LEAD,
+  LEAD_IDLE,
+  LEAD_MOVING,
+  letGo,
+  moveTakes,
+  NO_LAST,
+  POSTED,
+  SHARED_COUNTS,
+  type ArrivalsJob,
+} from './arrivals-job.js';
 import { LONG_MOVE_ARRIVALS } from './engine.js';
 import { HOUR } from './event-hours.js';
 
@@ -49,8 +61,7 @@ class MoveArrivals implements ArrivalsAhead {
   take(t: number, number: number): Float64Array | undefined {
     if (this.stopped) return undefined;
     const shared = this.shared;
-    Atomics.add(shared, REACHED, 1);
-    Atomics.notify(shared, REACHED);
+    hourReached(shared);
     for (;;) {
       // The count first: a batch posted before it was read is on the port now, and one posted after wakes the wait.
       const posted = Atomics.load(shared, POSTED);
@@ -59,7 +70,7 @@ class MoveArrivals implements ArrivalsAhead {
       if (batch === undefined) {
         // Under way (the thread draws in hour order, as the ticks ask): its rest is less than drawing it here.
         if (posted >= 0 && Atomics.wait(shared, POSTED, posted, WAIT_MS) !== 'timed-out') continue;
-        this.letGo();
+        this.drop();
         return undefined;
       }
       const at = batch[0]!;
@@ -70,18 +81,18 @@ class MoveArrivals implements ArrivalsAhead {
       }
       if (batch[1] === number) return batch;
       // Drawn for other numbers: so is every later one.
-      this.letGo();
+      this.drop();
       return undefined;
     }
   }
 
   /** The engine's call as the move ends. */
   stop(): void {
-    this.letGo();
+    this.drop();
     this.ended();
   }
 
-  private letGo(): void {
+  private drop(): void {
     if (this.stopped) return;
     this.stopped = true;
     this.waiting = undefined;
@@ -91,17 +102,23 @@ class MoveArrivals implements ArrivalsAhead {
 
 /** Tells the thread to stop drawing for a job, and lets its batches go. */
 function stopJob(port: MessagePort, shared: Int32Array): void {
-  Atomics.store(shared, STOPPED, 1);
-  Atomics.notify(shared, REACHED);
+  letGo(shared);
   port.close();
 }
+
+/** The hours after `first` (a job's first hour) up to `to`: the job's LAST. */
+const lastOf = (first: number, to: number): number => Math.min(NO_LAST, Math.floor((to - first) / HOUR));
 
 /** A job posted to the thread: its port (the batches arrive there), its shared counts, and what it was drawn for. */
 interface Posted {
   readonly port: MessagePort;
   readonly shared: Int32Array;
-  /** The world's seed, rate and release times, its next hour and next listing number when it was posted. */
+  /** The job's first hour (epoch ms). */
+  readonly first: number;
+  /** The world's seed, rate and release times, its last tick and next listing number when it was posted (`drawnFrom`). */
   readonly from: string;
+  /** The thread it was posted to (a job drawn ahead by a thread gone since is not taken). */
+  readonly worker: Worker;
 }
 
 /** What the arrivals of a world's next move follow from: the thread's batches are the move's when it begins here. */
@@ -119,6 +136,8 @@ export class ArrivalsThread {
   /** A job drawn while the mock waits for its next move (`warm`): the next move's, when it begins where this was drawn from. */
   private next: Posted | null = null;
   private posted = 0;
+  /** Set by `close`: a move ending after it (its `warm`) or beginning after it starts no thread again. */
+  private closed = false;
 
   /** `least`: the listings due to arrive in a move for it to be drawn here (a long move); `file`: the worker's. */
   constructor(
@@ -126,14 +145,17 @@ export class ArrivalsThread {
     private readonly file = workerFile(),
   ) {}
 
-  /** The arrivals of the move from `from` to `to` (epoch ms) of `world` drawn on the thread; null for a move that is not long, or with no worker's file (run from the sources). */
+  /**
+   * The arrivals of the move from `from` to `to` (epoch ms) of `world` drawn on the thread; null for a move that is not
+   * long, with no worker's file (run from the sources), with no thread to be made, or once the thread is closed.
+   */
   readonly ahead = (world: World, from: number, to: number): ArrivalsAhead | null => {
-    if (((to - from) / HOUR) * world.engine.arrivalsPerHour < this.least) return null;
+    if (this.closed || ((to - from) / HOUR) * world.engine.arrivalsPerHour < this.least) return null;
     // The job drawn ahead, when the move begins where it was drawn from (its lead raised to a move's); else a new one.
     let job = this.takeNext(drawnFrom(world));
     if (job) {
-      Atomics.store(job.shared, LEAD, LEAD_MOVING);
-      Atomics.notify(job.shared, REACHED);
+      // It stops at the move's last hour, as a job posted for the move does.
+      moveTakes(job.shared, lastOf(job.first, to));
     } else job = this.post(world, to, LEAD_MOVING);
     if (!job) return null;
     return new MoveArrivals(job.port, job.shared, () => this.warm(world));
@@ -144,10 +166,10 @@ export class ArrivalsThread {
    * has it draw the next move's first release (a job drawn ahead before is let go unless it is this one).
    */
   warm(world: World): void {
-    if (15 * 24 * world.engine.arrivalsPerHour < this.least) return;
+    if (this.closed || 15 * 24 * world.engine.arrivalsPerHour < this.least) return;
     const from = drawnFrom(world);
     const kept = this.takeNext(from);
-    this.next = kept ?? this.post(world, Infinity, LEAD_IDLE);
+    this.next = kept ?? this.post(world, NaN, LEAD_IDLE);
   }
 
   /** Jobs posted to the thread: each move's, or one drawn ahead of a move. */
@@ -157,33 +179,41 @@ export class ArrivalsThread {
 
   /** Lets the thread go. */
   close(): Promise<unknown> {
+    this.closed = true;
     this.takeNext(null);
     const worker = this.worker;
     this.worker = null;
     return worker ? worker.terminate() : Promise.resolve();
   }
 
-  /** The job drawn ahead when it was drawn from `from`; otherwise it is let go (the thread stops drawing it), and null. */
+  /**
+   * The job drawn ahead when it was drawn from `from` by the thread still running; otherwise it is let go (the thread
+   * stops drawing it), and null.
+   */
   private takeNext(from: string | null): Posted | null {
     const next = this.next;
     this.next = null;
-    if (next === null || next.from === from) return next;
+    if (next === null || (next.from === from && next.worker === this.worker)) return next;
     stopJob(next.port, next.shared);
     return null;
   }
 
-  /** Posts the job of `world`'s arrivals from its next hour up to `to`, drawn `lead` batches ahead; null without a thread. */
+  /**
+   * Posts the job of `world`'s arrivals from its next hour up to `to` (NaN: no last hour yet, a job drawn ahead), drawn
+   * `lead` batches ahead; null without a thread.
+   */
   private post(world: World, to: number, lead: number): Posted | null {
     const worker = this.started();
     if (!worker) return null;
     const e = world.engine;
+    const first = e.lastTick + HOUR;
     const { port1, port2 } = new MessageChannel();
     const shared = new Int32Array(new SharedArrayBuffer(4 * SHARED_COUNTS));
     shared[LEAD] = lead;
+    shared[LAST] = Number.isNaN(to) ? NO_LAST : lastOf(first, to);
     const job: ArrivalsJob = {
       terms: { seed: world.seed, arrivalsPerHour: e.arrivalsPerHour, releases: e.releases },
-      from: e.lastTick + HOUR,
-      to,
+      from: first,
       number: world.counters.listing,
       port: port2,
       shared: shared.buffer as SharedArrayBuffer,
@@ -191,7 +221,7 @@ export class ArrivalsThread {
     worker.postMessage(job, [port2]);
     port1.unref();
     this.posted++;
-    return { port: port1, shared, from: drawnFrom(world) };
+    return { port: port1, shared, first, from: drawnFrom(world), worker };
   }
 
   private started(): Worker | null {
@@ -207,7 +237,10 @@ export class ArrivalsThread {
     worker.unref();
     // A thread that fails is let go (a job under way stops waiting for it: arrivals-worker.ts); the next long move starts another.
     const gone = (): void => {
-      if (this.worker === worker) this.worker = null;
+      if (this.worker !== worker) return;
+      this.worker = null;
+      // A job it drew ahead goes with it (the next move posts its own to another).
+      this.takeNext(null);
     };
     worker.on('error', gone);
     worker.on('exit', gone);

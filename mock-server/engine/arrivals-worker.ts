@@ -3,29 +3,23 @@
  * the next move): for each move it is given (a job), each hour's listings in turn, drawn and placed (arrival-batch.ts
  * `drawBatch`), handed over as one array of numbers whose memory moves to the engine's thread, and counted in the job's
  * `shared` (the ticks wait on that count for a batch under way). It keeps at most `shared`'s LEAD batches beyond the
- * hour the ticks have reached (the engine's thread counts each arrival hour it takes in `shared`); it stops a job when
- * the move ends (`shared`'s STOPPED).
+ * hour the ticks have reached (the engine's thread counts each arrival hour it takes in `shared`); it stops a job at its
+ * LAST hour (set when its move begins) or when it is let go (STOPPED).
  */
 import { parentPort } from 'node:worker_threads';
 import { drawBatch } from './arrival-batch.js';
-import { LEAD, POSTED, REACHED, STOPPED, type ArrivalsJob } from './arrivals-job.js';
+import { mayDraw, POSTED, type ArrivalsJob } from './arrivals-job.js';
 import { HOUR } from './event-hours.js';
 
-/** Draws the job's batches, in hour order, until the last hour or the move's end. */
+/** Draws the job's batches, in hour order, until its last hour or until it is let go. */
 function run(job: ArrivalsJob): void {
   const shared = new Int32Array(job.shared);
   try {
     let number = job.number;
     let drawn = 0;
-    for (let t = job.from; t <= job.to && Atomics.load(shared, STOPPED) === 0; t += HOUR) {
-      // Waits while LEAD batches are ready beyond the hour the ticks reached (the ticks' thread wakes it as it takes one,
-      // raises the lead or stops).
-      for (
-        let seen = Atomics.load(shared, REACHED);
-        drawn - seen >= Atomics.load(shared, LEAD) && Atomics.load(shared, STOPPED) === 0;
-        seen = Atomics.load(shared, REACHED)
-      )
-        Atomics.wait(shared, REACHED, seen);
+    // Each hour in turn while the job may draw it (arrivals-job.ts `mayDraw`: LEAD batches ahead of the ticks at most).
+    for (let k = 0; mayDraw(shared, k, drawn); k++) {
+      const t = job.from + k * HOUR;
       const batch = drawBatch(job.terms, t, number);
       if (!batch) continue;
       number += batch[2]!;

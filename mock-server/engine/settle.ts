@@ -45,6 +45,7 @@ export function settleThrough(world: World, ev: ListingEvents, r: number, throug
   // million listings): the verification's stage and the number its stream follows when it fires in the stretch, the
   // amounts when a lot completes.
   const verifies = H[o + 1]! > from && H[o + 1]! <= upTo;
+  // The stage before the stretch; 3 (the last, no step to take) stands for one not read.
   const before = verifies ? l.verification_stage : 3;
   let stage = before;
   let last = -1;

@@ -154,7 +154,8 @@ function catchUp(world: World, tl: Timeline, from: number, rows = Infinity): boo
   const stop = Math.min(all.length, tl.listingsSeen + rows);
   for (; tl.listingsSeen < stop; tl.listingsSeen++) {
     const r = tl.listingsSeen;
-    // A row placed already (a clock move's arrivals: placeArrived) is skipped before its row is read: a cache miss a row.
+    // A row with its place already (a clock move's arrival: placeArrived; or one queued since) is skipped before its
+    // row is read: a cache miss a row.
     if (r < tl.listings.capacity && tl.listings.live[r] === 1) continue;
     const l = all[r]!;
     if (!isLive(l)) continue;
