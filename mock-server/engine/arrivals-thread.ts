@@ -169,7 +169,7 @@ export class ArrivalsThread {
     if (this.closed || 15 * 24 * world.engine.arrivalsPerHour < this.least) return;
     const from = drawnFrom(world);
     const kept = this.takeNext(from);
-    this.next = kept ?? this.post(world, NaN, LEAD_IDLE);
+    this.next = kept ?? this.post(world, Infinity, LEAD_IDLE);
   }
 
   /** Jobs posted to the thread: each move's, or one drawn ahead of a move. */
@@ -199,7 +199,7 @@ export class ArrivalsThread {
   }
 
   /**
-   * Posts the job of `world`'s arrivals from its next hour up to `to` (NaN: no last hour yet, a job drawn ahead), drawn
+   * Posts the job of `world`'s arrivals from its next hour up to `to` (Infinity: no last hour yet, a job drawn ahead), drawn
    * `lead` batches ahead; null without a thread.
    */
   private post(world: World, to: number, lead: number): Posted | null {
@@ -210,7 +210,7 @@ export class ArrivalsThread {
     const { port1, port2 } = new MessageChannel();
     const shared = new Int32Array(new SharedArrayBuffer(4 * SHARED_COUNTS));
     shared[LEAD] = lead;
-    shared[LAST] = Number.isNaN(to) ? NO_LAST : lastOf(first, to);
+    shared[LAST] = lastOf(first, to);
     const job: ArrivalsJob = {
       terms: { seed: world.seed, arrivalsPerHour: e.arrivalsPerHour, releases: e.releases },
       from: first,
