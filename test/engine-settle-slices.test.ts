@@ -7,6 +7,7 @@ import { expect, test } from 'vitest';
 import { settleSome, settleWorld } from '../mock-server/engine/settle.js';
 import { originationTime } from '../mock-server/engine/own-steps.js';
 import { serializeState } from '../mock-server/world/persistence.js';
+import { AT, EVENT_ROW, LOT_AT, PENDING_AT } from '../mock-server/world/derived.js';
 import { LISTING_STATUS } from '../src/contract/enums.js';
 import { DAY, HOUR, makeApp } from './engine-fixture.js';
 
@@ -45,17 +46,20 @@ test('a listing its own steps make Pending is queued at its origination, and rea
   const ev = tl.listings;
   const waiting: number[] = [];
   for (let r = 0; r < world.listings.length; r++) {
-    if (ev.live[r] !== 1 || !(ev.pendingAt[r]! < Infinity)) continue;
+    const x = EVENT_ROW * r;
+    if (ev.live[r] !== 1 || !(ev.f[x + PENDING_AT]! < Infinity)) continue;
     const l = world.listings[r]!;
-    const at = ev.pendingAt[r]! * HOUR;
+    const at = ev.f[x + PENDING_AT]! * HOUR;
     // No visit at the hour it goes Pending: its place is its origination's.
-    expect(ev.at[r]).toBe(Math.max(tl.hour + 1, Math.ceil(originationTime(world.seed, l.listing_number, l.listing_start_date, at) / HOUR)));
-    expect(ev.lotAt[r]).toBeLessThanOrEqual(ev.pendingAt[r]!);
+    expect(ev.f[x + AT]).toBe(
+      Math.max(tl.hour + 1, Math.ceil(originationTime(world.seed, l.listing_number, l.listing_start_date, at) / HOUR)),
+    );
+    expect(ev.f[x + LOT_AT]).toBeLessThanOrEqual(ev.f[x + PENDING_AT]!);
     waiting.push(r);
   }
   expect(waiting.length).toBeGreaterThan(5);
   // Past its hour, a reader sees it Pending since then, with the origination time the visit would have drawn.
-  const pendingAt = new Map(waiting.map((r) => [r, ev.pendingAt[r]!]));
+  const pendingAt = new Map(waiting.map((r) => [r, ev.f[EVENT_ROW * r + PENDING_AT]!]));
   await app.ctx.engine.moveClock((now) => now + 3 * DAY);
   app.ctx.engine.settle();
   const past = waiting.filter((r) => pendingAt.get(r)! <= tl.hour);

@@ -41,10 +41,10 @@ const scratchStates = new Uint32Array(PROCESS_COUNT);
  */
 export function nextFiring(seed: number, n: number, i: number, from: number, until: number): number {
   scratchHours[i] = Infinity;
-  return fireAfter(seed, n, i, from, until, scratchHours, scratchStates, 0);
+  return fireAfter(seed, n, i, from, until, scratchHours, 0, scratchStates, 0);
 }
 
-/** `nextFiring` of a listing whose streams stand at `H[o + i]`, `S[o + i]`, which it moves on. */
+/** `nextFiring` of a listing whose streams stand at `H[ho + i]`, `S[so + i]`, which it moves on. */
 export function fireAfter(
   seed: number,
   n: number,
@@ -52,14 +52,15 @@ export function fireAfter(
   from: number,
   until: number,
   H: Float64Array,
+  ho: number,
   S: Uint32Array,
-  o: number,
+  so: number,
 ): number {
   const logMiss = LOG_MISS[i]!;
   const size = BLOCK_HOURS[i]!;
-  let h = H[o + i]!;
+  let h = H[ho + i]!;
   let block = Math.floor(from / size);
-  let state = S[o + i]!;
+  let state = S[so + i]!;
   if (!(h < from && Math.floor(h / size) === block)) {
     h = block * size - 1;
     state = streamState(seed, n, STREAM_SALT[i]!, block);
@@ -71,15 +72,15 @@ export function fireAfter(
       h += 1 + Math.floor(Math.log(1 - mulberry32(state)) / logMiss);
       if (h >= blockEnd) break;
       if (h >= from) {
-        S[o + i] = state;
-        return (H[o + i] = h < until ? h : Infinity);
+        S[so + i] = state;
+        return (H[ho + i] = h < until ? h : Infinity);
       }
     }
     block++;
     h = block * size - 1;
     state = streamState(seed, n, STREAM_SALT[i]!, block);
   }
-  return (H[o + i] = Infinity);
+  return (H[ho + i] = Infinity);
 }
 
 /** The processes that fire for listing `l` at hour `h` (the mask a straightforward hourly walk computes). */

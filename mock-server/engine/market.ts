@@ -11,6 +11,7 @@ import { touchListing } from '../search/listing-index.js';
 import { canOriginate, endListing, fund, heldByUnprocessedBid, makePending, originate } from './lifecycle.js';
 import { fundingAt, fundingPace } from './own-steps.js';
 import { firstDraw } from './rng-for.js';
+import { firedOf } from './listing-place.js';
 import { arrivals } from './arrivals.js';
 import { serviceLoan } from './servicing.js';
 import { BUY, VERIFY, WITHDRAW } from './chance-processes.js';
@@ -31,21 +32,22 @@ export function runTick(world: World, t: number): void {
   const h = t / TICK_MS;
   const due = takeDue(world, h);
   const listings = world.listings;
-  const fired = due.fired;
+  const ev = due.events;
   let ending: number[] | null = null;
   for (const r of due.listings) {
     const l = listings[r]!;
-    if (endsAt(l, t, fired[r]!)) {
+    const fired = firedOf(ev, r);
+    if (endsAt(l, t, fired)) {
       (ending ??= []).push(r);
       continue;
     }
-    stepListing(world, l, t, fired[r]!);
+    stepListing(world, l, t, fired);
     requeueListing(world, r, h);
   }
   if (ending) {
     inNumberOrder(world, ending);
     for (const r of ending) {
-      stepListing(world, listings[r]!, t, fired[r]!);
+      stepListing(world, listings[r]!, t, firedOf(ev, r));
       requeueListing(world, r, h);
     }
   }

@@ -7,11 +7,12 @@
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
+import { END, EVENT_ROW, HOURS, LOT_AT, PACE, PENDING_AT, SETTLED, START, STATES } from '../world/derived.js';
 import type { ListingEvents } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
-import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
+import { fireAfter } from './chance-processes.js';
 import { HOUR } from './event-hours.js';
 import { fundedAfter, hourOfLots, lotAfter, lotsBy, lotsToFill, percentFunded } from './own-steps.js';
 import { setPending } from './listing-status.js';
@@ -26,42 +27,44 @@ import { setPending } from './listing-status.js';
  * one tick, by the listing's largest share of a clock move's visits.
  */
 export function settleThrough(world: World, ev: ListingEvents, r: number, through: number, visiting = false): boolean {
-  const from = ev.settled[r]!;
+  const x = EVENT_ROW * r;
+  const F = ev.f;
+  const from = F[x + SETTLED]!;
   if (through <= from) return false;
-  ev.settled[r] = through;
-  const o = PROCESS_COUNT * r;
-  const H = ev.hours;
+  F[x + SETTLED] = through;
+  // The verification's next hour (process 1).
+  const v = x + HOURS + 1;
   // No lot completes and no verification fires in the stretch: nothing to write (most listings, most hours; no column read).
-  if (ev.lotAt[r]! > through && (H[o + 1]! > through || H[o + 1]! <= from)) return false;
+  if (F[x + LOT_AT]! > through && (F[v]! > through || F[v]! <= from)) return false;
   const l = world.listings[r]!;
   if (l.listing_status !== LISTING_STATUS.ACTIVE) return false;
   // Its own steps make it Pending inside the stretch (the hour the timeline worked out when it queued it): they end there.
-  const pendingAt = ev.pendingAt[r]!;
+  const pendingAt = F[x + PENDING_AT]!;
   const upTo = pendingAt <= through ? pendingAt : through;
   // The funding pace (0 for a whole loan: timeline.ts worked it out when the row got its place), when a lot completes in the stretch.
-  const pace = ev.lotAt[r]! <= upTo ? ev.pace[r]! : 0;
-  if (pace > 0) ev.lotAt[r] = Math.min(lotAfter(pace, ev.start[r]!, upTo), pendingAt);
+  const pace = F[x + LOT_AT]! <= upTo ? F[x + PACE]! : 0;
+  if (pace > 0) F[x + LOT_AT] = Math.min(lotAfter(pace, F[x + START]!, upTo), pendingAt);
   // Each column is read only when the stretch needs it (each read is an accessor over a column, and a cache miss at a
   // million listings): the verification's stage and the number its stream follows when it fires in the stretch, the
   // amounts when a lot completes.
-  const verifies = H[o + 1]! > from && H[o + 1]! <= upTo;
+  const verifies = F[v]! > from && F[v]! <= upTo;
   // The stage before the stretch; 3 (the last, no step to take) stands for one not read.
   const before = verifies ? l.verification_stage : 3;
   let stage = before;
   let last = -1;
   if (stage < 3) {
     const n = l.listing_number;
-    while (stage < 3 && H[o + 1]! > from && H[o + 1]! <= upTo) {
-      last = H[o + 1]!;
+    while (stage < 3 && F[v]! > from && F[v]! <= upTo) {
+      last = F[v]!;
       stage++;
-      fireAfter(world.seed, n, 1, last + 1, ev.end[r]!, H, ev.states, o);
+      fireAfter(world.seed, n, 1, last + 1, F[x + END]!, F, x + HOURS, ev.u32, 2 * x + STATES);
     }
   }
   const funding = pace > 0 ? l.amount_funded : 0;
   let funded = funding;
   const total = pace > 0 ? l.listing_amount : 0;
   if (funded < total) {
-    const start = ev.start[r]!;
+    const start = F[x + START]!;
     const lotsBefore = lotsBy(pace, start, from);
     const lots = lotsBy(pace, start, upTo) - lotsBefore;
     if (lots > 0) {

@@ -20,12 +20,13 @@
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
+import { AT, END, EVENT_ROW, FIRED, HOURS, LOT_AT, SETTLED, STATES } from '../world/derived.js';
 import type { ListingEvents, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
-import { activeAt, eventArrays, nextLot, placeEvents, takePlace } from './listing-place.js';
+import { activeAt, eventArrays, firedOf, nextLot, placeEvents, takePlace } from './listing-place.js';
 import { settleThrough, settleWorld } from './settle.js';
 import { bringUpToDate, payOnSchedule } from './servicing.js';
 import { queueLoan, queueNewLoan, searchUnsearched } from './loan-queue.js';
@@ -67,8 +68,8 @@ function roomFor(tl: Timeline, r: number): ListingEvents {
   if (r < ev.capacity) return ev;
   // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every array.
   const next = eventArrays(Math.max(4 * ev.capacity, r + 1024));
-  for (const k of ['live', 'at', 'start', 'end', 'settled', 'fired', 'whole', 'pace', 'hours', 'states', 'lotAt', 'pendingAt'] as const)
-    (next[k] as Float64Array).set(ev[k] as Float64Array);
+  next.live.set(ev.live);
+  next.f.set(ev.f);
   return (tl.listings = next);
 }
 
@@ -84,11 +85,12 @@ function queueListing(world: World, tl: Timeline, r: number, from: number): void
 
 /** Queues row `r` at hour `at` (NaN: it leaves the timeline); nothing when it is queued there already. */
 function queueAt(tl: Timeline, r: number, at: number): void {
-  const ev = tl.listings;
-  if (at === ev.at[r]) return;
+  const F = tl.listings.f;
+  const x = EVENT_ROW * r;
+  if (at === F[x + AT]) return;
   if (Number.isNaN(at)) leave(tl, r);
   else {
-    ev.at[r] = at;
+    F[x + AT] = at;
     if (at - tl.hour < RING) tl.ring[at % RING]!.push(r);
     else push(tl.later, at, r);
   }
@@ -97,7 +99,7 @@ function queueAt(tl: Timeline, r: number, at: number): void {
 /** Row `r` leaves the timeline: its listing can no longer change. */
 function leave(tl: Timeline, r: number): void {
   const ev = tl.listings;
-  ev.at[r] = NaN;
+  ev.f[EVENT_ROW * r + AT] = NaN;
   ev.live[r] = 0;
   tl.liveCount--;
 }
@@ -243,10 +245,10 @@ export function prepareTimeline(world: World, h: number, rows: number): boolean 
   return tl.hour !== h - 1 || (catchUp(world, tl, h, rows) && searchUnsearched(world, tl, h, Infinity, rows));
 }
 
-/** What can change at hour `h`: the listings' rows (in the order queued; `fired`: the processes that fire for each, by row) and the loans (by number) due then. */
+/** What can change at hour `h`: the listings' rows (in the order queued; the processes that fire for each: listing-place.ts `firedOf` of `events`) and the loans (by number) due then. */
 export interface DueAt {
   listings: number[];
-  fired: Uint8Array;
+  events: ListingEvents;
   loans: Loan[];
 }
 
@@ -273,11 +275,11 @@ export function takeDue(world: World, h: number): DueAt {
     loans.push(...lazy);
   }
   loans.sort((a, b) => a.loan_number - b.loan_number);
-  return { listings, fired: tl.listings.fired, loans };
+  return { listings, events: tl.listings, loans };
 }
 
 /**
- * A bit of `DueAt.fired` beside the chance processes': the listing's own steps made it Pending before the hour it is
+ * A bit of what fired (`DueAt`) beside the chance processes': the listing's own steps made it Pending before the hour it is
  * taken out at (settle.ts), and that hour is its origination's (queueListing queued it there), so the visit originates it
  * (or the operator cancels it) from Active, writing no Pending first (market.ts stepListing).
  */
@@ -286,16 +288,17 @@ export const SETTLED_PENDING = 1 << PROCESS_COUNT;
 /** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
 function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
   const ev = tl.listings;
-  const H = ev.hours;
+  const F = ev.f;
   for (let k = 0; k < bucket.length; k++) {
     const r = bucket[k]!;
-    if (ev.at[r] !== h) continue; // moved since, or a second copy
-    ev.at[r] = NaN;
+    const x = EVENT_ROW * r;
+    if (F[x + AT] !== h) continue; // moved since, or a second copy
+    F[x + AT] = NaN;
     // The visit at h sees the listing as every hour before it left it (Pending by then, it originates at h: SETTLED_PENDING).
     const pending = settleThrough(world, ev, r, h - 1, true);
-    const o = PROCESS_COUNT * r;
-    ev.fired[r] =
-      (H[o] === h ? WITHDRAW : 0) | (H[o + 1] === h ? VERIFY : 0) | (H[o + 2] === h ? BUY : 0) | (pending ? SETTLED_PENDING : 0);
+    const o = x + HOURS;
+    ev.u8[8 * x + FIRED] =
+      (F[o] === h ? WITHDRAW : 0) | (F[o + 1] === h ? VERIFY : 0) | (F[o + 2] === h ? BUY : 0) | (pending ? SETTLED_PENDING : 0);
     out.push(r);
   }
 }
@@ -311,12 +314,14 @@ export function requeueListing(world: World, r: number, h: number): void {
     leave(tl, r);
     return;
   }
-  const fired = ev.fired[r]!;
+  const fired = firedOf(ev, r);
   const n = l.listing_number;
+  const x = EVENT_ROW * r;
+  const F = ev.f;
   for (let i = 0; i < PROCESS_COUNT; i++)
-    if (fired & (1 << i)) fireAfter(world.seed, n, i, h + 1, ev.end[r]!, ev.hours, ev.states, PROCESS_COUNT * r);
-  ev.settled[r] = h;
-  if (ev.lotAt[r]! <= h) ev.lotAt[r] = nextLot(ev, r, h);
+    if (fired & (1 << i)) fireAfter(world.seed, n, i, h + 1, F[x + END]!, F, x + HOURS, ev.u32, 2 * x + STATES);
+  F[x + SETTLED] = h;
+  if (F[x + LOT_AT]! <= h) F[x + LOT_AT] = nextLot(ev, r, h);
   queueListing(world, tl, r, h + 1);
 }
 
