@@ -257,13 +257,10 @@ export function takeDue(world: World, h: number): DueAt {
   const tl = timelineAt(world, h);
   const listings = tl.due;
   listings.length = 0;
-  // Entries queued in `later` were queued before any in the ring (their hour was farther off then): they come first, as queued.
-  if (tl.later.size > 0) {
-    takeListings(world, tl, tl.later.get(h) ?? [], h, listings);
-    tl.later.delete(h);
-  }
   const bucket = tl.ring[h % RING]!;
-  takeListings(world, tl, bucket, h, listings);
+  const later = tl.later.size > 0 ? tl.later.get(h) : undefined;
+  if (later) tl.later.delete(h);
+  takeListings(world, tl, inRowOrder(bucket, later), h, listings);
   bucket.length = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
@@ -285,8 +282,21 @@ export function takeDue(world: World, h: number): DueAt {
  */
 export const SETTLED_PENDING = 1 << PROCESS_COUNT;
 
-/** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each. */
-function takeListings(world: World, tl: Timeline, bucket: readonly number[], h: number, out: number[]): void {
+/**
+ * The rows of an hour's bucket (and of its entries in `later`), in row order: a visit changes only its own listing (the
+ * steps that end one run in number order after: market.ts), so the order they are visited in is free, and in row order
+ * the visits walk each column of the table and the timeline's rows forward, not at random (at a million rows, a cache
+ * and a page-table miss each); the ending ones come out in number order already.
+ */
+function inRowOrder(bucket: readonly number[], later: readonly number[] | undefined): Int32Array {
+  const rows = new Int32Array(bucket.length + (later?.length ?? 0));
+  for (let k = 0; k < bucket.length; k++) rows[k] = bucket[k]!;
+  if (later) rows.set(later, bucket.length);
+  return rows.sort();
+}
+
+/** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each (a row queued twice is taken once). */
+function takeListings(world: World, tl: Timeline, bucket: ArrayLike<number>, h: number, out: number[]): void {
   const ev = tl.listings;
   const F = ev.f;
   for (let k = 0; k < bucket.length; k++) {
