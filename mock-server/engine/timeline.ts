@@ -21,7 +21,7 @@
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { AT, END, EVENT_ROW, FIRED, HOURS, LOT_AT, SETTLED, STATES } from '../world/derived.js';
-import type { ListingEvents, Timeline } from '../world/derived.js';
+import type { ListingEvents, RowBucket, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
@@ -55,6 +55,16 @@ export function isLive(l: Listing): boolean {
  * and the 3 days it may wait to originate, so all but odd hand-made listings fit (those wait in `later`).
  */
 const RING = 512;
+
+/** Adds row `r` to `bucket`, growing its room when full. */
+function pushRow(bucket: RowBucket, r: number): void {
+  if (bucket.size === bucket.rows.length) {
+    const rows = new Int32Array(Math.max(64, 2 * bucket.size));
+    rows.set(bucket.rows);
+    bucket.rows = rows;
+  }
+  bucket.rows[bucket.size++] = r;
+}
 
 function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   const list = map.get(hour);
@@ -91,7 +101,7 @@ function queueAt(tl: Timeline, r: number, at: number): void {
   if (Number.isNaN(at)) leave(tl, r);
   else {
     F[x + AT] = at;
-    if (at - tl.hour < RING) tl.ring[at % RING]!.push(r);
+    if (at - tl.hour < RING) pushRow(tl.ring[at % RING]!, r);
     else push(tl.later, at, r);
   }
 }
@@ -185,7 +195,7 @@ export function catchUpTimeline(world: World, from: number): void {
 
 /** An empty timeline whose last tick was at hour `h - 1`. */
 function newTimeline(world: World, h: number): Timeline {
-  const ring = Array.from({ length: RING }, () => []);
+  const ring = Array.from({ length: RING }, () => ({ rows: new Int32Array(0), size: 0 }));
   // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
   const listings = eventArrays(Math.ceil(2.5 * world.listings.length) + 1024);
   const tl: Timeline = {
@@ -198,7 +208,7 @@ function newTimeline(world: World, h: number): Timeline {
     firstLive: listings.capacity,
     ring,
     later: new Map(),
-    due: [],
+    due: new Int32Array(0),
     loansAt: new Map(),
     lazyLoansAt: new Map(),
     unsearched: [],
@@ -247,21 +257,22 @@ export function prepareTimeline(world: World, h: number, rows: number): boolean 
 
 /** What can change at hour `h`: the listings' rows (in the order queued; the processes that fire for each: listing-place.ts `firedOf` of `events`) and the loans (by number) due then. */
 export interface DueAt {
-  listings: number[];
+  listings: Int32Array;
   events: ListingEvents;
   loans: Loan[];
 }
 
-/** Begins the tick at hour `h`: takes out of the timeline everything due at it (the listings array is reused by the next tick). */
+/** Begins the tick at hour `h`: takes out of the timeline everything due at it (the listings' rows are valid until the next tick). */
 export function takeDue(world: World, h: number): DueAt {
   const tl = timelineAt(world, h);
-  const listings = tl.due;
-  listings.length = 0;
   const bucket = tl.ring[h % RING]!;
   const later = tl.later.size > 0 ? tl.later.get(h) : undefined;
-  if (later) tl.later.delete(h);
-  takeListings(world, tl, inRowOrder(bucket, later), h, listings);
-  bucket.length = 0;
+  if (later) {
+    tl.later.delete(h);
+    for (const r of later) pushRow(bucket, r);
+  }
+  const listings = takeListings(world, tl, inRowOrder(bucket), h);
+  bucket.size = 0;
   const loans = tl.loansAt.get(h) ?? [];
   tl.loansAt.delete(h);
   const lazy = tl.lazyLoansAt.get(h);
@@ -283,20 +294,20 @@ export function takeDue(world: World, h: number): DueAt {
 export const SETTLED_PENDING = 1 << PROCESS_COUNT;
 
 /**
- * The rows of an hour's bucket (and of its entries in `later`), in row order: a visit changes only its own listing (the
- * steps that end one run in number order after: market.ts), so the order they are visited in is free, and in row order
- * the visits walk each column of the table and the timeline's rows forward, not at random (at a million rows, a cache
- * and a page-table miss each); the ending ones come out in number order already.
+ * The rows of an hour's bucket, sorted in place: a visit changes only its own listing (the steps that end one run in
+ * number order after: market.ts), so the order they are visited in is free, and in row order the visits walk each column
+ * of the table and the timeline's rows forward, not at random (at a million rows, a cache and a page-table miss each);
+ * the ending ones come out in number order already.
  */
-function inRowOrder(bucket: readonly number[], later: readonly number[] | undefined): Int32Array {
-  const rows = new Int32Array(bucket.length + (later?.length ?? 0));
-  for (let k = 0; k < bucket.length; k++) rows[k] = bucket[k]!;
-  if (later) rows.set(later, bucket.length);
-  return rows.sort();
+function inRowOrder(bucket: RowBucket): Int32Array {
+  return bucket.rows.subarray(0, bucket.size).sort();
 }
 
-/** Moves the rows of `bucket` still queued at `h` into `out`, with the processes that fire for each (a row queued twice is taken once). */
-function takeListings(world: World, tl: Timeline, bucket: ArrayLike<number>, h: number, out: number[]): void {
+/** The rows of `bucket` still queued at `h` (in `tl.due`), with the processes that fire for each (a row queued twice is taken once). */
+function takeListings(world: World, tl: Timeline, bucket: Int32Array, h: number): Int32Array {
+  if (tl.due.length < bucket.length) tl.due = new Int32Array(Math.max(bucket.length, 2 * tl.due.length));
+  const out = tl.due;
+  let n = 0;
   const ev = tl.listings;
   const F = ev.f;
   for (let k = 0; k < bucket.length; k++) {
@@ -309,8 +320,9 @@ function takeListings(world: World, tl: Timeline, bucket: ArrayLike<number>, h: 
     const o = x + HOURS;
     ev.u8[8 * x + FIRED] =
       (F[o] === h ? WITHDRAW : 0) | (F[o + 1] === h ? VERIFY : 0) | (F[o + 2] === h ? BUY : 0) | (pending ? SETTLED_PENDING : 0);
-    out.push(r);
+    out[n++] = r;
   }
+  return out.subarray(0, n);
 }
 
 /** Puts row `r`, taken out at hour `h`, back at its next event (drawing the next firing of the processes that fired). */

@@ -219,6 +219,12 @@ export const STATES = 20;
 export const FIRED = 92;
 export const WHOLE = 93;
 
+/** Rows queued at one hour: `rows[0..size)`, with room kept for the hours to come. */
+export interface RowBucket {
+  rows: Int32Array;
+  size: number;
+}
+
 /** The market's timeline of one world (engine/timeline.ts): when each live listing and loan next can change. */
 export interface Timeline {
   /** The last hour whose tick has begun: changes made now are due at the next hour at the earliest. */
@@ -234,14 +240,15 @@ export interface Timeline {
   liveCount: number;
   firstLive: number;
   /**
-   * Listings queued at hour h, in the order they were queued, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING
-   * hours and in `later` beyond (copies whose `at` moved are stale). A bucket's array is emptied and
-   * reused when its hour is taken out: an hour's tick makes no arrays and no Map entries.
+   * Listings queued at hour h, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING hours and in `later`
+   * beyond (copies whose `at` moved are stale). A bucket keeps its room when its hour is taken out (emptied, not freed:
+   * regrown every hour, the buckets were a fifth of what a 1M move allocated), so an hour's tick makes no arrays and no Map
+   * entries.
    */
-  ring: number[][];
+  ring: RowBucket[];
   later: Map<number, number[]>;
-  /** The rows the current hour's tick took out (reused). */
-  due: number[];
+  /** The rows the current hour's tick took out, in `due[0..)` (reused; grown as needed). */
+  due: Int32Array;
   /** Hour → loans with something due at it. */
   loansAt: Map<number, Loan[]>;
   /** Hour → loans nobody we model holds, queued at their next departure from their schedule (engine/servicing.ts `lazyLoanHour`): their months on schedule are paid before the visit. */
