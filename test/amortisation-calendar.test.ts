@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { addMonths, addMonthsByDate } from '../src/contract/amortisation.js';
+import { addMonths, addMonthsByDate, monthlyPayment } from '../src/contract/amortisation.js';
+import { toCents } from '../src/contract/bid-rules.js';
 
 const utc = (iso: string) => Date.parse(iso);
 
@@ -57,5 +58,33 @@ describe('addMonths', () => {
     ] as const) {
       expect(addMonths(ms, n)).toBe(addMonthsByDate(ms, n));
     }
+  });
+});
+
+describe('monthlyPayment', () => {
+  /** The payment as the formula gives it, worked out afresh every call. */
+  const formula = (principal: number, annualRate: number, months: number): number => {
+    const r = annualRate / 12;
+    return r === 0 ? toCents(principal / months) : toCents((principal * r) / (1 - Math.pow(1 + r, -months)));
+  };
+
+  test('is the formula to the bit, for any sequence of calls (its memo of the power shared by rates and terms that meet in a slot)', () => {
+    // Few rates and terms, so that calls repeat pairs and pairs share slots; any rate and term besides.
+    const rate = fc.oneof(
+      fc.constantFrom(0, 0.0539, 0.1, 0.1234, 0.2, 0.31, 0.3199),
+      fc.integer({ min: 0, max: 4000 }).map((k) => k / 10_000),
+      fc.double({ min: -1, max: 5, noNaN: true }),
+    );
+    const months = fc.oneof(fc.constantFrom(12, 36, 60, 4096 + 36), fc.integer({ min: 1, max: 600 }));
+    const call = fc.tuple(
+      fc.integer({ min: 1, max: 5_000_000 }).map((c) => c / 100),
+      rate,
+      months,
+    );
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 60 }), (calls) => {
+        for (const [p, a, m] of calls) expect(Object.is(monthlyPayment(p, a, m), formula(p, a, m))).toBe(true);
+      }),
+    );
   });
 });

@@ -66,5 +66,26 @@ export function daysInMonth(y: number, m: number): number {
 export function monthlyPayment(principal: number, annualRate: number, months: number): number {
   const r = annualRate / 12;
   if (r === 0) return toCents(principal / months);
-  return toCents((principal * r) / (1 - Math.pow(1 + r, -months)));
+  return toCents((principal * r) / annuityFactor(annualRate, r, months));
+}
+
+/**
+ * A memo of `1 - (1 + r)^-months` by annual rate and term, in slots picked by both (a slot holds its last pair): a
+ * million listings share a few thousand pairs, and the power was ~130 ns of each listing made and each loan originated
+ * (a third of that from the memo, in a micro-benchmark of 700,000 calls). The value is the power's own, so the
+ * payment is the same to the bit.
+ */
+const FACTOR_SLOTS = 4096;
+const factorRate = new Float64Array(FACTOR_SLOTS).fill(NaN);
+const factorMonths = new Float64Array(FACTOR_SLOTS);
+const factorValue = new Float64Array(FACTOR_SLOTS);
+
+function annuityFactor(annualRate: number, r: number, months: number): number {
+  const slot = (Math.round(annualRate * 10_000) * 31 + months) & (FACTOR_SLOTS - 1);
+  if (factorRate[slot] === annualRate && factorMonths[slot] === months) return factorValue[slot]!;
+  const factor = 1 - Math.pow(1 + r, -months);
+  factorRate[slot] = annualRate;
+  factorMonths[slot] = months;
+  factorValue[slot] = factor;
+  return factor;
 }
