@@ -62,20 +62,27 @@ function readRow(ev: ListingEvents, r: number): Row {
 
 test('every field of a row reads back what was written to it, whatever its row and its neighbours hold', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 30 }), rowArb, rowArb, rowArb, fc.array(fc.nat(), { maxLength: 3 }), (r, before, row, after, order) => {
-      const ev = eventArrays(32);
-      // Written in any order: a field sharing bytes with another would be overwritten by whichever came later.
-      const writes: [number, Row][] = [
-        [r - 1, before],
-        [r, row],
-        [r + 1, after],
-      ];
-      for (const k of order) writes.push(writes.splice(k % writes.length, 1)[0]!);
-      for (const [at, value] of writes) writeRow(ev, at, value);
-      expect(readRow(ev, r)).toEqual(row);
-      expect(readRow(ev, r - 1)).toEqual(before);
-      expect(readRow(ev, r + 1)).toEqual(after);
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 30 }),
+      rowArb,
+      rowArb,
+      rowArb,
+      fc.array(fc.nat(), { maxLength: 3 }),
+      (r, before, row, after, order) => {
+        const ev = eventArrays(32);
+        // Written in any order: a field sharing bytes with another would be overwritten by whichever came later.
+        const writes: [number, Row][] = [
+          [r - 1, before],
+          [r, row],
+          [r + 1, after],
+        ];
+        for (const k of order) writes.push(writes.splice(k % writes.length, 1)[0]!);
+        for (const [at, value] of writes) writeRow(ev, at, value);
+        expect(readRow(ev, r)).toEqual(row);
+        expect(readRow(ev, r - 1)).toEqual(before);
+        expect(readRow(ev, r + 1)).toEqual(after);
+      },
+    ),
   );
 });
 
