@@ -63,10 +63,13 @@ afterEach(() => {
 test("an arrival's market fields work out no monthly payment (its description does, when drawn)", () => {
   const created = Date.parse('2026-03-02T17:00:00Z');
   const pow = vi.spyOn(Math, 'pow');
-  for (let index = 0; index < 300; index++) makeListing(Rng.resume(index * 7919 + 1), index, created, created, index, {} as Listing, true);
+  for (let index = 0; index < 300; index++) {
+    const market = makeListing(Rng.resume(index * 7919 + 1), index, created, created, index, {} as Listing, true);
+    expect('listing_monthly_payment' in market).toBe(false);
+  }
   expect(pow).not.toHaveBeenCalled();
+  // The payment itself may come from monthlyPayment's memo of the power (amortisation.ts), so no call of pow is asked for.
   const full = makeListing(Rng.resume(12345), 500, created, created, 500);
-  expect(pow).toHaveBeenCalled();
   expect(full.listing_monthly_payment).toBeGreaterThan(0);
 });
 

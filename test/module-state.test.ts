@@ -134,6 +134,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'scratch: the codes of the key being read, written before String.fromCharCode reads them in the same call',
   'src/api/undici.ts:baselineOnly':
     "a process's own fact: V8's --liftoff-only flag, set once before the first request, is set for the rest of the process",
+  'src/contract/amortisation.ts:factorRate': 'a memo: the annuity factor in slots by rate and term, a pure function of them',
   'src/contract/amortisation.ts:factorMonths': 'a memo: the annuity factor in slots by rate and term, a pure function of them',
   'src/contract/amortisation.ts:factorValue': 'a memo: the annuity factor in slots by rate and term, a pure function of them',
   'src/contract/dates.ts:formatters': 'a memo: one Intl.DateTimeFormat per zone name, a pure function of the name',

@@ -13,7 +13,11 @@ import { fireAfter, PROCESS_COUNT } from './chance-processes.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
 import { fundingPace, hourOfLots, lotAfter, lotsBy, lotsToFill, originationTime, readyToOriginate } from './own-steps.js';
 
-/** Empty event arrays with room for `capacity` rows (typed arrays: memory is taken only as rows are written). */
+// The row's parts apart: the processes' hours before their states' bytes, the states before the flags, the flags in the row.
+if (!(HOURS + PROCESS_COUNT <= STATES / 2 && 4 * (STATES + PROCESS_COUNT) <= FIRED && FIRED < WHOLE && WHOLE < 8 * EVENT_ROW))
+  throw new Error(`a timeline row of ${EVENT_ROW} numbers has no room for ${PROCESS_COUNT} chance processes`);
+
+/** An empty timeline of listings with room for `capacity` rows (one buffer: memory is taken only as rows are written). */
 export function eventArrays(capacity: number): ListingEvents {
   const buffer = new ArrayBuffer(8 * EVENT_ROW * capacity);
   return {
@@ -88,7 +92,7 @@ export function nextLot(ev: ListingEvents, r: number, after: number): number {
 
 /**
  * Writes row `r`'s events from hour `from` on (or the listing's start): the next firing of every process up to its
- * end, its pace and next lot; not yet queued (`at` NaN) and Pending at no hour worked out yet.
+ * end, its pace and next lot; not yet queued (AT NaN) and Pending at no hour worked out yet.
  */
 export function placeEvents(seed: number, l: Listing, ev: ListingEvents, r: number, from: number): void {
   const x = EVENT_ROW * r;
@@ -118,7 +122,7 @@ export function placeEvents(seed: number, l: Listing, ev: ListingEvents, r: numb
 
 /**
  * The hour an active listing in row `r` is next queued at, at or after `from`: its next meeting with more than itself,
- * or, when its own steps make it Pending before that (written to `pendingAt`), its origination.
+ * or, when its own steps make it Pending before that (written to PENDING_AT), its origination.
  */
 export function activeAt(seed: number, l: Listing, ev: ListingEvents, r: number, from: number): number {
   const shared = sharedHour(l, ev, r);

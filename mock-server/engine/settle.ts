@@ -1,6 +1,6 @@
 /**
  * Settling: writing a live listing's own steps (verification, simulated funding: own-steps.ts) into its columns, which
- * the timeline (timeline.ts) lets lag between the hours it visits the listing (`ListingEvents.settled` says how far they
+ * the timeline (timeline.ts) lets lag between the hours it visits the listing (its SETTLED hour, world/derived.ts, says how far they
  * are written). A visit settles its listing first; the engine settles the whole world before anyone reads it
  * (`settleWorld`), or a slice at a time between requests after a clock move (`settleSome`); an order settles the
  * listing it is about to change (`settleListing`).
@@ -20,7 +20,7 @@ import { setPending } from './listing-status.js';
 /**
  * Applies the own steps of the active listing in row `r` at every hour after its settled hour up to
  * `through` (none of them meets another listing or ends it: the timeline queued it no later than that), writing its
- * columns once, as the hourly walk would have left them; the last may make it Pending (`ListingEvents.pendingAt`).
+ * columns once, as the hourly walk would have left them; the last may make it Pending (its PENDING_AT hour).
  * True when they make it Pending and `visiting` (the tick's visit at the next hour, timeline.ts takeListings): that visit
  * is its origination (the timeline queued it at that hour), so the Pending is left for it to write with the origination
  * (market.ts `SETTLED_PENDING`): a status, a reason, an index move and an origination time written and overwritten within

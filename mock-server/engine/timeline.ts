@@ -13,16 +13,17 @@
  * more than itself (its end, a withdrawal, a whole-loan buyer, its origination) and applies the steps in
  * between at once, the one that makes it Pending too (worked out ahead: `pendingHour`), when the listing is next
  * visited or read (settle.ts: the engine settles the world before anyone looks).
- * Between two reads a listing's columns may lag its timeline (`ListingEvents.settled` says how far
+ * Between two reads a listing's columns may lag its timeline (its SETTLED hour says how far
  * they are applied); what anyone reads is the world a walk of every hour would show.
  *
- * A live listing's place is a row of typed arrays (`ListingEvents`, by the listing's row in the world),
+ * A live listing's place is a row of one buffer (`ListingEvents`, by the listing's row in the world),
  * and the hour buckets hold row numbers: a clock move makes no object per listing it visits.
  */
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { AT, END, EVENT_ROW, FIRED, HOURS, LOT_AT, SETTLED, STATES } from '../world/derived.js';
 import type { ListingEvents, RowBucket, Timeline } from '../world/derived.js';
 import { rowOf } from '../world/listing-table.js';
+import { grown } from '../world/typed-growth.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';
 import { HOUR, hourAtOrAfter } from './event-hours.js';
@@ -58,11 +59,7 @@ const RING = 512;
 
 /** Adds row `r` to `bucket`, growing its room when full. */
 function pushRow(bucket: RowBucket, r: number): void {
-  if (bucket.size === bucket.rows.length) {
-    const rows = new Int32Array(Math.max(64, 2 * bucket.size));
-    rows.set(bucket.rows);
-    bucket.rows = rows;
-  }
+  if (bucket.size === bucket.rows.length) bucket.rows = grown(bucket.rows, Math.max(64, 2 * bucket.size));
   bucket.rows[bucket.size++] = r;
 }
 
@@ -72,11 +69,11 @@ function push<T>(map: Map<number, T[]>, hour: number, item: T): void {
   else map.set(hour, [item]);
 }
 
-/** The event arrays with room for row `r`: the same, or larger ones holding the same rows (room for the world's growth, as its columns have). */
+/** The listings' places with room for row `r`: the same, or a larger buffer holding the same rows (room for the world's growth, as its columns have). */
 function roomFor(tl: Timeline, r: number): ListingEvents {
   const ev = tl.listings;
   if (r < ev.capacity) return ev;
-  // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every array.
+  // Four times the rows, as the listing table grows (world/typed-growth.ts GROWTH): each growth copies every row.
   const next = eventArrays(Math.max(4 * ev.capacity, r + 1024));
   next.live.set(ev.live);
   next.f.set(ev.f);
@@ -255,7 +252,7 @@ export function prepareTimeline(world: World, h: number, rows: number): boolean 
   return tl.hour !== h - 1 || (catchUp(world, tl, h, rows) && searchUnsearched(world, tl, h, Infinity, rows));
 }
 
-/** What can change at hour `h`: the listings' rows (in the order queued; the processes that fire for each: listing-place.ts `firedOf` of `events`) and the loans (by number) due then. */
+/** What can change at hour `h`: the listings' rows (in row order; the processes that fire for each: listing-place.ts `firedOf` of `events`) and the loans (by number) due then. */
 export interface DueAt {
   listings: Int32Array;
   events: ListingEvents;
@@ -297,7 +294,7 @@ export const SETTLED_PENDING = 1 << PROCESS_COUNT;
  * The rows of an hour's bucket, sorted in place: a visit changes only its own listing (the steps that end one run in
  * number order after: market.ts), so the order they are visited in is free, and in row order the visits walk each column
  * of the table and the timeline's rows forward, not at random (at a million rows, a cache and a page-table miss each);
- * the ending ones come out in number order already.
+ * the ending ones come out in number order already where rows ascend with numbers (RowTable `ascending`).
  */
 function inRowOrder(bucket: RowBucket): Int32Array {
   return bucket.rows.subarray(0, bucket.size).sort();

@@ -241,7 +241,7 @@ export interface Timeline {
   firstLive: number;
   /**
    * Listings queued at hour h, in `ring[h % RING]` (RING: engine/timeline.ts) for the next RING hours and in `later`
-   * beyond (copies whose `at` moved are stale). A bucket keeps its room when its hour is taken out (emptied, not freed:
+   * beyond (copies whose AT moved are stale). A bucket keeps its room when its hour is taken out (emptied, not freed:
    * regrown every hour, the buckets were a fifth of what a 1M move allocated), so an hour's tick makes no arrays and no Map
    * entries.
    */

@@ -76,7 +76,8 @@ export function monthlyPayment(principal: number, annualRate: number, months: nu
  * payment is the same to the bit.
  */
 const FACTOR_SLOTS = 4096;
-const factorRate = new Float64Array(FACTOR_SLOTS).fill(NaN);
+// Zero in an empty slot: no rate reaches the memo at 0 (a zero rate's payment is the principal over the months).
+const factorRate = new Float64Array(FACTOR_SLOTS);
 const factorMonths = new Float64Array(FACTOR_SLOTS);
 const factorValue = new Float64Array(FACTOR_SLOTS);
 
