@@ -129,6 +129,42 @@ describe("a long move's arrivals drawn on another thread", () => {
     expect(counts.taken).toBe(0);
   });
 
+  test('a thread that dies while the mock waits is let go with the release it drew ahead; the next warm starts another, and the moves take every release from it', async () => {
+    // The first thread draws the next move's first release ahead, then dies as it would wait for the move (its own
+    // Atomics.wait ends it); a marker file lets every later thread run as the build's.
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-arrivals-'));
+    const dies = join(dir, 'dies-idle.mjs');
+    writeFileSync(
+      dies,
+      [
+        "import { existsSync, writeFileSync } from 'node:fs';",
+        `const marker = ${JSON.stringify(join(dir, 'died'))};`,
+        'if (!existsSync(marker)) {',
+        "  writeFileSync(marker, '');",
+        '  Atomics.wait = () => process.exit(1);',
+        '}',
+        `await import(${JSON.stringify(pathToFileURL(worker).href)});`,
+      ].join('\n'),
+    );
+    const died: Before = async (app, thread) => {
+      thread!.warm(app.ctx.world);
+      expect(thread!.jobs).toBe(1);
+      // While the thread lives, a warm keeps the job it drew; once its death is seen, the job is let go and a warm posts
+      // another to a new thread (bounded: the thread dies as soon as its release is drawn).
+      for (let i = 0; i < 500 && thread!.jobs === 1; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        thread!.warm(app.ctx.world);
+      }
+      expect(thread!.jobs).toBe(2);
+    };
+    const counts: Counts = { asked: 0, taken: 0 };
+    expect(await moved(7, dies, counts, undefined, 2, { before: died })).toBe(await moved(7, null, undefined, undefined, 2));
+    expect(counts.asked).toBeGreaterThan(5);
+    expect(counts.taken).toBe(counts.asked);
+    // The dead thread's job, the one drawn ahead again, and one as each move ended (the second move took the first's).
+    expect(counts.jobs).toBe(4);
+  });
+
   test('a thread that cannot start (its file refused as Worker is made) leaves every move to the ticks, drawn ahead or not', async () => {
     // A relative path: worker_threads refuses it at once (ERR_WORKER_PATH), as it would a thread it cannot make.
     const warm: Before = async (app, thread) => thread?.warm(app.ctx.world);
