@@ -124,8 +124,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'a memo: the OpenAPI document and its compiled validators, built from constant input once per process',
   'mock-server/kit/radix-order.ts:F64': 'scratch: one float written and read back as bits within one call',
   'mock-server/kit/radix-order.ts:count': 'scratch: cleared (fill(0)) before each pass of a sort reads it',
-  'mock-server/kit/radix-order.ts:scratch':
-    'scratch: buffers reused from one sort to the next, every entry written before it is read (a sort runs synchronously)',
   'mock-server/search/listing-index.ts:getters':
     'a memo: the compiled getter of a field name from the catalogue, a pure function of the name',
   'mock-server/world/column-read.ts:loops':

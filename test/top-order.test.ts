@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { radixOrder } from '../mock-server/kit/radix-order.js';
+import { emptySortRoom, radixOrder } from '../mock-server/kit/radix-order.js';
 import { topOrder } from '../mock-server/kit/top-order.js';
 
 /** Few distinct values, so that ties (within a clause and across all) are common. */
@@ -25,7 +25,7 @@ describe('topOrder', () => {
         ({ rows, desc, k }) => {
           const n = rows.length;
           const keys = () => desc.map((_, c) => Float64Array.from(rows, (r) => r[c]!));
-          const want = [...radixOrder(keys(), desc, n)].slice(0, k);
+          const want = [...radixOrder(keys(), desc, n, emptySortRoom())].slice(0, k);
           expect([...topOrder(keys(), desc, n, k)!]).toEqual(want);
         },
       ),

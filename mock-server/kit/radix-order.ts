@@ -14,37 +14,43 @@ const U32 = new Uint32Array(F64.buffer);
 const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
- * Buffers reused from one sort to the next (grown to the largest seen): fresh typed arrays of a
- * million entries per search counted as external memory and brought on full collections of the heap.
+ * Buffers reused from one sort to the next, grown to the largest seen: fresh typed arrays of a million entries per
+ * search counted as external memory and brought on full collections of the heap. Kept by the world they sort for
+ * (world/derived.ts `sortRoom`), so that they go with it.
  */
-let scratch = {
-  n: -1,
-  order: new Uint32Array(0),
-  spare: new Uint32Array(0),
-  hi: new Uint32Array(0),
-  lo: new Uint32Array(0),
-  keys: [] as Float64Array[],
-};
-const count = new Uint32Array(DIGITS + 1);
-
-function room(n: number): typeof scratch {
-  if (n > scratch.n) {
-    const size = Math.max(n, 1024);
-    scratch = {
-      n: size,
-      order: new Uint32Array(size),
-      spare: new Uint32Array(size),
-      hi: new Uint32Array(size),
-      lo: new Uint32Array(size),
-      keys: [],
-    };
-  }
-  return scratch;
+export interface SortRoom {
+  n: number;
+  order: Uint32Array;
+  spare: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  keys: Float64Array[];
 }
 
-/** `clauses` key arrays of length n, to fill before calling radixOrder (reused: valid until the next sort). */
-export function keyArrays(clauses: number, n: number): Float64Array[] {
-  const s = room(n);
+/** Room for no sort yet (each buffer is made at the first sort that needs it). */
+export function emptySortRoom(): SortRoom {
+  return { n: -1, order: new Uint32Array(0), spare: new Uint32Array(0), hi: new Uint32Array(0), lo: new Uint32Array(0), keys: [] };
+}
+
+const count = new Uint32Array(DIGITS + 1);
+
+/** `s` with room for `n` entries (its buffers made again, larger, when it has less). */
+function room(s: SortRoom, n: number): SortRoom {
+  if (n > s.n) {
+    const size = Math.max(n, 1024);
+    s.n = size;
+    s.order = new Uint32Array(size);
+    s.spare = new Uint32Array(size);
+    s.hi = new Uint32Array(size);
+    s.lo = new Uint32Array(size);
+    s.keys = [];
+  }
+  return s;
+}
+
+/** `clauses` key arrays of length n in `s`, to fill before calling radixOrder with `s` (reused: valid until its next sort). */
+export function keyArrays(s: SortRoom, clauses: number, n: number): Float64Array[] {
+  room(s, n);
   while (s.keys.length < clauses) s.keys.push(new Float64Array(s.n));
   return s.keys.slice(0, clauses).map((k) => k.subarray(0, n));
 }
@@ -78,11 +84,11 @@ function sortableKeys(keys: Float64Array, desc: boolean, hi: Uint32Array, lo: Ui
 
 /**
  * Positions 0..n−1 ordered by `keys` (one array of n per clause, NaN for null) ascending, or descending
- * where `desc` says, nulls last either way; ties keep position order. The answer is a reused buffer:
- * read it before the next sort.
+ * where `desc` says, nulls last either way; ties keep position order. The answer is a buffer of `space`: read it before
+ * its next sort.
  */
-export function radixOrder(keys: readonly Float64Array[], desc: readonly boolean[], n: number): Uint32Array {
-  const s = room(n);
+export function radixOrder(keys: readonly Float64Array[], desc: readonly boolean[], n: number, space: SortRoom): Uint32Array {
+  const s = room(space, n);
   let order = s.order.subarray(0, n);
   let spare = s.spare.subarray(0, n);
   const hi = s.hi.subarray(0, n);

@@ -9,7 +9,7 @@ import { andInto, andNotInto, Bits, bitsFrom, copyWords, countBits, forEachBit, 
 import { fieldGetter as getter, listingIndex, positionOf, positionsWith } from './listing-index.js';
 import type { ListingQuery } from './listing-query.js';
 import { orderBy } from './query-params.js';
-import { keyArrays, radixOrder } from '../kit/radix-order.js';
+import { emptySortRoom, keyArrays, radixOrder } from '../kit/radix-order.js';
 import { topOrder } from '../kit/top-order.js';
 import { keepInRange, readKeys } from '../world/column-read.js';
 import type { SortClause } from '../../src/contract/listing-query.js';
@@ -157,7 +157,8 @@ function sortedPositions(
 ): Uint32Array | null {
   const all = world.listings;
   const n = positions.length;
-  const keys = keyArrays(clauses.length, n);
+  const room = (world.index.sortRoom ??= emptySortRoom());
+  const keys = keyArrays(room, clauses.length, n);
   const inPlace = listingIndex(world).inPlace;
   for (let c = 0; c < clauses.length; c++) {
     const field = clauses[c]!.field;
@@ -178,8 +179,8 @@ function sortedPositions(
     }
   }
   const desc = clauses.map((c) => c.desc);
-  // The radix sort's answer is a reused buffer: copied out with the positions it orders.
-  const order = (want * 4 < n ? topOrder(keys, desc, n, want) : null) ?? radixOrder(keys, desc, n);
+  // The radix sort's answer is a buffer of the room: copied out with the positions it orders.
+  const order = (want * 4 < n ? topOrder(keys, desc, n, want) : null) ?? radixOrder(keys, desc, n, room);
   const out = new Uint32Array(order.length);
   for (let i = 0; i < order.length; i++) out[i] = positions[order[i]!]!;
   return out;

@@ -6,6 +6,7 @@
  * The code that fills each one lives in its own layer (named on each field).
  */
 import type { Bits } from '../kit/bitset.js';
+import type { SortRoom } from '../kit/radix-order.js';
 import type { Bid, LedgerEntry, Listing, Loan, Note, Order } from './records.js';
 
 /** One bid with the order it belongs to. */
@@ -30,6 +31,8 @@ export interface WorldIndex {
   listingsVersion: number;
   /** The last few searches' matches (search/listing-search.ts), so offset pages of one query do not search again. */
   queryCache: QueryCacheEntry[];
+  /** The buffers the listings search sorts its matches' keys in (kit/radix-order.ts), grown to the largest sort; null until the first. */
+  sortRoom: SortRoom | null;
   /** The last few sorted lists of notes and loans (views/kept-orders.ts), so their later pages are slices. */
   keptOrders: KeptOrder[];
   /** Each listing's view as encoded JSON bytes, until the listing changes (search/listing-json.ts). */
@@ -60,6 +63,7 @@ export function emptyIndex(): WorldIndex {
     indexBuild: null,
     listingsVersion: 0,
     queryCache: [],
+    sortRoom: null,
     keptOrders: [],
     listingTexts: new Map(),
     textRows: new Uint8Array(0),
