@@ -1,13 +1,14 @@
 /**
  * A listing the market adds arrives with the fields the market reads and writes; its description (the
  * borrower, the bureau values) is written when something first reads or writes one of them, or between
- * requests after a move (engine/arrivals.ts, world/listing-table.ts). Whenever that happens, the world is
+ * requests after a move (engine/arrivals.ts, world/row-table.ts). Whenever that happens, the world is
  * the one it would have been had every listing been written whole when it arrived.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { MockApp } from '../mock-server/app.js';
-import { describeAwaiting, describedLaterRow, emptyListingTable, rowOf, rowsAwaiting } from '../mock-server/world/listing-table.js';
+import { emptyListingTable } from '../mock-server/world/listing-table.js';
+import { describeAwaiting, describedLaterRow, rowOf, rowsAwaiting } from '../mock-server/world/row-table.js';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { arrivals } from '../mock-server/engine/arrivals.js';
 import type { Listing } from '../mock-server/world/world.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseListingQuery, scanListingQuery } from '../mock-server/search/listing-query.js';
 import { runListingQuery } from '../mock-server/search/listing-search.js';
-import { rowsAwaiting } from '../mock-server/world/listing-table.js';
+import { rowsAwaiting } from '../mock-server/world/row-table.js';
 import type { Listing } from '../mock-server/world/world.js';
 import { call, makeApp } from './engine-fixture.js';
 

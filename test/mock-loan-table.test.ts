@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { parseState, serializeState } from '../mock-server/world/persistence.js';
 import { emptyLoanTable, loanRow } from '../mock-server/world/loan-table.js';
-import type { RowTable } from '../mock-server/world/listing-table.js';
+import type { RowTable } from '../mock-server/world/row-table.js';
 import type { Loan } from '../mock-server/world/world.js';
 import { LISTING_STATUS, LOAN_STATUS } from '../src/contract/enums.js';
 import { DAY, makeApp, order, plainListings, tokenFor } from './engine-fixture.js';

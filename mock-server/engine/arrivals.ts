@@ -14,7 +14,7 @@ import { makeListing } from './listing-maker.js';
 import { HOUR } from './event-hours.js';
 import { placeArrived } from './timeline.js';
 import { Rng } from '../kit/rng.js';
-import { describe, markDescribable } from '../world/listing-table.js';
+import { describe, markDescribable } from '../world/row-table.js';
 import { addListing, addListingDescribedLater, type Listing, type World } from '../world/world.js';
 
 /**

@@ -11,7 +11,7 @@ import type { World } from '../world/world.js';
 import { runTick, TICK_MS } from './market.js';
 import { prepareTimeline } from './timeline.js';
 import { settleSome, settleWorld } from './settle.js';
-import { describeAwaiting } from '../world/listing-table.js';
+import { describeAwaiting } from '../world/row-table.js';
 import { buildIndexSome } from '../search/index-build.js';
 import { carryNumbering, processOrder, type OrderNumbering } from './orders.js';
 import type { SeedRecipe } from '../world/recipe.js';

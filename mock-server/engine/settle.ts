@@ -9,7 +9,7 @@ import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { cents } from '../kit/money.js';
 import { END, EVENT_ROW, HOURS, LOT_AT, PACE, PENDING_AT, SETTLED, START, STATES } from '../world/derived.js';
 import type { ListingEvents } from '../world/derived.js';
-import { rowOf } from '../world/listing-table.js';
+import { rowOf } from '../world/row-table.js';
 import type { Listing, World } from '../world/world.js';
 import { touchListing } from '../search/listing-index.js';
 import { fireAfter } from './chance-processes.js';

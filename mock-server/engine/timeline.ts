@@ -22,7 +22,7 @@
 import { LISTING_STATUS } from '../../src/contract/enums.js';
 import { AT, END, EVENT_ROW, FIRED, HOURS, LOT_AT, SETTLED, STATES } from '../world/derived.js';
 import type { ListingEvents, RowBucket, Timeline } from '../world/derived.js';
-import { rowOf } from '../world/listing-table.js';
+import { rowOf } from '../world/row-table.js';
 import { grown } from '../world/typed-growth.js';
 import type { Listing, Loan, World } from '../world/world.js';
 import { BUY, fireAfter, PROCESS_COUNT, VERIFY, WITHDRAW } from './chance-processes.js';

@@ -12,7 +12,7 @@
 import { Bits } from '../kit/bitset.js';
 import { read, type Column } from '../world/column-kinds.js';
 import type { ListingIndex } from '../world/derived.js';
-import { rowOf } from '../world/listing-table.js';
+import { rowOf } from '../world/row-table.js';
 import type { World } from '../world/world.js';
 import { emptyListingIndex, fieldGetter } from './listing-index.js';
 

@@ -14,7 +14,7 @@ import { Bits } from '../kit/bitset.js';
 import { forgetListingJson } from './listing-json.js';
 import type { ListingIndex } from '../world/derived.js';
 import { read } from '../world/column-kinds.js';
-import { rowOf } from '../world/listing-table.js';
+import { rowOf } from '../world/row-table.js';
 import { rowsByCode } from '../world/column-read.js';
 import type { Listing, World } from '../world/world.js';
 

@@ -15,7 +15,7 @@
 import { listingView, type ViewOptions } from './listing-view.js';
 import type { Fragments } from '../world/derived.js';
 import type { Listing, World } from '../world/world.js';
-import { rowOf } from '../world/listing-table.js';
+import { rowOf } from '../world/row-table.js';
 
 /** Rows kept per kind of request (about 3 KB each), oldest dropped first. */
 const ROWS_PER_KIND = 5_000;

@@ -1,5 +1,5 @@
 /**
- * The kinds of column the row tables (listing-table.ts; loans: loan-table.ts) keep, each in as few bytes a row as its
+ * The kinds of column the row tables (row-table.ts: listings, listing-table.ts; loans, loan-table.ts) keep, each in as few bytes a row as its
  * values allow, and the code that reads and stores one row of each. A listing's page of memory costs a
  * page fault on first touch, and a clock move adds about as many listings as the world holds, so a
  * narrower row is a faster move.

@@ -1,11 +1,11 @@
 /**
- * Reading one field of many rows by position, straight from a table's column (listing-table.ts): the listings
+ * Reading one field of many rows by position, straight from a table's column (row-table.ts): the listings
  * search tests and sorts hundreds of thousands of rows by a field, and through the rows' objects each read was
  * a cache miss on a scattered object before the column's own (a sort key a tenth of a microsecond); in order
  * from a typed array it is a nanosecond or two. The value is the one the row's accessor gives.
  */
 import { NIL32, type Column } from './column-kinds.js';
-import type { RowTable } from './listing-table.js';
+import type { RowTable } from './row-table.js';
 
 /** A number column's data as the tight loops read it: row i is null when its value is `nil` (or NaN), else the value over `scale`. */
 interface NumberData {

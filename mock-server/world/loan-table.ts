@@ -1,11 +1,11 @@
 /**
- * Loans kept by column, as listings are (listing-table.ts: the same table; a row reads and writes as the
+ * Loans kept by column, as listings are (row-table.ts: the same table; a row reads and writes as the
  * plain loan it was made from, and serialises to the same fields). A 15-day clock move at a million
  * listings originates ~780,000 loans: as plain objects they grew the heap by ~240 MB (every amount and date a
  * boxed number) that each young collection copied and every full one walked; as rows, typed columns the
  * collector never walks.
  */
-import { emptyRowTable, reserveRows, tableRow, type RowTable } from './listing-table.js';
+import { emptyRowTable, reserveRows, tableRow, type RowTable } from './row-table.js';
 import type { Loan } from './records.js';
 
 /**

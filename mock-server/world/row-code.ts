@@ -1,5 +1,5 @@
 /**
- * A row table (listing-table.ts) and the code compiled for its columns as they are: copying a plain
+ * A row table (row-table.ts) and the code compiled for its columns as they are: copying a plain
  * record into a row, reading a row back as a plain record, and the accessors of row objects. Each is
  * straight-line code over the columns' own arrays (column-kinds.ts writes the code of each kind).
  */

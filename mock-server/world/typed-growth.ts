@@ -1,5 +1,5 @@
 /**
- * Growing a table's typed columns (listing-table.ts): how far a full table grows, and the copy of a column with more room,
+ * Growing a table's typed columns (row-table.ts): how far a full table grows, and the copy of a column with more room,
  * which leaves the room it adds, and the blocks its rows never wrote, untouched (no memory until written).
  */
 import type { TypedData } from './column-kinds.js';

@@ -4,7 +4,8 @@
  * nothing else holds state. Times are epoch milliseconds on the mock's virtual clock.
  */
 import { emptyIndex, type WorldIndex } from './derived.js';
-import { describedLaterRow, emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
+import { emptyListingTable, listingRow, type ListingTable } from './listing-table.js';
+import { describedLaterRow } from './row-table.js';
 import { emptyLoanTable, loanRow, type LoanTable } from './loan-table.js';
 import type {
   Account,
@@ -243,7 +244,7 @@ function noteNumberOrder(world: World, row: Listing): void {
 
 /**
  * Adds a listing made of its market fields, whose description `describer(row, key)` writes when first read
- * (listing-table.ts `describedLaterRow`), and indexes it by number; returns the kept object, or null when
+ * (row-table.ts `describedLaterRow`), and indexes it by number; returns the kept object, or null when
  * the table cannot make such a row (the caller then adds the listing whole).
  */
 export function addListingDescribedLater(
