@@ -3,7 +3,7 @@
  * batch, its listings and their places in the timeline, and the world ends as the ticks' own drawing leaves it. The
  * thread is the build's (npm test builds first): a worker starts from a built file, tsc's or the CLI bundle's.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -131,17 +131,20 @@ describe("a long move's arrivals drawn on another thread", () => {
 
   test('a thread that dies while the mock waits is let go with the release it drew ahead; the next warm starts another, and the moves take every release from it', async () => {
     // The first thread draws the next move's first release ahead, then dies as it would wait for the move (its own
-    // Atomics.wait ends it); a marker file lets every later thread run as the build's.
+    // Atomics.wait ends it, and leaves a marker file that says so); a thread started after the marker runs as the build's.
     const dir = mkdtempSync(join(tmpdir(), 'mkt-arrivals-'));
     const dies = join(dir, 'dies-idle.mjs');
+    const marker = join(dir, 'died-idle');
     writeFileSync(
       dies,
       [
         "import { existsSync, writeFileSync } from 'node:fs';",
-        `const marker = ${JSON.stringify(join(dir, 'died'))};`,
+        `const marker = ${JSON.stringify(marker)};`,
         'if (!existsSync(marker)) {',
-        "  writeFileSync(marker, '');",
-        '  Atomics.wait = () => process.exit(1);',
+        '  Atomics.wait = () => {',
+        "    writeFileSync(marker, '');",
+        '    process.exit(1);',
+        '  };',
         '}',
         `await import(${JSON.stringify(pathToFileURL(worker).href)});`,
       ].join('\n'),
@@ -156,6 +159,8 @@ describe("a long move's arrivals drawn on another thread", () => {
         thread!.warm(app.ctx.world);
       }
       expect(thread!.jobs).toBe(2);
+      // It died at the wait, its release drawn: not as it started.
+      expect(existsSync(marker)).toBe(true);
     };
     const counts: Counts = { asked: 0, taken: 0 };
     expect(await moved(7, dies, counts, undefined, 2, { before: died })).toBe(await moved(7, null, undefined, undefined, 2));
@@ -163,6 +168,7 @@ describe("a long move's arrivals drawn on another thread", () => {
     expect(counts.taken).toBe(counts.asked);
     // The dead thread's job, the one drawn ahead again, and one as each move ended (the second move took the first's).
     expect(counts.jobs).toBe(4);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('a thread that cannot start (its file refused as Worker is made) leaves every move to the ticks, drawn ahead or not', async () => {

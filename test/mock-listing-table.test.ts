@@ -1,5 +1,5 @@
 /**
- * Listings kept by column (mock-server/world/listing-table.ts) read and write as the plain objects they were
+ * Listings kept by column (mock-server/world/row-table.ts, listing-table.ts) read and write as the plain objects they were
  * made from: for random objects (integers, other numbers, booleans, null, strings, objects of integers,
  * fields absent) and random assignments that change a field's type, every row reads what the plain
  * object holds, serialises to the same JSON, and properties set later become its own. Columns start

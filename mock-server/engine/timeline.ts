@@ -193,7 +193,7 @@ export function catchUpTimeline(world: World, from: number): void {
 /** An empty timeline whose last tick was at hour `h - 1`. */
 function newTimeline(world: World, h: number): Timeline {
   const ring = Array.from({ length: RING }, () => ({ rows: new Int32Array(0), size: 0 }));
-  // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: listing-table.ts).
+  // Room for the world's rows and more again than a 15-day move adds (the columns reserve as much: row-table.ts `reserveRows`).
   const listings = eventArrays(Math.ceil(2.5 * world.listings.length) + 1024);
   const tl: Timeline = {
     hour: h - 1,

@@ -35,7 +35,7 @@ export function emptySortRoom(): SortRoom {
 const count = new Uint32Array(DIGITS + 1);
 
 /** `s` with room for `n` entries (its buffers made again, larger, when it has less). */
-function room(s: SortRoom, n: number): SortRoom {
+function withRoom(s: SortRoom, n: number): SortRoom {
   if (n > s.n) {
     const size = Math.max(n, 1024);
     s.n = size;
@@ -48,9 +48,9 @@ function room(s: SortRoom, n: number): SortRoom {
   return s;
 }
 
-/** `clauses` key arrays of length n in `s`, to fill before calling radixOrder with `s` (reused: valid until its next sort). */
-export function keyArrays(s: SortRoom, clauses: number, n: number): Float64Array[] {
-  room(s, n);
+/** `clauses` key arrays of length n in `room`, to fill before calling radixOrder with it (reused: valid until its next sort). */
+export function keyArrays(room: SortRoom, clauses: number, n: number): Float64Array[] {
+  const s = withRoom(room, n);
   while (s.keys.length < clauses) s.keys.push(new Float64Array(s.n));
   return s.keys.slice(0, clauses).map((k) => k.subarray(0, n));
 }
@@ -84,11 +84,11 @@ function sortableKeys(keys: Float64Array, desc: boolean, hi: Uint32Array, lo: Ui
 
 /**
  * Positions 0..n−1 ordered by `keys` (one array of n per clause, NaN for null) ascending, or descending
- * where `desc` says, nulls last either way; ties keep position order. The answer is a buffer of `space`: read it before
+ * where `desc` says, nulls last either way; ties keep position order. The answer is a buffer of `room`: read it before
  * its next sort.
  */
-export function radixOrder(keys: readonly Float64Array[], desc: readonly boolean[], n: number, space: SortRoom): Uint32Array {
-  const s = room(space, n);
+export function radixOrder(keys: readonly Float64Array[], desc: readonly boolean[], n: number, room: SortRoom): Uint32Array {
+  const s = withRoom(room, n);
   let order = s.order.subarray(0, n);
   let spare = s.spare.subarray(0, n);
   const hi = s.hi.subarray(0, n);

@@ -6,7 +6,7 @@
  */
 
 /**
- * The first `k` of positions 0..n−1 in the order `radixOrder(keys, desc, n)` gives (each clause ascending, or descending
+ * The first `k` of positions 0..n−1 in the order `radixOrder(keys, desc, n, room)` gives (each clause ascending, or descending
  * where `desc` says, NaN (null) last either way, -0 and 0 equal, ties in position order), in order; null when a key is
  * infinite (then it would tie with a null here: the caller orders them all, `keys` as they were). Otherwise `keys` are overwritten.
  */

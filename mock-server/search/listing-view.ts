@@ -83,7 +83,7 @@ function indexedBureau2(l: Listing, zone: string | undefined): Record<string, un
     credit_report_date: formatDateTime(l.creditReportDate, zone),
     fico_score: l.fico_score,
   };
-  // Read once: a listing kept by column (listing-table.ts) builds its bureau values on each read.
+  // Read once: a listing kept by column (world/row-table.ts) builds its bureau values on each read.
   const bureau2 = l.bureau2;
   for (const e of BUREAU2_ELEMENTS) out[e.long] = bureau2[e.short] ?? 0;
   return out;

@@ -1,7 +1,7 @@
 /**
  * Records kept by column (a world's listings: listing-table.ts; its loans: loan-table.ts), so a world of a million fits
- * in memory and starts fast: each listing is a small object holding its row, and its fields are accessors over the
- * world's columns. A plain
+ * in memory and starts fast: each record is a small object holding its row, and its fields are accessors over the
+ * table's columns. A plain
  * listing object costs about 1.2 KB (eight bytes a field and a boxed number per decimal and date);
  * a row's typed columns about 235 bytes (a seeded world's: 424 when every integer took 4 bytes, every
  * other number 8 and every code 2), and making one leaves only young garbage instead of a large object.
@@ -282,7 +282,7 @@ function addColumnsFor(t: Table, plain: Record<string, unknown>, i: number, pres
 }
 
 /**
- * A row made from `market`, a record holding the market fields (MARKET_FIELDS), whose other fields are
+ * A row made from `market`, a record holding the market fields (listing-table.ts MARKET_FIELDS), whose other fields are
  * written by `describer(i, key)` (with `describe`) the first time anything reads or writes one of them, or
  * when `describeAwaiting` reaches it; null until a whole row as the describer writes them was added and
  * marked (`markDescribable`: a field without a column would read undefined on an awaiting row instead of
