@@ -3,7 +3,8 @@
  * (its world, its clock, its secrets: mock-server/kit/entropy.ts), never kept in a module's top level,
  * where a second operation, a second mock in the same process or a replay would find it. The scan reads
  * every module of mock-server/ and src/ with the TypeScript parser and reports each top-level `let` or
- * `var`, and each top-level `const` holding a container (a `new` object, an array or object literal)
+ * `var`, and each top-level `const` holding a container (a `new` object, an array or object literal, or one made by a
+ * call on one or by `Array.from` and its kind)
  * that the module writes to (a mutating method, an assignment to one of its members, `Object.assign`).
  * What remains is listed below, each with why it carries nothing from one operation to the next.
  */
@@ -53,6 +54,11 @@ function mutates(use: ts.Identifier): boolean {
   let e: ts.Expression = use;
   for (;;) {
     const p = e.parent;
+    // `x[0]!`, `(x)`, `x as T`: the same object.
+    if ((ts.isNonNullExpression(p) || ts.isParenthesizedExpression(p) || ts.isAsExpression(p)) && p.expression === e) {
+      e = p;
+      continue;
+    }
     if (ts.isCallExpression(p) && p.arguments[0] === e && p.expression.getText() === 'Object.assign') return true;
     if (!((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === e)) return false;
     if (ts.isPropertyAccessExpression(p) && MUTATORS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p)
@@ -62,11 +68,22 @@ function mutates(use: ts.Identifier): boolean {
   }
 }
 
-/** A container a `const` can hold and still change: a `new` object, an array or object literal (under `as`, `satisfies`, parentheses). */
+/** The calls that make a new array or object: `Array(n)`, `Array.from`, `Array.of`, `Object.fromEntries`, `Object.create`. */
+const MAKERS = new Set(['Array', 'Array.from', 'Array.of', 'Object.fromEntries', 'Object.create']);
+
+/**
+ * A container a `const` can hold and still change: a `new` object, an array or object literal, a call that makes one
+ * (MAKERS), or a method called on any of these (`new Float64Array(n).fill(NaN)`, `new Map().set(k, v)`, `[a, b].map(f)`:
+ * such a method gives back the container or a new one); under `as`, `satisfies`, parentheses.
+ */
 function isContainer(init: ts.Expression | undefined): boolean {
   let e = init;
   while (e && (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
-  return !!e && (ts.isNewExpression(e) || ts.isArrayLiteralExpression(e) || ts.isObjectLiteralExpression(e));
+  if (!e) return false;
+  if (ts.isNewExpression(e) || ts.isArrayLiteralExpression(e) || ts.isObjectLiteralExpression(e)) return true;
+  if (!ts.isCallExpression(e)) return false;
+  if (MAKERS.has(e.expression.getText())) return true;
+  return ts.isPropertyAccessExpression(e.expression) && isContainer(e.expression.expression);
 }
 
 /** The names of the module-level state in the source `text`, each as 'name (why it is state)'. */
@@ -145,7 +162,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
 };
 
 describe('module-level state', () => {
-  it('sees a top-level let or var, a container a module changes, a static field; not a constant table, a local or an instance field', () => {
+  it('sees a top-level let or var, a container a module changes (made by a call on one too), a static field; not a constant table, a local or an instance field', () => {
     const text = [
       'let recording: string[] | null = null;',
       'export var legacy = 1;',
@@ -163,12 +180,26 @@ describe('module-level state', () => {
       'const LIST = [1, 2, 3] as const;',
       'function sum() { let t = 0; for (const x of LIST) t += x; return t; }',
       'function local() { const m = new Map(); m.set(1, 2); let n = 0; n++; return [m, n]; }',
+      'const filled = new Float64Array(8).fill(NaN);',
+      'function fill(i: number) { filled[i] = i; }',
+      'const chained = new Map<string, number>().set("a", 1);',
+      'function chain() { chained.delete("a"); }',
+      'const mapped = [1, 2].map((x) => [x]);',
+      'function map() { mapped[0]!.push(3); }',
+      'const made = Array.from({ length: 4 }, () => 0);',
+      'function make() { made.fill(1); }',
+      'const FROZEN = new Set(["a"]).has("a");',
+      'const READ = Array.from("ab").join("");',
     ].join('\n');
     expect(moduleState(text).sort()).toEqual([
       'Pool.size (a static field)',
       'bag (a top-level container the module changes)',
+      'chained (a top-level container the module changes)',
+      'filled (a top-level container the module changes)',
       'kept (a top-level container the module changes)',
       'legacy (a top-level let or var)',
+      'made (a top-level container the module changes)',
+      'mapped (a top-level container the module changes)',
       'options (a top-level container the module changes)',
       'recording (a top-level let or var)',
       'seen (a top-level container the module changes)',
