@@ -32,6 +32,18 @@ describe('decoding answers at the boundary', () => {
     expect(Object.keys(decoded)).toEqual(Object.keys(order));
   });
 
+  it("hands on a page's listings as parsed, not copies of them (a copy each slowed printing them)", async () => {
+    const rows = [
+      { listing_number: 1, listing_amount: 2000, amount_remaining: 25, platform_rating: 'A', partial_funding_indicator: true },
+      { listing_number: 2, listing_amount: '4000.00', listing_creation_date: '2026-01-05', platform_rating: 'N/A' },
+    ];
+    const page = { result: rows, result_count: 2, total_count: 2 };
+    const decoded = await listings.search(clientAnswering(page), new URLSearchParams());
+    expect(decoded.result).toHaveLength(2);
+    decoded.result.forEach((l, i) => expect(l).toBe(rows[i]));
+    expect(decoded.result).toEqual(rows);
+  });
+
   it('reads what the real marketplace sends: decimal strings, unknown statuses, fields left out or null', () => {
     const odd = {
       ...order,
