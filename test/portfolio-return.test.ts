@@ -5,7 +5,7 @@ import type { Account } from '../src/contract/resources.js';
 import { monthsBetween } from '../src/contract/calendar.js';
 import { noteFlows } from '../src/flows/cash-flows.js';
 import { EXPECTED_LOSS, statusBucket } from '../src/flows/expected-loss.js';
-import { irr } from '../src/portfolio/irr.js';
+import { gridPoints, gridValues, irr } from '../src/portfolio/irr.js';
 import { marketToday, portfolioReport } from '../src/portfolio/model.js';
 import { annualisedReturn, nominalReturn } from '../src/portfolio/rates.js';
 import { monthsAfter, scheduledNote } from './helpers/notes.js';
@@ -38,6 +38,44 @@ describe('the IRR solver', () => {
       ]),
     ).toEqual({ rate: null, reason: expect.stringContaining('every cash flow is an outflow') });
     expect(irr([{ at: 0, amount: 100 }])).toEqual({ rate: null, reason: expect.stringContaining('no money went out') });
+  });
+
+  test("the grid's present values are the exp's, to a few parts in 10^12 (generated flows, months or years)", () => {
+    const xs = gridPoints();
+    // Flows in time order from 0, as irr normalises them: times in months (to 10 years) or in years (days / 365).
+    const flows = fc
+      .tuple(
+        fc.boolean(),
+        fc.array(fc.record({ at: fc.integer({ min: 1, max: 3650 }), amount: fc.integer({ min: -500_000, max: 500_000 }) }), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+      )
+      .map(([months, rest]) => {
+        const byTime = new Map<number, number>([[0, -1000]]);
+        for (const f of rest) {
+          const at = months ? f.at / 30.4 : f.at / 365;
+          byTime.set(at, (byTime.get(at) ?? 0) + f.amount / 100);
+        }
+        return [...byTime]
+          .filter(([, amount]) => amount !== 0)
+          .sort((a, b) => a[0] - b[0])
+          .map(([at, amount]) => ({ at, amount }));
+      });
+    fc.assert(
+      fc.property(flows, (fs) => {
+        const values = gridValues(fs, xs);
+        const last = fs.at(-1)!.at;
+        xs.forEach((x, k) => {
+          const terms = fs.map((f) => f.amount * Math.exp(-x * (f.at - (x < 0 ? last : 0))));
+          const exact = terms.reduce((a, b) => a + b, 0);
+          const scale = terms.reduce((a, b) => a + Math.abs(b), 0);
+          expect(Math.abs(values[k]! - exact)).toBeLessThanOrEqual(1e-11 * scale);
+          if (Math.abs(exact) > 1e-9 * scale) expect(Math.sign(values[k]!)).toBe(Math.sign(exact));
+        });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   test('refuses to pick one of several rates', () => {
