@@ -40,7 +40,7 @@ describe('the IRR solver', () => {
     expect(irr([{ at: 0, amount: 100 }])).toEqual({ rate: null, reason: expect.stringContaining('no money went out') });
   });
 
-  test("the grid's present values are the exp's, to a few parts in 10^12 (generated flows, months or years)", () => {
+  test("the grid's present values are the exps' sum, to 1e-11 of the terms' (generated flows, months or years)", () => {
     const xs = gridPoints();
     // Flows in time order from 0, as irr normalises them: times in months (to 10 years) or in years (days / 365).
     const flows = fc
@@ -76,6 +76,25 @@ describe('the IRR solver', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  test("the grid's present values stay numbers for flows ~100,000 periods apart (a discount factor past a double's range)", () => {
+    const xs = gridPoints();
+    const fs = [
+      { at: 0, amount: -1000 },
+      { at: 50_000, amount: 400 },
+      { at: 100_000, amount: 700 },
+    ];
+    const values = gridValues(fs, xs);
+    xs.forEach((x, k) => {
+      const terms = fs.map((f) => f.amount * Math.exp(-x * (f.at - (x < 0 ? 100_000 : 0))));
+      const exact = terms.reduce((a, b) => a + b, 0);
+      expect(Number.isNaN(values[k]!)).toBe(false);
+      expect(Math.abs(values[k]! - exact)).toBeLessThanOrEqual(1e-9 * terms.reduce((a, b) => a + Math.abs(b), 0));
+    });
+    // −1000 + 400·v + 700·v² = 0 with v = (1 + r)^−50,000.
+    const v = (-400 + Math.sqrt(400 ** 2 + 4 * 700 * 1000)) / (2 * 700);
+    expect(irr(fs).rate).toBeCloseTo(v ** (-1 / 50_000) - 1, 14);
   });
 
   test('refuses to pick one of several rates', () => {

@@ -45,7 +45,7 @@ export function toNumber(v: unknown): number | undefined {
 
 /**
  * A JSON object, as it came: the answer's own object, which the client parsed for this call and holds nowhere else
- * (api/http.ts). A copy of each made parsing, reading and printing a page of listings ~30% slower than parsing and
+ * (api/http.ts). A copy of each made parsing, reading and printing a page of listings ~35% slower than parsing and
  * printing it (the copy, and JSON.stringify slower on a copy than on what JSON.parse made): ~5% of `--all`'s CPU.
  */
 export function record(v: unknown, path: string): Json {
