@@ -14,7 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContents, loadedBy } from './helpers/loaded-modules.js';
+import { tempHome } from './helpers/cli.js';
 import { startMock, type TestMock } from './helpers/mock.js';
+import { bidsFile } from './helpers/one-bid.js';
 
 /** Dependencies only some actions need: HTTP, the mock, JMESPath, the keychain, tables, prompts, parsers, schemas. */
 const HEAVY =
@@ -107,6 +109,17 @@ describe('what start-up loads', () => {
         'rolldown-runtime.cjs',
         'select.cjs',
       ]);
+    });
+
+    it("mkt order submit: the kernel's lock from the build fs-native-extensions ships, without the package's loader (require-addon)", async () => {
+      const { result, modules } = await loadedBy(['order', 'submit', bidsFile(mock, tempHome()), '--yes', '-o', 'json'], mock.env);
+      expect(result.code).toBe(0);
+      // The binding's file (prebuilds/PLATFORM-ARCH/) is the package's name here; its loader and that loader's resolver
+      // took ~10 ms of the run's CPU (src/os/exclusive-lock.ts loadKernelLocks).
+      expect(modules).toContain('fs-native-extensions');
+      expect(modules.filter((m) => /^(require-addon|bare-addon-resolve|bare-module-resolve|bare-semver|which-runtime)$/.test(m))).toEqual(
+        [],
+      );
     });
 
     it('mkt listings search --all over HTTP/1.1: undici for the pages after the first, without its HTTP/2 client, so no http2, tls or crypto', async () => {

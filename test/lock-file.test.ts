@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/errors.js';
 import { withLock, type LockHolder } from '../src/lock-file.js';
-import { fileLockPath, lockMechanism, tryLock, type HeldLock } from '../src/os/exclusive-lock.js';
+import { fileLockPath, loadKernelLocks, lockMechanism, tryLock, type HeldLock } from '../src/os/exclusive-lock.js';
 import { tempHome } from './helpers/cli.js';
 
 /** A lock file at a fresh path, holding `content` when given. */
@@ -30,6 +31,74 @@ function hold(path: string, at = 12345): HeldLock {
 describe('the kernel lock on this platform', () => {
   it('loads (fs-native-extensions has a build for it)', () => {
     expect(lockMechanism()).toEqual({ mechanism: 'kernel' });
+  });
+});
+
+describe("loading fs-native-extensions' lock calls", () => {
+  const realRequire = createRequire(import.meta.url);
+  /** A require that keeps the ids it is asked for, answered by the real one. */
+  const recording = () => {
+    const asked: string[] = [];
+    return { asked, require: (id: string) => (asked.push(id), realRequire(id)) };
+  };
+  const host = `${process.platform}-${process.arch}`;
+  const prebuilt = `fs-native-extensions/prebuilds/${host}/fs-native-extensions.node`;
+  const shipped = (() => {
+    try {
+      return existsSync(realRequire.resolve(prebuilt)) && !existsSync('/etc/alpine-release');
+    } catch {
+      return false;
+    }
+  })();
+
+  /** Two open file descriptions of one fresh file, closed after `fn`. */
+  const twoOpenings = (fn: (a: number, b: number) => void) => {
+    const path = lockPath();
+    const a = openSync(path, 'w+');
+    const b = openSync(path, 'r+');
+    try {
+      fn(a, b);
+    } finally {
+      closeSync(a);
+      closeSync(b);
+    }
+  };
+
+  /** What a second opening sees while the first holds the lock, and once it let it go. */
+  const contended = (locks: ReturnType<typeof loadKernelLocks>) => {
+    const seen: boolean[] = [];
+    twoOpenings((a, b) => {
+      seen.push(locks.tryLock(a));
+      seen.push(locks.tryLock(b));
+      locks.unlock(a);
+      seen.push(locks.tryLock(b));
+      locks.unlock(b);
+    });
+    return seen;
+  };
+
+  it.skipIf(!shipped)(`reads the build the package ships for ${host} itself, not through the package's loader (require-addon)`, () => {
+    const r = recording();
+    const locks = loadKernelLocks(r.require);
+    expect(r.asked).toEqual([prebuilt]);
+    // The kernel's lock through it: the second opening is refused while the first holds it (EAGAIN: false), then taken.
+    expect(contended(locks)).toEqual([true, false, true]);
+  });
+
+  it("goes through the package where there is no build of this platform's name (its loader's own choice)", () => {
+    const r = recording();
+    const locks = loadKernelLocks(r.require, 'nowhere-x0');
+    expect(r.asked).toEqual(['fs-native-extensions/prebuilds/nowhere-x0/fs-native-extensions.node', 'fs-native-extensions']);
+    expect(contended(locks)).toEqual([true, false, true]);
+  });
+
+  it.skipIf(!shipped)('throws what the kernel refuses other than a held lock (a closed descriptor), as the package does', () => {
+    const direct = loadKernelLocks(realRequire);
+    const viaPackage = realRequire('fs-native-extensions') as ReturnType<typeof loadKernelLocks>;
+    const fd = openSync(lockPath(), 'w+');
+    closeSync(fd);
+    expect(() => direct.tryLock(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => viaPackage.tryLock(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 });
 
