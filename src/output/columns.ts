@@ -51,25 +51,76 @@ const IDENTIFIER = /(^|_)(id|number|key|name|code|field|flags?|url)$/;
 /** Free text that reads better wrapped onto more lines than cut. */
 const WRAPPED = /(^|_)(description|detail|meaning|reason|message|fix|verdict|problems?)$/;
 
-// Built on first use: creating an Intl formatter loads ICU data (~20 ms), which `mkt --help` must not pay.
-let twoDecimals: Intl.NumberFormat | undefined;
-let whole: Intl.NumberFormat | undefined;
-const TWO_DECIMALS = (): Intl.NumberFormat =>
-  (twoDecimals ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
-const WHOLE = (): Intl.NumberFormat => (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
+/**
+ * `x` as `new Intl.NumberFormat('en-US', { minimumFractionDigits: places, maximumFractionDigits: places })` writes it
+ * (1,234.57): the shortest digits that read back as `x` (String(x)'s), rounded half away from zero at `places`, the
+ * integer part grouped by threes with commas, a minus on any negative number (zero included). Written out, because
+ * making an Intl formatter loads ICU's data: ~15-20 ms of every run that prints an amount in a table or text (about a
+ * tenth of `mkt listings search`'s CPU on a terminal). A number that is not finite goes to Intl, which writes it as NaN
+ * or ∞. test/output-decimal.test.ts holds it to Intl's output for any double.
+ */
+export function decimal(x: number, places: number): string {
+  if (!Number.isFinite(x))
+    return new Intl.NumberFormat('en-US', { minimumFractionDigits: places, maximumFractionDigits: places }).format(x);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  // The digits without the point, and how many of them come before it (negative: zeros after the point first).
+  const text = String(Math.abs(x));
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const point = mantissa.indexOf('.');
+  let digits = point < 0 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1);
+  let before = (point < 0 ? mantissa.length : point) + (e < 0 ? 0 : Number(text.slice(e + 1)));
+  const lead = /^0*/.exec(digits)![0].length;
+  digits = digits.slice(lead);
+  before -= lead;
+  // Kept: the digits down to the last place; the first digit past it rounds them.
+  const keep = before + places;
+  let kept: string;
+  if (keep < 0 || digits === '') kept = '';
+  else if (keep >= digits.length) kept = digits + '0'.repeat(keep - digits.length);
+  else {
+    kept = digits.slice(0, keep);
+    if (digits.charCodeAt(keep) >= 53 /* '5' */) {
+      const up = increment(kept);
+      if (up.length > kept.length) before++;
+      kept = up;
+    }
+  }
+  // `kept` holds `before` whole digits and `places` more (fewer where the number rounds to 0: zeros stand for them).
+  const wholeDigits = before <= 0 ? '0' : kept.slice(0, before);
+  const fractionDigits = (before >= 0 ? kept.slice(before) : '0'.repeat(-before) + kept).padEnd(places, '0').slice(0, places);
+  const fraction = places === 0 ? '' : `.${fractionDigits}`;
+  return `${sign}${grouped(wholeDigits)}${fraction}`;
+}
+
+/** A string of decimal digits plus one in its last place ('' is 0: '1'; '999': '1000'). */
+function increment(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  if (i < 0) return `1${'0'.repeat(digits.length)}`;
+  return digits.slice(0, i) + String.fromCharCode(digits.charCodeAt(i) + 1) + '0'.repeat(digits.length - i - 1);
+}
+
+/** Decimal digits with a comma before each group of three from the right (1234567: 1,234,567). */
+function grouped(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
 
 /** `text` without the sign of a negative zero: -0.004 rounds to "-0.00", which reads as a loss that is not there. */
 const unsigned0 = (text: string): string => (/^-0(\.0+)?$/.test(text) ? text.slice(1) : text);
 
 /** A whole number with thousands separators (1,800). */
-export const count = (n: number): string => unsigned0(WHOLE().format(n));
+export const count = (n: number): string => unsigned0(decimal(n, 0));
 
 /** Money as every table and text line shows it: two decimals, thousands separators (11,850.00; never -0.00). */
-export const money = (x: number): string => unsigned0(TWO_DECIMALS().format(x));
+export const money = (x: number): string => unsigned0(decimal(x, 2));
 
 /** A fraction (0.1299) as a percentage with `places` decimals (12.99%; never -0.00%). */
 export function percent(fraction: number, places = 2): string {
-  const text = places === 2 ? TWO_DECIMALS().format(fraction * 100) : (fraction * 100).toFixed(places);
+  const text = places === 2 ? decimal(fraction * 100, 2) : (fraction * 100).toFixed(places);
   return `${unsigned0(text)}%`;
 }
 
