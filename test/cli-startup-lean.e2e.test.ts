@@ -111,6 +111,17 @@ describe('what start-up loads', () => {
       ]);
     });
 
+    it('mkt listings search --query: JMESPath from its CommonJS build, required (its ES build started the ES module loader)', async () => {
+      const { result, files } = await loadedBy(
+        ['listings', 'search', '--limit', '2', '--query', 'result[0].listing_number', '-o', 'json'],
+        mock.env,
+      );
+      expect(result.code).toBe(0);
+      expect(Number(result.stdout)).toBeGreaterThan(0);
+      const jmespath = files.filter((f) => f.includes('/@jmespath-community/jmespath/'));
+      expect(jmespath.map((f) => f.replace(/^.*\/@jmespath-community\/jmespath\//, ''))).toEqual(['dist/index.cjs']);
+    });
+
     it("mkt order submit: the kernel's lock from the build fs-native-extensions ships, without the package's loader (require-addon)", async () => {
       const { result, modules } = await loadedBy(['order', 'submit', bidsFile(mock, tempHome()), '--yes', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);

@@ -42,12 +42,12 @@ export function moduleNames(line: string): string[] {
 
 /**
  * Runs mkt with the recorder (record-modules.mjs): its result, the names of what it loaded, the bundle
- * files among them, and Node's own modules it loaded (`http2`).
+ * files among them, Node's own modules it loaded (`http2`), and the files as recorded (paths and file: URLs).
  */
 export async function loadedBy(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ result: RunResult; modules: string[]; bundles: string[]; builtins: string[] }> {
+): Promise<{ result: RunResult; modules: string[]; bundles: string[]; builtins: string[]; files: string[] }> {
   const home = tempHome();
   const out = resolve(home, 'modules.txt');
   const result = await runMkt(args, { home, env: { ...env, MKT_RECORD_MODULES: out }, nodeArgs: ['--import', RECORDER] });
@@ -56,5 +56,5 @@ export async function loadedBy(
   const modules = new Set(files.flatMap(moduleNames));
   const bundles = [...new Set(files.map((l) => /\/dist\/bundle\/([^/]+\.cjs)$/.exec(l)?.[1]).filter((b) => b !== undefined))];
   const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
-  return { result, modules: [...modules], bundles: bundles.sort(), builtins };
+  return { result, modules: [...modules], bundles: bundles.sort(), builtins, files };
 }
