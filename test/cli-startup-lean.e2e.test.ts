@@ -9,6 +9,7 @@
  * module of ours or package it holds (test/helpers/loaded-modules.ts), so these say what code ran.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -72,6 +73,16 @@ describe('what start-up loads', () => {
     expect(modules.filter((m) => HEAVY.test(m) || /^(src\/api\/|src\/auth\/|src\/config\/settings|mock-server\/)/.test(m))).toEqual([]);
   });
 
+  it("no bundle imports a dependency with import(), which starts Node's ES module loader (~6 ms of a run), but for prompts", () => {
+    const imported = Object.keys(bundleContents()).flatMap((b) =>
+      [
+        ...readFileSync(resolve(import.meta.dirname, '../dist/bundle', b), 'utf8').matchAll(/\bimport\(\s*["']([^."'][^"']*)["']\s*\)/g),
+      ].map((m) => `${b}: ${m[1]}`),
+    );
+    // @inquirer/prompts is an ES module package, loaded only to ask a person, who takes longer than the loader.
+    expect(imported.filter((i) => !i.endsWith(': @inquirer/prompts'))).toEqual([]);
+  });
+
   describe('against the mock', () => {
     let mock: TestMock;
     beforeAll(async () => {
@@ -122,9 +133,14 @@ describe('what start-up loads', () => {
       expect(jmespath.map((f) => f.replace(/^.*\/@jmespath-community\/jmespath\//, ''))).toEqual(['dist/index.cjs']);
     });
 
-    it("mkt order submit: the kernel's lock from the build fs-native-extensions ships, without the package's loader (require-addon)", async () => {
-      const { result, modules } = await loadedBy(['order', 'submit', bidsFile(mock, tempHome()), '--yes', '-o', 'json'], mock.env);
+    it("mkt order submit: the kernel's lock from the build fs-native-extensions ships (not through require-addon), csv-parse's CommonJS build, no ES module", async () => {
+      const { result, modules, files } = await loadedBy(['order', 'submit', bidsFile(mock, tempHome()), '--yes', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);
+      // The CSV reader from csv-parse's CommonJS build: an import() of its ES build started Node's ES module loader. No ES
+      // module loads in the run (the recorder sees each one as a file: URL; its own, and the entry, which --import hands to
+      // the ES module loader, are left out).
+      expect(files.filter((f) => f.includes('/csv-parse/')).map((f) => f.replace(/^.*\/csv-parse\//, ''))).toContain('dist/cjs/sync.cjs');
+      expect(files.filter((f) => f.startsWith('file:') && !f.includes('/test/helpers/') && !f.endsWith('/bin/mkt.cjs'))).toEqual([]);
       // The binding's file (prebuilds/PLATFORM-ARCH/) is the package's name here; its loader and that loader's resolver
       // took ~10 ms of the run's CPU (src/os/exclusive-lock.ts loadKernelLocks).
       expect(modules).toContain('fs-native-extensions');

@@ -1,5 +1,7 @@
 /** `mkt order submit FILE|-`: read and check the bids, then hand them to the order desk. */
+import { createRequire } from 'node:module';
 import type { Command } from '@commander-js/extra-typings';
+import type CliTable3 from 'cli-table3';
 import type { CommandContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
@@ -26,7 +28,8 @@ async function confirmBids(ctx: CommandContext, bids: readonly DeskBid[], yes: b
       'add --yes to place these bids without a prompt (or --dry-run to check them)',
     );
   }
-  const [{ default: Table }, { money }] = await Promise.all([import('cli-table3'), import('../output/columns.js')]);
+  // cli-table3 required (a CommonJS package; an import() would start Node's ES module loader for it).
+  const [Table, { money }] = [createRequire(import.meta.url)('cli-table3') as typeof CliTable3, await import('../output/columns.js')];
   const t = new Table({ head: ['line', 'listing', 'amount'], style: { compact: true } });
   for (const b of bids) t.push([b.line ?? '', b.listing_id, money(b.bid_amount)]);
   ctx.info(t.toString());
