@@ -4,7 +4,7 @@
 // what `mkt listings search` adds to `node -e ''` (resolving, reading and linking each); a few CommonJS
 // bundles cost a fraction of that (issue 25, item 6). dist/bundle/modules.json names the modules of each
 // bundle, so that tests can tell which of ours a run loaded (test/cli-startup-lean.e2e.test.ts).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { rolldown, RolldownMagicString } from 'rolldown';
 
@@ -135,6 +135,44 @@ const plainLlhttp = {
   },
 };
 
+/**
+ * msw from its CommonJS build. Its package's exports name the ES build first under `module-sync`, which Node takes for a
+ * `require` too wherever it can require ES modules (20.19 and later): the mock's start then ran msw's ES graph through
+ * Node's ES module loader (reading each CommonJS file it imports twice, once to find its exports), and the bin's code
+ * cache, which keeps compiled CommonJS files on Node 20, had none of it. Here `msw` is the file its exports give a
+ * `require` without `module-sync` (read from its package.json when the build runs), found beside its package.json when
+ * the bundle runs (the path is not exported by name). The CLI's process holds no other copy: the `mkt/mock` library
+ * (dist/mock-server, for other people's tests) imports msw as they do.
+ */
+const mswEntry = (() => {
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8'));
+  // The first target for a require without module-sync, as Node resolves conditions: in order, nested.
+  const pick = (target) => {
+    if (typeof target === 'string') return target;
+    if (target === null || typeof target !== 'object') return undefined;
+    for (const [condition, next] of Object.entries(target))
+      if (['node', 'require', 'default'].includes(condition)) {
+        const found = pick(next);
+        if (found !== undefined) return found;
+      }
+    return undefined;
+  };
+  const entry = pick(pkg.exports?.['.']);
+  if (!entry?.endsWith('.js') || !existsSync(join(root, 'node_modules/msw', entry)))
+    throw new Error(`msw's exports give no CommonJS file for a require (${entry}): see scripts/bundle.mjs mswCommonJs`);
+  return entry;
+})();
+const MSW_COMMONJS = '\0msw-commonjs';
+const mswCommonJs = {
+  name: 'mkt-msw-commonjs',
+  resolveId: { filter: { id: /^msw$/ }, handler: () => MSW_COMMONJS },
+  load: {
+    filter: { id: /^\0msw-commonjs$/ },
+    handler: () =>
+      `const { dirname, join } = require('node:path');\nmodule.exports = require(join(dirname(require.resolve('msw/package.json')), ${JSON.stringify(mswEntry)}));\n`,
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundle = await rolldown({
@@ -149,8 +187,9 @@ const bundle = await rolldown({
   tsconfig: join(root, 'tsconfig.build.json'),
   // Sources import each other as `.js` (NodeNext); the files are `.ts`.
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  external: (id) => EXTERNAL.test(id),
-  plugins: [lazyHttp2, lazyChildProcess, plainLlhttp],
+  // `msw` itself goes to mswCommonJs (its subpaths, and its dependencies, stay Node's).
+  external: (id) => id !== 'msw' && EXTERNAL.test(id),
+  plugins: [lazyHttp2, lazyChildProcess, plainLlhttp, mswCommonJs],
   logLevel: 'warn',
   // A module imported both statically and dynamically goes with its static importers: expected (a group
   // above holds a lazily imported module with the code that needs it anyway). Any other warning is shown.

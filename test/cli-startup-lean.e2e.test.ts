@@ -145,6 +145,20 @@ describe('what start-up loads', () => {
       expect(files.filter((f) => f.includes('/node_modules/yaml/'))).toEqual([]);
     });
 
+    it("mkt invest simulate: the in-process mock's msw from its CommonJS build, so no ES module loads", async () => {
+      const strategy = join(tempHome(), 'strategy.yaml');
+      writeFileSync(strategy, 'max_per_day: 100\nrules:\n  - name: a\n    filters:\n      platform_rating: [A, B]\n    amount: 25\n');
+      const { result, files } = await loadedBy(['invest', 'simulate', strategy, '--months', '1', '--listings', '300', '-o', 'json']);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout).months).toHaveLength(1);
+      // msw's exports give its ES build first (module-sync), which Node 20.19+ takes for a require too: the mock's start ran
+      // it through the ES module loader (scripts/bundle.mjs mswCommonJs).
+      expect(files.filter((f) => /\/node_modules\/msw\/lib\/core\/index\.m?js$/.test(f)).map((f) => f.replace(/^.*\/msw\//, ''))).toEqual([
+        'lib/core/index.js',
+      ]);
+      expect(files.filter((f) => f.startsWith('file:') && !f.includes('/test/helpers/') && !f.endsWith('/bin/mkt.cjs'))).toEqual([]);
+    });
+
     it("mkt order submit: the kernel's lock from the build fs-native-extensions ships (not through require-addon), csv-parse's CommonJS build, no ES module", async () => {
       const { result, modules, files } = await loadedBy(['order', 'submit', bidsFile(mock, tempHome()), '--yes', '-o', 'json'], mock.env);
       expect(result.code).toBe(0);
