@@ -96,10 +96,10 @@ interface KernelBinding {
 /**
  * fs-native-extensions' lock calls: its binding read from the build its package ships for this platform
  * (prebuilds/PLATFORM-ARCH/, the file its own loader picks there), wrapped as its index.js wraps them; through the
- * package itself on Alpine (its loader looks for builds named for musl there, and so does this, by the same file) and
+ * package itself on Alpine (where its loader looks for builds named for musl, telling Alpine by the same file) and
  * where that file is missing or does not load (a platform it has no build for; a later version that moves or hides
  * it). The package finds its file with require-addon, a package resolver of its own whose loading and running took
- * ~10 ms of each `order submit`'s CPU (about a twelfth); loading the file itself takes ~0.5 ms.
+ * 14-16 ms of CPU in each run that takes a lock (an `order submit` takes ~200); loading the file itself takes ~0.5 ms.
  */
 export function loadKernelLocks(require: (id: string) => unknown, host = `${process.platform}-${process.arch}`): KernelLocks {
   let binding: KernelBinding | undefined;
