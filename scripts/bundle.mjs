@@ -141,8 +141,10 @@ const plainLlhttp = {
  * Node's ES module loader (reading each CommonJS file it imports twice, once to find its exports), and the bin's code
  * cache, which keeps compiled CommonJS files on Node 20, had none of it. Here `msw` is the file its exports give a
  * `require` without `module-sync` (read from its package.json when the build runs), found beside its package.json when
- * the bundle runs (the path is not exported by name). The CLI's process holds no other copy: the `mkt/mock` library
- * (dist/mock-server, for other people's tests) imports msw as they do.
+ * the bundle runs (the path is not exported by name), or `msw` as Node resolves it where that file is not there. Its
+ * own graph then loads as CommonJS; the few ES-only packages it requires (rettime, until-async, …) still load as ES
+ * modules. The CLI's process holds no other copy: the `mkt/mock` library (dist/mock-server, for other people's tests)
+ * imports msw as they do.
  */
 const mswEntry = (() => {
   const pkg = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8'));
@@ -168,8 +170,17 @@ const mswCommonJs = {
   resolveId: { filter: { id: /^msw$/ }, handler: () => MSW_COMMONJS },
   load: {
     filter: { id: /^\0msw-commonjs$/ },
+    // An msw installed later than the build that moved the file (a range in package.json allows it) is msw as Node gives it.
     handler: () =>
-      `const { dirname, join } = require('node:path');\nmodule.exports = require(join(dirname(require.resolve('msw/package.json')), ${JSON.stringify(mswEntry)}));\n`,
+      [
+        `const { dirname, join } = require('node:path');`,
+        `const file = join(dirname(require.resolve('msw/package.json')), ${JSON.stringify(mswEntry)});`,
+        `let msw;`,
+        // Through a require of its own: the bundler would take a plain require('msw') for this module again.
+        `try { msw = require(file); } catch (err) { if (err?.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes(file)) throw err; msw = require('node:module').createRequire(__filename)('msw'); }`,
+        `module.exports = msw;`,
+        '',
+      ].join('\n'),
   },
 };
 

@@ -61,7 +61,7 @@ export function addonLoadErrors(platform = process.platform, arch = process.arch
 
 /** Loads the keychain binding; a shared library it lacks is named with the package that provides it. */
 export async function loadKeytar(
-  // Required (a CommonJS package): an import() started Node's ES module loader, ~6 ms of the run's CPU.
+  // Required (a CommonJS package): an import() started Node's ES module loader, 6-12 ms of the run's CPU.
   importer: () => Promise<unknown> = async () => createRequire(import.meta.url)('@github/keytar'),
   diagnose: () => string[] = addonLoadErrors,
 ): Promise<KeytarApi> {

@@ -128,7 +128,7 @@ interface CsvRecord {
  * csv-parse's own count takes CR and LF apart inside quoted fields and gives where a record ends).
  */
 async function parseRecords(text: string, source: string): Promise<{ header: CsvRecord; rows: CsvRecord[] }> {
-  // Its CommonJS build, required: an import() of its ES build started Node's ES module loader, ~6 ms of the run's CPU.
+  // Its CommonJS build, required: an import() of its ES build started Node's ES module loader, 6-12 ms of the run's CPU.
   const { parse } = createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParseSync;
   const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];

@@ -54,7 +54,7 @@ export interface Query {
 
 /** Compiles `expression` (the library is loaded only when --query is used); a syntax error is exit 2 naming it and the problem. */
 export async function parseQuery(expression: string): Promise<Query> {
-  // Its CommonJS build, required: an import() of its ES build starts Node's ES module loader, ~6 ms more of the run's CPU.
+  // Its CommonJS build, required: an import() of its ES build starts Node's ES module loader, 6-12 ms more of the run's CPU.
   const { compile, search } = createRequire(import.meta.url)('@jmespath-community/jmespath') as typeof JmesPath;
   try {
     compile(expression);

@@ -4,8 +4,8 @@
  * so a loaded bundle stands for every module the build put in it (dist/bundle/modules.json): the names
  * are those of the sources, whichever file holds them.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runMkt, tempHome, type RunResult } from './cli.js';
 
@@ -57,4 +57,26 @@ export async function loadedBy(
   const bundles = [...new Set(files.map((l) => /\/dist\/bundle\/([^/]+\.cjs)$/.exec(l)?.[1]).filter((b) => b !== undefined))];
   const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
   return { result, modules: [...modules], bundles: bundles.sort(), builtins, files };
+}
+
+/** Whether the nearest package.json above `path` says "type": "module" (its .js files are ES modules). */
+function inModulePackage(path: string): boolean {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = resolve(dir, 'package.json');
+    if (existsSync(pkg)) return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: string }).type === 'module';
+  }
+  return false;
+}
+
+/**
+ * The ES modules among a run's recorded files, each of which has Node's ES module loader at work: those its hooks saw
+ * (file: URLs; not the recorder's own, nor the entry, which `--import` hands to that loader), and those a `require`
+ * loaded as ES modules (Node 20.19+ requires them: .mjs files, .js files of a "type": "module" package).
+ */
+export function esModules(files: readonly string[]): string[] {
+  return files.filter((f) =>
+    f.startsWith('file:')
+      ? !f.includes('/test/helpers/') && !f.endsWith('/bin/mkt.cjs')
+      : f.endsWith('.mjs') || (f.endsWith('.js') && inModulePackage(f)),
+  );
 }
