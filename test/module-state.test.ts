@@ -157,8 +157,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "a memo: a zone's UTC offset for a UTC day (null on a day the offset changes), a pure function of zone and day (bounded per zone, cleared when full)",
   'src/contract/dates.ts:offsets': "a memo: a zone's UTC offset for an hour, a pure function of zone and hour (bounded, cleared when full)",
   'src/os/exclusive-lock.ts:native': 'a module loaded once (the native lock binding, or why it could not be)',
-  'src/output/columns.ts:twoDecimals': 'a memo: one Intl.NumberFormat of constant options, made on first use',
-  'src/output/columns.ts:whole': 'a memo: one Intl.NumberFormat of constant options, made on first use',
 };
 
 describe('module-level state', () => {
