@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CliError, EXIT } from '../errors.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import { parseCredentials, type CredentialStore, type Credentials } from './credentials.js';
 
 /** The keychain service name. */
@@ -61,8 +62,7 @@ export function addonLoadErrors(platform = process.platform, arch = process.arch
 
 /** Loads the keychain binding; a shared library it lacks is named with the package that provides it. */
 export async function loadKeytar(
-  // Required (a CommonJS package): an import() started Node's ES module loader, 6-12 ms of the run's CPU.
-  importer: () => Promise<unknown> = async () => createRequire(import.meta.url)('@github/keytar'),
+  importer: () => Promise<unknown> = async () => requireCommonJs<unknown>('@github/keytar'),
   diagnose: () => string[] = addonLoadErrors,
 ): Promise<KeytarApi> {
   try {

@@ -1,5 +1,4 @@
 /** `mkt invest simulate STRATEGY --months N`: the strategy run daily over months of an in-process mock, then the portfolio report. */
-import { createRequire } from 'node:module';
 import type { Command } from '@commander-js/extra-typings';
 import type * as AsciiChart from 'asciichart';
 import type { CommandContext } from '../context.js';
@@ -8,6 +7,7 @@ import { readInput } from '../input.js';
 import type { MonthRow, Simulation } from '../invest/simulate.js';
 import type { Strategy } from '../invest/strategy.js';
 import { writeOut } from '../io.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import { money } from '../output/columns.js';
 import { render, type Output } from '../output/render.js';
 import { parseCount } from './options.js';
@@ -56,8 +56,7 @@ function bounded(flag: string, text: string, min: number, max: number): number {
 
 /** A line chart of the account value, month 0 (the cash) to the last, stretched to `width` columns. */
 async function valueChart(sim: Simulation, cash: number, width: number): Promise<string> {
-  // Required (a CommonJS package): an import() would start Node's ES module loader for it.
-  const { plot } = createRequire(import.meta.url)('asciichart') as typeof AsciiChart;
+  const { plot } = requireCommonJs<typeof AsciiChart>('asciichart');
   const values = [cash, ...sim.months.map((m) => m.account_value)];
   const columns = Math.max(values.length, Math.min(72, width - 16));
   const series = Array.from({ length: columns }, (_, i) => {

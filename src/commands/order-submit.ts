@@ -1,5 +1,4 @@
 /** `mkt order submit FILE|-`: read and check the bids, then hand them to the order desk. */
-import { createRequire } from 'node:module';
 import type { Command } from '@commander-js/extra-typings';
 import type CliTable3 from 'cli-table3';
 import type { CommandContext } from '../context.js';
@@ -7,6 +6,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
 import { readBids } from '../orders/bids-file.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
 import { progressOn, WAIT_COLUMNS, waitLock, waitPlan } from './order-wait.js';
@@ -28,8 +28,8 @@ async function confirmBids(ctx: CommandContext, bids: readonly DeskBid[], yes: b
       'add --yes to place these bids without a prompt (or --dry-run to check them)',
     );
   }
-  // cli-table3 required (a CommonJS package; an import() would start Node's ES module loader for it).
-  const [Table, { money }] = [createRequire(import.meta.url)('cli-table3') as typeof CliTable3, await import('../output/columns.js')];
+  const Table = requireCommonJs<typeof CliTable3>('cli-table3');
+  const { money } = await import('../output/columns.js');
   const t = new Table({ head: ['line', 'listing', 'amount'], style: { compact: true } });
   for (const b of bids) t.push([b.line ?? '', b.listing_id, money(b.bid_amount)]);
   ctx.info(t.toString());

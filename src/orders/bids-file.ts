@@ -3,10 +3,10 @@
  * Every row is checked before anything is sent, and every problem is reported with its file line
  * (the header is line 1).
  */
-import { createRequire } from 'node:module';
 import type * as CsvParseSync from 'csv-parse/sync';
 import { isAmountText, MIN_BID } from '../contract/bid-rules.js';
 import { UsageError } from '../errors.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 
 /** One bid to place. */
 export interface PlannedBid {
@@ -128,8 +128,7 @@ interface CsvRecord {
  * csv-parse's own count takes CR and LF apart inside quoted fields and gives where a record ends).
  */
 async function parseRecords(text: string, source: string): Promise<{ header: CsvRecord; rows: CsvRecord[] }> {
-  // Its CommonJS build, required: an import() of its ES build started Node's ES module loader, 6-12 ms of the run's CPU.
-  const { parse } = createRequire(import.meta.url)('csv-parse/sync') as typeof CsvParseSync;
+  const { parse } = requireCommonJs<typeof CsvParseSync>('csv-parse/sync'); // its CommonJS build
   const bytes = Buffer.from(text, 'utf8');
   const records: CsvRecord[] = [];
   let start = 1;

@@ -4,10 +4,10 @@
  * (the language of the AWS CLI's --query, through @jmespath-community/jmespath) applied to the JSON value
  * before it is printed: the whole value with -o json, each item with -o ndjson.
  */
-import { createRequire } from 'node:module';
 import type * as JmesPath from '@jmespath-community/jmespath';
 import type { JSONValue } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import { suggest } from '../suggest.js';
 import { LABELS } from './columns.js';
 
@@ -54,8 +54,7 @@ export interface Query {
 
 /** Compiles `expression` (the library is loaded only when --query is used); a syntax error is exit 2 naming it and the problem. */
 export async function parseQuery(expression: string): Promise<Query> {
-  // Its CommonJS build, required: an import() of its ES build starts Node's ES module loader, 6-12 ms more of the run's CPU.
-  const { compile, search } = createRequire(import.meta.url)('@jmespath-community/jmespath') as typeof JmesPath;
+  const { compile, search } = requireCommonJs<typeof JmesPath>('@jmespath-community/jmespath'); // its CommonJS build
   try {
     compile(expression);
   } catch (err) {

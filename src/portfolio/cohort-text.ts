@@ -3,9 +3,9 @@
  * (the least needed columns dropped first), a legend, and on a terminal a chart: the realised return by
  * vintage as a line (asciichart, as `invest simulate` draws), the default rate by rating as bars.
  */
-import { createRequire } from 'node:module';
 import type * as AsciiChart from 'asciichart';
 import { barLines } from '../output/bars.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import { money, percent } from '../output/columns.js';
 import { wrapText } from '../output/table.js';
 import type { Cohort, CohortReport } from './cohorts.js';
@@ -87,8 +87,7 @@ export function cohortLegend(r: CohortReport, width: number): string[] {
 export async function vintageChart(r: CohortReport, width: number): Promise<string[]> {
   const points = r.cohorts.filter((c) => c.realised_return !== null);
   if (points.length < 2) return [];
-  // Required (a CommonJS package): an import() would start Node's ES module loader for it.
-  const { plot } = createRequire(import.meta.url)('asciichart') as typeof AsciiChart;
+  const { plot } = requireCommonJs<typeof AsciiChart>('asciichart');
   // Each vintage a step of equal width, so that the line reads as one value per cohort.
   const step = Math.max(1, Math.floor(Math.min(72, width - 16) / points.length));
   const series = points.flatMap((c) => Array<number>(step).fill(c.realised_return! * 100));
