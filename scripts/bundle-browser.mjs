@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { rolldown } from 'rolldown';
+import { writeNotices } from './notices.mjs';
 
 const root = join(import.meta.dirname, '..');
 // `--out DIR`: somewhere else (test/browser-build.test.ts builds into a folder of its own).
@@ -93,3 +94,7 @@ if (builtinImports.length > 0) {
   );
 }
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify({ entry: ENTRY, externals, modules }, null, 1)}\n`);
+writeNotices(
+  out,
+  output.flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])),
+);

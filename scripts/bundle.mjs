@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { rolldown, RolldownMagicString } from 'rolldown';
+import { writeNotices } from './notices.mjs';
 
 const root = join(import.meta.dirname, '..');
 // `--out DIR`: the build's dist folder (scripts/build.mjs builds beside the current one); the bundles go to DIR/bundle.
@@ -229,3 +230,7 @@ for (const c of output)
       .map(ours)
       .sort();
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
+writeNotices(
+  out,
+  output.flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])),
+);
