@@ -71,7 +71,7 @@ export interface MockOptions {
   beforeLongMove?: () => void;
   /**
    * Draws a clock move's arrivals ahead of its ticks on another thread (engine/arrivals-thread.ts), or gives null: asked
-   * as each move begins, let go as it ends. `mkt mock serve`'s, for a long move; without it the ticks draw them.
+   * as each move begins, let go as it ends. `mkt mock serve`'s and `mkt/mock`'s in Node, for a long move; without it the ticks draw them.
    */
   arrivalsAhead?: (world: World, from: number, to: number) => ArrivalsAhead | null;
   /** The service's rate limits (--rate-limit; absent: off, as a test suite in-process wants; `mkt mock serve` turns them on). */

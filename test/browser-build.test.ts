@@ -47,7 +47,8 @@ const NODE_ADAPTERS: Record<string, string> = {
   'world/snapshot-shelf.ts': 'twin world/snapshot-shelf.browser.ts',
   'world/persistence.ts': 'the state files: imported by durability/ and the Node shelf only',
   'world/state-dir.ts': 'the --state folder: imported by durability/ and the Node shelf only',
-  'engine/arrivals-thread.ts': "a long move's arrivals on another thread: imported by library/server.ts (`mkt mock serve`) only",
+  'engine/arrivals-thread.ts':
+    "a long move's arrivals on another thread: imported by library/server.ts (`mkt mock serve`) and library/node.ts (Node's entry) only",
   'engine/arrivals-worker.ts': "that thread's own file: started by arrivals-thread.ts, imported by no module",
   'engine/arrivals-job.ts': 'what the two threads share (types and constants): imported by arrivals-thread.ts and arrivals-worker.ts only',
 };

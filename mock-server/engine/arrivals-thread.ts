@@ -8,7 +8,7 @@
  * for its next move, the thread draws that move's first release (`warm`, and again as each long move ends): the move
  * that begins where it was drawn from takes it, and its first release waits for no drawing (~50,000 listings at a million,
  * ~0.1 s to draw, which a move began without it waited for). Node only: the engine's host passes
- * it in (`mkt mock serve`); without it (a browser, the library) the ticks draw every arrival.
+ * it in (`mkt mock serve`, `mkt/mock`'s Node entry); without it (a browser) the ticks draw every arrival.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

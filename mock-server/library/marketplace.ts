@@ -16,6 +16,7 @@ import type { NoteAnswerFields } from '../../src/contract/resources.js';
 import { parseDuration } from '../../src/contract/duration.js';
 import { parseReleaseTimes } from '../../src/contract/releases.js';
 import { createMockApp, type IncomingRequest, type MockApp } from '../app.js';
+import type { MockOptions } from '../context.js';
 import type { FaultConfig } from '../http/faults.js';
 import { parseRateLimitSpec, RATE_LIMIT_OFF, RATE_LIMIT_ON, type RateLimitSetting, type RateLimitState } from '../http/rate-limit.js';
 import { parseBasePath } from '../http/request-target.js';
@@ -182,6 +183,21 @@ function instant(what: string, when: string | number | Date): number {
 
 /** Builds the marketplace. Deterministic: the same options and calls give the same answers (tokens and keys aside, which are random). */
 export function createMarketplace(options: MarketplaceOptions = {}): Marketplace {
+  return marketplaceOn(options, {});
+}
+
+/**
+ * What the entry that builds a marketplace adds to it: Node's (node.ts) draws a long clock move's arrivals on another
+ * thread, as `mkt mock serve` does, and lets the thread go as the marketplace closes. Not exported by the public entries.
+ */
+export interface MarketplaceHost {
+  arrivalsAhead?: MockOptions['arrivalsAhead'];
+  /** Called as the marketplace closes, after its app. */
+  close?: () => Promise<unknown>;
+}
+
+/** createMarketplace, with what `host` adds. */
+export function marketplaceOn(options: MarketplaceOptions, host: MarketplaceHost): Marketplace {
   const start = instant('start', options.start ?? DEFAULT_START);
   for (const key of ['seed', 'listings', 'processDelayMs', 'requestLogSize'] as const) {
     const v = options[key];
@@ -212,6 +228,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
       ...(options.investor ? { investor: options.investor } : {}),
       ...(options.checkAnswers ? { checkAnswers: options.checkAnswers } : {}),
       rateLimit,
+      ...(host.arrivalsAhead ? { arrivalsAhead: host.arrivalsAhead } : {}),
     },
     // The real clock: a running virtual clock runs with it from `start` (a frozen one never reads it), the request log stamps it.
     Date.now,
@@ -284,6 +301,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
     account: (accountId) => accountReads(app, accountId),
     close: async () => {
       await app.close?.();
+      await host.close?.();
     },
   };
   remember(market, app);
