@@ -38,11 +38,12 @@ const matching = (re) => (id) => re.test(ours(id));
  * a command loads no code that it did not load as ES modules, in a few files each.
  */
 const GROUPS = [
-  // Every command: commander, the program and its root help.
+  // Every command: commander, the program and its root help (and the few lines that require a CommonJS package late,
+  // which the bundler placed with --query's reader).
   {
     name: 'core',
     test: matching(
-      /^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$)/,
+      /^(node_modules\/(commander|@commander-js\/extra-typings)\/|src\/(main|cli|context|errors|io|version|clock|suggest|redact-url)\.ts$|src\/commands\/(groups|help|examples)\.ts$|src\/config\/keys\.ts$|src\/output\/formats\.ts$|src\/os\/require-common-js\.ts$)/,
     ),
     priority: 60,
   },

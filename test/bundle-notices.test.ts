@@ -2,7 +2,8 @@
  * The bundles keep the licence notices of the packages they hold (scripts/notices.mjs): the bundles drop the
  * packages' comments and files, and their licences (MIT, ISC, BSD) ask that copies keep the copyright and licence
  * text. Every package a bundle folder's modules.json names is in that folder's THIRD-PARTY-NOTICES.txt, with its
- * version and its licence file's text, and `npm pack` takes both files.
+ * version and the text of every licence file from a bundled module's folder up to its package's (undici's
+ * lib/web/fetch has one of its own), and `npm pack` takes both files.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,13 +13,19 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The packages (node_modules/NAME/…, NAME scoped or not) among a modules.json's module names. */
-function packagesOf(moduleNames: string[]): string[] {
-  const names = moduleNames.flatMap((m) => {
-    const match = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(m);
-    return match ? [match[1]!] : [];
-  });
-  return [...new Set(names)].sort();
+/** The package (NAME, scoped or not) of a modules.json module name under node_modules/, or undefined for one of ours. */
+const packageOf = (module: string): string | undefined => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(module)?.[1];
+
+/** A licence or notice file's name, as scripts/notices.mjs takes them. */
+const LICENCE_FILE = /^(licen[cs]e|copying|notice|unlicense)([.-].*)?$/i;
+
+/** The licence files from the folder of `module` up to its package's folder (undici's lib/web/fetch has its own). */
+function licenceFilesOf(module: string, name: string): string[] {
+  const top = join(ROOT, 'node_modules', name);
+  const files: string[] = [];
+  for (let d = dirname(join(ROOT, module)); d.startsWith(top); d = dirname(d))
+    for (const f of readdirSync(d)) if (LICENCE_FILE.test(f)) files.push(join(d, f));
+  return files;
 }
 
 const FOLDERS: Record<string, () => string[]> = {
@@ -31,16 +38,25 @@ describe('the bundles keep the notices of the packages they hold', () => {
   for (const [folder, modules] of Object.entries(FOLDERS)) {
     it(`${folder}: each bundled package's version and licence text`, () => {
       const notices = readFileSync(join(ROOT, folder, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
-      const packages = packagesOf(modules());
-      expect(packages.length).toBeGreaterThan(0);
+      const bundled = modules().filter((m) => packageOf(m) !== undefined);
+      expect(bundled.length).toBeGreaterThan(0);
+      const packages = new Set(bundled.map((m) => packageOf(m)!));
       for (const name of packages) {
-        const dir = join(ROOT, 'node_modules', name);
-        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license: string };
+        const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+          license: string;
+        };
         expect(notices, name).toContain(`${name}@${pkg.version} (${pkg.license})`);
-        const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
-        expect(file, `${name} ships a licence file`).toBeDefined();
-        const text = readFileSync(join(dir, file!), 'utf8').replaceAll('\r\n', '\n').trim();
-        expect(notices.includes(text), `${name}'s licence text`).toBe(true);
+      }
+      const licences = new Set(bundled.flatMap((m) => licenceFilesOf(m, packageOf(m)!)));
+      for (const name of packages)
+        expect(
+          [...licences].some((f) => f.startsWith(join(ROOT, 'node_modules', name, '/'))),
+          `${name} ships a licence file`,
+        ).toBe(true);
+      for (const file of licences) {
+        const text = readFileSync(file, 'utf8').replaceAll('\r\n', '\n').trim();
+        expect(notices.includes(text), `${file}'s text`).toBe(true);
       }
     });
   }

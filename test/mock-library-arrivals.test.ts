@@ -64,6 +64,9 @@ describe("mkt/mock in Node: a long move's arrivals on another thread", () => {
       expect(arrivalsOf(threaded)!.jobs, 'a short move posts no job').toBe(0);
       await threaded.clock.advance('30d');
       expect(arrivalsOf(threaded)!.jobs).toBeGreaterThanOrEqual(1);
+      // The ticks took the thread's batches, one an hour with arrivals (a batch drawn for other numbers is let go, and
+      // the ticks draw their own: the world would be the same).
+      expect(arrivalsOf(threaded)!.taken).toBeGreaterThan(0);
       expect(arrivalsOf(alone), "the browser entry's has no thread").toBeUndefined();
       await alone.clock.advance('1d');
       await alone.clock.advance('30d');

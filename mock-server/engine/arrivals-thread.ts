@@ -56,6 +56,8 @@ class MoveArrivals implements ArrivalsAhead {
     private readonly shared: Int32Array,
     /** Called once, as the move ends (not when its batches are let go inside it). */
     private readonly ended: () => void,
+    /** Called for each batch a tick takes. */
+    private readonly took: () => void,
   ) {}
 
   take(t: number, number: number): Float64Array | undefined {
@@ -79,7 +81,10 @@ class MoveArrivals implements ArrivalsAhead {
         this.waiting = batch;
         return undefined;
       }
-      if (batch[1] === number) return batch;
+      if (batch[1] === number) {
+        this.took();
+        return batch;
+      }
       // Drawn for other numbers: so is every later one.
       this.drop();
       return undefined;
@@ -136,6 +141,7 @@ export class ArrivalsThread {
   /** A job drawn while the mock waits for its next move (`warm`): the next move's, when it begins where this was drawn from. */
   private next: Posted | null = null;
   private posted = 0;
+  private batches = 0;
   /** Set by `close`: a move ending after it (its `warm`) or beginning after it starts no thread again. */
   private closed = false;
 
@@ -158,7 +164,12 @@ export class ArrivalsThread {
       moveTakes(job.shared, lastOf(job.first, to));
     } else job = this.post(world, to, LEAD_MOVING);
     if (!job) return null;
-    return new MoveArrivals(job.port, job.shared, () => this.warm(world));
+    return new MoveArrivals(
+      job.port,
+      job.shared,
+      () => this.warm(world),
+      () => void this.batches++,
+    );
   };
 
   /**
@@ -175,6 +186,11 @@ export class ArrivalsThread {
   /** Jobs posted to the thread: each move's, or one drawn ahead of a move. */
   get jobs(): number {
     return this.posted;
+  }
+
+  /** Batches the ticks took from the thread: each an hour's arrivals they did not draw. */
+  get taken(): number {
+    return this.batches;
   }
 
   /** Lets the thread go. */

@@ -168,7 +168,7 @@ export interface Marketplace {
     /** What its ledger credited for payments between two instants (`from` included, `to` not), to the cent. */
     credited(from: number, to: number): number;
   };
-  /** Stops its timers (a running clock, webhooks). */
+  /** Stops its timers (a running clock, webhooks) and, in Node, lets go the thread its long clock moves drew arrivals on. */
   close(): Promise<void>;
 }
 
@@ -191,6 +191,7 @@ export function createMarketplace(options: MarketplaceOptions = {}): Marketplace
  * thread, as `mkt mock serve` does, and lets the thread go as the marketplace closes. Not exported by the public entries.
  */
 export interface MarketplaceHost {
+  /** Draws a long clock move's arrivals ahead of its ticks (engine/arrivals-thread.ts). */
   arrivalsAhead?: MockOptions['arrivalsAhead'];
   /** Called as the marketplace closes, after its app. */
   close?: () => Promise<unknown>;
@@ -300,8 +301,11 @@ export function marketplaceOn(options: MarketplaceOptions, host: MarketplaceHost
     },
     account: (accountId) => accountReads(app, accountId),
     close: async () => {
-      await app.close?.();
-      await host.close?.();
+      try {
+        await app.close?.();
+      } finally {
+        await host.close?.();
+      }
     },
   };
   remember(market, app);

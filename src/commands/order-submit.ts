@@ -6,9 +6,9 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Output } from '../output/render.js';
 import { readInput } from '../input.js';
 import { readBids } from '../orders/bids-file.js';
-import { requireCommonJs } from '../os/require-common-js.js';
 import type { DeskBid } from '../orders/desk-api.js';
 import { WAIT_DEFAULTS } from '../orders/resume.js';
+import { requireCommonJs } from '../os/require-common-js.js';
 import { progressOn, WAIT_COLUMNS, waitLock, waitPlan } from './order-wait.js';
 
 /** What --columns may pick from the report, checked before any bid is sent (a typo must not cost an order). */

@@ -4,8 +4,8 @@
  * vintage as a line (asciichart, as `invest simulate` draws), the default rate by rating as bars.
  */
 import type * as AsciiChart from 'asciichart';
-import { barLines } from '../output/bars.js';
 import { requireCommonJs } from '../os/require-common-js.js';
+import { barLines } from '../output/bars.js';
 import { money, percent } from '../output/columns.js';
 import { wrapText } from '../output/table.js';
 import type { Cohort, CohortReport } from './cohorts.js';
