@@ -7,7 +7,7 @@
  * entry, no admin token): the same checks, the same 400s, thrown as a `MarketplaceError`. Nothing here
  * imports a `node:` module: the Node-only parts (an HTTP server) are in node.ts.
  */
-import { http, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
 import { DEMO_CLIENT } from '../../src/contract/demo-client.js';
 import { MOCK_ADMIN_PREFIX } from '../../src/contract/mock-admin.js';
 import type { OutboxMessage, RequestLogEntry } from '../../src/contract/mock-inspect.js';
@@ -23,6 +23,7 @@ import { parseBasePath } from '../http/request-target.js';
 import { findClient } from '../oauth/clients.js';
 import { scopesFor } from '../oauth/grants.js';
 import { asResponse } from '../route-helper/route.js';
+import { handlersUnder } from './handlers.js';
 import { remember } from './internal.js';
 import { accountReads } from './account-reads.js';
 
@@ -351,38 +352,6 @@ function adminCaller(app: MockApp, basePath: string) {
     }
     return answer as T;
   };
-}
-
-/** The handler of everything under `baseUrl` (its path must be the marketplace's base path): each request to `app.handle`. */
-function handlersUnder(app: MockApp, basePath: string, baseUrl: string, admin: boolean): RequestHandler[] {
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch {
-    throw new TypeError(`handlers: not an absolute URL: ${baseUrl}`);
-  }
-  if (base.search !== '' || base.hash !== '' || base.username !== '' || base.password !== '')
-    throw new TypeError(`handlers: a base URL is an origin and a path, without query, fragment or credentials: ${baseUrl}`);
-  const path = base.pathname.replace(/\/+$/, '');
-  if (path !== basePath)
-    throw new TypeError(
-      `handlers: ${baseUrl} has the path '${path}', the marketplace serves under '${basePath}'; create it with { basePath: '${path}' }`,
-    );
-  const prefix = `${base.origin}${basePath}`;
-  // Everything under the base URL, the bare base too; non-capturing groups, so that msw decodes no parameter (a bad
-  // percent-escape is answered by the app's 400, as over HTTP, not thrown while msw matches).
-  const under = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`);
-  const adminPrefix = `${basePath}${MOCK_ADMIN_PREFIX}`;
-  return [
-    http.all(under, async ({ request }) => {
-      if (!admin) {
-        const p = new URL(request.url).pathname;
-        if (p === adminPrefix || p.startsWith(`${adminPrefix}/`))
-          return Response.json({ code: 'NOT_FOUND', message: `No route for ${request.method} ${p}` }, { status: 404 });
-      }
-      return app.handle(request);
-    }),
-  ];
 }
 
 /** `tokenFor`: the consent's grant and the token endpoint's exchange, both as operations of the world. */
