@@ -94,7 +94,4 @@ if (builtinImports.length > 0) {
   );
 }
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify({ entry: ENTRY, externals, modules }, null, 1)}\n`);
-writeNotices(
-  out,
-  output.flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])),
-);
+writeNotices(out, output);

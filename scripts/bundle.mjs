@@ -231,7 +231,4 @@ for (const c of output)
       .map(ours)
       .sort();
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
-writeNotices(
-  out,
-  output.flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])),
-);
+writeNotices(out, output);

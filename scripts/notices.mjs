@@ -2,7 +2,7 @@
 // (MIT, ISC, BSD) ask that copies keep the copyright and licence text, and a bundle drops the comments and files
 // they came with; dist/ is what the npm package ships. Every licence or notice file from a bundled module's folder up
 // to its package's is kept (undici's lib/web/fetch has one of its own). The build fails on a bundled package with none.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** The file's name in each bundle folder. */
@@ -20,17 +20,6 @@ function packageDir(id) {
   return path.slice(0, at + '/node_modules/'.length) + (rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]);
 }
 
-/** The licence files of the folders from `dir` up to `top`, the package's own first. */
-function licenceFiles(dir, top) {
-  const files = [];
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(d))
-      for (const f of readdirSync(d).sort()) if (LICENCE_FILE.test(f) && !files.includes(join(d, f))) files.push(join(d, f));
-    if (d === top || !d.startsWith(top)) break;
-  }
-  return files.reverse();
-}
-
 /** A package.json's licence: its `license`, or its older `licenses` list's types. */
 function licenceName(pkg) {
   if (typeof pkg.license === 'string') return pkg.license;
@@ -39,15 +28,21 @@ function licenceName(pkg) {
   return 'licence not named in package.json';
 }
 
-/** Writes `dir/THIRD-PARTY-NOTICES.txt`: each package of `moduleIds` (absolute paths), its version, licence and licence texts. */
-export function writeNotices(dir, moduleIds) {
+/** Writes `dir/THIRD-PARTY-NOTICES.txt`: each package the chunks of `output` (rolldown's) hold, its version, licence and licence texts. */
+export function writeNotices(dir, output) {
+  /** Each bundled package's folder, and the licence files from its modules' folders up to it. */
   const byPackage = new Map();
-  for (const id of moduleIds) {
+  const read = new Set();
+  for (const id of output.flatMap((c) => (c.type === 'chunk' ? c.moduleIds : []))) {
     const top = packageDir(id);
     if (top === undefined) continue;
     const files = byPackage.get(top) ?? new Set();
-    for (const f of licenceFiles(dirname(id.replaceAll('\\', '/')), top)) files.add(f);
     byPackage.set(top, files);
+    // A folder read before had the folders above it read then too.
+    for (let d = dirname(id.replaceAll('\\', '/')); d.startsWith(top) && !read.has(d); d = dirname(d)) {
+      read.add(d);
+      for (const f of readdirSync(d)) if (LICENCE_FILE.test(f)) files.add(join(d, f));
+    }
   }
   const entries = [...byPackage].map(([top, files]) => {
     const pkg = JSON.parse(readFileSync(join(top, 'package.json'), 'utf8'));
