@@ -13,15 +13,19 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The package (NAME, scoped or not) of a modules.json module name under node_modules/, or undefined for one of ours. */
-const packageOf = (module: string): string | undefined => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(module)?.[1];
+/**
+ * The folder of the package holding a modules.json module (`node_modules/NAME`, scoped or not, or the last such folder
+ * of a package nested under another's `node_modules/`), or undefined for one of ours.
+ */
+const packageDirOf = (module: string): string | undefined =>
+  /^(node_modules\/(?:.*\/node_modules\/)?(?:@[^/]+\/)?[^/]+)\//.exec(module)?.[1];
 
 /** A licence or notice file's name, as scripts/notices.mjs takes them. */
 const LICENCE_FILE = /^(licen[cs]e|copying|notice|unlicense)([.-].*)?$/i;
 
-/** The licence files from the folder of `module` up to its package's folder (undici's lib/web/fetch has its own). */
-function licenceFilesOf(module: string, name: string): string[] {
-  const top = join(ROOT, 'node_modules', name);
+/** The licence files from the folder of `module` up to its package's folder `dir` (undici's lib/web/fetch has its own). */
+function licenceFilesOf(module: string, dir: string): string[] {
+  const top = join(ROOT, dir);
   const files: string[] = [];
   for (let d = dirname(join(ROOT, module)); d.startsWith(top); d = dirname(d))
     for (const f of readdirSync(d)) if (LICENCE_FILE.test(f)) files.push(join(d, f));
@@ -35,24 +39,33 @@ const FOLDERS: Record<string, () => string[]> = {
 };
 
 describe('the bundles keep the notices of the packages they hold', () => {
+  it("a module's package is the last node_modules/ folder on its path", () => {
+    expect(packageDirOf('src/main.ts')).toBeUndefined();
+    expect(packageDirOf('node_modules/undici/lib/web/fetch/index.js')).toBe('node_modules/undici');
+    expect(packageDirOf('node_modules/@inquirer/core/dist/index.js')).toBe('node_modules/@inquirer/core');
+    expect(packageDirOf('node_modules/a/node_modules/@s/b/lib/x.js')).toBe('node_modules/a/node_modules/@s/b');
+    expect(packageDirOf('node_modules/a/node_modules/b/node_modules/c/x.js')).toBe('node_modules/a/node_modules/b/node_modules/c');
+  });
+
   for (const [folder, modules] of Object.entries(FOLDERS)) {
     it(`${folder}: each bundled package's version and licence text`, () => {
       const notices = readFileSync(join(ROOT, folder, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
-      const bundled = modules().filter((m) => packageOf(m) !== undefined);
+      const bundled = modules().filter((m) => packageDirOf(m) !== undefined);
       expect(bundled.length).toBeGreaterThan(0);
-      const packages = new Set(bundled.map((m) => packageOf(m)!));
-      for (const name of packages) {
-        const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      const packages = new Set(bundled.map((m) => packageDirOf(m)!));
+      for (const dir of packages) {
+        const pkg = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as {
+          name: string;
           version: string;
           license: string;
         };
-        expect(notices, name).toContain(`${name}@${pkg.version} (${pkg.license})`);
+        expect(notices, dir).toContain(`${pkg.name}@${pkg.version} (${pkg.license})`);
       }
-      const licences = new Set(bundled.flatMap((m) => licenceFilesOf(m, packageOf(m)!)));
-      for (const name of packages)
+      const licences = new Set(bundled.flatMap((m) => licenceFilesOf(m, packageDirOf(m)!)));
+      for (const dir of packages)
         expect(
-          [...licences].some((f) => f.startsWith(join(ROOT, 'node_modules', name, '/'))),
-          `${name} ships a licence file`,
+          [...licences].some((f) => f.startsWith(join(ROOT, dir, '/'))),
+          `${dir} ships a licence file`,
         ).toBe(true);
       for (const file of licences) {
         const text = readFileSync(file, 'utf8').replaceAll('\r\n', '\n').trim();
