@@ -11,8 +11,9 @@
 //   node bench/move-count.js [--listings 100000] [--span 15d] [--runs 3] [ROOT ...]
 //
 // ROOT: a built checkout (default this one); with two, the second's counts against the first's (a before and an
-// after). Needs valgrind and setarch (Debian: `apt-get install valgrind util-linux`). About 5 minutes a run at 100,000
-// listings; a run at 1,000,000 takes ~50. Caveat: the one-thread marketplace draws a long move's arrivals in its ticks,
+// after). Needs valgrind and setarch (Debian: `apt-get install valgrind util-linux`). 2.5-5 minutes a run at 100,000
+// listings, by the machine; a run at 1,000,000 takes ~50. Counts compare on one machine only (V8 and the C library
+// pick their code for the CPU). Caveat: the one-thread marketplace draws a long move's arrivals in its ticks,
 // where `mkt mock serve` draws them on another thread, and 100,000 listings has a tenth of a 1M move's visits.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
