@@ -49,8 +49,8 @@ describe('moveCountArgs', () => {
   });
 
   it.each([
-    [['--listings', '1e5'], /--listings: not a whole number above 0: 1e5/],
-    [['--listings', '0'], /--listings/],
+    [['--listings', '1e5'], /--listings: not a whole number: 1e5/],
+    [['--listings', '2000'], /--listings: at least 50000 \(a smaller world's runs vary by more than its move\): 2000/],
     [['--runs', '10'], /--runs: not a whole number from 1 to 9: 10/],
     [['--span', '15'], /--span: not a duration such as 15d or 6h: 15/],
     [['--span', '0d'], /--span/],
