@@ -13,8 +13,9 @@
 // ROOT: a built checkout (default this one); with two, the second's counts against the first's (a before and an
 // after). Needs valgrind and setarch (Debian: `apt-get install valgrind util-linux`). 2.5-5 minutes a run at 100,000
 // listings, by the machine; a run at 1,000,000 takes ~50. Counts compare on one machine only (V8 and the C library
-// pick their code for the CPU). Not for small worlds (MIN_LISTINGS). Caveat: the one-thread marketplace draws a long move's arrivals in its ticks,
-// where `mkt mock serve` draws them on another thread, and 100,000 listings has a tenth of a 1M move's visits.
+// pick their code for the CPU). Not for small worlds (MIN_LISTINGS). Caveat: the one-thread marketplace draws a long
+// move's arrivals in its ticks, where `mkt mock serve` draws them on another thread, and 100,000 listings has a tenth
+// of a 1M move's visits.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,8 +36,8 @@ const NODE_FLAGS = [
 ];
 
 /**
- * The caches simulated, the same on any machine so that counts compare across machines: 32 KiB L1i, 48 KiB L1d, and the
- * 2 MiB L2 a core of this workplace's machines as the last level.
+ * The caches simulated, given rather than read off the host (valgrind would take a shared L3 of hundreds of MiB as the
+ * last level): 32 KiB L1i, 48 KiB L1d, and the 2 MiB L2 a core of this workplace's machines as the last level.
  */
 const CACHES = ['--I1=32768,8,64', '--D1=49152,12,64', '--LL=2097152,16,64'];
 
@@ -151,8 +152,10 @@ function main() {
     }
   }
   for (const r of roots) {
-    if (!existsSync(join(r, 'dist', 'mock-server', 'library', 'index.js')))
-      throw new Error(`${r}: not built (node scripts/build.mjs there)`);
+    if (!existsSync(join(r, 'dist', 'mock-server', 'library', 'index.js'))) {
+      console.error(`move-count: ${r}: not built (run node scripts/build.mjs there)`);
+      process.exit(2);
+    }
   }
   console.log(`clock move ${span} at ${listings} listings, counted by cachegrind (node ${process.version})`);
   const figures = roots.map((r) => measure(r, listings, span, runs));
