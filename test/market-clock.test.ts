@@ -52,6 +52,32 @@ describe('an HTTP Date read', () => {
   });
 });
 
+describe('an HTTP Date read by position', () => {
+  /** `t` with every ASCII letter in the other case: a text only the patterns read (the positional reading takes the names as servers capitalise them). */
+  const swapped = (t: string) => t.replace(/[A-Za-z]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+  /** A date as servers send it (years 0000–9999), or the same with one character changed. */
+  const nearFixdate = fc
+    .tuple(
+      fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }),
+      fc.nat(28),
+      fc.constantFrom(...'0123456789 :,-+/AaGgMmTtZz\t'),
+      fc.boolean(),
+    )
+    .map(([s, at, c, whole]) => {
+      const t = new Date(s * 1000).toUTCString();
+      return whole ? t : t.slice(0, at) + c + t.slice(at + 1);
+    });
+
+  it('reads the form servers send as the patterns read it: any text and the same with its letters in the other case are the same time', () => {
+    fc.assert(
+      fc.property(fc.oneof(nearFixdate, fc.string({ maxLength: 32 })), (text) => {
+        expect(parseHttpDate(text), text).toBe(parseHttpDate(swapped(text)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe("the marketplace's clock", () => {
   it("is this machine's until an answer tells it, then runs on from the answer's Date with this machine's clock", () => {
     let local = Date.UTC(2026, 0, 1);

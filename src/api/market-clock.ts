@@ -25,6 +25,40 @@ const ASCTIME = new RegExp(`^${DAY} ${MON} ([ \\d]\\d) ${TIME} (\\d{4})$`, 'i');
  */
 export function parseHttpDate(text: string): number | null {
   const t = text.trim();
+  return fixdate(t) ?? byPattern(t);
+}
+
+const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const MONTH_NAMES = MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1));
+
+/**
+ * IMF-fixdate as servers write it (`Sun, 06 Nov 1994 08:49:37 GMT`, the names so capitalised), read by position: the
+ * `Date` of every answer, without the patterns' compiling at their first use (~0.3 ms of every command that asks the
+ * marketplace anything). Null for any other text, which `byPattern` reads: the same fields, so the same time.
+ */
+function fixdate(t: string): number | null {
+  if (t.length !== 29 || !t.endsWith(' GMT') || t[3] !== ',' || t[4] !== ' ' || t[7] !== ' ' || t[11] !== ' ') return null;
+  if (t[16] !== ' ' || t[19] !== ':' || t[22] !== ':') return null;
+  const month = t.slice(8, 11);
+  if (!DAY_NAMES.includes(t.slice(0, 3)) || !MONTH_NAMES.includes(month)) return null;
+  const [day, year, h, mi, s] = [digits(t, 5, 7), digits(t, 12, 16), digits(t, 17, 19), digits(t, 20, 22), digits(t, 23, 25)];
+  if (day < 0 || year < 0 || h < 0 || mi < 0 || s < 0) return null;
+  return utc(year, month, day, [h, mi, s]);
+}
+
+/** The number the ASCII digits of `t` from `from` to `to` write; -1 when one is not a digit. */
+function digits(t: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = t.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = 10 * n + d;
+  }
+  return n;
+}
+
+/** Any of the three forms, any case (the patterns above). */
+function byPattern(t: string): number | null {
   let m = IMF.exec(t);
   if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m.slice(4, 7));
   m = RFC850.exec(t);
@@ -35,7 +69,7 @@ export function parseHttpDate(text: string): number | null {
   return null;
 }
 
-function utc(year: number, month: string, day: number, hms: readonly (string | undefined)[]): number | null {
+function utc(year: number, month: string, day: number, hms: readonly (string | number | undefined)[]): number | null {
   const mon = MONTHS.indexOf(month.toLowerCase());
   const [h, mi, s] = hms.map(Number) as [number, number, number];
   if (h > 23 || mi > 59 || s > 60 || day < 1) return null;
