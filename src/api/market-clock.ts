@@ -7,9 +7,12 @@
 import type { Clock } from '../clock.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)';
+/** The names as servers capitalise them (the positional reading, `fixdate`, takes only these; the patterns any case). */
+const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const MONTH_NAMES = MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1));
+const DAY = `(?:${DAY_NAMES.join('|')})`;
 const LONG_DAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
-const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const MON = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** IMF-fixdate, the form servers send: `Sun, 06 Nov 1994 08:49:37 GMT`. */
 const IMF = new RegExp(`^${DAY}, (\\d{2}) ${MON} (\\d{4}) ${TIME} GMT$`, 'i');
@@ -27,9 +30,6 @@ export function parseHttpDate(text: string): number | null {
   const t = text.trim();
   return fixdate(t) ?? byPattern(t);
 }
-
-const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const MONTH_NAMES = MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1));
 
 /**
  * IMF-fixdate as servers write it (`Sun, 06 Nov 1994 08:49:37 GMT`, the names so capitalised), read by position: the
