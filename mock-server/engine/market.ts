@@ -34,7 +34,12 @@ export function runTick(world: World, t: number): void {
   const listings = world.listings;
   const ev = due.events;
   let ending: number[] | null = null;
-  for (const r of due.listings) {
+  // The rows' loops are indexed: a for-of step calls the array iterator's `next`, which makes a result object while this
+  // runs in code not yet optimised (its first ticks, and a while after each deoptimisation); in a 15-day move at 1M they
+  // were an eighth of what the move allocated (sampled), and the move took ~0.1 s less without them.
+  const rows = due.listings;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
     const l = listings[r]!;
     const fired = firedOf(ev, r);
     if (endsAt(l, t, fired)) {
@@ -46,7 +51,8 @@ export function runTick(world: World, t: number): void {
   }
   if (ending) {
     inNumberOrder(world, ending);
-    for (const r of ending) {
+    for (let k = 0; k < ending.length; k++) {
+      const r = ending[k]!;
       stepListing(world, listings[r]!, t, firedOf(ev, r));
       requeueListing(world, r, h);
     }
