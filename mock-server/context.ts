@@ -65,8 +65,8 @@ export interface MockOptions {
   webhooks?: WebhookSettings;
   /**
    * Called once, as the first long clock move begins (Engine.moveClock: LONG_MOVE_ARRIVALS): `mkt mock serve` widens
-   * V8's inlining budget then (src/os/v8-flags.ts), which pays only over such moves. The CLI's own: the `mkt/mock`
-   * library passes none, so a library user's process keeps its flags.
+   * V8's inlining budget and its heap's steps then (src/os/v8-flags.ts), which pay only over such moves. The CLI's own:
+   * the `mkt/mock` library passes none, so a library user's process keeps its flags.
    */
   beforeLongMove?: () => void;
   /**

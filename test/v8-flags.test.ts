@@ -1,8 +1,8 @@
 /**
- * The V8 flags mkt sets in its own processes (src/os/v8-flags.ts): the engine's inlining budget for `mkt mock serve`, as its
- * first long clock move begins (not to start, nor for a short move; nor for `mkt invest simulate`: a short run), set after
- * the bin's code cache is told, only on a Node whose V8 has the flag. What the budget is
- * worth is bench/year.js's to measure, not a test's.
+ * The V8 flags mkt sets in its own processes (src/os/v8-flags.ts): the engine's inlining budget and heap steps for `mkt
+ * mock serve`, as its first long clock move begins (not to start, nor for a short move; nor for `mkt invest simulate`: a
+ * short run), set after the bin's code cache is told, only on a Node whose V8 has the flags. What they are worth is
+ * bench/year.js's and bench/scale.js's to measure, not a test's.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,9 +17,9 @@ vi.mock('node:v8', async (original) => ({
   setFlagsFromString: (flags: string) => void calls.push(`flags ${flags}`),
 }));
 
-const { ENGINE_INLINING, inliningApplies, widenInliningForEngine } = await import('../src/os/v8-flags.js');
+const { ENGINE_FLAGS, engineFlagsApply, tuneV8ForEngine } = await import('../src/os/v8-flags.js');
 /** What the engine's commands set on the Node running the tests. */
-const SET = inliningApplies() ? [`flags ${ENGINE_INLINING}`] : [];
+const SET = engineFlagsApply() ? [`flags ${ENGINE_FLAGS}`] : [];
 const { main } = await import('../src/main.js');
 import { captureIo } from './helpers/capture-io.js';
 
@@ -30,25 +30,26 @@ afterEach(() => {
 /** `main`'s io, with a home of its own. */
 const io = () => captureIo({ MKT_CONFIG_DIR: '/nonexistent-mkt-config', HOME: mkdtempSync(join(tmpdir(), 'mkt-v8-flags-')) });
 
-test.runIf(inliningApplies())("the running Node's V8 has the inlining flag mkt sets (an unknown one is an error on stderr)", () => {
+test.runIf(engineFlagsApply())("the running Node's V8 has the flags mkt sets (an unknown one is an error on stderr)", () => {
   const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
   expect(options.status).toBe(0);
-  const name = ENGINE_INLINING.split('=')[0]!.replace(/^--/, '');
-  expect(options.stdout).toContain(`--${name} `);
+  const names = ENGINE_FLAGS.split(' ').map((flag) => flag.split('=')[0]!);
+  expect(names).toEqual(['--max-inlined-bytecode-size-cumulative', '--heap-growing-percent']);
+  for (const name of names) expect(options.stdout).toContain(`${name} `);
 });
 
-test('the inlining budget is set on Node 20 to 24, after the code cache is told; never outside them', () => {
+test('the flags are set on Node 20 to 24, after the code cache is told; never outside them', () => {
   const listener = (): void => void calls.push('code cache told');
   process.on('mkt:v8-flags' as 'exit', listener);
   try {
     for (const version of ['18.20.0', '19.9.0', '25.0.0', '26.1.2']) {
-      expect(inliningApplies(version)).toBe(false);
-      expect(widenInliningForEngine(version)).toBe(false);
+      expect(engineFlagsApply(version)).toBe(false);
+      expect(tuneV8ForEngine(version)).toBe(false);
     }
     expect(calls).toEqual([]);
-    expect(widenInliningForEngine('20.19.0')).toBe(true);
-    expect(widenInliningForEngine('24.21.0')).toBe(true);
-    expect(calls).toEqual(['code cache told', `flags ${ENGINE_INLINING}`, 'code cache told', `flags ${ENGINE_INLINING}`]);
+    expect(tuneV8ForEngine('20.19.0')).toBe(true);
+    expect(tuneV8ForEngine('24.21.0')).toBe(true);
+    expect(calls).toEqual(['code cache told', `flags ${ENGINE_FLAGS}`, 'code cache told', `flags ${ENGINE_FLAGS}`]);
   } finally {
     process.off('mkt:v8-flags' as 'exit', listener);
   }

@@ -218,10 +218,11 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock, ArrivalsThread } =
           await import('../../mock-server/library/server.js');
-        // V8's wider inlining budget, as the first long clock move begins: it costs a start and a short move more than it
-        // gives. It applies to code optimised after it; a serve whose first moves were short keeps the code they optimised
-        // until V8 optimises it again. Loaded here: the group's other commands need neither it nor Node's v8 module.
-        const { widenInliningForEngine } = await import('../os/v8-flags.js');
+        // V8's wider inlining budget and larger heap steps, as the first long clock move begins: the budget costs a start
+        // and a short move more than it gives. It applies to code optimised after it; a serve whose first moves were short
+        // keeps the code they optimised until V8 optimises it again. Loaded here: the group's other commands need neither
+        // it nor Node's v8 module.
+        const { tuneV8ForEngine } = await import('../os/v8-flags.js');
         // A long move's arrivals drawn on another thread (the machine's second core) while its ticks run on this one.
         const arrivals = new ArrivalsThread();
         let app;
@@ -230,7 +231,7 @@ export function makeMockCommand(ctx: CommandContext) {
             ...options,
             ...answerCheckOption(ctx.io.env),
             ...snapshotOption(ctx.io.env),
-            beforeLongMove: () => void widenInliningForEngine(),
+            beforeLongMove: () => void tuneV8ForEngine(),
             arrivalsAhead: arrivals.ahead,
           });
         } catch (err) {
