@@ -7,7 +7,7 @@
 // How: each file of the build's bundle folder is compiled as Node's loader would (the same wrapper, filename and
 // `require`), through vm.Script with the code kept by an earlier run. A script whose code was missing or refused
 // is written back once its run has compiled the functions it called: just before V8's flags change (src/os/v8-flags.ts
-// emits 'mkt:v8-flags' before undici's --liftoff-only or `mkt mock serve`'s inlining budget at its first long clock move;
+// emits 'mkt:v8-flags' before undici's --liftoff-only or `mkt mock serve`'s flags at its first long clock move;
 // V8 refuses code made under other flags, so code made after that would be refused by every next run) or, for a run
 // that never changes them, at exit.
 // An entry written at a flags change holds only what its run compiled until then (a search that pages: what it ran

@@ -64,11 +64,12 @@ export interface MockOptions {
   /** Receivers of the outbox's events as signed webhooks (--webhook, --webhook-secret; the mock's extension). */
   webhooks?: WebhookSettings;
   /**
-   * Called once, as the first long clock move begins (Engine.moveClock: LONG_MOVE_ARRIVALS): `mkt mock serve` widens
-   * V8's inlining budget and its heap's steps then (src/os/v8-flags.ts), which pay only over such moves. The CLI's own:
-   * the `mkt/mock` library passes none, so a library user's process keeps its flags.
+   * Called as each long clock move begins (Engine.moveClock: LONG_MOVE_ARRIVALS), and what it returns as that move ends:
+   * `mkt mock serve` sets V8's flags for such moves then (src/os/v8-flags.ts: a wider inlining budget from the first on,
+   * a larger heap growth step for each move's length), which pay only over them. The CLI's own: the `mkt/mock` library
+   * passes none, so a library user's process keeps its flags.
    */
-  beforeLongMove?: () => void;
+  beforeLongMove?: () => (() => void) | void;
   /**
    * Draws a clock move's arrivals ahead of its ticks on another thread (engine/arrivals-thread.ts), or gives null: asked
    * as each move begins, let go as it ends. `mkt mock serve`'s and `mkt/mock`'s in Node, for a long move; without it the ticks draw them.

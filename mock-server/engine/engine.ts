@@ -58,7 +58,7 @@ export interface EngineHost {
   world: World;
   readonly clock: VirtualClock;
   readonly options: {
-    readonly beforeLongMove?: () => void;
+    readonly beforeLongMove?: () => (() => void) | void;
     readonly arrivalsAhead?: (world: World, from: number, to: number) => ArrivalsAhead | null;
   };
 }
@@ -110,8 +110,6 @@ export class Engine {
   private preparing: Turn | null = null;
   /** Where order numbers stand across the worlds this mock has had (orders.ts): an order accepted draws from it, a keeper keeps it. */
   readonly numbering: OrderNumbering = { before: 0 };
-  /** Whether `beforeLongMove` has been called (it is, once). */
-  private longMoveBegun = false;
   /** What follows each move of the clock (set by open). */
   private follow: (from: number, to: number) => void = () => undefined;
 
@@ -268,9 +266,10 @@ export class Engine {
     const { from, to } = progress;
     const world = this.ctx.world;
     let ahead: ArrivalsAhead | null = null;
+    let longMoveEnded: (() => void) | void = undefined;
     try {
       // Inside: a hook that throws ends the move (its route answers 500) and lets the next one begin.
-      this.noteLongMove(to - from);
+      longMoveEnded = this.noteLongMove(to - from);
       // The move's arrivals drawn on another thread (the ticks take them, or draw their own: arrivals.ts).
       world.index.arrivalsAhead = ahead = this.ctx.options.arrivalsAhead?.(world, from, to) ?? null;
       while (progress.at < to && !this.stopping) {
@@ -283,9 +282,14 @@ export class Engine {
     } finally {
       try {
         if (world.index.arrivalsAhead === ahead) world.index.arrivalsAhead = null;
-        // The host's hook (it lets the thread's job go, and may start drawing the next move's): a throw from it ends this
-        // move with an error, as one from its start does, and leaves the engine to take the next.
-        ahead?.stop();
+        // The host's hooks (the arrivals' lets the thread's job go, and may start drawing the next move's; the long move's
+        // puts back what it changed): a throw from one ends this move with an error, as one from its start does, and
+        // leaves the engine to take the next.
+        try {
+          ahead?.stop();
+        } finally {
+          longMoveEnded?.();
+        }
       } finally {
         this.move = null;
         end();
@@ -297,12 +301,14 @@ export class Engine {
     return { from, to: progress.at };
   }
 
-  /** Calls `beforeLongMove`, once, before a move of `ms` in which LONG_MOVE_ARRIVALS listings or more are due to arrive. */
-  private noteLongMove(ms: number): void {
+  /**
+   * Calls `beforeLongMove` before a move of `ms` in which LONG_MOVE_ARRIVALS listings or more are due to arrive; returns
+   * what it gave back, for the move's end.
+   */
+  private noteLongMove(ms: number): (() => void) | void {
     const hook = this.ctx.options.beforeLongMove;
-    if (!hook || this.longMoveBegun || (ms / TICK_MS) * this.ctx.world.engine.arrivalsPerHour < LONG_MOVE_ARRIVALS) return;
-    this.longMoveBegun = true;
-    hook();
+    if (!hook || (ms / TICK_MS) * this.ctx.world.engine.arrivalsPerHour < LONG_MOVE_ARRIVALS) return;
+    return hook();
   }
 
   /** Notes a background change no one was told of: the keeper keeps it soon; what it added is described between requests. */

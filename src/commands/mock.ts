@@ -218,11 +218,12 @@ export function makeMockCommand(ctx: CommandContext) {
         const { port, host, server: serverOptions, options } = serveOptions(opts, ctx.io.env);
         const { createMockApp, answerCheckOption, snapshotOption, startHttpServer, describeMock, ArrivalsThread } =
           await import('../../mock-server/library/server.js');
-        // V8's wider inlining budget and larger heap steps, as the first long clock move begins: the budget costs a start
-        // and a short move more than it gives. It applies to code optimised after it; a serve whose first moves were short
-        // keeps the code they optimised until V8 optimises it again. Loaded here: the group's other commands need neither
-        // it nor Node's v8 module.
-        const { tuneV8ForEngine } = await import('../os/v8-flags.js');
+        // V8's flags for long clock moves, as each begins: the wider inlining budget (from the first on: it costs a start
+        // and a short move more than it gives; it applies to code optimised after it, so a serve whose first moves were
+        // short keeps the code they optimised until V8 optimises it again) and the move's heap growth step. Loaded here:
+        // the group's other commands need neither it nor Node's v8 module.
+        const { tuneV8ForLongMove } = await import('../os/v8-flags.js');
+        let longMoves = 0;
         // A long move's arrivals drawn on another thread (the machine's second core) while its ticks run on this one.
         const arrivals = new ArrivalsThread();
         let app;
@@ -231,7 +232,7 @@ export function makeMockCommand(ctx: CommandContext) {
             ...options,
             ...answerCheckOption(ctx.io.env),
             ...snapshotOption(ctx.io.env),
-            beforeLongMove: () => void tuneV8ForEngine(),
+            beforeLongMove: () => tuneV8ForLongMove(longMoves++ === 0) ?? undefined,
             arrivalsAhead: arrivals.ahead,
           });
         } catch (err) {

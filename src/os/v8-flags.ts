@@ -24,20 +24,21 @@ export function setV8Flags(flags: string): void {
 export const ENGINE_INLINING = '--max-inlined-bytecode-size-cumulative=6000';
 
 /**
- * How far the old generation may grow past what a full collection leaves before V8 starts the next: 4× (V8's own
- * largest step, which it takes while a program allocates fast), set with the inlining budget. V8 works the step out from
- * how fast the program allocated since the last full collection; a serve that answered searches for a while before a
- * long move had allocated slowly, so V8 let its heap grow by 1.1× at a time, and the move's new rows and loans (~200 MB
- * at a million listings) then ran three full collections, one of them 86-228 ms on the main thread, with their marking
- * on the second core the move's arrivals and compiles share. With it: one. A 15-day move at 1M after `bench/scale.js`'s
- * searches, six alternated runs: 3.15-3.58 s (median 3.40) -> 3.12-3.24 s (3.19) on Node 20, and one each on Node 24:
- * 3.41 -> 2.91 s; resident memory after the move ~5% more. The year at 100,000 listings: 11.5 against 11.9 s, 544
- * against 532 bytes a loan (one run each).
+ * How far the old generation may grow past what a full collection leaves before V8 starts the next, during a long clock
+ * move of `mkt mock serve`: 4× (V8's own largest step, which it takes while a program allocates fast). V8 works the step
+ * out at each collection from how fast the program allocated since the last one; a serve that answered searches for a
+ * while before a long move had allocated slowly, so V8 let its heap grow by 1.1× at a time, and the move's new rows and
+ * loans (~200 MB at a million listings) then ran three full collections, one of them 86–228 ms on the main thread, with
+ * their marking on the second core the move's arrivals and compiles share. With it: one. A 15-day move at 1M after
+ * `bench/scale.js`'s searches, six alternated runs: 3.15–3.58 s (median 3.40) → 3.12–3.24 s (3.19) on Node 20, and one
+ * each on Node 24: 3.41 → 2.91 s; resident memory after the move ~5% more. V8 reads it at each collection, so it is set
+ * as each long move begins and put back (V8_HEAP_GROWING) as it ends: it also overrides the smaller steps V8 takes to
+ * give memory back (an idle serve's collections, or one near its heap's limit), which the serve keeps outside moves.
  */
-export const ENGINE_HEAP_GROWING = '--heap-growing-percent=300';
+export const LONG_MOVE_HEAP_GROWING = '--heap-growing-percent=300';
 
-/** The flags `tuneV8ForEngine` sets. */
-export const ENGINE_FLAGS = `${ENGINE_INLINING} ${ENGINE_HEAP_GROWING}`;
+/** V8's own heap growth step again: 0, worked out at each collection. */
+export const V8_HEAP_GROWING = '--heap-growing-percent=0';
 
 /**
  * The Node majors whose V8 is known to have those flags (the ones CI runs, and those between): an unknown flag is an
@@ -45,15 +46,19 @@ export const ENGINE_FLAGS = `${ENGINE_INLINING} ${ENGINE_HEAP_GROWING}`;
  */
 const ENGINE_FLAG_MAJORS = [20, 24] as const;
 
-/** Whether `tuneV8ForEngine` sets the flags on Node `version`. */
+/** Whether `tuneV8ForLongMove` sets the flags on Node `version`. */
 export function engineFlagsApply(version = process.versions.node): boolean {
   const major = Number(version.split('.')[0]);
   return major >= ENGINE_FLAG_MAJORS[0] && major <= ENGINE_FLAG_MAJORS[1];
 }
 
-/** Sets the engine's V8 flags in this process (ENGINE_FLAGS) on a Node known to have them; true when set. */
-export function tuneV8ForEngine(version = process.versions.node): boolean {
-  if (!engineFlagsApply(version)) return false;
-  setV8Flags(ENGINE_FLAGS);
-  return true;
+/**
+ * Sets V8's flags for a long clock move on a Node known to have them: the heap growth step for the move, and on the
+ * process's `first` long move the inlining budget, which stays. Returns what puts V8's own heap growth step back, for
+ * the move's end; null where the flags do not apply.
+ */
+export function tuneV8ForLongMove(first: boolean, version = process.versions.node): (() => void) | null {
+  if (!engineFlagsApply(version)) return null;
+  setV8Flags(first ? `${ENGINE_INLINING} ${LONG_MOVE_HEAP_GROWING}` : LONG_MOVE_HEAP_GROWING);
+  return () => setV8Flags(V8_HEAP_GROWING);
 }
