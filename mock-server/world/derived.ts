@@ -268,5 +268,5 @@ export interface Timeline {
   /** The next loan number to look at; loans are numbered in the order they are made. */
   loansSeen: number;
   /** What the last tick's read-ahead added up (engine/timeline.ts `readAhead`): kept so that its reads are not compiled away. */
-  readAhead: number;
+  readAheadSum: number;
 }
