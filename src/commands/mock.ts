@@ -232,7 +232,7 @@ export function makeMockCommand(ctx: CommandContext) {
             ...options,
             ...answerCheckOption(ctx.io.env),
             ...snapshotOption(ctx.io.env),
-            beforeLongMove: () => tuneV8ForLongMove(longMoves++ === 0) ?? undefined,
+            beforeLongMove: () => tuneV8ForLongMove(longMoves++ === 0),
             arrivalsAhead: arrivals.ahead,
           });
         } catch (err) {

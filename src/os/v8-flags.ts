@@ -55,10 +55,10 @@ export function engineFlagsApply(version = process.versions.node): boolean {
 /**
  * Sets V8's flags for a long clock move on a Node known to have them: the heap growth step for the move, and on the
  * process's `first` long move the inlining budget, which stays. Returns what puts V8's own heap growth step back, for
- * the move's end; null where the flags do not apply.
+ * the move's end; nothing where the flags do not apply.
  */
-export function tuneV8ForLongMove(first: boolean, version = process.versions.node): (() => void) | null {
-  if (!engineFlagsApply(version)) return null;
+export function tuneV8ForLongMove(first: boolean, version = process.versions.node): (() => void) | undefined {
+  if (!engineFlagsApply(version)) return undefined;
   setV8Flags(first ? `${ENGINE_INLINING} ${LONG_MOVE_HEAP_GROWING}` : LONG_MOVE_HEAP_GROWING);
   return () => setV8Flags(V8_HEAP_GROWING);
 }
