@@ -24,7 +24,7 @@ import { addListing, addListingDescribedLater, type Listing, type World } from '
 export function arrivals(world: World, t: number): void {
   const hour = hourArrivals(world.seed, world.engine, t);
   if (!hour) return;
-  const describer = (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom);
+  const describer = (world.index.describeArrival ??= (i: number, drawnFrom: number): void => describeArrival(world, i, drawnFrom));
   const batch = world.index.arrivalsAhead?.take(t, world.counters.listing);
   if (batch !== undefined && batch[2] === hour.count) {
     const row = world.listings.length;

@@ -47,6 +47,12 @@ export interface WorldIndex {
   timeline: Timeline | null;
   /** The arrivals drawn ahead of the ticks for the clock move under way (engine/engine.ts, a long move's), or null. */
   arrivalsAhead: ArrivalsAhead | null;
+  /**
+   * What describes an arrived listing's row (engine/arrivals.ts), made by the first tick with arrivals and kept: the
+   * listing table calls it where a row's description is first needed, and with a new function each tick V8's optimised
+   * code there was thrown away ("wrong call target") and compiled again, ~130 ms of a core each time.
+   */
+  describeArrival: ((row: number, drawnFrom: number) => void) | null;
   /** The seeded users' passwords, which the request log redacts (routes/request log.ts), and how many users they are of. */
   passwords: { users: number; list: string[] } | null;
 }
@@ -71,6 +77,7 @@ export function emptyIndex(): WorldIndex {
     participation: new Map(),
     timeline: null,
     arrivalsAhead: null,
+    describeArrival: null,
     passwords: null,
   };
 }
