@@ -158,19 +158,28 @@ describe('listings described later', () => {
     expect(describedLaterRow(emptyListingTable(), { ...a }, () => undefined, 0)).toBeNull();
   });
 
-  test("the ticks give the table one describer for the world's life, so the code that calls it is not thrown away each tick", async () => {
+  test("the ticks give a world's table one describer for the world's life, so the code that calls it is not thrown away each tick", async () => {
     // A new function each tick made V8's optimised code that describes rows ("wrong call target") be thrown away and
     // compiled again: six times in a year of clock moves at 100,000 listings (--trace-deopt).
     const app = makeApp({ listings: 300 });
-    const table = app.ctx.world.listingTable;
+    const world = app.ctx.world;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-    const describer = table.describer;
+    const describer = world.listingTable.describer;
     expect(describer).toBeTypeOf('function');
+    const before = world.listings.length;
     await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
-    expect(rowsAwaiting(table)).toBeGreaterThan(0);
-    expect(table.describer).toBe(describer);
-    // It still describes the world's rows: the awaiting ones read as written whole (the tests above check the values).
-    expect(describeAwaiting(table)).toBe(true);
+    // The second day's ticks added listings, each given the table's describer again.
+    expect(world.listings.length).toBeGreaterThan(before);
+    expect(world.listingTable.describer).toBe(describer);
+    // The one it gives describes its own world's rows: a reset's new world gets one of its own.
+    await call(app, 'POST', '/__mock/reset');
+    await call(app, 'POST', '/__mock/clock', { body: { advance: '1d' } });
+    expect(app.ctx.world).not.toBe(world);
+    expect(app.ctx.world.listingTable.describer).toBeTypeOf('function');
+    expect(app.ctx.world.listingTable.describer).not.toBe(describer);
+    const arrived = app.ctx.world.listings.at(-1)!;
+    expect(rowsAwaiting(app.ctx.world.listingTable)).toBeGreaterThan(0);
+    expect(arrived.fico_score).toMatch(/^\d{3}-\d{3}$|^<600$|^>=\d/);
   });
 
   test('in a world loaded from a file whose listings lack a field of the description, an arrived listing reads it as if written whole', () => {

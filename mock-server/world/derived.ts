@@ -50,7 +50,7 @@ export interface WorldIndex {
   /**
    * What describes an arrived listing's row (engine/arrivals.ts), made by the first tick with arrivals and kept: the
    * listing table calls it where a row's description is first needed, and with a new function each tick V8's optimised
-   * code there was thrown away ("wrong call target") and compiled again, ~130 ms of a core each time.
+   * code there was thrown away ("wrong call target") and compiled again, 90–170 ms a compile.
    */
   describeArrival: ((row: number, drawnFrom: number) => void) | null;
   /** The seeded users' passwords, which the request log redacts (routes/request log.ts), and how many users they are of. */
